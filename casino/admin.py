@@ -1,0 +1,247 @@
+"""Admin for the floor, and the shared admin of versioned rulesets that game apps extend."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from casino.models import AuditEvent, Ruleset, Venue
+from casino.services.rulesets import (
+    version_activate,
+    version_approve,
+    version_clone,
+    version_record_edit,
+)
+
+
+@admin.register(Venue)
+class VenueAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "currency", "rounding_unit", "timezone", "language"]
+    search_fields = ["code", "name"]
+
+
+@admin.register(Ruleset)
+class RulesetAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "game", "venue"]
+    list_filter = ["game", "venue"]
+    search_fields = ["code", "name"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ["at", "user", "venue", "action", "object_type", "object_id", "summary"]
+    list_filter = ["action", "venue", "object_type"]
+    search_fields = ["summary", "object_id", "user__username"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _messages_of(error: ValidationError) -> list[str]:
+    if hasattr(error, "error_dict"):
+        return [m for errors in error.message_dict.values() for m in errors]
+    return list(error.messages)
+
+
+class RulesetVersionAdmin(admin.ModelAdmin):
+    """Drafts are edited here; approved, active and retired versions are read-only.
+
+    Object tools on the change page clone, approve and activate through the shared
+    services, which enforce the two-person rule and record who did what.
+    """
+
+    change_form_template = "admin/ruleset_version_change_form.html"
+    list_display = [
+        "__str__",
+        "status",
+        "effective_from",
+        "last_edited_by",
+        "approved_by",
+        "approved_at",
+    ]
+    list_filter = ["status", "ruleset__venue", "ruleset"]
+    readonly_status_fields = [
+        "number",
+        "status",
+        "created_by",
+        "created_at",
+        "last_edited_by",
+        "last_edited_at",
+        "approved_by",
+        "approved_at",
+        "activated_by",
+        "activated_at",
+        "effective_from",
+        "retired_at",
+        "cloned_from",
+    ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return []
+        if not obj.is_editable:
+            return [f.name for f in obj._meta.fields if f.name != "id"]
+        return ["ruleset", *self.readonly_status_fields]
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
+        # A new draft is filled with default rows when it is saved; edit them afterwards.
+        return self.inlines if obj is not None else []
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not obj.is_editable:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def approve_permission(self) -> str:
+        return f"{self.opts.app_label}.approve_{self.opts.model_name}"
+
+    #: The game's service that saves a draft's own fields: ``(version=, user=) -> version``.
+    save_draft: Callable[..., Any]
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        request._ruleset_before = (  # type: ignore[attr-defined]
+            type(obj).objects.get(pk=obj.pk).rules_as_dict() if change else None
+        )
+        try:
+            type(self).save_draft(version=obj, user=request.user)
+        except ValidationError as error:
+            raise PermissionDenied(" ".join(_messages_of(error))) from error
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if change:
+            version_record_edit(
+                version=form.instance,
+                user=request.user,
+                before=getattr(request, "_ruleset_before", None),
+            )
+
+    # -- clone, approve, activate --------------------------------------------------------
+    def get_urls(self) -> list[Any]:
+        info = self.opts.app_label, self.opts.model_name
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:pk>/clone/", wrap(self.clone_view), name="{}_{}_clone".format(*info)),
+            path("<int:pk>/approve/", wrap(self.approve_view), name="{}_{}_approve".format(*info)),
+            path(
+                "<int:pk>/activate/", wrap(self.activate_view), name="{}_{}_activate".format(*info)
+            ),
+            *super().get_urls(),
+        ]
+
+    def _change_url(self, obj: Any) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+
+    def _run(self, request: HttpRequest, pk: int, action: Any, done: str) -> HttpResponseRedirect:
+        version = get_object_or_404(self.model, pk=pk)
+        try:
+            result = action(version)
+        except ValidationError as error:
+            for message in _messages_of(error):
+                self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(self._change_url(version))
+        self.message_user(request, done % {"version": result}, messages.SUCCESS)
+        return HttpResponseRedirect(self._change_url(result))
+
+    @staticmethod
+    def _venue_time(version: Any, text: str) -> datetime | None:
+        if not text:
+            return None
+        venue = version.ruleset.venue
+        tz = zoneinfo.ZoneInfo(venue.timezone) if venue else timezone.get_current_timezone()
+        try:
+            naive = datetime.fromisoformat(text)
+        except ValueError as error:
+            raise ValidationError(
+                f"'{text}' is not a date and time; use YYYY-MM-DD HH:MM or leave it empty for now."
+            ) from error
+        return timezone.make_aware(naive, tz) if timezone.is_naive(naive) else naive
+
+    @staticmethod
+    def _require(request: HttpRequest, permission: str) -> None:
+        if not request.user.has_perm(permission):
+            raise PermissionDenied
+
+    def clone_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return require_POST(self._clone)(request, pk)
+
+    def _clone(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        self._require(request, f"{self.opts.app_label}.add_{self.opts.model_name}")
+        return self._run(
+            request,
+            pk,
+            lambda v: version_clone(version=v, user=request.user),
+            _("Created %(version)s. Edit it, then ask a second person to approve it."),
+        )
+
+    def approve_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return require_POST(self._approve)(request, pk)
+
+    def _approve(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        self._require(request, self.approve_permission())
+        return self._run(
+            request,
+            pk,
+            lambda v: version_approve(version=v, user=request.user),
+            _("Approved %(version)s."),
+        )
+
+    def activate_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return require_POST(self._activate)(request, pk)
+
+    def _activate(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        self._require(request, self.approve_permission())
+        text = request.POST.get("effective_from", "").strip()
+        return self._run(
+            request,
+            pk,
+            lambda v: version_activate(
+                version=v, user=request.user, effective_from=self._venue_time(v, text)
+            ),
+            _("Activated %(version)s."),
+        )
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict,
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> Any:
+        if obj is not None:
+            info = self.opts.app_label, self.opts.model_name
+            context.update(
+                version=obj,
+                can_approve=request.user.has_perm(self.approve_permission()),
+                can_clone=request.user.has_perm("{}.add_{}".format(*info)),
+                clone_url=reverse("admin:{}_{}_clone".format(*info), args=[obj.pk]),
+                approve_url=reverse("admin:{}_{}_approve".format(*info), args=[obj.pk]),
+                activate_url=reverse("admin:{}_{}_activate".format(*info), args=[obj.pk]),
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)

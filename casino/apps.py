@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class CasinoConfig(AppConfig):
+    name = "casino"
+    verbose_name = "Casino floor"
+
+    def ready(self) -> None:
+        # Configure the Celery app when Django starts, so tasks sent from web processes use
+        # the broker in settings. Importing it here, not in casino/__init__.py, keeps the
+        # pure helpers (casino.cards, casino.money) free of Celery and Django.
+        from casino import celery  # noqa: F401

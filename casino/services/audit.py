@@ -1,0 +1,32 @@
+"""The audit trail: one function writes it, nothing edits it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from casino.models import AuditEvent, Venue
+
+
+def audit_record(
+    *,
+    user: Any,
+    action: str,
+    obj: models.Model,
+    venue: Venue | None = None,
+    summary: str = "",
+    before: Any = None,
+    after: Any = None,
+) -> AuditEvent:
+    """Append one audit event. ``user`` may be anonymous or None for system actions."""
+    return AuditEvent.objects.create(
+        user=user if getattr(user, "is_authenticated", False) else None,
+        venue=venue,
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        summary=summary[:255],
+        before=before,
+        after=after,
+    )

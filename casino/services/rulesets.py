@@ -1,0 +1,232 @@
+"""Versioning and approval of rulesets, shared by every game.
+
+A game's concrete version model (a subclass of ``casino.models.RulesetVersion``) provides
+the three methods of :class:`GameRules`; everything about statuses, numbering, the
+two-person rule and activation lives here once.
+
+Locking: every function that changes a ruleset's versions first locks the ``Ruleset`` row
+(``select_for_update``), so numbering and activation are serialised per ruleset.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from casino.models import Ruleset, RulesetVersion, VersionStatus
+from casino.services.audit import audit_record
+
+
+class GameRules(Protocol):
+    def copy_rules_to(self, other: Any) -> None:
+        """Copy this version's rules (fields and child rows) onto the saved draft ``other``."""
+
+    def rule_errors(self) -> list[str]:
+        """What stops this version from being approved, one sentence each."""
+
+    def rules_as_dict(self) -> dict:
+        """The rules as plain JSON data, for the audit trail."""
+
+
+V = TypeVar("V", bound=RulesetVersion)
+
+#: How far in the past an activation may be dated (a form filled a moment ago).
+ACTIVATION_GRACE = timedelta(minutes=5)
+
+
+def _lock_ruleset(ruleset_id: int) -> Ruleset:
+    return Ruleset.objects.select_for_update().get(pk=ruleset_id)
+
+
+def _next_number(model: type[V], ruleset: Ruleset) -> int:
+    last = (
+        model.objects.filter(ruleset=ruleset).order_by("-number").values_list("number", flat=True)
+    )
+    return (last.first() or 0) + 1
+
+
+def _audit(version: RulesetVersion, *, user: Any, action: str, summary: str, **kwargs: Any) -> None:
+    audit_record(
+        user=user,
+        action=action,
+        obj=version,
+        venue=version.ruleset.venue,
+        summary=summary,
+        **kwargs,
+    )
+
+
+@transaction.atomic
+def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **fields: Any) -> V:
+    """A new, empty draft version of ``ruleset`` numbered after the last one."""
+    ruleset = _lock_ruleset(ruleset.pk)
+    version = model(
+        ruleset=ruleset,
+        number=_next_number(model, ruleset),
+        created_by=user,
+        last_edited_by=user,
+        last_edited_at=timezone.now(),
+        **fields,
+    )
+    version.full_clean(exclude=["ruleset"])
+    version.save()
+    _audit(version, user=user, action="ruleset.create", summary=f"created draft v{version.number}")
+    return version
+
+
+@transaction.atomic
+def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
+    """Record that ``user`` edited the draft ``version`` (the admin calls this after saving).
+
+    The last editor is the person who may not approve the draft.
+    """
+    version = type(version).objects.select_for_update().get(pk=version.pk)
+    if not version.is_editable:
+        raise ValidationError(
+            f"Version {version.number} is {version.get_status_display().lower()} and cannot be "
+            "edited; clone it to a new draft instead."
+        )
+    version.last_edited_by = user
+    version.last_edited_at = timezone.now()
+    version.save(update_fields=["last_edited_by", "last_edited_at"])
+    _audit(
+        version,
+        user=user,
+        action="ruleset.edit",
+        summary=f"edited draft v{version.number}",
+        before=before,
+        after=version.rules_as_dict(),
+    )
+    return version
+
+
+@transaction.atomic
+def version_clone(*, version: V, user: Any) -> V:
+    """A new draft carrying a copy of ``version``'s rules; the way to change a used version."""
+    ruleset = _lock_ruleset(version.ruleset_id)
+    model = type(version)
+    draft = model(
+        ruleset=ruleset,
+        number=_next_number(model, ruleset),
+        created_by=user,
+        last_edited_by=user,
+        last_edited_at=timezone.now(),
+        cloned_from=version,
+        notes=version.notes,
+    )
+    draft.save()
+    version.copy_rules_to(draft)
+    _audit(
+        draft,
+        user=user,
+        action="ruleset.clone",
+        summary=f"cloned v{version.number} to draft v{draft.number}",
+        after=draft.rules_as_dict(),
+    )
+    return draft
+
+
+@transaction.atomic
+def version_approve(*, version: V, user: Any) -> V:
+    """Approve a draft. The approver must not be its last editor, and its rules must be complete."""
+    _lock_ruleset(version.ruleset_id)
+    version = type(version).objects.select_for_update().get(pk=version.pk)
+    if version.status != VersionStatus.DRAFT:
+        raise ValidationError(
+            f"Version {version.number} is {version.get_status_display().lower()}; "
+            "only a draft can be approved."
+        )
+    editor_id = version.last_edited_by_id or version.created_by_id
+    if editor_id is not None and editor_id == getattr(user, "pk", None):
+        raise ValidationError(
+            "You edited this draft last, so someone else must approve it (two-person rule)."
+        )
+    errors = version.rule_errors()
+    if errors:
+        raise ValidationError(errors)
+    version.status = VersionStatus.APPROVED
+    version.approved_by = user
+    version.approved_at = timezone.now()
+    version.save(update_fields=["status", "approved_by", "approved_at"])
+    _audit(
+        version,
+        user=user,
+        action="ruleset.approve",
+        summary=f"approved v{version.number}",
+        after=version.rules_as_dict(),
+    )
+    return version
+
+
+@transaction.atomic
+def version_activate(*, version: V, user: Any, effective_from: datetime | None = None) -> V:
+    """Put an approved version in force from ``effective_from`` (now when not given).
+
+    The version it replaces is retired from that moment; rounds already settled keep the
+    version they recorded.
+    """
+    ruleset = _lock_ruleset(version.ruleset_id)
+    model = type(version)
+    version = model.objects.select_for_update().get(pk=version.pk)
+    now = timezone.now()
+    effective_from = effective_from or now
+    if version.status != VersionStatus.APPROVED:
+        raise ValidationError(
+            f"Version {version.number} is {version.get_status_display().lower()}; "
+            "only an approved version can be activated."
+        )
+    if effective_from < now - ACTIVATION_GRACE:
+        raise ValidationError(
+            {"effective_from": "The effective time is in the past; choose now or a later time."}
+        )
+    later = model.objects.filter(
+        ruleset=ruleset, status=VersionStatus.ACTIVE, effective_from__gte=effective_from
+    ).first()
+    if later is not None:
+        raise ValidationError(
+            {
+                "effective_from": f"Version {later.number} is already scheduled from "
+                f"{later.effective_from:%Y-%m-%d %H:%M %Z}; choose a later time."
+            }
+        )
+    replaced = list(
+        model.objects.select_for_update()
+        .filter(ruleset=ruleset, status=VersionStatus.ACTIVE)
+        .order_by("pk")
+    )
+    for old in replaced:
+        old.status = VersionStatus.RETIRED
+        old.retired_at = effective_from
+        old.save(update_fields=["status", "retired_at"])
+        _audit(old, user=user, action="ruleset.retire", summary=f"retired v{old.number}")
+    version.status = VersionStatus.ACTIVE
+    version.activated_by = user
+    version.activated_at = now
+    version.effective_from = effective_from
+    version.save(update_fields=["status", "activated_by", "activated_at", "effective_from"])
+    _audit(
+        version,
+        user=user,
+        action="ruleset.activate",
+        summary=f"activated v{version.number} from {effective_from.isoformat()}",
+    )
+    return version
+
+
+def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
+    """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
+    at = at or timezone.now()
+    return (
+        model.objects.filter(
+            ruleset=ruleset,
+            status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
+            effective_from__lte=at,
+        )
+        .exclude(retired_at__lte=at)
+        .order_by("-effective_from")
+        .first()
+    )

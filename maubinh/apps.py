@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MaubinhConfig(AppConfig):
+    name = "maubinh"
+    verbose_name = "Mau Binh"

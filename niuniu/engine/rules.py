@@ -1,0 +1,156 @@
+"""The Niu Niu ruleset snapshot: everything the engine needs to know about a venue's rules.
+
+A snapshot is immutable and carries no database identity; the Django side builds one from
+an approved ruleset version (``niuniu.selectors.ruleset_snapshot``) and the presets in
+``niuniu.engine.presets`` build them from data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import IntEnum, StrEnum
+from types import MappingProxyType
+
+
+class Category(IntEnum):
+    """Hand categories; a larger value is a stronger hand."""
+
+    NO_NIU = 0
+    NIU_1 = 1
+    NIU_2 = 2
+    NIU_3 = 3
+    NIU_4 = 4
+    NIU_5 = 5
+    NIU_6 = 6
+    NIU_7 = 7
+    NIU_8 = 8
+    NIU_9 = 9
+    NIU_NIU = 10
+    FIVE_FACE = 11
+    FOUR_OF_A_KIND = 12
+    FIVE_SMALL = 13
+
+    @property
+    def is_special(self) -> bool:
+        return self > Category.NIU_NIU
+
+
+#: The categories that exist whatever the switches say, strongest first.
+BASE_CATEGORIES: tuple[Category, ...] = tuple(
+    sorted((c for c in Category if not c.is_special), reverse=True)
+)
+#: The special hands, each behind a ruleset switch, strongest first.
+SPECIAL_CATEGORIES: tuple[Category, ...] = tuple(
+    sorted((c for c in Category if c.is_special), reverse=True)
+)
+
+
+class BetType(StrEnum):
+    SINGLE = "single"
+    DOUBLE = "double"
+    SUPER = "super"
+    BONUS = "bonus"
+
+
+#: Bet types settled against the dealer's hand through paytable rows.
+PAYTABLE_BET_TYPES: tuple[BetType, ...] = (BetType.SINGLE, BetType.DOUBLE, BetType.SUPER)
+
+
+class BonusPredicate(StrEnum):
+    """Conditions a bonus line may set on the player's five cards (RULES.md A4)."""
+
+    ALL_FACE = "all_face"  # all five are J, Q or K
+    ALL_TEN_VALUE = "all_ten_value"  # all five are 10, J, Q or K
+    ALL_SPADES = "all_spades"
+    ALL_SAME_SUIT = "all_same_suit"
+    ALL_BLACK = "all_black"  # spades or clubs
+    ALL_RED = "all_red"  # hearts or diamonds
+    NIU_NIU = "niu_niu"  # any hand with Niu whose point is 0
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    FIVE_SMALL = "five_small"  # all below 5 and total <= 10
+
+
+@dataclass(frozen=True, slots=True)
+class PaytableRow:
+    """How one bet type settles for one hand category.
+
+    ``win_odds`` and ``commission_rate`` apply when the *player* wins with this category;
+    ``loss_multiple`` applies when the *dealer* wins with it.
+    """
+
+    win_odds: Decimal
+    commission_rate: Decimal
+    loss_multiple: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class BonusLine:
+    name: str
+    predicate: BonusPredicate
+    odds: Decimal
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A frozen Niu Niu ruleset snapshot.
+
+    ``paytable[bet_type][category]`` is a :class:`PaytableRow` for every bet type in
+    ``PAYTABLE_BET_TYPES`` that the ruleset enables and every category in ``categories``.
+    ``bonus_lines`` are ordered best first (the first line the hand satisfies pays);
+    an empty tuple means the bonus bet is not offered. ``deposit_multiples[bet_type]`` is
+    the deposit a player must show, as a multiple of the stake.
+    """
+
+    code: str
+    name: str
+    paytable: Mapping[BetType, Mapping[Category, PaytableRow]]
+    deposit_multiples: Mapping[BetType, Decimal]
+    special_hands: frozenset[Category] = frozenset()
+    bonus_lines: tuple[BonusLine, ...] = ()
+    rounding_unit: Decimal = Decimal("1")
+    categories: tuple[Category, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        unknown = self.special_hands - set(SPECIAL_CATEGORIES)
+        if unknown:
+            raise ValueError(f"not special hands: {sorted(c.name for c in unknown)}")
+        categories = tuple(sorted(set(BASE_CATEGORIES) | self.special_hands, reverse=True))
+        object.__setattr__(self, "categories", categories)
+        # Read-only views, so a snapshot shared between threads cannot be changed.
+        object.__setattr__(
+            self,
+            "paytable",
+            MappingProxyType(
+                {BetType(b): MappingProxyType(dict(rows)) for b, rows in self.paytable.items()}
+            ),
+        )
+        object.__setattr__(
+            self,
+            "deposit_multiples",
+            MappingProxyType({BetType(b): Decimal(m) for b, m in self.deposit_multiples.items()}),
+        )
+
+    @property
+    def bet_types(self) -> tuple[BetType, ...]:
+        """The bet types this ruleset offers, in the order the table shows them."""
+        offered = [b for b in PAYTABLE_BET_TYPES if b in self.paytable]
+        if self.bonus_lines:
+            offered.append(BetType.BONUS)
+        return tuple(offered)
+
+    def row(self, bet_type: BetType, category: Category) -> PaytableRow:
+        return self.paytable[bet_type][category]
+
+    def with_rounding_unit(self, rounding_unit: Decimal) -> Ruleset:
+        """The same rules with a venue's rounding unit."""
+        return Ruleset(
+            code=self.code,
+            name=self.name,
+            paytable=self.paytable,
+            deposit_multiples=self.deposit_multiples,
+            special_hands=self.special_hands,
+            bonus_lines=self.bonus_lines,
+            rounding_unit=rounding_unit,
+        )

@@ -1,0 +1,335 @@
+"""Settling one box's bets against the dealer (RULES.md A2, A3, A5).
+
+Amounts are signed from the player's point of view: a win is positive, a loss negative.
+The house's side of every line is the opposite amount, so a box always sums to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from casino.cards import Card, check_distinct, parse_cards
+from casino.money import is_multiple, round_up, to_decimal
+from niuniu.engine.bonus import winning_line
+from niuniu.engine.hands import Hand, compare, evaluate
+from niuniu.engine.rules import BetType, BonusLine, Category, PaytableRow, Ruleset
+
+#: The order bets are settled and listed in: the bonus is settled before the others (seed 001).
+SETTLEMENT_ORDER: tuple[BetType, ...] = (
+    BetType.BONUS,
+    BetType.SINGLE,
+    BetType.DOUBLE,
+    BetType.SUPER,
+)
+_ZERO = Decimal(0)
+_ONE = Decimal(1)
+
+Outcome = Literal["win", "lose"]
+
+
+class SettlementError(ValueError):
+    """A box that cannot be settled as given; ``field`` names what is wrong.
+
+    ``field`` is a bet type (``"single"``, ``"double"``, ...) for a stake or deposit,
+    ``"player_cards"`` / ``"dealer_cards"`` for a hand, ``"cards"`` for a card in both.
+    """
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class BetLine:
+    """How one bet settled.
+
+    ``category`` is the hand that decided it (the player's on a win, the dealer's on a
+    loss, the player's for the bonus); ``odds`` is the win odds or the loss multiple used.
+    ``gross`` is +stake x win odds or -stake x loss multiple; ``commission`` (>= 0, winnings
+    only) is already rounded up to the rounding unit; ``net = gross - commission``.
+    """
+
+    bet_type: BetType
+    stake: Decimal
+    outcome: Outcome
+    category: Category
+    odds: Decimal
+    gross: Decimal
+    commission: Decimal
+    net: Decimal
+    deposit_required: Decimal
+    #: The bonus line that paid (bonus bets only).
+    bonus_line: BonusLine | None = None
+
+    @property
+    def house_net(self) -> Decimal:
+        """The house's side: what it pays out (-gross) plus the commission it keeps."""
+        return self.commission - self.gross
+
+
+@dataclass(frozen=True, slots=True)
+class BoxSettlement:
+    """One box settled against the dealer; ``lines`` in settlement order (bonus first)."""
+
+    player: Hand
+    dealer: Hand
+    player_wins: bool
+    lines: tuple[BetLine, ...]
+
+    @property
+    def total_stake(self) -> Decimal:
+        return sum((line.stake for line in self.lines), _ZERO)
+
+    @property
+    def total_net(self) -> Decimal:
+        """The player's net result for the box (signed)."""
+        return sum((line.net for line in self.lines), _ZERO)
+
+    @property
+    def total_commission(self) -> Decimal:
+        return sum((line.commission for line in self.lines), _ZERO)
+
+    @property
+    def house_net(self) -> Decimal:
+        """The house's net result for the box; always ``-total_net``."""
+        return sum((line.house_net for line in self.lines), _ZERO)
+
+    @property
+    def total_deposit_required(self) -> Decimal:
+        return sum((line.deposit_required for line in self.lines), _ZERO)
+
+    def line(self, bet_type: BetType | str) -> BetLine | None:
+        """The line of one bet type, or None when that bet was not placed."""
+        wanted = BetType(bet_type)
+        return next((line for line in self.lines if line.bet_type is wanted), None)
+
+
+def deposit_multiple(rules: Ruleset, bet_type: BetType) -> Decimal:
+    """The deposit a player shows for a bet, as a multiple of its stake.
+
+    The ruleset's ``deposit_multiples`` when set; otherwise the largest loss multiple of the
+    bet's paytable (RULES.md A3: the deposit covers the largest possible loss), and 1 for
+    the bonus.
+    """
+    configured = rules.deposit_multiples.get(bet_type)
+    if configured is not None:
+        return configured
+    rows = rules.paytable.get(bet_type)
+    if not rows:
+        return _ONE
+    return max(row.loss_multiple for row in rows.values())
+
+
+def settle_box(
+    player_cards: Iterable[Card] | str,
+    dealer_cards: Iterable[Card] | str,
+    stakes: Mapping[BetType | str, Decimal | int | str],
+    rules: Ruleset,
+    *,
+    deposits: Mapping[BetType | str, Decimal | int | str] | None = None,
+) -> BoxSettlement:
+    """Settle one box's bets against the dealer's hand.
+
+    ``stakes`` maps bet types to stakes; a ``single`` is required on every box. Stakes must
+    be positive multiples of ``rules.rounding_unit`` on bet types the ruleset offers. With
+    ``deposits`` (bet type -> the deposit the player shows), each must cover
+    ``deposit_required``; a bet type missing from ``deposits`` shows just its stake.
+
+    Player wins: gross = stake x win odds of the player's category; the commission is
+    commission rate x gross rounded up to the rounding unit, never more than gross.
+    Dealer wins: net = -stake x loss multiple of the dealer's category. The bonus pays
+    stake x odds of the best bonus line the player's cards meet, else loses the stake.
+
+    >>> from niuniu.engine import presets
+    >>> box = settle_box(
+    ...     "KS QS 5H 4H TC", "JS QH JD AC 7H",    # Niu 9 against Niu 8
+    ...     {"single": Decimal("100"), "double": Decimal("100")},
+    ...     presets.get("vn-kr-004"),
+    ... )
+    >>> for line in box.lines:
+    ...     print(line.bet_type, line.outcome, line.gross, line.commission, line.net)
+    single win 100 5 95
+    double win 200 10 190
+    >>> box.total_net
+    Decimal('285')
+    """
+    placed = _check_stakes(stakes, rules)
+    player = _hand(player_cards, rules, "player_cards")
+    dealer = _hand(dealer_cards, rules, "dealer_cards")
+    try:
+        check_distinct({"the player's hand": player.cards, "the dealer's hand": dealer.cards})
+    except ValueError as error:
+        raise SettlementError(str(error), field="cards") from None
+    required = {
+        bet_type: stake * deposit_multiple(rules, bet_type) for bet_type, stake in placed.items()
+    }
+    if deposits is not None:
+        _check_deposits(deposits, placed, required)
+
+    player_wins = compare(player, dealer) > 0
+    unit = rules.rounding_unit
+    lines = []
+    for bet_type in SETTLEMENT_ORDER:
+        stake = placed.get(bet_type)
+        if stake is None:
+            continue
+        if bet_type is BetType.BONUS:
+            lines.append(_settle_bonus(player, stake, required[bet_type], rules))
+            continue
+        if player_wins:
+            row = _row(rules, bet_type, player.category)
+            gross = stake * row.win_odds
+            commission = min(round_up(gross * row.commission_rate, unit), gross)
+            lines.append(
+                BetLine(
+                    bet_type=bet_type,
+                    stake=stake,
+                    outcome="win",
+                    category=player.category,
+                    odds=row.win_odds,
+                    gross=gross,
+                    commission=commission,
+                    net=gross - commission,
+                    deposit_required=required[bet_type],
+                )
+            )
+        else:
+            row = _row(rules, bet_type, dealer.category)
+            loss = -stake * row.loss_multiple
+            lines.append(
+                BetLine(
+                    bet_type=bet_type,
+                    stake=stake,
+                    outcome="lose",
+                    category=dealer.category,
+                    odds=row.loss_multiple,
+                    gross=loss,
+                    commission=_ZERO,
+                    net=loss,
+                    deposit_required=required[bet_type],
+                )
+            )
+    return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+
+
+def _row(rules: Ruleset, bet_type: BetType, category: Category) -> PaytableRow:
+    try:
+        return rules.row(bet_type, category)
+    except KeyError:
+        # A ruleset snapshot is validated when it is approved; this is a data error.
+        raise ValueError(
+            f"the ruleset {rules.code} has no {bet_type} row for {category.name}"
+        ) from None
+
+
+def _settle_bonus(
+    player: Hand, stake: Decimal, deposit_required: Decimal, rules: Ruleset
+) -> BetLine:
+    line = winning_line(player, rules.bonus_lines)
+    if line is None:
+        outcome: Outcome = "lose"
+        odds = _ONE
+        gross = -stake
+    else:
+        outcome = "win"
+        odds = line.odds
+        gross = stake * odds
+    return BetLine(
+        bet_type=BetType.BONUS,
+        stake=stake,
+        outcome=outcome,
+        category=player.category,
+        odds=odds,
+        gross=gross,
+        commission=_ZERO,
+        net=gross,
+        deposit_required=deposit_required,
+        bonus_line=line,
+    )
+
+
+def _bet_type(name: BetType | str) -> BetType:
+    try:
+        return BetType(name)
+    except ValueError:
+        known = ", ".join(bet_type.value for bet_type in BetType)
+        raise SettlementError(
+            f"{name!r} is not a bet type: one of {known}", field=str(name)
+        ) from None
+
+
+def _amount(value: Decimal | int | str, bet_type: BetType, what: str) -> Decimal:
+    try:
+        return to_decimal(value)
+    except (TypeError, ValueError) as error:
+        raise SettlementError(f"the {bet_type} {what}: {error}", field=bet_type.value) from None
+
+
+def _check_stakes(
+    stakes: Mapping[BetType | str, Decimal | int | str], rules: Ruleset
+) -> dict[BetType, Decimal]:
+    placed: dict[BetType, Decimal] = {}
+    offered = rules.bet_types
+    unit = rules.rounding_unit
+    for name, value in stakes.items():
+        bet_type = _bet_type(name)
+        if bet_type not in offered:
+            raise SettlementError(
+                f"the ruleset {rules.code} does not offer the {bet_type} bet; "
+                f"it offers {', '.join(b.value for b in offered)}",
+                field=bet_type.value,
+            )
+        stake = _amount(value, bet_type, "stake")
+        if stake <= 0:
+            raise SettlementError(
+                f"the {bet_type} stake must be positive, got {stake}", field=bet_type.value
+            )
+        if not is_multiple(stake, unit):
+            raise SettlementError(
+                f"the {bet_type} stake {stake} is not a multiple of the rounding unit {unit}",
+                field=bet_type.value,
+            )
+        placed[bet_type] = stake
+    if BetType.SINGLE not in placed:
+        others = [bet_type.value for bet_type in SETTLEMENT_ORDER if bet_type in placed]
+        if others:
+            message = f"a {others[0]} bet needs a single bet on the same box"
+        else:
+            message = "a box takes part in the round only with a single bet"
+        raise SettlementError(message, field=BetType.SINGLE.value)
+    return placed
+
+
+def _hand(cards: Iterable[Card] | str, rules: Ruleset, field: str) -> Hand:
+    whose = "player's" if field == "player_cards" else "dealer's"
+    try:
+        return evaluate(parse_cards(cards, count=5), rules)
+    except (TypeError, ValueError) as error:
+        raise SettlementError(f"the {whose} hand: {error}", field=field) from None
+
+
+def _check_deposits(
+    deposits: Mapping[BetType | str, Decimal | int | str],
+    placed: Mapping[BetType, Decimal],
+    required: Mapping[BetType, Decimal],
+) -> None:
+    shown: dict[BetType, Decimal] = {}
+    for name, value in deposits.items():
+        bet_type = _bet_type(name)
+        if bet_type not in placed:
+            raise SettlementError(
+                f"a deposit is shown for a {bet_type} bet that is not placed", field=bet_type.value
+            )
+        shown[bet_type] = _amount(value, bet_type, "deposit")
+    for bet_type, stake in placed.items():
+        # The chips on the box cover a loss of the stake itself.
+        amount = shown.get(bet_type, stake)
+        if amount < required[bet_type]:
+            raise SettlementError(
+                f"the {bet_type} bet of {stake} needs a deposit of {required[bet_type]} shown, "
+                f"got {amount}",
+                field=bet_type.value,
+            )

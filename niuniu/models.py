@@ -1,0 +1,241 @@
+"""Niu Niu ruleset versions: paytable rows, bonus lines, switches and deposit multiples."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models import RulesetVersion
+from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
+from niuniu.engine.rules import BetType, BonusPredicate, Category
+
+CATEGORY_LABELS = {
+    Category.FIVE_SMALL: _("Five Small"),
+    Category.FOUR_OF_A_KIND: _("Four of a Kind"),
+    Category.FIVE_FACE: _("Five Face (Super Niu Niu)"),
+    Category.NIU_NIU: _("Niu Niu"),
+    **{Category(n): _("Niu %(n)s") % {"n": n} for n in range(9, 0, -1)},
+    Category.NO_NIU: _("No Niu"),
+}
+CATEGORY_CHOICES = [(c.name, CATEGORY_LABELS[c]) for c in sorted(Category, reverse=True)]
+
+BET_TYPE_LABELS = {
+    BetType.SINGLE: _("Single / Even"),
+    BetType.DOUBLE: _("Double"),
+    BetType.SUPER: _("Super"),
+    BetType.BONUS: _("Bonus"),
+}
+PAYTABLE_BET_TYPE_CHOICES = [
+    (b.value, BET_TYPE_LABELS[b]) for b in (BetType.SINGLE, BetType.DOUBLE, BetType.SUPER)
+]
+PREDICATE_CHOICES = [
+    (BonusPredicate.ALL_FACE.value, _("All five are J, Q or K")),
+    (BonusPredicate.ALL_TEN_VALUE.value, _("All five are 10, J, Q or K")),
+    (BonusPredicate.ALL_SPADES.value, _("All five are spades")),
+    (BonusPredicate.ALL_SAME_SUIT.value, _("All five of one suit")),
+    (BonusPredicate.ALL_BLACK.value, _("All five are spades or clubs")),
+    (BonusPredicate.ALL_RED.value, _("All five are hearts or diamonds")),
+    (BonusPredicate.NIU_NIU.value, _("Any Niu Niu hand")),
+    (BonusPredicate.FOUR_OF_A_KIND.value, _("Four of a kind")),
+    (BonusPredicate.FIVE_SMALL.value, _("Five small (all below 5, total at most 10)")),
+]
+
+
+def _plain(value: object) -> object:
+    """A rule value as JSON: decimals as their shortest exact text ("3", not "3.0000")."""
+    return plain(value) if isinstance(value, Decimal) else value
+
+
+def rate_field(verbose_name, **kwargs) -> models.DecimalField:
+    return models.DecimalField(
+        verbose_name,
+        max_digits=RATE_MAX_DIGITS,
+        decimal_places=RATE_DECIMAL_PLACES,
+        **kwargs,
+    )
+
+
+class NiuNiuRulesetVersion(RulesetVersion):
+    """One version of a venue's Niu Niu rules."""
+
+    offers_double = models.BooleanField(_("offers Double"), default=True)
+    offers_super = models.BooleanField(_("offers Super"), default=True)
+    five_small = models.BooleanField(_("Five Small is a special hand"), default=False)
+    four_of_a_kind = models.BooleanField(_("Four of a Kind is a special hand"), default=False)
+    five_face = models.BooleanField(_("Five Face is a special hand"), default=False)
+    double_deposit_multiple = rate_field(
+        _("Double deposit multiple"),
+        default=Decimal("3"),
+        validators=[MinValueValidator(Decimal("1"))],
+        help_text=_("The deposit a player shows for a Double bet, as a multiple of the stake."),
+    )
+    super_deposit_multiple = rate_field(
+        _("Super deposit multiple"),
+        default=Decimal("10"),
+        validators=[MinValueValidator(Decimal("1"))],
+        help_text=_("The deposit a player shows for a Super bet, as a multiple of the stake."),
+    )
+
+    class Meta(RulesetVersion.Meta):
+        verbose_name = _("Niu Niu ruleset version")
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="niuniu_version_number"),
+        ]
+        permissions = [("approve_niuniurulesetversion", _("Can approve and activate versions"))]
+
+    def enabled_bet_types(self) -> list[BetType]:
+        bet_types = [BetType.SINGLE]
+        if self.offers_double:
+            bet_types.append(BetType.DOUBLE)
+        if self.offers_super:
+            bet_types.append(BetType.SUPER)
+        return bet_types
+
+    def enabled_categories(self) -> list[Category]:
+        switches = {
+            Category.FIVE_SMALL: self.five_small,
+            Category.FOUR_OF_A_KIND: self.four_of_a_kind,
+            Category.FIVE_FACE: self.five_face,
+        }
+        return [c for c in sorted(Category, reverse=True) if switches.get(c, True)]
+
+    def deposit_multiple(self, bet_type: BetType) -> Decimal:
+        return {
+            BetType.DOUBLE: self.double_deposit_multiple,
+            BetType.SUPER: self.super_deposit_multiple,
+        }.get(bet_type, Decimal("1"))
+
+    # The three methods casino.services.rulesets needs from a game's version model.
+
+    def copy_rules_to(self, other: NiuNiuRulesetVersion) -> None:
+        for name in RULE_FIELDS:
+            setattr(other, name, getattr(self, name))
+        other.save(update_fields=list(RULE_FIELDS))
+        PaytableRow.objects.bulk_create(
+            PaytableRow(
+                version=other,
+                bet_type=row.bet_type,
+                category=row.category,
+                win_odds=row.win_odds,
+                commission_rate=row.commission_rate,
+                loss_multiple=row.loss_multiple,
+            )
+            for row in self.paytable_rows.all()
+        )
+        BonusLine.objects.bulk_create(
+            BonusLine(
+                version=other,
+                position=line.position,
+                name=line.name,
+                predicate=line.predicate,
+                odds=line.odds,
+            )
+            for line in self.bonus_lines.all()
+        )
+
+    def rule_errors(self) -> list[str]:
+        from niuniu.validation import paytable_errors
+
+        return paytable_errors(self, self.paytable_rows.all(), self.bonus_lines.all())
+
+    def rules_as_dict(self) -> dict:
+        return {
+            **{name: _plain(getattr(self, name)) for name in RULE_FIELDS},
+            "paytable": [
+                [
+                    r.bet_type,
+                    r.category,
+                    _plain(r.win_odds),
+                    _plain(r.commission_rate),
+                    _plain(r.loss_multiple),
+                ]
+                for r in self.paytable_rows.order_by("bet_type", "category")
+            ],
+            "bonus_lines": [
+                [b.position, b.name, b.predicate, _plain(b.odds)]
+                for b in self.bonus_lines.order_by("position")
+            ],
+        }
+
+
+#: The fields of a version that are rules (copied by a clone, shown in the audit trail).
+RULE_FIELDS = (
+    "offers_double",
+    "offers_super",
+    "five_small",
+    "four_of_a_kind",
+    "five_face",
+    "double_deposit_multiple",
+    "super_deposit_multiple",
+)
+
+
+class PaytableRow(models.Model):
+    version = models.ForeignKey(
+        NiuNiuRulesetVersion, on_delete=models.CASCADE, related_name="paytable_rows"
+    )
+    bet_type = models.CharField(_("bet type"), max_length=8, choices=PAYTABLE_BET_TYPE_CHOICES)
+    category = models.CharField(_("hand"), max_length=16, choices=CATEGORY_CHOICES)
+    win_odds = rate_field(
+        _("win odds (N:1)"),
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text=_("Paid to the player who wins with this hand."),
+    )
+    commission_rate = rate_field(
+        _("commission rate"),
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("1"))],
+        help_text=_("Share of the winnings taken, 0.05 for 5%."),
+    )
+    loss_multiple = rate_field(
+        _("loss multiple"),
+        default=Decimal("1"),
+        validators=[MinValueValidator(Decimal("1"))],
+        help_text=_("Collected from the player when the dealer wins with this hand."),
+    )
+
+    class Meta:
+        ordering = ["version", "bet_type", "category"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "bet_type", "category"], name="niuniu_row_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(win_odds__gte=0), name="niuniu_row_win_odds_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(commission_rate__gte=0, commission_rate__lte=1),
+                name="niuniu_row_commission_between_0_and_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(loss_multiple__gte=1), name="niuniu_row_loss_multiple_at_least_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_bet_type_display()} / {self.get_category_display()}"
+
+
+class BonusLine(models.Model):
+    version = models.ForeignKey(
+        NiuNiuRulesetVersion, on_delete=models.CASCADE, related_name="bonus_lines"
+    )
+    position = models.PositiveSmallIntegerField(
+        _("position"), help_text=_("1 is checked first; the first line the hand meets pays.")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    predicate = models.CharField(_("condition"), max_length=32, choices=PREDICATE_CHOICES)
+    odds = rate_field(_("odds (N:1)"), validators=[MinValueValidator(Decimal("0"))])
+
+    class Meta:
+        ordering = ["version", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "position"], name="niuniu_bonus_position"),
+            models.CheckConstraint(condition=models.Q(odds__gte=0), name="niuniu_bonus_odds"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.name}"

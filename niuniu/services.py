@@ -1,0 +1,180 @@
+"""Writes to Niu Niu rulesets: drafts, edits, preset installs.
+
+Statuses, numbering, approval and activation are the shared services in
+``casino.services.rulesets``; this module adds what is particular to Niu Niu rules.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from casino.models import Ruleset, Venue, VersionStatus
+from casino.services.audit import audit_record
+from casino.services.rulesets import (
+    version_activate,
+    version_approve,
+    version_create_draft,
+)
+from niuniu import engine
+from niuniu.engine import presets
+from niuniu.engine.rules import BetType, Category
+from niuniu.models import RULE_FIELDS, BonusLine, NiuNiuRulesetVersion, PaytableRow
+
+#: A new draft's rows before the manager edits them: even money, no commission.
+DEFAULT_ROW = {
+    "win_odds": Decimal("1"),
+    "commission_rate": Decimal("0"),
+    "loss_multiple": Decimal("1"),
+}
+
+
+def _fill_rules(version: NiuNiuRulesetVersion, rules: engine.Ruleset) -> None:
+    """Write an engine snapshot's rules onto the saved, still empty ``version``."""
+    version.offers_double = BetType.DOUBLE in rules.paytable
+    version.offers_super = BetType.SUPER in rules.paytable
+    version.five_small = Category.FIVE_SMALL in rules.special_hands
+    version.four_of_a_kind = Category.FOUR_OF_A_KIND in rules.special_hands
+    version.five_face = Category.FIVE_FACE in rules.special_hands
+    version.double_deposit_multiple = rules.deposit_multiples.get(BetType.DOUBLE, Decimal("3"))
+    version.super_deposit_multiple = rules.deposit_multiples.get(BetType.SUPER, Decimal("10"))
+    version.full_clean(exclude=["ruleset"])
+    version.save()
+    PaytableRow.objects.bulk_create(
+        PaytableRow(
+            version=version,
+            bet_type=bet_type.value,
+            category=category.name,
+            win_odds=row.win_odds,
+            commission_rate=row.commission_rate,
+            loss_multiple=row.loss_multiple,
+        )
+        for bet_type, rows in rules.paytable.items()
+        for category, row in rows.items()
+    )
+    BonusLine.objects.bulk_create(
+        BonusLine(
+            version=version,
+            position=n,
+            name=line.name,
+            predicate=line.predicate.value,
+            odds=line.odds,
+        )
+        for n, line in enumerate(rules.bonus_lines, start=1)
+    )
+
+
+@transaction.atomic
+def version_fill_default_rows(*, version: NiuNiuRulesetVersion) -> int:
+    """Give a draft a row for every hand and bet type it lacks; returns how many were added."""
+    if not version.is_editable:
+        raise ValidationError("Only a draft's rows can be filled in.")
+    existing = set(version.paytable_rows.values_list("bet_type", "category"))
+    new_rows = [
+        PaytableRow(version=version, bet_type=b.value, category=c.name, **DEFAULT_ROW)
+        for b in version.enabled_bet_types()
+        for c in version.enabled_categories()
+        if (b.value, c.name) not in existing
+    ]
+    PaytableRow.objects.bulk_create(new_rows)
+    return len(new_rows)
+
+
+@transaction.atomic
+def version_save_draft(*, version: NiuNiuRulesetVersion, user: Any) -> NiuNiuRulesetVersion:
+    """Save a draft's own fields (the admin form). A new draft gets the next number."""
+    if version.pk is None:
+        draft = version_create_draft(
+            model=NiuNiuRulesetVersion,
+            ruleset=version.ruleset,
+            user=user,
+            notes=version.notes,
+            **{name: getattr(version, name) for name in RULE_FIELDS},
+        )
+        version.pk, version.number = draft.pk, draft.number
+        version._state.adding = False
+        version_fill_default_rows(version=draft)
+        return draft
+    stored = NiuNiuRulesetVersion.objects.select_for_update().get(pk=version.pk)
+    if not stored.is_editable:
+        raise ValidationError(
+            f"Version {stored.number} is {stored.get_status_display().lower()} and read-only; "
+            "clone it to a new draft to change it."
+        )
+    version.full_clean(exclude=["ruleset"])
+    version.save()
+    return version
+
+
+@transaction.atomic
+def preset_install(*, code: str) -> NiuNiuRulesetVersion:
+    """Install a shipped preset as a venue-less ruleset whose version 1 is active.
+
+    Presets are the engine's own data, so they skip the two-person rule; installing one
+    twice changes nothing.
+    """
+    rules = presets.get(code)
+    ruleset, _created = Ruleset.objects.get_or_create(
+        venue=None, game="niuniu", code=code, defaults={"name": rules.name}
+    )
+    existing = NiuNiuRulesetVersion.objects.filter(ruleset=ruleset).order_by("number").first()
+    if existing is not None:
+        return existing
+    now = timezone.now()
+    version = NiuNiuRulesetVersion(
+        ruleset=ruleset,
+        number=1,
+        status=VersionStatus.ACTIVE,
+        notes=f"Shipped preset {code}.",
+        approved_at=now,
+        activated_at=now,
+        effective_from=now,
+    )
+    version.save()
+    _fill_rules(version, rules)
+    audit_record(
+        user=None,
+        action="ruleset.install_preset",
+        obj=version,
+        summary=f"installed preset {code}",
+        after=version.rules_as_dict(),
+    )
+    return version
+
+
+@transaction.atomic
+def venue_ruleset_from_preset(
+    *,
+    venue: Venue,
+    preset_code: str,
+    editor: Any,
+    approver: Any | None = None,
+    code: str | None = None,
+    name: str | None = None,
+) -> NiuNiuRulesetVersion:
+    """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
+
+    With an ``approver`` (another person) the draft is approved and activated at once.
+    """
+    rules = presets.get(preset_code)
+    ruleset, _created = Ruleset.objects.get_or_create(
+        venue=venue,
+        game="niuniu",
+        code=code or preset_code,
+        defaults={"name": name or rules.name},
+    )
+    version = version_create_draft(
+        model=NiuNiuRulesetVersion,
+        ruleset=ruleset,
+        user=editor,
+        notes=f"Copied from preset {preset_code}.",
+    )
+    _fill_rules(version, rules)
+    if approver is not None:
+        version = version_approve(version=version, user=approver)
+        version = version_activate(version=version, user=approver)
+    return version

@@ -1,0 +1,124 @@
+"""The shared versioning services: numbering, the two-person rule, activation, history."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from casino.models import AuditEvent, VersionStatus
+from casino.services.rulesets import (
+    version_activate,
+    version_approve,
+    version_clone,
+    version_in_force,
+    version_record_edit,
+)
+from niuniu.models import NiuNiuRulesetVersion, PaytableRow
+from niuniu.services import venue_ruleset_from_preset
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def draft(venue, manager):
+    return venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
+
+
+def test_a_new_draft_is_numbered_after_the_last_version(draft, manager):
+    # when
+    second = version_clone(version=draft, user=manager)
+    # then
+    assert (draft.number, second.number) == (1, 2)
+    assert second.status == VersionStatus.DRAFT
+    assert second.cloned_from == draft
+
+
+def test_the_last_editor_cannot_approve(draft, manager):
+    with pytest.raises(ValidationError, match="someone else must approve"):
+        version_approve(version=draft, user=manager)
+    draft.refresh_from_db()
+    assert draft.status == VersionStatus.DRAFT
+
+
+def test_another_person_approves_and_is_recorded(draft, approver):
+    # when
+    approved = version_approve(version=draft, user=approver)
+    # then
+    assert approved.status == VersionStatus.APPROVED
+    assert approved.approved_by == approver
+    assert approved.approved_at is not None
+    event = AuditEvent.objects.get(action="ruleset.approve")
+    assert event.user == approver
+    assert event.object_id == str(draft.pk)
+    assert event.after["paytable"], "the approved rules are kept in the audit trail"
+
+
+def test_an_edit_makes_the_editor_the_one_who_cannot_approve(draft, manager, approver):
+    # given the approver touched the draft last
+    version_record_edit(version=draft, user=approver, before=draft.rules_as_dict())
+    # then the approver may not approve it, and the manager may
+    with pytest.raises(ValidationError, match="two-person rule"):
+        version_approve(version=draft, user=approver)
+    assert version_approve(version=draft, user=manager).status == VersionStatus.APPROVED
+
+
+def test_an_incomplete_paytable_cannot_be_approved(draft, approver):
+    # given a missing row
+    PaytableRow.objects.filter(version=draft, bet_type="double", category="NIU_7").delete()
+    # then
+    with pytest.raises(ValidationError) as error:
+        version_approve(version=draft, user=approver)
+    assert error.value.messages == [
+        "Double has no row for Niu 7: every hand needs a row for every bet type offered."
+    ]
+
+
+def test_only_an_approved_version_is_activated(draft, approver):
+    with pytest.raises(ValidationError, match="only an approved version can be activated"):
+        version_activate(version=draft, user=approver)
+
+
+def test_activation_retires_the_version_it_replaces(draft, manager, approver):
+    # given version 1 active
+    first = version_activate(version=version_approve(version=draft, user=approver), user=approver)
+    second = version_clone(version=first, user=manager)
+    version_approve(version=second, user=approver)
+    later = timezone.now() + timedelta(hours=2)
+    # when version 2 is activated from two hours on
+    second = version_activate(version=second, user=approver, effective_from=later)
+    # then version 1 is retired from then, and stays in force until then
+    first.refresh_from_db()
+    assert first.status == VersionStatus.RETIRED
+    assert first.retired_at == later
+    assert second.status == VersionStatus.ACTIVE
+    ruleset = draft.ruleset
+    assert version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset) == first
+    assert (
+        version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset, at=later + timedelta(1))
+        == second
+    )
+
+
+def test_activation_cannot_be_backdated(draft, approver):
+    version_approve(version=draft, user=approver)
+    with pytest.raises(ValidationError, match="in the past"):
+        version_activate(
+            version=draft, user=approver, effective_from=timezone.now() - timedelta(days=1)
+        )
+
+
+def test_an_approved_version_cannot_be_edited(draft, approver, manager):
+    version_approve(version=draft, user=approver)
+    with pytest.raises(ValidationError, match="cannot be edited; clone it"):
+        version_record_edit(version=draft, user=manager, before=None)
+
+
+def test_a_clone_copies_every_rule(draft, manager):
+    clone = version_clone(version=draft, user=manager)
+    original = draft.rules_as_dict()
+    copied = clone.rules_as_dict()
+    assert copied == original
+    assert len(copied["paytable"]) == 3 * 11
