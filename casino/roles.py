@@ -1,28 +1,59 @@
-"""Staff roles are Django groups; this module says what each may do in the admin."""
+"""Staff roles are Django groups; a user works only at the venues they are staff of.
+
+What each role may do on the floor, cumulatively:
+- dealer: open sessions, deal and settle rounds, request voids at their venues' tables;
+- supervisor: + approve voids, fills and credits, count drops, close sessions;
+- manager: + tables, players and rulesets;
+- auditor: read everything at their venues, write nothing.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import Group, Permission
 
+DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
+ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR)
+
+#: Capabilities and the roles that have them.
+PLAY = frozenset({DEALER, SUPERVISOR, MANAGER})
+SUPERVISE = frozenset({SUPERVISOR, MANAGER})
+MANAGE = frozenset({MANAGER})
+READ = frozenset(ROLES)
+
+_RULESET_ADMIN = [
+    ("casino", "view_venue"),
+    ("casino", "change_venue"),
+    ("casino", "view_ruleset"),
+    ("casino", "add_ruleset"),
+    ("casino", "view_auditevent"),
+    ("niuniu", "view_niuniurulesetversion"),
+    ("niuniu", "add_niuniurulesetversion"),
+    ("niuniu", "change_niuniurulesetversion"),
+    ("niuniu", "approve_niuniurulesetversion"),
+    ("niuniu", "view_paytablerow"),
+    ("niuniu", "add_paytablerow"),
+    ("niuniu", "change_paytablerow"),
+    ("niuniu", "delete_paytablerow"),
+    ("niuniu", "view_bonusline"),
+    ("niuniu", "add_bonusline"),
+    ("niuniu", "change_bonusline"),
+    ("niuniu", "delete_bonusline"),
+]
+
+#: Admin permissions per role (the floor itself is governed by the capabilities above).
 ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
-    "manager": [
+    DEALER: [],
+    SUPERVISOR: [],
+    MANAGER: _RULESET_ADMIN,
+    AUDITOR: [
         ("casino", "view_venue"),
-        ("casino", "change_venue"),
         ("casino", "view_ruleset"),
-        ("casino", "add_ruleset"),
         ("casino", "view_auditevent"),
         ("niuniu", "view_niuniurulesetversion"),
-        ("niuniu", "add_niuniurulesetversion"),
-        ("niuniu", "change_niuniurulesetversion"),
-        ("niuniu", "approve_niuniurulesetversion"),
         ("niuniu", "view_paytablerow"),
-        ("niuniu", "add_paytablerow"),
-        ("niuniu", "change_paytablerow"),
-        ("niuniu", "delete_paytablerow"),
         ("niuniu", "view_bonusline"),
-        ("niuniu", "add_bonusline"),
-        ("niuniu", "change_bonusline"),
-        ("niuniu", "delete_bonusline"),
     ],
 }
 
@@ -36,3 +67,34 @@ def role_group(role: str) -> Group:
     ]
     group.permissions.set(wanted)
     return group
+
+
+def roles_of(user: Any) -> frozenset[str]:
+    """The user's roles, read once per request and kept on the user object."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is None:
+        cached = frozenset(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+        user._casino_roles = cached
+    return cached
+
+
+def has_role(user: Any, roles: frozenset[str]) -> bool:
+    return bool(roles_of(user) & roles)
+
+
+def venue_ids(user: Any) -> frozenset[int]:
+    """The venues the user works at (kept on the user object like the roles)."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    cached = getattr(user, "_casino_venue_ids", None)
+    if cached is None:
+        cached = frozenset(user.venues.values_list("pk", flat=True))
+        user._casino_venue_ids = cached
+    return cached
+
+
+def can(user: Any, capability: frozenset[str], venue_id: int) -> bool:
+    """Whether the user has ``capability`` at the venue."""
+    return venue_id in venue_ids(user) and has_role(user, capability)

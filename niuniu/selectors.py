@@ -68,3 +68,23 @@ def version_in_force_for(ruleset: Ruleset) -> NiuNiuRulesetVersion | None:
     """The version of a Niu Niu ruleset in force now, with its rules loaded."""
     version = version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset)
     return version_with_rules(version.pk) if version else None
+
+
+_SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
+
+
+def cached_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
+    """``ruleset_snapshot`` of an approved version, built once per process.
+
+    Approved, active and retired versions never change, so their snapshot is cached by
+    the version's identity, approval time and the venue's rounding unit. A draft is never
+    cached.
+    """
+    venue = version.ruleset.venue
+    key = (version.pk, version.approved_at, venue.rounding_unit if venue else None)
+    if version.is_editable:
+        return ruleset_snapshot(version_with_rules(version.pk))
+    snapshot = _SNAPSHOTS.get(key)
+    if snapshot is None:
+        snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))
+    return snapshot

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
 
-from tests.factories import UserFactory, VenueFactory
+from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
+from tests.factories import UserFactory, VenueFactory, niuniu_table, staff
 
 
 @pytest.fixture
@@ -28,3 +30,43 @@ def approver(db):
     user = UserFactory(username="approver", is_staff=True)
     user.groups.add(role_group("manager"))
     return user
+
+
+@dataclass
+class Floor:
+    """One venue's floor with a staff member of every role, and a second venue beside it."""
+
+    venue: object
+    table: object
+    dealer: object
+    supervisor: object
+    supervisor2: object
+    manager: object
+    auditor: object
+    other_venue: object
+    other_table: object
+    other_dealer: object
+    other_supervisor: object
+
+
+@pytest.fixture
+def floor(db) -> Floor:
+    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=Decimal("1000"))
+    other = VenueFactory(
+        code="seoul", currency="KRW", rounding_unit=Decimal("100"), timezone="Asia/Seoul"
+    )
+    return Floor(
+        venue=venue,
+        table=niuniu_table(venue),
+        dealer=staff("dealer", DEALER, venue),
+        supervisor=staff("supervisor", SUPERVISOR, venue),
+        supervisor2=staff("supervisor2", SUPERVISOR, venue),
+        manager=staff("floor-manager", MANAGER, venue),
+        auditor=staff("auditor", AUDITOR, venue),
+        other_venue=other,
+        other_table=niuniu_table(
+            other, code="SE1", denominations=("100000", "10000", "1000", "100")
+        ),
+        other_dealer=staff("other-dealer", DEALER, other),
+        other_supervisor=staff("other-supervisor", SUPERVISOR, other),
+    )

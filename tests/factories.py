@@ -5,7 +5,9 @@ from decimal import Decimal
 import factory
 from django.contrib.auth.models import User
 
-from casino.models import Venue
+from casino.models import Player, Ruleset, Table, TableLimit, Venue
+from casino.roles import AUDITOR, MANAGER, role_group
+from niuniu.services import venue_ruleset_from_preset
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -28,3 +30,60 @@ class VenueFactory(factory.django.DjangoModelFactory):
     rounding_unit = Decimal("1000")
     timezone = "Asia/Ho_Chi_Minh"
     language = "vi"
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    venue = factory.SubFactory(VenueFactory)
+    membership_number = factory.Sequence(lambda n: f"M{n:05d}")
+    name = factory.Faker("name")
+
+
+def staff(username: str, role: str, *venues: Venue) -> User:
+    """A staff user in ``role``'s group working at ``venues``."""
+    user = UserFactory(username=username, is_staff=role in (MANAGER, AUDITOR))
+    user.groups.add(role_group(role))
+    for venue in venues:
+        venue.staff.add(user)
+    return user
+
+
+def niuniu_table(
+    venue: Venue,
+    *,
+    code: str = "NN1",
+    preset: str = "vn-kr-004",
+    seats: int = 5,
+    limits: dict[str, tuple[str, str]] | None = None,
+    denominations: tuple[str, ...] = ("1000000", "100000", "10000", "1000"),
+) -> Table:
+    """A Niu Niu table at ``venue`` with an active copy of ``preset``."""
+    ruleset = Ruleset.objects.filter(venue=venue, game="niuniu", code=preset).first()
+    if ruleset is None:
+        editor = UserFactory(username=f"{venue.code}-ruleset-editor")
+        approver = UserFactory(username=f"{venue.code}-ruleset-approver")
+        version = venue_ruleset_from_preset(
+            venue=venue, preset_code=preset, editor=editor, approver=approver
+        )
+        ruleset = version.ruleset
+    table = Table.objects.create(
+        venue=venue,
+        code=code,
+        game="niuniu",
+        ruleset=ruleset,
+        seats=seats,
+        chip_denominations=list(denominations),
+    )
+    limits = limits or {
+        "single": ("10000", "10000000"),
+        "double": ("10000", "5000000"),
+        "super": ("10000", "1000000"),
+        "bonus": ("10000", "500000"),
+    }
+    TableLimit.objects.bulk_create(
+        TableLimit(table=table, bet_type=bet_type, min_stake=Decimal(lo), max_stake=Decimal(hi))
+        for bet_type, (lo, hi) in limits.items()
+    )
+    return table

@@ -33,7 +33,8 @@ Outcome = Literal["win", "lose"]
 class SettlementError(ValueError):
     """A box that cannot be settled as given; ``field`` names what is wrong.
 
-    ``field`` is a bet type (``"single"``, ``"double"``, ...) for a stake or deposit,
+    ``field`` is a bet type (``"single"``, ``"double"``, ...) for a stake,
+    ``"deposits.<bet type>"`` for a deposit,
     ``"player_cards"`` / ``"dealer_cards"`` for a hand, ``"cards"`` for a card in both.
     """
 
@@ -321,9 +322,15 @@ def _check_deposits(
         bet_type = _bet_type(name)
         if bet_type not in placed:
             raise SettlementError(
-                f"a deposit is shown for a {bet_type} bet that is not placed", field=bet_type.value
+                f"a deposit is shown for a {bet_type} bet that is not placed",
+                field=f"deposits.{bet_type.value}",
             )
-        shown[bet_type] = _amount(value, bet_type, "deposit")
+        try:
+            shown[bet_type] = to_decimal(value)
+        except (TypeError, ValueError) as error:
+            raise SettlementError(
+                f"the {bet_type} deposit: {error}", field=f"deposits.{bet_type.value}"
+            ) from None
     for bet_type, stake in placed.items():
         # The chips on the box cover a loss of the stake itself.
         amount = shown.get(bet_type, stake)
@@ -331,5 +338,5 @@ def _check_deposits(
             raise SettlementError(
                 f"the {bet_type} bet of {stake} needs a deposit of {required[bet_type]} shown, "
                 f"got {amount}",
-                field=bet_type.value,
+                field=f"deposits.{bet_type.value}",
             )

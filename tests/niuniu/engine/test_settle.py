@@ -336,7 +336,7 @@ def test_deposits_shown_must_cover_the_required_deposit():
 
     with pytest.raises(SettlementError) as error:
         settle_box(EXAMPLES[C.NIU_9], WEAK, stakes, rules, deposits={"double": D("299")})
-    assert error.value.field == "double"
+    assert error.value.field == "deposits.double"
     assert str(error.value) == "the double bet of 100 needs a deposit of 300 shown, got 299"
 
     with pytest.raises(

@@ -1,51 +1,12 @@
-"""The game-agnostic floor: venues, rulesets and their versions, the audit trail."""
+"""Rulesets and the versioning every game's ruleset versions share."""
 
 from __future__ import annotations
 
-import zoneinfo
-from decimal import Decimal
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
-
-GAME_CHOICES = [("niuniu", _("Niu Niu")), ("maubinh", _("Mau Binh"))]
-
-
-def validate_time_zone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
-        raise ValidationError(
-            _("'%(value)s' is not a time zone; use an IANA name such as Asia/Ho_Chi_Minh."),
-            params={"value": value},
-        )
-
-
-class Venue(models.Model):
-    code = models.SlugField(max_length=32, unique=True)
-    name = models.CharField(max_length=120)
-    currency = models.CharField(
-        max_length=3,
-        validators=[RegexValidator(r"^[A-Z]{3}$", _("Use the three-letter ISO code, e.g. VND."))],
-        help_text=_("ISO 4217 code, e.g. VND, KRW, MOP."),
-    )
-    rounding_unit = models.DecimalField(
-        max_digits=MONEY_MAX_DIGITS,
-        decimal_places=MONEY_DECIMAL_PLACES,
-        validators=[MinValueValidator(Decimal("0.01"))],
-        help_text=_("Commission is rounded up to this unit; stakes must be multiples of it."),
-    )
-    timezone = models.CharField(max_length=64, validators=[validate_time_zone])
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
-
-    class Meta:
-        ordering = ["code"]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.currency})"
+from casino.models.venues import GAME_CHOICES, Venue
 
 
 class Ruleset(models.Model):
@@ -151,28 +112,3 @@ class RulesetVersion(models.Model):
     @property
     def is_editable(self) -> bool:
         return self.status == VersionStatus.DRAFT
-
-
-class AuditEvent(models.Model):
-    """Who did what to which object, with the state before and after. Never edited."""
-
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    venue = models.ForeignKey(
-        Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    action = models.CharField(max_length=64, db_index=True)
-    object_type = models.CharField(max_length=64)
-    object_id = models.CharField(max_length=64)
-    summary = models.CharField(max_length=255, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id"])]
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type}#{self.object_id}"

@@ -1,0 +1,33 @@
+"""The floor's models, one module per part; import them from here."""
+
+from casino.models.audit import AuditEvent
+from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
+from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
+from casino.models.rounds import Bet, Box, Round, RoundStatus
+from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
+from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
+
+__all__ = [
+    "GAME_CHOICES",
+    "Account",
+    "AuditEvent",
+    "Bet",
+    "Box",
+    "Drop",
+    "EntryKind",
+    "LedgerEntry",
+    "Player",
+    "Round",
+    "RoundStatus",
+    "Ruleset",
+    "RulesetVersion",
+    "Shift",
+    "Slip",
+    "SlipStatus",
+    "Table",
+    "TableLimit",
+    "TableSession",
+    "Venue",
+    "VersionStatus",
+    "validate_time_zone",
+]

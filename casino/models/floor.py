@@ -1,0 +1,165 @@
+"""Tables, players, shifts and table sessions."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models.rulesets import Ruleset
+from casino.models.venues import GAME_CHOICES, Venue
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+
+
+def money_field(verbose_name: str | None = None, **kwargs) -> models.DecimalField:
+    return models.DecimalField(
+        verbose_name, max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES, **kwargs
+    )
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        INACTIVE = "inactive", _("Inactive")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="tables")
+    code = models.SlugField(max_length=32)
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="tables")
+    seats = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+        help_text=_("Player boxes (Niu Niu) or seats (Mau Binh)."),
+    )
+    chip_denominations = models.JSONField(
+        default=list, help_text=_('Chip values as text, largest first, e.g. ["100000", "5000"].')
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+
+    class Meta:
+        ordering = ["venue__code", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "code"], name="table_code_per_venue"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue.code}/{self.code}"
+
+
+class TableLimit(models.Model):
+    """The smallest and largest stake a table takes for one bet type."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="limits")
+    bet_type = models.CharField(max_length=16)
+    min_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
+    max_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
+
+    class Meta:
+        ordering = ["table", "bet_type"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "bet_type"], name="table_limit_per_bet_type"),
+            models.CheckConstraint(
+                condition=models.Q(min_stake__gt=0, max_stake__gte=models.F("min_stake")),
+                name="table_limit_min_le_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.bet_type}: {self.min_stake}-{self.max_stake}"
+
+
+class Player(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        BARRED = "barred", _("Barred")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="players")
+    membership_number = models.CharField(max_length=32)
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["venue__code", "membership_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["venue", "membership_number"], name="player_number_per_venue"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership_number} {self.name}"
+
+
+class Shift(models.Model):
+    """A named part of a gaming date at a venue, e.g. the night shift of 2026-11-29."""
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="shifts")
+    gaming_date = models.DateField()
+    name = models.CharField(max_length=32)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["venue__code", "-starts_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "gaming_date", "name"], name="shift_unique"),
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="shift_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue.code} {self.gaming_date} {self.name}"
+
+
+class TableSession(models.Model):
+    """A table open under one dealer for part of a shift: opener to closer count.
+
+    Win by count = closing - opening + credits - fills + drop; win by ledger = what the
+    settled rounds moved to the house. The two should agree; the variance is stored.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+        RECONCILED = "reconciled", _("Reconciled")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="sessions")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_at = models.DateTimeField()
+    opening_chips = models.JSONField(help_text=_("Chip count per denomination at opening."))
+    opening_total = money_field()
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closing_chips = models.JSONField(null=True, blank=True)
+    closing_total = money_field(null=True, blank=True)
+    fills_total = money_field(null=True, blank=True)
+    credits_total = money_field(null=True, blank=True)
+    drop_total = money_field(null=True, blank=True)
+    win_by_count = money_field(null=True, blank=True)
+    win_by_ledger = money_field(null=True, blank=True)
+    variance = money_field(null=True, blank=True)
+    next_round_number = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status="open"),
+                name="one_open_session_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} session {self.pk} ({self.get_status_display()})"

@@ -1,0 +1,164 @@
+"""The ledger (append-only), fill and credit slips, and the drop.
+
+Every money movement is a set of ledger entries that sums to zero: a settled round (the
+players against the house), a verified slip (the cage against the table's tray), a counted
+drop. A correction is a reversing set of entries; nothing is updated or deleted. On
+PostgreSQL, triggers refuse UPDATE and DELETE and check each set sums to zero at commit.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models.floor import Player, TableSession, money_field
+from casino.models.rounds import Bet, Box, Round
+from casino.models.venues import Venue
+
+
+class Account(models.TextChoices):
+    PLAYER = "player", _("Player")  # a box's player (or an anonymous box)
+    HOUSE = "house", _("House")  # the house's result at the table
+    TRAY = "tray", _("Table tray")  # chips in the table's tray
+    CAGE = "cage", _("Cage")
+    DROP = "drop", _("Drop box")
+
+
+class EntryKind(models.TextChoices):
+    STAKE_RESULT = "result", _("Bet result")
+    COMMISSION = "commission", _("Commission")
+    FEE = "fee", _("Table fee")
+    FILL = "fill", _("Fill")
+    CREDIT = "credit", _("Credit")
+    DROP = "drop", _("Drop")
+    VOID = "void", _("Void (reversal)")
+
+
+class SlipStatus(models.TextChoices):
+    REQUESTED = "requested", _("Requested")
+    ISSUED = "issued", _("Issued")
+    VERIFIED = "verified", _("Verified")
+    VOID = "void", _("Void")
+
+
+class Slip(models.Model):
+    """A fill (chips from the cage to the table) or a credit (back to the cage).
+
+    Numbered per venue and year; requested, issued and verified by named people, the
+    issuer and the verifier two different people. Posted to the ledger when verified.
+    """
+
+    class Kind(models.TextChoices):
+        FILL = "fill", _("Fill")
+        CREDIT = "credit", _("Credit")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="slips")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="slips")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    year = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()
+    amount = money_field()
+    chips = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=16, choices=SlipStatus.choices, default=SlipStatus.REQUESTED
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField()
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField(null=True, blank=True)
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["venue", "-year", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "year", "number"], name="slip_number"),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="slip_amount_positive"),
+            models.CheckConstraint(
+                condition=~models.Q(verified_by=models.F("issued_by")),
+                name="slip_verifier_is_not_issuer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.year}-{self.number:06d} ({self.status})"
+
+
+class Drop(models.Model):
+    """Cash in the table's drop box, entered when it is counted."""
+
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="drops")
+    amount = money_field()
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    counted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="drop_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"drop {self.amount} at {self.session}"
+
+
+class LedgerEntry(models.Model):
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="ledger")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    slip = models.ForeignKey(
+        Slip, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    drop = models.ForeignKey(
+        Drop, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    box = models.ForeignKey(Box, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    bet = models.ForeignKey(Bet, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    account = models.CharField(max_length=8, choices=Account.choices)
+    kind = models.CharField(max_length=12, choices=EntryKind.choices)
+    amount = money_field(help_text=_("Signed: + into the account, - out of it."))
+    reverses = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "ledger entries"
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(round__isnull=False, slip__isnull=True, drop__isnull=True)
+                    | models.Q(round__isnull=True, slip__isnull=False, drop__isnull=True)
+                    | models.Q(round__isnull=True, slip__isnull=True, drop__isnull=False)
+                ),
+                name="ledger_entry_belongs_to_one_thing",
+            ),
+            models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_amount_not_zero"),
+            models.UniqueConstraint(fields=["reverses"], name="ledger_reversed_once"),
+        ]
+        indexes = [models.Index(fields=["session", "account"])]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.kind} {self.amount}"

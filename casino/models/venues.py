@@ -1,0 +1,54 @@
+"""Venues and who works at them."""
+
+from __future__ import annotations
+
+import zoneinfo
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+
+GAME_CHOICES = [("niuniu", _("Niu Niu")), ("maubinh", _("Mau Binh"))]
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("'%(value)s' is not a time zone; use an IANA name such as Asia/Ho_Chi_Minh."),
+            params={"value": value},
+        )
+
+
+class Venue(models.Model):
+    code = models.SlugField(max_length=32, unique=True)
+    name = models.CharField(max_length=120)
+    currency = models.CharField(
+        max_length=3,
+        validators=[RegexValidator(r"^[A-Z]{3}$", _("Use the three-letter ISO code, e.g. VND."))],
+        help_text=_("ISO 4217 code, e.g. VND, KRW, MOP."),
+    )
+    rounding_unit = models.DecimalField(
+        max_digits=MONEY_MAX_DIGITS,
+        decimal_places=MONEY_DECIMAL_PLACES,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text=_("Commission is rounded up to this unit; stakes must be multiples of it."),
+    )
+    timezone = models.CharField(max_length=64, validators=[validate_time_zone])
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    staff = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="venues",
+        help_text=_("Staff who work at this venue; their role comes from their group."),
+    )
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.currency})"

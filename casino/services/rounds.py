@@ -1,0 +1,410 @@
+"""Dealing, settling and voiding rounds.
+
+Locking: ``round_create`` locks the session row (round numbers are sequential per
+session); ``round_settle`` and the void services lock the round row, so a round is settled
+or voided exactly once however many requests arrive at the same time. Every write runs in
+one transaction: a round has all of its ledger entries or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino import games
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.games import BoxInput, RoundResult
+from casino.models import (
+    Bet,
+    Box,
+    EntryKind,
+    LedgerEntry,
+    Player,
+    Round,
+    RoundStatus,
+    TableLimit,
+    TableSession,
+)
+from casino.roles import PLAY, SUPERVISE, can
+from casino.services.audit import audit_record
+from casino.services.rulesets import version_in_force
+from casino.services.sessions import lock_open_session
+
+MAX_KEY_LENGTH = 64
+
+
+def _check_key(key: str | None, field: str) -> str | None:
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise InvalidInput(
+            f"the idempotency key must be 1 to {MAX_KEY_LENGTH} characters", field=field
+        )
+    return key
+
+
+def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
+    """Positions, players and table limits: what the floor checks before the game does."""
+    table = session.table
+    positions: set[int] = set()
+    player_ids = {box.player_id for box in boxes if box.player_id is not None}
+    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id)}
+    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
+    for index, box in enumerate(boxes):
+        if not 1 <= box.position <= table.seats:
+            raise InvalidInput(
+                f"box position {box.position} is not on table {table.code}; it has boxes 1 to "
+                f"{table.seats}",
+                field=f"boxes[{index}].position",
+            )
+        if box.position in positions:
+            raise InvalidInput(
+                f"box {box.position} is given twice", field=f"boxes[{index}].position"
+            )
+        positions.add(box.position)
+        if box.player_id is not None:
+            player = players.get(box.player_id)
+            if player is None:
+                raise InvalidInput(
+                    f"there is no player {box.player_id} at this venue",
+                    field=f"boxes[{index}].player",
+                )
+            if player.status == Player.Status.BARRED:
+                raise InvalidInput(
+                    f"player {player.membership_number} is barred and cannot play",
+                    field=f"boxes[{index}].player",
+                )
+        for bet_type, stake in box.stakes.items():
+            limit = limits.get(bet_type)
+            field = f"boxes[{index}].bets.{bet_type}"
+            if limit is None:
+                continue  # the game refuses bet types its rules do not offer
+            if stake < limit.min_stake:
+                raise InvalidInput(
+                    f"box {box.position}: the {bet_type} stake {stake} is below the table minimum "
+                    f"{limit.min_stake}",
+                    field=field,
+                )
+            if stake > limit.max_stake:
+                raise InvalidInput(
+                    f"box {box.position}: the {bet_type} stake {stake} is above the table maximum "
+                    f"{limit.max_stake}",
+                    field=field,
+                )
+    return players
+
+
+def _rules_in_force(session: TableSession) -> tuple[games.GameAdapter, Any, Any]:
+    table = session.table
+    adapter = games.get(table.game)
+    version = version_in_force(model=adapter.version_model, ruleset=table.ruleset)
+    if version is None:
+        raise Conflict(
+            f"the ruleset of table {table.code} has no version in force; a manager must "
+            "activate one"
+        )
+    version.ruleset = table.ruleset  # already loaded with its venue
+    return adapter, version, adapter.snapshot(version)
+
+
+def round_preview(
+    *, session: TableSession, dealer_cards: str, boxes: Sequence[BoxInput]
+) -> RoundResult:
+    """Evaluate and settle a round without writing anything (the console's preview)."""
+    session = TableSession.objects.select_related("table__venue", "table__ruleset__venue").get(
+        pk=session.pk
+    )
+    _check_boxes(session, boxes)
+    adapter, _version, rules = _rules_in_force(session)
+    return adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
+
+
+@transaction.atomic
+def round_create(
+    *,
+    session: TableSession,
+    user: Any,
+    dealer_cards: str,
+    boxes: Sequence[BoxInput],
+    create_key: str | None = None,
+) -> tuple[Round, RoundResult]:
+    """Record a dealt round: its bets and cards, checked together, under the rules in force.
+
+    The answer carries every hand's evaluation and the settlement preview. The same
+    ``create_key`` in the same session returns the round already recorded.
+    """
+    create_key = _check_key(create_key, "create_key")
+    session = lock_open_session(session.pk)
+    if not can(user, PLAY, session.table.venue_id):
+        raise Forbidden("you do not deal at this venue")
+    if create_key:
+        existing = Round.objects.filter(session=session, create_key=create_key).first()
+        if existing is not None:
+            return existing, round_result(existing)
+    players = _check_boxes(session, boxes)
+    adapter, version, rules = _rules_in_force(session)
+    result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
+    number = session.next_round_number
+    session.next_round_number = number + 1
+    session.save(update_fields=["next_round_number"])
+    round_ = Round.objects.create(
+        session=session,
+        number=number,
+        game=adapter.code,
+        ruleset_id=session.table.ruleset_id,
+        ruleset_version_id=version.pk,
+        ruleset_version_number=version.number,
+        dealer_cards=result.dealer_cards,
+        dealer_evaluation=result.dealer_evaluation,
+        create_key=create_key,
+        created_by=user,
+    )
+    inputs = {box.position: box for box in boxes}
+    created = Box.objects.bulk_create(
+        Box(
+            round=round_,
+            position=box.position,
+            player=players.get(inputs[box.position].player_id),
+            cards=box.cards,
+            evaluation=box.evaluation,
+        )
+        for box in result.boxes
+    )
+    by_position = {box.position: box for box in created}
+    Bet.objects.bulk_create(
+        Bet(
+            box=by_position[box.position],
+            bet_type=bet.bet_type,
+            stake=bet.stake,
+            deposit_shown=inputs[box.position].deposits.get(bet.bet_type),
+            deposit_required=bet.deposit_required,
+        )
+        for box in result.boxes
+        for bet in box.bets
+    )
+    audit_record(
+        user=user,
+        action="round.create",
+        obj=round_,
+        venue=session.table.venue,
+        summary=f"dealt round {number} at {session.table}",
+    )
+    return round_, result
+
+
+def _inputs_of(round_: Round) -> list[BoxInput]:
+    return [
+        BoxInput(
+            position=box.position,
+            cards=box.cards,
+            stakes={bet.bet_type: bet.stake for bet in box.bets.all()},
+            deposits={
+                bet.bet_type: bet.deposit_shown
+                for bet in box.bets.all()
+                if bet.deposit_shown is not None
+            },
+            player_id=box.player_id,
+        )
+        for box in round_.boxes.all()
+    ]
+
+
+def round_result(round_: Round) -> RoundResult:
+    """How a recorded round settles (or settled) under the ruleset version it recorded."""
+    round_ = (
+        Round.objects.select_related("ruleset__venue")
+        .prefetch_related("boxes__bets")
+        .get(pk=round_.pk)
+    )
+    adapter = games.get(round_.game)
+    version = adapter.version_model.objects.get(pk=round_.ruleset_version_id)
+    version.ruleset = round_.ruleset
+    rules = adapter.snapshot(version)
+    return adapter.evaluate_round(
+        rules=rules, dealer_cards=round_.dealer_cards, boxes=_inputs_of(round_)
+    )
+
+
+@transaction.atomic
+def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundResult]:
+    """Settle a dealt round once: bets' outcomes and the ledger entries, in one transaction.
+
+    Idempotent by ``key``: the same key answers with the settlement already made. A round
+    settled under another key, or voided, is a conflict. Bets are settled in the engine's
+    order (the bonus first) from the ruleset version the round recorded.
+    """
+    key = _check_key(key, "Idempotency-Key")
+    if key is None:
+        raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
+    locked = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("session__table__venue", "ruleset__venue")
+        .filter(pk=round_.pk)
+        .first()
+    )
+    if locked is None:
+        raise InvalidInput(f"there is no round {round_.pk}", field="round")
+    round_ = locked
+    venue = round_.session.table.venue
+    if not can(user, PLAY, venue.pk):
+        raise Forbidden("you do not settle rounds at this venue")
+    if round_.status == RoundStatus.SETTLED:
+        if round_.settle_key == key:
+            return round_, round_result(round_)
+        raise Conflict(f"round {round_.number} is already settled")
+    if round_.status == RoundStatus.VOIDED:
+        raise Conflict(f"round {round_.number} is voided and cannot be settled")
+    if Round.objects.filter(settle_key=key).exclude(pk=round_.pk).exists():
+        raise Conflict("this Idempotency-Key was already used to settle another round")
+
+    adapter = games.get(round_.game)
+    boxes = list(Box.objects.filter(round=round_).prefetch_related("bets"))
+    round_._prefetched_objects_cache = {"boxes": boxes}
+    version = adapter.version_model.objects.get(pk=round_.ruleset_version_id)
+    version.ruleset = round_.ruleset
+    rules = adapter.snapshot(version)
+    result = adapter.evaluate_round(
+        rules=rules, dealer_cards=round_.dealer_cards, boxes=_inputs_of(round_)
+    )
+
+    bets = {(box.position, bet.bet_type): bet for box in boxes for bet in box.bets.all()}
+    for box_result in result.boxes:
+        for line in box_result.bets:
+            bet = bets[(box_result.position, line.bet_type)]
+            bet.outcome = line.outcome
+            bet.odds = line.odds
+            bet.gross = line.gross
+            bet.commission = line.commission
+            bet.net = line.net
+    Bet.objects.bulk_update(list(bets.values()), ["outcome", "odds", "gross", "commission", "net"])
+    box_by_position = {box.position: box for box in boxes}
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            venue=venue,
+            session_id=round_.session_id,
+            round=round_,
+            box=box_by_position.get(line.position) if line.position else None,
+            bet=bets.get((line.position, line.bet_type)),
+            player_id=box_by_position[line.position].player_id if line.position else None,
+            account=line.account,
+            kind=line.kind,
+            amount=line.amount,
+            created_by=user,
+        )
+        for line in adapter.ledger_lines(result)
+    )
+    round_.status = RoundStatus.SETTLED
+    round_.settle_key = key
+    round_.settled_by = user
+    round_.settled_at = timezone.now()
+    round_.house_net = result.house_net
+    try:
+        with transaction.atomic():
+            round_.save(
+                update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"]
+            )
+    except IntegrityError:
+        raise Conflict("this Idempotency-Key was already used to settle another round") from None
+    audit_record(
+        user=user,
+        action="round.settle",
+        obj=round_,
+        venue=venue,
+        summary=f"settled round {round_.number}: house {result.house_net}",
+    )
+    return round_, result
+
+
+def _lock_round(round_: Round) -> Round:
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("session__table__venue")
+        .get(pk=round_.pk)
+    )
+
+
+@transaction.atomic
+def round_void_request(*, round_: Round, user: Any, reason: str) -> Round:
+    """Ask for a round to be voided; a supervisor other than the requester approves it."""
+    round_ = _lock_round(round_)
+    if not can(user, PLAY, round_.session.table.venue_id):
+        raise Forbidden("you do not deal at this venue")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("say why the round should be voided", field="reason")
+    if round_.status == RoundStatus.VOIDED:
+        raise Conflict(f"round {round_.number} is already voided")
+    round_.void_reason = reason[:255]
+    round_.void_requested_by = user
+    round_.void_requested_at = timezone.now()
+    round_.save(update_fields=["void_reason", "void_requested_by", "void_requested_at"])
+    audit_record(
+        user=user,
+        action="round.void_request",
+        obj=round_,
+        venue=round_.session.table.venue,
+        summary=f"void requested: {reason[:200]}",
+    )
+    return round_
+
+
+@transaction.atomic
+def round_void_approve(*, round_: Round, user: Any) -> Round:
+    """Void a round whose void was requested: a settled round's entries are reversed.
+
+    The approver is a supervisor other than the requester. Nothing is deleted: every
+    ledger entry of the round gets a reversing entry.
+    """
+    round_ = _lock_round(round_)
+    venue = round_.session.table.venue
+    if round_.status == RoundStatus.VOIDED:
+        raise Conflict(f"round {round_.number} is already voided")
+    if round_.void_requested_by_id is None:
+        raise Conflict(f"no void was requested for round {round_.number}; request it first")
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden("a supervisor must approve a void")
+    if user.pk == round_.void_requested_by_id:
+        raise Forbidden("a void needs a second person: another supervisor must approve it")
+    entries = list(LedgerEntry.objects.filter(round=round_, reverses__isnull=True).order_by("pk"))
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            venue_id=entry.venue_id,
+            session_id=entry.session_id,
+            round=round_,
+            box_id=entry.box_id,
+            bet_id=entry.bet_id,
+            player_id=entry.player_id,
+            account=entry.account,
+            kind=EntryKind.VOID,
+            amount=-entry.amount,
+            reverses=entry,
+            created_by=user,
+        )
+        for entry in entries
+    )
+    was = round_.status
+    round_.status = RoundStatus.VOIDED
+    round_.voided_by = user
+    round_.voided_at = timezone.now()
+    round_.save(update_fields=["status", "voided_by", "voided_at"])
+    audit_record(
+        user=user,
+        action="round.void",
+        obj=round_,
+        venue=venue,
+        summary=f"voided round {round_.number} ({was}): {round_.void_reason}",
+        before={"status": was},
+        after={"status": RoundStatus.VOIDED, "reversed_entries": len(entries)},
+    )
+    return round_
+
+
+@transaction.atomic
+def round_void(*, round_: Round, requested_by: Any, approved_by: Any, reason: str) -> Round:
+    """Request and approve a void at once (the console, with the supervisor present)."""
+    round_void_request(round_=round_, user=requested_by, reason=reason)
+    return round_void_approve(round_=round_, user=approved_by)

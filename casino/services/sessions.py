@@ -1,0 +1,312 @@
+"""Opening and closing table sessions, shifts, the drop.
+
+Locking: a session's writes lock its ``TableSession`` row first (``select_for_update``);
+opening locks the ``Table`` row so two openings of one table cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Mapping
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.models import (
+    Account,
+    Drop,
+    EntryKind,
+    LedgerEntry,
+    Round,
+    RoundStatus,
+    Shift,
+    Slip,
+    SlipStatus,
+    Table,
+    TableSession,
+)
+from casino.money import to_decimal
+from casino.roles import PLAY, SUPERVISE, can
+from casino.services.audit import audit_record
+
+#: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
+GAMING_DAY_STARTS = time(6, 0)
+_ZERO = Decimal(0)
+
+
+def chips_total(
+    chips: Mapping[str, Any], denominations: list[str], *, field: str
+) -> tuple[dict[str, int], Decimal]:
+    """Check a chip count (denomination -> count) and return it cleaned with its total."""
+    if not isinstance(chips, Mapping):
+        raise InvalidInput(
+            "give the chip count as an object of denomination -> number of chips", field=field
+        )
+    allowed = {to_decimal(d): d for d in denominations}
+    clean: dict[str, int] = {}
+    total = _ZERO
+    for denomination, count in chips.items():
+        try:
+            value = to_decimal(str(denomination))
+        except (TypeError, ValueError):
+            value = None
+        if value not in allowed:
+            raise InvalidInput(
+                f"{denomination!r} is not a chip of this table; its chips are "
+                f"{', '.join(denominations)}",
+                field=f"{field}.{denomination}",
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidInput(
+                f"the count of {denomination} chips must be a whole number 0 or more, "
+                f"got {count!r}",
+                field=f"{field}.{denomination}",
+            )
+        clean[allowed[value]] = clean.get(allowed[value], 0) + count
+        total += value * count
+    return clean, total
+
+
+def shift_current(*, venue: Any, at: datetime | None = None) -> Shift:
+    """The shift covering ``at`` at the venue; a whole gaming day when none is set up.
+
+    A venue with its own shift plan creates its shifts ahead; one without gets a shift
+    named "day" from 06:00 to 06:00 venue time, so a table can always be opened.
+    """
+    at = at or timezone.now()
+    shift = Shift.objects.filter(venue=venue, starts_at__lte=at, ends_at__gt=at).first()
+    if shift is not None:
+        return shift
+    tz = zoneinfo.ZoneInfo(venue.timezone)
+    local = at.astimezone(tz)
+    gaming_date = local.date() if local.time() >= GAMING_DAY_STARTS else local.date() - timedelta(1)
+    starts = datetime.combine(gaming_date, GAMING_DAY_STARTS, tzinfo=tz)
+    shift, _created = Shift.objects.get_or_create(
+        venue=venue,
+        gaming_date=gaming_date,
+        name="day",
+        defaults={"starts_at": starts, "ends_at": starts + timedelta(days=1)},
+    )
+    return shift
+
+
+@transaction.atomic
+def session_open(
+    *,
+    table: Table,
+    user: Any,
+    opening_chips: Mapping[str, Any],
+    dealer: Any = None,
+    shift: Shift | None = None,
+) -> TableSession:
+    """Open a table with the opener's chip count; one open session per table."""
+    table = Table.objects.select_for_update().select_related("venue").get(pk=table.pk)
+    dealer = dealer or user
+    if not can(user, PLAY, table.venue_id):
+        raise Forbidden("you do not run tables at this venue")
+    if not can(dealer, PLAY, table.venue_id):
+        raise InvalidInput(f"{dealer} is not a dealer at {table.venue.name}", field="dealer")
+    if table.status != Table.Status.ACTIVE:
+        raise Conflict(f"table {table.code} is inactive; a manager can reactivate it")
+    open_session = TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
+    if open_session is not None:
+        raise Conflict(
+            f"table {table.code} is already open (session {open_session.pk}); close it first"
+        )
+    chips, total = chips_total(opening_chips, table.chip_denominations, field="opening_chips")
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            session = TableSession.objects.create(
+                table=table,
+                shift=shift or shift_current(venue=table.venue, at=now),
+                dealer=dealer,
+                opened_by=user,
+                opened_at=now,
+                opening_chips=chips,
+                opening_total=total,
+            )
+    except IntegrityError:
+        raise Conflict(f"table {table.code} is already open; close it first") from None
+    audit_record(
+        user=user,
+        action="session.open",
+        obj=session,
+        venue=table.venue,
+        summary=f"opened {table} with {total}",
+        after={"opening_chips": chips, "opening_total": str(total), "dealer": dealer.username},
+    )
+    return session
+
+
+def lock_open_session(session_id: int) -> TableSession:
+    session = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table__venue", "table__ruleset__venue")
+        .get(pk=session_id)
+    )
+    if session.status != TableSession.Status.OPEN:
+        raise Conflict(f"session {session.pk} is {session.status}; open the table again to play")
+    return session
+
+
+@transaction.atomic
+def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
+    """Enter the cash counted in the drop box; it moves from the players to the drop."""
+    session = lock_open_session(session.pk)
+    venue = session.table.venue
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden("only a supervisor enters the drop")
+    amount = _positive(amount, "amount")
+    drop = Drop.objects.create(
+        session=session, amount=amount, counted_by=user, counted_at=timezone.now()
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                venue=venue,
+                session=session,
+                drop=drop,
+                account=Account.DROP,
+                kind=EntryKind.DROP,
+                amount=amount,
+                created_by=user,
+            ),
+            LedgerEntry(
+                venue=venue,
+                session=session,
+                drop=drop,
+                account=Account.PLAYER,
+                kind=EntryKind.DROP,
+                amount=-amount,
+                created_by=user,
+            ),
+        ]
+    )
+    audit_record(user=user, action="drop.record", obj=drop, venue=venue, summary=f"drop {amount}")
+    return drop
+
+
+def _positive(value: Any, field: str) -> Decimal:
+    try:
+        amount = to_decimal(value)
+    except (TypeError, ValueError) as error:
+        raise InvalidInput(f"{field}: {error}", field=field) from None
+    if amount <= 0:
+        raise InvalidInput(f"{field} must be more than 0, got {amount}", field=field)
+    return amount
+
+
+def session_figures(session: TableSession) -> dict[str, Decimal]:
+    """Fills, credits, drop and the win by ledger of a session so far (sums in the database)."""
+    slips = dict(
+        Slip.objects.filter(session=session, status=SlipStatus.VERIFIED)
+        .values_list("kind")
+        .annotate(total=Sum("amount"))
+    )
+    drop = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
+    won = LedgerEntry.objects.filter(
+        session=session, round__isnull=False, account=Account.HOUSE
+    ).aggregate(total=Sum("amount"))["total"]
+    return {
+        "fills": slips.get(Slip.Kind.FILL, _ZERO),
+        "credits": slips.get(Slip.Kind.CREDIT, _ZERO),
+        "drop": drop or _ZERO,
+        "win_by_ledger": won or _ZERO,
+    }
+
+
+@transaction.atomic
+def session_close(
+    *,
+    session: TableSession,
+    user: Any,
+    closing_chips: Mapping[str, Any],
+    drop: Decimal | str | None = None,
+) -> TableSession:
+    """Close a table with the closer's count and reconcile it against the ledger.
+
+    Win by count = closing - opening + credits - fills + drop; win by ledger = what the
+    settled rounds moved to the house; the variance (count - ledger) is stored.
+    """
+    session = lock_open_session(session.pk)
+    venue = session.table.venue
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden("only a supervisor closes a table")
+    unsettled = list(
+        Round.objects.filter(session=session, status=RoundStatus.DEALT).values_list(
+            "number", flat=True
+        )
+    )
+    if unsettled:
+        numbers = ", ".join(str(n) for n in unsettled)
+        raise Conflict(f"round {numbers} is not settled; settle or void it before closing")
+    pending = list(
+        Slip.objects.filter(
+            session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
+        ).values_list("number", flat=True)
+    )
+    if pending:
+        raise Conflict(
+            f"slip {', '.join(str(n) for n in pending)} is not verified; verify or void it first"
+        )
+    chips, closing_total = chips_total(
+        closing_chips, session.table.chip_denominations, field="closing_chips"
+    )
+    if drop not in (None, ""):
+        drop_record(session=session, user=user, amount=drop)
+    figures = session_figures(session)
+    win_by_count = (
+        closing_total
+        - session.opening_total
+        + figures["credits"]
+        - figures["fills"]
+        + figures["drop"]
+    )
+    session.status = TableSession.Status.CLOSED
+    session.closed_by = user
+    session.closed_at = timezone.now()
+    session.closing_chips = chips
+    session.closing_total = closing_total
+    session.fills_total = figures["fills"]
+    session.credits_total = figures["credits"]
+    session.drop_total = figures["drop"]
+    session.win_by_count = win_by_count
+    session.win_by_ledger = figures["win_by_ledger"]
+    session.variance = win_by_count - figures["win_by_ledger"]
+    session.save()
+    audit_record(
+        user=user,
+        action="session.close",
+        obj=session,
+        venue=venue,
+        summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
+        after={k: str(v) for k, v in figures.items()}
+        | {"closing_total": str(closing_total), "variance": str(session.variance)},
+    )
+    return session
+
+
+@transaction.atomic
+def session_reconcile(*, session: TableSession, user: Any) -> TableSession:
+    """Mark a closed session as reviewed by a supervisor (its figures do not change)."""
+    session = TableSession.objects.select_for_update().select_related("table").get(pk=session.pk)
+    if not can(user, SUPERVISE, session.table.venue_id):
+        raise Forbidden("only a supervisor reconciles a table session")
+    if session.status != TableSession.Status.CLOSED:
+        raise Conflict(f"session {session.pk} is {session.status}; only a closed one is reconciled")
+    session.status = TableSession.Status.RECONCILED
+    session.save(update_fields=["status"])
+    audit_record(
+        user=user,
+        action="session.reconcile",
+        obj=session,
+        venue=session.table.venue,
+        summary=f"reconciled, variance {session.variance}",
+    )
+    return session

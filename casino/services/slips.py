@@ -1,0 +1,171 @@
+"""Fill and credit slips: requested, issued, verified by named people, or voided.
+
+Locking: a slip's number is allocated under a lock on its venue row, so numbers are
+sequential per venue and year with no gaps from concurrent requests; each later step locks
+the slip row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
+from casino.roles import SUPERVISE, can
+from casino.services.audit import audit_record
+from casino.services.sessions import chips_total, lock_open_session
+
+
+def _require_supervisor(user: Any, venue_id: int) -> None:
+    if not can(user, SUPERVISE, venue_id):
+        raise Forbidden("only a supervisor handles fills and credits")
+
+
+@transaction.atomic
+def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]) -> Slip:
+    """Request a fill or a credit of ``chips`` (denomination -> count) for an open table."""
+    session = lock_open_session(session.pk)
+    venue = Venue.objects.select_for_update().get(pk=session.table.venue_id)
+    _require_supervisor(user, venue.pk)
+    if kind not in Slip.Kind.values:
+        raise InvalidInput(f"{kind!r} is not a slip kind: use fill or credit", field="kind")
+    clean, amount = chips_total(chips, session.table.chip_denominations, field="chips")
+    if amount <= 0:
+        raise InvalidInput("a slip needs at least one chip", field="chips")
+    now = timezone.now()
+    year = now.astimezone(timezone.get_current_timezone()).year
+    last = Slip.objects.filter(venue=venue, year=year).aggregate(n=Max("number"))["n"] or 0
+    slip = Slip.objects.create(
+        venue=venue,
+        session=session,
+        kind=kind,
+        year=year,
+        number=last + 1,
+        amount=amount,
+        chips=clean,
+        requested_by=user,
+        requested_at=now,
+    )
+    audit_record(
+        user=user,
+        action="slip.request",
+        obj=slip,
+        venue=venue,
+        summary=f"{kind} {slip.year}-{slip.number} for {amount}",
+    )
+    return slip
+
+
+def _lock(slip: Slip) -> Slip:
+    return Slip.objects.select_for_update().get(pk=slip.pk)
+
+
+def _venue(slip: Slip) -> Venue:
+    return Venue.objects.get(pk=slip.venue_id)
+
+
+@transaction.atomic
+def slip_issue(*, slip: Slip, user: Any) -> Slip:
+    """The cage issues the chips of a requested slip."""
+    slip = _lock(slip)
+    _require_supervisor(user, slip.venue_id)
+    if slip.status != SlipStatus.REQUESTED:
+        raise Conflict(f"slip {slip.number} is {slip.status}; only a requested slip is issued")
+    slip.status = SlipStatus.ISSUED
+    slip.issued_by = user
+    slip.issued_at = timezone.now()
+    slip.save(update_fields=["status", "issued_by", "issued_at"])
+    audit_record(
+        user=user,
+        action="slip.issue",
+        obj=slip,
+        venue=_venue(slip),
+        summary=f"issued {slip.kind} {slip.number}",
+    )
+    return slip
+
+
+@transaction.atomic
+def slip_verify(*, slip: Slip, user: Any) -> Slip:
+    """The table verifies the chips arrived (a fill) or left (a credit); posted to the ledger.
+
+    The verifier must be someone other than the issuer.
+    """
+    slip = _lock(slip)
+    _require_supervisor(user, slip.venue_id)
+    if slip.status != SlipStatus.ISSUED:
+        raise Conflict(f"slip {slip.number} is {slip.status}; only an issued slip is verified")
+    if slip.issued_by_id == user.pk:
+        raise Forbidden("you issued this slip; a second person must verify it")
+    into_tray = slip.amount if slip.kind == Slip.Kind.FILL else -slip.amount
+    kind = EntryKind.FILL if slip.kind == Slip.Kind.FILL else EntryKind.CREDIT
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                venue_id=slip.venue_id,
+                session_id=slip.session_id,
+                slip=slip,
+                account=Account.TRAY,
+                kind=kind,
+                amount=into_tray,
+                created_by=user,
+            ),
+            LedgerEntry(
+                venue_id=slip.venue_id,
+                session_id=slip.session_id,
+                slip=slip,
+                account=Account.CAGE,
+                kind=kind,
+                amount=-into_tray,
+                created_by=user,
+            ),
+        ]
+    )
+    slip.status = SlipStatus.VERIFIED
+    slip.verified_by = user
+    slip.verified_at = timezone.now()
+    slip.save(update_fields=["status", "verified_by", "verified_at"])
+    audit_record(
+        user=user,
+        action="slip.verify",
+        obj=slip,
+        venue=_venue(slip),
+        summary=f"verified {slip.kind} {slip.number} of {slip.amount}",
+    )
+    return slip
+
+
+@transaction.atomic
+def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
+    """Void a slip that was not verified; a verified one is corrected by an opposite slip."""
+    slip = _lock(slip)
+    _require_supervisor(user, slip.venue_id)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("say why the slip is voided", field="reason")
+    if slip.status not in (SlipStatus.REQUESTED, SlipStatus.ISSUED):
+        raise Conflict(
+            f"slip {slip.number} is {slip.status}; a verified slip is corrected by an opposite "
+            "slip, not voided"
+        )
+    before = slip.status
+    slip.status = SlipStatus.VOID
+    slip.voided_by = user
+    slip.voided_at = timezone.now()
+    slip.void_reason = reason[:255]
+    slip.save(update_fields=["status", "voided_by", "voided_at", "void_reason"])
+    audit_record(
+        user=user,
+        action="slip.void",
+        obj=slip,
+        venue=_venue(slip),
+        summary=f"voided {slip.kind} {slip.number}: {reason[:200]}",
+        before={"status": before},
+        after={"status": SlipStatus.VOID},
+    )
+    return slip

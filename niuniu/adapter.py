@@ -1,0 +1,151 @@
+"""Niu Niu as the floor sees it: the adapter registered in ``casino.games``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from casino.cards import Card, format_cards, parse_cards
+from casino.games import BetResult, BoxInput, BoxResult, LedgerLine, RoundInputError, RoundResult
+from casino.models import Account, EntryKind
+from niuniu import engine
+from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
+from niuniu.models import NiuNiuRulesetVersion
+from niuniu.selectors import cached_snapshot
+
+
+def hand_evaluation(hand: Hand) -> dict[str, Any]:
+    """A hand as stored on a box and shown on the console."""
+    return {
+        "category": hand.category.name,
+        "label": hand.label,
+        "points": hand.points,
+        "three": format_cards(hand.three),
+        "two": format_cards(hand.two),
+        "high_card": str(hand.high_card),
+    }
+
+
+class NiuNiuAdapter:
+    code = "niuniu"
+    name = "Niu Niu"
+    bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
+    version_model = NiuNiuRulesetVersion
+
+    def snapshot(self, version: NiuNiuRulesetVersion) -> engine.Ruleset:
+        return cached_snapshot(version)
+
+    def offered_bet_types(self, rules: engine.Ruleset) -> tuple[str, ...]:
+        return tuple(b.value for b in rules.bet_types)
+
+    def evaluate_round(
+        self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]
+    ) -> RoundResult:
+        if not boxes:
+            raise RoundInputError("a round needs at least one box with a bet", field="boxes")
+        dealer = _parse(dealer_cards, "dealer_cards", "the dealer's hand")
+        seen: dict[Card, str] = dict.fromkeys(dealer, "the dealer's hand")
+        hands: list[tuple[Card, ...]] = []
+        for index, box in enumerate(boxes):
+            field = f"boxes[{index}].cards"
+            label = f"box {box.position}"
+            cards = _parse(box.cards, field, label)
+            for card in cards:
+                if card in seen:
+                    raise RoundInputError(
+                        f"'{card}' is in both {seen[card]} and {label}", field=field
+                    )
+                seen[card] = label
+            hands.append(cards)
+        dealer_hand = engine.evaluate(dealer, rules)
+        results = []
+        for index, (box, cards) in enumerate(zip(boxes, hands, strict=True)):
+            try:
+                settled = settle_box(
+                    cards, dealer, box.stakes, rules, deposits=box.deposits or None
+                )
+            except SettlementError as error:
+                field = (
+                    error.field if error.field.startswith("deposits.") else f"bets.{error.field}"
+                )
+                raise RoundInputError(
+                    f"box {box.position}: {error}", field=f"boxes[{index}].{field}"
+                ) from None
+            results.append(
+                BoxResult(
+                    position=box.position,
+                    cards=format_cards(cards),
+                    evaluation=hand_evaluation(settled.player),
+                    bets=tuple(
+                        BetResult(
+                            bet_type=line.bet_type.value,
+                            stake=line.stake,
+                            deposit_required=line.deposit_required,
+                            outcome=line.outcome,
+                            odds=line.odds,
+                            gross=line.gross,
+                            commission=line.commission,
+                            net=line.net,
+                        )
+                        for line in settled.lines
+                    ),
+                )
+            )
+        singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
+        return RoundResult(
+            dealer_cards=format_cards(dealer),
+            dealer_evaluation=hand_evaluation(dealer_hand),
+            boxes=tuple(results),
+            deal_order=deal_order(singles),
+            payment_order=payment_order(list(singles)),
+        )
+
+    def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
+        """Each bet moves its gross between the player and the house, then the commission
+        from the player to the house; zero amounts are not posted."""
+        lines: list[LedgerLine] = []
+        for box in result.boxes:
+            for bet in box.bets:
+                if bet.gross:
+                    lines += [
+                        LedgerLine(
+                            Account.PLAYER,
+                            EntryKind.STAKE_RESULT,
+                            bet.gross,
+                            box.position,
+                            bet.bet_type,
+                        ),
+                        LedgerLine(
+                            Account.HOUSE,
+                            EntryKind.STAKE_RESULT,
+                            -bet.gross,
+                            box.position,
+                            bet.bet_type,
+                        ),
+                    ]
+                if bet.commission:
+                    lines += [
+                        LedgerLine(
+                            Account.PLAYER,
+                            EntryKind.COMMISSION,
+                            -bet.commission,
+                            box.position,
+                            bet.bet_type,
+                        ),
+                        LedgerLine(
+                            Account.HOUSE,
+                            EntryKind.COMMISSION,
+                            bet.commission,
+                            box.position,
+                            bet.bet_type,
+                        ),
+                    ]
+        return lines
+
+
+def _parse(text: str, field: str, label: str) -> tuple[Card, ...]:
+    try:
+        return parse_cards(text, count=5)
+    except (TypeError, ValueError) as error:
+        raise RoundInputError(f"{label}: {error}", field=field) from None

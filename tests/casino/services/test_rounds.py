@@ -1,0 +1,225 @@
+"""Dealing, settling and voiding rounds through the services, on PostgreSQL."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+from django.db import connection
+from django.db.models import Sum
+
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.games import BoxInput
+from casino.models import Account, Bet, LedgerEntry, RoundStatus
+from casino.services.rounds import (
+    round_create,
+    round_settle,
+    round_void,
+    round_void_approve,
+    round_void_request,
+)
+from casino.services.sessions import session_open
+
+pytestmark = pytest.mark.django_db
+
+NIU_9 = "KS QS 5H 4H TC"  # player: Niu 9, high card KS
+NIU_8 = "JS QH JD AC 7H"  # dealer: Niu 8
+NO_NIU = "KH 8H 4D JH AD"
+
+
+@pytest.fixture
+def session(floor):
+    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+
+
+def deal(session, user, *boxes, dealer=NIU_8, key=None):
+    return round_create(
+        session=session, user=user, dealer_cards=dealer, boxes=list(boxes), create_key=key
+    )
+
+
+def box(position, cards, **stakes):
+    deposits = stakes.pop("deposits", {})
+    return BoxInput(
+        position=position,
+        cards=cards,
+        stakes={k: D(v) for k, v in stakes.items()},
+        deposits={k: D(v) for k, v in deposits.items()},
+    )
+
+
+def test_a_dealt_round_answers_evaluations_and_preview(floor, session):
+    round_, result = deal(
+        session,
+        floor.dealer,
+        box(1, NIU_9, single="100000", double="100000", deposits={"double": "300000"}),
+    )
+    assert (round_.number, round_.status) == (1, RoundStatus.DEALT)
+    assert result.dealer_evaluation["category"] == "NIU_8"
+    (player,) = result.boxes
+    assert player.evaluation["category"] == "NIU_9"
+    single, double = player.bets
+    # vn-kr-004: single 1:1 with 5%, double Niu 9 2:1 with 5%
+    assert (single.gross, single.commission, single.net) == (D("100000"), D("5000"), D("95000"))
+    assert (double.gross, double.commission, double.net) == (D("200000"), D("10000"), D("190000"))
+    assert result.house_net == D("-285000")
+    assert not LedgerEntry.objects.exists(), "nothing is posted before settlement"
+
+
+def test_settlement_posts_balanced_entries_and_is_idempotent(
+    floor, session, django_assert_max_num_queries
+):
+    round_, _ = deal(
+        session, floor.dealer, box(1, NIU_9, single="100000"), box(2, NO_NIU, single="50000")
+    )
+    # when
+    settled, result = round_settle(round_=round_, user=floor.dealer, key="k-1")
+    _again, result_again = round_settle(round_=round_, user=floor.dealer, key="k-1")
+    # then
+    assert settled.status == RoundStatus.SETTLED
+    assert result == result_again
+    entries = LedgerEntry.objects.filter(round=round_)
+    assert entries.count() == 6  # box 1: result + commission pairs; box 2: result pair
+    assert entries.aggregate(t=Sum("amount"))["t"] == 0
+    house = entries.filter(account=Account.HOUSE).aggregate(t=Sum("amount"))["t"]
+    assert house == settled.house_net == D("-95000") + D("50000")
+    bets = {b.box.position: b for b in Bet.objects.select_related("box")}
+    assert (bets[1].outcome, bets[1].net) == ("win", D("95000"))
+    assert (bets[2].outcome, bets[2].net) == ("lose", D("-50000"))
+
+
+def test_settling_under_another_key_is_a_conflict(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="first")
+    with pytest.raises(Conflict, match="already settled"):
+        round_settle(round_=round_, user=floor.dealer, key="second")
+    assert LedgerEntry.objects.filter(round=round_).count() == 4
+
+
+def test_a_void_needs_a_second_person_and_reverses_entries(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k")
+    round_void_request(round_=round_, user=floor.supervisor, reason="misdeal")
+    with pytest.raises(Forbidden, match="second person"):
+        round_void_approve(round_=round_, user=floor.supervisor)
+    with pytest.raises(Forbidden, match="supervisor"):
+        round_void_approve(round_=round_, user=floor.dealer)
+    voided = round_void_approve(round_=round_, user=floor.supervisor2)
+    assert voided.status == RoundStatus.VOIDED
+    entries = LedgerEntry.objects.filter(round=round_)
+    assert entries.count() == 8
+    assert entries.filter(reverses__isnull=False).count() == 4
+    assert entries.filter(account=Account.HOUSE).aggregate(t=Sum("amount"))["t"] == 0
+    with pytest.raises(Conflict, match="voided"):
+        round_settle(round_=round_, user=floor.dealer, key="again")
+
+
+def test_an_unsettled_round_is_voided_without_entries(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_void(
+        round_=round_, requested_by=floor.dealer, approved_by=floor.supervisor, reason="wrong table"
+    )
+    round_.refresh_from_db()
+    assert round_.status == RoundStatus.VOIDED
+    assert not LedgerEntry.objects.filter(round=round_).exists()
+
+
+@pytest.mark.parametrize(
+    ("boxes", "dealer", "field", "message"),
+    [
+        (
+            [box(1, "KS QS 5H 4H 1X", single="100000")],
+            NIU_8,
+            "boxes[0].cards",
+            "'1X' is not a card",
+        ),
+        (
+            [box(1, "KS QS 5H 4H", single="100000")],
+            NIU_8,
+            "boxes[0].cards",
+            "expected 5 cards, got 4",
+        ),
+        ([box(1, "KS QS 5H 4H JS", single="100000")], NIU_8, "boxes[0].cards", "'JS' is in both"),
+        ([box(1, NIU_9, single="100000")], "JS QH JD AC", "dealer_cards", "expected 5 cards"),
+        ([box(1, NIU_9, single="5000")], NIU_8, "boxes[0].bets.single", "below the table minimum"),
+        (
+            [box(1, NIU_9, single="20000000")],
+            NIU_8,
+            "boxes[0].bets.single",
+            "above the table maximum",
+        ),
+        (
+            [box(1, NIU_9, single="-10000")],
+            NIU_8,
+            "boxes[0].bets.single",
+            "below the table minimum",
+        ),
+        ([box(1, NIU_9, single="10500")], NIU_8, "boxes[0].bets.single", "not a multiple"),
+        ([box(1, NIU_9, double="100000")], NIU_8, "boxes[0].bets.single", "needs a single"),
+        (
+            [box(1, NIU_9, single="100000", double="100000", deposits={"double": "200000"})],
+            NIU_8,
+            "boxes[0].deposits.double",
+            "needs a deposit of 300000",
+        ),
+        ([box(6, NIU_9, single="100000")], NIU_8, "boxes[0].position", "boxes 1 to 5"),
+        (
+            [box(1, NIU_9, single="100000"), box(1, NO_NIU, single="100000")],
+            NIU_8,
+            "boxes[1].position",
+            "given twice",
+        ),
+        (
+            [box(1, NIU_9, single="100000", bonus="10000")],
+            NIU_8,
+            "boxes[0].bets.bonus",
+            "does not offer",
+        ),
+    ],
+)
+def test_bad_input_names_the_field(floor, session, boxes, dealer, field, message):
+    with pytest.raises(InvalidInput) as error:
+        deal(session, floor.dealer, *boxes, dealer=dealer)
+    assert error.value.field == field
+    assert message in error.value.message
+
+
+def test_dealing_at_another_venue_is_forbidden(floor, session):
+    with pytest.raises(Forbidden):
+        deal(session, floor.other_dealer, box(1, NIU_9, single="100000"))
+
+
+def test_the_same_create_key_returns_the_same_round(floor, session):
+    first, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"), key="form-1")
+    second, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"), key="form-1")
+    assert first.pk == second.pk
+    assert session.rounds.count() == 1
+
+
+def test_the_database_refuses_to_change_or_delete_ledger_entries(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k")
+    entry = LedgerEntry.objects.filter(round=round_).first()
+    from django.db import DatabaseError, transaction
+
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        LedgerEntry.objects.filter(pk=entry.pk).update(amount=D("1"))
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        LedgerEntry.objects.filter(pk=entry.pk).delete()
+
+
+def test_the_database_refuses_an_unbalanced_round(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    from django.db import DatabaseError, transaction
+
+    with pytest.raises(DatabaseError, match="sum to"), transaction.atomic():
+        LedgerEntry.objects.create(
+            venue=floor.venue,
+            session=session,
+            round=round_,
+            account=Account.HOUSE,
+            kind="result",
+            amount=D("1000"),
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
