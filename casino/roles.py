@@ -98,3 +98,9 @@ def venue_ids(user: Any) -> frozenset[int]:
 def can(user: Any, capability: frozenset[str], venue_id: int) -> bool:
     """Whether the user has ``capability`` at the venue."""
     return venue_id in venue_ids(user) and has_role(user, capability)
+
+
+def forget(user: Any) -> None:
+    """Drop the roles and venues kept on ``user`` (after changing them in the same request)."""
+    user.__dict__.pop("_casino_roles", None)
+    user.__dict__.pop("_casino_venue_ids", None)

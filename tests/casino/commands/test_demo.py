@@ -5,18 +5,20 @@ import io
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.db.models import Sum
 
-from casino.models import Venue, VersionStatus
+from casino.models import LedgerEntry, Round, TableSession, Venue, VersionStatus
+from casino.roles import ROLES, roles_of
 from casino.services.rulesets import version_in_force
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_creates_the_three_venues_with_active_rulesets():
+def test_demo_builds_a_floor_that_reconciles():
     out = io.StringIO()
-    call_command("demo", stdout=out)
-    call_command("demo", stdout=io.StringIO())  # a second run changes nothing
+    call_command("demo", "--rounds", "6", stdout=out)
+    call_command("demo", "--rounds", "6", stdout=io.StringIO())  # a second run changes nothing
     venues = {v.code: v for v in Venue.objects.all()}
     assert {code: v.currency for code, v in venues.items()} == {
         "hanoi": "VND",
@@ -28,7 +30,17 @@ def test_demo_creates_the_three_venues_with_active_rulesets():
         version = version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset)
         assert version is not None and version.status == VersionStatus.ACTIVE
         assert version.approved_by != version.last_edited_by
+        assert venue.tables.count() == 2
+        assert venue.players.count() == 10
+        closed = TableSession.objects.get(table__venue=venue, status="closed")
+        assert closed.variance == 0
+        assert Round.objects.filter(session=closed).count() == 6
+        assert TableSession.objects.filter(table__venue=venue, status="open").count() == 1
+    assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
     text = out.getvalue()
-    assert "log in as manager / demo-manager" in text
-    assert authenticate(username="manager", password="demo-manager") is not None
-    assert authenticate(username="approver", password="demo-approver") is not None
+    for username in ("dealer", "supervisor", "pitboss", "manager", "approver", "auditor"):
+        assert f"log in as {username} / demo-{username}" in text
+        user = authenticate(username=username, password=f"demo-{username}")
+        assert user is not None
+        assert roles_of(user) & set(ROLES)
+        assert set(user.venues.values_list("code", flat=True)) == set(venues)
