@@ -42,6 +42,7 @@ def simulated_rounds(
     unit: Decimal,
     players: Sequence[int] = (),
     boxes: int | None = None,
+    side_bet_rate: float = 0.35,
 ) -> Iterator[SimulatedRound]:
     """An endless stream of valid Niu Niu rounds for a table."""
     while True:
@@ -54,7 +55,7 @@ def simulated_rounds(
             cards = format_cards(deck[5 * (n + 1) : 5 * (n + 2)])
             stakes = {"single": _stake(rng, *limits["single"], unit)}
             for bet_type in bet_types:
-                if bet_type != "single" and rng.random() < 0.35 and bet_type in limits:
+                if bet_type != "single" and bet_type in limits and rng.random() < side_bet_rate:
                     stakes[bet_type] = _stake(rng, *limits[bet_type], unit)
             deposits = {
                 b: s * deposit_multiples[b] for b, s in stakes.items() if b in deposit_multiples

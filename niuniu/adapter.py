@@ -27,6 +27,10 @@ def hand_evaluation(hand: Hand) -> dict[str, Any]:
     }
 
 
+#: Player boxes besides the dealer (RULES.md A1: 2 to 6 participants).
+MAX_BOXES = 5
+
+
 class NiuNiuAdapter:
     code = "niuniu"
     name = "Niu Niu"
@@ -44,6 +48,11 @@ class NiuNiuAdapter:
     ) -> RoundResult:
         if not boxes:
             raise RoundInputError("a round needs at least one box with a bet", field="boxes")
+        if len(boxes) > MAX_BOXES:
+            raise RoundInputError(
+                f"Niu Niu deals to at most {MAX_BOXES} boxes besides the dealer, got {len(boxes)}",
+                field="boxes",
+            )
         dealer = _parse(dealer_cards, "dealer_cards", "the dealer's hand")
         seen: dict[Card, str] = dict.fromkeys(dealer, "the dealer's hand")
         hands: list[tuple[Card, ...]] = []

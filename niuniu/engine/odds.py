@@ -21,8 +21,8 @@ How it counts (docs/ODDS.md has the argument in full):
   ``c`` number ``sum(pairs[c][d] for d < c) + pairs[c][c] / 2``; by the same swap, that is
   also the number of deals the dealer wins with ``c``. Suits never need enumerating.
 - The bonus depends on the player's five cards alone: counted per rank multiset and exact
-  set of suits used (inclusion-exclusion over the 16 suit sets), each class judged by the
-  engine's own :func:`~niuniu.engine.bonus.winning_line` on one hand of that class.
+  set of suits used (inclusion-exclusion over the 16 suit sets), each predicate judged by the
+  engine's own :func:`~niuniu.engine.bonus.satisfies` on one hand of that class.
 
 The counts depend only on the deck and the special-hand switches (the bonus counts on the
 bonus lines' predicates), and are cached per process; applying a paytable to them takes
@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, product
 from math import comb
 from types import MappingProxyType
 from typing import Any, Literal
@@ -49,12 +48,11 @@ from typing import Any, Literal
 import numpy as np
 
 from casino.cards import DECK, RANKS, SUITS, Card, Suit
-from niuniu.engine.bonus import winning_line
+from niuniu.engine.bonus import satisfies
 from niuniu.engine.hands import evaluate
 from niuniu.engine.rules import (
     PAYTABLE_BET_TYPES,
     BetType,
-    BonusLine,
     BonusPredicate,
     Category,
     Ruleset,
@@ -348,10 +346,16 @@ def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
     )
 
 
-def diff_odds(old: RulesetOdds, new: RulesetOdds) -> OddsDiff:
+def diff_odds(old: RulesetOdds | Ruleset, new: RulesetOdds | Ruleset) -> OddsDiff:
     """Every figure of ``new`` against ``old`` (the admin's "difference from the active
-    version"). A bet type offered by only one side has ``None`` on the other.
+    version"). Either side may be a stored result (:meth:`RulesetOdds.from_dict`) or a
+    ruleset, whose odds are then computed on the full deck. A bet type offered by only
+    one side has ``None`` on the other.
     """
+    if isinstance(old, Ruleset):
+        old = ruleset_odds(old)
+    if isinstance(new, Ruleset):
+        new = ruleset_odds(new)
     bet_types = [b for b in BetType if b in old.bets or b in new.bets]
     bets = {
         bet_type: MappingProxyType(
@@ -567,53 +571,78 @@ def _pair_counts(key: tuple[int, ...], special_hands: frozenset[Category]) -> np
     """``pairs[c, d]``: ordered deals with the player's category ``c``, the dealer's ``d``.
 
     For multisets ``a`` (player) and ``b`` (dealer) the deals number
-    ``prod_r C(s_r, a_r) * C(s_r - a_r, b_r) = prod_r C(s_r, b_r) * C(s_r - b_r, a_r)``; the
-    second form is the dealer's hand count times a factor for each of the (at most five)
-    ranks the player holds, so each pair of multisets costs five look-ups.
+    ``prod_r C(s_r, a_r) * C(s_r - a_r, b_r) = prod_r C(s_r, b_r) * C(s_r - b_r, a_r)``. The
+    second form is the dealer's hand count times one factor per rank the player holds (two
+    to five of them), so a row of the player's multiset against every dealer multiset is a
+    product of a few precomputed rows ``C(s_r - b_r, a)``, one per (rank, copies) held.
+    One such product is at most 4**10 (ten cards), so int32 holds it; sums are int64.
     """
     tables = _tables(key)
-    categories = _categories_by_switches(key, frozenset(special_hands))
-    size = len(Category)
+    categories = _categories_by_switches(key, special_hands)
     multisets, ways = tables.multisets, tables.ways
     count = len(ways)
 
-    # Dealer side, grouped by category so a row of products reduces to category sums.
+    # Dealer multisets in columns, grouped by category so each row reduces to category sums.
     order = np.argsort(categories, kind="stable")
-    dealer_copies = np.vstack([multisets[order].T, np.zeros((1, count), dtype=np.int64)])
-    dealer_ways = ways[order]
+    dealer = multisets[order]
     dealer_categories = categories[order]
     starts = np.flatnonzero(np.r_[True, dealer_categories[1:] != dealer_categories[:-1]])
     present = dealer_categories[starts]
 
-    # Player side: the ranks held (padded with a dummy rank that has no cards) and copies.
-    dummy = len(RANKS)
-    held = np.full((count, _HAND), dummy, dtype=np.int64)
-    copies = np.zeros((count, _HAND), dtype=np.int64)
-    for m, row in enumerate(multisets.tolist()):
-        ranks = [r for r, a in enumerate(row) if a]
-        held[m, : len(ranks)] = ranks
-        copies[m, : len(ranks)] = [row[r] for r in ranks]
-    stock = np.array([*tables.stock, 0], dtype=np.int64)
-    width = _HAND + 1
-    binomial = np.array(
-        [comb(x, a) for x in range(max(tables.stock) + 1) for a in range(width)], dtype=np.int64
-    )
+    # factors[r * 5 + a - 1] = C(s_r - b_r, a) over dealer multisets b; the last row is ones,
+    # for padding.
+    stock = np.array(tables.stock, dtype=np.int64)
+    binomial = np.array([[comb(x, a) for a in range(_HAND + 1)] for x in range(5)], dtype=np.int64)
+    left = stock[None, :] - dealer  # (M, 13): cards of each rank the dealer leaves
+    factors = np.empty((len(RANKS) * _HAND + 1, count), dtype=np.int32)
+    for rank in range(len(RANKS)):
+        for copies in range(1, _HAND + 1):
+            factors[rank * _HAND + copies - 1] = binomial[left[:, rank], copies]
+    factors[-1] = 1
+    dealer_ways = ways[order].astype(np.int32)
 
-    pairs = np.zeros((size, size), dtype=np.int64)
-    chunk = 256
+    # Player multisets as the factor rows they pick, fewest ranks first so a chunk of rows
+    # needs about as many products as its rows have ranks.
+    held = [[r * _HAND + a - 1 for r, a in enumerate(row) if a] for row in multisets.tolist()]
+    by_size = sorted(range(count), key=lambda m: len(held[m]))
+    pairs = np.zeros((len(Category), len(Category)), dtype=np.int64)
+    chunk = 512
     for start in range(0, count, chunk):
-        rows = slice(start, min(start + chunk, count))
-        deals = np.broadcast_to(dealer_ways, (rows.stop - rows.start, count)).copy()
-        for slot in range(_HAND):
-            ranks = held[rows, slot]
-            left = stock[ranks][:, None] - dealer_copies[ranks]  # cards of that rank left
-            deals *= binomial[left * width + copies[rows, slot][:, None]]
-        by_category = np.add.reduceat(deals, starts, axis=1)
-        block = np.zeros((size, len(present)), dtype=np.int64)
-        np.add.at(block, categories[rows], by_category)
+        players = by_size[start : start + chunk]
+        slots = max(len(held[m]) for m in players)
+        picks = np.full((len(players), slots), len(factors) - 1, dtype=np.int64)
+        for i, m in enumerate(players):
+            picks[i, : len(held[m])] = held[m]
+        deals = np.broadcast_to(dealer_ways, (len(players), count)).copy()
+        for slot in range(slots):
+            deals *= factors[picks[:, slot]]
+        by_category = np.add.reduceat(deals, starts, axis=1, dtype=np.int64)
+        block = np.zeros((len(Category), len(present)), dtype=np.int64)
+        np.add.at(block, categories[players], by_category)
         pairs[:, present] += block
     pairs.flags.writeable = False
     return pairs
+
+
+#: Which predicates read only the ranks and which only the set of suits used. A new
+#: predicate must be placed here (``_bonus_counts`` refuses one that is not).
+_RANK_PREDICATES = frozenset(
+    {
+        BonusPredicate.ALL_FACE,
+        BonusPredicate.ALL_TEN_VALUE,
+        BonusPredicate.NIU_NIU,
+        BonusPredicate.FOUR_OF_A_KIND,
+        BonusPredicate.FIVE_SMALL,
+    }
+)
+_SUIT_PREDICATES = frozenset(
+    {
+        BonusPredicate.ALL_SPADES,
+        BonusPredicate.ALL_SAME_SUIT,
+        BonusPredicate.ALL_BLACK,
+        BonusPredicate.ALL_RED,
+    }
+)
 
 
 @lru_cache(maxsize=32)
@@ -624,67 +653,59 @@ def _bonus_counts(
 ) -> dict[int, int]:
     """Five-card hands by the index of the first bonus line they satisfy (-1: none).
 
-    A predicate sees the ranks and the suits; the ones offered depend on the rank multiset
-    and the *set* of suits used. For each multiset, the hands whose suits lie within a set
-    ``U`` number ``prod_r C(|suits of r in U|, a_r)``; inclusion-exclusion turns that into
-    the hands using exactly ``U``, and one such hand is judged by the engine.
+    Every predicate reads either the rank multiset or the set of suits used. For a
+    multiset ``a``, the hands whose suits all lie in a set ``U`` number
+    ``prod_r C(|suits of rank r in U|, a_r)``; inclusion-exclusion over the subsets of ``U``
+    gives those using exactly ``U``. The engine's own :func:`satisfies` judges each
+    predicate once per multiset or once per suit set, on one hand of that class.
     """
+    unknown = set(predicates) - _RANK_PREDICATES - _SUIT_PREDICATES
+    if unknown:
+        raise ValueError(f"the odds cannot count bonus predicates {sorted(unknown)}")
     tables = _tables(key)
     rules = _switches(special_hands)
-    lines = tuple(
-        BonusLine(str(index), predicate, Decimal(1)) for index, predicate in enumerate(predicates)
+    sets = range(1 << len(SUITS))  # bit i: SUITS[i] is used
+    # within[m, U]: hands of multiset m with every suit in U.
+    in_set = np.array(
+        [
+            [sum(((1 << SUITS.index(s)) & u) != 0 for s in suits) for suits in tables.suits]
+            for u in sets
+        ],
+        dtype=np.int64,
+    )  # (16, 13): cards of each rank whose suit is in U
+    binomial = np.array([[comb(x, a) for a in range(_HAND + 1)] for x in range(5)], dtype=np.int64)
+    within = binomial[in_set[None, :, :], tables.multisets[:, None, :]].prod(axis=2)
+    mobius = np.array(
+        [
+            [(-1) ** (u.bit_count() - v.bit_count()) if v & u == v else 0 for v in sets]
+            for u in sets
+        ],
+        dtype=np.int64,
     )
-    suit_sets = [
-        frozenset(s for bit, s in enumerate(SUITS) if mask >> bit & 1)
-        for mask in range(1 << len(SUITS))
-    ]
+    exact = within @ mobius.T  # (M, 16): hands using exactly the suits of U
+    # truth[line, m, U]: whether the line's predicate holds for that class of hands.
+    rank_hands = [evaluate(_representative(row), rules) for row in tables.multisets.tolist()]
+    suit_hands = [None] + [evaluate(_hand_of_suits(u), rules) for u in sets if u]
+    truth = np.empty((len(predicates), len(tables.ways), len(sets)), dtype=bool)
+    for index, predicate in enumerate(predicates):
+        if predicate in _RANK_PREDICATES:
+            truth[index] = np.array([satisfies(h, predicate) for h in rank_hands])[:, None]
+        else:
+            truth[index] = np.array([u > 0 and satisfies(suit_hands[u], predicate) for u in sets])
     counts: dict[int, int] = {}
-    for row in tables.multisets.tolist():
-        held = [(rank, copies) for rank, copies in enumerate(row) if copies]
-        within = [
-            _product(comb(sum(1 for s in tables.suits[r] if s in suits), a) for r, a in held)
-            for suits in suit_sets
-        ]
-        for mask, suits in enumerate(suit_sets):
-            exact = sum(
-                (-1) ** (len(suits) - len(suit_sets[sub])) * within[sub]
-                for sub in range(mask + 1)
-                if sub & mask == sub
-            )
-            if not exact:
-                continue
-            hand = _hand_with_suits(held, suits, tables.suits)
-            line = winning_line(evaluate(hand, rules), lines)
-            index = -1 if line is None else int(line.name)
-            counts[index] = counts.get(index, 0) + exact
+    unpaid = np.ones(exact.shape, dtype=bool)
+    for index in range(len(predicates)):
+        pays = truth[index] & unpaid
+        counts[index] = int(exact[pays].sum())
+        unpaid &= ~pays
+    counts[-1] = int(exact[unpaid].sum())
     return counts
 
 
-def _hand_with_suits(
-    held: Sequence[tuple[int, int]],
-    suits: frozenset[Suit],
-    deck_suits: Sequence[Sequence[Suit]],
-) -> tuple[Card, ...]:
-    """A hand of the deck with these rank copies that uses exactly ``suits``."""
-    choices = [
-        list(combinations([s for s in deck_suits[rank] if s in suits], copies))
-        for rank, copies in held
-    ]
-    for picked in product(*choices):
-        if frozenset(s for chosen in picked for s in chosen) == suits:
-            return tuple(
-                Card(RANKS[rank], suit)
-                for (rank, _), chosen in zip(held, picked, strict=True)
-                for suit in chosen
-            )
-    raise AssertionError("inclusion-exclusion counted a suit set no hand uses")
-
-
-def _product(values: Iterable[int]) -> int:
-    result = 1
-    for value in values:
-        result *= value
-    return result
+def _hand_of_suits(suits: int) -> tuple[Card, ...]:
+    """Five cards of distinct ranks (A to 5) using exactly the suits in the bit set."""
+    used = [s for bit, s in enumerate(SUITS) if suits >> bit & 1]
+    return tuple(Card(RANKS[i], used[i % len(used)]) for i in range(_HAND))
 
 
 @lru_cache(maxsize=32)

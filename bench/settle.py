@@ -1,0 +1,143 @@
+"""Settling rounds through the services on PostgreSQL: latency and queries per settle.
+
+A round here is the largest Niu Niu round: five player boxes and the dealer (six hands,
+RULES.md A1 allows at most five boxes), every box with all four bets of the macau-001
+ruleset (single, double, super, bonus). Each round is dealt with ``round_create``, then
+``round_settle`` is timed alone. Queries per settle are counted for 1 box and 5 boxes.
+
+Runs against its own database (``casino_bench`` on the local PostgreSQL unless
+``BENCH_DATABASE_URL`` says otherwise), created and migrated on each run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench"
+)
+os.environ["DATABASE_URL"] = DATABASE_URL
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+os.environ.setdefault("ALLOW_INSECURE_SECRET_KEY", "1")
+os.environ.setdefault("TESTING", "1")
+os.environ.pop("CELERY_BROKER_URL", None)
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "300"))
+WARMUP = 30
+TARGET_P95_MS = 50
+TARGET_QUERIES = 20
+
+
+def fresh_database() -> None:
+    import psycopg
+    from django.conf import settings
+
+    name = settings.DATABASES["default"]["NAME"]
+    admin = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
+    record = {"bench": "settle", "figure": figure, "value": value, "unit": unit}
+    if target is not None:
+        record["target"] = target
+    print(json.dumps(record))
+
+
+def main() -> None:
+    import django
+
+    django.setup()
+    fresh_database()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from casino.models import Venue
+    from casino.roles import DEALER, SUPERVISOR
+    from casino.services.rounds import round_create, round_settle
+    from casino.services.sessions import session_open
+    from casino.simulation import table_stream
+    from tests.factories import niuniu_table, staff
+
+    venue = Venue.objects.create(
+        code="bench",
+        name="Bench",
+        currency="MOP",
+        rounding_unit=Decimal("1"),
+        timezone="Asia/Macau",
+        language="pt",
+    )
+    table = niuniu_table(
+        venue,
+        preset="macau-001",
+        denominations=("10000", "1000", "100", "10", "5", "1"),
+        limits={
+            "single": ("100", "50000"),
+            "double": ("100", "20000"),
+            "super": ("100", "5000"),
+            "bonus": ("100", "2000"),
+        },
+    )
+    dealer = staff("bench-dealer", DEALER, venue)
+    staff("bench-supervisor", SUPERVISOR, venue)
+    session = session_open(table=table, user=dealer, opening_chips={"10000": 100})
+
+    def settle_timed(boxes: int, count: int, seed: int) -> tuple[list[float], list[int]]:
+        stream = table_stream(session, random.Random(seed), boxes=boxes, side_bet_rate=1.0)
+        times, queries = [], []
+        for n in range(count):
+            simulated = next(stream)
+            round_, _ = round_create(
+                session=session,
+                user=dealer,
+                dealer_cards=simulated.dealer_cards,
+                boxes=simulated.boxes,
+            )
+            with CaptureQueriesContext(connection) as captured:
+                start = time.perf_counter()
+                round_settle(round_=round_, user=dealer, key=f"bench-{seed}-{n}")
+                times.append((time.perf_counter() - start) * 1000)
+            queries.append(len(captured.captured_queries))
+        return times, queries
+
+    settle_timed(5, WARMUP, seed=1)
+    times, queries_5 = settle_timed(5, ROUNDS, seed=2)
+    _times_1, queries_1 = settle_timed(1, 20, seed=3)
+    times.sort()
+    p50 = statistics.median(times)
+    p95 = times[int(len(times) * 0.95) - 1]
+    total_s = sum(times) / 1000
+    print(f"settle, 5 boxes x 4 bets + dealer, {ROUNDS} rounds on PostgreSQL:")
+    print(
+        f"  p50 {p50:.2f} ms, p95 {p95:.2f} ms (target {TARGET_P95_MS}), "
+        f"{ROUNDS / total_s:.0f} rounds/s settled back to back"
+    )
+    print(
+        f"  queries per settle: 1 box {max(queries_1)}, 5 boxes {max(queries_5)} "
+        f"(target <= {TARGET_QUERIES}, not growing with boxes)"
+    )
+    emit("p50_ms_5box", round(p50, 2), "ms")
+    emit("p95_ms_5box", round(p95, 2), "ms", TARGET_P95_MS)
+    emit("rounds_per_s", round(ROUNDS / total_s), "1/s")
+    emit("queries_per_settle_1box", max(queries_1), "queries", TARGET_QUERIES)
+    emit("queries_per_settle_5box", max(queries_5), "queries", TARGET_QUERIES)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""What every API view shares: JSON in and out, the role check, pagination, not found."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NoReturn
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api.errors import ErrorSerializer
+from casino.api.permissions import RolePermission
+
+#: The largest id a path or body may name (PostgreSQL's bigint).
+MAX_ID = 2**63 - 1
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's JSON parser, also refusing JSON nested too deeply to parse (not a 500)."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
+
+
+class ApiView(APIView):
+    """JSON only; reads need a floor role, writes the view's ``write_capability``."""
+
+    parser_classes = [SafeJSONParser]
+    renderer_classes = [JSONRenderer]
+    permission_classes = [RolePermission]
+    write_capability: frozenset[str] = frozenset()
+
+
+def not_found(what: str, pk: Any, *, field: str | None = None) -> NoReturn:
+    """Answer 404 for an object that does not exist or is at another venue (the same)."""
+    error = NotFound(f"there is no {what} {pk} at your venues")
+    error.field = field  # type: ignore[attr-defined]
+    raise error
+
+
+class Pagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 500
+
+
+class ListParams(serializers.Serializer):
+    """Query parameters every list takes; a list's filters extend it."""
+
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=Pagination.max_limit, help_text="Rows per page."
+    )
+    offset = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, help_text="Rows to skip."
+    )
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def parse_query(params_class: type[serializers.Serializer], request: Any) -> dict[str, Any]:
+    """The list's query parameters, validated (a bad filter is a 400 naming it)."""
+    params = params_class(data=request.query_params)
+    params.is_valid(raise_exception=True)
+    data = dict(params.validated_data)
+    data.pop("limit", None)
+    data.pop("offset", None)
+    return data
+
+
+@cache
+def paginated(serializer_class: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The page serializer wrapping ``serializer_class`` (for the schema)."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    return type(
+        f"Paginated{name}List",
+        (serializers.Serializer,),
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+            "__module__": serializer_class.__module__,
+        },
+    )
+
+
+def page(
+    *,
+    queryset: QuerySet,
+    serializer_class: type[serializers.Serializer],
+    request: Any,
+    view: APIView,
+) -> Response:
+    paginator = Pagination()
+    rows = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer_class(rows, many=True).data)
+
+
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The error responses of an operation, for the schema."""
+    described = {
+        400: "Bad input: the field names the input.",
+        401: "Not authenticated.",
+        403: "The role may not do this.",
+        404: "Not found (or at a venue you do not work at).",
+        409: "The object's state does not allow it.",
+    }
+    return {
+        code: OpenApiResponse(ErrorSerializer, description=described[code]) for code in statuses
+    }

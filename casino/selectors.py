@@ -1,0 +1,446 @@
+"""Reads of the floor, scoped to the venues a user works at (the API's and the console's).
+
+Every list is a queryset of the user's venues only, with the rows it is shown with loaded
+(``select_related`` / ``prefetch_related``), so a page costs the same few queries however
+many rows it has. A ``*_get`` returns ``None`` for an object at another venue exactly as
+for one that does not exist: callers answer both with "not found".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, Q, QuerySet, Sum, prefetch_related_objects
+
+from casino import games
+from casino.games import RoundResult
+from casino.models import (
+    AuditEvent,
+    Bet,
+    Box,
+    LedgerEntry,
+    Player,
+    Round,
+    Ruleset,
+    RulesetVersion,
+    Slip,
+    Table,
+    TableSession,
+    Venue,
+)
+from casino.roles import venue_ids
+from casino.services.rounds import round_result
+
+_ZERO = Decimal(0)
+
+
+# Venues and staff
+
+
+def venue_list(*, user: Any) -> QuerySet[Venue]:
+    return Venue.objects.filter(pk__in=venue_ids(user)).order_by("code")
+
+
+def venue_get(*, user: Any, pk: int) -> Venue | None:
+    return venue_list(user=user).filter(pk=pk).first()
+
+
+def staff_get(*, user: Any, username: str) -> Any | None:
+    """A staff member working at one of ``user``'s venues, by username."""
+    return (
+        get_user_model()
+        .objects.filter(username=username, venues__in=venue_ids(user), is_active=True)
+        .distinct()
+        .first()
+    )
+
+
+# Tables and players
+
+
+def table_list(
+    *,
+    user: Any,
+    venue_id: int | None = None,
+    game: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Table]:
+    tables = (
+        Table.objects.filter(venue_id__in=venue_ids(user))
+        .select_related("venue", "ruleset")
+        .prefetch_related("limits")
+        .order_by("venue__code", "code")
+    )
+    if venue_id is not None:
+        tables = tables.filter(venue_id=venue_id)
+    if game:
+        tables = tables.filter(game=game)
+    if status:
+        tables = tables.filter(status=status)
+    return tables
+
+
+def table_get(*, user: Any, pk: int) -> Table | None:
+    return table_list(user=user).filter(pk=pk).first()
+
+
+def player_list(
+    *,
+    user: Any,
+    venue_id: int | None = None,
+    search: str | None = None,
+    membership_number: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Player]:
+    """Players at the user's venues; ``search`` matches the start of a membership number
+    or any part of a name, ``membership_number`` matches exactly."""
+    players = (
+        Player.objects.filter(venue_id__in=venue_ids(user))
+        .select_related("venue")
+        .order_by("venue__code", "membership_number")
+    )
+    if venue_id is not None:
+        players = players.filter(venue_id=venue_id)
+    if membership_number:
+        players = players.filter(membership_number__iexact=membership_number.strip())
+    if search:
+        term = search.strip()
+        players = players.filter(Q(membership_number__istartswith=term) | Q(name__icontains=term))
+    if status:
+        players = players.filter(status=status)
+    return players
+
+
+def player_get(*, user: Any, pk: int) -> Player | None:
+    return player_list(user=user).filter(pk=pk).first()
+
+
+# Rulesets
+
+
+def ruleset_list(
+    *, user: Any, venue_id: int | None = None, game: str | None = None
+) -> QuerySet[Ruleset]:
+    """The rulesets of the user's venues (the shipped presets are templates, not listed)."""
+    rulesets = (
+        Ruleset.objects.filter(venue_id__in=venue_ids(user))
+        .select_related("venue")
+        .order_by("venue__code", "game", "code")
+    )
+    if venue_id is not None:
+        rulesets = rulesets.filter(venue_id=venue_id)
+    if game:
+        rulesets = rulesets.filter(game=game)
+    return rulesets
+
+
+def ruleset_get(*, user: Any, pk: int) -> Ruleset | None:
+    return ruleset_list(user=user).filter(pk=pk).first()
+
+
+def _version_model(ruleset: Ruleset) -> type[RulesetVersion] | None:
+    try:
+        return games.get(ruleset.game).version_model
+    except LookupError:
+        return None
+
+
+def ruleset_versions(*, ruleset: Ruleset) -> list[RulesetVersion]:
+    """Every version of a ruleset, newest first, with the people who made them."""
+    model = _version_model(ruleset)
+    if model is None:
+        return []
+    return list(
+        model.objects.filter(ruleset=ruleset)
+        .select_related("created_by", "approved_by", "activated_by")
+        .order_by("-number")
+    )
+
+
+def ruleset_version_get(*, ruleset: Ruleset, number: int) -> RulesetVersion | None:
+    """One version of a ruleset with its rules (a game's rows and lines) loaded."""
+    model = _version_model(ruleset)
+    if model is None:
+        return None
+    version = (
+        model.objects.filter(ruleset=ruleset, number=number)
+        .select_related("created_by", "approved_by", "activated_by")
+        .first()
+    )
+    if version is None:
+        return None
+    version.ruleset = ruleset
+    # A game's child rows (Niu Niu: paytable rows and bonus lines), one query each.
+    prefetch_related_objects([version], *_RULE_RELATIONS.get(ruleset.game, ()))
+    return version
+
+
+#: The relations holding each game's rules, loaded with a version's detail.
+_RULE_RELATIONS: dict[str, tuple[str, ...]] = {"niuniu": ("paytable_rows", "bonus_lines")}
+
+
+# Sessions
+
+
+def session_list(
+    *,
+    user: Any,
+    table_id: int | None = None,
+    venue_id: int | None = None,
+    status: str | None = None,
+) -> QuerySet[TableSession]:
+    sessions = (
+        TableSession.objects.filter(table__venue_id__in=venue_ids(user))
+        .select_related("table__venue", "shift", "dealer", "opened_by", "closed_by")
+        .order_by("-opened_at", "-pk")
+    )
+    if table_id is not None:
+        sessions = sessions.filter(table_id=table_id)
+    if venue_id is not None:
+        sessions = sessions.filter(table__venue_id=venue_id)
+    if status:
+        sessions = sessions.filter(status=status)
+    return sessions
+
+
+def session_get(*, user: Any, pk: int) -> TableSession | None:
+    return session_list(user=user).filter(pk=pk).first()
+
+
+# Rounds
+
+_ROUND_PEOPLE = ("created_by", "settled_by", "void_requested_by", "voided_by")
+
+
+def round_list(
+    *, user: Any, session_id: int | None = None, status: str | None = None
+) -> QuerySet[Round]:
+    rounds = (
+        Round.objects.filter(session__table__venue_id__in=venue_ids(user))
+        .select_related("session__table__venue", *_ROUND_PEOPLE)
+        .order_by("-session_id", "-number")
+    )
+    if session_id is not None:
+        rounds = rounds.filter(session_id=session_id)
+    if status:
+        rounds = rounds.filter(status=status)
+    return rounds
+
+
+def round_get(*, user: Any, pk: int) -> Round | None:
+    return round_list(user=user).filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class BetView:
+    bet_type: str
+    stake: Decimal
+    deposit_shown: Decimal | None
+    deposit_required: Decimal
+    outcome: str
+    odds: Decimal
+    gross: Decimal
+    commission: Decimal
+    net: Decimal
+
+
+@dataclass(frozen=True)
+class BoxView:
+    position: int
+    player: Player | None
+    cards: str
+    evaluation: dict[str, Any]
+    bets: tuple[BetView, ...]
+    net: Decimal
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round as the console shows it: the record, every hand and the settlement.
+
+    For a dealt round the bets' outcomes are the preview; for a settled or voided one they
+    are what it settled with (the same engine, the same ruleset version the round recorded).
+    """
+
+    round: Round
+    dealer_cards: str
+    dealer_evaluation: dict[str, Any] | None
+    boxes: tuple[BoxView, ...]
+    deal_order: tuple[int, ...]
+    payment_order: tuple[int, ...]
+    house_net: Decimal
+    total_stake: Decimal
+    total_commission: Decimal
+
+    @property
+    def preview(self) -> bool:
+        return self.round.status == "dealt"
+
+
+def round_view(*, round_id: int, result: RoundResult | None = None) -> RoundView:
+    """The round with its boxes, players and bets, merged with its settlement.
+
+    ``result`` is the settlement a service just computed; without it the round is
+    evaluated again under the ruleset version it recorded. A fixed number of queries.
+    """
+    round_ = (
+        Round.objects.select_related("session__table__venue", "ruleset", *_ROUND_PEOPLE)
+        .prefetch_related(
+            Prefetch("boxes", queryset=Box.objects.select_related("player").order_by("position")),
+            Prefetch("boxes__bets", queryset=Bet.objects.order_by("pk")),
+        )
+        .get(pk=round_id)
+    )
+    if result is None:
+        result = round_result(round_)
+    stored = {box.position: box for box in round_.boxes.all()}
+    boxes = []
+    for box_result in result.boxes:
+        box = stored[box_result.position]
+        shown = {bet.bet_type: bet.deposit_shown for bet in box.bets.all()}
+        boxes.append(
+            BoxView(
+                position=box_result.position,
+                player=box.player,
+                cards=box_result.cards,
+                evaluation=box_result.evaluation,
+                bets=tuple(
+                    BetView(
+                        bet_type=bet.bet_type,
+                        stake=bet.stake,
+                        deposit_shown=shown.get(bet.bet_type),
+                        deposit_required=bet.deposit_required,
+                        outcome=bet.outcome,
+                        odds=bet.odds,
+                        gross=bet.gross,
+                        commission=bet.commission,
+                        net=bet.net,
+                    )
+                    for bet in box_result.bets
+                ),
+                net=box_result.net,
+            )
+        )
+    all_bets = [bet for box in result.boxes for bet in box.bets]
+    return RoundView(
+        round=round_,
+        dealer_cards=result.dealer_cards,
+        dealer_evaluation=result.dealer_evaluation,
+        boxes=tuple(boxes),
+        deal_order=tuple(result.deal_order),
+        payment_order=tuple(result.payment_order),
+        house_net=round_.house_net if round_.house_net is not None else result.house_net,
+        total_stake=sum((bet.stake for bet in all_bets), _ZERO),
+        total_commission=sum((bet.commission for bet in all_bets), _ZERO),
+    )
+
+
+# Slips
+
+
+def slip_list(
+    *,
+    user: Any,
+    session_id: int | None = None,
+    kind: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Slip]:
+    slips = (
+        Slip.objects.filter(venue_id__in=venue_ids(user))
+        .select_related(
+            "venue", "session__table", "requested_by", "issued_by", "verified_by", "voided_by"
+        )
+        .order_by("venue__code", "-year", "-number")
+    )
+    if session_id is not None:
+        slips = slips.filter(session_id=session_id)
+    if kind:
+        slips = slips.filter(kind=kind)
+    if status:
+        slips = slips.filter(status=status)
+    return slips
+
+
+def slip_get(*, user: Any, pk: int) -> Slip | None:
+    return slip_list(user=user).filter(pk=pk).first()
+
+
+# The ledger
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A set of ledger entries with their sum (zero for every round, slip and drop)."""
+
+    entries: Sequence[LedgerEntry]
+    sum: Decimal
+    by_account: dict[str, Decimal]
+
+
+def _ledger(entries: QuerySet[LedgerEntry]) -> Ledger:
+    rows = list(entries.select_related("box", "bet", "created_by").order_by("pk"))
+    by_account: dict[str, Decimal] = {}
+    for entry in rows:
+        by_account[entry.account] = by_account.get(entry.account, _ZERO) + entry.amount
+    return Ledger(
+        entries=rows, sum=sum((entry.amount for entry in rows), _ZERO), by_account=by_account
+    )
+
+
+def round_ledger(*, round_: Round) -> Ledger:
+    """The round's entries in the order they were posted (reversals after the originals)."""
+    return _ledger(LedgerEntry.objects.filter(round=round_))
+
+
+def slip_ledger(*, slip: Slip) -> Ledger:
+    return _ledger(LedgerEntry.objects.filter(slip=slip))
+
+
+def ledger_sum(**filters: Any) -> Decimal:
+    """The sum of the entries matching ``filters``, in the database."""
+    total = LedgerEntry.objects.filter(**filters).aggregate(total=Sum("amount"))["total"]
+    return total or _ZERO
+
+
+# The audit trail
+
+
+def audit_event_list(
+    *,
+    user: Any,
+    venue_id: int | None = None,
+    action: str | None = None,
+    object_type: str | None = None,
+    object_id: str | None = None,
+    username: str | None = None,
+) -> QuerySet[AuditEvent]:
+    """The audit events of the user's venues, newest first; ``action`` ending in a dot
+    (``round.``) matches every action of that kind."""
+    events = (
+        AuditEvent.objects.filter(venue_id__in=venue_ids(user))
+        .select_related("venue", "user")
+        .order_by("-at", "-pk")
+    )
+    if venue_id is not None:
+        events = events.filter(venue_id=venue_id)
+    if action:
+        events = (
+            events.filter(action__startswith=action)
+            if action.endswith(".")
+            else events.filter(action=action)
+        )
+    if object_type:
+        events = events.filter(object_type=object_type)
+    if object_id:
+        events = events.filter(object_id=object_id)
+    if username:
+        events = events.filter(user__username=username)
+    return events
+
+
+def audit_event_get(*, user: Any, pk: int) -> AuditEvent | None:
+    return audit_event_list(user=user).filter(pk=pk).first()

@@ -1,0 +1,275 @@
+"""Setting up tables: game, ruleset, boxes, chips and the stake limits per bet type.
+
+Locking: an edit locks the table row, the same lock ``session_open`` takes, so a table's
+ruleset, boxes and chips cannot change while a session is being opened; they cannot change
+at all while a session is open (the closing count uses the chips it opened with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from casino import games
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
+from casino.roles import MANAGE, can
+from casino.services.audit import audit_record
+
+#: What ``table_update`` may change; the first three cannot change while a session is open.
+IN_PLAY_FIELDS = ("ruleset", "seats", "chip_denominations")
+EDITABLE = (*IN_PLAY_FIELDS, "code", "status", "limits")
+#: The largest chip value (a chip count times it must still fit a money field).
+MAX_CHIP = Decimal("1000000000")
+
+
+def _amount(value: Any, field: str) -> Decimal:
+    try:
+        amount = to_decimal(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{value!r} is not an amount", field=field) from None
+    exponent = amount.as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > MONEY_DECIMAL_PLACES:
+        raise InvalidInput(
+            f"{plain(amount)} has more than {MONEY_DECIMAL_PLACES} decimal places", field=field
+        )
+    if amount.adjusted() >= MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES:
+        raise InvalidInput(f"{plain(amount)} is too large", field=field)
+    return amount
+
+
+def _denominations(values: Any) -> list[str]:
+    """Chip values as text, largest first; each positive, none twice."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not values:
+        raise InvalidInput(
+            'give the chips as a list of values, e.g. ["100000", "5000"]',
+            field="chip_denominations",
+        )
+    chips: dict[Decimal, str] = {}
+    for index, value in enumerate(values):
+        field = f"chip_denominations[{index}]"
+        chip = _amount(value, field)
+        if not 0 < chip <= MAX_CHIP:
+            raise InvalidInput(
+                f"a chip is worth more than 0 and at most {plain(MAX_CHIP)}, got {plain(chip)}",
+                field=field,
+            )
+        if chip in chips:
+            raise InvalidInput(f"the {plain(chip)} chip is given twice", field=field)
+        chips[chip] = plain(chip)
+    return [chips[chip] for chip in sorted(chips, reverse=True)]
+
+
+def _limits(
+    limits: Mapping[str, Mapping[str, Any]], *, game: str, venue: Venue
+) -> dict[str, tuple[Decimal, Decimal]]:
+    """Stake limits per bet type: min > 0, max >= min, both multiples of the rounding unit."""
+    if not isinstance(limits, Mapping):
+        raise InvalidInput(
+            'give the limits as {bet type: {"min_stake": ..., "max_stake": ...}}', field="limits"
+        )
+    bet_types = games.get(game).bet_types
+    clean: dict[str, tuple[Decimal, Decimal]] = {}
+    for bet_type, limit in limits.items():
+        field = f"limits.{bet_type}"
+        if bet_type not in bet_types:
+            raise InvalidInput(
+                f"{bet_type!r} is not a bet type of {game}: use {', '.join(bet_types)}",
+                field=field,
+            )
+        if not isinstance(limit, Mapping) or not {"min_stake", "max_stake"} <= set(limit):
+            raise InvalidInput(f"give the {bet_type} limit as min_stake and max_stake", field=field)
+        low = _amount(limit["min_stake"], f"{field}.min_stake")
+        high = _amount(limit["max_stake"], f"{field}.max_stake")
+        if low <= 0:
+            raise InvalidInput(
+                f"the {bet_type} minimum must be more than 0, got {plain(low)}",
+                field=f"{field}.min_stake",
+            )
+        if high < low:
+            raise InvalidInput(
+                f"the {bet_type} maximum {plain(high)} is below its minimum {plain(low)}",
+                field=f"{field}.max_stake",
+            )
+        for name, value in (("min_stake", low), ("max_stake", high)):
+            if not is_multiple(value, venue.rounding_unit):
+                raise InvalidInput(
+                    f"the {bet_type} limit {plain(value)} is not a multiple of the venue's "
+                    f"rounding unit {plain(venue.rounding_unit)}",
+                    field=f"{field}.{name}",
+                )
+        clean[bet_type] = (low, high)
+    return clean
+
+
+def _check_ruleset(ruleset: Ruleset, *, venue: Venue, game: str) -> None:
+    if ruleset.venue_id != venue.pk:
+        raise InvalidInput(
+            f"ruleset {ruleset.code} is not one of {venue.name}'s rulesets", field="ruleset"
+        )
+    if ruleset.game != game:
+        raise InvalidInput(
+            f"ruleset {ruleset.code} is a {ruleset.game} ruleset; this table plays {game}",
+            field="ruleset",
+        )
+
+
+def _check(table: Table) -> None:
+    try:
+        table.full_clean(exclude=["venue", "ruleset"], validate_constraints=False)
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise InvalidInput(f"{field}: {messages[0]}", field=field) from None
+    taken = Table.objects.filter(venue_id=table.venue_id, code=table.code).exclude(pk=table.pk)
+    if taken.exists():
+        raise InvalidInput(f"there is already a table {table.code} at this venue", field="code")
+
+
+def _save(table: Table, **kwargs: Any) -> None:
+    try:
+        with transaction.atomic():
+            table.save(**kwargs)
+    except IntegrityError:
+        raise InvalidInput(
+            f"there is already a table {table.code} at this venue", field="code"
+        ) from None
+
+
+def _set_limits(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> None:
+    TableLimit.objects.filter(table=table).delete()
+    TableLimit.objects.bulk_create(
+        TableLimit(table=table, bet_type=bet_type, min_stake=low, max_stake=high)
+        for bet_type, (low, high) in limits.items()
+    )
+
+
+def _as_dict(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> dict[str, Any]:
+    return {
+        "code": table.code,
+        "game": table.game,
+        "ruleset": table.ruleset_id,
+        "seats": table.seats,
+        "chip_denominations": list(table.chip_denominations),
+        "status": table.status,
+        "limits": {bt: [plain(low), plain(high)] for bt, (low, high) in sorted(limits.items())},
+    }
+
+
+def _current_limits(table: Table) -> dict[str, tuple[Decimal, Decimal]]:
+    return {
+        limit.bet_type: (limit.min_stake, limit.max_stake)
+        for limit in TableLimit.objects.filter(table=table)
+    }
+
+
+@transaction.atomic
+def table_create(
+    *,
+    venue: Venue,
+    user: Any,
+    code: str,
+    game: str,
+    ruleset: Ruleset,
+    seats: int,
+    chip_denominations: Sequence[Any],
+    limits: Mapping[str, Mapping[str, Any]] | None = None,
+    status: str = Table.Status.ACTIVE,
+) -> Table:
+    """Set up a table at a venue with a ruleset of the same venue and game."""
+    if not can(user, MANAGE, venue.pk):
+        raise Forbidden("only a manager sets up tables")
+    try:
+        games.get(game)
+    except LookupError:
+        installed = ", ".join(adapter.code for adapter in games.all_games())
+        raise InvalidInput(f"{game!r} is not a game here; use {installed}", field="game") from None
+    _check_ruleset(ruleset, venue=venue, game=game)
+    table = Table(
+        venue=venue,
+        code=(code or "").strip(),
+        game=game,
+        ruleset=ruleset,
+        seats=seats,
+        chip_denominations=_denominations(chip_denominations),
+        status=status,
+    )
+    _check(table)
+    clean_limits = _limits(limits or {}, game=game, venue=venue)
+    _save(table)
+    _set_limits(table, clean_limits)
+    audit_record(
+        user=user,
+        action="table.create",
+        obj=table,
+        venue=venue,
+        summary=f"set up table {table.code} ({game})",
+        after=_as_dict(table, clean_limits),
+    )
+    return table
+
+
+@transaction.atomic
+def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
+    """Change a table. ``limits`` replaces all of its limits; ``ruleset``, ``seats`` and
+    ``chip_denominations`` cannot change while a session is open at the table."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise InvalidInput(
+            f"{', '.join(sorted(unknown))} cannot be changed; a table's editable fields are "
+            f"{', '.join(EDITABLE)}",
+            field=sorted(unknown)[0],
+        )
+    table = Table.objects.select_for_update(of=("self",)).select_related("venue").get(pk=table.pk)
+    venue = table.venue
+    if not can(user, MANAGE, venue.pk):
+        raise Forbidden("only a manager changes tables")
+    old_limits = _current_limits(table)
+    before = _as_dict(table, old_limits)
+    if "ruleset" in changes:
+        _check_ruleset(changes["ruleset"], venue=venue, game=table.game)
+        table.ruleset = changes["ruleset"]
+    if "seats" in changes:
+        table.seats = changes["seats"]
+    if "chip_denominations" in changes:
+        table.chip_denominations = _denominations(changes["chip_denominations"])
+    if "code" in changes:
+        table.code = (changes["code"] or "").strip()
+    if "status" in changes:
+        table.status = changes["status"]
+    new_limits = (
+        _limits(changes["limits"], game=table.game, venue=venue)
+        if "limits" in changes
+        else old_limits
+    )
+    _check(table)
+    after = _as_dict(table, new_limits)
+    in_play = [name for name in IN_PLAY_FIELDS if before[name] != after[name]]
+    if in_play:
+        open_session = TableSession.objects.filter(
+            table=table, status=TableSession.Status.OPEN
+        ).first()
+        if open_session is not None:
+            raise Conflict(
+                f"table {table.code} is open (session {open_session.pk}); its "
+                f"{', '.join(in_play)} can change once it is closed"
+            )
+    if after == before:
+        return table
+    _save(table)
+    if new_limits != old_limits:
+        _set_limits(table, new_limits)
+    audit_record(
+        user=user,
+        action="table.update",
+        obj=table,
+        venue=venue,
+        summary=f"changed table {table.code}",
+        before=before,
+        after=after,
+    )
+    return table
