@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
@@ -16,7 +17,21 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from casino.models import AuditEvent, Ruleset, Venue
+from casino.models import (
+    AuditEvent,
+    Box,
+    LedgerEntry,
+    Player,
+    Round,
+    Ruleset,
+    Shift,
+    Slip,
+    Table,
+    TableLimit,
+    TableSession,
+    Venue,
+)
+from casino.roles import venue_ids
 from casino.services.rulesets import (
     version_activate,
     version_approve,
@@ -25,16 +40,48 @@ from casino.services.rulesets import (
 )
 
 
+class VenueScopedAdmin(admin.ModelAdmin):
+    """Staff see only the rows of the venues they work at (superusers see all).
+
+    ``venue_path`` is the lookup from the model to its venue; ``include_presets`` also
+    shows rows without a venue (the shipped presets, read-only templates).
+    """
+
+    venue_path = "venue"
+    include_presets = False
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        mine = Q(**{f"{self.venue_path}__in": venue_ids(request.user)})
+        if self.include_presets:
+            mine |= Q(**{f"{self.venue_path}__isnull": True})
+        return queryset.filter(mine)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if request.user.is_superuser or field is None:
+            return field
+        if db_field.related_model is Venue:
+            field.queryset = field.queryset.filter(pk__in=venue_ids(request.user))
+        elif db_field.related_model is Ruleset:
+            field.queryset = field.queryset.filter(venue__in=venue_ids(request.user))
+        return field
+
+
 @admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):
+class VenueAdmin(VenueScopedAdmin):
+    venue_path = "pk"
     list_display = ["code", "name", "currency", "rounding_unit", "timezone", "language"]
     search_fields = ["code", "name"]
 
 
 @admin.register(Ruleset)
-class RulesetAdmin(admin.ModelAdmin):
+class RulesetAdmin(VenueScopedAdmin):
+    include_presets = True
     list_display = ["name", "code", "game", "venue"]
-    list_filter = ["game", "venue"]
+    list_filter = ["game", ("venue", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["code", "name"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -42,9 +89,9 @@ class RulesetAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(VenueScopedAdmin):
     list_display = ["at", "user", "venue", "action", "object_type", "object_id", "summary"]
-    list_filter = ["action", "venue", "object_type"]
+    list_filter = ["action", ("venue", admin.RelatedOnlyFieldListFilter), "object_type"]
     search_fields = ["summary", "object_id", "user__username"]
     date_hierarchy = "at"
 
@@ -64,7 +111,7 @@ def _messages_of(error: ValidationError) -> list[str]:
     return list(error.messages)
 
 
-class RulesetVersionAdmin(admin.ModelAdmin):
+class RulesetVersionAdmin(VenueScopedAdmin):
     """Drafts are edited here; approved, active and retired versions are read-only.
 
     Object tools on the change page clone, approve and activate through the shared
@@ -72,6 +119,8 @@ class RulesetVersionAdmin(admin.ModelAdmin):
     """
 
     change_form_template = "admin/ruleset_version_change_form.html"
+    venue_path = "ruleset__venue"
+    include_presets = True
     list_display = [
         "__str__",
         "status",
@@ -80,7 +129,11 @@ class RulesetVersionAdmin(admin.ModelAdmin):
         "approved_by",
         "approved_at",
     ]
-    list_filter = ["status", "ruleset__venue", "ruleset"]
+    list_filter = [
+        "status",
+        ("ruleset__venue", admin.RelatedOnlyFieldListFilter),
+        ("ruleset", admin.RelatedOnlyFieldListFilter),
+    ]
     readonly_status_fields = [
         "number",
         "status",
@@ -157,7 +210,7 @@ class RulesetVersionAdmin(admin.ModelAdmin):
         return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
 
     def _run(self, request: HttpRequest, pk: int, action: Any, done: str) -> HttpResponseRedirect:
-        version = get_object_or_404(self.model, pk=pk)
+        version = get_object_or_404(self.get_queryset(request), pk=pk)
         try:
             result = action(version)
         except ValidationError as error:
@@ -245,3 +298,120 @@ class RulesetVersionAdmin(admin.ModelAdmin):
                 activate_url=reverse("admin:{}_{}_activate".format(*info), args=[obj.pk]),
             )
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+class ReadOnlyAdmin(VenueScopedAdmin):
+    """The floor's records are written by the services only; the admin shows them."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TableLimitInline(admin.TabularInline):
+    model = TableLimit
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(VenueScopedAdmin):
+    list_display = ["__str__", "game", "ruleset", "seats", "status"]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "game", "status"]
+    inlines = [TableLimitInline]
+    list_select_related = ["venue", "ruleset__venue"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(VenueScopedAdmin):
+    list_display = ["membership_number", "name", "venue", "status"]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "status"]
+    search_fields = ["membership_number", "name"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Shift)
+class ShiftAdmin(ReadOnlyAdmin):
+    list_display = ["venue", "gaming_date", "name", "starts_at", "ends_at"]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter)]
+
+
+@admin.register(TableSession)
+class TableSessionAdmin(ReadOnlyAdmin):
+    venue_path = "table__venue"
+    list_display = [
+        "__str__",
+        "dealer",
+        "opened_at",
+        "closed_at",
+        "win_by_count",
+        "win_by_ledger",
+        "variance",
+    ]
+    list_filter = ["status", ("table__venue", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["table__venue", "dealer"]
+
+
+class BoxInline(admin.TabularInline):
+    model = Box
+    fields = ["position", "player", "cards", "evaluation"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    venue_path = "session__table__venue"
+    list_display = [
+        "__str__",
+        "game",
+        "status",
+        "ruleset_version_number",
+        "house_net",
+        "settled_at",
+    ]
+    list_filter = ["status", "game"]
+    inlines = [BoxInline]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "created_at",
+        "account",
+        "kind",
+        "amount",
+        "round",
+        "slip",
+        "drop",
+        "reverses",
+    ]
+    list_filter = ["account", "kind", ("venue", admin.RelatedOnlyFieldListFilter)]
+
+
+@admin.register(Slip)
+class SlipAdmin(ReadOnlyAdmin):
+    list_display = [
+        "__str__",
+        "venue",
+        "amount",
+        "status",
+        "requested_by",
+        "issued_by",
+        "verified_by",
+    ]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind", "status"]

@@ -42,15 +42,33 @@ _RULESET_ADMIN = [
     ("niuniu", "delete_bonusline"),
 ]
 
+_FLOOR_RECORDS = [
+    ("casino", f"view_{model}")
+    for model in ("shift", "tablesession", "round", "box", "ledgerentry", "slip")
+]
+
 #: Admin permissions per role (the floor itself is governed by the capabilities above).
 ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     DEALER: [],
     SUPERVISOR: [],
-    MANAGER: _RULESET_ADMIN,
+    MANAGER: [
+        *_RULESET_ADMIN,
+        *_FLOOR_RECORDS,
+        *[
+            ("casino", f"{action}_{model}")
+            for action in ("view", "add", "change")
+            for model in ("table", "tablelimit", "player")
+        ],
+        ("casino", "delete_tablelimit"),
+    ],
     AUDITOR: [
         ("casino", "view_venue"),
         ("casino", "view_ruleset"),
         ("casino", "view_auditevent"),
+        ("casino", "view_table"),
+        ("casino", "view_tablelimit"),
+        ("casino", "view_player"),
+        *_FLOOR_RECORDS,
         ("niuniu", "view_niuniurulesetversion"),
         ("niuniu", "view_paytablerow"),
         ("niuniu", "view_bonusline"),

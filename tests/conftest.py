@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
-from tests.factories import UserFactory, VenueFactory, niuniu_table, staff
+from tests.factories import VenueFactory, niuniu_table, staff
 
 
 @pytest.fixture
@@ -15,21 +15,15 @@ def venue(db):
 
 
 @pytest.fixture
-def manager(db):
-    from casino.roles import role_group
-
-    user = UserFactory(username="manager", is_staff=True)
-    user.groups.add(role_group("manager"))
-    return user
+def manager(venue):
+    """A manager at ``venue``."""
+    return staff("manager", MANAGER, venue)
 
 
 @pytest.fixture
-def approver(db):
-    from casino.roles import role_group
-
-    user = UserFactory(username="approver", is_staff=True)
-    user.groups.add(role_group("manager"))
-    return user
+def approver(venue):
+    """A second manager at ``venue``, to approve what ``manager`` edits."""
+    return staff("approver", MANAGER, venue)
 
 
 @dataclass

@@ -233,3 +233,17 @@ def test_get_on_an_action_url_is_refused(client, draft, approver):
     client.force_login(approver)
     url = reverse("admin:niuniu_niuniurulesetversion_approve", args=[draft.pk])
     assert client.get(url).status_code == 405
+
+
+def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
+    from tests.factories import VenueFactory
+
+    elsewhere = VenueFactory(code="seoul", currency="KRW")
+    theirs = venue_ruleset_from_preset(venue=elsewhere, preset_code="vn-kr-004", editor=manager)
+    client.force_login(manager)
+    listing = client.get(reverse("admin:niuniu_niuniurulesetversion_changelist"))
+    assert f"@ {draft.ruleset.venue.code}]" in listing.content.decode()
+    assert "@ seoul]" not in listing.content.decode()
+    assert client.get(change_url(theirs)).status_code == 302  # "does not exist" redirect
+    approve = reverse("admin:niuniu_niuniurulesetversion_approve", args=[theirs.pk])
+    assert client.post(approve).status_code == 404
