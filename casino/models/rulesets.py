@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -98,6 +100,15 @@ class RulesetVersion(models.Model):
     )
     effective_from = models.DateTimeField(null=True, editable=False)
     retired_at = models.DateTimeField(null=True, editable=False)
+    figures = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "The game's figures for this version's rules (house edge per bet type, ...), "
+            "stored when it is approved; reports take the theoretical win from them."
+        ),
+    )
     cloned_from = models.ForeignKey(
         "self", null=True, on_delete=models.PROTECT, related_name="+", editable=False
     )
@@ -112,3 +123,9 @@ class RulesetVersion(models.Model):
     @property
     def is_editable(self) -> bool:
         return self.status == VersionStatus.DRAFT
+
+    def house_edge(self, bet_type: str) -> Decimal | None:
+        """The house edge of one bet type per unit staked, from the stored figures."""
+        edges = (self.figures or {}).get("house_edge", {})
+        value = edges.get(bet_type)
+        return Decimal(value) if value is not None else None
