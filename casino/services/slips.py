@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
-from casino.roles import SUPERVISE, can
+from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.sessions import chips_total, lock_open_session
 
@@ -28,10 +28,14 @@ def _require_supervisor(user: Any, venue_id: int) -> None:
 
 @transaction.atomic
 def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]) -> Slip:
-    """Request a fill or a credit of ``chips`` (denomination -> count) for an open table."""
+    """Request a fill or a credit of ``chips`` (denomination -> count) for an open table.
+
+    The dealer (or a supervisor) requests; supervisors issue and verify.
+    """
     session = lock_open_session(session.pk)
     venue = Venue.objects.select_for_update().get(pk=session.table.venue_id)
-    _require_supervisor(user, venue.pk)
+    if not can(user, PLAY, venue.pk):
+        raise Forbidden("you do not work at this table's venue")
     if kind not in Slip.Kind.values:
         raise InvalidInput(f"{kind!r} is not a slip kind: use fill or credit", field="kind")
     clean, amount = chips_total(chips, session.table.chip_denominations, field="chips")

@@ -70,8 +70,11 @@ def test_slips_need_two_people_and_post_when_verified(floor):
     tray = LedgerEntry.objects.get(slip=fill, account=Account.TRAY)
     cage = LedgerEntry.objects.get(slip=fill, account=Account.CAGE)
     assert (tray.amount, cage.amount) == (D("1000000"), D("-1000000"))
+    by_dealer = slip_request(session=session, user=floor.dealer, kind="fill", chips={"1000": 1})
     with pytest.raises(Forbidden):
-        slip_request(session=session, user=floor.dealer, kind="fill", chips={"1000": 1})
+        slip_issue(slip=by_dealer, user=floor.dealer)
+    with pytest.raises(Forbidden):
+        slip_request(session=session, user=floor.other_dealer, kind="fill", chips={"1000": 1})
     voided = slip_void(slip=credit, user=floor.supervisor, reason="asked by mistake")
     assert voided.status == SlipStatus.VOID
     with pytest.raises(Conflict, match="corrected by an opposite slip"):
