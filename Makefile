@@ -38,6 +38,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/odds.py
+	$(PY) bench/maubinh.py
+	$(PY) bench/settle.py
 
 worker: $(STAMP)
 	DEBUG=1 $(VENV)/bin/celery -A casino worker --loglevel=info

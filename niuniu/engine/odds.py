@@ -404,6 +404,8 @@ def as_decimal(value: Fraction, places: int = DECIMAL_PLACES) -> Decimal:
 def _wins(pairs: np.ndarray, category: Category) -> int:
     below = int(pairs[category, :category].sum())
     same = int(pairs[category, category])
+    if same % 2:  # the swap pairs these deals off two by two
+        raise AssertionError(f"an odd number of {category.name} against {category.name} deals")
     return below + same // 2
 
 
