@@ -259,7 +259,11 @@ class RulesetVersionAdmin(VenueScopedAdmin):
         return self._run(
             request,
             pk,
-            lambda v: version_approve(version=v, user=request.user),
+            lambda v: version_approve(
+                version=v,
+                user=request.user,
+                override_reason=request.POST.get("override_reason", ""),
+            ),
             _("Approved %(version)s."),
         )
 

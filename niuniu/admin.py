@@ -6,10 +6,22 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 
 from casino.admin import RulesetVersionAdmin
-from niuniu.models import BonusLine, NiuNiuRulesetVersion, PaytableRow
+from casino.services.rulesets import version_in_force
+from niuniu.figures import (
+    figures_row,
+    figures_rows_for_display,
+    figures_summary,
+    figures_warnings,
+)
+from niuniu.models import BonusLine, NiuNiuRulesetVersion, PaytableRow, RulesFigures
 from niuniu.services import version_save_draft
+from niuniu.tasks import ruleset_figures_task
 from niuniu.validation import paytable_errors
 
 
@@ -64,6 +76,18 @@ class BonusLineInline(PaytableRowInline):
     fields = ["position", "name", "predicate", "odds"]
 
 
+def _compared_with(version: NiuNiuRulesetVersion) -> tuple[dict | None, str]:
+    """The figures of the version in force for the same ruleset, when it is another one."""
+    in_force = version_in_force(model=NiuNiuRulesetVersion, ruleset=version.ruleset)
+    if in_force is None or in_force.pk == version.pk:
+        return None, ""
+    figures = in_force.figures
+    if figures is None:
+        row = figures_row(in_force)
+        figures = figures_summary(row) if row.status == RulesFigures.Status.DONE else None
+    return figures, f"v{in_force.number} (in force)" if figures else ""
+
+
 @admin.register(NiuNiuRulesetVersion)
 class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
     inlines = [PaytableRowInline, BonusLineInline]
@@ -84,6 +108,54 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
         ("Special hands", {"fields": ["five_small", "four_of_a_kind", "five_face"]}),
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
+
+    def get_urls(self) -> list[Any]:
+        figures = path(
+            "<int:pk>/figures/",
+            self.admin_site.admin_view(self.figures_view),
+            name="niuniu_niuniurulesetversion_figures",
+        )
+        return [figures, *super().get_urls()]
+
+    def render_change_form(self, request: Any, context: dict, *args: Any, **kwargs: Any) -> Any:
+        obj = kwargs.get("obj")
+        if obj is not None:
+            context["figures_url"] = reverse(
+                "admin:niuniu_niuniurulesetversion_figures", args=[obj.pk]
+            )
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The house edge panel: computed by a Celery task, polled until it is ready."""
+        version = get_object_or_404(self.get_queryset(request), pk=pk)
+        if version.rule_errors():
+            context = {"state": "failed", "error": "the paytable is incomplete; see the errors."}
+            return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)
+        row = figures_row(version)
+        if row.status == RulesFigures.Status.PENDING:
+            # Without a broker (quick start) the task runs here; with one, a worker
+            # computes it and this panel polls until it is done.
+            ruleset_figures_task.delay_on_commit(version.pk)
+            row.refresh_from_db()
+        if row.status == RulesFigures.Status.DONE:
+            summary = figures_summary(row)
+            compared, compared_label = _compared_with(version)
+            context = {
+                "state": "ready",
+                "version": version,
+                "warnings": figures_warnings(summary),
+                "rows": figures_rows_for_display(summary, compared),
+                "compared_label": compared_label,
+            }
+        elif row.status == RulesFigures.Status.FAILED:
+            context = {"state": "failed", "error": row.error}
+        else:
+            context = {
+                "state": "waiting",
+                "progress": row.progress,
+                "figures_url": request.path,
+            }
+        return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)
 
     def get_fieldsets(self, request: Any, obj: Any = None) -> list[Any]:
         return self.fieldsets if obj is not None else self.fieldsets[:-1]

@@ -141,6 +141,13 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
         return paytable_errors(self, self.paytable_rows.all(), self.bonus_lines.all())
 
+    def approval_figures(self) -> tuple[dict, list[str]]:
+        """The exact odds to store on approval, and what about them needs an override."""
+        from niuniu.figures import figures_compute, figures_summary, figures_warnings
+
+        summary = figures_summary(figures_compute(version_id=self.pk))
+        return summary, figures_warnings(summary)
+
     def rules_as_dict(self) -> dict:
         return {
             **{name: _plain(getattr(self, name)) for name in RULE_FIELDS},
@@ -239,3 +246,31 @@ class BonusLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position}. {self.name}"
+
+
+class RulesFigures(models.Model):
+    """The exact odds of a set of rules, computed once per content hash.
+
+    Two versions with the same paytable, switches and bonus lines share one row, so an
+    unchanged paytable is never recomputed (a clone, or a draft saved without changes).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Computing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    rules_hash = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)
+    odds = models.JSONField(null=True, blank=True, help_text=_("RulesetOdds.to_dict()"))
+    error = models.TextField(blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = _("rules figures")
+
+    def __str__(self) -> str:
+        return f"{self.rules_hash[:12]} ({self.status})"

@@ -136,6 +136,8 @@ def preset_install(*, code: str) -> NiuNiuRulesetVersion:
     )
     version.save()
     _fill_rules(version, rules)
+    version.figures, _warnings = version.approval_figures()
+    version.save(update_fields=["figures"])
     audit_record(
         user=None,
         action="ruleset.install_preset",
@@ -155,10 +157,12 @@ def venue_ruleset_from_preset(
     approver: Any | None = None,
     code: str | None = None,
     name: str | None = None,
+    override_reason: str = "",
 ) -> NiuNiuRulesetVersion:
     """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
 
-    With an ``approver`` (another person) the draft is approved and activated at once.
+    With an ``approver`` (another person) the draft is approved and activated at once;
+    ``override_reason`` is needed when the preset's figures warn (macau-001's bonus).
     """
     rules = presets.get(preset_code)
     ruleset, _created = Ruleset.objects.get_or_create(
@@ -175,6 +179,6 @@ def venue_ruleset_from_preset(
     )
     _fill_rules(version, rules)
     if approver is not None:
-        version = version_approve(version=version, user=approver)
+        version = version_approve(version=version, user=approver, override_reason=override_reason)
         version = version_activate(version=version, user=approver)
     return version

@@ -64,3 +64,14 @@ def floor(db) -> Floor:
         other_dealer=staff("other-dealer", DEALER, other),
         other_supervisor=staff("other-supervisor", SUPERVISOR, other),
     )
+
+
+@pytest.fixture
+def celery_eager():
+    """Run Celery tasks in-process for this test (the suite otherwise has a real broker)."""
+    from casino.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield app
+    app.conf.task_always_eager = before

@@ -65,7 +65,11 @@ def niuniu_table(
         editor = UserFactory(username=f"{venue.code}-ruleset-editor")
         approver = UserFactory(username=f"{venue.code}-ruleset-approver")
         version = venue_ruleset_from_preset(
-            venue=venue, preset_code=preset, editor=editor, approver=approver
+            venue=venue,
+            preset_code=preset,
+            editor=editor,
+            approver=approver,
+            override_reason="the sheet as printed",
         )
         ruleset = version.ruleset
     table = Table.objects.create(

@@ -31,6 +31,10 @@ class GameRules(Protocol):
     def rules_as_dict(self) -> dict:
         """The rules as plain JSON data, for the audit trail."""
 
+    def approval_figures(self) -> tuple[dict, list[str]]:
+        """The figures to store on approval (house edge per bet type, ...) and the warnings
+        that make approving need an explicit override."""
+
 
 V = TypeVar("V", bound=RulesetVersion)
 
@@ -131,8 +135,13 @@ def version_clone(*, version: V, user: Any) -> V:
 
 
 @transaction.atomic
-def version_approve(*, version: V, user: Any) -> V:
-    """Approve a draft. The approver must not be its last editor, and its rules must be complete."""
+def version_approve(*, version: V, user: Any, override_reason: str = "") -> V:
+    """Approve a draft. The approver must not be its last editor, and its rules must be complete.
+
+    The rules' figures (the house edge of every bet) are stored on the version. Figures that
+    warn (a bet favouring the player, an unusually high edge) need ``override_reason``,
+    which goes into the audit trail with the warnings.
+    """
     _lock_ruleset(version.ruleset_id)
     version = type(version).objects.select_for_update().get(pk=version.pk)
     if version.status != VersionStatus.DRAFT:
@@ -148,10 +157,25 @@ def version_approve(*, version: V, user: Any) -> V:
     errors = version.rule_errors()
     if errors:
         raise ValidationError(errors)
+    figures, warnings = version.approval_figures()
+    override_reason = (override_reason or "").strip()
+    if warnings and not override_reason:
+        raise ValidationError(
+            [*warnings, "To approve it anyway, give an override reason; it is audited."]
+        )
     version.status = VersionStatus.APPROVED
     version.approved_by = user
     version.approved_at = timezone.now()
-    version.save(update_fields=["status", "approved_by", "approved_at"])
+    version.figures = figures
+    version.save(update_fields=["status", "approved_by", "approved_at", "figures"])
+    if warnings:
+        _audit(
+            version,
+            user=user,
+            action="ruleset.approve_override",
+            summary=f"approved v{version.number} over warnings: {override_reason}",
+            after={"reason": override_reason, "warnings": warnings},
+        )
     _audit(
         version,
         user=user,

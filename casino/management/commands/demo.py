@@ -138,7 +138,11 @@ class Command(BaseCommand):
     def _set_up_floor(self, venue: Venue, preset: str, users: dict, rounds: int) -> None:
         if not Ruleset.objects.filter(venue=venue, game="niuniu").exists():
             venue_ruleset_from_preset(
-                venue=venue, preset_code=preset, editor=users["manager"], approver=users["approver"]
+                venue=venue,
+                preset_code=preset,
+                editor=users["manager"],
+                approver=users["approver"],
+                override_reason="The venue's own rule sheet, as printed.",
             )
         ruleset = Ruleset.objects.get(venue=venue, game="niuniu")
         denominations, limits = TABLE_SETUP[venue.code]
