@@ -111,45 +111,27 @@ class NiuNiuAdapter:
         )
 
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
-        """Each bet moves its gross between the player and the house, then the commission
-        from the player to the house; zero amounts are not posted."""
+        """Per box: the bets' result moves between the player and the house, then the
+        commission from the player to the house. Zero amounts are not posted; each bet's
+        own figures are on its ``Bet`` row."""
         lines: list[LedgerLine] = []
         for box in result.boxes:
-            for bet in box.bets:
-                if bet.gross:
-                    lines += [
-                        LedgerLine(
-                            Account.PLAYER,
-                            EntryKind.STAKE_RESULT,
-                            bet.gross,
-                            box.position,
-                            bet.bet_type,
-                        ),
-                        LedgerLine(
-                            Account.HOUSE,
-                            EntryKind.STAKE_RESULT,
-                            -bet.gross,
-                            box.position,
-                            bet.bet_type,
-                        ),
-                    ]
-                if bet.commission:
-                    lines += [
-                        LedgerLine(
-                            Account.PLAYER,
-                            EntryKind.COMMISSION,
-                            -bet.commission,
-                            box.position,
-                            bet.bet_type,
-                        ),
-                        LedgerLine(
-                            Account.HOUSE,
-                            EntryKind.COMMISSION,
-                            bet.commission,
-                            box.position,
-                            bet.bet_type,
-                        ),
-                    ]
+            gross = sum((bet.gross for bet in box.bets), Decimal(0))
+            commission = sum((bet.commission for bet in box.bets), Decimal(0))
+            if gross:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
+                )
+            if commission:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
+                )
         return lines
 
 

@@ -220,3 +220,27 @@ def test_the_database_refuses_an_unbalanced_round(floor, session):
             kind="result",
             amount=D("1000"),
         )
+
+
+def test_a_box_posts_one_result_and_one_commission_pair(floor, session):
+    # given a box with single and double winning with Niu 9 (both with 5% commission)
+    round_, _ = deal(
+        session,
+        floor.dealer,
+        box(1, NIU_9, single="100000", double="100000", deposits={"double": "300000"}),
+    )
+    # when
+    round_settle(round_=round_, user=floor.dealer, key="k")
+    # then gross 100,000 + 200,000 and commission 5,000 + 10,000 are posted per box
+    entries = {(e.account, e.kind): e.amount for e in LedgerEntry.objects.filter(round=round_)}
+    assert entries == {
+        (Account.PLAYER, "result"): D("300000"),
+        (Account.HOUSE, "result"): D("-300000"),
+        (Account.PLAYER, "commission"): D("-15000"),
+        (Account.HOUSE, "commission"): D("15000"),
+    }
+    bets = {b.bet_type: (b.gross, b.commission, b.net) for b in Bet.objects.all()}
+    assert bets == {
+        "single": (D("100000"), D("5000"), D("95000")),
+        "double": (D("200000"), D("10000"), D("190000")),
+    }
