@@ -29,6 +29,8 @@ class BoxInput:
     stakes: Mapping[str, Decimal]
     deposits: Mapping[str, Decimal] = field(default_factory=dict)
     player_id: int | None = None
+    #: The player quit the round in progress (Mau Binh's quit penalty); Niu Niu ignores it.
+    quit: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class BetResult:
     bet_type: str
     stake: Decimal
     deposit_required: Decimal
-    outcome: str  # "win" or "lose"
+    outcome: str  # "win", "lose" or "push" (nothing won or lost)
     odds: Decimal
     gross: Decimal  # player's view, signed
     commission: Decimal  # taken by the house, >= 0

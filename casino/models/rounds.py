@@ -82,6 +82,7 @@ class Box(models.Model):
     )
     cards = models.CharField(max_length=64)
     evaluation = models.JSONField(null=True, blank=True)
+    quit = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "position"]
@@ -99,6 +100,7 @@ class Bet(models.Model):
     class Outcome(models.TextChoices):
         WIN = "win", _("Win")
         LOSE = "lose", _("Lose")
+        PUSH = "push", _("Push")
 
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="bets")
     bet_type = models.CharField(max_length=16)

@@ -171,6 +171,7 @@ def round_create(
             player=players.get(inputs[box.position].player_id),
             cards=box.cards,
             evaluation=box.evaluation,
+            quit=inputs[box.position].quit,
         )
         for box in result.boxes
     )
@@ -208,6 +209,7 @@ def _inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
                 if bet.deposit_shown is not None
             },
             player_id=box.player_id,
+            quit=box.quit,
         )
         for box in boxes
     ]
