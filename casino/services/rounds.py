@@ -353,11 +353,18 @@ def _record_outcomes(bets: list[Bet]) -> None:
 
 
 def _lock_round(round_: Round) -> Round:
-    return (
+    """Lock a round for a void; its session must still be open (a closed count is final)."""
+    locked = (
         Round.objects.select_for_update(of=("self",))
         .select_related("session__table__venue")
         .get(pk=round_.pk)
     )
+    if locked.session.status != TableSession.Status.OPEN:
+        raise Conflict(
+            f"round {locked.number} belongs to a closed session; its count is final, so "
+            "correct it with the venue's adjustment procedure instead of a void"
+        )
+    return locked
 
 
 @transaction.atomic

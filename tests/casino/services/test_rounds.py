@@ -244,3 +244,13 @@ def test_a_box_posts_one_result_and_one_commission_pair(floor, session):
         "single": (D("100000"), D("5000"), D("95000")),
         "double": (D("200000"), D("10000"), D("190000")),
     }
+
+
+def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k")
+    from casino.services.sessions import session_close
+
+    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 49})
+    with pytest.raises(Conflict, match="closed session"):
+        round_void_request(round_=round_, user=floor.dealer, reason="late")

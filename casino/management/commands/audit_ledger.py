@@ -1,0 +1,88 @@
+"""Verify the ledger: every round, slip and drop sums to zero, every closed session reconciles.
+
+Everything is computed in the database (GROUP BY / HAVING), so it runs over millions of
+rounds in seconds and memory that does not grow with them. Exit status 1 when anything is
+wrong, so it can run from cron or CI.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import DecimalField, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from casino.models import Account, LedgerEntry, Round, RoundStatus, TableSession
+
+ZERO = Value(0, output_field=DecimalField())
+
+
+def unbalanced(owner: str) -> list[tuple[int, object]]:
+    """Owners (round, slip, drop) whose entries do not sum to zero."""
+    return list(
+        LedgerEntry.objects.filter(**{f"{owner}__isnull": False})
+        .values_list(owner)
+        .annotate(total=Sum("amount"))
+        .exclude(total=0)
+        .order_by(owner)[:20]
+    )
+
+
+def settled_without_entries() -> list[int]:
+    """Settled rounds that moved money on their bets but have no ledger entries."""
+    return list(
+        Round.objects.filter(status=RoundStatus.SETTLED, ledger__isnull=True)
+        .filter(boxes__bets__net__isnull=False)
+        .exclude(boxes__bets__net=0)
+        .values_list("pk", flat=True)
+        .distinct()[:20]
+    )
+
+
+def sessions_off() -> list[tuple[int, object, object]]:
+    """Closed or reconciled sessions whose stored win by ledger is not the ledger's."""
+    house = (
+        LedgerEntry.objects.filter(
+            session=OuterRef("pk"), round__isnull=False, account=Account.HOUSE
+        )
+        .values("session")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return list(
+        TableSession.objects.exclude(status=TableSession.Status.OPEN)
+        .annotate(ledger_total=Coalesce(Subquery(house), ZERO))
+        .filter(
+            ~Q(win_by_ledger=F("ledger_total")) | ~Q(variance=F("win_by_count") - F("ledger_total"))
+        )
+        .values_list("pk", "win_by_ledger", "ledger_total")[:20]
+    )
+
+
+class Command(BaseCommand):
+    help = "Check that every round, slip and drop balances and every closed session reconciles."
+
+    def handle(self, *args, **options) -> None:
+        started = time.perf_counter()
+        problems = []
+        for owner in ("round", "slip", "drop"):
+            for pk, total in unbalanced(owner):
+                problems.append(f"{owner} {pk}: its entries sum to {total}, not 0")
+        for pk in settled_without_entries():
+            problems.append(f"round {pk}: settled with results but no ledger entries")
+        for pk, stored, ledger in sessions_off():
+            problems.append(f"session {pk}: win by ledger stored {stored}, ledger says {ledger}")
+        entries = LedgerEntry.objects.count()
+        rounds = Round.objects.count()
+        elapsed = time.perf_counter() - started
+        self.stdout.write(
+            f"checked {rounds} rounds and {entries} ledger entries in {elapsed:.1f} s"
+        )
+        if problems:
+            for problem in problems:
+                self.stderr.write(problem)
+            raise CommandError(f"{len(problems)} problem(s) found (at most 20 of each kind shown)")
+        self.stdout.write(
+            self.style.SUCCESS("the ledger balances and every closed session reconciles")
+        )
