@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet, Sum, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from casino import games
 from casino.games import RoundResult
@@ -253,6 +253,7 @@ class BoxView:
     position: int
     player: Player | None
     cards: str
+    quit: bool
     evaluation: dict[str, Any]
     bets: tuple[BetView, ...]
     net: Decimal
@@ -307,6 +308,7 @@ def round_view(*, round_id: int, result: RoundResult | None = None) -> RoundView
                 position=box_result.position,
                 player=box.player,
                 cards=box_result.cards,
+                quit=box.quit,
                 evaluation=box_result.evaluation,
                 bets=tuple(
                     BetView(
@@ -398,12 +400,6 @@ def round_ledger(*, round_: Round) -> Ledger:
 
 def slip_ledger(*, slip: Slip) -> Ledger:
     return _ledger(LedgerEntry.objects.filter(slip=slip))
-
-
-def ledger_sum(**filters: Any) -> Decimal:
-    """The sum of the entries matching ``filters``, in the database."""
-    total = LedgerEntry.objects.filter(**filters).aggregate(total=Sum("amount"))["total"]
-    return total or _ZERO
 
 
 # The audit trail

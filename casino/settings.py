@@ -129,13 +129,17 @@ MEDIA_URL = "media/"
 LOGIN_URL = "/admin/login/"
 
 REST_FRAMEWORK = {
+    # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
+    # Every error as {"error": code, "detail": message, "field": name}.
+    "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino back office API",

@@ -17,9 +17,12 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from casino.roles import READ, ROLES, has_role, roles_of
 
 
-def _roles_text(roles: frozenset[str]) -> str:
-    names = [f"a {role}" for role in ROLES if role in roles]
-    return " or ".join(names) if names else "nobody"
+def _roles_text(roles: frozenset[str], joiner: str = "or") -> str:
+    """``a dealer, a supervisor or a manager``."""
+    names = [f"{'an' if role[0] in 'aeiou' else 'a'} {role}" for role in ROLES if role in roles]
+    if len(names) < 2:
+        return names[0] if names else "nobody"
+    return f"{', '.join(names[:-1])} {joiner} {names[-1]}"
 
 
 class RolePermission(BasePermission):
@@ -29,9 +32,11 @@ class RolePermission(BasePermission):
         user = request.user
         if not (user and user.is_authenticated):
             return False
+        if not hasattr(view, request.method.lower()):
+            return True  # the view answers 405 for a method it does not have
         needed = READ if request.method in SAFE_METHODS else view.write_capability
         if has_role(user, needed):
             return True
         mine = roles_of(user)
-        you = f"you are {_roles_text(mine)}" if mine else "you have no floor role"
+        you = f"you are {_roles_text(mine, 'and')}" if mine else "you have no floor role"
         raise PermissionDenied(f"only {_roles_text(needed)} may do this; {you}")

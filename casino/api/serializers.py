@@ -18,6 +18,7 @@ from casino.api.base import ListParams, id_field
 from casino.models import (
     GAME_CHOICES,
     Account,
+    Bet,
     EntryKind,
     Player,
     RoundStatus,
@@ -25,7 +26,6 @@ from casino.models import (
     SlipStatus,
     Table,
     TableSession,
-    VersionStatus,
 )
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, RATE_DECIMAL_PLACES, plain
 
@@ -42,9 +42,7 @@ class MoneyField(serializers.DecimalField):
     """An amount of money: a Decimal string in and out (a JSON number is accepted too)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES, **kwargs
-        )
+        super().__init__(max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES, **kwargs)
 
 
 class RateField(serializers.DecimalField):
@@ -130,7 +128,7 @@ class TableSerializer(serializers.Serializer):
     ruleset = RulesetRefSerializer()
     seats = serializers.IntegerField()
     chip_denominations = serializers.ListField(child=serializers.CharField())
-    status = serializers.ChoiceField(choices=Table.Status.choices)
+    status = serializers.CharField(help_text="active or inactive")
     limits = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.DictField(child=TableLimitSerializer()))
@@ -141,8 +139,13 @@ class TableSerializer(serializers.Serializer):
         }
 
 
-class _TableFieldsSerializer(serializers.Serializer):
+class TableInputSerializer(serializers.Serializer):
+    """Set up a table (all fields but limits and status), or change one (PATCH: any of
+    them; a table's venue and game do not change)."""
+
+    venue = id_field()
     code = serializers.CharField(max_length=32)
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
     ruleset = id_field(help_text="A ruleset of the same venue and game.")
     seats = serializers.IntegerField(min_value=1, max_value=9)
     chip_denominations = serializers.ListField(
@@ -154,18 +157,6 @@ class _TableFieldsSerializer(serializers.Serializer):
         help_text="Stake limits per bet type; on an edit they replace all the table's limits.",
     )
     status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
-
-
-class TableCreateInputSerializer(_TableFieldsSerializer):
-    venue = id_field()
-    game = serializers.ChoiceField(choices=GAME_CHOICES)
-
-
-class TableUpdateInputSerializer(_TableFieldsSerializer):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            field.required = False
 
 
 class TableListParams(ListParams):
@@ -182,20 +173,16 @@ class PlayerSerializer(serializers.Serializer):
     venue = VenueRefSerializer()
     membership_number = serializers.CharField()
     name = serializers.CharField()
-    status = serializers.ChoiceField(choices=Player.Status.choices)
+    status = serializers.CharField(help_text="active or barred")
     created_at = serializers.DateTimeField()
 
 
-class PlayerCreateInputSerializer(serializers.Serializer):
+class PlayerInputSerializer(serializers.Serializer):
+    """Register a player, or change one (PATCH: any field but the venue)."""
+
     venue = id_field()
     membership_number = serializers.CharField(max_length=32)
     name = serializers.CharField(max_length=120)
-    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
-
-
-class PlayerUpdateInputSerializer(serializers.Serializer):
-    membership_number = serializers.CharField(max_length=32, required=False)
-    name = serializers.CharField(max_length=120, required=False)
     status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
 
 
@@ -224,7 +211,7 @@ class RulesetSerializer(serializers.Serializer):
 class RulesetVersionSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=VersionStatus.choices)
+    status = serializers.CharField(help_text="draft, approved, active or retired")
     notes = serializers.CharField()
     created_at = serializers.DateTimeField()
     created_by = person("created_by", allow_null=True)
@@ -303,7 +290,7 @@ class SessionSerializer(serializers.Serializer):
     table = TableRefSerializer()
     shift = ShiftSerializer()
     dealer = person("dealer")
-    status = serializers.ChoiceField(choices=TableSession.Status.choices)
+    status = serializers.CharField(help_text="open, closed or reconciled")
     opened_by = person("opened_by")
     opened_at = serializers.DateTimeField()
     opening_chips = serializers.DictField(child=serializers.IntegerField())
@@ -378,6 +365,9 @@ class RoundBoxInputSerializer(serializers.Serializer):
         help_text="The deposit shown per bet type (Double, Super), when the table asks for it.",
     )
     cards = serializers.CharField(max_length=MAX_CARDS_TEXT, help_text='e.g. "KS QS 5H 4H TC".')
+    quit = serializers.BooleanField(
+        required=False, default=False, help_text="The player quit the round (Mau Binh)."
+    )
 
 
 class RoundCreateInputSerializer(serializers.Serializer):
@@ -420,7 +410,7 @@ class BetSerializer(serializers.Serializer):
     stake = MoneyField()
     deposit_shown = MoneyField(allow_null=True)
     deposit_required = MoneyField()
-    outcome = serializers.ChoiceField(choices=["win", "lose"])
+    outcome = serializers.ChoiceField(choices=Bet.Outcome.choices)
     odds = RateField()
     gross = MoneyField(help_text="The player's side: + won, - lost, before commission.")
     commission = MoneyField()
@@ -431,6 +421,7 @@ class BoxSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     player = PlayerRefSerializer(allow_null=True)
     cards = serializers.CharField()
+    quit = serializers.BooleanField()
     evaluation = EvaluationSerializer()
     bets = BetSerializer(many=True)
     net = MoneyField(help_text="The box's result for the player.")
@@ -453,7 +444,7 @@ class RoundSerializer(serializers.Serializer):
 
     id = serializers.IntegerField(source="round.pk")
     number = serializers.IntegerField(source="round.number")
-    status = serializers.ChoiceField(choices=RoundStatus.choices, source="round.status")
+    status = serializers.CharField(source="round.status", help_text="dealt, settled or voided")
     preview = serializers.BooleanField(
         help_text="True while the round is dealt: the outcomes are what settling will post."
     )
@@ -474,9 +465,7 @@ class RoundSerializer(serializers.Serializer):
     settled_at = serializers.DateTimeField(source="round.settled_at", allow_null=True)
     void_reason = serializers.CharField(source="round.void_reason", allow_blank=True)
     void_requested_by = person("round.void_requested_by", allow_null=True)
-    void_requested_at = serializers.DateTimeField(
-        source="round.void_requested_at", allow_null=True
-    )
+    void_requested_at = serializers.DateTimeField(source="round.void_requested_at", allow_null=True)
     voided_by = person("round.voided_by", allow_null=True)
     voided_at = serializers.DateTimeField(source="round.voided_at", allow_null=True)
 
@@ -484,7 +473,7 @@ class RoundSerializer(serializers.Serializer):
 class RoundSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=RoundStatus.choices)
+    status = serializers.CharField(help_text="dealt, settled or voided")
     game = serializers.CharField()
     session = serializers.IntegerField(source="session_id")
     table = TableRefSerializer(source="session.table")
@@ -502,8 +491,8 @@ class RoundSummarySerializer(serializers.Serializer):
 
 class LedgerEntrySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    account = serializers.ChoiceField(choices=Account.choices)
-    kind = serializers.ChoiceField(choices=EntryKind.choices)
+    account = serializers.CharField(help_text=", ".join(Account.values))
+    kind = serializers.CharField(help_text=", ".join(EntryKind.values))
     amount = MoneyField(help_text="Signed: + into the account, - out of it.")
     box = serializers.IntegerField(source="box.position", allow_null=True)
     bet_type = serializers.CharField(source="bet.bet_type", allow_null=True)
@@ -527,12 +516,12 @@ class SlipSerializer(serializers.Serializer):
     venue = VenueRefSerializer()
     session = serializers.IntegerField(source="session_id")
     table = TableRefSerializer(source="session.table")
-    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
+    kind = serializers.CharField(help_text="fill or credit")
     year = serializers.IntegerField()
     number = serializers.IntegerField()
     amount = MoneyField()
     chips = serializers.DictField(child=serializers.IntegerField())
-    status = serializers.ChoiceField(choices=SlipStatus.choices)
+    status = serializers.CharField(help_text=", ".join(SlipStatus.values))
     requested_by = person("requested_by")
     requested_at = serializers.DateTimeField()
     issued_by = person("issued_by", allow_null=True)

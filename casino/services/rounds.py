@@ -378,6 +378,11 @@ def round_void_request(*, round_: Round, user: Any, reason: str) -> Round:
         raise InvalidInput("say why the round should be voided", field="reason")
     if round_.status == RoundStatus.VOIDED:
         raise Conflict(f"round {round_.number} is already voided")
+    if round_.void_requested_by_id not in (None, user.pk):
+        raise Conflict(
+            f"a void of round {round_.number} is already requested by "
+            f"{round_.void_requested_by}; a supervisor approves or it stays as it is"
+        )
     round_.void_reason = reason[:255]
     round_.void_requested_by = user
     round_.void_requested_at = timezone.now()

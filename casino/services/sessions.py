@@ -30,9 +30,14 @@ from casino.models import (
     Table,
     TableSession,
 )
-from casino.money import to_decimal
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, to_decimal
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
+
+#: The most chips of one denomination a count may hold (a typo guard, and the column's size).
+MAX_CHIPS = 1_000_000
+#: The largest amount of money a field takes: MONEY_MAX_DIGITS digits, 2 after the point.
+MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
 
 #: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
 GAMING_DAY_STARTS = time(6, 0)
@@ -61,10 +66,10 @@ def chips_total(
                 f"{', '.join(denominations)}",
                 field=f"{field}.{denomination}",
             )
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CHIPS:
             raise InvalidInput(
-                f"the count of {denomination} chips must be a whole number 0 or more, "
-                f"got {count!r}",
+                f"the count of {denomination} chips must be a whole number from 0 to "
+                f"{MAX_CHIPS}, got {count!r}",
                 field=f"{field}.{denomination}",
             )
         clean[allowed[value]] = clean.get(allowed[value], 0) + count
@@ -199,6 +204,12 @@ def _positive(value: Any, field: str) -> Decimal:
         raise InvalidInput(f"{field}: {error}", field=field) from None
     if amount <= 0:
         raise InvalidInput(f"{field} must be more than 0, got {amount}", field=field)
+    if amount.as_tuple().exponent < -MONEY_DECIMAL_PLACES or amount >= MAX_AMOUNT:
+        raise InvalidInput(
+            f"{field} must be below {MAX_AMOUNT} with at most {MONEY_DECIMAL_PLACES} decimals, "
+            f"got {amount}",
+            field=field,
+        )
     return amount
 
 
@@ -259,7 +270,10 @@ def session_close(
         closing_chips, session.table.chip_denominations, field="closing_chips"
     )
     if drop not in (None, ""):
-        drop_record(session=session, user=user, amount=drop)
+        try:
+            drop_record(session=session, user=user, amount=drop)
+        except InvalidInput as error:
+            raise InvalidInput(error.message.replace("amount", "drop", 1), field="drop") from None
     figures = session_figures(session)
     win_by_count = (
         closing_total

@@ -7,6 +7,7 @@ the slip row.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,7 +43,7 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
     if amount <= 0:
         raise InvalidInput("a slip needs at least one chip", field="chips")
     now = timezone.now()
-    year = now.astimezone(timezone.get_current_timezone()).year
+    year = now.astimezone(zoneinfo.ZoneInfo(venue.timezone)).year  # the venue's calendar
     last = Slip.objects.filter(venue=venue, year=year).aggregate(n=Max("number"))["n"] or 0
     slip = Slip.objects.create(
         venue=venue,

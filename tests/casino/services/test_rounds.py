@@ -254,3 +254,10 @@ def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
     session_close(session=session, user=floor.supervisor, closing_chips={"100000": 49})
     with pytest.raises(Conflict, match="closed session"):
         round_void_request(round_=round_, user=floor.dealer, reason="late")
+
+
+def test_a_second_void_request_by_someone_else_is_a_conflict(floor, session):
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_void_request(round_=round_, user=floor.dealer, reason="misdeal")
+    with pytest.raises(Conflict, match="already requested by dealer"):
+        round_void_request(round_=round_, user=floor.supervisor, reason="other")

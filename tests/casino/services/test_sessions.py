@@ -34,8 +34,9 @@ def test_opening_counts_the_chips(floor):
     ("chips", "field", "message"),
     [
         ({"7000": 1}, "opening_chips.7000", "not a chip of this table"),
-        ({"100000": -1}, "opening_chips.100000", "whole number 0 or more"),
-        ({"100000": "ten"}, "opening_chips.100000", "whole number 0 or more"),
+        ({"100000": -1}, "opening_chips.100000", "whole number from 0 to 1000000"),
+        ({"100000": "ten"}, "opening_chips.100000", "whole number from 0 to 1000000"),
+        ({"100000": 10**12}, "opening_chips.100000", "whole number from 0 to 1000000"),
         (["100000"], "opening_chips", "denomination -> number of chips"),
     ],
 )
@@ -139,3 +140,15 @@ def test_closing_waits_for_unsettled_rounds_and_open_slips(floor):
         session_close(session=session, user=floor.supervisor, closing_chips={})
     with pytest.raises(Forbidden):
         session_close(session=session, user=floor.dealer, closing_chips={})
+
+
+@pytest.mark.parametrize(
+    ("drop", "message"),
+    [("0", "drop must be more than 0"), ("0.001", "at most 2 decimals"), ("1e20", "must be below")],
+)
+def test_a_bad_drop_at_close_names_the_drop(floor, drop, message):
+    session = open_table(floor)
+    with pytest.raises(InvalidInput) as error:
+        session_close(session=session, user=floor.supervisor, closing_chips={}, drop=drop)
+    assert error.value.field == "drop"
+    assert message in error.value.message

@@ -1,0 +1,46 @@
+"""Routes of the API at ``/api/v1/``; anything else under it is a JSON 404."""
+
+from django.urls import path, re_path
+
+from casino.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("venues/", views.VenueListView.as_view(), name="venue-list"),
+    path("venues/<int:pk>/", views.VenueDetailView.as_view(), name="venue-detail"),
+    path("tables/", views.TableListView.as_view(), name="table-list"),
+    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
+    path("players/", views.PlayerListView.as_view(), name="player-list"),
+    path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player-detail"),
+    path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
+    path("rulesets/<int:pk>/", views.RulesetDetailView.as_view(), name="ruleset-detail"),
+    path(
+        "rulesets/<int:pk>/versions/<int:number>/",
+        views.RulesetVersionDetailView.as_view(),
+        name="ruleset-version-detail",
+    ),
+    path("sessions/", views.SessionListView.as_view(), name="session-list"),
+    path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<int:pk>/close/", views.SessionCloseView.as_view(), name="session-close"),
+    path(
+        "sessions/<int:pk>/reconcile/",
+        views.SessionReconcileView.as_view(),
+        name="session-reconcile",
+    ),
+    path("sessions/<int:pk>/drop/", views.SessionDropView.as_view(), name="session-drop"),
+    path("rounds/", views.RoundListView.as_view(), name="round-list"),
+    path("rounds/<int:pk>/", views.RoundDetailView.as_view(), name="round-detail"),
+    path("rounds/<int:pk>/settle/", views.RoundSettleView.as_view(), name="round-settle"),
+    path("rounds/<int:pk>/void/", views.RoundVoidView.as_view(), name="round-void"),
+    path("rounds/<int:pk>/ledger/", views.RoundLedgerView.as_view(), name="round-ledger"),
+    path("slips/", views.SlipListView.as_view(), name="slip-list"),
+    path("slips/<int:pk>/", views.SlipDetailView.as_view(), name="slip-detail"),
+    path("slips/<int:pk>/issue/", views.SlipIssueView.as_view(), name="slip-issue"),
+    path("slips/<int:pk>/verify/", views.SlipVerifyView.as_view(), name="slip-verify"),
+    path("slips/<int:pk>/void/", views.SlipVoidView.as_view(), name="slip-void"),
+    path("slips/<int:pk>/ledger/", views.SlipLedgerView.as_view(), name="slip-ledger"),
+    path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
+    path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),
+    re_path(r"^.*$", views.NoSuchEndpointView.as_view(), name="no-such-endpoint"),
+]

@@ -1,0 +1,411 @@
+"""Who may call what: every endpoint x role x venue, with the exact status of each cell.
+
+The rule the table follows:
+- anonymous: 401 (token auth answers first, with ``WWW-Authenticate: Token``);
+- a role that may not make the call at all: 403, at any venue (checked before any lookup);
+- an object at a venue the user does not work at: 404, exactly as for one that does not
+  exist (lists simply leave it out);
+- the service's own check (approving a void needs a supervisor): 403;
+- otherwise the success status.
+A refused call changes nothing (every floor table is compared before and after), and a
+read never writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal as D
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from casino.games import BoxInput
+from casino.models import (
+    AuditEvent,
+    Bet,
+    Box,
+    Drop,
+    LedgerEntry,
+    Player,
+    Round,
+    Shift,
+    Slip,
+    Table,
+    TableLimit,
+    TableSession,
+    Venue,
+)
+from casino.roles import AUDITOR, DEALER, MANAGE, MANAGER, PLAY, READ, SUPERVISE, SUPERVISOR
+from casino.services.rounds import round_create, round_settle, round_void_request
+from casino.services.sessions import session_close, session_open
+from casino.services.slips import slip_issue, slip_request
+from tests.casino.api import NIU_8, NIU_9, client_for
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+ANONYMOUS = "anonymous"
+ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, ANONYMOUS)
+OWN, OTHER = "own", "other"
+
+
+@dataclass
+class Side:
+    """One venue's staff and table: the caller's own venue, or the other one."""
+
+    venue: Venue
+    table: Table
+    dealer: Any
+    supervisor: Any
+    #: A second supervisor: requests the voids and issues the slips the caller approves.
+    second: Any
+
+
+@dataclass
+class Call:
+    path: str
+    body: dict[str, Any] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    #: For a list: the id of the object made at the venue (listed only at one's own).
+    listed_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str
+    method: str
+    make: Callable[[Side], Call]
+    ok: int = 200
+    #: The roles the view lets through (its role check, before any lookup).
+    gate: frozenset[str] = READ
+    #: The roles the service lets do it (the same, except approving a void).
+    allowed: frozenset[str] | None = None
+    is_list: bool = False
+
+    def expected(self, role: str, venue: str) -> int:
+        if role == ANONYMOUS:
+            return 401
+        if role not in self.gate:
+            return 403
+        if venue == OTHER and not self.is_list:
+            return 404
+        if role not in (self.allowed or self.gate):
+            return 403
+        return self.ok
+
+
+# The things each call needs, made through the services at the side's venue.
+
+
+def _session(side: Side) -> TableSession:
+    return session_open(table=side.table, user=side.dealer, opening_chips={"100000": 10})
+
+
+def _round(side: Side, session: TableSession | None = None) -> Round:
+    round_, _result = round_create(
+        session=session or _session(side),
+        user=side.dealer,
+        dealer_cards=NIU_8,
+        boxes=[BoxInput(position=1, cards=NIU_9, stakes={"single": D("100000")})],
+    )
+    return round_
+
+
+def _settled_round(side: Side) -> Round:
+    round_ = _round(side)
+    round_settle(round_=round_, user=side.dealer, key=f"settle-{round_.pk}")
+    return round_
+
+
+def _void_requested(side: Side) -> Round:
+    round_ = _settled_round(side)
+    round_void_request(round_=round_, user=side.second, reason="misdeal")
+    return round_
+
+
+def _slip(side: Side, issued: bool = False) -> Slip:
+    slip = slip_request(
+        session=_session(side), user=side.supervisor, kind="fill", chips={"100000": 5}
+    )
+    if issued:
+        slip_issue(slip=slip, user=side.second)
+    return slip
+
+
+def _closed_session(side: Side) -> TableSession:
+    session = _session(side)
+    return session_close(session=session, user=side.supervisor, closing_chips={"100000": 10})
+
+
+def _player(side: Side) -> Player:
+    return PlayerFactory(venue=side.venue)
+
+
+def _ruleset_id(side: Side) -> int:
+    return side.table.ruleset_id
+
+
+def _event(side: Side) -> AuditEvent:
+    _session(side)
+    return AuditEvent.objects.filter(venue=side.venue).latest("pk")
+
+
+def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
+    def call(side: Side) -> Call:
+        obj = make(side)
+        return Call(path, listed_id=obj if isinstance(obj, int) else obj.pk)
+
+    return call
+
+
+ENDPOINTS = [
+    # Reads: every role at its own venues.
+    Endpoint("venues list", "GET", _listed("/api/v1/venues/", lambda s: s.venue), is_list=True),
+    Endpoint("venue", "GET", lambda s: Call(f"/api/v1/venues/{s.venue.pk}/")),
+    Endpoint("tables list", "GET", _listed("/api/v1/tables/", lambda s: s.table), is_list=True),
+    Endpoint("table", "GET", lambda s: Call(f"/api/v1/tables/{s.table.pk}/")),
+    Endpoint("players list", "GET", _listed("/api/v1/players/", _player), is_list=True),
+    Endpoint("player", "GET", lambda s: Call(f"/api/v1/players/{_player(s).pk}/")),
+    Endpoint("rulesets list", "GET", _listed("/api/v1/rulesets/", _ruleset_id), is_list=True),
+    Endpoint("ruleset", "GET", lambda s: Call(f"/api/v1/rulesets/{_ruleset_id(s)}/")),
+    Endpoint(
+        "ruleset version", "GET", lambda s: Call(f"/api/v1/rulesets/{_ruleset_id(s)}/versions/1/")
+    ),
+    Endpoint("sessions list", "GET", _listed("/api/v1/sessions/", _session), is_list=True),
+    Endpoint("session", "GET", lambda s: Call(f"/api/v1/sessions/{_session(s).pk}/")),
+    Endpoint("rounds list", "GET", _listed("/api/v1/rounds/", _round), is_list=True),
+    Endpoint("round", "GET", lambda s: Call(f"/api/v1/rounds/{_round(s).pk}/")),
+    Endpoint(
+        "round ledger", "GET", lambda s: Call(f"/api/v1/rounds/{_settled_round(s).pk}/ledger/")
+    ),
+    Endpoint("slips list", "GET", _listed("/api/v1/slips/", _slip), is_list=True),
+    Endpoint("slip", "GET", lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/")),
+    Endpoint("slip ledger", "GET", lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/ledger/")),
+    Endpoint("audit list", "GET", _listed("/api/v1/audit/", _event), is_list=True),
+    Endpoint("audit event", "GET", lambda s: Call(f"/api/v1/audit/{_event(s).pk}/")),
+    # Playing: dealers, supervisors, managers.
+    Endpoint(
+        "open session",
+        "POST",
+        lambda s: Call("/api/v1/sessions/", {"table": s.table.pk, "opening_chips": {"100000": 1}}),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "deal round",
+        "POST",
+        lambda s: Call(
+            "/api/v1/rounds/",
+            {
+                "session": _session(s).pk,
+                "dealer_cards": NIU_8,
+                "boxes": [{"position": 1, "cards": NIU_9, "bets": {"single": "100000"}}],
+            },
+        ),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "settle round",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/rounds/{_round(s).pk}/settle/", headers={"HTTP_IDEMPOTENCY_KEY": "k"}
+        ),
+        gate=PLAY,
+    ),
+    Endpoint(
+        "request void",
+        "POST",
+        lambda s: Call(f"/api/v1/rounds/{_settled_round(s).pk}/void/", {"reason": "misdeal"}),
+        ok=202,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "approve void",
+        "POST",
+        lambda s: Call(f"/api/v1/rounds/{_void_requested(s).pk}/void/", {}),
+        gate=PLAY,
+        allowed=SUPERVISE,
+    ),
+    # Supervising: supervisors and managers (a dealer may request a slip).
+    Endpoint(
+        "close session",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/sessions/{_session(s).pk}/close/", {"closing_chips": {"100000": 10}}
+        ),
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "record drop",
+        "POST",
+        lambda s: Call(f"/api/v1/sessions/{_session(s).pk}/drop/", {"amount": "50000"}),
+        ok=201,
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "reconcile session",
+        "POST",
+        lambda s: Call(f"/api/v1/sessions/{_closed_session(s).pk}/reconcile/"),
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "request slip",
+        "POST",
+        lambda s: Call(
+            "/api/v1/slips/",
+            {"session": _session(s).pk, "kind": "credit", "chips": {"100000": 2}},
+        ),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "issue slip",
+        "POST",
+        lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/issue/"),
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "verify slip",
+        "POST",
+        lambda s: Call(f"/api/v1/slips/{_slip(s, issued=True).pk}/verify/"),
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "void slip",
+        "POST",
+        lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/void/", {"reason": "wrong table"}),
+        gate=SUPERVISE,
+    ),
+    # Managing: managers.
+    Endpoint(
+        "create table",
+        "POST",
+        lambda s: Call(
+            "/api/v1/tables/",
+            {
+                "venue": s.venue.pk,
+                "code": "NN9",
+                "game": "niuniu",
+                "ruleset": s.table.ruleset_id,
+                "seats": 6,
+                "chip_denominations": ["100000", "10000"],
+                "limits": {"single": {"min_stake": "10000", "max_stake": "1000000"}},
+            },
+        ),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "change table",
+        "PATCH",
+        lambda s: Call(f"/api/v1/tables/{s.table.pk}/", {"status": "inactive"}),
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "create player",
+        "POST",
+        lambda s: Call(
+            "/api/v1/players/", {"venue": s.venue.pk, "membership_number": "N1", "name": "Ann"}
+        ),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "change player",
+        "PATCH",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/", {"status": "barred"}),
+        gate=MANAGE,
+    ),
+]
+
+_FLOOR_MODELS = (
+    Venue,
+    Table,
+    TableLimit,
+    Player,
+    Shift,
+    TableSession,
+    Round,
+    Box,
+    Bet,
+    LedgerEntry,
+    Slip,
+    Drop,
+    AuditEvent,
+)
+
+
+def floor_state() -> dict[str, list[dict]]:
+    """Every row of the floor's tables: a refused call must leave them all as they were."""
+    return {model.__name__: list(model.objects.order_by("pk").values()) for model in _FLOOR_MODELS}
+
+
+def test_the_matrix_covers_every_route():
+    from django.urls import get_resolver
+
+    api = get_resolver().url_patterns
+    routes = {
+        (str(p.pattern), method)
+        for include in api
+        if str(include.pattern) == "api/v1/"
+        for p in include.url_patterns
+        if p.name != "no-such-endpoint"
+        for method in ("GET", "POST", "PATCH")
+        if hasattr(p.callback.view_class, method.lower())
+    }
+    # One row per route and method, and two for the void route (request, approve).
+    assert len(routes) == len(ENDPOINTS) - 1
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=[e.name for e in ENDPOINTS])
+def test_every_role_at_every_venue(floor, endpoint):
+    sides = {
+        OWN: Side(floor.venue, floor.table, floor.dealer, floor.supervisor, floor.supervisor2),
+        OTHER: Side(
+            floor.other_venue,
+            floor.other_table,
+            floor.other_dealer,
+            floor.other_supervisor,
+            floor.other_supervisor,
+        ),
+    }
+    users = {
+        DEALER: floor.dealer,
+        SUPERVISOR: floor.supervisor,
+        MANAGER: floor.manager,
+        AUDITOR: floor.auditor,
+        ANONYMOUS: None,
+    }
+    wrong = []
+    for role in ROLES:
+        for venue in (OWN, OTHER):
+            want = endpoint.expected(role, venue)
+            # A read or a refusal must leave every row as it was.
+            unchanged = endpoint.method == "GET" or want >= 400
+            # Each cell from the same starting point: made and undone in a savepoint.
+            with transaction.atomic():
+                call = endpoint.make(sides[venue])
+                before = floor_state() if unchanged else None
+                client = client_for(users[role])
+                response = getattr(client, endpoint.method.lower())(
+                    call.path, call.body, **call.headers
+                )
+                after = floor_state() if unchanged else None
+                transaction.set_rollback(True)
+            body = response.json()
+            if response.status_code != want:
+                wrong.append((role, venue, response.status_code, want, body))
+                continue
+            if response.status_code >= 400:
+                assert set(body) == {"error", "detail", "field"}, body
+            assert before == after, f"{role} at {venue}: the call changed the floor"
+            if endpoint.is_list and response.status_code == 200:
+                ids = [row["id"] for row in body["results"]]
+                assert (call.listed_id in ids) == (venue == OWN), (role, venue, ids)
+    assert not wrong, "\n".join(
+        f"{role:10} {venue:5} got {got}, want {want}: {body}"
+        for role, venue, got, want, body in wrong
+    )

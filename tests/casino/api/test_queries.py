@@ -1,0 +1,93 @@
+"""Dealing and settling through the API cost as many queries for one box as for five.
+
+Counted with token authentication (its lookup, the caller's roles and venues are three of
+them) and with the ruleset snapshot already cached by an earlier round, as at a live table.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.casino.api import NIU_8, NIU_9, OTHER_HANDS, box, open_session, round_body, settle
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+#: Round create: auth 3, session lookup 1, lock + limits + players + version 4, number 1,
+#: round, boxes, bets, audit 4 (one INSERT each, whatever the number of boxes), the
+#: savepoint 2, the answer (round, boxes with players, bets) 3.
+CREATE_QUERIES = 18
+#: Settle: auth 3, round lookup 1, lock + boxes + bets + version 4, bets 1 (one UPDATE),
+#: ledger 1 (one INSERT), round 1 + audit 1, savepoints 4, the answer 3.
+SETTLE_QUERIES = 19
+
+
+@pytest.mark.parametrize("boxes", [1, 5])
+def test_deal_and_settle_queries_do_not_grow_with_boxes(
+    floor, boxes, django_assert_max_num_queries
+):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=floor.dealer).key}")
+    session_id = open_session(client, floor.table.pk)["id"]
+    players = PlayerFactory.create_batch(boxes, venue=floor.venue)
+    hands = (NIU_9, *OTHER_HANDS[1:])[:boxes]
+    body = round_body(
+        session_id,
+        *(
+            box(n, hand, player=player.pk, single="100000", double="100000")
+            for n, (hand, player) in enumerate(zip(hands, players, strict=True), start=1)
+        ),
+        dealer=NIU_8,
+    )
+    assert client.post("/api/v1/rounds/", body).status_code == 201  # warms the snapshot
+
+    with django_assert_max_num_queries(CREATE_QUERIES):
+        dealt = client.post("/api/v1/rounds/", body)
+    assert dealt.status_code == 201
+    assert len(dealt.json()["boxes"]) == boxes
+
+    with django_assert_max_num_queries(SETTLE_QUERIES):
+        settled = settle(client, dealt.json()["id"], "key")
+    assert settled.status_code == 200
+    assert len(settled.json()["boxes"]) == boxes
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/venues/",
+        "/api/v1/tables/",
+        "/api/v1/players/",
+        "/api/v1/rulesets/",
+        "/api/v1/sessions/",
+        "/api/v1/rounds/",
+        "/api/v1/slips/",
+        "/api/v1/audit/",
+    ],
+)
+def test_a_list_costs_the_same_for_any_number_of_rows(floor, path, django_assert_max_num_queries):
+    from tests.factories import niuniu_table
+
+    dealer = APIClient()
+    dealer.force_authenticate(floor.dealer)
+    for code in ("NN2", "NN3", "NN4"):
+        table = niuniu_table(floor.venue, code=code)
+        session_id = open_session(dealer, table.pk)["id"]
+        dealt = dealer.post(
+            "/api/v1/rounds/", round_body(session_id, box(1, NIU_9, single="100000"))
+        )
+        settle(dealer, dealt.json()["id"], f"key-{code}")
+        dealer.post(
+            "/api/v1/slips/", {"session": session_id, "kind": "fill", "chips": {"100000": 1}}
+        )
+    PlayerFactory.create_batch(3, venue=floor.venue)
+
+    auditor = APIClient()
+    auditor.force_authenticate(floor.auditor)
+    # The caller's roles and venues, the count, the page, and a table's limits.
+    with django_assert_max_num_queries(5):
+        response = auditor.get(path)
+    assert response.status_code == 200
+    assert response.json()["count"] >= 1
