@@ -40,6 +40,18 @@ _RULESET_ADMIN = [
     ("niuniu", "add_bonusline"),
     ("niuniu", "change_bonusline"),
     ("niuniu", "delete_bonusline"),
+    ("maubinh", "view_maubinhrulesetversion"),
+    ("maubinh", "add_maubinhrulesetversion"),
+    ("maubinh", "change_maubinhrulesetversion"),
+    ("maubinh", "approve_maubinhrulesetversion"),
+    ("maubinh", "view_rowbonus"),
+    ("maubinh", "add_rowbonus"),
+    ("maubinh", "change_rowbonus"),
+    ("maubinh", "delete_rowbonus"),
+    ("maubinh", "view_instantwinamount"),
+    ("maubinh", "add_instantwinamount"),
+    ("maubinh", "change_instantwinamount"),
+    ("maubinh", "delete_instantwinamount"),
 ]
 
 _FLOOR_RECORDS = [
@@ -72,6 +84,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("niuniu", "view_niuniurulesetversion"),
         ("niuniu", "view_paytablerow"),
         ("niuniu", "view_bonusline"),
+        ("maubinh", "view_maubinhrulesetversion"),
+        ("maubinh", "view_rowbonus"),
+        ("maubinh", "view_instantwinamount"),
     ],
 }
 

@@ -14,6 +14,7 @@ from casino.models import Player, Ruleset, Table, TableLimit, TableSession, Venu
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
 from casino.services.sessions import session_close, session_figures, session_open
 from casino.simulation import chips_for, play
+from maubinh.services import maubinh_demo
 from niuniu.services import venue_ruleset_from_preset
 
 D = Decimal
@@ -128,6 +129,8 @@ class Command(BaseCommand):
                 forget(user)
             if created:
                 self._set_up_floor(venue, preset, users, rounds)
+                if code == "hanoi":
+                    maubinh_demo(venue, users)
             self.stdout.write(
                 f"venue {venue.code}: {venue.name}, {currency}, ruleset from {preset}"
             )

@@ -15,7 +15,8 @@ from niuniu.models import NiuNiuRulesetVersion
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_builds_a_floor_that_reconciles():
+def test_demo_builds_a_floor_that_reconciles(settings):
+    settings.MAUBINH_HOUSE_TAKE_DEALS = 3
     out = io.StringIO()
     call_command("demo", "--rounds", "6", stdout=out)
     call_command("demo", "--rounds", "6", stdout=io.StringIO())  # a second run changes nothing
@@ -26,17 +27,23 @@ def test_demo_builds_a_floor_that_reconciles():
         "macau": "MOP",
     }
     for venue in venues.values():
-        (ruleset,) = venue.rulesets.all()
+        (ruleset,) = venue.rulesets.filter(game="niuniu")
         version = version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset)
         assert version is not None and version.status == VersionStatus.ACTIVE
         assert version.approved_by != version.last_edited_by
-        assert venue.tables.count() == 2
+        assert venue.tables.filter(game="niuniu").count() == 2
         assert venue.players.count() == 10
         closed = TableSession.objects.get(table__venue=venue, status="closed")
+        niuniu_open = TableSession.objects.filter(
+            table__venue=venue, table__game="niuniu", status="open"
+        )
+        assert niuniu_open.count() == 1
         assert closed.variance == 0
         assert Round.objects.filter(session=closed).count() == 6
-        assert TableSession.objects.filter(table__venue=venue, status="open").count() == 1
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
+    mau_binh = Round.objects.filter(game="maubinh", session__table__venue__code="hanoi")
+    assert mau_binh.filter(status="settled").count() >= 20
+    assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1
     text = out.getvalue()
     for username in ("dealer", "supervisor", "pitboss", "manager", "approver", "auditor"):
         assert f"log in as {username} / demo-{username}" in text

@@ -1,0 +1,308 @@
+"""Mau Binh as the floor sees it: the adapter registered in ``casino.games``.
+
+A round's boxes are the seats (2 to 4 players; no dealer hand). Each seat enters its 13
+cards as the three rows it laid out, back first, separated by ``/``::
+
+    AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C
+
+and one bet, ``stake``: the table stake, the same for every seat (1 chi is worth one stake).
+A seat that quits (``quit=True``) pays the quit penalty to each other player; its cards may
+be empty. Settlement is ``maubinh.engine.settle_table``: the seats' results sum to zero, and
+each winner pays the table fee, rounded up to the venue's unit, to the house.
+
+The bet's ``deposit_required`` is 0: the rules require no deposit, and no figure short of
+the worst case bounds a Mau Binh loss (the quit penalty a player could be told to show is
+well below what a scoop with bonuses or an instant win costs; docs/MAUBINH.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from casino.cards import Card, check_distinct, format_cards, parse_cards
+from casino.games import BetResult, BoxInput, BoxResult, LedgerLine, RoundInputError, RoundResult
+from casino.models import Account, EntryKind
+from maubinh import engine
+from maubinh.engine import Arrangement, PairResult, Row, SeatResult
+from maubinh.models import MauBinhRulesetVersion
+from maubinh.selectors import cached_snapshot
+
+BET_TYPE = "stake"
+ROW_SEPARATOR = "/"
+HAND_SIZE = 13
+_ZERO = Decimal(0)
+_NO_DEPOSIT = Decimal(0)
+
+
+def parse_seat(text: str) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """A seat's cards as entered, ``"back / middle / front"``, checked: 13 different cards,
+    5, 5 and 3 to the rows. ``ValueError`` says what is wrong, naming the row when it can.
+
+    >>> [format_cards(row) for row in parse_seat("as ks qs js 10s / 2h 2d 2c 3s 3d / 4h 4d 5c")]
+    ['AS KS QS JS TS', '2H 2D 2C 3S 3D', '4H 4D 5C']
+    >>> parse_seat("AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C 6C")
+    Traceback (most recent call last):
+    ...
+    ValueError: the front row has 4 cards; it takes 3 (14 cards in all; a hand is 13)
+    >>> parse_seat("AS KS QS JS TS 2H 2D 2C 3S 3D 4H 4D")
+    Traceback (most recent call last):
+    ...
+    ValueError: the hand has 12 cards; it takes 13, laid out as back (5) / middle (5) / front (3)
+    """
+    parts = text.split(ROW_SEPARATOR)
+    rows = tuple(parse_cards(part) for part in parts)
+    total = sum(len(row) for row in rows)
+    if len(rows) == len(engine.ROWS):
+        for name, row in zip(engine.ROWS, rows, strict=True):
+            if len(row) != name.size:
+                message = f"the {name} row has {len(row)} cards; it takes {name.size}"
+                if total != HAND_SIZE:
+                    message += f" ({total} cards in all; a hand is {HAND_SIZE})"
+                raise ValueError(message)
+        check_distinct(
+            {f"the {name} row": row for name, row in zip(engine.ROWS, rows, strict=True)}
+        )
+        return rows  # type: ignore[return-value]
+    if total != HAND_SIZE:
+        raise ValueError(
+            f"the hand has {total} cards; it takes {HAND_SIZE}, laid out as back (5) / "
+            "middle (5) / front (3)"
+        )
+    raise ValueError(
+        f"the hand is entered as {len(rows)} row{'s' if len(rows) != 1 else ''}; separate the "
+        "three rows with '/': back (5) / middle (5) / front (3)"
+    )
+
+
+def _row_evaluation(name: Row, cards: tuple[Card, ...], hand: engine.RowHand) -> dict[str, Any]:
+    return {
+        "row": name.value,
+        "cards": format_cards(cards),
+        "category": hand.category.name,
+        "label": hand.describe(),
+    }
+
+
+def _pair_evaluation(pair: PairResult) -> dict[str, Any]:
+    return {
+        "chi": pair.chi,
+        "basis": pair.basis.value,
+        "rows": list(pair.rows),
+        "scoop": pair.scoop,
+    }
+
+
+def _won_all_rows(pair: PairResult) -> bool:
+    return pair.scoop and all(chi > 0 for chi in pair.rows)
+
+
+def _lost_all_rows(pair: PairResult) -> bool:
+    return pair.scoop and all(chi < 0 for chi in pair.rows)
+
+
+def seat_evaluation(
+    seat: SeatResult, against: Sequence[PairResult], rules: engine.Ruleset
+) -> dict[str, Any]:
+    """A seat as stored on its box and shown on the console."""
+    hand: Arrangement | None = seat.arrangement
+    judged = None if seat.quit else hand  # a quitter's cards are shown, never compared
+    instant = judged.instant_win if judged is not None else None
+    rows = (
+        [
+            _row_evaluation(name, cards, evaluated)
+            for name, cards, evaluated in zip(engine.ROWS, hand.rows, hand.hands, strict=True)
+        ]
+        if hand is not None
+        else []
+    )
+    if seat.quit:
+        label = f"Quit: pays {rules.quit_penalty} chi to each other player"
+    elif instant is not None:
+        label = f"{instant.label} (instant win, {rules.instant_win_amount(instant)} chi)"
+    elif judged is not None and judged.fouled:
+        label = f"Fouled: {judged.foul_reason}"
+    else:
+        label = " / ".join(row["label"] for row in rows)
+    return {
+        "label": label,
+        "rows": rows,
+        "fouled": judged is not None and judged.fouled,
+        "foul_reason": judged.foul_reason if judged is not None else None,
+        "instant_win": instant.value if instant is not None else None,
+        "quit": seat.quit,
+        "chi": seat.chi,
+        "against": {str(pair.opponent): _pair_evaluation(pair) for pair in against},
+        "scooped": [pair.opponent for pair in against if _won_all_rows(pair)],
+        "scooped_by": [pair.opponent for pair in against if _lost_all_rows(pair)],
+    }
+
+
+class MauBinhAdapter:
+    code = "maubinh"
+    name = "Mau Binh"
+    bet_types = (BET_TYPE,)
+    version_model = MauBinhRulesetVersion
+
+    def snapshot(self, version: MauBinhRulesetVersion) -> engine.Ruleset:
+        return cached_snapshot(version)
+
+    def offered_bet_types(self, rules: engine.Ruleset) -> tuple[str, ...]:
+        return self.bet_types
+
+    def evaluate_round(
+        self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]
+    ) -> RoundResult:
+        if dealer_cards and dealer_cards.strip():
+            raise RoundInputError(
+                "Mau Binh has no dealer's hand: the players play each other; leave the "
+                "dealer's cards empty",
+                field="dealer_cards",
+            )
+        if not engine.MIN_PLAYERS <= len(boxes) <= engine.MAX_PLAYERS:
+            raise RoundInputError(
+                f"Mau Binh takes {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} players, "
+                f"got {len(boxes)}",
+                field="boxes",
+            )
+        stake = _table_stake(boxes, rules)
+        arrangements: dict[int, tuple[tuple[Card, ...], ...]] = {}
+        seen: dict[Card, int] = {}
+        for index, box in enumerate(boxes):
+            field = f"boxes[{index}].cards"
+            if not box.cards.strip():
+                if box.quit:
+                    continue
+                raise RoundInputError(
+                    f"seat {box.position} has no cards; only a player who quits may have none",
+                    field=field,
+                )
+            try:
+                rows = parse_seat(box.cards)
+            except (TypeError, ValueError) as error:
+                raise RoundInputError(f"seat {box.position}: {error}", field=field) from None
+            for card in (card for row in rows for card in row):
+                if card in seen:
+                    raise RoundInputError(
+                        f"'{card}' is in both seat {seen[card]} and seat {box.position}",
+                        field=field,
+                    )
+                seen[card] = box.position
+            arrangements[box.position] = rows
+        ordered = sorted(boxes, key=lambda box: box.position)
+        try:
+            table = engine.settle_table(
+                {box.position: arrangements.get(box.position) for box in ordered},
+                stake,
+                rules,
+                quitters=[box.position for box in ordered if box.quit],
+            )
+        except ValueError as error:  # checked above; kept so nothing escapes unexplained
+            raise RoundInputError(str(error), field="boxes") from None
+        results = []
+        for box in ordered:
+            seat = table.seats[box.position]
+            results.append(
+                BoxResult(
+                    position=box.position,
+                    cards=" / ".join(format_cards(row) for row in arrangements[box.position])
+                    if box.position in arrangements
+                    else "",
+                    evaluation=seat_evaluation(seat, table.against(box.position), rules),
+                    bets=(
+                        BetResult(
+                            bet_type=BET_TYPE,
+                            stake=stake,
+                            deposit_required=_NO_DEPOSIT,
+                            outcome="win" if seat.net > 0 else "lose" if seat.net < 0 else "push",
+                            odds=Decimal(seat.chi),
+                            gross=seat.gross,
+                            commission=seat.fee,
+                            net=seat.net,
+                        ),
+                    ),
+                )
+            )
+        positions = tuple(box.position for box in ordered)
+        return RoundResult(
+            dealer_cards="",
+            dealer_evaluation=None,
+            boxes=tuple(results),
+            deal_order=positions,
+            payment_order=positions,
+        )
+
+    def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
+        """Per seat: its result moves between the players (the seats' results sum to zero),
+        then its table fee from the player to the house. Zero amounts are not posted."""
+        lines: list[LedgerLine] = []
+        for box in result.boxes:
+            for bet in box.bets:
+                if bet.gross:
+                    lines.append(
+                        LedgerLine(
+                            Account.PLAYER,
+                            EntryKind.STAKE_RESULT,
+                            bet.gross,
+                            box.position,
+                            BET_TYPE,
+                        )
+                    )
+                if bet.commission:
+                    lines.append(
+                        LedgerLine(
+                            Account.PLAYER, EntryKind.FEE, -bet.commission, box.position, BET_TYPE
+                        )
+                    )
+                    lines.append(
+                        LedgerLine(
+                            Account.HOUSE, EntryKind.FEE, bet.commission, box.position, BET_TYPE
+                        )
+                    )
+        return lines
+
+
+def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:
+    """The one stake every seat plays for: positive, a multiple of the venue's unit, equal."""
+    stake: Decimal | None = None
+    first = None
+    for index, box in enumerate(boxes):
+        field = f"boxes[{index}].bets.{BET_TYPE}"
+        other = sorted(set(box.stakes) - {BET_TYPE})
+        if other:
+            raise RoundInputError(
+                f"seat {box.position}: Mau Binh has one bet, '{BET_TYPE}' (the table stake); "
+                f"not '{other[0]}'",
+                field=f"boxes[{index}].bets.{other[0]}",
+            )
+        value = box.stakes.get(BET_TYPE)
+        if value is None:
+            raise RoundInputError(
+                f"seat {box.position} has no stake; every seat plays for the table stake",
+                field=field,
+            )
+        if isinstance(value, float | bool) or not isinstance(value, Decimal | int):
+            raise RoundInputError(
+                f"seat {box.position}: the stake is an amount of money, got {value!r}", field=field
+            )
+        value = Decimal(value)
+        if value <= _ZERO:
+            raise RoundInputError(
+                f"seat {box.position}: the stake must be positive, got {value}", field=field
+            )
+        if value % rules.rounding_unit:
+            raise RoundInputError(
+                f"seat {box.position}: the stake {value} is not a multiple of the rounding unit "
+                f"{rules.rounding_unit}",
+                field=field,
+            )
+        if stake is None:
+            stake, first = value, box.position
+        elif value != stake:
+            raise RoundInputError(
+                f"seat {box.position} stakes {value} but seat {first} stakes {stake}: every "
+                "seat plays for the same table stake",
+                field=field,
+            )
+    return stake  # type: ignore[return-value]  # there are at least two boxes

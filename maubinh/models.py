@@ -1,0 +1,258 @@
+"""Mau Binh ruleset versions: row bonuses, instant-win amounts, the scoop, the fee and switches.
+
+Every number of RULES.md part B is a field or a child row here, edited in the admin as a draft
+and approved by a second person (``casino.services.rulesets``). ``maubinh.selectors`` turns a
+version into the engine's frozen :class:`maubinh.engine.Ruleset`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models import RulesetVersion
+from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
+from maubinh.engine.rules import FRONT_CATEGORIES, InstantWin, Row, RowCategory
+
+ROW_LABELS = {
+    Row.BACK: _("Back row (chi 1)"),
+    Row.MIDDLE: _("Middle row (chi 2)"),
+    Row.FRONT: _("Front row (chi 3)"),
+}
+ROW_CHOICES = [(row.value, ROW_LABELS[row]) for row in Row]
+CATEGORY_LABELS = {category: _(category.label) for category in RowCategory}
+CATEGORY_CHOICES = [(c.name, CATEGORY_LABELS[c]) for c in sorted(RowCategory, reverse=True)]
+INSTANT_WIN_LABELS = {
+    InstantWin.DRAGON_FLUSH: _("Dragon Flush (rồng cuốn: 2 to A of one suit)"),
+    InstantWin.DRAGON: _("Dragon (sảnh rồng: one each of 2 to A)"),
+    InstantWin.SIX_PAIRS: _("Six Pairs (lục phé bôn)"),
+    InstantWin.THREE_FLUSHES: _("Three Flushes (ba thùng)"),
+    InstantWin.THREE_STRAIGHTS: _("Three Straights (ba sảnh)"),
+}
+INSTANT_WIN_CHOICES = [(kind.value, INSTANT_WIN_LABELS[kind]) for kind in InstantWin]
+
+#: The front holds three cards: these are the only categories a front-row bonus can name.
+FRONT_CATEGORY_NAMES = tuple(c.name for c in sorted(FRONT_CATEGORIES, reverse=True))
+
+FEE_RATE_MESSAGE = _("The fee rate is from 0 up to, not including, 1 (0.05 is 5%).")
+
+
+def validate_fee_rate(value: Decimal) -> None:
+    if not Decimal(0) <= value < Decimal(1):
+        raise ValidationError(FEE_RATE_MESSAGE, code="fee_rate")
+
+
+class MauBinhRulesetVersion(RulesetVersion):
+    """One version of a venue's Mau Binh rules (RULES.md part B)."""
+
+    scoop_multiplier = models.PositiveSmallIntegerField(
+        _("scoop multiplier"),
+        default=2,
+        validators=[MinValueValidator(1, _("The scoop multiplier is 1 (no scoop rule) or more."))],
+        help_text=_(
+            "Everything won from one opponent is multiplied by this when all three rows are "
+            "won against them (sập 3 chi): 2 doubles it, 1 means no scoop rule."
+        ),
+    )
+    fee_rate = models.DecimalField(
+        _("table fee rate"),
+        max_digits=RATE_MAX_DIGITS,
+        decimal_places=RATE_DECIMAL_PLACES,
+        default=Decimal("0.05"),
+        validators=[validate_fee_rate],
+        help_text=_(
+            "Share of a player's positive result taken by the house, 0.05 for 5%; rounded up "
+            "to the venue's rounding unit. Losers pay no fee."
+        ),
+    )
+    quit_penalty = models.PositiveSmallIntegerField(
+        _("quit penalty (chi)"),
+        default=6,
+        validators=[
+            MinValueValidator(1, _("The quit penalty is a whole number of chi, 1 or more."))
+        ],
+        help_text=_("Chi a player who quits a round pays to each other player."),
+    )
+    wheel_is_lowest = models.BooleanField(
+        _("A-2-3-4-5 is the lowest straight"),
+        default=True,
+        help_text=_("Off: A-2-3-4-5 ranks just below A-K-Q-J-10, as some venues play it."),
+    )
+    foul_counts_as_scoop = models.BooleanField(
+        _("beating a fouled hand counts as a scoop"),
+        default=True,
+        help_text=_(
+            "A clean hand wins all three rows against a fouled one; on, the scoop "
+            "multiplier applies to that."
+        ),
+    )
+    dragon_flush_counts_as_dragon = models.BooleanField(
+        _("a one-suit dragon is a Dragon when Dragon Flush is not paid"),
+        default=True,
+        help_text=_("Dragon Flush is paid when its amount below is above 0."),
+    )
+
+    class Meta(RulesetVersion.Meta):
+        verbose_name = _("Mau Binh ruleset version")
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="maubinh_version_number"),
+            models.CheckConstraint(
+                condition=models.Q(scoop_multiplier__gte=1), name="maubinh_scoop_at_least_1"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fee_rate__gte=0, fee_rate__lt=1),
+                name="maubinh_fee_rate_from_0_below_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(quit_penalty__gte=1), name="maubinh_quit_penalty_at_least_1"
+            ),
+        ]
+        permissions = [("approve_maubinhrulesetversion", _("Can approve and activate versions"))]
+
+    # The methods casino.services.rulesets needs from a game's version model.
+
+    def copy_rules_to(self, other: MauBinhRulesetVersion) -> None:
+        for name in RULE_FIELDS:
+            setattr(other, name, getattr(self, name))
+        other.save(update_fields=list(RULE_FIELDS))
+        RowBonus.objects.bulk_create(
+            RowBonus(version=other, row=b.row, category=b.category, chi=b.chi)
+            for b in self.row_bonuses.all()
+        )
+        InstantWinAmount.objects.bulk_create(
+            InstantWinAmount(version=other, kind=w.kind, chi=w.chi) for w in self.instant_wins.all()
+        )
+
+    def rule_errors(self) -> list[str]:
+        from maubinh.validation import ruleset_errors
+
+        return ruleset_errors(self, self.row_bonuses.all(), self.instant_wins.all())
+
+    def approval_figures(self) -> tuple[dict, list[str]]:
+        """The house take to store on approval, and what about the rules needs an override."""
+        from maubinh.figures import figures_compute, figures_summary, figures_warnings
+
+        summary = figures_summary(figures_compute(version_id=self.pk), fee_rate=self.fee_rate)
+        return summary, figures_warnings(self)
+
+    def rules_as_dict(self) -> dict:
+        """The rules as plain data, shaped like ``maubinh.engine.presets.PRESET_DATA``."""
+        return {
+            **{
+                name: plain(value) if isinstance(value := getattr(self, name), Decimal) else value
+                for name in RULE_FIELDS
+            },
+            "row_bonuses": {
+                f"{b.row}:{b.category}": b.chi
+                for b in sorted(self.row_bonuses.all(), key=lambda b: (b.row, b.category))
+            },
+            "instant_wins": {
+                w.kind: w.chi for w in sorted(self.instant_wins.all(), key=lambda w: w.kind)
+            },
+        }
+
+
+#: The fields of a version that are rules (copied by a clone, shown in the audit trail).
+RULE_FIELDS = (
+    "scoop_multiplier",
+    "fee_rate",
+    "quit_penalty",
+    "wheel_is_lowest",
+    "foul_counts_as_scoop",
+    "dragon_flush_counts_as_dragon",
+)
+
+
+class RowBonus(models.Model):
+    """What a winning row of one category scores in one row; rows not listed score 1 chi."""
+
+    version = models.ForeignKey(
+        MauBinhRulesetVersion, on_delete=models.CASCADE, related_name="row_bonuses"
+    )
+    row = models.CharField(_("row"), max_length=8, choices=ROW_CHOICES)
+    category = models.CharField(_("winning hand"), max_length=16, choices=CATEGORY_CHOICES)
+    chi = models.PositiveSmallIntegerField(
+        _("chi"),
+        validators=[MinValueValidator(1, _("A row bonus is a whole number of chi, 1 or more."))],
+        help_text=_("Scored by this row when it wins with this hand (a plain win scores 1)."),
+    )
+
+    class Meta:
+        ordering = ["version", "row", "category"]
+        verbose_name = _("row bonus")
+        verbose_name_plural = _("row bonuses")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "row", "category"], name="maubinh_row_bonus_unique"
+            ),
+            models.CheckConstraint(condition=models.Q(chi__gte=1), name="maubinh_row_bonus_chi"),
+            models.CheckConstraint(
+                condition=~models.Q(row=Row.FRONT.value)
+                | models.Q(category__in=FRONT_CATEGORY_NAMES),
+                name="maubinh_front_bonus_category",
+                violation_error_message=_(
+                    "The front row holds three cards, so it can only be Three of a Kind, Pair "
+                    "or High Card."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_row_display()} / {self.get_category_display()}: {self.chi}"
+
+
+class InstantWinAmount(models.Model):
+    """Chi an instant win takes from every other player; 0 means the venue does not pay it."""
+
+    version = models.ForeignKey(
+        MauBinhRulesetVersion, on_delete=models.CASCADE, related_name="instant_wins"
+    )
+    kind = models.CharField(_("instant win"), max_length=16, choices=INSTANT_WIN_CHOICES)
+    chi = models.PositiveSmallIntegerField(
+        _("chi"), help_text=_("From each other player; 0: not paid (how Dragon Flush is off).")
+    )
+
+    class Meta:
+        ordering = ["version", "kind"]
+        verbose_name = _("instant-win amount")
+        constraints = [
+            models.UniqueConstraint(fields=["version", "kind"], name="maubinh_instant_win_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.chi}"
+
+
+class RulesFigures(models.Model):
+    """The Monte Carlo of a set of rules (the house take), computed once per content hash.
+
+    The hash covers what the simulation depends on (the rules that decide how hands are laid
+    out and scored, the number of deals and the seed), not the fee rate: the take is the
+    fee rate times the simulated chi won, so a change of fee alone is never recomputed.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Computing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    rules_hash = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    figures = models.JSONField(null=True, blank=True, help_text=_("simulate_house_take()"))
+    error = models.TextField(blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = _("rules figures")
+
+    def __str__(self) -> str:
+        return f"{self.rules_hash[:12]} ({self.status})"

@@ -1,0 +1,66 @@
+"""Reads of Mau Binh rulesets; the one place a version becomes an engine snapshot."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from casino.models import Ruleset
+from casino.services.rulesets import version_in_force
+from maubinh import engine
+from maubinh.models import MauBinhRulesetVersion
+
+
+def version_with_rules(pk: int) -> MauBinhRulesetVersion:
+    """A version with its venue, row bonuses and instant-win amounts loaded in three queries."""
+    return (
+        MauBinhRulesetVersion.objects.select_related("ruleset__venue")
+        .prefetch_related("row_bonuses", "instant_wins")
+        .get(pk=pk)
+    )
+
+
+def ruleset_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
+    """The frozen engine ruleset for ``version``, with its venue's rounding unit.
+
+    An instant win with 0 chi is not paid, so it is left out (the engine reads a missing
+    kind the same way).
+    """
+    venue = version.ruleset.venue
+    return engine.Ruleset(
+        code=f"{version.ruleset.code}-v{version.number}",
+        name=f"{version.ruleset.name} v{version.number}",
+        row_bonuses={(b.row, b.category): b.chi for b in version.row_bonuses.all()},
+        instant_wins={w.kind: w.chi for w in version.instant_wins.all() if w.chi > 0},
+        scoop_multiplier=version.scoop_multiplier,
+        fee_rate=version.fee_rate,
+        quit_penalty=version.quit_penalty,
+        wheel_is_lowest=version.wheel_is_lowest,
+        foul_counts_as_scoop=version.foul_counts_as_scoop,
+        dragon_flush_counts_as_dragon=version.dragon_flush_counts_as_dragon,
+        rounding_unit=venue.rounding_unit if venue else Decimal("1"),
+    )
+
+
+def version_in_force_for(ruleset: Ruleset) -> MauBinhRulesetVersion | None:
+    """The version of a Mau Binh ruleset in force now, with its rules loaded."""
+    version = version_in_force(model=MauBinhRulesetVersion, ruleset=ruleset)
+    return version_with_rules(version.pk) if version else None
+
+
+_SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
+
+
+def cached_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
+    """``ruleset_snapshot`` of an approved version, built once per process.
+
+    Approved, active and retired versions never change, so their snapshot is cached by the
+    version's identity, approval time and the venue's rounding unit. A draft is never cached.
+    """
+    venue = version.ruleset.venue
+    if version.is_editable:
+        return ruleset_snapshot(version_with_rules(version.pk))
+    key = (version.pk, version.approved_at, venue.rounding_unit if venue else None)
+    snapshot = _SNAPSHOTS.get(key)
+    if snapshot is None:
+        snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))
+    return snapshot

@@ -1,0 +1,76 @@
+"""Fixtures for the Django side of Mau Binh: a table with an active copy of a preset."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from casino.models import Ruleset, Table, TableLimit, Venue
+from casino.roles import DEALER, SUPERVISOR
+from casino.services.sessions import session_open
+from maubinh.services import venue_ruleset_from_preset
+from tests.factories import UserFactory, staff
+
+#: Deals per house-take simulation in these tests: enough to exercise every step, fast.
+TEST_DEALS = 3
+
+
+@pytest.fixture(autouse=True)
+def _few_deals(settings):
+    """Keep the house-take simulation (approval, the admin panel) to a few deals."""
+    settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
+
+
+def maubinh_table(
+    venue: Venue,
+    *,
+    code: str = "MB1",
+    preset: str = "bigkool-2016",
+    seats: int = 4,
+    limits: dict[str, tuple[str, str]] | None = None,
+    denominations: tuple[str, ...] = ("1000000", "100000", "10000", "1000"),
+) -> Table:
+    """A Mau Binh table at ``venue`` with an active copy of ``preset``."""
+    ruleset = Ruleset.objects.filter(venue=venue, game="maubinh", code=preset).first()
+    if ruleset is None:
+        version = venue_ruleset_from_preset(
+            venue=venue,
+            preset_code=preset,
+            editor=UserFactory(username=f"{venue.code}-maubinh-editor"),
+            approver=UserFactory(username=f"{venue.code}-maubinh-approver"),
+        )
+        ruleset = version.ruleset
+    table = Table.objects.create(
+        venue=venue,
+        code=code,
+        game="maubinh",
+        ruleset=ruleset,
+        seats=seats,
+        chip_denominations=list(denominations),
+    )
+    lo, hi = (limits or {}).get("stake", ("10000", "10000000"))
+    TableLimit.objects.create(
+        table=table, bet_type="stake", min_stake=Decimal(lo), max_stake=Decimal(hi)
+    )
+    return table
+
+
+@pytest.fixture
+def dealer(venue):
+    return staff("mb-dealer", DEALER, venue)
+
+
+@pytest.fixture
+def supervisor(venue):
+    return staff("mb-supervisor", SUPERVISOR, venue)
+
+
+@pytest.fixture
+def table(venue):
+    return maubinh_table(venue)
+
+
+@pytest.fixture
+def session(table, dealer):
+    return session_open(table=table, user=dealer, opening_chips={"100000": 50})

@@ -1,0 +1,192 @@
+"""The Mau Binh ruleset admin: edit a draft, be told what is wrong, approve, read-only after."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from casino.models import AuditEvent, VersionStatus
+from casino.services.rulesets import version_approve
+from maubinh.models import InstantWinAmount, MauBinhRulesetVersion, RowBonus
+from maubinh.services import venue_ruleset_from_preset
+from tests.niuniu.test_admin import form_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def draft(venue, manager):
+    return venue_ruleset_from_preset(venue=venue, preset_code="bigkool-2016", editor=manager)
+
+
+def change_url(version):
+    return reverse("admin:maubinh_maubinhrulesetversion_change", args=[version.pk])
+
+
+def action_url(version, action):
+    return reverse(f"admin:maubinh_maubinhrulesetversion_{action}", args=[version.pk])
+
+
+def prefix_of(response, **match) -> str:
+    """The form prefix of the inline row whose instance has these values."""
+    for inline in response.context["inline_admin_formsets"]:
+        for form in inline.formset.forms:
+            if all(getattr(form.instance, k, None) == v for k, v in match.items()):
+                return form.prefix
+    raise AssertionError(f"no inline row {match}")
+
+
+def test_manager_edits_a_bonus_and_turns_dragon_flush_on(client, draft, manager):
+    # given
+    client.force_login(manager)
+    page = client.get(change_url(draft))
+    data = form_data(page)
+    data[f"{prefix_of(page, row='middle', category='FULL_HOUSE')}-chi"] = "3"
+    data[f"{prefix_of(page, kind='dragon_flush')}-chi"] = "78"
+    # when
+    response = client.post(change_url(draft), data)
+    # then
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert RowBonus.objects.get(version=draft, row="middle", category="FULL_HOUSE").chi == 3
+    assert InstantWinAmount.objects.get(version=draft, kind="dragon_flush").chi == 78
+    event = AuditEvent.objects.filter(action="ruleset.edit").get()
+    assert event.user == manager
+    assert event.before["row_bonuses"]["middle:FULL_HOUSE"] == 4
+    assert event.after["row_bonuses"]["middle:FULL_HOUSE"] == 3
+    assert (
+        event.before["instant_wins"]["dragon_flush"],
+        event.after["instant_wins"]["dragon_flush"],
+    ) == (0, 78)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"fee_rate": "1"}, "The fee rate is from 0 up to, not including, 1 (0.05 is 5%)."),
+        ({"fee_rate": "-0.01"}, "The fee rate is from 0 up to, not including, 1"),
+        ({"scoop_multiplier": "0"}, "The scoop multiplier is 1 (no scoop rule) or more."),
+        ({"quit_penalty": "0"}, "The quit penalty is a whole number of chi, 1 or more."),
+        ({("back", "FOUR_OF_A_KIND"): "0"}, "A row bonus is a whole number of chi, 1 or more."),
+        ({("back", "FOUR_OF_A_KIND"): "2.5"}, "Enter a whole number."),
+        (
+            {("front", "THREE_OF_A_KIND", "category"): "STRAIGHT"},
+            "The front row holds three cards, so it can only be Three of a Kind, Pair or High "
+            "Card.",
+        ),
+        (
+            {("middle", "FULL_HOUSE", "category"): "FOUR_OF_A_KIND"},
+            "Middle row (chi 2) / Four of a Kind: there are two bonuses; keep one.",
+        ),
+        (
+            {"dragon": "400"},
+            "A player could win or lose 1200 chi in one round (against 3 opponents); rounds "
+            "record at most 999: lower the largest amounts.",
+        ),
+    ],
+)
+def test_bad_rules_are_refused_with_a_message(client, draft, manager, change, message):
+    client.force_login(manager)
+    page = client.get(change_url(draft))
+    data = form_data(page)
+    for key, value in change.items():
+        if isinstance(key, tuple):
+            row, category, *field = key
+            prefix = prefix_of(page, row=row, category=category)
+            data[f"{prefix}-{field[0] if field else 'chi'}"] = value
+        elif key == "dragon":
+            data[f"{prefix_of(page, kind='dragon')}-chi"] = value
+        else:
+            data[key] = value
+    before = MauBinhRulesetVersion.objects.get(pk=draft.pk).rules_as_dict()
+    response = client.post(change_url(draft), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert MauBinhRulesetVersion.objects.get(pk=draft.pk).rules_as_dict() == before
+
+
+def test_the_last_editor_is_refused_approval(client, draft, manager):
+    client.force_login(manager)
+    response = client.post(action_url(draft, "approve"), follow=True)
+    assert "someone else must approve it" in response.content.decode()
+    draft.refresh_from_db()
+    assert draft.status == VersionStatus.DRAFT
+
+
+def test_a_second_person_approves_and_activates_and_the_take_is_stored(client, draft, approver):
+    client.force_login(approver)
+    assert client.post(action_url(draft, "approve")).status_code == 302
+    response = client.post(action_url(draft, "activate"), {"effective_from": ""}, follow=True)
+    assert "Activated" in response.content.decode()
+    draft.refresh_from_db()
+    assert draft.status == VersionStatus.ACTIVE
+    assert (draft.approved_by, draft.activated_by) == (approver, approver)
+    assert set(draft.figures["house_take"]) == {"2", "3", "4"}
+    assert draft.figures["rounds"] == 3  # tests simulate 3 deals (tests/maubinh/conftest.py)
+    low, high = (Decimal(v) for v in draft.figures["house_take_ci"]["4"])
+    assert low <= Decimal(draft.figures["house_take"]["4"]) <= high
+
+
+def test_approved_versions_are_read_only(client, draft, approver, manager):
+    version_approve(version=draft, user=approver)
+    client.force_login(manager)
+    page = client.get(change_url(draft))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'name="_save"' not in html
+    assert "Clone to new draft" in html
+    response = client.post(change_url(draft), {"fee_rate": "0.10"})
+    assert response.status_code == 403
+    draft.refresh_from_db()
+    assert draft.fee_rate == Decimal("0.05")
+
+
+def test_a_clone_carries_the_rules_and_is_a_draft(client, draft, approver, manager):
+    version_approve(version=draft, user=approver)
+    client.force_login(manager)
+    response = client.post(action_url(draft, "clone"))
+    clone = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
+    assert response.status_code == 302 and response["Location"] == change_url(clone)
+    assert clone.status == VersionStatus.DRAFT and clone.cloned_from == draft
+    assert clone.rules_as_dict() == draft.rules_as_dict()
+
+
+def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft, manager):
+    client.force_login(manager)
+    response = client.post(
+        reverse("admin:maubinh_maubinhrulesetversion_add"),
+        {
+            "ruleset": draft.ruleset_id,
+            "notes": "",
+            "scoop_multiplier": "1",
+            "fee_rate": "0.04",
+            "quit_penalty": "6",
+            "wheel_is_lowest": "on",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    created = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
+    rules = created.rules_as_dict()
+    assert (rules["scoop_multiplier"], rules["fee_rate"]) == (1, "0.04")
+    assert rules["foul_counts_as_scoop"] is False
+    assert rules["row_bonuses"] == draft.rules_as_dict()["row_bonuses"]
+    assert rules["instant_wins"] == {
+        "dragon": 72,
+        "dragon_flush": 0,
+        "six_pairs": 18,
+        "three_flushes": 18,
+        "three_straights": 18,
+    }
+
+
+def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
+    from tests.factories import VenueFactory
+
+    elsewhere = VenueFactory(code="saigon")
+    theirs = venue_ruleset_from_preset(venue=elsewhere, preset_code="classic", editor=manager)
+    client.force_login(manager)
+    listing = client.get(reverse("admin:maubinh_maubinhrulesetversion_changelist"))
+    assert f"@ {draft.ruleset.venue.code}]" in listing.content.decode()
+    assert "@ saigon]" not in listing.content.decode()
+    assert client.post(action_url(theirs, "approve")).status_code == 404

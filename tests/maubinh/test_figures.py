@@ -1,0 +1,170 @@
+"""The house take: the seeded simulation, its panel in the admin, and approval over warnings."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from casino.models import AuditEvent, VersionStatus
+from casino.services.rulesets import version_activate, version_approve, version_clone
+from maubinh.engine import presets
+from maubinh.figures import figures_compute, rules_hash, simulate_house_take
+from maubinh.models import MauBinhRulesetVersion, RowBonus, RulesFigures
+from maubinh.services import venue_ruleset_from_preset
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("celery_eager")]
+
+
+@pytest.fixture
+def client(client, django_capture_on_commit_callbacks):
+    """A client whose requests run their on-commit callbacks (the task is sent on commit)."""
+
+    class Committing:
+        def __getattr__(self, name):
+            method = getattr(client, name)
+            if name not in ("get", "post"):
+                return method
+
+            def call(*args, **kwargs):
+                with django_capture_on_commit_callbacks(execute=True):
+                    return method(*args, **kwargs)
+
+            return call
+
+    return Committing()
+
+
+def figures_url(version):
+    return reverse("admin:maubinh_maubinhrulesetversion_figures", args=[version.pk])
+
+
+def panel(client, version) -> str:
+    """The panel as the browser ends up showing it: it polls while the task runs."""
+    for _ in range(3):
+        response = client.get(figures_url(version), headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        html = response.content.decode()
+        if "hx-trigger=" not in html:
+            return html
+    raise AssertionError(f"the figures never came: {html}")
+
+
+@pytest.fixture
+def draft(venue, manager):
+    return venue_ruleset_from_preset(venue=venue, preset_code="bigkool-2016", editor=manager)
+
+
+def test_the_simulation_is_seeded_and_counts_every_table_size():
+    rules = presets.get("classic")
+    # when
+    first = simulate_house_take(rules, deals=2)
+    again = simulate_house_take(rules, deals=2)
+    # then
+    assert first == again
+    assert first["tables"] == {"2": 12, "3": 8, "4": 2}
+    chi = {n: Decimal(first["positive_chi"][n]["mean"]) for n in ("2", "3", "4")}
+    assert all(value >= 0 for value in chi.values())
+    assert simulate_house_take(rules, deals=2, seed=7) != first
+
+
+def test_the_hash_leaves_out_what_the_simulation_does_not_depend_on():
+    rules = presets.get("bigkool-2016")
+    other_fee = rules.with_rounding_unit(Decimal("1000")).__class__(
+        code="x", name="y", row_bonuses=rules.row_bonuses, instant_wins=rules.instant_wins,
+        fee_rate=Decimal("0.10"), quit_penalty=3,
+    )  # fmt: skip
+    assert rules_hash(other_fee, deals=5) == rules_hash(rules, deals=5)
+    assert rules_hash(presets.get("classic"), deals=5) != rules_hash(rules, deals=5)
+    assert rules_hash(rules, deals=6) != rules_hash(rules, deals=5)
+
+
+def test_the_panel_shows_the_take_for_two_three_and_four_players(client, draft, manager):
+    client.force_login(manager)
+    html = panel(client, draft)
+    assert "<html" not in html, "only the fragment comes back"
+    summary = draft.approval_figures()[0]
+    for players in ("2", "3", "4"):
+        low, high = summary["house_take_ci"][players]
+        assert f"<td>{players}</td>" in html
+        assert f"{low} – {high}" in html
+    assert "3 seeded deals" in html
+    assert RulesFigures.objects.get().status == RulesFigures.Status.DONE
+
+
+def test_a_change_of_fee_alone_is_not_simulated_again(client, draft, manager):
+    client.force_login(manager)
+    panel(client, draft)
+    row = RulesFigures.objects.get()
+    before = draft.approval_figures()[0]
+    # when the fee doubles
+    MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_rate=Decimal("0.10"))
+    draft.refresh_from_db()
+    panel(client, draft)
+    after = draft.approval_figures()[0]
+    # then the same simulation gives twice the take
+    assert RulesFigures.objects.get().computed_at == row.computed_at
+    for players, take in before["house_take"].items():
+        assert Decimal(after["house_take"][players]) == pytest.approx(
+            2 * Decimal(take), abs=Decimal("0.0002")
+        )
+    # while a changed bonus is new rules: a second simulation
+    RowBonus.objects.filter(version=draft, row="back", category="FOUR_OF_A_KIND").update(chi=4)
+    panel(client, draft)
+    assert RulesFigures.objects.count() == 2
+
+
+def test_the_panel_shows_the_change_from_the_version_in_force(client, draft, manager, approver):
+    version_activate(version=version_approve(version=draft, user=approver), user=approver)
+    clone = version_clone(version=draft, user=manager)
+    MauBinhRulesetVersion.objects.filter(pk=clone.pk).update(fee_rate=Decimal("0.04"))
+    client.force_login(approver)
+    html = panel(client, MauBinhRulesetVersion.objects.get(pk=clone.pk))
+    assert f"Changes are against v{draft.number} (in force)" in html
+    assert 'class="down">-0.' in html
+
+
+def test_rules_that_cannot_be_approved_are_named_on_the_panel(client, draft, manager):
+    RowBonus.objects.filter(version=draft, row="back", category="FOUR_OF_A_KIND").update(chi=400)
+    client.force_login(manager)
+    html = panel(client, draft)
+    assert "cannot be simulated until" in html and "rounds record at most 999" in html
+    assert not RulesFigures.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fee_rate", "warning"),
+    [
+        ("0", "The table fee is 0: the house takes nothing from this game."),
+        ("0.25", "The table fee 25.0% is unusually high (above 20%)."),
+    ],
+)
+def test_a_fee_that_warns_needs_an_audited_override(draft, approver, fee_rate, warning):
+    MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_rate=Decimal(fee_rate))
+    with pytest.raises(ValidationError) as error:
+        version_approve(version=draft, user=approver)
+    assert error.value.messages[0] == warning
+    assert "give an override reason" in error.value.messages[-1]
+    approved = version_approve(version=draft, user=approver, override_reason="house promotion")
+    assert approved.status == VersionStatus.APPROVED
+    assert approved.figures["fee_rate"] == fee_rate
+    event = AuditEvent.objects.get(action="ruleset.approve_override")
+    assert event.after == {"reason": "house promotion", "warnings": [warning]}
+
+
+def test_dragon_flush_paying_less_than_dragon_warns(draft, approver):
+    draft.instant_wins.filter(kind="dragon_flush").update(chi=50)
+    with pytest.raises(ValidationError) as error:
+        version_approve(version=draft, user=approver)
+    assert error.value.messages[0].startswith(
+        "Dragon Flush (rồng cuốn: 2 to A of one suit) pays 50 chi"
+    )
+
+
+def test_a_stored_simulation_is_read_not_run(draft, django_assert_max_num_queries):
+    figures_compute(version_id=draft.pk)
+    with django_assert_max_num_queries(6):  # the version, its rows, the figures row
+        row = figures_compute(version_id=draft.pk)
+    assert row.status == RulesFigures.Status.DONE and row.figures["deals"] == 3
