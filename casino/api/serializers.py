@@ -364,7 +364,12 @@ class RoundBoxInputSerializer(serializers.Serializer):
         required=False,
         help_text="The deposit shown per bet type (Double, Super), when the table asks for it.",
     )
-    cards = serializers.CharField(max_length=MAX_CARDS_TEXT, help_text='e.g. "KS QS 5H 4H TC".')
+    cards = serializers.CharField(
+        max_length=MAX_CARDS_TEXT,
+        allow_blank=True,
+        help_text='Niu Niu: five cards, e.g. "KS QS 5H 4H TC". Mau Binh: the rows back / middle '
+        '/ front, e.g. "AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C" (empty for a player who quit).',
+    )
     quit = serializers.BooleanField(
         required=False, default=False, help_text="The player quit the round (Mau Binh)."
     )
@@ -372,7 +377,11 @@ class RoundBoxInputSerializer(serializers.Serializer):
 
 class RoundCreateInputSerializer(serializers.Serializer):
     session = id_field()
-    dealer_cards = serializers.CharField(max_length=MAX_CARDS_TEXT)
+    dealer_cards = serializers.CharField(
+        max_length=MAX_CARDS_TEXT,
+        allow_blank=True,
+        help_text="The dealer's five cards (Niu Niu); empty for Mau Binh (no dealer hand).",
+    )
     boxes = RoundBoxInputSerializer(many=True, allow_empty=False, max_length=9)
     create_key = serializers.CharField(
         required=False,
@@ -391,18 +400,18 @@ class RoundListParams(ListParams):
     status = serializers.ChoiceField(choices=RoundStatus.choices, required=False)
 
 
-class EvaluationSerializer(serializers.Serializer):
-    category = serializers.CharField()
-    label = serializers.CharField()
-    points = serializers.IntegerField()
-    three = serializers.CharField(allow_blank=True)
-    two = serializers.CharField(allow_blank=True)
-    high_card = serializers.CharField()
+def evaluation_field(**kwargs: Any) -> serializers.JSONField:
+    """A hand's evaluation as the game gives it (games differ in what they say of a hand).
+
+    Niu Niu: {category, label, points, three, two, high_card}. Mau Binh: {label, rows,
+    fouled, foul_reason, instant_win, quit, chi, against, scooped, scooped_by}.
+    """
+    return serializers.JSONField(**kwargs)
 
 
 class DealerHandSerializer(serializers.Serializer):
     cards = serializers.CharField(source="dealer_cards")
-    evaluation = EvaluationSerializer(source="dealer_evaluation", allow_null=True)
+    evaluation = evaluation_field(source="dealer_evaluation", allow_null=True)
 
 
 class BetSerializer(serializers.Serializer):
@@ -422,7 +431,7 @@ class BoxSerializer(serializers.Serializer):
     player = PlayerRefSerializer(allow_null=True)
     cards = serializers.CharField()
     quit = serializers.BooleanField()
-    evaluation = EvaluationSerializer()
+    evaluation = evaluation_field()
     bets = BetSerializer(many=True)
     net = MoneyField(help_text="The box's result for the player.")
 
