@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(PY) bench/odds.py
 	$(PY) bench/maubinh.py
 	$(PY) bench/settle.py
+	$(PY) bench/console.py
 
 worker: $(STAMP)
 	DEBUG=1 $(VENV)/bin/celery -A casino worker --loglevel=info

@@ -126,7 +126,8 @@ STORAGES = {
 MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/console/"
 
 REST_FRAMEWORK = {
     # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import RulesetVersion
@@ -17,7 +18,7 @@ CATEGORY_LABELS = {
     Category.FOUR_OF_A_KIND: _("Four of a Kind"),
     Category.FIVE_FACE: _("Five Face (Super Niu Niu)"),
     Category.NIU_NIU: _("Niu Niu"),
-    **{Category(n): _("Niu %(n)s") % {"n": n} for n in range(9, 0, -1)},
+    **{Category(n): format_lazy(_("Niu {n}"), n=n) for n in range(9, 0, -1)},
     Category.NO_NIU: _("No Niu"),
 }
 CATEGORY_CHOICES = [(c.name, CATEGORY_LABELS[c]) for c in sorted(Category, reverse=True)]

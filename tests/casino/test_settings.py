@@ -14,7 +14,14 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "TESTING", "SECRET_KEY", "ALLOW_INSECURE_SECRET_KEY"}
+        if k
+        not in {
+            "DEBUG",
+            "TESTING",
+            "SECRET_KEY",
+            "ALLOW_INSECURE_SECRET_KEY",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
     }
     return subprocess.run(
         [sys.executable, "manage.py", *args],

@@ -134,7 +134,12 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"venue {venue.code}: {venue.name}, {currency}, ruleset from {preset}"
             )
-        self.stdout.write(self.style.SUCCESS("\nDemo ready at http://127.0.0.1:8000/admin/"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "\nDemo ready: the dealer's console at http://127.0.0.1:8000/console/, "
+                "rulesets and records at http://127.0.0.1:8000/admin/ (managers, auditors)"
+            )
+        )
         for username, _role, what in STAFF:
             self.stdout.write(f"  log in as {username} / {password_of(username)}  ({what})")
 

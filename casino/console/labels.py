@@ -1,0 +1,88 @@
+"""What the console calls things, in the active language, and how it writes money.
+
+Hand and bet names are looked up when a page is rendered (``pgettext``), so they follow the
+language of the request; the contexts keep the hand "Niu Niu" apart from the game's name.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.translation import gettext, pgettext
+
+from casino.cards import Card, Rank, Suit
+from casino.money import to_decimal
+
+#: Digits after the decimal point per ISO 4217 currency (the ones the venues use); others 2.
+MINOR_UNITS = {"VND": 0, "KRW": 0, "JPY": 0, "MOP": 2, "HKD": 2, "USD": 2, "EUR": 2}
+
+
+def hand_label(category: str) -> str:
+    """A hand category (``NIU_8``, ``NO_NIU``...) as the venue's sheets name it."""
+    if category.startswith("NIU_") and category[4:].isdigit():
+        return pgettext("hand", "Niu %(n)s") % {"n": int(category[4:])}
+    labels = {
+        "NIU_NIU": pgettext("hand", "Niu Niu"),
+        "NO_NIU": pgettext("hand", "No Niu"),
+        "FIVE_FACE": pgettext("hand", "Five Face (Super Niu Niu)"),
+        "FOUR_OF_A_KIND": pgettext("hand", "Four of a Kind"),
+        "FIVE_SMALL": pgettext("hand", "Five Small"),
+    }
+    return labels.get(category, category)
+
+
+def bet_label(bet_type: str) -> str:
+    labels = {
+        "single": pgettext("bet", "Single"),
+        "double": pgettext("bet", "Double"),
+        "super": pgettext("bet", "Super"),
+        "bonus": pgettext("bet", "Bonus"),
+    }
+    return labels.get(bet_type, bet_type)
+
+
+def outcome_label(outcome: str) -> str:
+    labels = {"win": gettext("win"), "lose": gettext("lose"), "push": gettext("push")}
+    return labels.get(outcome, outcome)
+
+
+def box_label(position: int | None) -> str:
+    if position is None:
+        return gettext("Dealer")
+    return gettext("Box %(n)s") % {"n": position}
+
+
+def format_money(amount: Decimal | int | str | None, currency: str, *, signed: bool = False) -> str:
+    """``1,234,000`` for VND and KRW, ``1,234.50`` for MOP; never hides a digit of money.
+
+    >>> format_money(Decimal("1234000"), "VND"), format_money(Decimal("-95.5"), "MOP")
+    ('1,234,000', '-95.50')
+    >>> format_money(Decimal("95000"), "VND", signed=True), format_money(Decimal("0.25"), "MOP")
+    ('+95,000', '0.25')
+    >>> format_money(Decimal("1000.5"), "VND"), format_money("500000", "VND")
+    ('1,000.5', '500,000')
+    """
+    if amount is None or amount == "":
+        return ""
+    if not isinstance(amount, Decimal):
+        amount = to_decimal(amount)  # a chip denomination is stored as text
+    places = MINOR_UNITS.get(currency, 2)
+    exponent = amount.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > places:
+        places = -exponent  # more digits than the currency has: show them all
+    text = f"{amount:,.{places}f}"
+    if signed and amount > 0:
+        text = "+" + text
+    return text
+
+
+def rank_text(card: Card) -> str:
+    return "10" if card.rank is Rank.TEN else card.rank.value
+
+
+SUIT_NAMES = {
+    Suit.SPADES: "spades",
+    Suit.HEARTS: "hearts",
+    Suit.CLUBS: "clubs",
+    Suit.DIAMONDS: "diamonds",
+}

@@ -1,0 +1,232 @@
+"""What the console reads, scoped to the venues the user works at.
+
+A ``*_for`` returns ``None`` for an object at another venue exactly as for one that does
+not exist, so the views answer both with 404. Every read loads the rows it is shown with
+(``select_related`` / ``prefetch_related``): a page costs the same few queries however many
+boxes or rounds it shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from casino import games
+from casino.games import BoxInput, RoundResult
+from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
+from casino.roles import PLAY, can, venue_ids
+from casino.services.rulesets import version_in_force
+from casino.services.sessions import session_figures
+from niuniu.engine import BetType, deposit_multiple
+
+#: The games the console can deal (the round screen is Niu Niu's).
+CONSOLE_GAMES = frozenset({"niuniu"})
+
+
+@dataclass(frozen=True)
+class VenueTables:
+    venue: Venue
+    tables: list[Table]
+    can_play: bool
+
+
+def tables_for(*, user: Any) -> list[VenueTables]:
+    """The tables at the user's venues, each with its open session (or ``None``)."""
+    open_sessions = TableSession.objects.filter(status=TableSession.Status.OPEN).select_related(
+        "dealer"
+    )
+    tables = (
+        Table.objects.filter(venue_id__in=venue_ids(user))
+        .select_related("venue")
+        .prefetch_related(Prefetch("sessions", queryset=open_sessions, to_attr="open_sessions"))
+        .order_by("venue__code", "code")
+    )
+    by_venue: dict[int, VenueTables] = {}
+    for table in tables:
+        table.open_session = table.open_sessions[0] if table.open_sessions else None
+        table.in_console = table.game in CONSOLE_GAMES
+        group = by_venue.get(table.venue_id)
+        if group is None:
+            group = by_venue[table.venue_id] = VenueTables(
+                venue=table.venue, tables=[], can_play=can(user, PLAY, table.venue_id)
+            )
+        group.tables.append(table)
+    return list(by_venue.values())
+
+
+def table_for(*, user: Any, pk: int) -> Table | None:
+    return (
+        Table.objects.filter(pk=pk, venue_id__in=venue_ids(user))
+        .select_related("venue", "ruleset")
+        .first()
+    )
+
+
+def open_session_of(table: Table) -> TableSession | None:
+    return TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
+
+
+def session_for(*, user: Any, pk: int) -> TableSession | None:
+    return (
+        TableSession.objects.filter(pk=pk, table__venue_id__in=venue_ids(user))
+        .select_related("table__venue", "table__ruleset__venue", "dealer")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A table's rules as the round screen needs them: bets offered, limits, deposits."""
+
+    session: TableSession
+    rules: Any  # the engine's frozen ruleset, with the venue's rounding unit
+    bet_types: tuple[str, ...]
+    limits: dict[str, tuple[Decimal, Decimal]]
+    deposit_multiples: dict[str, Decimal]
+    positions: tuple[int, ...]
+
+    @property
+    def table(self) -> Table:
+        return self.session.table
+
+    @property
+    def venue(self) -> Venue:
+        return self.session.table.venue
+
+    @property
+    def rounding_unit(self) -> Decimal:
+        return self.rules.rounding_unit
+
+
+class NoRulesInForce(Exception):
+    """The table's ruleset has no version in force: nothing can be dealt."""
+
+
+def rules_for(*, session: TableSession) -> Any:
+    """The engine's rules in force at the session's table (one query; the snapshot of an
+    approved version is cached per process)."""
+    table = session.table
+    adapter = games.get(table.game)
+    version = version_in_force(model=adapter.version_model, ruleset=table.ruleset)
+    if version is None:
+        raise NoRulesInForce(table.code)
+    version.ruleset = table.ruleset
+    return adapter.snapshot(version)
+
+
+def screen_for(*, session: TableSession) -> Screen:
+    """The rules in force at the session's table and its limits (two queries)."""
+    table = session.table
+    adapter = games.get(table.game)
+    rules = rules_for(session=session)
+    bet_types = adapter.offered_bet_types(rules)
+    limits = {
+        limit.bet_type: (limit.min_stake, limit.max_stake)
+        for limit in TableLimit.objects.filter(table=table)
+    }
+    return Screen(
+        session=session,
+        rules=rules,
+        bet_types=bet_types,
+        limits=limits,
+        deposit_multiples={b: deposit_multiple(rules, BetType(b)) for b in bet_types},
+        positions=tuple(range(1, table.seats + 1)),
+    )
+
+
+def settlement_preview(
+    *, screen: Screen, dealer_cards: str, boxes: Sequence[BoxInput]
+) -> RoundResult:
+    """How a round as typed would settle under the rules on the screen; writes nothing.
+
+    ``casino.services.rounds.round_preview`` does the same after loading the session, the
+    limits and the rules again; the console has them already (``screen_for``) and has
+    checked the limits and players itself, so it asks the game directly and saves those
+    three queries on the request a dealer waits for. Confirming goes through the services,
+    which check everything again.
+    """
+    adapter = games.get(screen.table.game)
+    return adapter.evaluate_round(rules=screen.rules, dealer_cards=dealer_cards, boxes=boxes)
+
+
+def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
+    """Players of the venue by membership number (upper-cased), in one query."""
+    wanted = {number.strip().upper() for number in numbers if number and number.strip()}
+    if not wanted:
+        return {}
+    match = Q()
+    for number in wanted:
+        match |= Q(membership_number__iexact=number)
+    return {
+        player.membership_number.upper(): player
+        for player in Player.objects.filter(match, venue=venue)
+    }
+
+
+def _rounds_with_boxes() -> QuerySet[Round]:
+    return Round.objects.select_related(
+        "settled_by", "voided_by", "void_requested_by"
+    ).prefetch_related(
+        Prefetch("boxes", queryset=Box.objects.select_related("player").order_by("position")),
+        Prefetch("boxes__bets", queryset=Bet.objects.order_by("pk")),
+    )
+
+
+def last_round(*, session: TableSession) -> Round | None:
+    """The session's latest round with its boxes, players and bets."""
+    return _rounds_with_boxes().filter(session=session).order_by("-number").first()
+
+
+def session_rounds(*, session: TableSession) -> list[Round]:
+    """Every round of the session, newest first, with boxes, players and bets (3 queries)."""
+    return list(_rounds_with_boxes().filter(session=session).order_by("-number"))
+
+
+def round_for(*, session: TableSession, pk: int) -> Round | None:
+    return _rounds_with_boxes().filter(session=session, pk=pk).first()
+
+
+def session_slips(*, session: TableSession) -> list[Slip]:
+    return list(
+        Slip.objects.filter(session=session)
+        .select_related("requested_by", "issued_by", "verified_by", "voided_by")
+        .order_by("-year", "-number")
+    )
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session's figures so far and what stops it from closing."""
+
+    figures: dict[str, Decimal]
+    rounds: int
+    unsettled: list[int]
+    pending_slips: list[int]
+
+    @property
+    def expected_tray(self) -> Decimal:
+        """The tray a count should find: opening + house win + fills - credits - drop."""
+        f = self.figures
+        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
+
+
+def session_state(*, session: TableSession) -> SessionState:
+    figures = {"opening": session.opening_total, **session_figures(session)}
+    counts = Round.objects.filter(session=session).aggregate(
+        rounds=Count("pk", filter=~Q(status="voided"))
+    )
+    unsettled = list(
+        Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
+    )
+    pending = list(
+        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
+            "number", flat=True
+        )
+    )
+    return SessionState(
+        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
+    )

@@ -1,0 +1,301 @@
+/* The dealer's console in the browser: the card picker, the keyboard, small live totals.
+ *
+ * Everything that decides money happens on the server; this file only moves the focus,
+ * types cards into the focused field and greys out the cards already in a hand.
+ * Listeners are delegated on the document, so they survive htmx swapping parts of the page.
+ */
+(function () {
+  "use strict";
+
+  const SUITS = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♣": "C", "♧": "C", "♦": "D", "♢": "D" };
+  let focusedCardsId = null;
+  let justSettled = false;
+
+  /* "10d" -> "TD", "q♥" -> "QH"; null when the token is not a card. */
+  function canonical(token) {
+    let text = token.toUpperCase().replace(/\uFE0F/g, "");
+    text = text.replace(/[♠♤♥♡♣♧♦♢]/g, (symbol) => SUITS[symbol]);
+    if (text.startsWith("10")) text = "T" + text.slice(2);
+    return /^[A2-9TJQK][SHCD]$/.test(text) ? text : null;
+  }
+
+  function tokens(input) {
+    return input.value.split(/[\s,;]+/).filter(Boolean);
+  }
+
+  function cardsOf(input) {
+    return tokens(input).map(canonical).filter(Boolean);
+  }
+
+  function cardInputs() {
+    return Array.from(document.querySelectorAll("input[data-cards]"));
+  }
+
+  function focusedCards() {
+    const input = focusedCardsId && document.getElementById(focusedCardsId);
+    return input || null;
+  }
+
+  function boxInPlay(input) {
+    if (input.dataset.box === "dealer") return true;
+    const row = input.closest(".box-row");
+    return Array.from(row.querySelectorAll("input[data-stake]")).some((i) => i.value.trim());
+  }
+
+  function markFocused(input) {
+    cardInputs().forEach((i) => i.classList.toggle("focused", i === input));
+    focusedCardsId = input ? input.id : null;
+  }
+
+  /* Grey the picker's cards that some hand holds; outline those of the focused hand. */
+  function syncPicker() {
+    const owner = new Map();
+    cardInputs().forEach((input) => cardsOf(input).forEach((card) => owner.set(card, input.id)));
+    const mine = focusedCardsId;
+    document.querySelectorAll("[data-pick]").forEach((button) => {
+      const holder = owner.get(button.dataset.pick);
+      button.classList.toggle("used", Boolean(holder));
+      button.classList.toggle("mine", Boolean(holder) && holder === mine);
+      button.setAttribute("aria-pressed", holder ? "true" : "false");
+    });
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function nextCardsField(from) {
+    const inputs = cardInputs();
+    const start = inputs.indexOf(from);
+    for (let i = start + 1; i < inputs.length; i += 1) {
+      if (boxInPlay(inputs[i]) && cardsOf(inputs[i]).length < 5) return inputs[i];
+    }
+    return null;
+  }
+
+  function toast(message) {
+    const box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  /* A click on the picker types the card into the focused hand (or takes it back out). */
+  function pick(button) {
+    const card = button.dataset.pick;
+    let input = focusedCards();
+    if (!input) {
+      input = cardInputs().find((i) => boxInPlay(i) && cardsOf(i).length < 5) || cardInputs()[0];
+      if (!input) return;
+    }
+    const holder = cardInputs().find((i) => cardsOf(i).includes(card));
+    if (holder && holder !== input) {
+      const hand = holder.getAttribute("aria-label").split(":")[0];
+      toast(document.body.dataset.msgUsed.replace("%(card)s", button.title).replace("%(hand)s", hand));
+      return;
+    }
+    let parts = tokens(input);
+    if (holder === input) {
+      parts = parts.filter((token) => canonical(token) !== card);
+    } else if (cardsOf(input).length >= 5) {
+      return;
+    } else {
+      parts.push(card);
+    }
+    input.value = parts.join(" ");
+    changed(input);
+    markFocused(input);
+    syncPicker();
+    if (cardsOf(input).length === 5) {
+      const next = nextCardsField(input);
+      if (next) {
+        next.focus();
+        markFocused(next);
+        syncPicker();
+      }
+    } else {
+      input.focus();
+    }
+  }
+
+  function previewNow() {
+    const form = document.getElementById("round-form");
+    if (!form) return;
+    const button = document.getElementById("preview-button");
+    if (form.requestSubmit) form.requestSubmit(button || undefined);
+    else form.submit();
+  }
+
+  function confirmNow() {
+    const confirm = document.getElementById("confirm");
+    const preview = document.getElementById("preview");
+    if (confirm && !confirm.disabled && preview && !preview.classList.contains("stale")) {
+      confirm.click();
+    } else {
+      previewNow();
+    }
+  }
+
+  /* Enter moves on (from a card field to the next hand's cards); Enter on the dealer's
+     cards previews; Ctrl+Enter confirms a fresh preview (or previews first). */
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    const target = event.target;
+    if (event.ctrlKey || event.metaKey) {
+      if (document.getElementById("round-form")) {
+        event.preventDefault();
+        confirmNow();
+      }
+      return;
+    }
+    if (!(target instanceof HTMLInputElement) || !target.form || target.form.id !== "round-form") return;
+    event.preventDefault();
+    if (target.hasAttribute("data-last")) {
+      previewNow();
+      return;
+    }
+    // From cards to the next hand in play (skipping empty boxes); otherwise the next field.
+    const pool = target.hasAttribute("data-cards")
+      ? cardInputs().filter((input) => input === target || boxInPlay(input))
+      : Array.from(target.form.querySelectorAll("input[data-field]"));
+    const next = pool[pool.indexOf(target) + 1];
+    if (next) {
+      next.focus();
+      next.select();
+    }
+  });
+
+  document.addEventListener("focusin", (event) => {
+    if (event.target.matches && event.target.matches("input[data-cards]")) {
+      markFocused(event.target);
+      syncPicker();
+    }
+  });
+
+  document.addEventListener("mousedown", (event) => {
+    // Keep the focus in the hand being filled when a picker card is pressed.
+    if (event.target.closest && event.target.closest("[data-pick]")) event.preventDefault();
+  });
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-pick]");
+    if (button) {
+      event.preventDefault();
+      pick(button);
+      return;
+    }
+    if (event.target.closest && event.target.closest("[data-clear-cards]")) {
+      cardInputs().forEach((input) => {
+        if (input.value) {
+          input.value = "";
+          changed(input);
+        }
+      });
+      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
+      if (first) {
+        first.focus();
+        markFocused(first);
+      }
+      syncPicker();
+    }
+  });
+
+  /* Any change to the round after its preview makes the preview stale: Confirm waits for
+     a new preview (the server refuses a confirmation that does not match it anyway). */
+  document.addEventListener("input", (event) => {
+    const form = event.target.form;
+    if (form && form.id === "round-form") {
+      const preview = document.getElementById("preview");
+      const confirm = document.getElementById("confirm");
+      if (preview && confirm) {
+        preview.classList.add("stale");
+        confirm.disabled = true;
+      }
+      if (event.target.matches("input[data-cards]")) syncPicker();
+      const row = event.target.closest(".box-row");
+      if (row && row.id !== "box-dealer") {
+        const filled = Array.from(row.querySelectorAll("input[data-stake], input[data-cards]"));
+        row.classList.toggle("in-play", filled.some((input) => input.value.trim()));
+      }
+    }
+    const chips = event.target.closest && event.target.closest("[data-chip-total]");
+    if (chips) chipTotals(chips);
+  });
+
+  /* Chip counts: each line's value, the total and, when closing, the variance. */
+  function formatter(currency) {
+    const places = { VND: 0, KRW: 0, JPY: 0 }[currency] ?? 2;
+    return new Intl.NumberFormat("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+  }
+
+  function chipTotals(form) {
+    const totalCell = form.querySelector("[data-total]");
+    const format = formatter(totalCell ? totalCell.dataset.currency : "");
+    let total = 0;
+    form.querySelectorAll("input[data-denomination]").forEach((input) => {
+      const count = parseInt(input.value.replace(/[\s,]/g, ""), 10) || 0;
+      const value = count * parseFloat(input.dataset.denomination);
+      total += value;
+      const line = input.closest("tr").querySelector("[data-line]");
+      if (line) line.textContent = count ? format.format(value) : "";
+    });
+    if (totalCell) totalCell.textContent = format.format(total);
+    const variance = form.querySelector("[data-variance]");
+    if (variance && form.dataset.expected) {
+      const difference = total - parseFloat(form.dataset.expected);
+      variance.textContent = (difference > 0 ? "+" : "") + format.format(difference);
+      variance.className = "num " + (difference === 0 ? "" : difference > 0 ? "plus" : "minus");
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (select.matches && select.matches("select[data-autosubmit]")) {
+      if (!select.value && select.form.dataset.venueAction) select.form.action = select.form.dataset.venueAction;
+      select.form.submit();
+    }
+  });
+
+  /* Refusals and lost connections, said where the dealer looks. */
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    const body = document.body.dataset;
+    const type = xhr.getResponseHeader("Content-Type") || "";
+    let message = body.msgError;
+    if (type.startsWith("text/plain") && xhr.responseText) message = xhr.responseText;
+    else if (xhr.status === 403) message = body.msg403;
+    else if (xhr.status === 404) message = body.msg404;
+    toast(message);
+  });
+  document.addEventListener("htmx:sendError", () => toast(document.body.dataset.msgOffline));
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (justSettled) {
+      // A round was just settled: the next round starts at the first box's cards.
+      justSettled = false;
+      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
+      if (first) {
+        first.focus();
+        markFocused(first);
+      }
+    }
+    const input = focusedCards();
+    if (input) input.classList.add("focused");
+    syncPicker();
+  });
+
+  /* Sent by the confirm view (HX-Trigger) before its answer is swapped in. */
+  document.addEventListener("console:settled", () => { justSettled = true; });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
+    const first = cardInputs().find((i) => boxInPlay(i) && cardsOf(i).length < 5);
+    if (first) {
+      first.focus();
+      markFocused(first);
+    }
+    syncPicker();
+  });
+})();

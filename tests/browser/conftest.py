@@ -1,0 +1,71 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against ``live_server``.
+
+One browser per module; each test gets a fresh 1280x800 context (a tablet's screen) and
+logs in through the login form. Screenshots go to ``test-artifacts/`` (git-ignored).
+Never a downloaded browser: the tests use ``/usr/bin/chromium`` and skip without it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+VIEWPORT = {"width": 1280, "height": 800}
+PASSWORD = "pw-for-tests"  # tests.factories.UserFactory
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+    # between browser steps are still synchronous and safe. Set only while the browser runs:
+    # a process started meanwhile (``check --deploy`` in another test) must not inherit it.
+    was = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_api.sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM),
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if was is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = was
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot of the page as it is now: ``test-artifacts/<name>.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def log_in(page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/console/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/console/")
