@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from casino.console import views
+from casino.console import maubinh, views
 
 app_name = "console"
 
@@ -16,6 +16,10 @@ urlpatterns = [
     path("sessions/<int:session_id>/player/", views.player, name="player"),
     path("sessions/<int:session_id>/preview/", views.preview, name="preview"),
     path("sessions/<int:session_id>/confirm/", views.confirm, name="confirm"),
+    path("sessions/<int:session_id>/maubinh/seat/", maubinh.seat, name="mb-seat"),
+    path("sessions/<int:session_id>/maubinh/arrange/", maubinh.arrange, name="mb-arrange"),
+    path("sessions/<int:session_id>/maubinh/preview/", maubinh.preview, name="mb-preview"),
+    path("sessions/<int:session_id>/maubinh/confirm/", maubinh.confirm, name="mb-confirm"),
     path("sessions/<int:session_id>/history/", views.history, name="history"),
     path(
         "sessions/<int:session_id>/rounds/<int:round_id>/", views.round_detail, name="round-detail"

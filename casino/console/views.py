@@ -50,6 +50,8 @@ ROUND_PAGE = "console/round.html"
 PICKER_ROWS = tuple(tuple(Card(rank, suit) for rank in RANKS) for suit in SUITS)
 
 View = Callable[..., HttpResponse]
+#: The games the console deals: Niu Niu's round screen here, Mau Binh's in ``maubinh.py``.
+CONSOLE_GAMES = selectors.CONSOLE_GAMES | {"maubinh"}
 
 
 # Access, language, rendering
@@ -102,7 +104,7 @@ def with_session(view: View) -> View:
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
         session = selectors.session_for(user=request.user, pk=session_id)
-        if session is None or session.table.game not in selectors.CONSOLE_GAMES:
+        if session is None or session.table.game not in CONSOLE_GAMES:
             raise Http404("no such session at your venues")
         use_venue_language(request, session.table.venue.language)
         if not can(request.user, PLAY, session.table.venue_id):
@@ -136,6 +138,8 @@ def no_rules(request: HttpRequest, session: TableSession) -> HttpResponse:
 def screen_or_refusal(
     request: HttpRequest, session: TableSession
 ) -> selectors.Screen | HttpResponse:
+    if session.table.game != "niuniu":  # Mau Binh's screen has its own views
+        raise Http404("not a Niu Niu table")
     try:
         return selectors.screen_for(session=session)
     except selectors.NoRulesInForce:
@@ -154,6 +158,9 @@ def session_context(session: TableSession, tab: str) -> dict[str, Any]:
 @console_login_required
 def home(request: HttpRequest) -> HttpResponse:
     groups = selectors.tables_for(user=request.user)
+    for group in groups:
+        for table in group.tables:
+            table.in_console = table.game in CONSOLE_GAMES
     languages = {group.venue.language for group in groups}
     if len(languages) == 1:
         use_venue_language(request, languages.pop())
@@ -164,7 +171,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @console_login_required
 def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
     table = selectors.table_for(user=request.user, pk=table_id)
-    if table is None or table.game not in selectors.CONSOLE_GAMES:
+    if table is None or table.game not in CONSOLE_GAMES:
         raise Http404("no such table at your venues")
     use_venue_language(request, table.venue.language)
     if not can(request.user, PLAY, table.venue_id):
@@ -346,6 +353,10 @@ def whole_screen(
 @require_GET
 @with_session
 def round_screen(request: HttpRequest, session: TableSession) -> HttpResponse:
+    if session.table.game == "maubinh":
+        from casino.console import maubinh
+
+        return maubinh.screen(request, session)
     return whole_screen(request, session, request.GET)
 
 
@@ -365,6 +376,8 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
     """One hand's cards read and, with five, evaluated (the live partial of a card field)."""
     if not request.htmx:
         return whole_screen(request, session, request.GET)
+    if session.table.game != "niuniu":
+        raise Http404("not a Niu Niu table")
     try:
         rules = selectors.rules_for(session=session)
     except selectors.NoRulesInForce:

@@ -71,6 +71,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.fill("#box-2-super", "50000")
     page.wait_for_selector("#player-1 .player-name:has-text('Nguyễn Văn An')")
     page.wait_for_selector("#stakes-1 .deposit:has-text('100,000')")
+    page.wait_for_selector("#stakes-2 .deposit:has-text('500,000')")  # each box updates alone
     assert "300,000" in page.text_content("#stakes-1")
     assert "500,000" in page.text_content("#stakes-2")
     type_cards(page, "#box-1-cards", "ks qs 5h 4h 10c")

@@ -1,0 +1,76 @@
+"""A Mau Binh round in the browser: open the table, type four seats, preview, confirm once.
+
+The round is tests/maubinh/test_rounds.py's, worked by hand there: a scoop and a foul,
+chi +47, -44, -56, +53 at a stake of 10,000; fees 24,000 and 27,000.
+"""
+
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal as D
+from pathlib import Path
+
+import pytest
+from django.db.models import Sum
+
+from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from tests.browser.conftest import log_in, shot
+from tests.maubinh.conftest import TEST_DEALS, maubinh_table
+from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def type_seat(page, position: int, cards: str) -> None:
+    for row, text in zip(("back", "middle", "front"), cards.split(" / "), strict=True):
+        page.fill(f"#seat-{position}-{row}", text.lower())
+
+
+def test_a_four_player_round_with_a_scoop_and_a_foul(page, floor, settings):
+    settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
+    table = maubinh_table(floor.venue)
+    log_in(page, "dealer")
+
+    # the Mau Binh table opens from My tables like any other, onto its own screen
+    page.click(f"#table-{table.pk} a")
+    page.fill("#chips-100000", "50")
+    page.click("button.primary")
+    page.wait_for_selector("#seat-4-front")
+    session = TableSession.objects.get(table=table)
+    assert page.input_value("#stake") == "10,000"
+
+    for position, cards in enumerate((SEAT_1, SEAT_2, SEAT_3, SEAT_4), start=1):
+        type_seat(page, position, cards)
+    page.wait_for_selector("#seat-1-eval [data-row=back] b:has-text('Four of a Kind, As')")
+    page.wait_for_selector("#seat-3-eval .foul")
+    page.wait_for_selector("#seat-4-eval [data-row=back] b:has-text('Straight Flush, 8 high')")
+    assert page.locator(".mb-eval .foul").count() == 1
+
+    page.click("#preview-button")
+    page.wait_for_selector("#confirm")
+    chi = page.eval_on_selector_all(".mb-matrix [data-chi]", "e => e.map(c => c.textContent)")
+    assert chi == ["+47", "-44", "-56", "+53"]
+    one_v_two = page.locator(".mb-matrix tr[data-seat='1'] td[data-against='2']")
+    assert one_v_two.text_content().strip() == "+26★"
+    assert "scoop" in one_v_two.get_attribute("class")
+    assert page.locator(".mb-matrix tr[data-seat='3'] td[data-basis='foul']").count() == 3
+    fees = page.eval_on_selector_all(".mb-matrix [data-fee]", "e => e.map(c => c.textContent)")
+    assert fees == ["24,000", "", "", "27,000"]
+    assert page.text_content("[data-total=fees]") == "51,000"
+    assert page.text_content("[data-total=house]") == "+51,000"
+    SCREENSHOT.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shot(page, "maubinh-preview"), SCREENSHOT / "console-maubinh-preview.png")
+
+    page.dblclick("#confirm")
+    page.wait_for_selector(".banner.settled[data-round='1']")
+    shot(page, "maubinh-settled")
+    (settled,) = Round.objects.filter(session=session)
+    assert settled.status == RoundStatus.SETTLED and settled.house_net == D("51000")
+    entries = LedgerEntry.objects.filter(round=settled)
+    assert entries.count() == 8
+    assert entries.aggregate(t=Sum("amount"))["t"] == 0
+    # the next round: the same stake, empty seats
+    assert page.input_value("#stake") == "10,000"
+    assert page.input_value("#seat-1-back") == ""

@@ -1,0 +1,232 @@
+"""The Mau Binh round screen of the console (casino/console/maubinh.py), through the test client.
+
+An htmx request (``HX-Request: true``) gets only the fragment it replaces; mistakes come
+back inline with 422, never as a 500.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal as D
+
+import pytest
+from django.db.models import Sum
+from django.urls import reverse
+
+from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+SEATS = {1: SEAT_1, 2: SEAT_2, 3: SEAT_3, 4: SEAT_4}
+SIX_PAIRS = "7D 9S 9H JC JD / 2S 2H 5S 5H 7C / KS KH AC"
+
+
+def url(name, session, query=""):
+    return reverse(f"console:{name}", args=[session.pk]) + query
+
+
+def seat_fields(position, cards):
+    back, middle, front = cards.split(" / ")
+    return {
+        f"seat-{position}-back": back,
+        f"seat-{position}-middle": middle,
+        f"seat-{position}-front": front,
+    }
+
+
+def round_data(seats=SEATS, stake="10,000", **extra):
+    data = {"key": "mb-console-key-1", "stake": stake}
+    for position, cards in seats.items():
+        data.update(seat_fields(position, cards))
+    data.update(extra)
+    return data
+
+
+@pytest.fixture
+def dealer_client(client, dealer, settings):
+    client.force_login(dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the venue speaks Vietnamese
+    return client
+
+
+def digest_of(response):
+    return re.search(r'id="digest" name="digest" value="([0-9a-f]+)"', response.content.decode())[1]
+
+
+def test_a_mau_binh_table_opens_in_the_console_and_shows_its_own_screen(
+    dealer_client, table, dealer
+):
+    home = dealer_client.get(reverse("console:home"))
+    assert reverse("console:open", args=[table.pk]) in home.content.decode()
+    opened = dealer_client.post(
+        reverse("console:open", args=[table.pk]), {"chips-100000": "50"}, follow=True
+    )
+    session = TableSession.objects.get(table=table)
+    assert opened.redirect_chain[-1][0] == url("round", session)
+    body = opened.content.decode()
+    assert opened.status_code == 200
+    for position in (1, 2, 3, 4):
+        for row in ("back", "middle", "front"):
+            assert f'id="seat-{position}-{row}"' in body
+    assert 'id="stake"' in body and 'value="10,000"' in body  # the table minimum
+    assert "box-1-single" not in body
+
+
+def test_niu_niu_endpoints_answer_404_for_a_mau_binh_session(dealer_client, session):
+    assert dealer_client.post(url("preview", session), {}, **HX).status_code == 404
+    assert dealer_client.get(url("hand", session), {"box": "1"}, **HX).status_code == 404
+
+
+def test_the_seat_partial_describes_the_rows_and_warns_of_a_foul(dealer_client, session):
+    response = dealer_client.get(
+        url("mb-seat", session), {"seat": "3", **seat_fields(3, SEAT_3)}, **HX
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and body.lstrip().startswith('<div class="mb-eval')
+    assert 'id="seat-3-eval"' in body
+    assert 'class="foul"' in body and "Fouled: the middle row (Two Pair, Js and 9s)" in body
+    one = dealer_client.get(url("mb-seat", session), {"seat": "1", **seat_fields(1, SEAT_1)}, **HX)
+    assert "Four of a Kind, As" in one.content.decode()
+    assert "Full House, Ks over 3s" in one.content.decode()
+    assert 'class="foul"' not in one.content.decode()
+
+
+def test_the_seat_partial_shows_an_instant_win_badge(dealer_client, session):
+    response = dealer_client.get(
+        url("mb-seat", session), {"seat": "2", **seat_fields(2, SIX_PAIRS)}, **HX
+    )
+    body = response.content.decode()
+    assert 'data-instant="six_pairs"' in body and "Instant win: Six Pairs" in body
+
+
+def test_the_seat_partial_says_what_is_wrong_inline(dealer_client, session):
+    bad = dealer_client.get(url("mb-seat", session), {"seat": "1", "seat-1-back": "AS KS 1X"}, **HX)
+    assert bad.status_code == 200 and "“1X” is not a card" in bad.content.decode()
+    long = dealer_client.get(
+        url("mb-seat", session), {"seat": "1", "seat-1-front": "AS KS QS JS"}, **HX
+    )
+    assert "The front row takes 3 cards; it has 4" in long.content.decode()
+    twice = dealer_client.get(
+        url("mb-seat", session),
+        {"seat": "2", **seat_fields(1, SEAT_1), "seat-2-back": "AS 2D"},
+        **HX,
+    )
+    assert "A♠ is already in seat 1" in twice.content.decode()
+    partial = dealer_client.get(url("mb-seat", session), {"seat": "1", "seat-1-back": "AS"}, **HX)
+    assert "1 of 13" in partial.content.decode()
+    assert dealer_client.get(url("mb-seat", session), {"seat": "9"}, **HX).status_code == 404
+
+
+def test_auto_arrange_fills_the_three_rows(dealer_client, session):
+    cards = SEAT_3.replace(" /", "")  # the fouled hand's 13 cards, typed in the back row
+    response = dealer_client.post(
+        url("mb-arrange", session, "?seat=3"), {"stake": "10000", "seat-3-back": cards}, **HX
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<fieldset class="mb-seat')
+    values = dict(re.findall(r'name="seat-3-(back|middle|front)" value="([^"]*)"', body))
+    assert [len(values[row].split()) for row in ("back", "middle", "front")] == [5, 5, 3]
+    assert sorted(" ".join(values.values()).split()) == sorted(cards.split())
+    assert 'class="foul"' not in body, "a suggested arrangement is never fouled"
+
+
+def test_auto_arrange_needs_13_cards(dealer_client, session):
+    response = dealer_client.post(
+        url("mb-arrange", session, "?seat=1"), {"seat-1-back": "AS KS QS JS"}, **HX
+    )
+    assert response.status_code == 422
+    assert "needs the seat&#x27;s 13 cards (4 so far)" in response.content.decode()
+
+
+def test_the_preview_shows_the_pairwise_matrix_fees_and_totals(dealer_client, session):
+    response = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and 'id="preview"' in body
+    cells = dict(re.findall(r'<tr data-seat="(\d)".*?data-chi>([^<]+)</td>', body, flags=re.DOTALL))
+    assert cells == {"1": "+47", "2": "-44", "3": "-56", "4": "+53"}
+    row_1 = re.search(r'<tr data-seat="1".*?</tr>', body, flags=re.DOTALL)[0]
+    assert re.search(r'scoop" data-against="2"[^>]*>\+26<span class="star"', row_1)
+    assert re.search(r'data-against="4"[^>]*>-5</td>', row_1)
+    row_3 = re.search(r'<tr data-seat="3".*?</tr>', body, flags=re.DOTALL)[0]
+    assert 'data-basis="foul"' in row_3 and "Fouled" in row_3
+    fees = re.findall(r"data-fee>([^<]*)</td>", body)
+    assert fees == ["24,000", "", "", "27,000"]
+    assert re.search(r'data-total="fees">51,000<', body)
+    assert re.search(r'data-total="house" class="[^"]*">\+51,000<', body)
+    # every seat's evaluation comes back out of band
+    assert body.count('hx-swap-oob="true"') == 4
+
+
+@pytest.mark.parametrize(
+    ("seats", "message"),
+    [
+        ({1: SEAT_1, 2: SEAT_2.rsplit(" ", 1)[0]}, "the front row has 2 cards; it takes 3"),
+        ({1: SEAT_1, 2: SEAT_2 + " 6S"}, "The front row takes 3 cards; it has 4"),
+        ({1: SEAT_1, 2: SEAT_1}, "is already in seat 1"),
+        ({1: SEAT_1, 2: "AS KS QS JS ZZ / 2H / 3H"}, "“ZZ” is not a card"),
+        ({1: SEAT_1}, "Mau Binh takes 2 to 4 players; 1 seats are in play"),
+    ],
+)
+def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats, message):
+    response = dealer_client.post(url("mb-preview", session), round_data(seats), **HX)
+    assert response.status_code == 422
+    assert message in response.content.decode().replace("&#x27;", "'")
+    assert 'id="confirm"' not in response.content.decode()
+
+
+def test_a_bad_stake_is_said_inline(dealer_client, session):
+    response = dealer_client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
+    assert response.status_code == 422
+    assert "Below the table minimum of 10,000" in response.content.decode()
+
+
+def test_a_quitter_pays_the_penalty(dealer_client, session):
+    data = round_data({1: SEAT_1, 2: SEAT_2}, **{"seat-3-quit": "1"})
+    response = dealer_client.post(url("mb-preview", session), data, **HX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    nets = dict(re.findall(r'<tr data-seat="(\d)".*?data-net>([^<]+)</td>', body, re.DOTALL))
+    assert nets == {"1": "+304,000", "2": "-200,000", "3": "-120,000"}
+    assert 'data-basis="quit"' in body
+
+
+def test_confirming_twice_settles_once_and_the_ledger_sums_to_zero(dealer_client, session):
+    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    data = {**round_data(), "digest": digest_of(previewed)}
+    first = dealer_client.post(url("mb-confirm", session), data, **HX)
+    again = dealer_client.post(url("mb-confirm", session), data, **HX)
+    assert first.status_code == again.status_code == 200
+    assert "console:settled" in first["HX-Trigger"]
+    assert 'data-round="1"' in first.content.decode()
+    (settled,) = Round.objects.all()
+    assert settled.status == RoundStatus.SETTLED and settled.house_net == D("51000")
+    entries = LedgerEntry.objects.filter(round=settled)
+    assert entries.count() == 8
+    assert entries.aggregate(t=Sum("amount"))["t"] == 0
+    # the next round's form keeps the stake, with a new key
+    assert 'name="stake" value="10,000"' in first.content.decode()
+    assert "mb-console-key-1" not in first.content.decode()
+
+
+def test_a_confirmation_that_differs_from_its_preview_is_refused(dealer_client, session):
+    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    data = {**round_data(stake="20000"), "digest": digest_of(previewed)}
+    response = dealer_client.post(url("mb-confirm", session), data, **HX)
+    assert response.status_code == 422
+    assert "The round changed after its preview" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_without_htmx_a_confirmation_redirects_to_the_screen(dealer_client, session):
+    previewed = dealer_client.post(url("mb-preview", session), round_data())
+    assert "<html" in previewed.content.decode()
+    data = {**round_data(), "digest": digest_of(previewed)}
+    response = dealer_client.post(url("mb-confirm", session), data)
+    assert response.status_code == 303 and response["Location"] == url("round", session)
+    screen = dealer_client.get(url("round", session))
+    assert "Last round 1" in screen.content.decode()
