@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint bench worker beat migrate demo install clean
+.PHONY: run test lint bench bench-large worker beat migrate demo install clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench: $(STAMP)
 	$(PY) bench/maubinh.py
 	$(PY) bench/settle.py
 	$(PY) bench/console.py
+	$(PY) bench/reports.py
+
+# A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes the
+# better part of an hour on 2 cores; BENCH_REUSE=1 builds again without filling anew.
+bench-large: $(STAMP)
+	BENCH_ROUNDS=1000000 $(PY) bench/reports.py
 
 worker: $(STAMP)
 	DEBUG=1 $(VENV)/bin/celery -A casino worker --loglevel=info

@@ -11,6 +11,7 @@ admin.site.index_title = "Venues, rulesets and the floor"
 urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
     path("console/", include("casino.console.urls")),
+    path("reports/", include("casino.reports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "accounts/login/",

@@ -3,6 +3,7 @@
 from casino.models.audit import AuditEvent
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
+from casino.models.reports import ShiftReport, ShiftReportCell, ShiftReportFile
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
@@ -22,6 +23,9 @@ __all__ = [
     "Ruleset",
     "RulesetVersion",
     "Shift",
+    "ShiftReport",
+    "ShiftReportCell",
+    "ShiftReportFile",
     "Slip",
     "SlipStatus",
     "Table",

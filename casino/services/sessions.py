@@ -31,6 +31,7 @@ from casino.models import (
     TableSession,
 )
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, to_decimal
+from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 
@@ -303,6 +304,8 @@ def session_close(
         after={k: str(v) for k, v in figures.items()}
         | {"closing_total": str(closing_total), "variance": str(session.variance)},
     )
+    # The last table of a shift to close asks for the shift's report (built after commit).
+    shift_report_schedule_if_done(session.shift_id)
     return session
 
 

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from casino.models import Player, Ruleset, Table, TableLimit, TableSession, Venue
+from casino.reports.services import report_build, report_request
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
 from casino.services.sessions import session_close, session_figures, session_open
 from casino.simulation import chips_for, play
@@ -186,9 +187,15 @@ class Command(BaseCommand):
         closed = session_close(
             session=session, user=users["supervisor"], closing_chips=chips_for(tray, denominations)
         )
+        report = report_build(
+            report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
+        )
         session_open(table=tables[1], user=users["dealer"], opening_chips=opening)
         self.stdout.write(
             f"  {tables[0]}: {rounds} rounds played ({voided} voided), house won "
             f"{closed.win_by_ledger} {venue.currency}; {tables[1]} is open for you"
+        )
+        self.stdout.write(
+            f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)"
         )
         assert closed.status == TableSession.Status.CLOSED

@@ -1,0 +1,205 @@
+"""The reports' charts, drawn by matplotlib as SVG from figures (no browser JavaScript).
+
+Each function takes the figures (decimals as strings) and returns SVG text; the HTML
+page shows it as an image and the PDF embeds it. matplotlib's object API is used (no
+``pyplot`` state), so charts can be drawn from several threads.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from matplotlib import rcParams
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+# Hour labels ("22:00") look like times to matplotlib, which says so at INFO level.
+logging.getLogger("matplotlib.category").setLevel(logging.WARNING)
+
+# Same input, same SVG bytes: fixed ids, no creation date.
+rcParams["svg.hashsalt"] = "casino-reports"
+rcParams["font.family"] = "DejaVu Sans"
+rcParams["font.size"] = 9
+
+WIN = "#2f6f4f"
+LOSS = "#b03a2e"
+THEORETICAL = "#8a8f98"
+ACCENT = "#1f4e79"
+SIZE = (7.2, 3.0)
+
+
+def _number(value: Any) -> float:
+    return float(Decimal(value)) if value not in (None, "") else 0.0
+
+
+def _amounts(ax: Any) -> None:
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:,.0f}"))
+
+
+def _svg(figure: Figure) -> str:
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _frame(title: str) -> tuple[Figure, Any]:
+    figure = Figure(figsize=SIZE)
+    ax = figure.add_subplot()
+    ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(axis="y", color="#e5e5e5", linewidth=0.6)
+    ax.set_axisbelow(True)
+    return figure, ax
+
+
+def _empty(ax: Any) -> None:
+    ax.text(0.5, 0.5, "no settled rounds", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def bars(title: str, labels: Sequence[str], values: Sequence[float], currency: str = "") -> str:
+    """Bars above zero in green, below in red; amounts on the axis."""
+    figure, ax = _frame(f"{title} ({currency})" if currency else title)
+    if not labels:
+        _empty(ax)
+        return _svg(figure)
+    ax.bar(labels, values, color=[WIN if v >= 0 else LOSS for v in values], width=0.6)
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    _amounts(ax)
+    ax.tick_params(axis="x", labelrotation=45 if len(labels) > 10 else 0)
+    return _svg(figure)
+
+
+def win_by_table(figures: dict[str, Any]) -> str:
+    tables = figures["tables"]
+    return bars(
+        "House win by table",
+        [t["label"] for t in tables],
+        [_number(t["house_win"]) for t in tables],
+        figures["shift"]["currency"],
+    )
+
+
+def win_by_hour(figures: dict[str, Any]) -> str:
+    hours = figures["hours"]
+    return bars(
+        f"House win by hour ({figures['shift']['timezone']})",
+        [h["label"] for h in hours],
+        [_number(h["house_win"]) for h in hours],
+        figures["shift"]["currency"],
+    )
+
+
+def hold_against_theoretical(figures: dict[str, Any]) -> str:
+    """Per table: the hold %, the theoretical hold % and the 95% range around it."""
+    tables = figures["tables"]
+    figure, ax = _frame("Hold % against theoretical, by table")
+    if not tables:
+        _empty(ax)
+        return _svg(figure)
+    positions = range(len(tables))
+    ax.bar(
+        [p - 0.18 for p in positions],
+        [_number(t["hold_pct"]) for t in tables],
+        width=0.36,
+        color=ACCENT,
+        label="hold %",
+    )
+    rated = [(p, t) for p, t in zip(positions, tables, strict=True) if t["theoretical_hold_pct"]]
+    ax.bar(
+        [p + 0.18 for p, _t in rated],
+        [_number(t["theoretical_hold_pct"]) for _p, t in rated],
+        width=0.36,
+        color=THEORETICAL,
+        label="theoretical hold %",
+    )
+    ranged = [(p, t) for p, t in rated if t["hold_low_pct"] is not None]
+    if ranged:
+        middles = [_number(t["theoretical_hold_pct"]) for _p, t in ranged]
+        ax.errorbar(
+            [p + 0.18 for p, _t in ranged],
+            middles,
+            yerr=[
+                [
+                    m - _number(t["hold_low_pct"])
+                    for m, (_p, t) in zip(middles, ranged, strict=True)
+                ],
+                [
+                    _number(t["hold_high_pct"]) - m
+                    for m, (_p, t) in zip(middles, ranged, strict=True)
+                ],
+            ],
+            fmt="none",
+            ecolor="#333333",
+            capsize=3,
+            linewidth=0.8,
+            label="95% range",
+        )
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    ax.set_xticks(list(positions), [t["label"] for t in tables])
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:.0f}%"))
+    ax.legend(frameon=False, fontsize=8, ncols=3, loc="upper right")
+    return _svg(figure)
+
+
+def shift_charts(figures: dict[str, Any]) -> dict[str, str]:
+    """The shift report's charts by file name."""
+    return {
+        "win-by-table.svg": win_by_table(figures),
+        "hold-vs-theoretical.svg": hold_against_theoretical(figures),
+        "win-by-hour.svg": win_by_hour(figures),
+    }
+
+
+def trend(days: Sequence[dict[str, Any]], currency: str) -> str:
+    """The dashboard's daily house win (bars) with the hold % against theoretical (lines)."""
+    figure, ax = _frame(f"House win and hold by gaming date ({currency})")
+    if not days:
+        _empty(ax)
+        return _svg(figure)
+    labels = [d["label"] for d in days]
+    ax.bar(
+        labels,
+        [_number(d["house_win"]) for d in days],
+        color=[WIN if _number(d["house_win"]) >= 0 else LOSS for d in days],
+        width=0.6,
+        label="house win",
+    )
+    ax.plot(
+        labels,
+        [_number(d["theoretical_win"]) if d["theoretical_win"] else None for d in days],
+        color=THEORETICAL,
+        marker="o",
+        linewidth=1.2,
+        label="theoretical win",
+    )
+    _amounts(ax)
+    hold = ax.twinx()
+    hold.plot(
+        labels,
+        [_number(d["hold_pct"]) if d["hold_pct"] else None for d in days],
+        color=ACCENT,
+        marker="s",
+        linewidth=1.2,
+        label="hold %",
+    )
+    hold.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:.0f}%"))
+    hold.spines[["top"]].set_visible(False)
+    handles = ax.get_legend_handles_labels()
+    more = hold.get_legend_handles_labels()
+    ax.legend(
+        handles[0] + more[0],
+        handles[1] + more[1],
+        frameon=False,
+        fontsize=8,
+        ncols=3,
+        loc="lower left",
+        bbox_to_anchor=(0, 1.06),
+    )
+    ax.tick_params(axis="x", labelrotation=45 if len(labels) > 10 else 0)
+    return _svg(figure)

@@ -1,0 +1,400 @@
+"""A report's files from its figures: CSV, XLSX (a sheet per section), PDF, chart SVGs.
+
+Each writer reads the stored figures only, so the files always say what the page says.
+``present`` turns the figures into display text (thousands separators, percentages,
+"n/a" with its reason) for the HTML page and the PDF; the CSV and XLSX keep numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import csv
+import io
+import logging
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from casino.reports.figures import theoretical_note
+
+# WeasyPrint logs every layout step at INFO level.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+
+CSV_NAME = "shift-report.csv"
+XLSX_NAME = "shift-report.xlsx"
+PDF_NAME = "shift-report.pdf"
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+    "svg": "image/svg+xml",
+}
+
+#: The performance sections: (figures key, title, what the first column is).
+SECTIONS = [
+    ("tables", "Tables", "Table"),
+    ("dealers", "Dealers", "Dealer"),
+    ("games", "Games", "Game"),
+    ("bet_types", "Bet types", "Bet type"),
+    ("hours", "Hours", "Hour"),
+]
+#: Columns of a performance section: (key, header).
+FIGURE_COLUMNS = [
+    ("rounds", "Rounds"),
+    ("bets", "Bets"),
+    ("handle", "Handle"),
+    ("player_result", "Player win/loss"),
+    ("commission", "Commission"),
+    ("house_win", "House win"),
+    ("hold_pct", "Hold %"),
+    ("theoretical_win", "Theoretical win"),
+    ("theoretical_hold_pct", "Theoretical hold %"),
+    ("actual_minus_theoretical", "Actual - theoretical"),
+    ("hold_low_pct", "95% range low %"),
+    ("hold_high_pct", "95% range high %"),
+    ("flagged", "Outside range"),
+]
+PLAYER_COLUMNS = [
+    ("key", "Member"),
+    ("label", "Name"),
+    ("rounds", "Rounds"),
+    ("hands", "Hands"),
+    ("minutes", "Minutes at table"),
+    ("bets", "Bets"),
+    ("handle", "Handle"),
+    ("average_bet", "Average bet"),
+    ("theoretical_win", "Theoretical win"),
+    ("house_win", "Actual win"),
+    ("commission", "Commission"),
+]
+FEE_COLUMNS = [
+    ("label", "Table"),
+    ("rounds", "Rounds"),
+    ("seats", "Seats played"),
+    ("volume", "Volume between players"),
+    ("fees", "Fees"),
+    ("fee_pct", "Fee % of volume"),
+]
+PAYOUT_COLUMNS = [
+    ("table", "Table"),
+    ("round", "Round"),
+    ("box", "Box"),
+    ("player", "Member"),
+    ("player_name", "Name"),
+    ("bet_type", "Bet type"),
+    ("stake", "Stake"),
+    ("odds", "Odds"),
+    ("net", "Paid (net)"),
+    ("settled_at", "Settled at"),
+    ("settled_by", "Settled by"),
+]
+VOID_COLUMNS = [
+    ("table", "Table"),
+    ("round", "Round"),
+    ("handle", "Handle"),
+    ("house_net", "House net reversed"),
+    ("reason", "Reason"),
+    ("requested_by", "Requested by"),
+    ("requested_at", "Requested at"),
+    ("approved_by", "Approved by"),
+    ("approved_at", "Approved at"),
+]
+REQUEST_COLUMNS = [
+    ("table", "Table"),
+    ("round", "Round"),
+    ("status", "Status"),
+    ("reason", "Reason"),
+    ("requested_by", "Requested by"),
+    ("requested_at", "Requested at"),
+]
+VOIDED_SLIP_COLUMNS = [
+    ("table", "Table"),
+    ("slip", "Slip"),
+    ("kind", "Kind"),
+    ("amount", "Amount"),
+    ("reason", "Reason"),
+    ("requested_by", "Requested by"),
+    ("voided_by", "Voided by"),
+    ("voided_at", "Voided at"),
+]
+SESSION_COLUMNS = [
+    ("table", "Table"),
+    ("session", "Session"),
+    ("status", "Status"),
+    ("dealer", "Dealer"),
+    ("opening", "Opening"),
+    ("closing", "Closing"),
+    ("fills", "Fills"),
+    ("credits", "Credits"),
+    ("drop", "Drop"),
+    ("win_by_count", "Win by count"),
+    ("win_by_ledger", "Win by ledger"),
+    ("variance", "Variance"),
+    ("flagged", "Flagged"),
+    ("closed_by", "Closed by"),
+]
+SLIP_COLUMNS = [
+    ("table", "Table"),
+    ("slip", "Slip"),
+    ("kind", "Kind"),
+    ("amount", "Amount"),
+    ("requested_by", "Requested by"),
+    ("issued_by", "Issued by"),
+    ("verified_by", "Verified by"),
+    ("verified_at", "Verified at"),
+]
+
+MONEY = {
+    "handle",
+    "player_result",
+    "commission",
+    "house_win",
+    "theoretical_win",
+    "actual_minus_theoretical",
+    "unrated_handle",
+    "volume",
+    "fees",
+    "stake",
+    "net",
+    "amount",
+    "opening",
+    "closing",
+    "fills",
+    "credits",
+    "drop",
+    "win_by_count",
+    "win_by_ledger",
+    "variance",
+    "average_bet",
+    "house_net",
+    "house_net_reversed",
+}
+PERCENT = {"hold_pct", "theoretical_hold_pct", "hold_low_pct", "hold_high_pct", "fee_pct"}
+COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
+
+Progress = Callable[[int, str], None]
+#: Voided rounds listed in the PDF (the XLSX and the page list up to figures.LIST_LIMIT).
+PDF_VOIDS = 50
+
+
+def _decimal(value: Any) -> Any:
+    """A stored figure as a number for a spreadsheet (strings of digits become Decimal)."""
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except ArithmeticError:
+            return value
+    return value
+
+
+# Display
+
+
+def money_text(value: Any) -> str:
+    amount = Decimal(value)
+    if amount == amount.to_integral_value():
+        return f"{amount:,.0f}"
+    return f"{amount:,.2f}"
+
+
+def present(figures: dict[str, Any], *, note: str | None = None) -> dict[str, Any]:
+    """A copy of the figures as display text; an unavailable theoretical figure reads
+    "n/a (house edge not computed for ruleset ...)"."""
+    note = note or theoretical_note(figures)
+    gaming_date = figures.get("shift", {}).get("gaming_date")
+
+    def walk(value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {k: walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, key) for v in value]
+        if value is None:
+            if key in {"theoretical_win", "theoretical_hold_pct", "actual_minus_theoretical"}:
+                return note
+            return "—"
+        if key in MONEY:
+            return money_text(value)
+        if key in PERCENT:
+            return f"{Decimal(value):.2f}%"
+        if key in COUNTS and isinstance(value, int):
+            return f"{value:,}"
+        if key == "odds":
+            return f"{Decimal(value).normalize():f}:1"
+        if key == "flagged":
+            return "FLAG" if value else ""
+        if isinstance(value, str) and len(value) > 18 and value[10:11] == "T":
+            return value[11:16] if value[:10] == gaming_date else value[:16].replace("T", " ")
+        return value
+
+    return walk(copy.deepcopy(figures))
+
+
+# CSV
+
+
+def render_csv(figures: dict[str, Any]) -> bytes:
+    """The figures as CSV blocks: a title row, a header row and the rows, per section."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    shift = figures["shift"]
+    writer.writerow(["Shift report", shift["venue_name"], shift["gaming_date"], shift["name"]])
+    writer.writerow(["Currency", shift["currency"], "Time zone", shift["timezone"]])
+    for note in figures["notes"]:
+        writer.writerow(["Note", note])
+    for key, title, first, columns, rows in _tables(figures):
+        writer.writerow([])
+        writer.writerow([f"[{title}]"])
+        writer.writerow([h for _k, h in ([(key, first)] if first else []) + columns])
+        for row in rows:
+            writer.writerow(
+                [_cell_text(row.get(k)) for k, _h in ([(key, first)] if first else []) + columns]
+            )
+    return buffer.getvalue().encode("utf-8")
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _tables(
+    figures: dict[str, Any],
+) -> list[tuple[str, str, str | None, list[tuple[str, str]], list[dict[str, Any]]]]:
+    """Every tabular section: (key column, title, its header, columns, rows)."""
+    total = dict(figures["total"], label="Shift total")
+    tables: list[Any] = [("label", "Summary", "Section", FIGURE_COLUMNS, [total])]
+    for key, title, first in SECTIONS:
+        tables.append(("label", title, first, FIGURE_COLUMNS, figures[key]))
+    tables += [
+        ("label", "Player ratings", None, PLAYER_COLUMNS, figures["players"]),
+        ("label", "Mau Binh", None, FEE_COLUMNS, figures["fee_games"]["tables"]),
+        ("label", "Largest payouts", None, PAYOUT_COLUMNS, figures["payouts"]),
+        ("label", "Voided rounds", None, VOID_COLUMNS, figures["voids"]["listed"]),
+        (
+            "label",
+            "Void requests not approved",
+            None,
+            REQUEST_COLUMNS,
+            figures["voids"]["requests_not_approved"],
+        ),
+        ("label", "Voided slips", None, VOIDED_SLIP_COLUMNS, figures["voids"]["voided_slips"]),
+        ("label", "Count against ledger", None, SESSION_COLUMNS, figures["count"]["sessions"]),
+        ("label", "Fills and credits", None, SLIP_COLUMNS, figures["count"]["slips"]),
+    ]
+    return tables
+
+
+# XLSX
+
+
+def render_xlsx(figures: dict[str, Any]) -> bytes:
+    """One sheet per section; amounts as numbers, so sums can be checked in the sheet."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    bold = Font(bold=True)
+    summary = workbook.create_sheet("Summary")
+    shift = figures["shift"]
+    for row in [
+        ["Venue", shift["venue_name"]],
+        ["Gaming date", shift["gaming_date"]],
+        ["Shift", shift["name"]],
+        ["From", shift["starts_at"]],
+        ["To", shift["ends_at"]],
+        ["Currency", shift["currency"]],
+        ["Time zone", shift["timezone"]],
+        [],
+    ]:
+        summary.append(row)
+    for key, header in [("label", ""), *FIGURE_COLUMNS]:
+        value = "Shift total" if key == "label" else _decimal(figures["total"][key])
+        summary.append([header or "Figure", value])
+    summary.append([])
+    voids = figures["voids"]
+    summary.append(["Voided rounds", voids["count"]])
+    summary.append(["Voided handle", _decimal(voids["handle"])])
+    summary.append(
+        ["Sessions flagged (count against ledger)", figures["count"]["flagged_sessions"]]
+    )
+    for note in figures["notes"]:
+        summary.append(["Note", note])
+    summary.column_dimensions["A"].width = 40
+    summary.column_dimensions["B"].width = 24
+    for _key, title, first, columns, rows in _tables(figures)[1:]:
+        sheet = workbook.create_sheet(title[:31])
+        headers = ([("label", first)] if first else []) + columns
+        sheet.append([h for _k, h in headers])
+        for cell in sheet[1]:
+            cell.font = bold
+        for row in rows:
+            sheet.append([_xlsx_value(k, row.get(k)) for k, _h in headers])
+        for index, (_k, header) in enumerate(headers, start=1):
+            letter = sheet.cell(row=1, column=index).column_letter
+            sheet.column_dimensions[letter].width = max(10, min(28, len(header) + 4))
+        sheet.freeze_panes = "B2"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _xlsx_value(key: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if key in MONEY or key in PERCENT or key == "odds":
+        return _decimal(value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return value
+
+
+# PDF
+
+
+def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
+    """The report as a PDF (WeasyPrint), with the charts; one section per page."""
+    from weasyprint import HTML
+
+    images = {
+        name.removesuffix(".svg").replace("-", "_"): "data:image/svg+xml;base64,"
+        + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        for name, svg in svgs.items()
+    }
+    html = render_to_string(
+        "reports/shift_report_pdf.html",
+        {
+            "f": present(figures),
+            "charts": images,
+            "voids_shown": f":{PDF_VOIDS}",
+            "voids_shown_count": PDF_VOIDS,
+        },
+    )
+    return HTML(string=html).write_pdf()
+
+
+def render_all(
+    figures: dict[str, Any], *, progress: Progress | None = None
+) -> dict[str, tuple[str, bytes]]:
+    """Every file of a report: name -> (content type, bytes)."""
+    from casino.reports import charts  # matplotlib: loaded by the processes that draw
+
+    step = progress or (lambda _percent, _step: None)
+    svgs = charts.shift_charts(figures)
+    files = {name: (CONTENT_TYPES["svg"], svg.encode("utf-8")) for name, svg in svgs.items()}
+    step(75, "CSV and XLSX")
+    files[CSV_NAME] = (CONTENT_TYPES["csv"], render_csv(figures))
+    files[XLSX_NAME] = (CONTENT_TYPES["xlsx"], render_xlsx(figures))
+    step(85, "PDF")
+    files[PDF_NAME] = (CONTENT_TYPES["pdf"], render_pdf(figures, svgs))
+    return files
+
+
+def columns_of(section: str) -> Sequence[tuple[str, str]]:
+    return {"players": PLAYER_COLUMNS, "fee_games": FEE_COLUMNS}.get(section, FIGURE_COLUMNS)

@@ -1,0 +1,164 @@
+"""What the report pages read: reports a user may see and the dashboard's sums.
+
+Reports are read by the managers and auditors of their venue. A report or venue the
+user does not work at is "not found" (404); one at their venue without a reader's role
+is "forbidden" (403): ``report_access`` says which.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db.models import Count, F, IntegerField, Prefetch, QuerySet, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
+from casino.reports.figures import CENT, cell_sums, figure_line
+from casino.roles import AUDITOR, MANAGE, MANAGER, can, venue_ids
+
+#: Who reads reports: the venue's managers and auditors.
+REPORT_READ = frozenset({MANAGER, AUDITOR})
+TOP_PLAYERS = 10
+
+
+def report_venues(*, user: Any) -> QuerySet[Venue]:
+    """The venues whose reports the user reads."""
+    ids = [venue_id for venue_id in venue_ids(user) if can(user, REPORT_READ, venue_id)]
+    return Venue.objects.filter(pk__in=ids).order_by("code")
+
+
+def report_access(*, user: Any, venue_id: int) -> int:
+    """200 if the user reads the venue's reports, 403 if they work there in another role,
+    404 if they do not work there."""
+    if venue_id not in venue_ids(user):
+        return 404
+    return 200 if can(user, REPORT_READ, venue_id) else 403
+
+
+def can_rebuild(*, user: Any, venue_id: int) -> bool:
+    return can(user, MANAGE, venue_id)
+
+
+def report_get(*, pk: int) -> ShiftReport | None:
+    """A report with its shift and venue (the caller checks access with its venue)."""
+    return (
+        ShiftReport.objects.select_related("shift", "venue", "requested_by").filter(pk=pk).first()
+    )
+
+
+def report_files(report: ShiftReport) -> dict[str, dict[str, Any]]:
+    """The report's files without their content: name -> size, content type."""
+    return {
+        name: {"size": size, "content_type": content_type}
+        for name, size, content_type in report.files.values_list("name", "size", "content_type")
+    }
+
+
+def report_file_content(*, report: ShiftReport, name: str) -> tuple[str, bytes] | None:
+    stored = report.files.filter(name=name).values_list("content_type", "content").first()
+    return (stored[0], bytes(stored[1])) if stored else None
+
+
+def shifts_with_reports(*, venue: Venue, date_from: date, date_to: date) -> list[Shift]:
+    """The venue's shifts in the date range, newest first, each with ``report`` (or None)
+    and its hours in the venue's time zone."""
+    shifts = list(
+        Shift.objects.filter(venue=venue, gaming_date__range=(date_from, date_to))
+        .annotate(tables=Count("sessions"))
+        .prefetch_related(
+            Prefetch(
+                "reports",
+                queryset=ShiftReport.objects.filter(kind=ShiftReport.Kind.SHIFT).defer("figures"),
+                to_attr="shift_reports",
+            )
+        )
+        .order_by("-starts_at")
+    )
+    tz = zoneinfo.ZoneInfo(venue.timezone)
+    for shift in shifts:
+        shift.report = shift.shift_reports[0] if shift.shift_reports else None
+        shift.local_start = shift.starts_at.astimezone(tz)
+        shift.local_end = shift.ends_at.astimezone(tz)
+    return shifts
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    venue: Venue
+    date_from: date
+    date_to: date
+    reports: int
+    total: dict[str, Any]
+    days: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+
+
+def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
+    """The venue's figures over a date range, summed by the database from the cells of
+    the finished shift reports in it (a shift without a finished report counts in none).
+
+    Tables are flagged by the fluctuation test over the whole range: the house win
+    outside theoretical +- 1.96 SD, the SD from the summed variance of every bet.
+    """
+    reports = ShiftReport.objects.filter(
+        venue=venue,
+        kind=ShiftReport.Kind.SHIFT,
+        status=ShiftReport.Status.DONE,
+        shift__gaming_date__range=(date_from, date_to),
+    )
+    cells = ShiftReportCell.objects.filter(report__in=reports)
+    rounds = Sum(Cast(KT("figures__total__rounds"), output_field=IntegerField()))
+    rounds_by_date = dict(
+        reports.values_list("shift__gaming_date").annotate(rounds=rounds).order_by()
+    )
+    days = [
+        {
+            "key": row["gaming_date"].isoformat(),
+            "label": f"{row['gaming_date']:%d %b}",
+            **figure_line(row, rounds=rounds_by_date.get(row["gaming_date"]) or 0),
+        }
+        for row in cells.values("gaming_date").annotate(**cell_sums()).order_by("gaming_date")
+    ]
+    tables = [
+        {"key": row["table__code"], "label": row["table__code"], **figure_line(row)}
+        for row in cells.values("table_id", "table__code")
+        .annotate(**cell_sums())
+        .order_by("table__code")
+    ]
+    tables.sort(key=lambda line: (not line["flagged"], line["key"]))
+    players = [
+        {
+            "key": row["player__membership_number"],
+            "label": row["player__name"],
+            **figure_line(row),
+        }
+        for row in cells.filter(player__isnull=False)
+        .values("player_id", "player__membership_number", "player__name")
+        .annotate(**cell_sums())
+        .order_by(
+            F("t_theoretical_win").desc(nulls_last=True),
+            "-t_handle",
+            "player__membership_number",
+        )[:TOP_PLAYERS]
+    ]
+    for line in players:
+        bets = line["bets"]
+        line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
+    total = figure_line(
+        cells.aggregate(**cell_sums()), rounds=reports.aggregate(rounds=rounds)["rounds"] or 0
+    )
+    return Dashboard(
+        venue=venue,
+        date_from=date_from,
+        date_to=date_to,
+        reports=reports.count(),
+        total=total,
+        days=days,
+        tables=tables,
+        players=players,
+    )

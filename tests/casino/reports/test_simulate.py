@@ -1,0 +1,88 @@
+"""manage.py simulate: a shift filled through the services or in bulk, the same shape."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Count, F, Q, Sum
+
+from casino.models import Bet, Box, LedgerEntry, Round, Shift, ShiftReport, TableSession
+
+pytestmark = pytest.mark.django_db
+
+
+def fill(*args: str) -> Shift:
+    out = io.StringIO()
+    call_command("simulate", *args, stdout=out)
+    assert "rounds via" in out.getvalue()
+    return Shift.objects.latest("pk")
+
+
+def shape(shift: Shift) -> dict:
+    """What every round of a shift must look like, whoever wrote it."""
+    rounds = Round.objects.filter(session__shift=shift)
+    ledger = LedgerEntry.objects.filter(round__in=rounds)
+    unbalanced = ledger.values("round").annotate(t=Sum("amount")).exclude(t=0).count()
+    return {
+        "rounds": rounds.count(),
+        "unbalanced": unbalanced,
+        # a round's house entries add up to what it says the house won
+        "house_net_mismatch": rounds.filter(status="settled")
+        .annotate(h=Sum("ledger__amount", filter=Q(ledger__account="house")))
+        .exclude(h=F("house_net"))
+        .count(),
+        "voided_without_reversal": rounds.filter(status="voided")
+        .annotate(v=Count("ledger", filter=Q(ledger__kind="void")))
+        .filter(v=0)
+        .count(),
+        "bets_unsettled": Bet.objects.filter(box__round__in=rounds, net__isnull=True).count(),
+        "boxes": Box.objects.filter(round__in=rounds).count() > 0,
+        "sessions_closed": TableSession.objects.filter(shift=shift, status="closed").count(),
+        "variance": TableSession.objects.filter(shift=shift).aggregate(v=Sum("variance"))["v"],
+    }
+
+
+def test_through_the_services():
+    shift = fill("--rounds", "12", "--tables", "2", "--via", "services", "--void-rate", "0.2")
+    figures = shape(shift)
+    assert figures["rounds"] == 12 and figures["unbalanced"] == 0
+    assert figures["house_net_mismatch"] == 0 and figures["voided_without_reversal"] == 0
+    assert figures["sessions_closed"] == 2 and figures["variance"] == 0
+
+
+def test_in_bulk_the_same_shape_and_a_report():
+    shift = fill(
+        "--rounds",
+        "60",
+        "--tables",
+        "2",
+        "--via",
+        "bulk",
+        "--batch",
+        "25",
+        "--void-rate",
+        "0.2",
+        "--short",
+        "5000",
+        "--report",
+    )
+    figures = shape(shift)
+    assert figures["rounds"] == 60 and figures["unbalanced"] == 0
+    assert figures["house_net_mismatch"] == 0 and figures["voided_without_reversal"] == 0
+    assert figures["bets_unsettled"] == 0 and figures["boxes"]
+    assert figures["sessions_closed"] == 2 and figures["variance"] == -5000
+    # rounds are spread over the shift's hours, numbered per table from 1
+    rounds = Round.objects.filter(session__shift=shift)
+    assert rounds.filter(settled_at__lt=shift.starts_at).count() == 0
+    assert rounds.filter(settled_at__gt=shift.ends_at).count() == 0
+    assert sorted(rounds.filter(session__table__code="S1").values_list("number", flat=True)) == (
+        list(range(1, 31))
+    )
+    report = ShiftReport.objects.get(shift=shift)
+    assert report.status == "done"
+    settled = rounds.filter(status="settled")
+    assert report.figures["total"]["rounds"] == settled.count()
+    house = LedgerEntry.objects.filter(round__in=rounds, account="house").aggregate(t=Sum("amount"))
+    assert report.figures["total"]["house_win"] == str(house["t"])
