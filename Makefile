@@ -57,3 +57,32 @@ beat: $(STAMP)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
+
+# Load, races, faults, fuzzing (loadtest/, docs/BENCHMARKS.md "Load, races, faults,
+# fuzzing"): gunicorn on 127.0.0.1 against the local PostgreSQL, each in its own database.
+.PHONY: loadtest races faults fuzz
+LOADTEST_ENV := DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1
+FAULTS_ARGS ?=
+FUZZ_EXAMPLES ?= 50
+
+# 16 dealers settling 6-hand rounds for 60 s, then 30 s with console partials (~2.5 min).
+loadtest: $(STAMP)
+	$(PY) -m loadtest.load
+
+# 1,000 settles for 100 rounds, each round's 10 at once (~1.5 min).
+races: $(STAMP)
+	$(PY) -m loadtest.races
+
+# Restarts PostgreSQL once mid-load under two gunicorns, the settings as they are and the
+# proposed fix (cuts every connection on this machine: never in `make test`; ~1 min).
+faults: $(STAMP)
+	$(PY) -m loadtest.faults $(FAULTS_ARGS)
+
+# schemathesis over every API operation against gunicorn, then the hypothesis tests of
+# tests/casino/test_hardening.py (cards, bets, console forms) with a larger budget (~8 min).
+fuzz: $(STAMP)
+	$(PY) -m loadtest.fuzz --examples $(FUZZ_EXAMPLES)
+	$(LOADTEST_ENV) HARDENING_EXAMPLES=500 \
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_fuzz_tests \
+	$(VENV)/bin/pytest tests/casino/test_hardening.py -q -p no:cacheprovider \
+		-k "cards or bet_input or console"

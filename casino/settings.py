@@ -189,3 +189,19 @@ LOGGING = {
 if env_bool("TESTING"):
     # Tests create many users; a fast hasher keeps the suite quick. Never in production.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Login throttling (casino/throttling.py): LOGIN_FAILURE_LIMIT failed logins of one username
+# from one address lock that pair out for LOGIN_LOCKOUT_MINUTES. The counts live in the
+# cache: set CACHE_URL (Redis) when several web processes run, or each counts on its own.
+# LOGIN_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) only behind a proxy that sets that header.
+AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_LOCKOUT_MINUTES = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15"))
+LOGIN_CLIENT_IP_HEADER = os.environ.get("LOGIN_CLIENT_IP_HEADER", "")
+if os.environ.get("CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["CACHE_URL"],
+        }
+    }

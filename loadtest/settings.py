@@ -1,0 +1,38 @@
+"""``casino.settings`` with the changes these runs try, each switched on by the environment.
+
+- ``LOADTEST_UNAVAILABLE=1``: add ``casino.api.unavailable.DatabaseUnavailableMiddleware``
+  (a dropped database answers 503 JSON instead of a 500 page) unless already there;
+- ``LOADTEST_HEALTH_CHECKS=1``: ``CONN_HEALTH_CHECKS = True`` (a persistent connection
+  that died with the server is replaced before the request uses it);
+- ``LOADTEST_SERVER_SIDE_BINDING=1``: psycopg's server-side binding, so statements run
+  five times on a connection are prepared ('prepare_threshold') and their plans reused.
+
+Nothing else differs, so a run with none of them set measures the settings as they are.
+"""
+
+import os
+
+from casino.settings import *  # noqa: F403
+from casino.settings import DATABASES, MIDDLEWARE, env_bool
+
+UNAVAILABLE = "casino.api.unavailable.DatabaseUnavailableMiddleware"
+
+if env_bool("LOADTEST_UNAVAILABLE") and UNAVAILABLE not in MIDDLEWARE:
+    # Right after SecurityMiddleware: outside the middleware that read the session, so
+    # a failure there (the session's table) is answered too.
+    MIDDLEWARE = [MIDDLEWARE[0], UNAVAILABLE, *MIDDLEWARE[1:]]
+
+if env_bool("LOADTEST_HEALTH_CHECKS"):
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+if env_bool("LOADTEST_SERVER_SIDE_BINDING"):
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["server_side_binding"] = True
+    # Django passes prepare_threshold=None (never prepare) unless told otherwise.
+    options.setdefault("prepare_threshold", 5)
+
+CONN_SETTINGS = {
+    key: DATABASES["default"].get(key) for key in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS")
+}
+if os.environ.get("LOADTEST_SHOW_SETTINGS"):
+    print(f"loadtest settings: {CONN_SETTINGS}, middleware {MIDDLEWARE}")
