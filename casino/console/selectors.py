@@ -155,7 +155,12 @@ def settlement_preview(
 
 def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
     """Players of the venue by membership number (upper-cased), in one query."""
-    wanted = {number.strip().upper() for number in numbers if number and number.strip()}
+    # A NUL byte cannot be in a stored number (PostgreSQL refuses it in text): no match.
+    wanted = {
+        number.strip().upper()
+        for number in numbers
+        if number and number.strip() and "\x00" not in number
+    }
     if not wanted:
         return {}
     match = Q()
