@@ -59,6 +59,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
+    # the session middleware so a failure reading the session is answered too.
+    "casino.api.unavailable.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -92,6 +95,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A persistent connection that died while idle (a database restart) is replaced
+        # before a request uses it, so no request fails once the database is back.
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

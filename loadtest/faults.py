@@ -1,15 +1,15 @@
 """Faults: PostgreSQL restarted in the middle of the load.
 
-Two gunicorns on the same database: one with the settings as they are, one with the
-proposed fix (``loadtest.settings``' ``LOADTEST_UNAVAILABLE=1``: a lost database answers
-503 JSON, ``casino/api/unavailable.py``; ``LOADTEST_HEALTH_CHECKS=1``:
-``CONN_HEALTH_CHECKS``). Dealers deal and settle 5-box rounds through them as in
-``loadtest.load``, retrying a failed request the way a client of this API should: the same
-body with the same ``create_key``, the same settle with the same ``Idempotency-Key``, after
-a short pause, a bounded number of times. "Steady" dealers keep dealing through the
-restart; "pausing" ones leave their server idle through it (from 2 s before to 2 s after)
-and come back, which is when a worker finds its persistent connection dead.
-``--restart-at`` seconds in, PostgreSQL is restarted (``pg_ctlcluster
+Two gunicorns on the same database: one with the settings as they are (a lost database
+answers 503 JSON, ``casino/api/unavailable.py``, and ``CONN_HEALTH_CHECKS`` replaces a dead
+persistent connection), one without both (``loadtest.settings``' ``LOADTEST_WITHOUT_FIX=1``,
+the settings before this run's findings, for comparison). Dealers deal and settle 5-box
+rounds through them as in ``loadtest.load``, retrying a failed request the way a client of
+this API should: the same body with the same ``create_key``, the same settle with the same
+``Idempotency-Key``, after a short pause, a bounded number of times. "Steady" dealers keep
+dealing through the restart; "pausing" ones leave their server idle through it (from 2 s
+before to 2 s after) and come back, which is when a worker finds its persistent connection
+dead. ``--restart-at`` seconds in, PostgreSQL is restarted (``pg_ctlcluster
 --skip-systemctl-redirect 15 main restart``: a fast shutdown, every connection cut), once
 for both servers. Afterwards:
 
@@ -321,17 +321,22 @@ def main() -> None:
     connection.close()  # this process's connection dies with the restart too
     if not options.no_restart:
         wait_until_quiet(DATABASE, options.wait_quiet)
-    fix = {"LOADTEST_UNAVAILABLE": "1", "LOADTEST_HEALTH_CHECKS": "1"}
+    without = {"LOADTEST_WITHOUT_FIX": "1"}
     with (
-        Server(workers=options.workers, settings_module="loadtest.settings") as as_is,
         Server(
-            workers=options.workers, settings_module="loadtest.settings", extra_env=fix
-        ) as fixed,
+            workers=options.workers, settings_module="loadtest.settings", extra_env=without
+        ) as unfixed,
+        Server(workers=options.workers, settings_module="loadtest.settings") as fixed,
     ):
         groups = [
-            Group("the settings as they are", as_is, steady=[], pausing=dealers[:n]),
             Group(
-                "with the fix (503 middleware + CONN_HEALTH_CHECKS)",
+                "without 503 middleware and CONN_HEALTH_CHECKS",
+                unfixed,
+                steady=[],
+                pausing=dealers[:n],
+            ),
+            Group(
+                "the settings as they are (503 middleware + CONN_HEALTH_CHECKS)",
                 fixed,
                 steady=dealers[n : 2 * n],
                 pausing=dealers[2 * n :],

@@ -1,9 +1,11 @@
 """``casino.settings`` with the changes these runs try, each switched on by the environment.
 
-- ``LOADTEST_UNAVAILABLE=1``: add ``casino.api.unavailable.DatabaseUnavailableMiddleware``
-  (a dropped database answers 503 JSON instead of a 500 page) unless already there;
-- ``LOADTEST_HEALTH_CHECKS=1``: ``CONN_HEALTH_CHECKS = True`` (a persistent connection
-  that died with the server is replaced before the request uses it);
+- ``LOADTEST_WITHOUT_FIX=1``: the settings before the fault run's findings, for comparison:
+  without ``casino.api.unavailable.DatabaseUnavailableMiddleware`` (a dropped database
+  answers a 500 page, not 503 JSON) and with ``CONN_HEALTH_CHECKS = False`` (a persistent
+  connection that died with the server fails the next request on it);
+- ``LOADTEST_UNAVAILABLE=1``: add the middleware unless already there;
+- ``LOADTEST_HEALTH_CHECKS=1``: ``CONN_HEALTH_CHECKS = True``;
 - ``LOADTEST_SERVER_SIDE_BINDING=1``: psycopg's server-side binding, so statements run
   five times on a connection are prepared ('prepare_threshold') and their plans reused.
 
@@ -16,6 +18,10 @@ from casino.settings import *  # noqa: F403
 from casino.settings import DATABASES, MIDDLEWARE, env_bool
 
 UNAVAILABLE = "casino.api.unavailable.DatabaseUnavailableMiddleware"
+
+if env_bool("LOADTEST_WITHOUT_FIX"):
+    MIDDLEWARE = [name for name in MIDDLEWARE if name != UNAVAILABLE]
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 if env_bool("LOADTEST_UNAVAILABLE") and UNAVAILABLE not in MIDDLEWARE:
     # Right after SecurityMiddleware: outside the middleware that read the session, so

@@ -450,7 +450,7 @@ def read_chips(
         text = re.sub(r"[\s,_]", "", data.get(name) or "")
         if not text:
             continue
-        if not text.isdigit():
+        if not text.isdecimal():
             errors[name] = _("Count the chips as a whole number, 0 or more")
             continue
         if int(text) > MAX_CHIPS:

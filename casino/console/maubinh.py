@@ -447,7 +447,7 @@ def screen(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 def seat_of(request: HttpRequest, found: Screen) -> int:
     seat = request.GET.get("seat", "")
-    if seat.isdigit() and int(seat) in found.positions:
+    if seat.isdecimal() and int(seat) in found.positions:
         return int(seat)
     raise Http404("no such seat at this table")
 

@@ -365,7 +365,7 @@ def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int | None:
     box = request.GET.get("box", "")
     if box == "dealer":
         return None
-    if box.isdigit() and int(box) in positions:
+    if box.isdecimal() and int(box) in positions:
         return int(box)
     raise Http404("no such box at this table")
 
@@ -531,7 +531,7 @@ def history_context(session: TableSession, **extra: Any) -> dict[str, Any]:
 @with_session
 def history(request: HttpRequest, session: TableSession) -> HttpResponse:
     opened = request.GET.get("round")
-    context = history_context(session, opened=int(opened) if (opened or "").isdigit() else None)
+    context = history_context(session, opened=int(opened) if (opened or "").isdecimal() else None)
     return page(request, "console/history.html", "history", context)
 
 
@@ -642,7 +642,7 @@ def slips(request: HttpRequest, session: TableSession) -> HttpResponse:
         message = _("Choose a fill or a credit.")
     elif not errors and not chips:
         message = _("Count at least one chip.")
-    elif not seen.isdigit():
+    elif not seen.isdecimal():
         message = _("The form is out of date; here it is again.")
     if errors or message:
         context = slips_context(session, errors=errors, data=request.POST, message=message)

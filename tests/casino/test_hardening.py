@@ -416,6 +416,24 @@ def test_a_nul_byte_in_a_member_number_is_refused_not_a_server_error(console, ro
     assert response.status_code < 500
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path", "data"),
+    [
+        ("get", "hand/", {"box": "²"}),
+        ("get", "history/", {"round": "²"}),
+        ("post", "slips/", {"kind": "fill", "seen": "²", "chips-1000000": "1"}),
+        ("post", "slips/", {"kind": "fill", "seen": "0", "chips-1000000": "²"}),
+    ],
+    ids=["hand-box", "history-round", "slips-seen", "slips-chips"],
+)
+def test_a_superscript_digit_is_refused_not_a_server_error(console, method, path, data):
+    client, ids = console
+    url = f"/console/sessions/{ids['session']}/{path}"
+    response = getattr(client, method)(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code < 500
+
+
 # Login throttling
 
 
@@ -490,6 +508,15 @@ def test_the_settings_use_the_lockout_backend():
 # A lost database answers 503 with the API's error body
 
 
+def test_the_settings_answer_a_lost_database_and_replace_dead_connections():
+    from django.conf import settings as django_settings
+
+    middleware = django_settings.MIDDLEWARE
+    assert middleware.index(UNAVAILABLE) == 1  # outside the session's middleware
+    assert middleware[0] == "django.middleware.security.SecurityMiddleware"
+    assert django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+
+
 def test_a_lost_database_answers_503_json_under_the_api():
     middleware = DatabaseUnavailableMiddleware(lambda request: None)
     request = RequestFactory().post("/api/v1/rounds/1/settle/")
@@ -504,9 +531,7 @@ def test_a_lost_database_answers_503_json_under_the_api():
 
 
 @pytest.mark.django_db
-def test_the_api_answers_503_when_the_database_drops_mid_request(floor, settings, monkeypatch):
-    if UNAVAILABLE not in settings.MIDDLEWARE:
-        settings.MIDDLEWARE = [settings.MIDDLEWARE[0], UNAVAILABLE, *settings.MIDDLEWARE[1:]]
+def test_the_api_answers_503_when_the_database_drops_mid_request(floor, monkeypatch):
     from casino.api import views
 
     def dropped(**kwargs):
