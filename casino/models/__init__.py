@@ -3,7 +3,13 @@
 from casino.models.audit import AuditEvent
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
-from casino.models.reports import ShiftReport, ShiftReportCell, ShiftReportFile
+from casino.models.reports import (
+    BetTally,
+    SeatTally,
+    ShiftReport,
+    ShiftReportCell,
+    ShiftReportFile,
+)
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
@@ -13,6 +19,7 @@ __all__ = [
     "Account",
     "AuditEvent",
     "Bet",
+    "BetTally",
     "Box",
     "Drop",
     "EntryKind",
@@ -22,6 +29,7 @@ __all__ = [
     "RoundStatus",
     "Ruleset",
     "RulesetVersion",
+    "SeatTally",
     "Shift",
     "ShiftReport",
     "ShiftReportCell",

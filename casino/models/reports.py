@@ -3,6 +3,7 @@
 A report's ``figures`` (JSON, decimals as strings) are what its page, CSV, XLSX and PDF
 show. They are sums of ``ShiftReportCell`` rows (the shift's bets summed per table session,
 hour, player, ruleset version and bet type), which the dashboards also sum across shifts.
+The cells are copied from ``BetTally``, which settlements keep up to date.
 The generated files live in the database beside the report (``ShiftReportFile``): a web
 process can serve what any worker built without a shared disk.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.floor import Player, Shift, Table, TableSession, money_field
@@ -82,28 +84,21 @@ class ShiftReportFile(models.Model):
         return f"{self.name} of report {self.report_id}"
 
 
-class ShiftReportCell(models.Model):
-    """The bets of one report summed per table session, hour, player, ruleset version and
-    bet type: the report's sections and the dashboards are sums of these cells.
+class BetSums(models.Model):
+    """Settled bets summed per table session, UTC hour, player, ruleset version and bet
+    type: the columns a tally and a report's cell share."""
 
-    Built by the database in one pass over the shift's bets (casino.reports.figures);
-    rebuilt with the report. ``hour`` is the start of the UTC hour the rounds settled in.
-    """
-
-    report = models.ForeignKey(ShiftReport, on_delete=models.CASCADE, related_name="cells")
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="+")
-    gaming_date = models.DateField()
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    hour = models.DateTimeField()
+    hour = models.DateTimeField(help_text=_("The start of the UTC hour the rounds settled in."))
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     game = models.CharField(max_length=16)
     ruleset_version_id = models.PositiveBigIntegerField()
     bet_type = models.CharField(max_length=16)
-    bets = models.PositiveIntegerField()
     handle = money_field()
     # Sum of stakes squared: with the bet's SD it gives the variance of the house win.
     # Stakes squared outgrow money fields, hence the size.
@@ -111,6 +106,22 @@ class ShiftReportCell(models.Model):
     player_result = money_field(help_text=_("Sum of the bets' net, the players' view."))
     commission = money_field()
     volume = money_field(help_text=_("Sum of the winning bets' gross (Mau Binh's volume)."))
+
+    class Meta:
+        abstract = True
+
+
+class ShiftReportCell(BetSums):
+    """The bets of one report summed per table session, hour, player, ruleset version and
+    bet type: the report's sections and the dashboards are sums of these cells.
+
+    Copied from the shift's ``BetTally`` rows when the report is built (a snapshot: a
+    later void changes the tallies, and the report once rebuilt).
+    """
+
+    report = models.ForeignKey(ShiftReport, on_delete=models.CASCADE, related_name="cells")
+    gaming_date = models.DateField()
+    bets = models.PositiveIntegerField()
     max_net = money_field(help_text=_("The largest single bet's net in the cell."))
     theoretical_win = money_field(
         null=True, blank=True, help_text=_("Empty when the version has no house edge.")
@@ -123,3 +134,65 @@ class ShiftReportCell(models.Model):
 
     def __str__(self) -> str:
         return f"cell {self.pk} of report {self.report_id}"
+
+
+class BetTally(BetSums):
+    """The settled bets of a table session summed per UTC hour, player, ruleset version and
+    bet type, kept up to date as rounds settle and are voided (casino.services.tallies).
+
+    A shift report copies its shift's tallies into its cells instead of summing millions of
+    bets; ``manage.py audit_ledger --tallies`` checks them against the bets.
+    """
+
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="+")
+    bets = models.IntegerField(help_text=_("0 once every bet of the tally was voided."))
+    max_net = money_field(
+        null=True,
+        blank=True,
+        help_text=_("The largest single bet's net (read from the bets again after a void)."),
+    )
+
+    class Meta:
+        ordering = ["session", "hour"]
+        constraints = [
+            # The key the settlement's upsert names (a member-less box is player 0).
+            models.UniqueConstraint(
+                models.F("session"),
+                models.F("hour"),
+                Coalesce(models.F("player"), models.Value(0)),
+                models.F("game"),
+                models.F("ruleset_version_id"),
+                models.F("bet_type"),
+                name="bet_tally_key",
+            ),
+        ]
+        indexes = [models.Index(fields=["shift"])]
+
+    def __str__(self) -> str:
+        return f"bets of session {self.session_id} at {self.hour:%Y-%m-%d %H:00}Z"
+
+
+class SeatTally(models.Model):
+    """A member's play at a table session: rounds, hands (boxes), first deal and last
+    settlement, kept up to date as rounds settle and are voided (player ratings).
+
+    A void takes the round and its hands off; the times stay (the member was seated).
+    """
+
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rounds = models.IntegerField()
+    hands = models.IntegerField()
+    first_dealt_at = models.DateTimeField()
+    last_settled_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["session", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="seat_tally_key"),
+        ]
+        indexes = [models.Index(fields=["shift"])]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} at session {self.session_id}"

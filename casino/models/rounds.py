@@ -125,6 +125,10 @@ class Bet(models.Model):
                 name="bet_commission_not_negative",
             ),
         ]
+        # A report's largest payouts: the few bets above a threshold, not a scan of all.
+        indexes = [
+            models.Index(fields=["net"], condition=models.Q(net__gt=0), name="bet_net_won"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.bet_type} {self.stake} in {self.box}"

@@ -1,11 +1,12 @@
 """Every figure of a shift report, summed by the database.
 
-One pass over the shift's settled bets fills the report's cells (``ShiftReportCell``):
-the bets summed per table session, UTC hour, player, ruleset version and bet type, by a
-``GROUP BY`` the database runs on its own (into a temporary table, then the cells). Each
-section of the report (tables, dealers, games, bet types, hours, players) is then a GROUP
-BY over those few cells; rounds are counted on the rounds themselves, since one round
-spans several cells. Python only divides sums (hold %) and writes them as strings.
+The report's cells (``ShiftReportCell``) are a copy of the shift's tallies
+(casino.services.tallies: the settled bets summed per table session, UTC hour, player,
+ruleset version and bet type as each round settled), so a report never reads the shift's
+bets one by one. Each section of the report (tables, dealers, games, bet types, hours,
+players) is then a GROUP BY over those few cells; rounds are counted on the rounds
+themselves, in one GROUP BY, since one round spans several cells; player ratings come from
+the seat tallies. Python only divides sums (hold %) and writes them as strings.
 
 - House win = what the players lost = -(sum of the bets' net, the players' view). The
   commission is inside the net; it is also shown on its own.
@@ -35,16 +36,14 @@ from typing import Any
 
 from django.db import DatabaseError, connection
 from django.db.models import (
-    Case,
     Count,
-    DecimalField,
+    DurationField,
+    ExpressionWrapper,
     F,
-    Max,
     Q,
     QuerySet,
     Sum,
     Value,
-    When,
 )
 from django.db.models.functions import TruncHour
 
@@ -52,11 +51,12 @@ from casino import games
 from casino.models import (
     Account,
     Bet,
-    Box,
+    BetTally,
     Drop,
     LedgerEntry,
     Round,
     RoundStatus,
+    SeatTally,
     Shift,
     ShiftReport,
     ShiftReportCell,
@@ -64,6 +64,7 @@ from casino.models import (
     SlipStatus,
     TableSession,
 )
+from casino.services.tallies import BET_KEYS, BET_SUMS
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
@@ -94,30 +95,8 @@ def fee_games() -> frozenset[str]:
 # The cells
 
 
-#: Cell column -> the expression on ``Bet`` it is grouped by.
-CELL_KEYS: dict[str, Any] = {
-    "session_id": F("box__round__session_id"),
-    "table_id": F("box__round__session__table_id"),
-    "dealer_id": F("box__round__session__dealer_id"),
-    "hour": TruncHour("box__round__settled_at", tzinfo=UTC),
-    "player_id": F("box__player_id"),
-    "game": F("box__round__game"),
-    "ruleset_version_id": F("box__round__ruleset_version_id"),
-    "bet_type": F("bet_type"),
-}
-_MONEY = DecimalField(max_digits=40, decimal_places=2)
-#: Cell column -> its sum over the cell's bets.
-CELL_SUMS: dict[str, Any] = {
-    "bets": Count("pk"),
-    "handle": Sum("stake"),
-    "stake_squared": Sum(F("stake") * F("stake"), output_field=_MONEY),
-    "player_result": Sum("net"),
-    "commission": Sum("commission"),
-    "volume": Sum(
-        Case(When(gross__gt=0, then=F("gross")), default=Value(ZERO), output_field=_MONEY)
-    ),
-    "max_net": Max("net"),
-}
+#: The columns a report cell copies from its shift's tallies.
+CELL_COLUMNS = [*BET_KEYS.keys() - {"shift_id", "venue_id"}, *BET_SUMS, "max_net"]
 
 
 def settled_bets(shift_id: int) -> QuerySet[Bet]:
@@ -127,42 +106,21 @@ def settled_bets(shift_id: int) -> QuerySet[Bet]:
 
 
 def cells_build(report: ShiftReport, shift: Shift) -> int:
-    """Replace the report's cells with the shift's settled bets summed per cell.
-
-    The bets never leave the database: the GROUP BY fills a temporary table (which
-    PostgreSQL may compute with parallel workers; an ``INSERT ... SELECT`` it would not)
-    and the few cells are copied from it.
-    """
+    """Replace the report's cells with the shift's tallies (casino.services.tallies: the
+    settled bets summed as they settled), in one ``INSERT ... SELECT``; a tally whose bets
+    were all voided is left out."""
     ShiftReportCell.objects.filter(report=report).delete()
-    grouped = (
-        settled_bets(shift.pk)
-        .values(**{f"k_{name}": expression for name, expression in CELL_KEYS.items()})
-        .annotate(**{f"s_{name}": expression for name, expression in CELL_SUMS.items()})
-        .order_by()
-    )
-    sql, params = grouped.query.sql_with_params()
     quote = connection.ops.quote_name
-    columns = ["report_id", "venue_id", "gaming_date", *CELL_KEYS, *CELL_SUMS]
-    selected = [
-        "%s",
-        "%s",
-        "%s",
-        *(f"cube.{quote('k_' + name)}" for name in CELL_KEYS),
-        *(f"cube.{quote('s_' + name)}" for name in CELL_SUMS),
-    ]
-    cube = quote("casino_report_cube")
+    columns = ", ".join(quote(name) for name in sorted(CELL_COLUMNS))
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {cube}")
-        cursor.execute(f"CREATE TEMPORARY TABLE {cube} AS {sql}", params)
         cursor.execute(
             f"INSERT INTO {quote(ShiftReportCell._meta.db_table)} "  # noqa: S608 (names, not input)
-            f"({', '.join(quote(c) for c in columns)}) "
-            f"SELECT {', '.join(selected)} FROM {cube} AS cube",
-            [report.pk, shift.venue_id, shift.gaming_date],
+            f"(report_id, venue_id, gaming_date, {columns}) "
+            f"SELECT %s, venue_id, %s, {columns} FROM {quote(BetTally._meta.db_table)} "
+            "WHERE shift_id = %s AND bets > 0",
+            [report.pk, shift.gaming_date, shift.pk],
         )
-        count = cursor.rowcount
-        cursor.execute(f"DROP TABLE {cube}")
-    return count
+        return cursor.rowcount
 
 
 @contextmanager
@@ -331,16 +289,45 @@ def fluctuation(
     }
 
 
-def _rounds(shift: Shift) -> QuerySet[Round]:
-    return Round.objects.filter(session__shift=shift, status=RoundStatus.SETTLED).order_by()
+@dataclass(frozen=True)
+class RoundCounts:
+    """The shift's settled rounds counted per table, dealer, game and UTC hour in one
+    pass (a round spans several cells, so cells cannot count rounds)."""
+
+    rows: list[tuple[int, int, str, datetime, int]]
+
+    @classmethod
+    def of(cls, shift: Shift) -> RoundCounts:
+        rows = (
+            Round.objects.filter(session__shift=shift, status=RoundStatus.SETTLED)
+            .values_list(
+                "session__table_id",
+                "session__dealer_id",
+                "game",
+                TruncHour("settled_at", tzinfo=UTC),
+            )
+            .annotate(n=Count("pk"))
+            .order_by()
+        )
+        return cls([(*row[:3], _aware(row[3]), row[4]) for row in rows])
+
+    def total(self) -> int:
+        return sum(row[-1] for row in self.rows)
+
+    def by(self, column: int, games_: frozenset[str] | None = None) -> dict[Any, int]:
+        """Rounds per table (0), dealer (1), game (2) or hour (3), of some games only."""
+        counted: dict[Any, int] = defaultdict(int)
+        for row in self.rows:
+            if games_ is None or row[2] in games_:
+                counted[row[column]] += row[-1]
+        return counted
 
 
-def _count_by(rounds: QuerySet[Round], key: Any) -> dict[Any, int]:
-    return dict(rounds.values_list(key).annotate(n=Count("pk")).order_by())
+TABLE, DEALER, GAME, HOUR = range(4)
 
 
-def section_tables(cells: QuerySet, rounds: QuerySet[Round]) -> list[dict[str, Any]]:
-    counted = _count_by(rounds, "session__table_id")
+def section_tables(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(TABLE)
     rows = (
         cells.values("table_id", "table__code", "table__game")
         .annotate(**cell_sums())
@@ -357,8 +344,8 @@ def section_tables(cells: QuerySet, rounds: QuerySet[Round]) -> list[dict[str, A
     ]
 
 
-def section_dealers(cells: QuerySet, rounds: QuerySet[Round]) -> list[dict[str, Any]]:
-    counted = _count_by(rounds, "session__dealer_id")
+def section_dealers(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(DEALER)
     rows = (
         cells.values("dealer_id", "dealer__username", "dealer__first_name", "dealer__last_name")
         .annotate(**cell_sums())
@@ -375,8 +362,8 @@ def section_dealers(cells: QuerySet, rounds: QuerySet[Round]) -> list[dict[str, 
     ]
 
 
-def section_games(cells: QuerySet, rounds: QuerySet[Round]) -> list[dict[str, Any]]:
-    counted = _count_by(rounds, "game")
+def section_games(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(GAME)
     rows = cells.values("game").annotate(**cell_sums()).order_by("game")
     return [
         {
@@ -405,11 +392,8 @@ def section_bet_types(cells: QuerySet) -> list[dict[str, Any]]:
     ]
 
 
-def section_hours(cells: QuerySet, rounds: QuerySet[Round], tz: Any) -> list[dict[str, Any]]:
-    counted = {
-        _aware(hour): n
-        for hour, n in _count_by(rounds, TruncHour("settled_at", tzinfo=UTC)).items()
-    }
+def section_hours(cells: QuerySet, rounds: RoundCounts, tz: Any) -> list[dict[str, Any]]:
+    counted = rounds.by(HOUR)
     rows = cells.values("hour").annotate(**cell_sums()).order_by("hour")
     lines = []
     for row in rows:
@@ -461,37 +445,25 @@ def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
 
 
 def _player_time(shift: Shift) -> list[tuple]:
-    """Per player: rounds, hands (boxes) and seconds at the tables, in one SQL query.
-
-    Rounds are counted per table session (a player may sit two boxes of one round), then
-    summed; the ORM cannot sum over a grouped subquery, hence SQL.
-    """
-    quote = connection.ops.quote_name
-    if connection.vendor == "postgresql":
-        seconds = "EXTRACT(EPOCH FROM MAX(r.settled_at) - MIN(r.created_at))"
-    else:
-        seconds = "(julianday(MAX(r.settled_at)) - julianday(MIN(r.created_at))) * 86400"
-    box, round_, session = (quote(model._meta.db_table) for model in (Box, Round, TableSession))
-    sql = f"""
-        SELECT player_id, SUM(rounds), SUM(hands), SUM(seconds) FROM (
-            SELECT b.player_id, r.session_id, COUNT(DISTINCT b.round_id) AS rounds,
-                   COUNT(*) AS hands, {seconds} AS seconds
-            FROM {box} b
-            JOIN {round_} r ON r.id = b.round_id
-            JOIN {session} s ON s.id = r.session_id
-            WHERE s.shift_id = %s AND r.status = %s AND b.player_id IS NOT NULL
-            GROUP BY b.player_id, r.session_id
-        ) AS per_session
-        GROUP BY player_id
-    """  # noqa: S608 (table names, not input)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [shift.pk, RoundStatus.SETTLED])
-        return cursor.fetchall()
+    """Per player: rounds, hands (boxes) and seconds at the tables, from the seat tallies
+    (a round counted once per member and table session, as it settled)."""
+    seconds = ExpressionWrapper(
+        F("last_settled_at") - F("first_dealt_at"), output_field=DurationField()
+    )
+    rows = (
+        SeatTally.objects.filter(shift=shift, rounds__gt=0)
+        .values("player_id")
+        .annotate(rounds=Sum("rounds"), hands=Sum("hands"), time=Sum(seconds))
+        .order_by()
+    )
+    return [
+        (row["player_id"], row["rounds"], row["hands"], row["time"].total_seconds()) for row in rows
+    ]
 
 
-def section_fee_games(cells: QuerySet, rounds: QuerySet[Round], fee: frozenset[str]) -> dict:
+def section_fee_games(cells: QuerySet, rounds: RoundCounts, fee: frozenset[str]) -> dict:
     """Mau Binh (and any fee game): rounds, volume between players, fees, per table."""
-    counted = _count_by(rounds.filter(game__in=fee), "session__table_id")
+    counted = rounds.by(TABLE, fee)
     fee_cells = cells.filter(game__in=fee)
     rows = (
         fee_cells.values("table_id", "table__code", "game")
@@ -746,10 +718,10 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     rates = version_rates(report)
     cells_rate(report, rates, fee)
     cells = ShiftReportCell.objects.filter(report=report)
-    rounds = _rounds(shift)
+    rounds = RoundCounts.of(shift)
 
     step(40, "tables, dealers and games")
-    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.count())
+    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
     games_ = section_games(cells, rounds)

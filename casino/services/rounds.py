@@ -32,6 +32,7 @@ from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.rulesets import version_in_force
 from casino.services.sessions import lock_open_session
+from casino.services.tallies import tally_settled, tally_voided
 
 MAX_KEY_LENGTH = 64
 
@@ -322,6 +323,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
             )
     except IntegrityError:
         raise Conflict("this Idempotency-Key was already used to settle another round") from None
+    tally_settled([round_.pk])
     audit_record(
         user=user,
         action="round.settle",
@@ -436,6 +438,8 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     round_.voided_by = user
     round_.voided_at = timezone.now()
     round_.save(update_fields=["status", "voided_by", "voided_at"])
+    if was == RoundStatus.SETTLED:
+        tally_voided([round_.pk])
     audit_record(
         user=user,
         action="round.void",

@@ -1,5 +1,8 @@
 """Verify the ledger: every round, slip and drop sums to zero, every closed session reconciles.
 
+``--tallies`` also checks that the reports' tallies (casino.services.tallies) hold exactly
+the settled rounds' bets and seats.
+
 Everything is computed in the database (GROUP BY / HAVING), so it runs over millions of
 rounds in seconds and memory that does not grow with them. Exit status 1 when anything is
 wrong, so it can run from cron or CI.
@@ -14,6 +17,7 @@ from django.db.models import DecimalField, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from casino.models import Account, LedgerEntry, Round, RoundStatus, TableSession
+from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())
 
@@ -63,6 +67,14 @@ def sessions_off() -> list[tuple[int, object, object]]:
 class Command(BaseCommand):
     help = "Check that every round, slip and drop balances and every closed session reconciles."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--tallies",
+            action="store_true",
+            help="also check the reports' tallies against the settled bets (one more pass)",
+        )
+        parser.add_argument("--shift", type=int, help="check the tallies of this shift only")
+
     def handle(self, *args, **options) -> None:
         started = time.perf_counter()
         problems = []
@@ -73,6 +85,8 @@ class Command(BaseCommand):
             problems.append(f"round {pk}: settled with results but no ledger entries")
         for pk, stored, ledger in sessions_off():
             problems.append(f"session {pk}: win by ledger stored {stored}, ledger says {ledger}")
+        if options["tallies"] or options["shift"]:
+            problems += tally_differences(options["shift"])[:20]
         entries = LedgerEntry.objects.count()
         rounds = Round.objects.count()
         elapsed = time.perf_counter() - started

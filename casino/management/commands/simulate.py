@@ -41,6 +41,7 @@ from casino import games
 from casino.games import BoxInput, LedgerLine, RoundResult
 from casino.models import (
     Bet,
+    BetTally,
     Box,
     EntryKind,
     LedgerEntry,
@@ -48,6 +49,7 @@ from casino.models import (
     Round,
     RoundStatus,
     Ruleset,
+    SeatTally,
     Shift,
     Table,
     TableLimit,
@@ -58,6 +60,7 @@ from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_grou
 from casino.services.rulesets import version_in_force
 from casino.services.sessions import session_close, session_figures, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
+from casino.services.tallies import tally_settled
 from casino.simulation import chips_for, play, table_stream
 
 D = Decimal
@@ -129,7 +132,7 @@ class Command(BaseCommand):
         if via == "bulk":
             # Fresh statistics, so the report's queries are planned for the rows just added.
             with connection.cursor() as cursor:
-                for model in (Round, Box, Bet, LedgerEntry):
+                for model in (TableSession, Round, Box, Bet, LedgerEntry, BetTally, SeatTally):
                     cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
         short = D(options["short"])
         for index, session in enumerate(sessions):
@@ -464,6 +467,8 @@ class BulkWriter:
         _copy(Box, boxes)
         _copy(Bet, bets)
         _copy(LedgerEntry, entries)
+        # The tallies the services leave: a voided round is in none.
+        tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
         return voided
 
 

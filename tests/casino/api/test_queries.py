@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 #: savepoint 2, the answer (round, boxes with players, bets) 3.
 CREATE_QUERIES = 18
 #: Settle: auth 3, round lookup 1, lock + boxes + bets + version 4, bets 1 (one UPDATE),
-#: ledger 1 (one INSERT), round 1 + audit 1, savepoints 4, the answer 3.
-SETTLE_QUERIES = 19
+#: ledger 1 (one INSERT), round 1, the reports' tallies 2 (one upsert each), audit 1,
+#: savepoints 4, the answer 3.
+SETTLE_QUERIES = 21
 
 
 @pytest.mark.parametrize("boxes", [1, 5])

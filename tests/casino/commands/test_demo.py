@@ -10,6 +10,7 @@ from django.db.models import Sum
 from casino.models import LedgerEntry, Round, TableSession, Venue, VersionStatus
 from casino.roles import ROLES, roles_of
 from casino.services.rulesets import version_in_force
+from casino.services.tallies import tally_differences
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +42,7 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         assert closed.variance == 0
         assert Round.objects.filter(session=closed).count() == 6
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
+    assert tally_differences() == []  # the reports' tallies hold every settled round
     mau_binh = Round.objects.filter(game="maubinh", session__table__venue__code="hanoi")
     assert mau_binh.filter(status="settled").count() >= 20
     assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1

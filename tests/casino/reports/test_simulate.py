@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.db.models import Count, F, Q, Sum
 
 from casino.models import Bet, Box, LedgerEntry, Round, Shift, ShiftReport, TableSession
+from casino.services.tallies import tally_differences
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +81,9 @@ def test_in_bulk_the_same_shape_and_a_report():
     assert sorted(rounds.filter(session__table__code="S1").values_list("number", flat=True)) == (
         list(range(1, 31))
     )
+    # the tallies hold the settled rounds, as the services would have left them
+    assert tally_differences(shift.pk) == []
+    assert rounds.filter(status="voided").exists()
     report = ShiftReport.objects.get(shift=shift)
     assert report.status == "done"
     settled = rounds.filter(status="settled")
