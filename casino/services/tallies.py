@@ -95,6 +95,40 @@ def tally_voided(round_ids: Sequence[int]) -> None:
 
 
 def _bets_upsert(round_ids: Sequence[int], *, sign: int) -> list[int]:
+    return _upsert(_bets_statement, round_ids, sign)
+
+
+def _seats_upsert(round_ids: Sequence[int], *, sign: int) -> list[int]:
+    return _upsert(_seats_statement, round_ids, sign)
+
+
+#: Compiled upserts for a few rounds (a settlement, a void), by statement, sign, number of
+#: rounds and database: compiling the ORM's GROUP BY costs more than running it.
+_COMPILED: dict[tuple, tuple[str, list[Any], list[int]]] = {}
+_CACHED_UP_TO = 4
+
+
+def _upsert(build: Any, round_ids: Sequence[int], sign: int) -> list[int]:
+    """Run the upsert ``build`` makes for these rounds; the ids of the rows it wrote."""
+    key = (build.__name__, sign, len(round_ids), connection.alias, connection.vendor)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        # Stand-in ids, then found among the parameters, where each round's id goes.
+        stand_ins = [-(10**15) - n for n in range(len(round_ids))]
+        statement, params = build(stand_ins, sign)
+        compiled = (statement, params, [params.index(stand_in) for stand_in in stand_ins])
+        if len(round_ids) <= _CACHED_UP_TO:
+            _COMPILED[key] = compiled
+    statement, params, positions = compiled
+    params = list(params)
+    for position, round_id in zip(positions, round_ids, strict=True):
+        params[position] = round_id
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _bets_statement(round_ids: Sequence[int], sign: int) -> tuple[str, list[Any]]:
     grouped = _bets_summed(Bet.objects.filter(box__round_id__in=list(round_ids)))
     table = BetTally._meta.db_table
     sums = [*BET_SUMS, "max_net"]
@@ -112,7 +146,7 @@ def _bets_upsert(round_ids: Sequence[int], *, sign: int) -> list[int]:
         f"WHEN EXCLUDED.max_net > {table}.max_net THEN EXCLUDED.max_net "
         f"ELSE {table}.max_net END"
     )
-    return _upsert(
+    return _statement(
         grouped,
         table=table,
         columns=[*BET_KEYS, *sums],
@@ -145,10 +179,10 @@ def _seats_summed(boxes: QuerySet[Box]) -> QuerySet:
     )
 
 
-def _seats_upsert(round_ids: Sequence[int], *, sign: int) -> list[int]:
+def _seats_statement(round_ids: Sequence[int], sign: int) -> tuple[str, list[Any]]:
     grouped = _seats_summed(Box.objects.filter(round_id__in=list(round_ids)))
     table = SeatTally._meta.db_table
-    return _upsert(
+    return _statement(
         grouped,
         table=table,
         columns=[*SEAT_KEYS, "rounds", "hands", "first_dealt_at", "last_settled_at"],
@@ -175,7 +209,7 @@ def _seats_upsert(round_ids: Sequence[int], *, sign: int) -> list[int]:
     )
 
 
-def _upsert(
+def _statement(
     grouped: QuerySet,
     *,
     table: str,
@@ -184,9 +218,9 @@ def _upsert(
     order: list[str],
     conflict: Sequence[str],
     updates: list[str],
-) -> list[int]:
-    """``INSERT INTO table (columns) SELECT selected FROM (grouped) ... ON CONFLICT``;
-    the ids of the rows written. (Names are the models' own, never input.)"""
+) -> tuple[str, list[Any]]:
+    """``INSERT INTO table (columns) SELECT selected FROM (grouped) ... ON CONFLICT ...
+    RETURNING id`` and its parameters. (Names are the models' own, never input.)"""
     sql, params = grouped.query.sql_with_params()
     statement = (
         f"INSERT INTO {table} ({', '.join(columns)}) "  # noqa: S608 (names, not input)
@@ -196,9 +230,7 @@ def _upsert(
         f"ON CONFLICT ({', '.join(conflict)}) DO UPDATE SET {', '.join(updates)} "
         "RETURNING id"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        return [row[0] for row in cursor.fetchall()]
+    return statement, list(params)
 
 
 def _max_net_again(tally_ids: list[int]) -> None:
