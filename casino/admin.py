@@ -76,6 +76,14 @@ class VenueAdmin(VenueScopedAdmin):
     list_display = ["code", "name", "currency", "rounding_unit", "timezone", "language"]
     search_fields = ["code", "name"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Who works at a venue is given by a superuser: the choices would list every
+        # account of every venue, and a manager could take on anyone's.
+        fields = super().get_readonly_fields(request, obj)
+        if request.user.is_superuser:
+            return fields
+        return [*fields, "staff"]
+
 
 @admin.register(Ruleset)
 class RulesetAdmin(VenueScopedAdmin):

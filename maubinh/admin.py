@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -158,6 +159,8 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
     def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The house take panel: simulated by a Celery task, polled until it is ready."""
         version = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.has_view_permission(request, version):
+            raise PermissionDenied
         template = "admin/maubinh/figures.html#figures"
         errors = version.rule_errors()
         if errors:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -128,6 +129,8 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
     def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The house edge panel: computed by a Celery task, polled until it is ready."""
         version = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.has_view_permission(request, version):
+            raise PermissionDenied
         if version.rule_errors():
             context = {"state": "failed", "error": "the paytable is incomplete; see the errors."}
             return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)

@@ -1,0 +1,1239 @@
+"""Who gets what: every URL of the project x every role x their own venue and another one.
+
+``ROUTES`` names every URL pattern the resolver knows (a test walks it and fails on a
+pattern the table does not name, or names one that is gone) with what each caller gets:
+- the console and the reports send an anonymous caller to the login page, answer 404 for
+  another venue's table, session or report, and 403 to a role without the right there;
+- the API answers 401 to an anonymous caller, 403 to a role without the right (before any
+  lookup), 404 for another venue's object, and leaves other venues out of its lists;
+- the admin sends non-staff to its login page and answers 403 to staff without the model
+  permission; a venue's staff find only their venues' rows (another venue's object is not
+  found, which Django's admin answers with a redirect to its index).
+On top of the status of each cell: no response is a 500; no response to a venue's staff
+carries a trace of another venue (its name and codes, its players and staff, its admin
+links), nor does any response to an anonymous caller; a refused POST or PATCH writes no
+row; and POSTs without a CSRF token are refused. The callers are the four roles and a
+staff member without one, all at the own venue, an anonymous caller and a superuser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal as D
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection, transaction
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSchedule
+from rest_framework.authtoken.models import Token
+
+from casino.games import BoxInput
+from casino.models import (
+    AuditEvent,
+    LedgerEntry,
+    Player,
+    Round,
+    Shift,
+    ShiftReport,
+    Slip,
+    Table,
+    TableSession,
+    Venue,
+)
+from casino.reports import outputs
+from casino.reports.schedules import schedules_install
+from casino.reports.services import report_build, report_request
+from casino.roles import (
+    AUDITOR,
+    DEALER,
+    MANAGE,
+    MANAGER,
+    PLAY,
+    READ,
+    ROLE_PERMISSIONS,
+    SUPERVISE,
+    SUPERVISOR,
+    role_group,
+)
+from casino.services.rounds import round_create, round_settle
+from casino.services.sessions import session_close, session_figures, session_open, shift_current
+from casino.services.slips import slip_request
+from casino.simulation import chips_for
+from maubinh.models import MauBinhRulesetVersion
+from niuniu.models import NiuNiuRulesetVersion
+from tests.casino.api import NIU_8, NIU_9
+from tests.factories import PlayerFactory, UserFactory, VenueFactory, niuniu_table, staff
+from tests.maubinh.conftest import TEST_DEALS, maubinh_table
+from tests.maubinh.test_rounds import SEAT_1, SEAT_2
+
+pytestmark = pytest.mark.django_db
+
+ANONYMOUS, STAFF, SUPERUSER = "anonymous", "staff", "superuser"
+#: Every caller: the four floor roles at the own venue, staff there with no role (the admin
+#: lets any staff member in, the model permissions decide), a superuser working at no venue.
+CALLERS = (ANONYMOUS, DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER)
+VENUE_STAFF = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF})
+ADMIN_STAFF = frozenset({MANAGER, AUDITOR, STAFF, SUPERUSER})
+#: "Managers and auditors of a venue read its reports" (casino/reports/views.py).
+REPORT_READ = frozenset({MANAGER, AUDITOR})
+OWN, OTHER, ANY = "own", "other", "any"
+PASSWORD = "pw-for-tests"  # tests/factories.py
+OPENING = {"100000": 50}
+
+
+# What a cell answers
+
+
+@dataclass(frozen=True)
+class Redirect:
+    to: str
+    exact: bool = False
+    status: int = 302
+
+
+LOGIN = Redirect(f"{settings.LOGIN_URL}?next=")
+ADMIN_LOGIN = Redirect("/admin/login/?next=")
+#: Django's admin answers an object its queryset does not hold with a redirect to its index.
+ADMIN_HOME = Redirect("/admin/", exact=True)
+#: 200 with an empty ``results`` list (an API list or the admin's autocomplete).
+EMPTY = "200, nothing listed"
+
+Outcome = int | Redirect | str
+#: (role, venue) -> what the cell answers; for a POST, None where the call is allowed.
+Rule = Callable[[str, str], Outcome | None]
+
+
+def works_at(role: str, venue: str) -> bool:
+    """Whether the caller works at the venue the path names (ANY: a path naming none)."""
+    return role in VENUE_STAFF and venue != OTHER
+
+
+def everyone(outcome: Outcome) -> Rule:
+    return lambda role, venue: outcome
+
+
+def signed_in(outcome: Outcome, *, anonymous: Outcome) -> Rule:
+    return lambda role, venue: anonymous if role == ANONYMOUS else outcome
+
+
+def console(ok: Outcome | None = 200) -> Rule:
+    """casino/console/views.py: login, then the venue (404), then the dealer's role (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in PLAY else 403
+
+    return rule
+
+
+def reports(ok: Outcome | None = 200, capability: frozenset[str] = REPORT_READ) -> Rule:
+    """casino/reports/views.py: another venue is not found, another role forbidden."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        if role not in REPORT_READ:
+            return 403
+        return ok if role in capability else 403
+
+    return rule
+
+
+def api(ok: Outcome | None = 200, capability: frozenset[str] = READ, listing=False) -> Rule:
+    """casino/api/permissions.py: the role before any lookup, then the venue."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return 401
+        if role not in capability:
+            return 403
+        if not works_at(role, venue):
+            return EMPTY if listing else 404
+        return ok
+
+    return rule
+
+
+def admin_site(staff_rule: Rule) -> Rule:
+    """Every admin URL sends non-staff to the admin's login page first."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        return staff_rule(role, venue) if role in ADMIN_STAFF else ADMIN_LOGIN
+
+    return rule
+
+
+# The venues: the caller's own and another one, each with a floor that has been played on
+
+
+@dataclass
+class Side:
+    """One venue and what is on its floor. ``mark`` is in its code, names and usernames."""
+
+    mark: str
+    venue: Venue
+    dealer: Any
+    supervisor: Any
+    supervisor2: Any
+    manager: Any
+    auditor: Any
+    staff: Any
+    table: Table  # Niu Niu, with a session open
+    free_table: Table  # Niu Niu, closed
+    mb_table: Table  # Mau Binh, with a session open
+    player: Player
+    shift: Shift  # today's, with its report built
+    spare_shift: Shift  # an earlier one, with no report
+    closed_session: TableSession
+    session: TableSession
+    mb_session: TableSession
+    round: Round  # settled, in ``session``
+    slip: Slip  # requested, in ``mb_session`` (``session`` has nothing left to close it)
+    report: ShiftReport
+    event: AuditEvent
+    entry: LedgerEntry
+    nn_version: NiuNiuRulesetVersion
+    mb_version: MauBinhRulesetVersion
+    token: Token
+    #: A round's form as the console previewed it (with its digest): Confirm would settle it.
+    round_form: dict = field(default_factory=dict)
+    mb_round_form: dict = field(default_factory=dict)
+
+
+@dataclass
+class World:
+    own: Side
+    other: Side
+    superuser: Any
+    group: Group
+    beat: dict[str, int]
+    #: A logged-in session per caller, made once: a cell's client only sets the cookie.
+    session_keys: dict[str, str] = field(default_factory=dict)
+    traces: dict[str, list[str]] = field(default_factory=dict)
+
+    def user(self, role: str) -> Any:
+        if role == SUPERUSER:
+            return self.superuser
+        return getattr(self.own, "staff" if role == STAFF else role)
+
+    def side(self, venue: str) -> Side:
+        return self.other if venue == OTHER else self.own
+
+
+def _settled_round(session: TableSession, side_dealer: Any, player: Player) -> Round:
+    round_, _result = round_create(
+        session=session,
+        user=side_dealer,
+        dealer_cards=NIU_8,
+        boxes=[
+            BoxInput(position=1, cards=NIU_9, stakes={"single": D("100000")}, player_id=player.pk)
+        ],
+    )
+    settled, _result = round_settle(round_=round_, user=side_dealer, key=f"settle-{round_.pk}")
+    return settled
+
+
+def _closed(session: TableSession, supervisor: Any) -> TableSession:
+    figures = session_figures(session)
+    tray = session.opening_total + figures["fills"] - figures["credits"] + figures["win_by_ledger"]
+    return session_close(
+        session=session,
+        user=supervisor,
+        closing_chips=chips_for(tray, session.table.chip_denominations),
+    )
+
+
+def build_side(mark: str) -> Side:
+    venue = VenueFactory(
+        code=mark, name=f"{mark.title()} Club", rounding_unit=D("1000"), language="en"
+    )
+    dealer = staff(f"{mark}-dealer", DEALER, venue)
+    supervisor = staff(f"{mark}-supervisor", SUPERVISOR, venue)
+    bare = UserFactory(username=f"{mark}-staff", is_staff=True)
+    venue.staff.add(bare)
+    table = niuniu_table(venue, code=f"{mark.upper()}-NN")
+    mb_table = maubinh_table(venue, code=f"{mark.upper()}-MB")
+    player = PlayerFactory(
+        venue=venue, membership_number=f"{mark.upper()}-1", name=f"{mark.title()} Player"
+    )
+    shift = shift_current(venue=venue)
+    closed = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    _settled_round(closed, dealer, player)
+    closed = _closed(closed, supervisor)
+    session = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    round_ = _settled_round(session, dealer, player)
+    mb_session = session_open(table=mb_table, user=dealer, opening_chips=OPENING)
+    report = report_request(shift_id=shift.pk, send=False)
+    return Side(
+        mark=mark,
+        venue=venue,
+        dealer=dealer,
+        supervisor=supervisor,
+        supervisor2=staff(f"{mark}-supervisor2", SUPERVISOR, venue),
+        manager=staff(f"{mark}-manager", MANAGER, venue),
+        auditor=staff(f"{mark}-auditor", AUDITOR, venue),
+        staff=bare,
+        table=table,
+        free_table=niuniu_table(venue, code=f"{mark.upper()}-FREE"),
+        mb_table=mb_table,
+        player=player,
+        shift=shift,
+        spare_shift=shift_current(venue=venue, at=timezone.now() - timedelta(days=3)),
+        closed_session=closed,
+        session=session,
+        mb_session=mb_session,
+        round=round_,
+        slip=slip_request(session=mb_session, user=supervisor, kind="fill", chips={"100000": 5}),
+        report=report_build(report_id=report.pk, email=False),
+        event=AuditEvent.objects.filter(venue=venue).latest("pk"),
+        entry=LedgerEntry.objects.filter(venue=venue).earliest("pk"),
+        nn_version=NiuNiuRulesetVersion.objects.get(ruleset=table.ruleset),
+        mb_version=MauBinhRulesetVersion.objects.get(ruleset=mb_table.ruleset),
+        token=Token.objects.create(user=dealer),
+    )
+
+
+ROUND_FORM = {
+    "key": "0123456789abcdef0123456789abcdef",
+    "dealer-cards": NIU_8,
+    "box-1-cards": NIU_9,
+    "box-1-single": "100,000",
+}
+MB_ROUND_FORM = {
+    "key": "fedcba9876543210fedcba9876543210",
+    "stake": "10,000",
+    **{
+        f"seat-{position}-{row}": cards
+        for position, seat in ((1, SEAT_1), (2, SEAT_2))
+        for row, cards in zip(("back", "middle", "front"), seat.split(" / "), strict=True)
+    },
+}
+
+
+def previewed(side: Side) -> None:
+    """The side's round forms with the digest the console's preview gives them."""
+    client = Client()
+    client.force_login(side.dealer)
+    for name, data, attribute in (
+        ("preview", ROUND_FORM, "round_form"),
+        ("mb-preview", MB_ROUND_FORM, "mb_round_form"),
+    ):
+        session = side.session if name == "preview" else side.mb_session
+        page = client.post(reverse(f"console:{name}", args=[session.pk]), data)
+        assert page.status_code == 200, page.content.decode()[:2000]
+        digest = re.search(r'name="digest" value="([0-9a-f]+)"', page.content.decode())[1]
+        setattr(side, attribute, {**data, "digest": digest})
+
+
+def build_world() -> World:
+    real_pdf, outputs.render_pdf = outputs.render_pdf, lambda figures, svgs: b"%PDF-1.7 stub"
+    try:
+        with override_settings(MAUBINH_HOUSE_TAKE_DEALS=TEST_DEALS):
+            own, other = build_side("quokka"), build_side("wombat")
+    finally:
+        outputs.render_pdf = real_pdf
+    previewed(own)
+    previewed(other)
+    periodic, _created = schedules_install()
+    world = World(
+        own=own,
+        other=other,
+        superuser=UserFactory(username="root", is_staff=True, is_superuser=True),
+        group=role_group(MANAGER),
+        beat={
+            "periodictask": periodic.pk,
+            "intervalschedule": periodic.interval_id,
+            "crontabschedule": CrontabSchedule.objects.create(minute="0", hour="6").pk,
+            "solarschedule": SolarSchedule.objects.create(
+                event="sunrise", latitude=D("21.03"), longitude=D("105.85")
+            ).pk,
+            "clockedschedule": ClockedSchedule.objects.create(clocked_time=timezone.now()).pk,
+        },
+    )
+    for role in CALLERS:
+        if role != ANONYMOUS:
+            client = Client()
+            client.force_login(world.user(role))
+            world.session_keys[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return world
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Both venues, made once for the module in a transaction rolled back at its end; each
+    test runs in a savepoint on top of it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_world()
+        transaction.set_rollback(True)
+
+
+# The table of routes
+
+
+@dataclass(frozen=True)
+class Route:
+    path: Callable[[World, Side], str]
+    get: Rule
+    #: Whether the path names a venue's object (a cell per venue) or none (one cell).
+    venue_bound: bool = True
+    #: A POST (or PATCH) that changes something: who is refused, and the body it sends.
+    post: Rule | None = None
+    body: Callable[[World, Side], dict] = lambda world, side: {}
+    method: str = "post"
+    json: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
+    #: What an allowed 200 at the caller's own venue shows of it.
+    shows: Callable[[World, Side], str] | None = None
+    #: Whether a superuser's 200 shows ``shows`` of both venues (a list of every venue).
+    lists_every_venue: bool = False
+    #: An API list: the id of the side's object, listed at its own venue only.
+    listed: Callable[[Side], int] | None = None
+
+
+def mark(world: World, side: Side) -> str:
+    return side.mark
+
+
+def _console(name: str, *ids: Callable[[Side], int]) -> Callable[[World, Side], str]:
+    return lambda world, side: reverse(f"console:{name}", args=[get(side) for get in ids])
+
+
+def _session(side: Side) -> int:
+    return side.session.pk
+
+
+def _mb_session(side: Side) -> int:
+    return side.mb_session.pk
+
+
+def _round_form(world: World, side: Side) -> dict:
+    return side.round_form
+
+
+def _mb_form(world: World, side: Side) -> dict:
+    return side.mb_round_form
+
+
+def _signed(world: World, side: Side, **data: Any) -> dict:
+    """A form a supervisor of the caller's own venue signs with their password."""
+    return {"supervisor": world.own.supervisor.username, "password": PASSWORD, **data}
+
+
+CONSOLE_ROUTES = {
+    "console:home": Route(
+        lambda world, side: reverse("console:home"),
+        signed_in(200, anonymous=LOGIN),
+        venue_bound=False,
+        shows=mark,
+    ),
+    # Forgets the language cookie; the same for anyone.
+    "console:language-of-venue": Route(
+        lambda world, side: reverse("console:language-of-venue"), everyone(405), venue_bound=False
+    ),
+    "console:open": Route(
+        lambda world, side: reverse("console:open", args=[side.free_table.pk]),
+        console(),
+        post=console(None),
+        body=lambda world, side: {"chips-100000": "50"},
+        shows=mark,
+    ),
+    "console:round": Route(_console("round", _session), console(), shows=mark),
+    "console:hand": Route(_console("hand", _session), console(), shows=mark),
+    "console:stakes": Route(_console("stakes", _session), console(), shows=mark),
+    "console:player": Route(_console("player", _session), console(), shows=mark),
+    "console:preview": Route(
+        _console("preview", _session), everyone(405), post=console(None), body=_round_form
+    ),
+    "console:confirm": Route(
+        _console("confirm", _session), everyone(405), post=console(None), body=_round_form
+    ),
+    "console:mb-seat": Route(_console("mb-seat", _mb_session), console(), shows=mark),
+    "console:mb-arrange": Route(
+        _console("mb-arrange", _mb_session), everyone(405), post=console(None), body=_mb_form
+    ),
+    "console:mb-preview": Route(
+        _console("mb-preview", _mb_session), everyone(405), post=console(None), body=_mb_form
+    ),
+    "console:mb-confirm": Route(
+        _console("mb-confirm", _mb_session), everyone(405), post=console(None), body=_mb_form
+    ),
+    "console:history": Route(_console("history", _session), console(), shows=mark),
+    # Without htmx a round's detail is its place in the history.
+    "console:round-detail": Route(
+        _console("round-detail", _session, lambda side: side.round.pk),
+        console(Redirect("/console/sessions/")),
+    ),
+    "console:void": Route(
+        _console("void", _session, lambda side: side.round.pk),
+        everyone(405),
+        post=console(None),
+        body=lambda world, side: _signed(world, side, reason="misdeal"),
+    ),
+    "console:slips": Route(
+        _console("slips", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: {"kind": "fill", "chips-100000": "5", "seen": "1"},
+        shows=mark,
+    ),
+    "console:close": Route(
+        _console("close", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: _signed(world, side, **{"chips-100000": "50"}),
+        shows=mark,
+    ),
+}
+
+REPORT_ROUTES = {
+    "reports:dashboard": Route(
+        lambda world, side: f"{reverse('reports:dashboard')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:report": Route(
+        lambda world, side: reverse("reports:report", args=[side.report.pk]), reports(), shows=mark
+    ),
+    "reports:file": Route(
+        lambda world, side: reverse("reports:file", args=[side.report.pk, outputs.CSV_NAME]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:rebuild": Route(
+        lambda world, side: reverse("reports:rebuild", args=[side.report.pk]),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+    ),
+    "reports:build": Route(
+        lambda world, side: reverse("reports:build", args=[side.spare_shift.pk]),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+    ),
+}
+
+SITE_ROUTES = {
+    "/": Route(lambda world, side: "/", everyone(Redirect("/console/")), venue_bound=False),
+    "set_language": Route(
+        lambda world, side: reverse("set_language"), everyone(Redirect("/")), venue_bound=False
+    ),
+    "login": Route(
+        lambda world, side: reverse("login"),
+        signed_in(Redirect(settings.LOGIN_REDIRECT_URL, exact=True), anonymous=200),
+        venue_bound=False,
+    ),
+    "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
+    # drf-spectacular serves the schema and its docs to anyone (its default); no venue data.
+    "schema": Route(lambda world, side: reverse("schema"), everyone(200), venue_bound=False),
+    "api-docs": Route(lambda world, side: reverse("api-docs"), everyone(200), venue_bound=False),
+}
+
+
+def _api(name: str, *ids: Callable[[Side], int]) -> Callable[[World, Side], str]:
+    return lambda world, side: reverse(f"api:{name}", args=[get(side) for get in ids])
+
+
+def _api_list(name: str, query: str, listed: Callable[[Side], int], **post: Any) -> Route:
+    """A list: unfiltered at the own venue (its object in, the other's out), filtered by the
+    other venue's object there (nothing listed)."""
+
+    def path(world: World, side: Side) -> str:
+        url = reverse(f"api:{name}")
+        return f"{url}?{query.format(side=side)}" if side is world.other else url
+
+    return Route(path, api(listing=True), listed=listed, json=True, **post)
+
+
+def _write(gate: frozenset[str]) -> Rule:
+    return api(None, capability=gate)
+
+
+API_POST_ONLY = signed_in(405, anonymous=401)
+
+API_ROUTES = {
+    "api:venue-list": Route(
+        _api("venue-list"), api(), venue_bound=False, listed=lambda side: side.venue.pk
+    ),
+    "api:venue-detail": Route(_api("venue-detail", lambda side: side.venue.pk), api(), shows=mark),
+    "api:table-list": _api_list(
+        "table-list",
+        "venue={side.venue.pk}",
+        lambda side: side.table.pk,
+        post=_write(MANAGE),
+        body=lambda world, side: {
+            "venue": side.venue.pk,
+            "code": "INTRUDER",
+            "game": "niuniu",
+            "ruleset": side.table.ruleset_id,
+            "seats": 6,
+            "chip_denominations": ["100000", "10000"],
+            "limits": {"single": {"min_stake": "10000", "max_stake": "1000000"}},
+        },
+    ),
+    "api:table-detail": Route(
+        _api("table-detail", lambda side: side.table.pk),
+        api(),
+        post=_write(MANAGE),
+        method="patch",
+        json=True,
+        body=lambda world, side: {"status": "inactive"},
+        shows=mark,
+    ),
+    "api:player-list": _api_list(
+        "player-list",
+        "venue={side.venue.pk}",
+        lambda side: side.player.pk,
+        post=_write(MANAGE),
+        body=lambda world, side: {
+            "venue": side.venue.pk,
+            "membership_number": "N1",
+            "name": "Intruder",
+        },
+    ),
+    "api:player-detail": Route(
+        _api("player-detail", lambda side: side.player.pk),
+        api(),
+        post=_write(MANAGE),
+        method="patch",
+        json=True,
+        body=lambda world, side: {"status": "barred"},
+        shows=mark,
+    ),
+    "api:ruleset-list": _api_list(
+        "ruleset-list", "venue={side.venue.pk}", lambda side: side.table.ruleset_id
+    ),
+    "api:ruleset-detail": Route(_api("ruleset-detail", lambda side: side.table.ruleset_id), api()),
+    "api:ruleset-version-detail": Route(
+        _api(
+            "ruleset-version-detail",
+            lambda side: side.table.ruleset_id,
+            lambda side: side.nn_version.number,
+        ),
+        api(),
+    ),
+    "api:session-list": _api_list(
+        "session-list",
+        "venue={side.venue.pk}",
+        lambda side: side.session.pk,
+        post=_write(PLAY),
+        body=lambda world, side: {"table": side.free_table.pk, "opening_chips": {"100000": 1}},
+    ),
+    "api:session-detail": Route(_api("session-detail", _session), api()),
+    "api:session-close": Route(
+        _api("session-close", _session),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"closing_chips": OPENING},
+    ),
+    "api:session-reconcile": Route(
+        _api("session-reconcile", lambda side: side.closed_session.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+    ),
+    "api:session-drop": Route(
+        _api("session-drop", _session),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"amount": "50000"},
+    ),
+    "api:round-list": _api_list(
+        "round-list",
+        "session={side.session.pk}",
+        lambda side: side.round.pk,
+        post=_write(PLAY),
+        body=lambda world, side: {
+            "session": side.session.pk,
+            "dealer_cards": NIU_8,
+            "boxes": [{"position": 1, "cards": NIU_9, "bets": {"single": "100000"}}],
+        },
+    ),
+    "api:round-detail": Route(_api("round-detail", lambda side: side.round.pk), api()),
+    "api:round-settle": Route(
+        _api("round-settle", lambda side: side.round.pk),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+        headers={"HTTP_IDEMPOTENCY_KEY": "access-key"},
+    ),
+    "api:round-void": Route(
+        _api("round-void", lambda side: side.round.pk),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+        body=lambda world, side: {"reason": "misdeal"},
+    ),
+    "api:round-ledger": Route(_api("round-ledger", lambda side: side.round.pk), api()),
+    "api:slip-list": _api_list(
+        "slip-list",
+        "session={side.session.pk}",
+        lambda side: side.slip.pk,
+        post=_write(PLAY),
+        body=lambda world, side: {
+            "session": side.session.pk,
+            "kind": "credit",
+            "chips": {"100000": 2},
+        },
+    ),
+    "api:slip-detail": Route(_api("slip-detail", lambda side: side.slip.pk), api()),
+    "api:slip-issue": Route(
+        _api("slip-issue", lambda side: side.slip.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+    ),
+    "api:slip-verify": Route(
+        _api("slip-verify", lambda side: side.slip.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+    ),
+    "api:slip-void": Route(
+        _api("slip-void", lambda side: side.slip.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"reason": "wrong table"},
+    ),
+    "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
+    "api:audit-list": _api_list("audit-list", "venue={side.venue.pk}", lambda side: side.event.pk),
+    "api:audit-detail": Route(_api("audit-detail", lambda side: side.event.pk), api()),
+    # Any path under the API that matches no route, before any authentication.
+    "api:no-such-endpoint": Route(
+        lambda world, side: "/api/v1/no-such-thing/", everyone(404), venue_bound=False
+    ),
+}
+
+
+# The admin
+
+
+@dataclass(frozen=True)
+class AdminModel:
+    """A registered model admin: the object each side has there and what the admin allows
+    on top of the model permissions (``casino/admin.py``, the game apps' ``admin.py``)."""
+
+    object_id: Callable[[World, Side], int]
+    #: The admin shows only the rows of the user's venues (``VenueScopedAdmin``).
+    scoped: bool = True
+    #: Whether the object belongs to a venue (a cell per venue) or to none (one cell).
+    venue_bound: bool = True
+    add: bool = True
+    change: bool = True
+    delete: bool = True
+    #: Whether the side's object itself can be changed (an active ruleset version cannot).
+    object_changes: bool = True
+
+
+def _read_only(object_id: Callable[[World, Side], int]) -> AdminModel:
+    return AdminModel(object_id, add=False, change=False, delete=False)
+
+
+def _beat(model: str) -> AdminModel:
+    return AdminModel(lambda world, side: world.beat[model], scoped=False, venue_bound=False)
+
+
+ADMIN_MODELS = {
+    "auth.group": AdminModel(lambda world, side: world.group.pk, scoped=False, venue_bound=False),
+    "auth.user": AdminModel(lambda world, side: side.dealer.pk, scoped=False),
+    # A token's admin id is its user's.
+    "authtoken.tokenproxy": AdminModel(lambda world, side: side.token.user_id, scoped=False),
+    **{
+        f"django_celery_beat.{model}": _beat(model)
+        for model in (
+            "periodictask",
+            "clockedschedule",
+            "crontabschedule",
+            "solarschedule",
+            "intervalschedule",
+        )
+    },
+    "casino.venue": AdminModel(lambda world, side: side.venue.pk),
+    "casino.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
+    "casino.auditevent": _read_only(lambda world, side: side.event.pk),
+    "casino.table": AdminModel(lambda world, side: side.table.pk, delete=False),
+    "casino.player": AdminModel(lambda world, side: side.player.pk, delete=False),
+    "casino.shift": _read_only(lambda world, side: side.shift.pk),
+    "casino.tablesession": _read_only(lambda world, side: side.session.pk),
+    "casino.round": _read_only(lambda world, side: side.round.pk),
+    "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
+    "casino.slip": _read_only(lambda world, side: side.slip.pk),
+    "niuniu.niuniurulesetversion": AdminModel(
+        lambda world, side: side.nn_version.pk, delete=False, object_changes=False
+    ),
+    "maubinh.maubinhrulesetversion": AdminModel(
+        lambda world, side: side.mb_version.pk, delete=False, object_changes=False
+    ),
+}
+
+
+def has_perm(role: str, label: str, action: str) -> bool:
+    """The model permission as casino/roles.py grants it (a superuser has every one)."""
+    app_label, model = label.split(".")
+    return role == SUPERUSER or (app_label, f"{action}_{model}") in ROLE_PERMISSIONS.get(role, [])
+
+
+def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:
+    app_label, model = label.split(".")
+    prefix = f"admin:{app_label}_{model}"
+
+    def url(view: str) -> Callable[[World, Side], str]:
+        return lambda world, side: reverse(f"{prefix}_{view}", args=[spec.object_id(world, side)])
+
+    def view(role: str) -> bool:  # Django: the view or the change permission
+        return has_perm(role, label, "view") or has_perm(role, label, "change")
+
+    def found(role: str, venue: str) -> bool:
+        return role == SUPERUSER or not spec.scoped or venue != OTHER
+
+    def add(role: str) -> bool:
+        return spec.add and has_perm(role, label, "add")
+
+    def change(role: str, venue: str) -> bool:
+        # Django asks about the object it found, or the model when it found none.
+        mine = spec.object_changes if found(role, venue) else True
+        return spec.change and mine and has_perm(role, label, "change")
+
+    def delete(role: str) -> bool:
+        return spec.delete and has_perm(role, label, "delete")
+
+    def changelist(role: str, venue: str) -> Outcome:
+        return 200 if view(role) else 403
+
+    def bulk_delete(role: str, venue: str) -> Outcome | None:
+        # Without the delete permission the action is not offered: the list comes back.
+        return None if delete(role) else changelist(role, venue)
+
+    def add_page(role: str, venue: str) -> Outcome | None:
+        return 200 if add(role) else 403
+
+    def change_page(role: str, venue: str) -> Outcome:
+        if not (view(role) or change(role, venue)):
+            return 403
+        return 200 if found(role, venue) else ADMIN_HOME
+
+    def change_post(role: str, venue: str) -> Outcome | None:
+        if not change(role, venue):
+            return 403
+        return None if found(role, venue) else ADMIN_HOME
+
+    def delete_page(role: str, venue: str) -> Outcome | None:
+        if not delete(role):
+            return 403
+        return 200 if found(role, venue) else ADMIN_HOME
+
+    def history(role: str, venue: str) -> Outcome:
+        if not found(role, venue):  # Django looks the object up first
+            return ADMIN_HOME
+        return 200 if view(role) else 403
+
+    def refusal(rule: Rule) -> Rule:
+        def refused(role: str, venue: str) -> Outcome | None:
+            outcome = rule(role, venue)
+            return None if outcome == 200 else outcome
+
+        return refused
+
+    bound = spec.venue_bound
+
+    def change_url(world: World, side: Side) -> str:
+        return reverse(f"{prefix}_change", args=[spec.object_id(world, side)])
+
+    routes = {
+        f"{prefix}_changelist": Route(
+            lambda world, side: reverse(f"{prefix}_changelist"),
+            admin_site(changelist),
+            venue_bound=False,
+            post=admin_site(bulk_delete),
+            body=lambda world, side: {
+                "action": "delete_selected",
+                "_selected_action": [spec.object_id(world, world.other)],
+                "post": "yes",
+            },
+            shows=change_url if bound else None,
+            lists_every_venue=bound,
+        ),
+        f"{prefix}_add": Route(
+            lambda world, side: reverse(f"{prefix}_add"),
+            admin_site(add_page),
+            venue_bound=False,
+            post=admin_site(refusal(add_page)),
+            body=lambda world, side: {"name": "intruder", "code": "intruder"},
+        ),
+        f"{prefix}_change": Route(
+            url("change"),
+            admin_site(change_page),
+            venue_bound=bound,
+            post=admin_site(change_post),
+            body=lambda world, side: {"name": "intruder", "status": "inactive"},
+        ),
+        f"{prefix}_delete": Route(
+            url("delete"),
+            admin_site(delete_page),
+            venue_bound=bound,
+            post=admin_site(refusal(delete_page)),
+            body=lambda world, side: {"post": "yes"},
+        ),
+        f"{prefix}_history": Route(url("history"), admin_site(history), venue_bound=bound),
+        # The bare object URL redirects to its change page, for any staff member.
+        f"/admin/{app_label}/{model}/<path:object_id>/": Route(
+            lambda world, side: f"/admin/{app_label}/{model}/{spec.object_id(world, side)}/",
+            admin_site(everyone(Redirect(f"/admin/{app_label}/{model}/"))),
+            venue_bound=bound,
+        ),
+    }
+    return routes
+
+
+def version_routes(label: str) -> dict[str, Route]:
+    """The ruleset version admin's own views (casino/admin.py ``RulesetVersionAdmin``)."""
+    app_label, model = label.split(".")
+    prefix = f"admin:{app_label}_{model}"
+    spec = ADMIN_MODELS[label]
+
+    def url(view: str) -> Callable[[World, Side], str]:
+        return lambda world, side: reverse(f"{prefix}_{view}", args=[spec.object_id(world, side)])
+
+    def figures(role: str, venue: str) -> Outcome:
+        if not (role == SUPERUSER or venue != OTHER):
+            return 404  # looked up among the user's venues first
+        return 200 if has_perm(role, label, "view") else 403
+
+    def step(permission: str) -> Rule:
+        def rule(role: str, venue: str) -> Outcome | None:
+            if not has_perm(role, label, permission):
+                return 403
+            return None if role == SUPERUSER or venue != OTHER else 404
+
+        return admin_site(rule)
+
+    return {
+        f"{prefix}_figures": Route(url("figures"), admin_site(figures)),
+        f"{prefix}_clone": Route(url("clone"), admin_site(everyone(405)), post=step("add")),
+        f"{prefix}_approve": Route(url("approve"), admin_site(everyone(405)), post=step("approve")),
+        f"{prefix}_activate": Route(
+            url("activate"), admin_site(everyone(405)), post=step("approve")
+        ),
+    }
+
+
+def _casino_app(role: str, venue: str) -> Outcome:
+    """An app's index lists the models the user may see; with none it is not found."""
+    if role == SUPERUSER or ROLE_PERMISSIONS.get(role):
+        return 200
+    return 404
+
+
+def _autocomplete(role: str, venue: str) -> Outcome:
+    if not has_perm(role, "casino.venue", "view"):
+        return 403
+    return 200 if role == SUPERUSER or venue != OTHER else EMPTY
+
+
+ADMIN_SITE_ROUTES = {
+    "admin:index": Route(
+        lambda world, side: reverse("admin:index"), admin_site(everyone(200)), venue_bound=False
+    ),
+    "admin:login": Route(
+        lambda world, side: reverse("admin:login"),
+        lambda role, venue: ADMIN_HOME if role in ADMIN_STAFF else 200,
+        venue_bound=False,
+    ),
+    # Django 5's logout is a POST; non-staff are sent to the admin index.
+    "admin:logout": Route(
+        lambda world, side: reverse("admin:logout"),
+        lambda role, venue: 405 if role in ADMIN_STAFF else ADMIN_HOME,
+        venue_bound=False,
+    ),
+    "admin:password_change": Route(
+        lambda world, side: reverse("admin:password_change"),
+        admin_site(everyone(200)),
+        venue_bound=False,
+        post=admin_site(everyone(None)),
+        body=lambda world, side: {
+            "old_password": PASSWORD,
+            "new_password1": "taken-over-1",
+            "new_password2": "taken-over-1",
+        },
+    ),
+    "admin:password_change_done": Route(
+        lambda world, side: reverse("admin:password_change_done"),
+        admin_site(everyone(200)),
+        venue_bound=False,
+    ),
+    # The venues a player form may pick, searched by the venue's code.
+    "admin:autocomplete": Route(
+        lambda world, side: (
+            reverse("admin:autocomplete")
+            + f"?app_label=casino&model_name=player&field_name=venue&term={side.venue.code}"
+        ),
+        admin_site(_autocomplete),
+        shows=mark,
+    ),
+    "admin:jsi18n": Route(
+        lambda world, side: reverse("admin:jsi18n"), admin_site(everyone(200)), venue_bound=False
+    ),
+    # No model of the project has get_absolute_url: nothing to be sent to.
+    "admin:view_on_site": Route(
+        lambda world, side: reverse(
+            "admin:view_on_site",
+            args=[ContentType.objects.get_for_model(Table).pk, side.table.pk],
+        ),
+        admin_site(everyone(404)),
+    ),
+    "admin:app_list": Route(
+        lambda world, side: reverse("admin:app_list", args=["casino"]),
+        admin_site(_casino_app),
+        venue_bound=False,
+    ),
+    "/admin/(?P<url>.*)$": Route(
+        lambda world, side: "/admin/no-such-page/", admin_site(everyone(404)), venue_bound=False
+    ),
+    "admin:auth_user_password_change": Route(
+        lambda world, side: reverse("admin:auth_user_password_change", args=[side.dealer.pk]),
+        admin_site(lambda role, venue: 200 if has_perm(role, "auth.user", "change") else 403),
+        post=admin_site(lambda role, venue: None if has_perm(role, "auth.user", "change") else 403),
+        body=lambda world, side: {"password1": "taken-over-1", "password2": "taken-over-1"},
+    ),
+}
+
+ROUTES: dict[str, Route] = {
+    **SITE_ROUTES,
+    **CONSOLE_ROUTES,
+    **REPORT_ROUTES,
+    **API_ROUTES,
+    **ADMIN_SITE_ROUTES,
+    **{
+        key: route
+        for label, spec in ADMIN_MODELS.items()
+        for key, route in admin_routes(label, spec).items()
+    },
+    **version_routes("niuniu.niuniurulesetversion"),
+    **version_routes("maubinh.maubinhrulesetversion"),
+}
+
+
+# Calling and checking
+
+
+def resolver_keys() -> set[str]:
+    """Every URL pattern: its name with its namespaces, or "/" and its route when unnamed."""
+
+    def walk(patterns: list, prefix: str, namespace: str) -> Any:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = namespace
+                if pattern.namespace:
+                    inner = f"{namespace}{pattern.namespace}:"
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern):
+                route = prefix + str(pattern.pattern)
+                yield f"{namespace}{pattern.name}" if pattern.name else f"/{route}"
+
+    return set(walk(get_resolver().url_patterns, "", ""))
+
+
+def db_state() -> list[tuple]:
+    """The rows inserted, updated and deleted so far in this transaction, per table (login
+    sessions aside): the same before and after a call that wrote nothing."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_xact_user_tables"
+            " WHERE relname <> 'django_session' ORDER BY relname"
+        )
+        return cursor.fetchall()
+
+
+def client_for(world: World, role: str, **kwargs: Any) -> Client:
+    client = Client(raise_request_exception=False, **kwargs)
+    if role != ANONYMOUS:
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.session_keys[role]
+    return client
+
+
+def send(world: World, role: str, route: Route, path: str, body: dict | None = None) -> Any:
+    """A GET of ``path`` as ``role``; with a body, the route's POST (or PATCH)."""
+    client = client_for(world, role)
+    if body is None:
+        return client.get(path)
+    extra: dict[str, Any] = dict(route.headers)
+    if route.json:
+        extra["content_type"] = "application/json"
+    return getattr(client, route.method)(path, body, **extra)
+
+
+def admin_links(world: World, side: Side) -> list[str]:
+    return [
+        reverse(f"admin:{label.replace('.', '_')}_change", args=[spec.object_id(world, side)])
+        for label, spec in ADMIN_MODELS.items()
+        if spec.venue_bound
+    ]
+
+
+def traces(world: World, role: str) -> list[str]:
+    """What the caller must never be shown: the other venue (any venue, when anonymous)."""
+    if role == SUPERUSER:
+        return []
+    if role not in world.traces:
+        sides = [world.other] if role in VENUE_STAFF else [world.own, world.other]
+        world.traces[role] = [
+            text for side in sides for text in (side.mark, *admin_links(world, side))
+        ]
+    return world.traces[role]
+
+
+def verdict(
+    world: World, route: Route, role: str, venue: str, path: str, want: Outcome, response: Any
+) -> str:
+    """What is wrong with the response to the cell ('' when nothing)."""
+    status = response.status_code
+    location = response.get("Location", "")
+    if isinstance(want, Redirect):
+        went = location == want.to if want.exact else location.startswith(want.to)
+        right = status == want.status and went
+    elif want == EMPTY:
+        right = status == 200 and response.json()["results"] == []
+    else:
+        right = status == want
+    if not right:
+        error = getattr(response, "exc_info", None)
+        return (
+            f"got {status} {location} {error[1]!r}"[:300] if error else f"got {status} {location}"
+        )
+    content = b"" if response.streaming else response.content
+    sent_to = location
+    for asked in (path, quote(path, safe="/"), quote(path, safe="")):
+        sent_to = sent_to.replace(asked, "")  # the caller's own path, echoed (?next=...)
+    text = f"{content.decode(errors='replace')} {sent_to}".lower()
+    shown = [trace for trace in traces(world, role) if trace.lower() in text]
+    if shown:
+        return f"shows {shown}"
+    if want == 200 and route.shows:
+        sides = [world.side(venue)] if works_at(role, venue) else []
+        if role == SUPERUSER and route.lists_every_venue:
+            sides = [world.own, world.other]
+        expected = [route.shows(world, shown) for shown in sides]
+        missing = [text_shown for text_shown in expected if text_shown.lower() not in text]
+        if missing:
+            return f"does not show {missing}"
+    if want == 200 and route.listed and role != SUPERUSER:
+        ids = [row["id"] for row in response.json()["results"]]
+        if route.listed(world.own) not in ids or route.listed(world.other) in ids:
+            return f"lists {ids}"
+    return ""
+
+
+def cells(route: Route) -> list[tuple[str, str]]:
+    venues = (OWN, OTHER) if route.venue_bound else (ANY,)
+    return [(role, venue) for role in CALLERS for venue in venues]
+
+
+# The tests
+
+
+def test_the_table_names_every_url_pattern_and_nothing_else():
+    patterns = resolver_keys()
+    assert not patterns - ROUTES.keys(), f"URL patterns with no row: {patterns - ROUTES.keys()}"
+    assert not ROUTES.keys() - patterns, f"rows for no URL pattern: {ROUTES.keys() - patterns}"
+    registered = {model._meta.label_lower for model in admin.site._registry}
+    assert registered == ADMIN_MODELS.keys()
+
+
+def get_cell(world: World, key: str, role: str, venue: str) -> str:
+    """What is wrong with the GET of the cell ('' when nothing)."""
+    route = ROUTES[key]
+    want = route.get(role, venue)
+    path = route.path(world, world.side(venue))
+    problem = verdict(world, route, role, venue, path, want, send(world, role, route, path))
+    return f"GET {role:10} {venue:5} {path}: want {want}, {problem}" if problem else ""
+
+
+@pytest.mark.parametrize("key", list(ROUTES))
+def test_every_caller_at_every_venue(world, key):
+    wrong = [
+        problem
+        for role, venue in cells(ROUTES[key])
+        for problem in [get_cell(world, key, role, venue)]
+        if problem
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+POST_ROUTES = [key for key, route in ROUTES.items() if route.post is not None]
+
+
+@pytest.mark.parametrize("key", POST_ROUTES)
+def test_a_refused_post_is_refused_and_changes_nothing(world, key):
+    route = ROUTES[key]
+    assert route.post is not None
+    wrong = []
+    refused = [cell for cell in cells(route) if route.post(*cell) is not None]
+    assert refused, "no caller is refused"
+    for role, venue in refused:
+        want = route.post(role, venue)
+        side = world.side(venue)
+        path = route.path(world, side)
+        with transaction.atomic():
+            before = db_state()
+            response = send(world, role, route, path, route.body(world, side))
+            after = db_state()
+            transaction.set_rollback(True)
+        problem = verdict(world, route, role, venue, path, want, response)
+        if not problem and before != after:
+            problem = f"wrote to {sorted(set(after) - set(before))}"
+        if problem:
+            wrong.append(
+                f"{route.method.upper()} {role:10} {venue:5} {path}: want {want}, {problem}"
+            )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_round_of_another_venue_is_not_found_in_a_session_of_ones_own(world):
+    own, other = world.own, world.other
+    client = client_for(world, SUPERVISOR)
+    detail = reverse("console:round-detail", args=[own.session.pk, other.round.pk])
+    assert client.get(detail).status_code == 404
+    void = reverse("console:void", args=[own.session.pk, other.round.pk])
+    before = db_state()
+    assert client.post(void, _signed(world, own, reason="misdeal")).status_code == 404
+    assert db_state() == before
+
+
+def test_a_post_without_the_csrf_token_is_refused(world):
+    client = client_for(world, DEALER, enforce_csrf_checks=True)
+    form = reverse("console:open", args=[world.own.free_table.pk])
+    slips = reverse("api:slip-list")
+    slip = {"session": world.own.session.pk, "kind": "credit", "chips": {"100000": 2}}
+    before = db_state()
+    # when a console form and the API (logged in by the session cookie) get no token
+    page = client.post(form, {"chips-100000": "50"})
+    api_call = client.post(slips, slip, content_type="application/json")
+    # then both are refused and nothing is written
+    assert page.status_code == 403
+    assert api_call.status_code == 403 and "CSRF" in api_call.json()["detail"]
+    assert db_state() == before
+    # and with the token the console hands out, the same calls go through
+    client.get(form)
+    token = client.cookies[settings.CSRF_COOKIE_NAME].value
+    opened = client.post(form, {"chips-100000": "50", "csrfmiddlewaretoken": token})
+    assert opened.status_code == 303
+    requested = client.post(slips, slip, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert requested.status_code == 201
+    assert db_state() != before
