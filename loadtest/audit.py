@@ -8,6 +8,8 @@ through ``round_void``: the services the API and the console call), spread over
 
     .venv/bin/python -m loadtest.audit [--rounds 100000] [--processes 2]
     .venv/bin/python -m loadtest.audit --reuse      # time the audit again, no new fill
+    .venv/bin/python -m loadtest.audit --reuse --database casino_bench_reports --tallies
+        # the million rounds of ``make bench-large``, tallies checked too
 
 The fill takes long (about 10 ms of CPU per round on an idle core; the better part of an
 hour for 100,000 rounds on this shared 2-core machine): it prints its progress.
@@ -68,9 +70,13 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reuse", action="store_true", help="keep the database as it is")
+    parser.add_argument("--database", default=DATABASE, help="with --reuse: another one")
+    parser.add_argument("--tallies", action="store_true", help="also time audit_ledger --tallies")
     options = parser.parse_args()
+    if options.database != DATABASE and not options.reuse:
+        parser.error("--database names a filled database to audit: use it with --reuse")
 
-    use_database(DATABASE)
+    use_database(options.database)
     from django.db import connection
 
     if not options.reuse:
@@ -123,6 +129,18 @@ def main() -> None:
         f"entries: median {statistics.median(times):.2f} s of {len(times)} runs {times}"
     )
     print(f"integrity: {found}")
+    if options.tallies:
+        tally_times = []
+        for _n in range(options.repeat):
+            passed, tally_output, seconds = audit_ledger("--tallies")
+            tally_times.append(seconds)
+            if not passed:
+                raise SystemExit(f"audit_ledger --tallies failed: {tally_output}")
+        print(
+            f"audit_ledger --tallies: median {statistics.median(tally_times):.2f} s of "
+            f"{len(tally_times)} runs {tally_times}"
+        )
+        emit("audit", "audit_ledger_tallies_s", round(statistics.median(tally_times), 2), "s")
     emit("audit", "rounds", sum(found["rounds"].values()), "rounds")
     emit("audit", "entries", found["entries"], "entries")
     emit("audit", "audit_ledger_s", round(statistics.median(times), 2), "s")
@@ -130,7 +148,7 @@ def main() -> None:
     if problems:
         raise SystemExit("integrity: " + "; ".join(problems))
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_size_pretty(pg_database_size(%s))", [DATABASE])
+        cursor.execute("SELECT pg_size_pretty(pg_database_size(%s))", [options.database])
         print(f"database size: {cursor.fetchone()[0]} (pid {os.getpid()})")
 
 

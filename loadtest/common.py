@@ -524,8 +524,8 @@ def integrity_problems(found: dict[str, Any]) -> list[str]:
     return problems
 
 
-def audit_ledger() -> tuple[bool, str, float]:
-    """Run ``manage.py audit_ledger``: (passed, its output, seconds)."""
+def audit_ledger(*args: str) -> tuple[bool, str, float]:
+    """Run ``manage.py audit_ledger`` (with ``args``): (passed, its output, seconds)."""
     from io import StringIO
 
     from django.core.management import CommandError, call_command
@@ -533,7 +533,7 @@ def audit_ledger() -> tuple[bool, str, float]:
     out, err = StringIO(), StringIO()
     started = time.perf_counter()
     try:
-        call_command("audit_ledger", stdout=out, stderr=err)
+        call_command("audit_ledger", *args, stdout=out, stderr=err)
         passed = True
     except CommandError as error:
         err.write(str(error))

@@ -131,9 +131,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {session.table.code}: {count} rounds")
         if via == "bulk":
             # Fresh statistics, so the report's queries are planned for the rows just added.
-            with connection.cursor() as cursor:
-                for model in (TableSession, Round, Box, Bet, LedgerEntry, BetTally, SeatTally):
-                    cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+            _analyze(GROWING)
         short = D(options["short"])
         for index, session in enumerate(sessions):
             figures = session_figures(session)
@@ -302,6 +300,7 @@ class BulkWriter:
             voided += self._batch(settled, number, done, step, seed)
             number += len(settled)
             done += len(settled)
+            _analyze_as_tables_grow()
         TableSession.objects.filter(pk=self.session.pk).update(next_round_number=number)
         return voided
 
@@ -470,6 +469,27 @@ class BulkWriter:
         # The tallies the services leave: a voided round is in none.
         tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
         return voided
+
+
+#: Batches written by this process; statistics are refreshed each time it doubles.
+_written = 0
+GROWING = (TableSession, Round, Box, Bet, LedgerEntry, BetTally, SeatTally)
+
+
+def _analyze_as_tables_grow() -> None:
+    """Fresh statistics after batch 1, 2, 4, 8, ...: a COPY outruns autovacuum, and with
+    the statistics of a small table PostgreSQL tallies each batch by scanning every bet
+    (a fill that slows down as it grows). A handful of ANALYZEs in all."""
+    global _written  # one counter per process
+    _written += 1
+    if _written & (_written - 1) == 0:
+        _analyze(GROWING)
+
+
+def _analyze(models: Sequence[type]) -> None:
+    with connection.cursor() as cursor:
+        for model in models:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
 def _ids(model: type, count: int) -> list[int]:
