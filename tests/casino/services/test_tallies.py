@@ -227,3 +227,15 @@ def test_rounds_of_one_table_settled_at_once_add_up(floor):
     assert found[(None, "single")].player_result == D("-300000")
     assert SeatTally.objects.get(player=member).rounds == 6
     assert tally_differences(session.shift_id) == []
+
+
+@pytest.mark.django_db
+def test_rebuild_tallies_repairs_a_shift(floor, session):
+    settled(session, floor.dealer, box(1, NIU_9, single="100000"), key="t-1")
+    BetTally.objects.update(handle=D("1"))
+    out = io.StringIO()
+    call_command("rebuild_tallies", "--shift", str(session.shift_id), stdout=out)
+    assert f"shift {session.shift_id}: tallies made again" in out.getvalue()
+    assert BetTally.objects.get().handle == D("100000")
+    with pytest.raises(CommandError, match="there is no shift 0"):
+        call_command("rebuild_tallies", "--shift", "0", stdout=out)

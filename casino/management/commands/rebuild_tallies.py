@@ -1,0 +1,38 @@
+"""Make a shift's tallies again from its settled rounds, then check them.
+
+The tallies follow every settlement and void by themselves; this is for rows repaired by
+hand in the database (``audit_ledger --tallies`` names the difference). Rebuild the
+shift's report afterwards from the reports page.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from casino.models import Shift
+from casino.services.tallies import tally_differences, tally_rebuild
+
+
+class Command(BaseCommand):
+    help = "Make the tallies of one shift (or every shift) again from its settled rounds."
+
+    def add_arguments(self, parser) -> None:
+        which = parser.add_mutually_exclusive_group(required=True)
+        which.add_argument("--shift", type=int, help="the shift's id (on its report's page)")
+        which.add_argument("--all", action="store_true", help="every shift")
+
+    def handle(self, *args, **options) -> None:
+        if options["all"]:
+            shifts = list(Shift.objects.order_by("pk").values_list("pk", flat=True))
+        else:
+            if not Shift.objects.filter(pk=options["shift"]).exists():
+                raise CommandError(f"there is no shift {options['shift']}")
+            shifts = [options["shift"]]
+        for shift_id in shifts:
+            with transaction.atomic():
+                tally_rebuild(shift_id)
+                problems = tally_differences(shift_id)
+                if problems:  # rolled back: the tallies stay as they were
+                    raise CommandError(f"shift {shift_id}: " + "; ".join(problems[:5]))
+            self.stdout.write(f"shift {shift_id}: tallies made again from its settled rounds")
