@@ -44,8 +44,8 @@ bench: $(STAMP)
 	$(PY) bench/console.py
 	$(PY) bench/reports.py
 
-# A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes the
-# better part of an hour on 2 cores; BENCH_REUSE=1 builds again without filling anew.
+# A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes about
+# 16 minutes on 2 quiet cores; BENCH_REUSE=1 builds again without filling anew.
 bench-large: $(STAMP)
 	BENCH_ROUNDS=1000000 $(PY) bench/reports.py
 

@@ -7,7 +7,7 @@ up and ``BENCH_BUILDS`` more times, timed; its peak resident memory covers all b
 Targets (the issue's): a million rounds built in <= 20 s with <= 500 MB.
 
 - ``make bench``: 50,000 rounds (a minute or two, most of it the fill).
-- ``make bench-large``: 1,000,000 rounds. The fill takes the better part of an hour on a
+- ``make bench-large``: 1,000,000 rounds. The fill takes about 16 minutes on a quiet
   2-core machine (it prints how long); ``BENCH_REUSE=1`` builds again on the filled
   database without filling it anew.
 
