@@ -30,6 +30,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -45,6 +46,10 @@ from casino.money import plain
 from maubinh import engine
 from maubinh.adapter import BET_TYPE, HAND_SIZE, parse_seat
 from maubinh.engine import ROWS, Arrangement, Row, check_arrangement, evaluate_row
+
+#: The rows' names as the engine spells them, shown with ``_()``: marked here for the
+#: translators.
+ROW_NAMES = (gettext_noop("back"), gettext_noop("middle"), gettext_noop("front"))
 
 PAGE = "console/maubinh_round.html"
 GAME = "maubinh"

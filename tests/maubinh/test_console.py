@@ -74,6 +74,14 @@ def test_a_mau_binh_table_opens_in_the_console_and_shows_its_own_screen(
     assert "box-1-single" not in body
 
 
+def test_the_screen_speaks_the_venues_language(client, dealer, session):
+    client.force_login(dealer)  # no language chosen: the venue's, Vietnamese
+    body = client.get(url("round", session)).content.decode()
+    # the rows as the venue's sheet names them (seed 002: chi đầu is the 5-card back row)
+    assert "chi đầu" in body and "chi giữa" in body and "chi cuối" in body
+    assert "Tự xếp bài" in body  # Auto-arrange
+
+
 def test_niu_niu_endpoints_answer_404_for_a_mau_binh_session(dealer_client, session):
     assert dealer_client.post(url("preview", session), {}, **HX).status_code == 404
     assert dealer_client.get(url("hand", session), {"box": "1"}, **HX).status_code == 404
