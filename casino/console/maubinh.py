@@ -36,7 +36,7 @@ from django_htmx.http import trigger_client_event
 
 from casino.cards import Card, format_cards, parse_card, parse_cards
 from casino.console import forms, selectors
-from casino.console.labels import format_money
+from casino.console.labels import format_money, foul_label, instant_win_label, row_label
 from casino.console.services import round_confirm
 from casino.console.views import closed, no_rules, page, session_context, summary, with_session
 from casino.errors import ServiceError
@@ -112,7 +112,7 @@ def read_row(position: int, row: Row, text: str, rules: Any) -> RowEntry:
         }
     if entry.complete:
         try:
-            entry.label = evaluate_row(entry.cards, rules).describe()
+            entry.label = row_label(evaluate_row(entry.cards, rules))
         except ValueError as error:  # pragma: no cover - the size and cards are checked
             entry.error = str(error)
     return entry
@@ -168,13 +168,13 @@ class SeatEntry:
 
     @property
     def foul_reason(self) -> str:
-        return (self.arrangement.foul_reason or "") if self.fouled else ""
+        return foul_label(self.arrangement) if self.fouled else ""
 
     @property
     def instant_win(self) -> str:
         if self.quit or self.arrangement is None or self.arrangement.instant_win is None:
             return ""
-        return self.arrangement.instant_win.label
+        return instant_win_label(self.arrangement.instant_win)
 
 
 @dataclass

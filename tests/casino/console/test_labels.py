@@ -1,0 +1,47 @@
+"""Mau Binh's rows, instant wins and fouls in the dealer's language."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.utils import translation
+
+from casino.cards import DECK
+from casino.console.labels import foul_label, instant_win_label, row_label
+from maubinh.engine import InstantWin, check_arrangement, evaluate_row, presets
+
+
+@pytest.fixture
+def rules():
+    return presets.get("bigkool-2016")
+
+
+def test_in_english_a_row_reads_as_the_engine_describes_it(rules):
+    rng = random.Random(5)
+    seen = set()
+    for _n in range(3000):
+        hand = evaluate_row(rng.sample(DECK, rng.choice((3, 5))), rules)
+        with translation.override("en"):
+            assert row_label(hand) == hand.describe()
+        seen.add(hand.category)
+    for cards in ("AS 2S 3S 4S 5S", "9H TH JH QH KH", "2C 2D 2H 2S 9C", "AS AH AD KC KD"):
+        hand = evaluate_row(cards, rules)
+        with translation.override("en"):
+            assert row_label(hand) == hand.describe()
+    assert len(seen) >= 7
+
+
+def test_in_vietnamese_the_sheets_words(rules):
+    with translation.override("vi"):
+        assert row_label(evaluate_row("9S 9D 2C 2H KS", rules)) == "Thú 9 và 2"
+        assert row_label(evaluate_row("KS KH KD", rules)) == "Sám cô K"
+        assert row_label(evaluate_row("AS 2S 3S 4S 5S", rules)) == "Thùng phá sảnh 5"
+        assert instant_win_label(InstantWin.SIX_PAIRS) == "Lục phé bôn"
+        fouled = check_arrangement("QS QH JC JD 3C", "AS AH KD KC 2S", "7S 5H 4C", rules)
+        assert foul_label(fouled) == "chi giữa (Thú A và K) lớn hơn chi đầu (Thú Q và J)"
+
+
+def test_a_hand_in_order_has_no_foul(rules):
+    hand = check_arrangement("AS AH KD KC 2S", "QS QH 7C 5D 3C", "9S 8H 4C", rules)
+    assert not hand.fouled and foul_label(hand) == ""
