@@ -41,7 +41,7 @@ from casino.console.services import round_confirm
 from casino.console.views import closed, no_rules, page, session_context, summary, with_session
 from casino.errors import ServiceError
 from casino.games import BoxInput, RoundResult
-from casino.models import Round, TableLimit, TableSession
+from casino.models import Player, Round, TableLimit, TableSession
 from casino.money import plain
 from maubinh import engine
 from maubinh.adapter import BET_TYPE, HAND_SIZE, parse_seat
@@ -63,6 +63,10 @@ def row_field(position: int, row: Row | str) -> str:
 
 def quit_field(position: int) -> str:
     return f"seat-{position}-quit"
+
+
+def member_field(position: int) -> str:
+    return f"seat-{position}-member"
 
 
 # Reading the form
@@ -126,6 +130,9 @@ class SeatEntry:
     error: str = ""
     arrangement: Arrangement | None = None
     instant_chi: int = 0
+    member: str = ""  # the membership number typed; blank: an anonymous player
+    player: Player | None = None
+    player_error: str = ""
 
     @property
     def dom_id(self) -> str:
@@ -134,6 +141,10 @@ class SeatEntry:
     @property
     def quit_name(self) -> str:
         return quit_field(self.position)
+
+    @property
+    def member_name(self) -> str:
+        return member_field(self.position)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -153,7 +164,7 @@ class SeatEntry:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.error or self.row_errors)
+        return bool(self.error or self.player_error or self.row_errors)
 
     @property
     def canonical(self) -> str:
@@ -201,9 +212,8 @@ class MauBinhEntry:
             found.append(_("Stake: %(error)s") % {"error": self.stake_error})
         for seat in self.seats:
             where = _("Seat %(number)s") % {"number": seat.position}
-            found += [
-                f"{where}: {message}" for message in [seat.error, *seat.row_errors] if message
-            ]
+            messages = [seat.player_error, seat.error, *seat.row_errors]
+            found += [f"{where}: {message}" for message in messages if message]
         return found
 
     def check_complete(self, rules: Any) -> bool:
@@ -234,6 +244,7 @@ class MauBinhEntry:
                 cards=seat.canonical,
                 stakes={BET_TYPE: self.stake} if self.stake is not None else {},
                 quit=seat.quit,
+                player_id=seat.player.pk if seat.player else None,
             )
             for seat in self.playing
         ]
@@ -241,7 +252,10 @@ class MauBinhEntry:
     def digest(self) -> str:
         content = [
             str(self.stake.normalize()) if self.stake is not None else "",
-            [[seat.position, seat.quit, seat.canonical] for seat in self.playing],
+            [
+                [seat.position, seat.quit, seat.canonical, seat.player.pk if seat.player else None]
+                for seat in self.playing
+            ],
         ]
         return hashlib.sha256(json.dumps(content).encode()).hexdigest()[:32]
 
@@ -302,6 +316,7 @@ def read_seat(data: Mapping[str, str], position: int, rules: Any) -> SeatEntry:
             read_row(position, row, data.get(row_field(position, row)) or "", rules) for row in ROWS
         ],
         quit=bool(data.get(quit_field(position))),
+        member=(data.get(member_field(position)) or "").strip(),
     )
 
 
@@ -335,6 +350,11 @@ def evaluate_seat(seat: SeatEntry, rules: Any) -> None:
 
 def read_entry(data: Mapping[str, str], screen: Screen) -> MauBinhEntry:
     seats = [read_seat(data, position, screen.rules) for position in screen.positions]
+    players = selectors.players_by_number(
+        venue=screen.venue, numbers=[seat.member for seat in seats]
+    )
+    for seat in seats:
+        seat.player, seat.player_error = forms.read_player(seat.member, players)
     check_seats(seats)
     for seat in seats:
         evaluate_seat(seat, screen.rules)
@@ -345,15 +365,18 @@ def read_entry(data: Mapping[str, str], screen: Screen) -> MauBinhEntry:
 
 
 def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:
-    """The next round's form: the same stake (seats with no cards)."""
+    """The next round's form: the same stake and members in their seats, no cards."""
     if round_ is None:
         low = screen.limits[0] if screen.limits else None
         return {STAKE_FIELD: format_money(low, screen.venue.currency)} if low else {}
-    for box in round_.boxes.all():
+    data: dict[str, str] = {}
+    for box in round_.boxes.select_related("player").prefetch_related("bets"):
+        if box.player is not None and box.position in screen.positions:
+            data[member_field(box.position)] = box.player.membership_number
         for bet in box.bets.all():
             if bet.bet_type == BET_TYPE:
-                return {STAKE_FIELD: format_money(bet.stake, screen.venue.currency)}
-    return {}
+                data[STAKE_FIELD] = format_money(bet.stake, screen.venue.currency)
+    return data
 
 
 # The preview

@@ -43,9 +43,10 @@ def test_a_four_player_round_with_a_scoop_and_a_foul(page, floor, settings):
 
     for position, cards in enumerate((SEAT_1, SEAT_2, SEAT_3, SEAT_4), start=1):
         type_seat(page, position, cards)
-    page.wait_for_selector("#seat-1-eval [data-row=back] b:has-text('Four of a Kind, As')")
+    # in the venue's language, with its sheet's words (Tứ quý: four of a kind)
+    page.wait_for_selector("#seat-1-eval [data-row=back] b:has-text('Tứ quý A')")
     page.wait_for_selector("#seat-3-eval .foul")
-    page.wait_for_selector("#seat-4-eval [data-row=back] b:has-text('Straight Flush, 8 high')")
+    page.wait_for_selector("#seat-4-eval [data-row=back] b:has-text('Thùng phá sảnh 8')")
     assert page.locator(".mb-eval .foul").count() == 1
 
     page.click("#preview-button")

@@ -14,6 +14,7 @@ from django.db.models import Sum
 from django.urls import reverse
 
 from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from tests.factories import PlayerFactory
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +239,43 @@ def test_without_htmx_a_confirmation_redirects_to_the_screen(dealer_client, sess
     assert response.status_code == 303 and response["Location"] == url("round", session)
     screen = dealer_client.get(url("round", session))
     assert "Last round 1" in screen.content.decode()
+
+
+def test_a_seat_takes_a_member_and_says_who_it_is(dealer_client, session, venue):
+    member = PlayerFactory(venue=venue, membership_number="HN-0042", name="Lê Văn Tám")
+    query = {"seat": "1", "seat-1-member": "hn-0042", **seat_fields(1, SEAT_1)}
+    found = dealer_client.get(url("mb-seat", session), query, **HX)
+    assert found.status_code == 200
+    assert member.name in found.content.decode()
+    unknown = dealer_client.get(url("mb-seat", session), {**query, "seat-1-member": "X-1"}, **HX)
+    assert "No player with membership number X-1 at this venue" in unknown.content.decode()
+
+
+def test_a_confirmed_round_records_each_seats_member_and_keeps_them_seated(
+    dealer_client, session, venue
+):
+    member = PlayerFactory(venue=venue, membership_number="HN-0007")
+    data = round_data(**{"seat-2-member": "HN-0007"})
+    previewed = dealer_client.post(url("mb-preview", session), data, **HX)
+    confirmed = dealer_client.post(
+        url("mb-confirm", session), {**data, "digest": digest_of(previewed)}, **HX
+    )
+    assert confirmed.status_code == 200
+    (settled,) = Round.objects.all()
+    assert {box.position: box.player_id for box in settled.boxes.all()} == {
+        1: None,
+        2: member.pk,
+        3: None,
+        4: None,
+    }
+    # the next round's form seats the member again
+    assert 'name="seat-2-member" value="HN-0007"' in confirmed.content.decode()
+
+
+def test_a_member_changed_after_the_preview_needs_a_new_preview(dealer_client, session, venue):
+    PlayerFactory(venue=venue, membership_number="HN-0008")
+    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    data = {**round_data(**{"seat-1-member": "HN-0008"}), "digest": digest_of(previewed)}
+    response = dealer_client.post(url("mb-confirm", session), data, **HX)
+    assert response.status_code == 422
+    assert not Round.objects.exists()
