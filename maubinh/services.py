@@ -12,19 +12,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from casino.cards import DECK, format_cards
 from casino.games import BoxInput
-from casino.models import Player, Ruleset, Table, TableLimit, Venue, VersionStatus
+from casino.models import Player, Table, TableLimit, Venue
 from casino.money import plain
-from casino.services.audit import audit_record
+from casino.services import rulesets
 from casino.services.rounds import round_create, round_settle
-from casino.services.rulesets import (
-    version_activate,
-    version_approve,
-    version_create_draft,
-)
+from casino.services.rulesets import version_create_draft
 from casino.services.sessions import session_open
 from maubinh import engine
 from maubinh.engine import presets
@@ -110,78 +105,42 @@ def version_save_draft(*, version: MauBinhRulesetVersion, user: Any) -> MauBinhR
     return version
 
 
-@transaction.atomic
 def preset_install(*, code: str) -> MauBinhRulesetVersion:
     """Install a shipped preset as a venue-less ruleset whose version 1 is active.
 
     Presets are the engine's own data, so they skip the two-person rule; installing one
     twice changes nothing. The house take is simulated on the first install.
     """
-    rules = presets.get(code)
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=None, game="maubinh", code=code, defaults={"name": rules.name}
+    return rulesets.preset_install(
+        model=MauBinhRulesetVersion,
+        game="maubinh",
+        code=code,
+        rules=presets.get(code),
+        fill=_fill_rules,
     )
-    existing = MauBinhRulesetVersion.objects.filter(ruleset=ruleset).order_by("number").first()
-    if existing is not None:
-        return existing
-    now = timezone.now()
-    version = MauBinhRulesetVersion(
-        ruleset=ruleset,
-        number=1,
-        status=VersionStatus.ACTIVE,
-        notes=f"Shipped preset {code}.",
-        approved_at=now,
-        activated_at=now,
-        effective_from=now,
-    )
-    version.save()
-    _fill_rules(version, rules)
-    version.figures, _warnings = version.approval_figures()
-    version.save(update_fields=["figures"])
-    audit_record(
-        user=None,
-        action="ruleset.install_preset",
-        obj=version,
-        summary=f"installed preset {code}",
-        after=version.rules_as_dict(),
-    )
-    return version
 
 
-@transaction.atomic
 def venue_ruleset_from_preset(
-    *,
-    venue: Venue,
-    preset_code: str,
-    editor: Any,
-    approver: Any | None = None,
-    code: str | None = None,
-    name: str | None = None,
-    override_reason: str = "",
+    *, venue: Venue, preset_code: str, editor: Any, **options: Any
 ) -> MauBinhRulesetVersion:
     """Give ``venue`` its own Mau Binh ruleset copied from a preset, as a draft by ``editor``.
 
     With an ``approver`` (another person) the draft is approved and activated at once
     (approval simulates the house take unless the same rules were simulated before).
+
+    ``options``: ``approver``, ``code``, ``name``, ``override_reason``
+    (``casino.services.rulesets.preset_copy_to_venue``).
     """
-    rules = presets.get(preset_code)
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=venue,
-        game="maubinh",
-        code=code or preset_code,
-        defaults={"name": name or rules.name},
-    )
-    version = version_create_draft(
+    return rulesets.preset_copy_to_venue(
         model=MauBinhRulesetVersion,
-        ruleset=ruleset,
-        user=editor,
-        notes=f"Copied from preset {preset_code}.",
+        game="maubinh",
+        venue=venue,
+        preset_code=preset_code,
+        rules=presets.get(preset_code),
+        fill=_fill_rules,
+        editor=editor,
+        **options,
     )
-    _fill_rules(version, rules)
-    if approver is not None:
-        version = version_approve(version=version, user=approver, override_reason=override_reason)
-        version = version_activate(version=version, user=approver)
-    return version
 
 
 # -- demo data ----------------------------------------------------------------------------

@@ -11,15 +11,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
-from casino.models import Ruleset, Venue, VersionStatus
-from casino.services.audit import audit_record
-from casino.services.rulesets import (
-    version_activate,
-    version_approve,
-    version_create_draft,
-)
+from casino.models import Venue
+from casino.services import rulesets
+from casino.services.rulesets import version_create_draft
 from niuniu import engine
 from niuniu.engine import presets
 from niuniu.engine.rules import BetType, Category
@@ -110,75 +105,39 @@ def version_save_draft(*, version: NiuNiuRulesetVersion, user: Any) -> NiuNiuRul
     return version
 
 
-@transaction.atomic
 def preset_install(*, code: str) -> NiuNiuRulesetVersion:
     """Install a shipped preset as a venue-less ruleset whose version 1 is active.
 
     Presets are the engine's own data, so they skip the two-person rule; installing one
     twice changes nothing.
     """
-    rules = presets.get(code)
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=None, game="niuniu", code=code, defaults={"name": rules.name}
+    return rulesets.preset_install(
+        model=NiuNiuRulesetVersion,
+        game="niuniu",
+        code=code,
+        rules=presets.get(code),
+        fill=_fill_rules,
     )
-    existing = NiuNiuRulesetVersion.objects.filter(ruleset=ruleset).order_by("number").first()
-    if existing is not None:
-        return existing
-    now = timezone.now()
-    version = NiuNiuRulesetVersion(
-        ruleset=ruleset,
-        number=1,
-        status=VersionStatus.ACTIVE,
-        notes=f"Shipped preset {code}.",
-        approved_at=now,
-        activated_at=now,
-        effective_from=now,
-    )
-    version.save()
-    _fill_rules(version, rules)
-    version.figures, _warnings = version.approval_figures()
-    version.save(update_fields=["figures"])
-    audit_record(
-        user=None,
-        action="ruleset.install_preset",
-        obj=version,
-        summary=f"installed preset {code}",
-        after=version.rules_as_dict(),
-    )
-    return version
 
 
-@transaction.atomic
 def venue_ruleset_from_preset(
-    *,
-    venue: Venue,
-    preset_code: str,
-    editor: Any,
-    approver: Any | None = None,
-    code: str | None = None,
-    name: str | None = None,
-    override_reason: str = "",
+    *, venue: Venue, preset_code: str, editor: Any, **options: Any
 ) -> NiuNiuRulesetVersion:
     """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
 
     With an ``approver`` (another person) the draft is approved and activated at once;
     ``override_reason`` is needed when the preset's figures warn (macau-001's bonus).
+
+    ``options``: ``approver``, ``code``, ``name``, ``override_reason``
+    (``casino.services.rulesets.preset_copy_to_venue``).
     """
-    rules = presets.get(preset_code)
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=venue,
-        game="niuniu",
-        code=code or preset_code,
-        defaults={"name": name or rules.name},
-    )
-    version = version_create_draft(
+    return rulesets.preset_copy_to_venue(
         model=NiuNiuRulesetVersion,
-        ruleset=ruleset,
-        user=editor,
-        notes=f"Copied from preset {preset_code}.",
+        game="niuniu",
+        venue=venue,
+        preset_code=preset_code,
+        rules=presets.get(preset_code),
+        fill=_fill_rules,
+        editor=editor,
+        **options,
     )
-    _fill_rules(version, rules)
-    if approver is not None:
-        version = version_approve(version=version, user=approver, override_reason=override_reason)
-        version = version_activate(version=version, user=approver)
-    return version

@@ -10,6 +10,7 @@ Locking: every function that changes a ruleset's versions first locks the ``Rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
@@ -254,3 +255,85 @@ def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = 
         .order_by("-effective_from")
         .first()
     )
+
+
+# Presets: a game's shipped rules, installed as they are or copied to a venue
+
+
+@transaction.atomic
+def preset_install(
+    *, model: type[V], game: str, code: str, rules: Any, fill: Callable[[V, Any], None]
+) -> V:
+    """Install a shipped preset as a venue-less ruleset whose version 1 is active.
+
+    ``rules`` is the game engine's preset and ``fill`` writes it onto a saved, empty
+    version. Presets are the engine's own data, so they skip the two-person rule;
+    installing one twice changes nothing.
+    """
+    ruleset, _created = Ruleset.objects.get_or_create(
+        venue=None, game=game, code=code, defaults={"name": rules.name}
+    )
+    existing = model.objects.filter(ruleset=ruleset).order_by("number").first()
+    if existing is not None:
+        return existing
+    now = timezone.now()
+    version = model(
+        ruleset=ruleset,
+        number=1,
+        status=VersionStatus.ACTIVE,
+        notes=f"Shipped preset {code}.",
+        approved_at=now,
+        activated_at=now,
+        effective_from=now,
+    )
+    version.save()
+    fill(version, rules)
+    version.figures, _warnings = version.approval_figures()
+    version.save(update_fields=["figures"])
+    audit_record(
+        user=None,
+        action="ruleset.install_preset",
+        obj=version,
+        summary=f"installed preset {code}",
+        after=version.rules_as_dict(),
+    )
+    return version
+
+
+@transaction.atomic
+def preset_copy_to_venue(
+    *,
+    model: type[V],
+    game: str,
+    venue: Any,
+    preset_code: str,
+    rules: Any,
+    fill: Callable[[V, Any], None],
+    editor: Any,
+    approver: Any | None = None,
+    code: str | None = None,
+    name: str | None = None,
+    override_reason: str = "",
+) -> V:
+    """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
+
+    With an ``approver`` (another person) the draft is approved and activated at once;
+    ``override_reason`` is needed when the preset's figures warn.
+    """
+    ruleset, _created = Ruleset.objects.get_or_create(
+        venue=venue,
+        game=game,
+        code=code or preset_code,
+        defaults={"name": name or rules.name},
+    )
+    version = version_create_draft(
+        model=model,
+        ruleset=ruleset,
+        user=editor,
+        notes=f"Copied from preset {preset_code}.",
+    )
+    fill(version, rules)
+    if approver is not None:
+        version = version_approve(version=version, user=approver, override_reason=override_reason)
+        version = version_activate(version=version, user=approver)
+    return version
