@@ -201,16 +201,30 @@ class RulesetVersionAdmin(VenueScopedAdmin):
                 before=getattr(request, "_ruleset_before", None),
             )
 
-    # -- clone, approve, activate --------------------------------------------------------
+    # -- clone, approve, activate; the game's figures panel --------------------------------
+    #: The game's panel of the rules' figures (house edge, house take), polled with HTMX:
+    #: ``figures_view(request, pk)`` in the game's admin, at ``<pk>/figures/``.
+    figures_view: Any = None
+
     def get_urls(self) -> list[Any]:
         info = self.opts.app_label, self.opts.model_name
         wrap = self.admin_site.admin_view
+        figures = []
+        if self.figures_view is not None:
+            figures = [
+                path(
+                    "<int:pk>/figures/",
+                    wrap(self.figures_view),
+                    name="{}_{}_figures".format(*info),
+                )
+            ]
         return [
             path("<int:pk>/clone/", wrap(self.clone_view), name="{}_{}_clone".format(*info)),
             path("<int:pk>/approve/", wrap(self.approve_view), name="{}_{}_approve".format(*info)),
             path(
                 "<int:pk>/activate/", wrap(self.activate_view), name="{}_{}_activate".format(*info)
             ),
+            *figures,
             *super().get_urls(),
         ]
 
@@ -309,6 +323,8 @@ class RulesetVersionAdmin(VenueScopedAdmin):
                 approve_url=reverse("admin:{}_{}_approve".format(*info), args=[obj.pk]),
                 activate_url=reverse("admin:{}_{}_activate".format(*info), args=[obj.pk]),
             )
+            if self.figures_view is not None:
+                context["figures_url"] = reverse("admin:{}_{}_figures".format(*info), args=[obj.pk])
         return super().render_change_form(request, context, add, change, form_url, obj)
 
 

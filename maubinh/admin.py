@@ -12,7 +12,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
 
 from casino.admin import RulesetVersionAdmin
 from casino.services.rulesets import version_in_force
@@ -139,22 +138,6 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
         ("Money", {"fields": ["fee_rate", "quit_penalty"]}),
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
-
-    def get_urls(self) -> list[Any]:
-        figures = path(
-            "<int:pk>/figures/",
-            self.admin_site.admin_view(self.figures_view),
-            name="maubinh_maubinhrulesetversion_figures",
-        )
-        return [figures, *super().get_urls()]
-
-    def render_change_form(self, request: Any, context: dict, *args: Any, **kwargs: Any) -> Any:
-        obj = kwargs.get("obj")
-        if obj is not None:
-            context["figures_url"] = reverse(
-                "admin:maubinh_maubinhrulesetversion_figures", args=[obj.pk]
-            )
-        return super().render_change_form(request, context, *args, **kwargs)
 
     def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The house take panel: simulated by a Celery task, polled until it is ready."""
