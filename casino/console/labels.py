@@ -39,6 +39,7 @@ def bet_label(bet_type: str) -> str:
         "double": pgettext("bet", "Double"),
         "super": pgettext("bet", "Super"),
         "bonus": pgettext("bet", "Bonus"),
+        "stake": pgettext("bet", "Stake"),  # Mau Binh's one bet: the table stake
     }
     return labels.get(bet_type, bet_type)
 

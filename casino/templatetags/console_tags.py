@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from casino.cards import Card, parse_card
 from casino.console import labels
 from casino.money import plain
+from maubinh.engine import InstantWin, evaluate_row
 
 register = template.Library()
 
@@ -169,3 +170,42 @@ def hand_split(evaluation: dict[str, Any] | None, cards: str = "") -> SafeString
         gettext("high card"),
         _face(parse_card(high)),
     )
+
+
+# Mau Binh: a seat as stored on its box (maubinh.adapter.seat_evaluation)
+
+
+@register.simple_tag
+def seat_rows(evaluation: dict[str, Any] | None) -> SafeString:
+    """A Mau Binh seat's three rows: name, cards and hand, in the page's language."""
+    if not evaluation or not evaluation.get("rows"):
+        return SafeString("")
+    items = []
+    for row in evaluation["rows"]:
+        hand = evaluate_row(row["cards"])  # the rules only place a wheel, never name it
+        items.append(
+            (row["row"], gettext(row["row"]), _faces(row["cards"], ""), labels.row_label(hand))
+        )
+    return format_html(
+        '<ol class="mb-rows history-rows">{}</ol>',
+        format_html_join(
+            "",
+            '<li data-row="{}"><span class="row-name">{}</span> '
+            '<span class="faces">{}</span> <b>{}</b></li>',
+            items,
+        ),
+    )
+
+
+@register.filter
+def seat_verdict(evaluation: dict[str, Any] | None) -> str:
+    """What decided a Mau Binh seat before its rows: a quit, an instant win, a foul."""
+    if not evaluation:
+        return ""
+    if evaluation.get("quit"):
+        return gettext("Quit")
+    if evaluation.get("instant_win"):
+        return labels.instant_win_label(InstantWin(evaluation["instant_win"]))
+    if evaluation.get("fouled"):
+        return gettext("Fouled")
+    return ""

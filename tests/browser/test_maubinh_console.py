@@ -75,3 +75,12 @@ def test_a_four_player_round_with_a_scoop_and_a_foul(page, floor, settings):
     # the next round: the same stake, empty seats
     assert page.input_value("#stake") == "10,000"
     assert page.input_value("#seat-1-back") == ""
+
+    # the history lists the round and opens it seat by seat, in the venue's words
+    page.click("nav a[href$='/history/']")
+    page.wait_for_selector("#round-" + str(settled.pk))
+    page.click(f"#round-{settled.pk} a")
+    page.wait_for_selector(f"#round-detail-{settled.pk} .history-rows")
+    detail = page.text_content(f"#round-detail-{settled.pk}")
+    assert "Tứ quý A" in detail and "Binh lủng" in detail
+    shutil.copyfile(shot(page, "maubinh-history"), SCREENSHOT / "console-maubinh-history.png")

@@ -279,3 +279,21 @@ def test_a_member_changed_after_the_preview_needs_a_new_preview(dealer_client, s
     response = dealer_client.post(url("mb-confirm", session), data, **HX)
     assert response.status_code == 422
     assert not Round.objects.exists()
+
+
+def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
+    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    data = {**round_data(), "digest": digest_of(previewed)}
+    assert dealer_client.post(url("mb-confirm", session), data, **HX).status_code == 200
+    (settled,) = Round.objects.all()
+    listed = dealer_client.get(url("history", session)).content.decode()
+    assert "1: 47 chi" in listed and "3: Fouled" in listed and "4: 53 chi" in listed
+    detail = dealer_client.get(
+        reverse("console:round-detail", args=[session.pk, settled.pk]), **HX
+    )
+    assert detail.status_code == 200
+    body = detail.content.decode()
+    assert "Seat 1" in body and "Dealer" not in body
+    assert "Four of a Kind, As" in body and "Straight Flush, 8 high" in body
+    assert body.count('data-row="back"') == 4
+    assert "Stake" in body  # the bet, by its name
