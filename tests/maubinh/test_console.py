@@ -288,9 +288,7 @@ def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
     (settled,) = Round.objects.all()
     listed = dealer_client.get(url("history", session)).content.decode()
     assert "1: 47 chi" in listed and "3: Fouled" in listed and "4: 53 chi" in listed
-    detail = dealer_client.get(
-        reverse("console:round-detail", args=[session.pk, settled.pk]), **HX
-    )
+    detail = dealer_client.get(reverse("console:round-detail", args=[session.pk, settled.pk]), **HX)
     assert detail.status_code == 200
     body = detail.content.decode()
     assert "Seat 1" in body and "Dealer" not in body
