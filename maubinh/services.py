@@ -19,7 +19,6 @@ from casino.models import Player, Table, TableLimit, Venue
 from casino.money import plain
 from casino.services import rulesets
 from casino.services.rounds import round_create, round_settle
-from casino.services.rulesets import version_create_draft
 from casino.services.sessions import session_open
 from maubinh import engine
 from maubinh.engine import presets
@@ -78,31 +77,16 @@ def version_fill_default_rows(*, version: MauBinhRulesetVersion) -> int:
     return added + len(_instant_wins(version, rules, besides=have))
 
 
-@transaction.atomic
 def version_save_draft(*, version: MauBinhRulesetVersion, user: Any) -> MauBinhRulesetVersion:
     """Save a draft's own fields (the admin form). A new draft gets the next number and the
     standard rows, to be edited."""
-    if version.pk is None:
-        draft = version_create_draft(
-            model=MauBinhRulesetVersion,
-            ruleset=version.ruleset,
-            user=user,
-            notes=version.notes,
-            **{name: getattr(version, name) for name in RULE_FIELDS},
-        )
-        version.pk, version.number = draft.pk, draft.number
-        version._state.adding = False
-        version_fill_default_rows(version=draft)
-        return draft
-    stored = MauBinhRulesetVersion.objects.select_for_update().get(pk=version.pk)
-    if not stored.is_editable:
-        raise ValidationError(
-            f"Version {stored.number} is {stored.get_status_display().lower()} and read-only; "
-            "clone it to a new draft to change it."
-        )
-    version.full_clean(exclude=["ruleset"])
-    version.save()
-    return version
+    return rulesets.version_save_draft(
+        model=MauBinhRulesetVersion,
+        version=version,
+        user=user,
+        rule_fields=RULE_FIELDS,
+        fill_default_rows=lambda draft: version_fill_default_rows(version=draft),
+    )
 
 
 def preset_install(*, code: str) -> MauBinhRulesetVersion:

@@ -14,7 +14,6 @@ from django.db import transaction
 
 from casino.models import Venue
 from casino.services import rulesets
-from casino.services.rulesets import version_create_draft
 from niuniu import engine
 from niuniu.engine import presets
 from niuniu.engine.rules import BetType, Category
@@ -79,30 +78,15 @@ def version_fill_default_rows(*, version: NiuNiuRulesetVersion) -> int:
     return len(new_rows)
 
 
-@transaction.atomic
 def version_save_draft(*, version: NiuNiuRulesetVersion, user: Any) -> NiuNiuRulesetVersion:
     """Save a draft's own fields (the admin form). A new draft gets the next number."""
-    if version.pk is None:
-        draft = version_create_draft(
-            model=NiuNiuRulesetVersion,
-            ruleset=version.ruleset,
-            user=user,
-            notes=version.notes,
-            **{name: getattr(version, name) for name in RULE_FIELDS},
-        )
-        version.pk, version.number = draft.pk, draft.number
-        version._state.adding = False
-        version_fill_default_rows(version=draft)
-        return draft
-    stored = NiuNiuRulesetVersion.objects.select_for_update().get(pk=version.pk)
-    if not stored.is_editable:
-        raise ValidationError(
-            f"Version {stored.number} is {stored.get_status_display().lower()} and read-only; "
-            "clone it to a new draft to change it."
-        )
-    version.full_clean(exclude=["ruleset"])
-    version.save()
-    return version
+    return rulesets.version_save_draft(
+        model=NiuNiuRulesetVersion,
+        version=version,
+        user=user,
+        rule_fields=RULE_FIELDS,
+        fill_default_rows=lambda draft: version_fill_default_rows(version=draft),
+    )
 
 
 def preset_install(*, code: str) -> NiuNiuRulesetVersion:

@@ -10,7 +10,7 @@ Locking: every function that changes a ruleset's versions first locks the ``Rule
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
@@ -255,6 +255,40 @@ def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = 
         .order_by("-effective_from")
         .first()
     )
+
+
+@transaction.atomic
+def version_save_draft(
+    *,
+    model: type[V],
+    version: V,
+    user: Any,
+    rule_fields: Iterable[str],
+    fill_default_rows: Callable[[V], Any],
+) -> V:
+    """Save a draft's own fields (the admin form). A new draft gets the next number and
+    the game's default rows (``fill_default_rows``), to be edited."""
+    if version.pk is None:
+        draft = version_create_draft(
+            model=model,
+            ruleset=version.ruleset,
+            user=user,
+            notes=version.notes,
+            **{name: getattr(version, name) for name in rule_fields},
+        )
+        version.pk, version.number = draft.pk, draft.number
+        version._state.adding = False
+        fill_default_rows(draft)
+        return draft
+    stored = model.objects.select_for_update().get(pk=version.pk)
+    if not stored.is_editable:
+        raise ValidationError(
+            f"Version {stored.number} is {stored.get_status_display().lower()} and read-only; "
+            "clone it to a new draft to change it."
+        )
+    version.full_clean(exclude=["ruleset"])
+    version.save()
+    return version
 
 
 # Presets: a game's shipped rules, installed as they are or copied to a venue
