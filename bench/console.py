@@ -14,7 +14,6 @@ own database (``casino_bench_console`` on the local PostgreSQL unless
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
@@ -27,39 +26,20 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import django_on_fresh_database, emitter  # noqa: E402 (after the path)
+
+emit = emitter("console")
+
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench_console"
 )
-os.environ["DATABASE_URL"] = DATABASE_URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-os.environ.setdefault("ALLOW_INSECURE_SECRET_KEY", "1")
-os.environ.setdefault("TESTING", "1")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.pop("CELERY_BROKER_URL", None)
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "300"))
 WARMUP = 30
 TARGET_MS = 30
 HX = {"HTTP_HX_REQUEST": "true"}
 FORM = "application/x-www-form-urlencoded"
-
-
-def fresh_database() -> None:
-    import psycopg
-    from django.conf import settings
-
-    name = settings.DATABASES["default"]["NAME"]
-    admin = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record = {"bench": "console", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record))
 
 
 def timed(call, count: int) -> list[float]:
@@ -86,13 +66,7 @@ def report(name: str, times: list[float], target: float | None) -> None:
 
 
 def main() -> None:
-    import django
-
-    django.setup()
-    fresh_database()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    django_on_fresh_database(DATABASE_URL)
 
     from django.test import Client
     from django.urls import reverse

@@ -10,7 +10,6 @@ reported (the machine is shared and noisy).
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
@@ -20,8 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import emitter
 from casino.cards import DECK, Card
 from niuniu.engine import BetType, Ruleset, evaluate, presets, settle_box
+
+emit = emitter("engine")
 
 SEED = 20240601
 RUNS = 7
@@ -30,13 +32,6 @@ ROUNDS = 2_000
 #: RULES.md A1: a round has 1 to 5 player boxes. A full table is 5 boxes + the dealer,
 #: i.e. 6 hands, each box with single + double + super bets (15 bets per round).
 BOXES_PER_ROUND = 5
-
-
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record: dict[str, object] = {"bench": "engine", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record))
 
 
 def median_rate(work, count: int) -> float:

@@ -18,7 +18,6 @@ Figures:
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
@@ -28,8 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import emitter
 from casino.cards import DECK, Card
 from maubinh.engine import Ruleset, presets, settle_table, suggest_arrangement
+
+emit = emitter("maubinh")
 
 SEED = 20160513
 RUNS = 7
@@ -41,13 +43,6 @@ SETTLE_TARGET = 5_000
 ARRANGE_TARGET_MS = 50
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-
-
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record: dict[str, object] = {"bench": "maubinh", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record))
 
 
 def median_rate(work, count: int) -> float:

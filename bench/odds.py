@@ -22,8 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import emitter
 from niuniu.engine import presets
 from niuniu.engine.montecarlo import simulate
+
+emit = emitter("odds")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20240601
@@ -56,13 +59,6 @@ print(json.dumps({{
     "bets": [b.value for b in odds.bets],
 }}))
 """
-
-
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record: dict[str, object] = {"bench": "odds", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record))
 
 
 def exact_run(code: str) -> dict:

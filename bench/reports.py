@@ -17,7 +17,6 @@ Runs against its own database (``casino_bench_reports`` on the local PostgreSQL 
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import statistics
@@ -28,6 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.common import emitter, recreate_database  # noqa: E402 (after the path)
+
+emit = emitter("reports")
 
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench_reports"
@@ -51,13 +54,6 @@ ENV = {
 ENV.pop("CELERY_BROKER_URL", None)  # eager: nothing leaves this process
 
 
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record = {"bench": "reports", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record), flush=True)
-
-
 def manage(*args: str) -> str:
     done = subprocess.run(  # noqa: S603 (our own manage.py)
         [sys.executable, str(ROOT / "manage.py"), *args],
@@ -69,16 +65,6 @@ def manage(*args: str) -> str:
     if done.returncode:
         sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return done.stdout
-
-
-def fresh_database() -> None:
-    import psycopg
-
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    admin = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def filled_shift() -> int | None:
@@ -104,7 +90,7 @@ def fill() -> int:
         manage("migrate", "--noinput", "-v", "0")
         print(f"reusing shift {shift_id} ({SHIFT}) in {DATABASE_URL}")
         return shift_id
-    fresh_database()
+    recreate_database(DATABASE_URL)
     manage("migrate", "--noinput", "-v", "0")
     print(f"filling a shift with {ROUNDS:,} rounds at {TABLES} tables (bulk, COPY) ...")
     start = time.perf_counter()

@@ -11,7 +11,6 @@ Runs against its own database (``casino_bench`` on the local PostgreSQL unless
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
@@ -23,14 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import django_on_fresh_database, emitter  # noqa: E402 (after the path)
+
+emit = emitter("settle")
+
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench"
 )
-os.environ["DATABASE_URL"] = DATABASE_URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-os.environ.setdefault("ALLOW_INSECURE_SECRET_KEY", "1")
-os.environ.setdefault("TESTING", "1")
-os.environ.pop("CELERY_BROKER_URL", None)
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "300"))
 WARMUP = 30
@@ -38,32 +36,8 @@ TARGET_P95_MS = 50
 TARGET_QUERIES = 20
 
 
-def fresh_database() -> None:
-    import psycopg
-    from django.conf import settings
-
-    name = settings.DATABASES["default"]["NAME"]
-    admin = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def emit(figure: str, value: float, unit: str, target: float | None = None) -> None:
-    record = {"bench": "settle", "figure": figure, "value": value, "unit": unit}
-    if target is not None:
-        record["target"] = target
-    print(json.dumps(record))
-
-
 def main() -> None:
-    import django
-
-    django.setup()
-    fresh_database()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    django_on_fresh_database(DATABASE_URL)
 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -49,7 +49,10 @@ class _RulesFormSet(forms.BaseInlineFormSet):
     with the other inline's rows as stored."""
 
     def own_errors(self) -> tuple[list[str], list[Any], list[Any]]:
-        raise NotImplementedError
+        """What each formset adds: the errors of its own rows, then the row bonuses and
+        instant wins to check together (its rows as typed, the other inline's as stored).
+        Each subclass below gives it; this class is never used on its own."""
+        raise NotImplementedError(f"{type(self).__name__} names its rows' errors")
 
     def validate_unique(self) -> None:
         """Two rows for one row and hand (or one instant win) are named by the shared
