@@ -115,8 +115,10 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
         "350,000",
     ]
     shot(page, "04-round-1-preview")
+    page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")  # fresh
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='1']")
+    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing in flight
     shot(page, "05-round-1-settled")
 
     # round 2 from the picker: same players and stakes; box 1 Niu Niu, box 2 No Niu, dealer Niu 8
@@ -139,8 +141,10 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.wait_for_selector("#confirm")
     assert page.text_content("[data-total=house]") == "+220,000"
     shot(page, "07-round-2-preview")
+    page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")  # fresh
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='2']")
+    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing in flight
 
     # round 3, box 2 stands up; typed and picked: box 1 Niu 5 beats the dealer's No Niu
     page.fill("#box-2-single", "")
@@ -153,6 +157,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.press("#dealer-cards", "Enter")
     page.wait_for_selector("#confirm")
     assert page.text_content("[data-total=house]") == "-195,000"
+    page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")  # fresh
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='3']")
     shot(page, "08-round-3-settled")
