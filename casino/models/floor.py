@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.models.rulesets import Ruleset
 from casino.models.venues import GAME_CHOICES, Venue
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.players import STORED_FORM, MembershipNumberField
 
 
 def money_field(verbose_name: str | None = None, **kwargs) -> models.DecimalField:
@@ -76,7 +77,13 @@ class Player(models.Model):
         BARRED = "barred", _("Barred")
 
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="players")
-    membership_number = models.CharField(max_length=32)
+    membership_number = MembershipNumberField(
+        help_text=_(
+            "1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and "
+            "full-width characters are converted, anything else is refused. One number, one "
+            "member per venue."
+        )
+    )
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -86,6 +93,16 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["venue", "membership_number"], name="player_number_per_venue"
+            ),
+            # Uniqueness holds for one spelling of a number only because every path (services,
+            # admin, shell, bulk import) must store the one form (casino.players).
+            models.CheckConstraint(
+                condition=models.Q(membership_number__regex=STORED_FORM),
+                name="player_number_stored_form",
+                violation_error_message=_(
+                    "A membership number is stored as 1 to 32 capital letters A to Z, digits "
+                    "0 to 9 and - . /."
+                ),
             ),
         ]
 
