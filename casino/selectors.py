@@ -32,6 +32,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.players import membership_key
 from casino.roles import venue_ids
 from casino.services.rounds import round_result
 
@@ -97,7 +98,8 @@ def player_list(
     status: str | None = None,
 ) -> QuerySet[Player]:
     """Players at the user's venues; ``search`` matches the start of a membership number
-    or any part of a name, ``membership_number`` matches exactly."""
+    or any part of a name, ``membership_number`` matches exactly. Numbers are compared in
+    their stored form (``casino.players``): one that cannot be in it finds nobody."""
     players = (
         Player.objects.filter(venue_id__in=venue_ids(user))
         .select_related("venue")
@@ -106,10 +108,15 @@ def player_list(
     if venue_id is not None:
         players = players.filter(venue_id=venue_id)
     if membership_number:
-        players = players.filter(membership_number__iexact=membership_number.strip())
+        number = membership_key(membership_number)
+        players = players.filter(membership_number=number) if number else players.none()
     if search:
         term = search.strip()
-        players = players.filter(Q(membership_number__istartswith=term) | Q(name__icontains=term))
+        match = Q(name__icontains=term)
+        prefix = membership_key(term)
+        if prefix:
+            match |= Q(membership_number__startswith=prefix)
+        players = players.filter(match)
     if status:
         players = players.filter(status=status)
     return players

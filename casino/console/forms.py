@@ -27,6 +27,7 @@ from casino.console.labels import bet_label, box_label, format_money
 from casino.console.selectors import Screen
 from casino.games import BoxInput
 from casino.models import Player, Round
+from casino.players import membership_key
 from niuniu.adapter import hand_evaluation
 from niuniu.engine import Hand, deal_order, evaluate, payment_order
 
@@ -266,7 +267,9 @@ def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | No
     number = (member or "").strip()
     if not number:
         return None, ""
-    player = players.get(number.upper())
+    # ``players`` is keyed by the stored form; a number that has none finds nobody.
+    key = membership_key(number)
+    player = players.get(key) if key else None
     if player is None:
         return None, _("No player with membership number %(number)s at this venue") % {
             "number": number

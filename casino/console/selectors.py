@@ -18,6 +18,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from casino import games
 from casino.games import BoxInput, RoundResult
 from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
+from casino.players import membership_key
 from casino.roles import PLAY, can, venue_ids
 from casino.services.rulesets import version_in_force
 from casino.services.sessions import session_figures
@@ -154,21 +155,17 @@ def settlement_preview(
 
 
 def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
-    """Players of the venue by membership number (upper-cased), in one query."""
-    # A NUL byte cannot be in a stored number (PostgreSQL refuses it in text): no match.
-    wanted = {
-        number.strip().upper()
-        for number in numbers
-        if number and number.strip() and "\x00" not in number
-    }
+    """Players of the venue by stored membership number (``casino.players``), in one query.
+
+    Look a typed number up with ``membership_key``; one that cannot be a membership number
+    (a NUL, ``ß``, another script) finds nobody rather than a look-alike's owner.
+    """
+    wanted = {key for key in map(membership_key, numbers) if key}
     if not wanted:
         return {}
-    match = Q()
-    for number in wanted:
-        match |= Q(membership_number__iexact=number)
     return {
-        player.membership_number.upper(): player
-        for player in Player.objects.filter(match, venue=venue)
+        player.membership_number: player
+        for player in Player.objects.filter(venue=venue, membership_number__in=wanted)
     }
 
 

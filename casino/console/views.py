@@ -508,7 +508,7 @@ def _players_of(round_: Round | None) -> dict[str, Player]:
     if round_ is None:
         return {}
     return {
-        box.player.membership_number.upper(): box.player
+        box.player.membership_number: box.player
         for box in round_.boxes.all()
         if box.player is not None
     }
