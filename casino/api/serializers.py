@@ -181,7 +181,11 @@ class PlayerInputSerializer(serializers.Serializer):
     """Register a player, or change one (PATCH: any field but the venue)."""
 
     venue = id_field()
-    membership_number = serializers.CharField(max_length=32)
+    membership_number = serializers.CharField(
+        max_length=32,
+        help_text="Letters A-Z, digits 0-9 and - . /, 1 to 32 characters; stored upper-case "
+        "(lower case and full-width forms are converted, anything else is refused).",
+    )
     name = serializers.CharField(max_length=120)
     status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
 
@@ -192,7 +196,10 @@ class PlayerListParams(ListParams):
         required=False, max_length=120, help_text="Start of a membership number or part of a name."
     )
     membership_number = serializers.CharField(
-        required=False, max_length=32, help_text="An exact membership number."
+        required=False,
+        max_length=32,
+        help_text="An exact membership number, in any case or full-width; one with other "
+        "characters finds nobody.",
     )
     status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
 
