@@ -7,7 +7,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect
@@ -30,12 +32,20 @@ from casino.models import (
     TableLimit,
     TableSession,
     Venue,
+    VersionStatus,
 )
 from casino.roles import venue_ids
 from casino.services.rulesets import (
+    check_writer,
+    ruleset_create,
+    ruleset_rename,
     version_activate,
     version_approve,
     version_clone,
+    version_content_hash,
+    version_copy_to_venue,
+    version_editors,
+    version_reach,
     version_record_edit,
 )
 
@@ -85,15 +95,62 @@ class VenueAdmin(VenueScopedAdmin):
         return [*fields, "staff"]
 
 
+def _may_write(request: HttpRequest, ruleset: Ruleset) -> bool:
+    try:
+        check_writer(ruleset=ruleset, user=request.user)
+    except ValidationError:
+        return False
+    return True
+
+
 @admin.register(Ruleset)
 class RulesetAdmin(VenueScopedAdmin):
+    """Rulesets are made and renamed through the services; a preset (no venue) is a
+    read-only template that only a superuser changes."""
+
     include_presets = True
     list_display = ["name", "code", "game", "venue"]
     list_filter = ["game", ("venue", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["code", "name"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Tables and rounds name a ruleset by its venue, game and code: only its name changes.
+        return ["venue", "game", "code"] if obj is not None else []
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
+        base = super().get_form(request, obj, change=change, **kwargs)
+        user = request.user
+
+        class RulesetForm(base):  # type: ignore[misc, valid-type]
+            def clean(self) -> dict[str, Any]:
+                cleaned = super().clean()
+                ruleset = obj or Ruleset(venue=cleaned.get("venue"), game=cleaned.get("game"))
+                try:
+                    check_writer(ruleset=ruleset, user=user)
+                except ValidationError as error:
+                    raise forms.ValidationError(error.messages) from None
+                return cleaned
+
+        if obj is None and not user.is_superuser and "venue" in RulesetForm.base_fields:
+            RulesetForm.base_fields["venue"].required = True  # a manager's write names a venue
+        return RulesetForm
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not _may_write(request, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change:
+            ruleset_rename(ruleset=obj, name=obj.name, user=request.user)
+        else:
+            created = ruleset_create(
+                venue=obj.venue, game=obj.game, code=obj.code, name=obj.name, user=request.user
+            )
+            obj.pk = created.pk
 
 
 @admin.register(AuditEvent)
@@ -170,7 +227,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
         return self.inlines if obj is not None else []
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and not obj.is_editable:
+        if obj is not None and (not obj.is_editable or not _may_write(request, obj.ruleset)):
             return False
         return super().has_change_permission(request, obj)
 
@@ -220,6 +277,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
             ]
         return [
             path("<int:pk>/clone/", wrap(self.clone_view), name="{}_{}_clone".format(*info)),
+            path("<int:pk>/copy/", wrap(self.copy_view), name="{}_{}_copy".format(*info)),
             path("<int:pk>/approve/", wrap(self.approve_view), name="{}_{}_approve".format(*info)),
             path(
                 "<int:pk>/activate/", wrap(self.activate_view), name="{}_{}_activate".format(*info)
@@ -273,6 +331,26 @@ class RulesetVersionAdmin(VenueScopedAdmin):
             _("Created %(version)s. Edit it, then ask a second person to approve it."),
         )
 
+    def copy_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return require_POST(self._copy)(request, pk)
+
+    def _copy(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        self._require(request, f"{self.opts.app_label}.add_{self.opts.model_name}")
+        venues = Venue.objects.all()
+        if not request.user.is_superuser:
+            venues = venues.filter(pk__in=venue_ids(request.user))
+        venue = venues.filter(pk=request.POST.get("venue") or None).first()
+        if venue is None:
+            version = get_object_or_404(self.get_queryset(request), pk=pk)
+            self.message_user(request, _("Choose one of your venues to copy to."), messages.ERROR)
+            return HttpResponseRedirect(self._change_url(version))
+        return self._run(
+            request,
+            pk,
+            lambda v: version_copy_to_venue(version=v, venue=venue, user=request.user),
+            _("Created %(version)s. Edit it, then ask a second person to approve it."),
+        )
+
     def approve_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
         return require_POST(self._approve)(request, pk)
 
@@ -284,6 +362,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
             lambda v: version_approve(
                 version=v,
                 user=request.user,
+                content_hash=request.POST.get("content_hash", ""),
                 override_reason=request.POST.get("override_reason", ""),
             ),
             _("Approved %(version)s."),
@@ -315,10 +394,23 @@ class RulesetVersionAdmin(VenueScopedAdmin):
     ) -> Any:
         if obj is not None:
             info = self.opts.app_label, self.opts.model_name
+            may_write = _may_write(request, obj.ruleset)
+            may_add = request.user.has_perm("{}.add_{}".format(*info))
+            editors = version_editors(obj) if obj.is_editable else set()
+            approved = obj.status == VersionStatus.APPROVED
+            copy_venues = Venue.objects.filter(pk__in=venue_ids(request.user))
+            if obj.ruleset.venue_id is not None:
+                copy_venues = copy_venues.none()  # a venue's ruleset is cloned in place
             context.update(
                 version=obj,
-                can_approve=request.user.has_perm(self.approve_permission()),
-                can_clone=request.user.has_perm("{}.add_{}".format(*info)),
+                content_hash=version_content_hash(obj),
+                editors=get_user_model().objects.filter(pk__in=editors).order_by("username"),
+                is_editor=request.user.pk in editors,
+                reach=version_reach(ruleset=obj.ruleset) if approved else [],
+                can_approve=may_write and request.user.has_perm(self.approve_permission()),
+                can_clone=may_write and may_add,
+                copy_venues=copy_venues if may_add else [],
+                copy_url=reverse("admin:{}_{}_copy".format(*info), args=[obj.pk]),
                 clone_url=reverse("admin:{}_{}_clone".format(*info), args=[obj.pk]),
                 approve_url=reverse("admin:{}_{}_approve".format(*info), args=[obj.pk]),
                 activate_url=reverse("admin:{}_{}_activate".format(*info), args=[obj.pk]),

@@ -62,8 +62,8 @@ def niuniu_table(
     """A Niu Niu table at ``venue`` with an active copy of ``preset``."""
     ruleset = Ruleset.objects.filter(venue=venue, game="niuniu", code=preset).first()
     if ruleset is None:
-        editor = UserFactory(username=f"{venue.code}-ruleset-editor")
-        approver = UserFactory(username=f"{venue.code}-ruleset-approver")
+        editor = staff(f"{venue.code}-ruleset-editor", MANAGER, venue)
+        approver = staff(f"{venue.code}-ruleset-approver", MANAGER, venue)
         version = venue_ruleset_from_preset(
             venue=venue,
             preset_code=preset,

@@ -52,8 +52,9 @@ class VersionStatus(models.TextChoices):
 class RulesetVersion(models.Model):
     """The versioning and approval shared by every game's ruleset versions.
 
-    draft -> approved -> active -> retired. Only a draft can be edited; the approver must
-    be someone other than the draft's last editor. A game's concrete version model adds
+    draft -> approved -> active -> retired. Only a draft can be edited; the approver must be
+    none of the people who made or edited the draft, and approves the rules they were shown
+    (their fingerprint is recorded). A game's concrete version model adds
     its rules (paytable rows, switches) and tells ``casino.services.rulesets`` how to
     clone and validate them.
     """
@@ -83,6 +84,15 @@ class RulesetVersion(models.Model):
         editable=False,
     )
     approved_at = models.DateTimeField(null=True, editable=False)
+    approved_content_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "The fingerprint (SHA-256) of the rules the approver was shown; the approval "
+            "is refused when the draft changed since."
+        ),
+    )
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

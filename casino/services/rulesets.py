@@ -6,19 +6,41 @@ two-person rule and activation lives here once.
 
 Locking: every function that changes a ruleset's versions first locks the ``Ruleset`` row
 (``select_for_update``), so numbering and activation are serialised per ruleset.
+
+Four eyes: the approver is none of the people who made or edited the draft (a save that
+changes nothing is not an edit), and approves the rules they were shown: their fingerprint
+(:func:`version_content_hash`) is sent with the approval, which is refused when the draft
+changed since, and stored on the version. Presets (rulesets without a venue) are read-only
+templates: only a superuser writes them; every other write is a manager's at the
+ruleset's venue, so every audit event of it names that venue.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from casino.models import Ruleset, RulesetVersion, VersionStatus
+from casino.models import (
+    AuditEvent,
+    Ruleset,
+    RulesetVersion,
+    Table,
+    TableSession,
+    Venue,
+    VersionStatus,
+)
+from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
 
@@ -43,8 +65,63 @@ V = TypeVar("V", bound=RulesetVersion)
 ACTIVATION_GRACE = timedelta(minutes=5)
 
 
+#: The audit actions by which a person makes or changes a draft: none of them may approve it.
+EDITING_ACTIONS = ("ruleset.create", "ruleset.clone", "ruleset.copy", "ruleset.edit")
+
+
 def _lock_ruleset(ruleset_id: int) -> Ruleset:
-    return Ruleset.objects.select_for_update().get(pk=ruleset_id)
+    return (
+        Ruleset.objects.select_for_update(of=("self",)).select_related("venue").get(pk=ruleset_id)
+    )
+
+
+def check_writer(*, ruleset: Ruleset, user: Any) -> None:
+    """Refuse ``user`` any write to ``ruleset`` unless they may make it.
+
+    A preset (no venue) is a read-only template that only a superuser changes; a venue's
+    ruleset is written by a manager of that venue (or a superuser).
+    """
+    if getattr(user, "is_superuser", False):
+        return
+    if ruleset.venue_id is None:
+        raise ValidationError(
+            _(
+                "%(ruleset)s is a shipped preset, a read-only template. Copy it to your venue "
+                "and change the copy."
+            )
+            % {"ruleset": ruleset.code}
+        )
+    if user is None or not can(user, MANAGE, ruleset.venue_id):
+        raise ValidationError(
+            _("Only a manager of %(venue)s changes its rulesets.") % {"venue": ruleset.venue.name}
+        )
+
+
+def version_content_hash(version: RulesetVersion) -> str:
+    """The fingerprint of a version's rules: SHA-256 of its rules as canonical JSON.
+
+    The approval page shows it and sends it back; :func:`version_approve` refuses when the
+    draft's rules no longer have it, so an approval is of the rules the approver saw.
+    """
+    text = json.dumps(
+        version.rules_as_dict(), sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def version_editors(version: RulesetVersion) -> set[int]:
+    """The ids of everyone who made or edited the draft ``version`` (from the audit trail)."""
+    people = {version.created_by_id, version.last_edited_by_id}
+    people |= set(
+        AuditEvent.objects.filter(
+            object_type=version._meta.label_lower,
+            object_id=str(version.pk),
+            action__in=EDITING_ACTIONS,
+            user__isnull=False,
+        ).values_list("user_id", flat=True)
+    )
+    people.discard(None)
+    return people
 
 
 def _next_number(model: type[V], ruleset: Ruleset) -> int:
@@ -69,6 +146,7 @@ def _audit(version: RulesetVersion, *, user: Any, action: str, summary: str, **k
 def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **fields: Any) -> V:
     """A new, empty draft version of ``ruleset`` numbered after the last one."""
     ruleset = _lock_ruleset(ruleset.pk)
+    check_writer(ruleset=ruleset, user=user)
     version = model(
         ruleset=ruleset,
         number=_next_number(model, ruleset),
@@ -87,14 +165,24 @@ def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **field
 def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
     """Record that ``user`` edited the draft ``version`` (the admin calls this after saving).
 
-    The last editor is the person who may not approve the draft.
+    ``before`` is the rules as they were; a save that changed nothing is no edit and is not
+    recorded. Whoever edits a draft may not approve it.
     """
-    version = type(version).objects.select_for_update().get(pk=version.pk)
+    version = (
+        type(version)
+        .objects.select_for_update(of=("self",))
+        .select_related("ruleset__venue")
+        .get(pk=version.pk)
+    )
+    check_writer(ruleset=version.ruleset, user=user)
     if not version.is_editable:
         raise ValidationError(
             f"Version {version.number} is {version.get_status_display().lower()} and cannot be "
             "edited; clone it to a new draft instead."
         )
+    after = version.rules_as_dict()
+    if before is not None and _same(before, after):
+        return version
     version.last_edited_by = user
     version.last_edited_at = timezone.now()
     version.save(update_fields=["last_edited_by", "last_edited_at"])
@@ -104,15 +192,26 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
         action="ruleset.edit",
         summary=f"edited draft v{version.number}",
         before=before,
-        after=version.rules_as_dict(),
+        after=after,
     )
     return version
 
 
+def _same(before: dict, after: dict) -> bool:
+    """Whether two ``rules_as_dict`` results say the same (compared as stored JSON)."""
+    encode = lambda data: json.dumps(data, sort_keys=True, cls=DjangoJSONEncoder)  # noqa: E731
+    return encode(before) == encode(after)
+
+
 @transaction.atomic
 def version_clone(*, version: V, user: Any) -> V:
-    """A new draft carrying a copy of ``version``'s rules; the way to change a used version."""
+    """A new draft carrying a copy of ``version``'s rules; the way to change a used version.
+
+    A preset is not cloned in place (it is read-only): :func:`version_copy_to_venue` copies
+    it to a venue.
+    """
     ruleset = _lock_ruleset(version.ruleset_id)
+    check_writer(ruleset=ruleset, user=user)
     model = type(version)
     draft = model(
         ruleset=ruleset,
@@ -136,24 +235,39 @@ def version_clone(*, version: V, user: Any) -> V:
 
 
 @transaction.atomic
-def version_approve(*, version: V, user: Any, override_reason: str = "") -> V:
-    """Approve a draft. The approver must not be its last editor, and its rules must be complete.
+def version_approve(*, version: V, user: Any, content_hash: str, override_reason: str = "") -> V:
+    """Approve a draft: by none of its editors, as shown to the approver, its rules complete.
 
-    The rules' figures (the house edge of every bet) are stored on the version. Figures that
-    warn (a bet favouring the player, an unusually high edge) need ``override_reason``,
-    which goes into the audit trail with the warnings.
+    ``content_hash`` is the fingerprint of the rules the approver was shown
+    (:func:`version_content_hash`); it is refused when the draft changed since, and stored
+    on the version. The rules' figures (the house edge of every bet) are stored too.
+    Figures that warn (a bet favouring the player, an unusually high edge) need
+    ``override_reason``, which goes into the audit trail with the warnings.
     """
     _lock_ruleset(version.ruleset_id)
-    version = type(version).objects.select_for_update().get(pk=version.pk)
+    version = (
+        type(version)
+        .objects.select_for_update(of=("self",))
+        .select_related("ruleset__venue")
+        .get(pk=version.pk)
+    )
+    check_writer(ruleset=version.ruleset, user=user)
     if version.status != VersionStatus.DRAFT:
         raise ValidationError(
             f"Version {version.number} is {version.get_status_display().lower()}; "
             "only a draft can be approved."
         )
-    editor_id = version.last_edited_by_id or version.created_by_id
-    if editor_id is not None and editor_id == getattr(user, "pk", None):
+    if getattr(user, "pk", None) in version_editors(version):
         raise ValidationError(
-            "You edited this draft last, so someone else must approve it (two-person rule)."
+            _("You made or edited this draft, so someone else must approve it (two-person rule).")
+        )
+    shown = (content_hash or "").strip()
+    if shown != version_content_hash(version):
+        raise ValidationError(
+            _(
+                "The draft's rules changed since this page showed them (or the page sent no "
+                "fingerprint). Reload it, check the rules again and approve what you see."
+            )
         )
     errors = version.rule_errors()
     if errors:
@@ -167,8 +281,11 @@ def version_approve(*, version: V, user: Any, override_reason: str = "") -> V:
     version.status = VersionStatus.APPROVED
     version.approved_by = user
     version.approved_at = timezone.now()
+    version.approved_content_hash = shown
     version.figures = figures
-    version.save(update_fields=["status", "approved_by", "approved_at", "figures"])
+    version.save(
+        update_fields=["status", "approved_by", "approved_at", "approved_content_hash", "figures"]
+    )
     if warnings:
         _audit(
             version,
@@ -181,8 +298,8 @@ def version_approve(*, version: V, user: Any, override_reason: str = "") -> V:
         version,
         user=user,
         action="ruleset.approve",
-        summary=f"approved v{version.number}",
-        after=version.rules_as_dict(),
+        summary=f"approved v{version.number} ({shown[:12]})",
+        after={**version.rules_as_dict(), "content_hash": shown},
     )
     return version
 
@@ -191,10 +308,12 @@ def version_approve(*, version: V, user: Any, override_reason: str = "") -> V:
 def version_activate(*, version: V, user: Any, effective_from: datetime | None = None) -> V:
     """Put an approved version in force from ``effective_from`` (now when not given).
 
-    The version it replaces is retired from that moment; rounds already settled keep the
-    version they recorded.
+    The version it replaces is retired from that moment. It reaches every table of the
+    ruleset (:func:`version_reach`, recorded in the audit trail) at that table's next round:
+    a round keeps the version it was dealt under, so nothing changes inside a round.
     """
     ruleset = _lock_ruleset(version.ruleset_id)
+    check_writer(ruleset=ruleset, user=user)
     model = type(version)
     version = model.objects.select_for_update().get(pk=version.pk)
     now = timezone.now()
@@ -238,8 +357,39 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
         user=user,
         action="ruleset.activate",
         summary=f"activated v{version.number} from {effective_from.isoformat()}",
+        after={
+            "effective_from": effective_from.isoformat(),
+            "tables": [reach.as_dict() for reach in version_reach(ruleset=ruleset)],
+        },
     )
     return version
+
+
+@dataclass(frozen=True)
+class TableReach:
+    """A table a ruleset's next version reaches, and whether a session is open there."""
+
+    code: str
+    is_open: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"table": self.code, "open": self.is_open}
+
+
+def version_reach(*, ruleset: Ruleset) -> list[TableReach]:
+    """The tables that deal under ``ruleset``: a version activated on it governs each of them
+    from its next round (an open table's round in progress keeps the version it was dealt
+    under)."""
+    tables = (
+        Table.objects.filter(ruleset=ruleset)
+        .annotate(
+            is_open=Exists(
+                TableSession.objects.filter(table=OuterRef("pk"), status=TableSession.Status.OPEN)
+            )
+        )
+        .order_by("code")
+    )
+    return [TableReach(code=table.code, is_open=table.is_open) for table in tables]
 
 
 def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
@@ -280,7 +430,12 @@ def version_save_draft(
         version._state.adding = False
         fill_default_rows(draft)
         return draft
-    stored = model.objects.select_for_update().get(pk=version.pk)
+    stored = (
+        model.objects.select_for_update(of=("self",))
+        .select_related("ruleset__venue")
+        .get(pk=version.pk)
+    )
+    check_writer(ruleset=stored.ruleset, user=user)
     if not stored.is_editable:
         raise ValidationError(
             f"Version {stored.number} is {stored.get_status_display().lower()} and read-only; "
@@ -289,6 +444,114 @@ def version_save_draft(
     version.full_clean(exclude=["ruleset"])
     version.save()
     return version
+
+
+# Rulesets themselves, and copies of a version into a venue
+
+
+def _ruleset_as_dict(ruleset: Ruleset) -> dict[str, Any]:
+    return {
+        "venue": ruleset.venue.code if ruleset.venue_id else None,
+        "game": ruleset.game,
+        "code": ruleset.code,
+        "name": ruleset.name,
+    }
+
+
+def _save_ruleset(ruleset: Ruleset) -> None:
+    try:
+        ruleset.full_clean(validate_constraints=False)
+        with transaction.atomic():
+            ruleset.save()
+    except IntegrityError:
+        raise ValidationError(
+            {
+                "code": _("There is already a ruleset %(code)s for this game here.")
+                % {"code": ruleset.code}
+            }
+        ) from None
+
+
+@transaction.atomic
+def ruleset_create(*, venue: Venue | None, game: str, code: str, name: str, user: Any) -> Ruleset:
+    """A new ruleset of ``venue`` for ``game``, with no versions yet.
+
+    Without a venue it is a preset, which only a superuser makes.
+    """
+    ruleset = Ruleset(venue=venue, game=game, code=(code or "").strip(), name=(name or "").strip())
+    check_writer(ruleset=ruleset, user=user)
+    _save_ruleset(ruleset)
+    audit_record(
+        user=user,
+        action="ruleset.create_ruleset",
+        obj=ruleset,
+        venue=venue,
+        summary=f"created ruleset {ruleset.code}",
+        after=_ruleset_as_dict(ruleset),
+    )
+    return ruleset
+
+
+@transaction.atomic
+def ruleset_rename(*, ruleset: Ruleset, name: str, user: Any) -> Ruleset:
+    """Change a ruleset's name (its venue, game and code stay: tables and rounds name it)."""
+    ruleset = _lock_ruleset(ruleset.pk)
+    check_writer(ruleset=ruleset, user=user)
+    before = _ruleset_as_dict(ruleset)
+    ruleset.name = (name or "").strip()
+    if ruleset.name == before["name"]:
+        return ruleset
+    _save_ruleset(ruleset)
+    audit_record(
+        user=user,
+        action="ruleset.rename",
+        obj=ruleset,
+        venue=ruleset.venue,
+        summary=f"renamed ruleset {ruleset.code}",
+        before=before,
+        after=_ruleset_as_dict(ruleset),
+    )
+    return ruleset
+
+
+@transaction.atomic
+def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
+    """A draft of ``venue``'s ruleset of the same code carrying ``version``'s rules.
+
+    How a manager starts from a preset (or another ruleset they may read): the preset stays
+    as it is, the copy is the venue's own draft, made by ``user``, who may not approve it.
+    The venue's ruleset is made when it has none of that code yet.
+    """
+    source = version.ruleset
+    if source.venue_id not in (None, venue.pk) and not getattr(user, "is_superuser", False):
+        raise ValidationError(
+            _("Only a preset or a ruleset of %(venue)s can be copied to it.")
+            % {"venue": venue.name}
+        )
+    ruleset = Ruleset.objects.filter(venue=venue, game=source.game, code=source.code).first()
+    if ruleset is None:
+        ruleset = ruleset_create(
+            venue=venue, game=source.game, code=source.code, name=source.name, user=user
+        )
+    model = type(version)
+    draft = version_create_draft(
+        model=model,
+        ruleset=ruleset,
+        user=user,
+        notes=_("Copied from %(ruleset)s v%(number)s.")
+        % {"ruleset": source.code, "number": version.number},
+    )
+    draft.cloned_from = version
+    draft.save(update_fields=["cloned_from"])
+    version.copy_rules_to(draft)
+    _audit(
+        draft,
+        user=user,
+        action="ruleset.copy",
+        summary=f"copied {source.code} v{version.number} to draft v{draft.number}",
+        after=draft.rules_as_dict(),
+    )
+    return draft
 
 
 # Presets: a game's shipped rules, installed as they are or copied to a venue
@@ -368,6 +631,11 @@ def preset_copy_to_venue(
     )
     fill(version, rules)
     if approver is not None:
-        version = version_approve(version=version, user=approver, override_reason=override_reason)
+        version = version_approve(
+            version=version,
+            user=approver,
+            content_hash=version_content_hash(version),
+            override_reason=override_reason,
+        )
         version = version_activate(version=version, user=approver)
     return version

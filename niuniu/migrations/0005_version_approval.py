@@ -1,7 +1,21 @@
-from django.db import migrations
+from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
     dependencies = [("niuniu", "0004_version_rounding")]
 
-    operations = []
+    operations = [
+        migrations.AddField(
+            model_name="niuniurulesetversion",
+            name="approved_content_hash",
+            field=models.CharField(
+                blank=True,
+                editable=False,
+                help_text=(
+                    "The fingerprint (SHA-256) of the rules the approver was shown; the "
+                    "approval is refused when the draft changed since."
+                ),
+                max_length=64,
+            ),
+        ),
+    ]

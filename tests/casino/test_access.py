@@ -927,6 +927,7 @@ def version_routes(label: str) -> dict[str, Route]:
     return {
         f"{prefix}_figures": Route(url("figures"), admin_site(figures)),
         f"{prefix}_clone": Route(url("clone"), admin_site(everyone(405)), post=step("add")),
+        f"{prefix}_copy": Route(url("copy"), admin_site(everyone(405)), post=step("add")),
         f"{prefix}_approve": Route(url("approve"), admin_site(everyone(405)), post=step("approve")),
         f"{prefix}_activate": Route(
             url("activate"), admin_site(everyone(405)), post=step("approve")

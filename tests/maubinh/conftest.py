@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from casino.models import Ruleset, Table, TableLimit, Venue
-from casino.roles import DEALER, SUPERVISOR
+from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
 from maubinh.services import venue_ruleset_from_preset
 from tests.factories import UserFactory, staff
@@ -37,8 +37,8 @@ def maubinh_table(
         version = venue_ruleset_from_preset(
             venue=venue,
             preset_code=preset,
-            editor=UserFactory(username=f"{venue.code}-maubinh-editor"),
-            approver=UserFactory(username=f"{venue.code}-maubinh-approver"),
+            editor=staff(f"{venue.code}-maubinh-editor", MANAGER, venue),
+            approver=staff(f"{venue.code}-maubinh-approver", MANAGER, venue),
         )
         ruleset = version.ruleset
     table = Table.objects.create(

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.services.rulesets import version_approve
+from casino.roles import MANAGER
+from casino.services.rulesets import version_approve, version_content_hash
 from maubinh.models import InstantWinAmount, MauBinhRulesetVersion, RowBonus
 from maubinh.services import venue_ruleset_from_preset
 from tests.niuniu.test_admin import form_data
@@ -116,7 +117,8 @@ def test_the_last_editor_is_refused_approval(client, draft, manager):
 
 def test_a_second_person_approves_and_activates_and_the_take_is_stored(client, draft, approver):
     client.force_login(approver)
-    assert client.post(action_url(draft, "approve")).status_code == 302
+    shown = {"content_hash": version_content_hash(draft)}
+    assert client.post(action_url(draft, "approve"), shown).status_code == 302
     response = client.post(action_url(draft, "activate"), {"effective_from": ""}, follow=True)
     assert "Activated" in response.content.decode()
     draft.refresh_from_db()
@@ -129,7 +131,7 @@ def test_a_second_person_approves_and_activates_and_the_take_is_stored(client, d
 
 
 def test_approved_versions_are_read_only(client, draft, approver, manager):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(manager)
     page = client.get(change_url(draft))
     assert page.status_code == 200
@@ -143,7 +145,7 @@ def test_approved_versions_are_read_only(client, draft, approver, manager):
 
 
 def test_a_clone_carries_the_rules_and_is_a_draft(client, draft, approver, manager):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(manager)
     response = client.post(action_url(draft, "clone"))
     clone = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
@@ -181,10 +183,14 @@ def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft,
 
 
 def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
-    from tests.factories import VenueFactory
+    from tests.factories import VenueFactory, staff
 
     elsewhere = VenueFactory(code="saigon")
-    theirs = venue_ruleset_from_preset(venue=elsewhere, preset_code="classic", editor=manager)
+    theirs = venue_ruleset_from_preset(
+        venue=elsewhere,
+        preset_code="classic",
+        editor=staff("saigon-manager", MANAGER, elsewhere),
+    )
     client.force_login(manager)
     listing = client.get(reverse("admin:maubinh_maubinhrulesetversion_changelist"))
     assert f"@ {draft.ruleset.venue.code}]" in listing.content.decode()

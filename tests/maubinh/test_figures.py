@@ -9,7 +9,12 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.services.rulesets import version_activate, version_approve, version_clone
+from casino.services.rulesets import (
+    version_activate,
+    version_approve,
+    version_clone,
+    version_content_hash,
+)
 from maubinh.engine import presets
 from maubinh.figures import figures_compute, rules_hash, simulate_house_take
 from maubinh.models import MauBinhRulesetVersion, RowBonus, RulesFigures
@@ -117,7 +122,12 @@ def test_a_change_of_fee_alone_is_not_simulated_again(client, draft, manager):
 
 
 def test_the_panel_shows_the_change_from_the_version_in_force(client, draft, manager, approver):
-    version_activate(version=version_approve(version=draft, user=approver), user=approver)
+    version_activate(
+        version=version_approve(
+            version=draft, content_hash=version_content_hash(draft), user=approver
+        ),
+        user=approver,
+    )
     clone = version_clone(version=draft, user=manager)
     MauBinhRulesetVersion.objects.filter(pk=clone.pk).update(fee_rate=Decimal("0.04"))
     client.force_login(approver)
@@ -143,11 +153,17 @@ def test_rules_that_cannot_be_approved_are_named_on_the_panel(client, draft, man
 )
 def test_a_fee_that_warns_needs_an_audited_override(draft, approver, fee_rate, warning):
     MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_rate=Decimal(fee_rate))
+    draft.refresh_from_db()
     with pytest.raises(ValidationError) as error:
-        version_approve(version=draft, user=approver)
+        version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     assert error.value.messages[0] == warning
     assert "give an override reason" in error.value.messages[-1]
-    approved = version_approve(version=draft, user=approver, override_reason="house promotion")
+    approved = version_approve(
+        version=draft,
+        content_hash=version_content_hash(draft),
+        user=approver,
+        override_reason="house promotion",
+    )
     assert approved.status == VersionStatus.APPROVED
     assert approved.figures["fee_rate"] == fee_rate
     event = AuditEvent.objects.get(action="ruleset.approve_override")
@@ -157,7 +173,7 @@ def test_a_fee_that_warns_needs_an_audited_override(draft, approver, fee_rate, w
 def test_dragon_flush_paying_less_than_dragon_warns(draft, approver):
     draft.instant_wins.filter(kind="dragon_flush").update(chi=50)
     with pytest.raises(ValidationError) as error:
-        version_approve(version=draft, user=approver)
+        version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     assert error.value.messages[0].startswith(
         "Dragon Flush (rồng cuốn: 2 to A of one suit) pays 50 chi"
     )

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.services.rulesets import version_approve
+from casino.roles import MANAGER
+from casino.services.rulesets import version_approve, version_content_hash
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
 
@@ -150,7 +151,7 @@ def test_a_second_person_approves_then_activates(client, draft, approver):
     client.force_login(approver)
     approve = reverse("admin:niuniu_niuniurulesetversion_approve", args=[draft.pk])
     activate = reverse("admin:niuniu_niuniurulesetversion_activate", args=[draft.pk])
-    assert client.post(approve).status_code == 302
+    assert client.post(approve, {"content_hash": version_content_hash(draft)}).status_code == 302
     response = client.post(activate, {"effective_from": ""}, follow=True)
     assert "Activated" in response.content.decode()
     draft.refresh_from_db()
@@ -160,7 +161,7 @@ def test_a_second_person_approves_then_activates(client, draft, approver):
 
 
 def test_a_bad_effective_time_is_explained(client, draft, approver):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(approver)
     activate = reverse("admin:niuniu_niuniurulesetversion_activate", args=[draft.pk])
     response = client.post(activate, {"effective_from": "tomorrow"}, follow=True)
@@ -179,7 +180,7 @@ def test_approving_needs_the_permission(client, draft, django_user_model):
 
 
 def test_approved_versions_are_read_only(client, draft, approver, manager):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(manager)
     page = client.get(change_url(draft))
     assert page.status_code == 200
@@ -197,7 +198,7 @@ def test_approved_versions_are_read_only(client, draft, approver, manager):
 
 
 def test_clone_to_new_draft_from_the_admin(client, draft, approver, manager):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(manager)
     url = reverse("admin:niuniu_niuniurulesetversion_clone", args=[draft.pk])
     response = client.post(url)
@@ -236,10 +237,12 @@ def test_get_on_an_action_url_is_refused(client, draft, approver):
 
 
 def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
-    from tests.factories import VenueFactory
+    from tests.factories import VenueFactory, staff
 
     elsewhere = VenueFactory(code="seoul", currency="KRW")
-    theirs = venue_ruleset_from_preset(venue=elsewhere, preset_code="vn-kr-004", editor=manager)
+    theirs = venue_ruleset_from_preset(
+        venue=elsewhere, preset_code="vn-kr-004", editor=staff("seoul-manager", MANAGER, elsewhere)
+    )
     client.force_login(manager)
     listing = client.get(reverse("admin:niuniu_niuniurulesetversion_changelist"))
     assert f"@ {draft.ruleset.venue.code}]" in listing.content.decode()

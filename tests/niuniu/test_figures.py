@@ -9,7 +9,12 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.services.rulesets import version_activate, version_approve, version_clone
+from casino.services.rulesets import (
+    version_activate,
+    version_approve,
+    version_clone,
+    version_content_hash,
+)
 from niuniu.models import PaytableRow, RulesFigures
 from niuniu.services import venue_ruleset_from_preset
 
@@ -82,7 +87,12 @@ def test_unchanged_rules_are_never_recomputed(client, venue, manager):
 
 def test_the_panel_shows_the_change_from_the_version_in_force(client, venue, manager, approver):
     first = venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
-    version_activate(version=version_approve(version=first, user=approver), user=approver)
+    version_activate(
+        version=version_approve(
+            version=first, content_hash=version_content_hash(first), user=approver
+        ),
+        user=approver,
+    )
     draft = version_clone(version=first, user=manager)
     # single pays Niu 9 without commission: the house gives up 5% of the Niu 9 wins
     PaytableRow.objects.filter(version=draft, bet_type="single", category="NIU_9").update(
@@ -100,10 +110,15 @@ def test_a_paytable_favouring_the_player_needs_an_audited_override(venue, manage
         win_odds=Decimal("1.2"), commission_rate=Decimal("0")
     )
     with pytest.raises(ValidationError) as error:
-        version_approve(version=draft, user=approver)
+        version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     assert "Single / Even: the player is favoured" in error.value.messages[0]
     assert "give an override reason" in error.value.messages[-1]
-    approved = version_approve(version=draft, user=approver, override_reason="promotion week")
+    approved = version_approve(
+        version=draft,
+        content_hash=version_content_hash(draft),
+        user=approver,
+        override_reason="promotion week",
+    )
     assert approved.status == VersionStatus.APPROVED
     assert Decimal(approved.figures["house_edge"]["single"]) < 0
     event = AuditEvent.objects.get(action="ruleset.approve_override")
@@ -117,9 +132,10 @@ def test_the_macau_bonus_is_flagged_as_unusually_high(client, venue, manager, ap
     html = panel(client, draft)
     assert "64.234%" in html and "unusually high" in html
     approve = reverse("admin:niuniu_niuniurulesetversion_approve", args=[draft.pk])
-    refused = client.post(approve, follow=True).content.decode()
+    shown = {"content_hash": version_content_hash(draft)}
+    refused = client.post(approve, shown, follow=True).content.decode()
     assert "Bonus: the house edge 64.234% is unusually high" in refused
-    client.post(approve, {"override_reason": "sheet 001 as printed"})
+    client.post(approve, {**shown, "override_reason": "sheet 001 as printed"})
     draft.refresh_from_db()
     assert draft.status == VersionStatus.APPROVED
     assert draft.house_edge("bonus") == Decimal("0.642344630160")

@@ -194,6 +194,7 @@ def _floor(code: str, tables: int) -> _Floor:
         ("sim-supervisor", SUPERVISOR),
         ("sim-pitboss", SUPERVISOR),
         ("sim-manager", MANAGER),
+        ("sim-ruleset-editor", MANAGER),
         ("sim-auditor", AUDITOR),
     ]:
         user, _created = get_user_model().objects.get_or_create(
@@ -205,9 +206,11 @@ def _floor(code: str, tables: int) -> _Floor:
         users[username] = user
     ruleset = Ruleset.objects.filter(venue=venue, game="niuniu").first()
     if ruleset is None:
-        editor = get_user_model().objects.get_or_create(username="sim-ruleset-editor")[0]
         ruleset = venue_ruleset_from_preset(
-            venue=venue, preset_code="vn-kr-004", editor=editor, approver=users["sim-manager"]
+            venue=venue,
+            preset_code="vn-kr-004",
+            editor=users["sim-ruleset-editor"],
+            approver=users["sim-manager"],
         ).ruleset
     made = []
     for number in range(1, tables + 1):

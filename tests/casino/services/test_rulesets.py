@@ -9,15 +9,18 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from casino.models import AuditEvent, VersionStatus
+from casino.roles import MANAGER
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
+    version_content_hash,
     version_in_force,
     version_record_edit,
 )
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
+from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
 
@@ -38,14 +41,16 @@ def test_a_new_draft_is_numbered_after_the_last_version(draft, manager):
 
 def test_the_last_editor_cannot_approve(draft, manager):
     with pytest.raises(ValidationError, match="someone else must approve"):
-        version_approve(version=draft, user=manager)
+        version_approve(version=draft, content_hash=version_content_hash(draft), user=manager)
     draft.refresh_from_db()
     assert draft.status == VersionStatus.DRAFT
 
 
 def test_another_person_approves_and_is_recorded(draft, approver):
     # when
-    approved = version_approve(version=draft, user=approver)
+    approved = version_approve(
+        version=draft, content_hash=version_content_hash(draft), user=approver
+    )
     # then
     assert approved.status == VersionStatus.APPROVED
     assert approved.approved_by == approver
@@ -56,13 +61,20 @@ def test_another_person_approves_and_is_recorded(draft, approver):
     assert event.after["paytable"], "the approved rules are kept in the audit trail"
 
 
-def test_an_edit_makes_the_editor_the_one_who_cannot_approve(draft, manager, approver):
-    # given the approver touched the draft last
-    version_record_edit(version=draft, user=approver, before=draft.rules_as_dict())
-    # then the approver may not approve it, and the manager may
-    with pytest.raises(ValidationError, match="two-person rule"):
-        version_approve(version=draft, user=approver)
-    assert version_approve(version=draft, user=manager).status == VersionStatus.APPROVED
+def test_an_edit_makes_the_editor_one_who_cannot_approve(draft, manager, approver, venue):
+    # given the draft made by the manager and edited by the approver
+    before = draft.rules_as_dict()
+    PaytableRow.objects.filter(version=draft, bet_type="single", category="NIU_9").update(
+        commission_rate="0.04"
+    )
+    version_record_edit(version=draft, user=approver, before=before)
+    # then neither of them may approve it, and a third manager may
+    for person in (approver, manager):
+        with pytest.raises(ValidationError, match="two-person rule"):
+            version_approve(version=draft, content_hash=version_content_hash(draft), user=person)
+    third = staff("third-manager", MANAGER, venue)
+    approved = version_approve(version=draft, content_hash=version_content_hash(draft), user=third)
+    assert approved.status == VersionStatus.APPROVED
 
 
 def test_an_incomplete_paytable_cannot_be_approved(draft, approver):
@@ -70,7 +82,7 @@ def test_an_incomplete_paytable_cannot_be_approved(draft, approver):
     PaytableRow.objects.filter(version=draft, bet_type="double", category="NIU_7").delete()
     # then
     with pytest.raises(ValidationError) as error:
-        version_approve(version=draft, user=approver)
+        version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     assert error.value.messages == [
         "Double has no row for Niu 7: every hand needs a row for every bet type offered."
     ]
@@ -83,9 +95,14 @@ def test_only_an_approved_version_is_activated(draft, approver):
 
 def test_activation_retires_the_version_it_replaces(draft, manager, approver):
     # given version 1 active
-    first = version_activate(version=version_approve(version=draft, user=approver), user=approver)
+    first = version_activate(
+        version=version_approve(
+            version=draft, content_hash=version_content_hash(draft), user=approver
+        ),
+        user=approver,
+    )
     second = version_clone(version=first, user=manager)
-    version_approve(version=second, user=approver)
+    version_approve(version=second, content_hash=version_content_hash(second), user=approver)
     later = timezone.now() + timedelta(hours=2)
     # when version 2 is activated from two hours on
     second = version_activate(version=second, user=approver, effective_from=later)
@@ -103,7 +120,7 @@ def test_activation_retires_the_version_it_replaces(draft, manager, approver):
 
 
 def test_activation_cannot_be_backdated(draft, approver):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     with pytest.raises(ValidationError, match="in the past"):
         version_activate(
             version=draft, user=approver, effective_from=timezone.now() - timedelta(days=1)
@@ -111,7 +128,7 @@ def test_activation_cannot_be_backdated(draft, approver):
 
 
 def test_an_approved_version_cannot_be_edited(draft, approver, manager):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     with pytest.raises(ValidationError, match="cannot be edited; clone it"):
         version_record_edit(version=draft, user=manager, before=None)
 
