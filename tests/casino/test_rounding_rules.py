@@ -1,4 +1,5 @@
-"""The rounding of a version in each game's admin: a rule like any paytable cell.
+"""The rounding of a version, in each game's admin and in the API: a rule like any paytable
+cell.
 
 Edited only on a draft, audited before and after, copied by a clone, refused with a message
 when it makes no sense, refused on an approved version; a new draft starts from the venue's
@@ -19,6 +20,7 @@ from maubinh import services as maubinh_services
 from maubinh.models import MauBinhRulesetVersion
 from niuniu import services as niuniu_services
 from niuniu.models import NiuNiuRulesetVersion
+from tests.casino.api import client_for
 from tests.niuniu.test_admin import form_data
 
 pytestmark = pytest.mark.django_db
@@ -172,3 +174,11 @@ def test_a_clone_of_a_clone_keeps_the_unit_whatever_the_venue(draft, venue, mana
     venue.save()
     clone = version_clone(version=draft, user=manager)
     assert clone.rounding_unit == D("1000")
+
+
+def test_the_api_shows_a_versions_rounding(floor):
+    table = floor.table
+    response = client_for(floor.auditor).get(f"/api/v1/rulesets/{table.ruleset_id}/versions/1/")
+    assert response.status_code == 200
+    version = response.json()
+    assert (version["rounding_unit"], version["rounding_mode"]) == ("1000.00", "up")
