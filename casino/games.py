@@ -101,6 +101,10 @@ class GameAdapter(Protocol):
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
         """The entries that post ``result``; they sum to zero."""
 
+    def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The deal order and the payment order of a round's boxes (no rule is read), to show
+        a settled round from what it recorded."""
+
 
 _REGISTRY: dict[str, GameAdapter] = {}
 

@@ -1,9 +1,10 @@
 """Money helpers: ``Decimal`` only, built from strings or ints, never from floats.
 
-Rounding happens only where RULES.md says so (commission is rounded up to the venue's
-rounding unit, in the house's favour); the rounding mode is written out where it happens.
+Rounding happens only where RULES.md says so: a commission or a fee is rounded to the
+rounding unit of the ruleset version, in the version's rounding mode (``Rounding``); the
+``decimal`` rounding constant of each mode is written out where it happens.
 
->>> round_up(to_decimal("47.5"), to_decimal("1"))
+>>> round_to_unit(to_decimal("47.5"), to_decimal("1"), Rounding.UP)
 Decimal('48')
 >>> is_multiple(to_decimal("2500"), to_decimal("1000"))
 False
@@ -11,7 +12,15 @@ False
 
 from __future__ import annotations
 
-from decimal import ROUND_CEILING, Decimal, InvalidOperation, localcontext
+from decimal import (
+    ROUND_CEILING,
+    ROUND_FLOOR,
+    ROUND_HALF_UP,
+    Decimal,
+    InvalidOperation,
+    localcontext,
+)
+from enum import StrEnum
 
 #: ``DecimalField`` sizes for amounts of money (stakes, wins, commissions, ledger amounts).
 MONEY_MAX_DIGITS = 18
@@ -19,6 +28,30 @@ MONEY_DECIMAL_PLACES = 2
 #: ``DecimalField`` sizes for rates and multiples (odds, commission rates, loss multiples).
 RATE_MAX_DIGITS = 7
 RATE_DECIMAL_PLACES = 4
+#: The smallest amount a money field holds.
+CENT = Decimal(1).scaleb(-MONEY_DECIMAL_PLACES)
+
+
+class Rounding(StrEnum):
+    """How a commission or a fee is rounded to the rounding unit (a ruleset version's rule)."""
+
+    #: ``ROUND_CEILING``: up, towards +infinity, in the house's favour (the rule sheets').
+    UP = "up"
+    #: ``ROUND_HALF_UP``: to the nearest multiple; a half goes up (away from zero).
+    HALF_UP = "half_up"
+    #: ``ROUND_FLOOR``: down, towards -infinity, in the player's favour.
+    DOWN = "down"
+    #: No rounding to a unit: ``ROUND_HALF_UP`` to the cent a money field holds.
+    NONE = "none"
+
+
+#: The ``decimal`` constant each mode rounds with (``NONE`` rounds to ``CENT`` with it).
+ROUNDING_CONSTANTS = {
+    Rounding.UP: ROUND_CEILING,
+    Rounding.HALF_UP: ROUND_HALF_UP,
+    Rounding.DOWN: ROUND_FLOOR,
+    Rounding.NONE: ROUND_HALF_UP,
+}
 
 
 def to_decimal(value: Decimal | int | str) -> Decimal:
@@ -52,26 +85,67 @@ def to_decimal(value: Decimal | int | str) -> Decimal:
     return amount
 
 
-def round_up(amount: Decimal, unit: Decimal) -> Decimal:
-    """``amount`` rounded up (ROUND_CEILING, towards +infinity) to a multiple of ``unit``.
+def round_to_unit(amount: Decimal, unit: Decimal, mode: Rounding | str) -> Decimal:
+    """``amount`` rounded to a multiple of ``unit`` as ``mode`` says (``Rounding``).
 
-    The division runs with 60 significant digits, far beyond any ``DecimalField`` amount,
-    so nothing is rounded except by the ceiling itself.
+    ``up`` is ``ROUND_CEILING`` (towards +infinity), ``half_up`` is ``ROUND_HALF_UP`` (to
+    the nearest multiple, a half away from zero), ``down`` is ``ROUND_FLOOR`` (towards
+    -infinity); ``none`` leaves the unit aside and rounds ``ROUND_HALF_UP`` to the cent, as
+    much as a money field holds. The division runs with 60 significant digits, far beyond
+    any ``DecimalField`` amount, so nothing is rounded except by the mode itself.
 
-    >>> round_up(Decimal("500"), Decimal("1000"))
-    Decimal('1000')
-    >>> round_up(Decimal("0.15"), Decimal("0.10"))
+    5% of 150,000 at a unit of 1,000 (7,500):
+
+    >>> [round_to_unit(Decimal("7500"), Decimal("1000"), m) for m in ("up", "half_up", "down")]
+    [Decimal('8000'), Decimal('8000'), Decimal('7000')]
+    >>> round_to_unit(Decimal("7500"), Decimal("1000"), "none")
+    Decimal('7500.00')
+    >>> round_to_unit(Decimal("7499.99"), Decimal("1000"), "half_up")
+    Decimal('7000')
+    >>> round_to_unit(Decimal("0.15"), Decimal("0.10"), Rounding.UP)
     Decimal('0.20')
-    >>> round_up(Decimal("-0.15"), Decimal("0.10"))
+    >>> round_to_unit(Decimal("-0.15"), Decimal("0.10"), Rounding.UP)
     Decimal('-0.10')
-    >>> round_up(Decimal("3000"), Decimal("1000"))
+    >>> round_to_unit(Decimal("3000"), Decimal("1000"), Rounding.DOWN)
     Decimal('3000')
+    >>> round_to_unit(Decimal("12.345"), Decimal("1"), Rounding.NONE)
+    Decimal('12.35')
+    >>> round_to_unit(Decimal("5"), Decimal("1"), "sideways")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'sideways' is not a rounding mode: one of up, half_up, down, none
     """
     if unit <= 0:
         raise ValueError(f"the rounding unit must be positive, got {unit}")
+    mode = rounding_mode(mode)
+    rounding = ROUNDING_CONSTANTS[mode]
     with localcontext() as context:
         context.prec = 60
-        return (amount / unit).to_integral_value(rounding=ROUND_CEILING) * unit
+        if mode is Rounding.NONE:
+            return amount.quantize(CENT, rounding=rounding)
+        return (amount / unit).to_integral_value(rounding=rounding) * unit
+
+
+def round_up(amount: Decimal, unit: Decimal) -> Decimal:
+    """``amount`` rounded up (``ROUND_CEILING``, towards +infinity) to a multiple of ``unit``.
+
+    >>> round_up(Decimal("500"), Decimal("1000"))
+    Decimal('1000')
+    """
+    return round_to_unit(amount, unit, Rounding.UP)
+
+
+def rounding_mode(value: Rounding | str) -> Rounding:
+    """The ``Rounding`` named by ``value``; ``ValueError`` names the modes there are.
+
+    >>> rounding_mode("half_up")
+    <Rounding.HALF_UP: 'half_up'>
+    """
+    try:
+        return Rounding(value)
+    except ValueError:
+        known = ", ".join(mode.value for mode in Rounding)
+        raise ValueError(f"{value!r} is not a rounding mode: one of {known}") from None
 
 
 def is_multiple(amount: Decimal, unit: Decimal) -> bool:

@@ -8,7 +8,7 @@ cards as the three rows it laid out, back first, separated by ``/``::
 and one bet, ``stake``: the table stake, the same for every seat (1 chi is worth one stake).
 A seat that quits (``quit=True``) pays the quit penalty to each other player; its cards may
 be empty. Settlement is ``maubinh.engine.settle_table``: the seats' results sum to zero, and
-each winner pays the table fee, rounded up to the venue's unit, to the house.
+each winner pays the table fee, rounded to the version's unit in its mode, to the house.
 
 The bet's ``deposit_required`` is 0: the rules require no deposit, and no figure short of
 the worst case bounds a Mau Binh loss (the quit penalty a player could be told to show is
@@ -224,14 +224,19 @@ class MauBinhAdapter:
                     ),
                 )
             )
-        positions = tuple(box.position for box in ordered)
+        dealt, paid = self.round_orders(boxes)
         return RoundResult(
             dealer_cards="",
             dealer_evaluation=None,
             boxes=tuple(results),
-            deal_order=positions,
-            payment_order=positions,
+            deal_order=dealt,
+            payment_order=paid,
         )
+
+    def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Seats are dealt and paid in seat order."""
+        positions = tuple(sorted(box.position for box in boxes))
+        return positions, positions
 
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
         """Per seat: its result moves between the players (the seats' results sum to zero),
@@ -264,7 +269,8 @@ class MauBinhAdapter:
 
 
 def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:
-    """The one stake every seat plays for: positive, a multiple of the venue's unit, equal."""
+    """The one stake every seat plays for: positive, a multiple of the version's rounding
+    unit, equal."""
     stake: Decimal | None = None
     first = None
     for index, box in enumerate(boxes):

@@ -12,8 +12,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.services.rulesets import version_in_force
 from maubinh.figures import (
     figures_claim,
@@ -139,6 +141,7 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
         ("Scoring", {"fields": ["scoop_multiplier", "foul_counts_as_scoop", "wheel_is_lowest"]}),
         ("Instant wins", {"fields": ["dragon_flush_counts_as_dragon"]}),
         ("Money", {"fields": ["fee_rate", "quit_penalty"]}),
+        (_("Fee rounding"), {"fields": list(ROUNDING_FIELDS)}),
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
@@ -183,7 +186,11 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
         return TemplateResponse(request, template, context)
 
     def get_fieldsets(self, request: Any, obj: Any = None) -> list[Any]:
-        return self.fieldsets if obj is not None else self.fieldsets[:-1]
+        if obj is not None:
+            return self.fieldsets
+        # A new draft rounds up to its venue's chip unit (version_create_draft), to be
+        # changed on the draft like its standard rows; it has no status yet.
+        return [f for f in self.fieldsets[:-1] if f[1]["fields"] != list(ROUNDING_FIELDS)]
 
     def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
         if db_field.name == "ruleset":

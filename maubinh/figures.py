@@ -73,7 +73,7 @@ def rules_hash(rules: engine.Ruleset, *, deals: int, seed: int = SEED) -> str:
 
     Rows, instant wins, the scoop and the switches, the number of deals, the seed and the
     method; not the fee rate, the quit penalty (nobody quits in the simulation), the rounding
-    unit, the code or the name.
+    unit and mode, the code or the name.
     """
     data = {
         "method": METHOD,

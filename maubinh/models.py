@@ -15,6 +15,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import RulesetVersion
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from maubinh.engine.rules import FRONT_CATEGORIES, InstantWin, Row, RowCategory
 
@@ -65,8 +66,8 @@ class MauBinhRulesetVersion(RulesetVersion):
         default=Decimal("0.05"),
         validators=[validate_fee_rate],
         help_text=_(
-            "Share of a player's positive result taken by the house, 0.05 for 5%; rounded up "
-            "to the venue's rounding unit. Losers pay no fee."
+            "Share of a player's positive result taken by the house, 0.05 for 5%; rounded to "
+            "the version's rounding unit in its rounding mode. Losers pay no fee."
         ),
     )
     quit_penalty = models.PositiveSmallIntegerField(
@@ -158,6 +159,7 @@ class MauBinhRulesetVersion(RulesetVersion):
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
 RULE_FIELDS = (
+    *ROUNDING_FIELDS,
     "scoop_multiplier",
     "fee_rate",
     "quit_penalty",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from casino.models import Ruleset
 from casino.services.rulesets import version_in_force
 from maubinh import engine
@@ -20,12 +18,12 @@ def version_with_rules(pk: int) -> MauBinhRulesetVersion:
 
 
 def ruleset_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
-    """The frozen engine ruleset for ``version``, with its venue's rounding unit.
+    """The frozen engine ruleset for ``version``: everything from the version alone (its
+    rounding unit and mode too), nothing from the venue's current settings.
 
     An instant win with 0 chi is not paid, so it is left out (the engine reads a missing
     kind the same way).
     """
-    venue = version.ruleset.venue
     return engine.Ruleset(
         code=f"{version.ruleset.code}-v{version.number}",
         name=f"{version.ruleset.name} v{version.number}",
@@ -37,7 +35,8 @@ def ruleset_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
         wheel_is_lowest=version.wheel_is_lowest,
         foul_counts_as_scoop=version.foul_counts_as_scoop,
         dragon_flush_counts_as_dragon=version.dragon_flush_counts_as_dragon,
-        rounding_unit=venue.rounding_unit if venue else Decimal("1"),
+        rounding_unit=version.rounding_unit,
+        rounding_mode=version.rounding_mode,
     )
 
 
@@ -53,13 +52,12 @@ _SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
 def cached_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
     """``ruleset_snapshot`` of an approved version, built once per process.
 
-    Approved, active and retired versions never change, so their snapshot is cached by the
-    version's identity, approval time and the venue's rounding unit. A draft is never cached.
+    Approved, active and retired versions never change (their rounding included), so their
+    snapshot is cached by the version's identity and approval time. A draft is never cached.
     """
-    venue = version.ruleset.venue
     if version.is_editable:
         return ruleset_snapshot(version_with_rules(version.pk))
-    key = (version.pk, version.approved_at, venue.rounding_unit if venue else None)
+    key = (version.pk, version.approved_at)
     snapshot = _SNAPSHOTS.get(key)
     if snapshot is None:
         snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))

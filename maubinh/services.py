@@ -131,7 +131,7 @@ def venue_ruleset_from_preset(
 
 DEMO_TABLE = "MB1"
 DEMO_ROUNDS = 30
-#: Table stakes of the demo, in rounding units of the venue.
+#: Table stakes of the demo, in rounding units of its ruleset version.
 DEMO_STAKES = (10, 20, 50, 100)
 #: Used when the venue has no table yet to take its chips from.
 DEMO_DENOMINATIONS = (5000, 1000, 500, 100, 50, 10, 5, 1)
@@ -171,7 +171,9 @@ def maubinh_demo(
         editor=users["manager"],
         approver=users["approver"],
     )
-    unit = venue.rounding_unit
+    # Stakes are multiples of the version's rounding unit (it started as the venue's).
+    rules = cached_snapshot(version)
+    unit = rules.rounding_unit
     denominations = _demo_denominations(venue)
     table = Table.objects.create(
         venue=venue,
@@ -188,7 +190,6 @@ def maubinh_demo(
     session = session_open(
         table=table, user=dealer, opening_chips={d: 20 for d in denominations[:4]}
     )
-    rules = cached_snapshot(version)
     players = list(
         Player.objects.filter(venue=venue, status=Player.Status.ACTIVE).values_list("pk", flat=True)
     )

@@ -101,14 +101,19 @@ class NiuNiuAdapter:
                     ),
                 )
             )
-        singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
+        dealt, paid = self.round_orders(boxes)
         return RoundResult(
             dealer_cards=format_cards(dealer),
             dealer_evaluation=hand_evaluation(dealer_hand),
             boxes=tuple(results),
-            deal_order=deal_order(singles),
-            payment_order=payment_order(list(singles)),
+            deal_order=dealt,
+            payment_order=paid,
         )
+
+    def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Dealt from the largest single stake; paid from the dealer's right (RULES.md A1)."""
+        singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
+        return deal_order(singles), payment_order(list(singles))
 
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
         """Per box: the bets' result moves between the player and the house, then the

@@ -10,8 +10,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.services.rulesets import version_in_force
 from niuniu.figures import (
     figures_row,
@@ -94,6 +96,7 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
     save_draft = staticmethod(version_save_draft)
     fieldsets = [
         (None, {"fields": ["ruleset", "notes"]}),
+        (_("Commission rounding"), {"fields": list(ROUNDING_FIELDS)}),
         (
             "Bets offered and deposits",
             {
@@ -144,7 +147,11 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
         return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)
 
     def get_fieldsets(self, request: Any, obj: Any = None) -> list[Any]:
-        return self.fieldsets if obj is not None else self.fieldsets[:-1]
+        if obj is not None:
+            return self.fieldsets
+        # A new draft rounds up to its venue's chip unit (version_create_draft), to be
+        # changed on the draft like its default rows; it has no status yet.
+        return [f for f in self.fieldsets[:-1] if f[1]["fields"] != list(ROUNDING_FIELDS)]
 
     def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
         if db_field.name == "ruleset":

@@ -10,6 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import RulesetVersion
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from niuniu.engine.rules import BetType, BonusPredicate, Category
 
@@ -171,6 +172,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
 RULE_FIELDS = (
+    *ROUNDING_FIELDS,
     "offers_double",
     "offers_super",
     "five_small",

@@ -26,7 +26,8 @@ def version_with_rules(pk: int) -> NiuNiuRulesetVersion:
 
 
 def ruleset_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
-    """The frozen engine ruleset for ``version``, with its venue's rounding unit.
+    """The frozen engine ruleset for ``version``: everything from the version alone (its
+    rounding unit and mode too), nothing from the venue's current settings.
 
     Only the rows of the bet types and hands the version enables are carried over.
     """
@@ -52,7 +53,6 @@ def ruleset_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
     deposit_multiples = {b: version.deposit_multiple(b) for b in bet_types}
     if bonus_lines:
         deposit_multiples[BetType.BONUS] = Decimal("1")
-    venue = version.ruleset.venue
     return engine.Ruleset(
         code=f"{version.ruleset.code}-v{version.number}",
         name=f"{version.ruleset.name} v{version.number}",
@@ -60,7 +60,8 @@ def ruleset_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
         deposit_multiples=deposit_multiples,
         special_hands=frozenset(c for c in categories if c.is_special),
         bonus_lines=bonus_lines,
-        rounding_unit=venue.rounding_unit if venue else Decimal("1"),
+        rounding_unit=version.rounding_unit,
+        rounding_mode=version.rounding_mode,
     )
 
 
@@ -76,12 +77,10 @@ _SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
 def cached_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
     """``ruleset_snapshot`` of an approved version, built once per process.
 
-    Approved, active and retired versions never change, so their snapshot is cached by
-    the version's identity, approval time and the venue's rounding unit. A draft is never
-    cached.
+    Approved, active and retired versions never change (their rounding included), so their
+    snapshot is cached by the version's identity and approval time. A draft is never cached.
     """
-    venue = version.ruleset.venue
-    key = (version.pk, version.approved_at, venue.rounding_unit if venue else None)
+    key = (version.pk, version.approved_at)
     if version.is_editable:
         return ruleset_snapshot(version_with_rules(version.pk))
     snapshot = _SNAPSHOTS.get(key)

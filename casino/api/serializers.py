@@ -27,6 +27,7 @@ from casino.models import (
     Table,
     TableSession,
 )
+from casino.models.rulesets import RoundingMode
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, RATE_DECIMAL_PLACES, plain
 
 #: The most chips of one denomination a count may hold.
@@ -255,9 +256,18 @@ class BonusLineSerializer(serializers.Serializer):
 
 
 class NiuNiuRulesetVersionSerializer(RulesetVersionSummarySerializer):
-    """A Niu Niu version with its rules: switches, deposit multiples, paytable, bonus."""
+    """A Niu Niu version with its rules: rounding, switches, deposit multiples, paytable,
+    bonus."""
 
     ruleset = RulesetRefSerializer()
+    rounding_unit = MoneyField(
+        help_text="Commissions are rounded to a multiple of this; stakes must be multiples."
+    )
+    rounding_mode = serializers.ChoiceField(
+        choices=RoundingMode.choices,
+        help_text="up (towards +infinity), half_up, down (towards -infinity), or none (to the "
+        "cent)",
+    )
     offers_double = serializers.BooleanField()
     offers_super = serializers.BooleanField()
     five_small = serializers.BooleanField()

@@ -84,7 +84,7 @@ class Screen:
     """A table's rules as the round screen needs them: bets offered, limits, deposits."""
 
     session: TableSession
-    rules: Any  # the engine's frozen ruleset, with the venue's rounding unit
+    rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
     bet_types: tuple[str, ...]
     limits: dict[str, tuple[Decimal, Decimal]]
     deposit_multiples: dict[str, Decimal]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.venues import GAME_CHOICES, Venue
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Rounding
 
 
 class Ruleset(models.Model):
@@ -49,6 +51,20 @@ class VersionStatus(models.TextChoices):
     RETIRED = "retired", _("Retired")
 
 
+class RoundingMode(models.TextChoices):
+    """How a version rounds a commission or fee to its unit (``casino.money.Rounding``)."""
+
+    UP = Rounding.UP.value, _("Up to the unit (in the house's favour)")
+    HALF_UP = Rounding.HALF_UP.value, _("To the nearest unit, a half up")
+    DOWN = Rounding.DOWN.value, _("Down to the unit (in the player's favour)")
+    NONE = Rounding.NONE.value, _("Not to a unit: to the cent")
+
+
+#: The money rules every game's version carries besides its own (copied by a clone, shown in
+#: the audit trail, part of what is approved).
+ROUNDING_FIELDS = ("rounding_unit", "rounding_mode")
+
+
 class RulesetVersion(models.Model):
     """The versioning and approval shared by every game's ruleset versions.
 
@@ -67,6 +83,33 @@ class RulesetVersion(models.Model):
         max_length=16, choices=VersionStatus.choices, default=VersionStatus.DRAFT, editable=False
     )
     notes = models.TextField(blank=True)
+    # The rounding is a rule of the version like any paytable cell, not a venue setting: a
+    # round settles, and is shown, as its version says, whatever the venue changes later.
+    rounding_unit = models.DecimalField(
+        _("rounding unit"),
+        max_digits=MONEY_MAX_DIGITS,
+        decimal_places=MONEY_DECIMAL_PLACES,
+        validators=[
+            MinValueValidator(
+                Decimal("0.01"),
+                _(
+                    "The rounding unit is an amount above 0 with at most 2 decimals, e.g. 1000 "
+                    "or 0.10."
+                ),
+            )
+        ],
+        help_text=_(
+            "Commissions and fees are rounded to a multiple of this amount, and every stake "
+            "must be one. A new draft starts from the venue's chip unit."
+        ),
+    )
+    rounding_mode = models.CharField(
+        _("rounding mode"),
+        max_length=8,
+        choices=RoundingMode.choices,
+        default=RoundingMode.UP,
+        help_text=_("How a commission or fee is rounded to the unit; the rule sheets round up."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -36,7 +36,10 @@ class Venue(models.Model):
         max_digits=MONEY_MAX_DIGITS,
         decimal_places=MONEY_DECIMAL_PLACES,
         validators=[MinValueValidator(Decimal("0.01"))],
-        help_text=_("Commission is rounded up to this unit; stakes must be multiples of it."),
+        help_text=_(
+            "The venue's chip unit: table limits are multiples of it, and a new ruleset version "
+            "starts from it. Commissions and fees round to each version's own unit."
+        ),
     )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")

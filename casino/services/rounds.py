@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.games import BoxInput, RoundResult
+from casino.games import BetResult, BoxInput, BoxResult, RoundResult
 from casino.models import (
     Bet,
     Box,
@@ -216,14 +217,14 @@ def _inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
     ]
 
 
-#: Rules by (game, version id, rounding unit). A round only ever records a version that
-#: was in force, and such versions never change, so their rules are kept per process.
-_ROUND_RULES: dict[tuple[str, int, Any], Any] = {}
+#: Rules by (game, version id). A round only ever records a version that was in force, and
+#: such versions never change (their rounding unit and mode included), so their rules are
+#: kept per process; nothing of the venue's current settings goes into them.
+_ROUND_RULES: dict[tuple[str, int], Any] = {}
 
 
 def _rules_of(round_: Round, adapter: games.GameAdapter) -> Any:
-    venue = round_.ruleset.venue
-    key = (round_.game, round_.ruleset_version_id, venue.rounding_unit if venue else None)
+    key = (round_.game, round_.ruleset_version_id)
     rules = _ROUND_RULES.get(key)
     if rules is None:
         version = adapter.version_model.objects.get(pk=round_.ruleset_version_id)
@@ -232,18 +233,67 @@ def _rules_of(round_: Round, adapter: games.GameAdapter) -> Any:
     return rules
 
 
+def _recorded_result(
+    round_: Round, boxes: Sequence[Box], adapter: games.GameAdapter
+) -> RoundResult:
+    """A settled round as it recorded itself: each box's cards and evaluation and each bet's
+    outcome, odds and amounts, in the order they were dealt and posted. No rule is read."""
+    deal_order, payment_order = adapter.round_orders(_inputs_of(boxes))
+    return RoundResult(
+        dealer_cards=round_.dealer_cards,
+        dealer_evaluation=round_.dealer_evaluation,
+        boxes=tuple(
+            BoxResult(
+                position=box.position,
+                cards=box.cards,
+                evaluation=box.evaluation or {},
+                bets=tuple(
+                    BetResult(
+                        bet_type=bet.bet_type,
+                        stake=bet.stake,
+                        deposit_required=bet.deposit_required,
+                        outcome=bet.outcome,
+                        odds=bet.odds,
+                        gross=bet.gross,
+                        commission=bet.commission,
+                        net=bet.net,
+                    )
+                    for bet in box.bets.all()
+                ),
+            )
+            for box in boxes
+        ),
+        deal_order=deal_order,
+        payment_order=payment_order,
+    )
+
+
 def round_result(round_: Round) -> RoundResult:
-    """How a recorded round settles (or settled) under the ruleset version it recorded."""
+    """A recorded round's hands and settlement, in three queries.
+
+    A round that was settled (voided since or not) is shown from what it recorded: its
+    bets' outcomes and amounts as posted to the ledger, its boxes' cards and evaluations.
+    Nothing is evaluated again, so no later change (a venue's settings, a new version)
+    changes it or makes it fail. A round not settled is evaluated under the ruleset version
+    it recorded, which never changes: the preview it will settle with.
+    """
     round_ = (
         Round.objects.select_related("ruleset__venue")
-        .prefetch_related("boxes__bets")
+        .prefetch_related(
+            Prefetch("boxes", queryset=Box.objects.order_by("pk")),
+            # The order the bets were recorded in is the engine's settlement order.
+            Prefetch("boxes__bets", queryset=Bet.objects.order_by("pk")),
+        )
         .get(pk=round_.pk)
     )
     adapter = games.get(round_.game)
+    boxes = list(round_.boxes.all())
+    if round_.settled_at is not None:
+        return _recorded_result(round_, boxes, adapter)
     return adapter.evaluate_round(
         rules=_rules_of(round_, adapter),
         dealer_cards=round_.dealer_cards,
-        boxes=_inputs_of(round_.boxes.all()),
+        boxes=_inputs_of(boxes),
     )
 
 
@@ -253,7 +303,9 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
 
     Idempotent by ``key``: the same key answers with the settlement already made. A round
     settled under another key, or voided, is a conflict. Bets are settled in the engine's
-    order (the bonus first) from the ruleset version the round recorded.
+    order (the bonus first) under the ruleset version the round recorded, rounding included:
+    exactly as the round was previewed when it was dealt. Nothing is read from the venue's
+    current settings.
     """
     key = _check_key(key, "Idempotency-Key")
     if key is None:

@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -40,6 +41,7 @@ from casino.models import (
     Venue,
     VersionStatus,
 )
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
@@ -63,6 +65,15 @@ V = TypeVar("V", bound=RulesetVersion)
 
 #: How far in the past an activation may be dated (a form filled a moment ago).
 ACTIVATION_GRACE = timedelta(minutes=5)
+#: The rounding unit of a preset's versions, which have no venue.
+PRESET_ROUNDING_UNIT = Decimal("1")
+
+
+def starting_rounding_unit(ruleset: Ruleset) -> Decimal:
+    """The rounding unit a new draft of ``ruleset`` starts from: its venue's chip unit (a
+    preset's: 1). From then on it is the version's own rule, whatever the venue changes."""
+    venue = ruleset.venue
+    return venue.rounding_unit if venue is not None else PRESET_ROUNDING_UNIT
 
 
 #: The audit actions by which a person makes or changes a draft: none of them may approve it.
@@ -144,9 +155,14 @@ def _audit(version: RulesetVersion, *, user: Any, action: str, summary: str, **k
 
 @transaction.atomic
 def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **fields: Any) -> V:
-    """A new, empty draft version of ``ruleset`` numbered after the last one."""
+    """A new, empty draft version of ``ruleset`` numbered after the last one.
+
+    Without a ``rounding_unit`` (or with None) it takes the venue's chip unit.
+    """
     ruleset = _lock_ruleset(ruleset.pk)
     check_writer(ruleset=ruleset, user=user)
+    if fields.get("rounding_unit") is None:
+        fields["rounding_unit"] = starting_rounding_unit(ruleset)
     version = model(
         ruleset=ruleset,
         number=_next_number(model, ruleset),
@@ -221,6 +237,7 @@ def version_clone(*, version: V, user: Any) -> V:
         last_edited_at=timezone.now(),
         cloned_from=version,
         notes=version.notes,
+        **{name: getattr(version, name) for name in ROUNDING_FIELDS},
     )
     draft.save()
     version.copy_rules_to(draft)
@@ -541,9 +558,13 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
         notes=_("Copied from %(ruleset)s v%(number)s.")
         % {"ruleset": source.code, "number": version.number},
     )
-    draft.cloned_from = version
-    draft.save(update_fields=["cloned_from"])
     version.copy_rules_to(draft)
+    draft.cloned_from = version
+    if source.venue_id is None:
+        # A preset rounds to 1; the venue's copy starts from the venue's chip unit, as
+        # ``preset_copy_to_venue`` does, and keeps the preset's mode.
+        draft.rounding_unit = starting_rounding_unit(ruleset)
+    draft.save(update_fields=["cloned_from", "rounding_unit"])
     _audit(
         draft,
         user=user,
@@ -564,8 +585,8 @@ def preset_install(
     """Install a shipped preset as a venue-less ruleset whose version 1 is active.
 
     ``rules`` is the game engine's preset and ``fill`` writes it onto a saved, empty
-    version. Presets are the engine's own data, so they skip the two-person rule;
-    installing one twice changes nothing.
+    version; its rounding unit and mode are the preset's (1, up). Presets are the engine's
+    own data, so they skip the two-person rule; installing one twice changes nothing.
     """
     ruleset, _created = Ruleset.objects.get_or_create(
         venue=None, game=game, code=code, defaults={"name": rules.name}
@@ -579,6 +600,8 @@ def preset_install(
         number=1,
         status=VersionStatus.ACTIVE,
         notes=f"Shipped preset {code}.",
+        rounding_unit=rules.rounding_unit,
+        rounding_mode=str(rules.rounding_mode),
         approved_at=now,
         activated_at=now,
         effective_from=now,
@@ -614,8 +637,9 @@ def preset_copy_to_venue(
 ) -> V:
     """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
 
-    With an ``approver`` (another person) the draft is approved and activated at once;
-    ``override_reason`` is needed when the preset's figures warn.
+    The copy rounds in the preset's mode to the venue's chip unit (its starting value; the
+    draft may change it). With an ``approver`` (another person) the draft is approved and
+    activated at once; ``override_reason`` is needed when the preset's figures warn.
     """
     ruleset, _created = Ruleset.objects.get_or_create(
         venue=venue,
@@ -628,6 +652,8 @@ def preset_copy_to_venue(
         ruleset=ruleset,
         user=editor,
         notes=f"Copied from preset {preset_code}.",
+        rounding_unit=venue.rounding_unit,
+        rounding_mode=str(rules.rounding_mode),
     )
     fill(version, rules)
     if approver is not None:

@@ -41,6 +41,8 @@ class PresetData(TypedDict):
     foul_counts_as_scoop: bool
     dragon_flush_counts_as_dragon: bool
     rounding_unit: str
+    #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
+    rounding_mode: str
 
 
 # RULES.md B2 step 3, seed 002 "Một số trường hợp thắng đặc biệt".
@@ -67,6 +69,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "foul_counts_as_scoop": True,
         "dragon_flush_counts_as_dragon": True,
         "rounding_unit": "1",
+        "rounding_mode": "up",
     },
     "classic": {
         "code": "classic",
@@ -80,6 +83,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "foul_counts_as_scoop": True,
         "dragon_flush_counts_as_dragon": True,
         "rounding_unit": "1",
+        "rounding_mode": "up",
     },
 }
 
@@ -101,13 +105,14 @@ def ruleset_from_data(data: PresetData) -> Ruleset:
         foul_counts_as_scoop=data["foul_counts_as_scoop"],
         dragon_flush_counts_as_dragon=data["dragon_flush_counts_as_dragon"],
         rounding_unit=Decimal(data["rounding_unit"]),
+        rounding_mode=data["rounding_mode"],
     )
 
 
 @cache
 def get(code: str) -> Ruleset:
-    """The preset ruleset with this code (its rounding unit is 1; see
-    :meth:`Ruleset.with_rounding_unit` for a venue's).
+    """The preset ruleset with this code (its rounding unit is 1 and its mode up; a venue's
+    copy starts from the venue's chip unit, see :meth:`Ruleset.with_rounding_unit`).
 
     >>> get("bigkool-2016").instant_win_amount("dragon")
     72

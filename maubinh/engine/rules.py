@@ -36,6 +36,8 @@ from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from casino.money import Rounding, rounding_mode
+
 
 class Row(StrEnum):
     """The three rows ("chi") of an arrangement, in the order they are compared."""
@@ -195,8 +197,10 @@ class Ruleset:
       the scoop multiplier applies (on), or not (off).
     - ``dragon_flush_counts_as_dragon``: when Dragon Flush is not offered, a one-suit dragon is
       still a Dragon (on); off, a Dragon must have more than one suit.
-    - ``rounding_unit``: the fee is rounded up to this (``Decimal("1")`` for presets; a venue's
-      comes from the venue, see :meth:`with_rounding_unit`).
+    - ``rounding_unit``: the fee is rounded to a multiple of this, and the stake is one
+      (``Decimal("1")`` for presets; a venue's version starts from the venue's chip unit).
+    - ``rounding_mode``: how the fee is rounded to the unit, a ``casino.money.Rounding``:
+      ``up`` (the rule sheets'), ``half_up``, ``down``, or ``none`` (to the cent only).
 
     The mappings are stored as read-only views, with enum keys, whatever was passed in.
     """
@@ -212,6 +216,7 @@ class Ruleset:
     foul_counts_as_scoop: bool = True
     dragon_flush_counts_as_dragon: bool = True
     rounding_unit: Decimal = Decimal("1")
+    rounding_mode: Rounding = Rounding.UP
     # Derived lookup tables for the hot loops; not part of the snapshot's identity.
     _bonus_table: tuple[tuple[int, ...], ...] = field(
         init=False, repr=False, compare=False, default=()
@@ -246,6 +251,7 @@ class Ruleset:
         if not rounding_unit > 0:
             raise ValueError(f"the rounding unit must be positive, got {rounding_unit}")
         setter(self, "rounding_unit", rounding_unit)
+        setter(self, "rounding_mode", rounding_mode(self.rounding_mode))
         for switch in ("wheel_is_lowest", "foul_counts_as_scoop", "dragon_flush_counts_as_dragon"):
             if not isinstance(getattr(self, switch), bool):
                 raise ValueError(f"{switch} is a switch: True or False")
@@ -274,6 +280,7 @@ class Ruleset:
                 self.foul_counts_as_scoop,
                 self.dragon_flush_counts_as_dragon,
                 self.rounding_unit,
+                self.rounding_mode,
             )
         )
 
@@ -295,5 +302,15 @@ class Ruleset:
         return tuple(kind for kind, _ in self._offered)
 
     def with_rounding_unit(self, rounding_unit: Decimal) -> Ruleset:
-        """The same rules with a venue's rounding unit."""
+        """The same rules with another rounding unit (the rounding mode kept)."""
         return dataclasses.replace(self, rounding_unit=rounding_unit)
+
+    def with_rounding(self, rounding_unit: Decimal, rounding_mode: Rounding | str) -> Ruleset:
+        """The same rules with another rounding unit and mode.
+
+        >>> from maubinh.engine import presets
+        >>> rules = presets.get("classic").with_rounding(Decimal("0.10"), "half_up")
+        >>> rules.rounding_unit, rules.rounding_mode
+        (Decimal('0.10'), <Rounding.HALF_UP: 'half_up'>)
+        """
+        return dataclasses.replace(self, rounding_unit=rounding_unit, rounding_mode=rounding_mode)

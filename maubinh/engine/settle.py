@@ -20,8 +20,10 @@ Instant-win amounts and quit penalties are never multiplied. The pairwise chi su
 over the table.
 
 Money (RULES.md B3): a seat's ``gross`` is its chi times the stake; a seat with a positive
-gross pays the table fee, ``fee_rate`` x gross rounded **up** (``ROUND_CEILING``) to the
-ruleset's ``rounding_unit``; losers pay none. ``net = gross - fee``.
+gross pays the table fee, ``fee_rate`` x gross rounded to the ruleset's ``rounding_unit`` in
+its ``rounding_mode`` (``up``, ``ROUND_CEILING``, as the rule sheets have it, unless the
+ruleset says otherwise: ``casino.money.round_to_unit``); losers pay none.
+``net = gross - fee``.
 
 >>> from decimal import Decimal
 >>> from maubinh.engine import presets
@@ -44,11 +46,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, Decimal
+from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from casino.money import round_to_unit
 from maubinh.engine.arrangement import Arrangement, arrangement_of, parse_rows_mask
 from maubinh.engine.rules import InstantWin, Ruleset
 
@@ -130,17 +133,23 @@ class TableSettlement:
 
 
 def fee_on(gross: Decimal, rules: Ruleset) -> Decimal:
-    """The table fee on a seat's gross result: rounded up to the rounding unit; 0 on a loss.
+    """The table fee on a seat's gross result, rounded to the rounding unit in the rounding
+    mode; 0 on a loss.
 
     >>> from maubinh.engine import presets
     >>> rules = presets.get("classic").with_rounding_unit(Decimal("1000"))
     >>> fee_on(Decimal("3000"), rules), fee_on(Decimal("-3000"), rules)
     (Decimal('1000'), Decimal('0'))
+
+    5% of 150,000 (7,500) at a unit of 1,000, in each mode:
+
+    >>> [str(fee_on(Decimal("150000"), rules.with_rounding(Decimal("1000"), mode)))
+    ...  for mode in ("up", "half_up", "down", "none")]
+    ['8000', '8000', '7000', '7500.00']
     """
     if gross <= 0:
         return _ZERO
-    unit = rules.rounding_unit
-    return (gross * rules.fee_rate / unit).to_integral_value(rounding=ROUND_CEILING) * unit
+    return round_to_unit(gross * rules.fee_rate, rules.rounding_unit, rules.rounding_mode)
 
 
 def _check_stake(stake: Any, rules: Ruleset) -> Decimal:

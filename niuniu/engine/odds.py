@@ -249,12 +249,12 @@ def rules_hash(rules: Ruleset) -> str:
     """sha256 of the canonical JSON of everything the odds depend on, and nothing else.
 
     Paytable, special-hand switches, bonus lines (in order) and deposit multiples count;
-    the code, the name and the rounding unit do not, and neither does how a number is
-    written (``1`` and ``1.00`` are the same odds).
+    the code, the name and the rounding (unit and mode: the odds take the exact commission)
+    do not, and neither does how a number is written (``1`` and ``1.00`` are the same odds).
 
     >>> from niuniu.engine import presets
     >>> rules = presets.get("vn-kr-004")
-    >>> rules_hash(rules) == rules_hash(rules.with_rounding_unit(Decimal("1000")))
+    >>> rules_hash(rules) == rules_hash(rules.with_rounding(Decimal("1000"), "down"))
     True
     >>> len(rules_hash(rules))
     64

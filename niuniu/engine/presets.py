@@ -43,6 +43,8 @@ class PresetData(TypedDict):
     #: (name, predicate, odds), best first; empty when the bonus bet is not offered.
     bonus_lines: tuple[tuple[str, str, str], ...]
     rounding_unit: str
+    #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
+    rounding_mode: str
 
 
 NO_COMMISSION = "0"
@@ -110,6 +112,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "deposit_multiples": {"single": "1", "double": "3", "super": "10"},
         "bonus_lines": (),
         "rounding_unit": "1",
+        "rounding_mode": "up",
     },
     "macau-001": {
         "code": "macau-001",
@@ -119,6 +122,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "deposit_multiples": {"single": "1", "double": "3", "super": "10", "bonus": "1"},
         "bonus_lines": _MACAU_001_BONUS,
         "rounding_unit": "1",
+        "rounding_mode": "up",
     },
 }
 
@@ -148,13 +152,14 @@ def ruleset_from_data(data: PresetData) -> Ruleset:
             for name, predicate, odds in data["bonus_lines"]
         ),
         rounding_unit=Decimal(data["rounding_unit"]),
+        rounding_mode=data["rounding_mode"],
     )
 
 
 @cache
 def get(code: str) -> Ruleset:
-    """The preset ruleset with this code (its rounding unit is 1; see
-    :meth:`Ruleset.with_rounding_unit` for a venue's).
+    """The preset ruleset with this code (its rounding unit is 1 and its mode up; a venue's
+    copy starts from the venue's chip unit, see :meth:`Ruleset.with_rounding_unit`).
 
     >>> get("macau-001").special_hands
     frozenset({<Category.FIVE_FACE: 11>})

@@ -13,6 +13,8 @@ from decimal import Decimal
 from enum import IntEnum, StrEnum
 from types import MappingProxyType
 
+from casino.money import Rounding, rounding_mode
+
 
 class Category(IntEnum):
     """Hand categories; a larger value is a stronger hand."""
@@ -100,7 +102,9 @@ class Ruleset:
     ``PAYTABLE_BET_TYPES`` that the ruleset enables and every category in ``categories``.
     ``bonus_lines`` are ordered best first (the first line the hand satisfies pays);
     an empty tuple means the bonus bet is not offered. ``deposit_multiples[bet_type]`` is
-    the deposit a player must show, as a multiple of the stake.
+    the deposit a player must show, as a multiple of the stake. A commission is rounded to
+    a multiple of ``rounding_unit`` as ``rounding_mode`` says (``casino.money.Rounding``),
+    and every stake is a multiple of ``rounding_unit``.
     """
 
     code: str
@@ -110,9 +114,13 @@ class Ruleset:
     special_hands: frozenset[Category] = frozenset()
     bonus_lines: tuple[BonusLine, ...] = ()
     rounding_unit: Decimal = Decimal("1")
+    rounding_mode: Rounding = Rounding.UP
     categories: tuple[Category, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        if not self.rounding_unit > 0:
+            raise ValueError(f"the rounding unit must be positive, got {self.rounding_unit}")
+        object.__setattr__(self, "rounding_mode", rounding_mode(self.rounding_mode))
         unknown = self.special_hands - set(SPECIAL_CATEGORIES)
         if unknown:
             raise ValueError(f"not special hands: {sorted(c.name for c in unknown)}")
@@ -144,7 +152,17 @@ class Ruleset:
         return self.paytable[bet_type][category]
 
     def with_rounding_unit(self, rounding_unit: Decimal) -> Ruleset:
-        """The same rules with a venue's rounding unit."""
+        """The same rules with another rounding unit (the rounding mode kept)."""
+        return self.with_rounding(rounding_unit, self.rounding_mode)
+
+    def with_rounding(self, rounding_unit: Decimal, rounding_mode: Rounding | str) -> Ruleset:
+        """The same rules with another rounding unit and mode.
+
+        >>> from niuniu.engine import presets
+        >>> rules = presets.get("vn-kr-004").with_rounding(Decimal("1000"), "down")
+        >>> rules.rounding_unit, rules.rounding_mode
+        (Decimal('1000'), <Rounding.DOWN: 'down'>)
+        """
         return Ruleset(
             code=self.code,
             name=self.name,
@@ -153,4 +171,5 @@ class Ruleset:
             special_hands=self.special_hands,
             bonus_lines=self.bonus_lines,
             rounding_unit=rounding_unit,
+            rounding_mode=rounding_mode,
         )

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Literal
 
 from casino.cards import Card, check_distinct, parse_cards
-from casino.money import is_multiple, round_up, to_decimal
+from casino.money import is_multiple, round_to_unit, to_decimal
 from niuniu.engine.bonus import winning_line
 from niuniu.engine.hands import Hand, compare, evaluate
 from niuniu.engine.rules import BetType, BonusLine, Category, PaytableRow, Ruleset
@@ -50,7 +50,8 @@ class BetLine:
     ``category`` is the hand that decided it (the player's on a win, the dealer's on a
     loss, the player's for the bonus); ``odds`` is the win odds or the loss multiple used.
     ``gross`` is +stake x win odds or -stake x loss multiple; ``commission`` (>= 0, winnings
-    only) is already rounded up to the rounding unit; ``net = gross - commission``.
+    only) is already rounded to the rounding unit in the ruleset's rounding mode;
+    ``net = gross - commission``.
     """
 
     bet_type: BetType
@@ -140,7 +141,8 @@ def settle_box(
     ``deposit_required``; a bet type missing from ``deposits`` shows just its stake.
 
     Player wins: gross = stake x win odds of the player's category; the commission is
-    commission rate x gross rounded up to the rounding unit, never more than gross.
+    commission rate x gross rounded to ``rules.rounding_unit`` as ``rules.rounding_mode``
+    says (up, the rule sheets' way, unless the ruleset says otherwise), never more than gross.
     Dealer wins: net = -stake x loss multiple of the dealer's category. The bonus pays
     stake x odds of the best bonus line the player's cards meet, else loses the stake.
 
@@ -156,6 +158,18 @@ def settle_box(
     double win 200 10 190
     >>> box.total_net
     Decimal('285')
+
+    5% of a single won at 150,000 is 7,500; at a unit of 1,000 each rounding mode takes:
+
+    >>> vnd = presets.get("vn-kr-004").with_rounding_unit(Decimal("1000"))
+    >>> for mode in ("up", "half_up", "down", "none"):
+    ...     box = settle_box("KS QS 5H 4H TC", "JS QH JD AC 7H", {"single": Decimal("150000")},
+    ...                      vnd.with_rounding(vnd.rounding_unit, mode))
+    ...     print(mode, box.lines[0].commission, box.lines[0].net)
+    up 8000 142000
+    half_up 8000 142000
+    down 7000 143000
+    none 7500.00 142500.00
     """
     placed = _check_stakes(stakes, rules)
     player = _hand(player_cards, rules, "player_cards")
@@ -171,7 +185,7 @@ def settle_box(
         _check_deposits(deposits, placed, required)
 
     player_wins = compare(player, dealer) > 0
-    unit = rules.rounding_unit
+    unit, mode = rules.rounding_unit, rules.rounding_mode
     lines = []
     for bet_type in SETTLEMENT_ORDER:
         stake = placed.get(bet_type)
@@ -183,7 +197,7 @@ def settle_box(
         if player_wins:
             row = _row(rules, bet_type, player.category)
             gross = stake * row.win_odds
-            commission = min(round_up(gross * row.commission_rate, unit), gross)
+            commission = min(round_to_unit(gross * row.commission_rate, unit, mode), gross)
             lines.append(
                 BetLine(
                     bet_type=bet_type,

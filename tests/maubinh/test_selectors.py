@@ -42,13 +42,16 @@ def test_the_snapshot_of_a_venue_copy_equals_the_preset(code, venue, manager):
         preset, code=snapshot.code, name=snapshot.name, rounding_unit=Decimal("1000")
     )
     assert snapshot.rounding_unit == venue.rounding_unit
-    # and the version's rules read like the preset's data (an unpaid instant win at 0)
+    # and the version's rules read like the preset's data (an unpaid instant win at 0), with
+    # the venue's chip unit as the copy's rounding unit
     data = presets.PRESET_DATA[code]
     assert version.rules_as_dict() == {
         **{name: data[name] for name in SNAPSHOT_RULES},
         "instant_wins": {
             kind.value: data["instant_wins"].get(kind.value, 0) for kind in InstantWin
         },
+        "rounding_unit": "1000",
+        "rounding_mode": data["rounding_mode"],
     }
 
 

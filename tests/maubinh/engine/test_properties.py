@@ -18,6 +18,7 @@ RULESETS = [
     replace(presets.get("classic"), dragon_flush_counts_as_dragon=False, scoop_multiplier=3),
 ]
 UNITS = [Decimal("1"), Decimal("1000"), Decimal("0.10")]
+MODES = ["up", "half_up", "down", "none"]
 
 
 @st.composite
@@ -28,7 +29,7 @@ def tables(draw):
     deck = draw(st.permutations(DECK))
     rules = draw(st.sampled_from(RULESETS))
     unit = draw(st.sampled_from(UNITS))
-    rules = rules.with_rounding_unit(unit)
+    rules = rules.with_rounding(unit, draw(st.sampled_from(MODES)))
     stake = unit * draw(st.integers(min_value=1, max_value=50_000))
     arrangements = {}
     for seat in range(players):
@@ -62,9 +63,19 @@ def test_settlement_is_zero_sum_before_fees_and_only_winners_pay_the_fee(table):
         if seat.gross <= 0:
             assert seat.fee == 0
         else:
-            exact = seat.gross * rules.fee_rate
-            assert exact <= seat.fee < exact + rules.rounding_unit
-            assert seat.fee % rules.rounding_unit == 0
+            exact, unit = seat.gross * rules.fee_rate, rules.rounding_unit
+            if rules.rounding_mode == "none":
+                assert abs(seat.fee - exact) <= Decimal("0.005")
+                assert seat.fee % Decimal("0.01") == 0
+            else:
+                assert seat.fee % unit == 0
+                low, high = {
+                    "up": (exact, exact + unit),  # exact <= fee < exact + unit
+                    "down": (exact - unit, exact),  # exact - unit < fee <= exact
+                    "half_up": (exact - unit / 2, exact + unit / 2),
+                }[rules.rounding_mode]
+                assert low <= seat.fee <= high
+                assert seat.fee != (high if rules.rounding_mode == "up" else low)
     assert settled.house_fee == sum(seat.fee for seat in seats)
     for (seat, opponent), pair in settled.pairwise.items():
         assert settled.pair(opponent, seat).chi == -pair.chi

@@ -255,6 +255,39 @@ def test_fee_rounding_with_a_fractional_unit():
     assert table.seats["a"].net == Decimal("14.20")
 
 
+@pytest.mark.parametrize(
+    ("mode", "fee"), [("up", "8000"), ("half_up", "8000"), ("down", "7000"), ("none", "7500")]
+)
+def test_each_rounding_mode_on_a_fee_of_7500(mode, fee):
+    rules = CLASSIC.with_rounding(Decimal("1000"), mode)
+    table = _two(SCOOPER, SCOOPED, rules=rules, stake=Decimal("50000"))
+    winner = table.seats["a"]
+    # 3 chi x 50,000 = 150,000; 5% = 7,500, a half of the unit
+    assert (winner.gross, winner.fee, winner.net) == (
+        Decimal(150000),
+        Decimal(fee),
+        Decimal(150000) - Decimal(fee),
+    )
+    assert table.seats["b"].fee == 0
+    assert table.house_fee == Decimal(fee)
+
+
+@pytest.mark.parametrize(
+    ("mode", "fee"), [("up", "0.90"), ("half_up", "0.80"), ("down", "0.80"), ("none", "0.83")]
+)
+def test_each_rounding_mode_on_a_fractional_fee(mode, fee):
+    rules = CLASSIC.with_rounding(Decimal("0.10"), mode)
+    table = _two(SCOOPER, SCOOPED, rules=rules, stake=Decimal("5.50"))
+    # 3 chi x 5.50 = 16.50; 5% = 0.825
+    assert table.seats["a"].fee == Decimal(fee)
+    assert table.seats["a"].net == Decimal("16.50") - Decimal(fee)
+
+
+def test_an_unknown_rounding_mode_is_refused():
+    with pytest.raises(ValueError, match="'nearest' is not a rounding mode: one of up, half_up"):
+        CLASSIC.with_rounding(Decimal("1000"), "nearest")
+
+
 def test_a_stake_must_be_a_positive_multiple_of_the_rounding_unit():
     rules = BIGKOOL.with_rounding_unit(Decimal("1000"))
     with pytest.raises(ValueError, match="not a multiple of the rounding unit 1000"):

@@ -49,6 +49,7 @@ def test_no_django_and_only_the_standard_library(path):
         "casino.cards",
         "casino.money",
         "niuniu.engine",
+        "niuniu.engine.rules",
         "niuniu.engine.hands",
         "niuniu.engine.bonus",
         "niuniu.engine.settle",

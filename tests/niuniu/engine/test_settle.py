@@ -211,7 +211,52 @@ def test_commission_is_rounded_up_to_ten_avos_in_macau():
     assert niu_6.line("super").net == D("18.80")
 
 
-def flat_ruleset(win_odds, rate, unit, loss="1"):
+@pytest.mark.parametrize(
+    ("mode", "commission"),
+    [("up", "8000"), ("half_up", "8000"), ("down", "7000"), ("none", "7500")],
+)
+def test_each_rounding_mode_on_a_commission_of_7500(mode, commission):
+    # 5% of a single won at 150,000 is 7,500: a half of the unit 1,000
+    rules = presets.get("vn-kr-004").with_rounding(D("1000"), mode)
+    line = settle_box(EXAMPLES[C.NIU_9], WEAK, {"single": D("150000")}, rules).line("single")
+    assert (line.gross, line.commission, line.net) == (
+        D("150000"),
+        D(commission),
+        D("150000") - D(commission),
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "below_half", "above_half", "avos"),
+    [
+        ("up", "8000", "8000", "0.20"),
+        ("half_up", "7000", "8000", "0.10"),
+        ("down", "7000", "7000", "0.10"),
+        ("none", "7450.00", "7550.00", "0.14"),
+    ],
+)
+def test_each_rounding_mode_off_the_half(mode, below_half, above_half, avos):
+    vnd = presets.get("vn-kr-004").with_rounding(D("1000"), mode)
+    mop = presets.get("macau-001").with_rounding(D("0.10"), mode)
+    # 5% of 149,000 is 7,450 and of 151,000 is 7,550
+    for stake, commission in (("149000", below_half), ("151000", above_half)):
+        line = settle_box(EXAMPLES[C.NIU_9], WEAK, {"single": D(stake)}, vnd).line("single")
+        assert line.commission == D(commission)
+        assert line.net == line.gross - line.commission
+    # Macau, a Super on Niu 9 at 0.30 wins 2.70; 5% of it is 0.135
+    box = settle_box(EXAMPLES[C.NIU_9], WEAK, {"single": D("0.30"), "super": D("0.30")}, mop)
+    assert box.line("super").gross == D("2.70")
+    assert box.line("super").commission == D(avos)
+
+
+def test_an_unknown_rounding_mode_is_refused():
+    with pytest.raises(ValueError, match="'sideways' is not a rounding mode: one of up, half_up"):
+        presets.get("vn-kr-004").with_rounding(D("1000"), "sideways")
+    with pytest.raises(ValueError, match="the rounding unit must be positive"):
+        presets.get("vn-kr-004").with_rounding(D("0"), "up")
+
+
+def flat_ruleset(win_odds, rate, unit, loss="1", mode="up"):
     row = PaytableRow(D(win_odds), D(rate), D(loss))
     return Ruleset(
         code="flat",
@@ -219,7 +264,21 @@ def flat_ruleset(win_odds, rate, unit, loss="1"):
         paytable={BetType.SINGLE: dict.fromkeys(BASE_CATEGORIES, row)},
         deposit_multiples={BetType.SINGLE: D(loss)},
         rounding_unit=D(unit),
+        rounding_mode=mode,
     )
+
+
+def rounded_as_the_mode_says(rounded, exact, unit, mode):
+    """Whether ``rounded`` is ``exact`` rounded to ``unit`` in ``mode``."""
+    if mode == "none":
+        return rounded % D("0.01") == 0 and abs(rounded - exact) <= D("0.005")
+    if rounded % unit != 0:
+        return False
+    if mode == "up":
+        return exact <= rounded < exact + unit
+    if mode == "down":
+        return exact - unit < rounded <= exact
+    return exact - unit / 2 < rounded <= exact + unit / 2  # half_up
 
 
 def test_commission_never_turns_a_win_into_a_loss():
@@ -232,20 +291,23 @@ def test_commission_never_turns_a_win_into_a_loss():
 # ---- properties -----------------------------------------------------------------------
 
 UNITS = st.sampled_from([D("1"), D("1000"), D("0.10")])
+MODES = st.sampled_from(["up", "half_up", "down", "none"])
 
 
 @st.composite
 def boxes(draw):
     deck = draw(st.permutations(DECK))
     unit = draw(UNITS)
+    mode = draw(MODES)
     if draw(st.booleans()):
-        rules = presets.get(draw(st.sampled_from(presets.CODES))).with_rounding_unit(unit)
+        rules = presets.get(draw(st.sampled_from(presets.CODES))).with_rounding(unit, mode)
     else:
         rules = flat_ruleset(
             win_odds=draw(st.sampled_from(["0.5", "1", "1.5", "2", "7"])),
             rate=draw(st.sampled_from(["0", "0.01", "0.05", "0.07", "0.5", "0.99", "1"])),
             loss=draw(st.sampled_from(["1", "2", "3"])),
             unit=unit,
+            mode=mode,
         )
     stakes = {BetType.SINGLE: unit * draw(st.integers(1, 100_000))}
     for bet_type in rules.bet_types[1:]:
@@ -284,9 +346,8 @@ def test_wins_and_losses_follow_the_hands_and_the_commission_rules(box):
             assert line.net >= 0  # the commission never turns a win into a loss
             rate = rules.row(line.bet_type, player.category).commission_rate
             exact = line.gross * rate
-            if line.commission < line.gross:  # not capped: rounded up to the unit
-                assert line.commission % unit == 0
-                assert exact <= line.commission < exact + unit
+            if line.commission < line.gross:  # not capped: rounded as the ruleset says
+                assert rounded_as_the_mode_says(line.commission, exact, unit, rules.rounding_mode)
         else:
             assert not settled.player_wins
             assert line.commission == 0
