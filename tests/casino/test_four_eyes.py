@@ -215,7 +215,9 @@ def test_the_admin_copies_a_preset_to_the_managers_venue_and_offers_no_clone(
     copy = NiuNiuRulesetVersion.objects.get(ruleset__venue=venue, ruleset__code="vn-kr-004")
     assert copy.status == VersionStatus.DRAFT
     assert copy.created_by == manager
-    assert copy.rules_as_dict() == preset.rules_as_dict()
+    # the preset's rules, rounded to the venue's chip unit (a preset's unit is 1)
+    assert copy.rules_as_dict() == {**preset.rules_as_dict(), "rounding_unit": "1000"}
+    assert copy.rounding_unit == venue.rounding_unit
     assert NiuNiuRulesetVersion.objects.filter(ruleset=preset.ruleset).count() == 1
     events = AuditEvent.objects.filter(user=manager)
     assert events.exists()

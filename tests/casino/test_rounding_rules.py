@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.services.rulesets import version_approve, version_clone
+from casino.services.rulesets import version_approve, version_clone, version_content_hash
 from maubinh import services as maubinh_services
 from maubinh.models import MauBinhRulesetVersion
 from niuniu import services as niuniu_services
@@ -108,7 +108,7 @@ def test_a_senseless_rounding_is_refused_with_a_message(
 
 def test_the_rounding_of_an_approved_version_cannot_change(client, draft, manager, approver):
     services = GAMES[draft._meta.app_label][0]
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     client.force_login(manager)
     page = client.get(admin_url(draft))
     assert page.status_code == 200
@@ -127,7 +127,7 @@ def test_the_rounding_of_an_approved_version_cannot_change(client, draft, manage
 def test_a_clone_copies_the_rounding(client, draft, manager, approver):
     draft.rounding_unit, draft.rounding_mode = D("500"), "down"
     GAMES[draft._meta.app_label][0].version_save_draft(version=draft, user=manager)
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     # when
     client.force_login(manager)
     assert client.post(admin_url(draft, "clone")).status_code == 302
@@ -140,7 +140,7 @@ def test_a_clone_copies_the_rounding(client, draft, manager, approver):
 
 
 def test_the_approval_records_the_rounding_approved(draft, approver):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     event = AuditEvent.objects.get(action="ruleset.approve")
     assert (event.after["rounding_unit"], event.after["rounding_mode"]) == ("1000", "up")
 
@@ -169,7 +169,7 @@ def test_the_add_form_leaves_the_rounding_to_the_draft(client, draft, manager):
 
 
 def test_a_clone_of_a_clone_keeps_the_unit_whatever_the_venue(draft, venue, manager, approver):
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     venue.rounding_unit = D("100")
     venue.save()
     clone = version_clone(version=draft, user=manager)

@@ -10,7 +10,7 @@ from casino.models import Ruleset, Table, TableLimit, Venue
 from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
 from maubinh.services import venue_ruleset_from_preset
-from tests.factories import UserFactory, staff
+from tests.factories import staff
 
 #: Deals per house-take simulation in these tests: enough to exercise every step, fast.
 TEST_DEALS = 3

@@ -12,17 +12,19 @@ from django.urls import reverse
 from casino.errors import InvalidInput
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry
+from casino.roles import MANAGER
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
+    version_content_hash,
     version_in_force,
 )
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import version_save_draft
 from tests.casino.api import client_for, settle
-from tests.factories import UserFactory
+from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
 
@@ -45,14 +47,14 @@ def deal(session, dealer):
 def new_version(table, **rules):
     """A clone of the version in force with ``rules`` changed, approved and activated by two
     managers."""
-    manager = UserFactory(username="mb-manager")
-    approver = UserFactory(username="mb-approver")
+    manager = staff("mb-manager", MANAGER, table.venue)
+    approver = staff("mb-approver", MANAGER, table.venue)
     current = version_in_force(model=MauBinhRulesetVersion, ruleset=table.ruleset)
     draft = version_clone(version=current, user=manager)
     for name, value in rules.items():
         setattr(draft, name, value)
     version_save_draft(version=draft, user=manager)
-    version_approve(version=draft, user=approver)
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     return version_activate(version=draft, user=approver)
 
 

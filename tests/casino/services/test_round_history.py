@@ -17,11 +17,13 @@ from django.urls import reverse
 
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry, RoundStatus
+from casino.roles import MANAGER
 from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
+    version_content_hash,
     version_in_force,
     version_record_edit,
 )
@@ -29,7 +31,7 @@ from casino.services.sessions import session_open
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft
 from tests.casino.api import client_for, settle
-from tests.factories import UserFactory
+from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
 
@@ -147,14 +149,15 @@ def test_a_dealt_round_settles_as_previewed_after_the_rules_change(floor, sessio
     assert preview.boxes[0].bets[0].commission == D("8000")
     # when the venue's unit changes, and a v2 rounding down to 1,000 comes in force
     change_venue_unit(floor.venue, "10000")
-    manager, approver = floor.manager, UserFactory(username="second-manager")
+    manager = floor.manager
+    approver = staff("second-manager", MANAGER, floor.venue)
     v1 = version_in_force(model=NiuNiuRulesetVersion, ruleset=floor.table.ruleset)
     v2 = version_clone(version=v1, user=manager)
     before = v2.rules_as_dict()
     v2.rounding_mode = "down"
     version_save_draft(version=v2, user=manager)
     version_record_edit(version=v2, user=manager, before=before)
-    version_approve(version=v2, user=approver)
+    version_approve(version=v2, content_hash=version_content_hash(v2), user=approver)
     version_activate(version=v2, user=approver)
     # then the round settles exactly as previewed, under the version it recorded
     settled, result = round_settle(round_=round_, user=floor.dealer, key="settle-2")
@@ -178,12 +181,13 @@ def test_a_dealt_round_settles_as_previewed_after_the_rules_change(floor, sessio
 )
 def test_each_rounding_mode_of_a_version_settles_a_commission(floor, session, mode, commission):
     # given v1's mode changed through a new version (unit 1,000, from the venue)
-    manager, approver = floor.manager, UserFactory(username="second-manager")
+    manager = floor.manager
+    approver = staff("second-manager", MANAGER, floor.venue)
     v1 = version_in_force(model=NiuNiuRulesetVersion, ruleset=floor.table.ruleset)
     v2 = version_clone(version=v1, user=manager)
     v2.rounding_mode = mode
     version_save_draft(version=v2, user=manager)
-    version_approve(version=v2, user=approver)
+    version_approve(version=v2, content_hash=version_content_hash(v2), user=approver)
     version_activate(version=v2, user=approver)
     # when a single of 150,000 wins: 5% = 7,500
     round_, _preview = deal(session, floor.dealer, "150000")
