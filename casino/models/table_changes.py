@@ -1,0 +1,95 @@
+"""A table's change of ruleset: one manager asks, another approves, then it applies.
+
+A ruleset is the table's paytable, so assigning another one is approved by a second
+person like a paytable is; it applies when it is approved, and only while no session is
+open at the table. Requests are never deleted: they end applied, refused or withdrawn.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models.floor import Table
+from casino.models.rulesets import Ruleset
+from casino.models.venues import GAME_CHOICES
+
+
+class TableRulesetChange(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        APPLIED = "applied", _("Approved and applied")
+        REFUSED = "refused", _("Refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="ruleset_changes", verbose_name=_("table")
+    )
+    from_ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("from ruleset")
+    )
+    to_ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("to ruleset")
+    )
+    # The games are kept as they were asked: a change of ruleset may change the game.
+    from_game = models.CharField(_("from game"), max_length=16, choices=GAME_CHOICES)
+    to_game = models.CharField(_("to game"), max_length=16, choices=GAME_CHOICES)
+    reason = models.TextField(_("reason"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_note = models.TextField(_("decision note"), blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        verbose_name = _("table ruleset change")
+        verbose_name_plural = _("table ruleset changes")
+        permissions = [
+            ("decide_tablerulesetchange", "Can approve or refuse a table's change of ruleset"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status="pending"),
+                name="one_pending_ruleset_change_per_table",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(to_ruleset=models.F("from_ruleset")),
+                name="ruleset_change_changes_the_ruleset",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="pending", decided_by__isnull=True, decided_at__isnull=True)
+                    | (
+                        ~models.Q(status="pending")
+                        & models.Q(decided_by__isnull=False, decided_at__isnull=False)
+                    )
+                ),
+                name="ruleset_change_decided_unless_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(table)s: %(from)s to %(to)s (%(status)s)") % {
+            "table": self.table,
+            "from": self.from_ruleset.code,
+            "to": self.to_ruleset.code,
+            "status": self.get_status_display(),
+        }
