@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -457,7 +457,7 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
             .first()
         )
         if change is None:
-            return gettext("None")
+            return pgettext("ruleset change", "None")
         text = gettext("to %(ruleset)s, requested by %(user)s: %(reason)s") % {
             "ruleset": change.to_ruleset.code,
             "user": change.requested_by.username,
@@ -643,7 +643,7 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
                 buttons = [
                     (
                         urls["refuse_url"],
-                        gettext("Withdraw"),
+                        pgettext("ruleset change", "Withdraw"),
                         gettext("Withdraw the change of %(table)s to %(ruleset)s") % what,
                     )
                 ]
@@ -651,12 +651,12 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
                 buttons = [
                     (
                         urls["approve_url"],
-                        gettext("Approve"),
+                        gettext("Approve and apply"),
                         gettext("Approve the change of %(table)s to %(ruleset)s") % what,
                     ),
                     (
                         urls["refuse_url"],
-                        gettext("Refuse"),
+                        pgettext("ruleset change", "Refuse"),
                         gettext("Refuse the change of %(table)s to %(ruleset)s") % what,
                     ),
                 ]
@@ -669,7 +669,7 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
                 ((url, back, label, text) for url, text, label in buttons),
             )
 
-        decision.short_description = _("Decision")  # type: ignore[attr-defined]
+        decision.short_description = pgettext_lazy("ruleset change", "Decision")  # type: ignore[attr-defined]
         return [*self.list_display, decision]
 
     def change_view(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from casino.models.floor import Table
 from casino.models.rulesets import Ruleset
@@ -18,44 +19,62 @@ from casino.models.venues import GAME_CHOICES
 
 class TableRulesetChange(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", _("Pending")
-        APPLIED = "applied", _("Approved and applied")
-        REFUSED = "refused", _("Refused")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        PENDING = "pending", pgettext_lazy("ruleset change", "Pending")
+        APPLIED = "applied", pgettext_lazy("ruleset change", "Approved and applied")
+        REFUSED = "refused", pgettext_lazy("ruleset change", "Refused")
+        WITHDRAWN = "withdrawn", pgettext_lazy("ruleset change", "Withdrawn")
 
     table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="ruleset_changes", verbose_name=_("table")
+        Table,
+        on_delete=models.PROTECT,
+        related_name="ruleset_changes",
+        verbose_name=pgettext_lazy("ruleset change", "table"),
     )
     from_ruleset = models.ForeignKey(
-        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("from ruleset")
+        Ruleset,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=pgettext_lazy("ruleset change", "from ruleset"),
     )
     to_ruleset = models.ForeignKey(
-        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("to ruleset")
+        Ruleset,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=pgettext_lazy("ruleset change", "to ruleset"),
     )
     # The games are kept as they were asked: a change of ruleset may change the game.
-    from_game = models.CharField(_("from game"), max_length=16, choices=GAME_CHOICES)
-    to_game = models.CharField(_("to game"), max_length=16, choices=GAME_CHOICES)
-    reason = models.TextField(_("reason"))
+    from_game = models.CharField(
+        pgettext_lazy("ruleset change", "from game"), max_length=16, choices=GAME_CHOICES
+    )
+    to_game = models.CharField(
+        pgettext_lazy("ruleset change", "to game"), max_length=16, choices=GAME_CHOICES
+    )
+    reason = models.TextField(pgettext_lazy("ruleset change", "reason"))
     status = models.CharField(
-        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+        pgettext_lazy("ruleset change", "status"),
+        max_length=16,
+        choices=Status.choices,
+        default=Status.PENDING,
     )
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="+",
-        verbose_name=_("requested by"),
+        verbose_name=pgettext_lazy("ruleset change", "requested by"),
     )
-    requested_at = models.DateTimeField(_("requested at"))
+    requested_at = models.DateTimeField(pgettext_lazy("ruleset change", "requested at"))
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        verbose_name=_("decided by"),
+        verbose_name=pgettext_lazy("ruleset change", "decided by"),
     )
-    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
-    decision_note = models.TextField(_("decision note"), blank=True)
+    decided_at = models.DateTimeField(
+        pgettext_lazy("ruleset change", "decided at"), null=True, blank=True
+    )
+    decision_note = models.TextField(pgettext_lazy("ruleset change", "decision note"), blank=True)
 
     class Meta:
         ordering = ["-requested_at", "-id"]
