@@ -589,16 +589,8 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
     venue_path = "table__venue"
     change_form_template = "admin/casino/tablerulesetchange/change_form.html"
     decide_permission = "casino.decide_tablerulesetchange"
-    list_display = [
-        "__str__",
-        "from_ruleset",
-        "to_ruleset",
-        "status",
-        "requested_by",
-        "requested_at",
-        "decided_by",
-        "decided_at",
-    ]
+    list_display = ["__str__", "reason", "requested_by", "requested_at", "decided_by"]
+    #: The Approve / Refuse buttons come right after the request they decide.
     list_filter = ["status", ("table__venue", admin.RelatedOnlyFieldListFilter)]
     list_select_related = [
         "table__venue",
@@ -665,12 +657,13 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
             return format_html_join(
                 " ",
                 '<button type="submit" class="button" formaction="{}" name="next" value="{}" '
-                'aria-label="{}">{}</button>',
+                'aria-label="{}" style="white-space: nowrap">{}</button>',
                 ((url, back, label, text) for url, text, label in buttons),
             )
 
         decision.short_description = pgettext_lazy("ruleset change", "Decision")  # type: ignore[attr-defined]
-        return [*self.list_display, decision]
+        first, *rest = self.list_display
+        return [first, decision, *rest]
 
     def change_view(
         self,

@@ -663,6 +663,26 @@ def test_a_superuser_changes_a_members_roles_audited(client, floor):
     assert event.user == root
 
 
+def test_a_new_account_has_no_access_until_a_superuser_gives_it(client, floor):
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(root)
+    add = reverse("admin:auth_user_add")
+    data = form_data(client.get(add))
+    data.update(username="newcomer", password1="a-long-pass-1", password2="a-long-pass-1")
+    data["usable_password"] = "true"
+    response = client.post(add, data)
+    assert response.status_code == 302, errors_of(response)
+    newcomer = type(root).objects.get(username="newcomer")
+    assert (newcomer.is_staff, list(newcomer.groups.all())) == (False, [])
+    url = reverse("admin:auth_user_change", args=[newcomer.pk])
+    data = form_data(client.get(url))
+    data.update(is_staff="on", groups=[str(role_group(DEALER).pk)])
+    assert client.post(url, data).status_code == 302
+    event = AuditEvent.objects.get(action="staff.update")
+    assert (event.before["is_staff"], event.after["is_staff"]) == (False, True)
+    assert event.after["groups"] == ["dealer"]
+
+
 def test_a_superuser_cannot_take_away_their_own_superuser_status(client, floor):
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     client.force_login(root)
