@@ -72,6 +72,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
             for model in ("table", "tablelimit", "player")
         ],
         ("casino", "delete_tablelimit"),
+        # A change of a table's ruleset is asked on the table; a second manager decides it.
+        ("casino", "view_tablerulesetchange"),
+        ("casino", "decide_tablerulesetchange"),
     ],
     AUDITOR: [
         ("casino", "view_venue"),
@@ -79,6 +82,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_auditevent"),
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
+        ("casino", "view_tablerulesetchange"),
         ("casino", "view_player"),
         *_FLOOR_RECORDS,
         ("niuniu", "view_niuniurulesetversion"),

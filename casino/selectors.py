@@ -29,6 +29,7 @@ from casino.models import (
     RulesetVersion,
     Slip,
     Table,
+    TableRulesetChange,
     TableSession,
     Venue,
 )
@@ -87,6 +88,30 @@ def table_list(
 
 def table_get(*, user: Any, pk: int) -> Table | None:
     return table_list(user=user).filter(pk=pk).first()
+
+
+def ruleset_change_list(
+    *,
+    user: Any,
+    table_id: int | None = None,
+    venue_id: int | None = None,
+    status: str | None = None,
+) -> QuerySet[TableRulesetChange]:
+    """Requests to change a table's ruleset at the user's venues, newest first."""
+    changes = TableRulesetChange.objects.filter(table__venue_id__in=venue_ids(user)).select_related(
+        "table__venue", "from_ruleset", "to_ruleset", "requested_by", "decided_by"
+    )
+    if table_id is not None:
+        changes = changes.filter(table_id=table_id)
+    if venue_id is not None:
+        changes = changes.filter(table__venue_id=venue_id)
+    if status:
+        changes = changes.filter(status=status)
+    return changes.order_by("-requested_at", "-pk")
+
+
+def ruleset_change_get(*, user: Any, pk: int) -> TableRulesetChange | None:
+    return ruleset_change_list(user=user).filter(pk=pk).first()
 
 
 def player_list(

@@ -25,6 +25,7 @@ from casino.models import (
     Slip,
     SlipStatus,
     Table,
+    TableRulesetChange,
     TableSession,
 )
 from casino.models.rulesets import RoundingMode
@@ -142,12 +143,15 @@ class TableSerializer(serializers.Serializer):
 
 class TableInputSerializer(serializers.Serializer):
     """Set up a table (all fields but limits and status), or change one (PATCH: any of
-    them; a table's venue and game do not change)."""
+    them; a table's venue does not change, and its ruleset and game change only by a
+    request another manager approves: ``/api/v1/table-ruleset-changes/``)."""
 
     venue = id_field()
     code = serializers.CharField(max_length=32)
     game = serializers.ChoiceField(choices=GAME_CHOICES)
-    ruleset = id_field(help_text="A ruleset of the same venue and game.")
+    ruleset = id_field(
+        help_text="A ruleset of the same venue and game; on a change, only the table's own."
+    )
     seats = serializers.IntegerField(min_value=1, max_value=9)
     chip_denominations = serializers.ListField(
         child=MoneyField(), min_length=1, max_length=20, help_text='e.g. ["100000", "5000"]'
@@ -164,6 +168,49 @@ class TableListParams(ListParams):
     venue = id_field(required=False)
     game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
+
+
+# Changes of a table's ruleset
+
+
+class TableRulesetChangeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer(source="table.venue")
+    table = TableRefSerializer()
+    from_ruleset = RulesetRefSerializer()
+    to_ruleset = RulesetRefSerializer()
+    from_game = serializers.CharField()
+    to_game = serializers.CharField(help_text="The table's game once applied.")
+    reason = serializers.CharField()
+    status = serializers.CharField(help_text="pending, applied, refused or withdrawn")
+    requested_by = person("requested_by")
+    requested_at = serializers.DateTimeField()
+    decided_by = person("decided_by", allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField(allow_blank=True)
+
+
+class TableRulesetChangeInputSerializer(serializers.Serializer):
+    table = id_field()
+    ruleset = id_field(help_text="A ruleset of the table's venue, of its game or of ``game``.")
+    game = serializers.ChoiceField(
+        choices=GAME_CHOICES,
+        required=False,
+        help_text="The table's new game, when the new ruleset is of another game.",
+    )
+    reason = serializers.CharField(max_length=1000, help_text="Why; the approver reads it.")
+
+
+class TableRulesetChangeRefuseInputSerializer(serializers.Serializer):
+    note = serializers.CharField(
+        required=False, allow_blank=True, max_length=1000, help_text="Why it is refused."
+    )
+
+
+class TableRulesetChangeListParams(ListParams):
+    table = id_field(required=False)
+    venue = id_field(required=False)
+    status = serializers.ChoiceField(choices=TableRulesetChange.Status.choices, required=False)
 
 
 # Players

@@ -11,6 +11,26 @@ urlpatterns = [
     path("venues/<int:pk>/", views.VenueDetailView.as_view(), name="venue-detail"),
     path("tables/", views.TableListView.as_view(), name="table-list"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
+    path(
+        "table-ruleset-changes/",
+        views.TableRulesetChangeListView.as_view(),
+        name="table-ruleset-change-list",
+    ),
+    path(
+        "table-ruleset-changes/<int:pk>/",
+        views.TableRulesetChangeDetailView.as_view(),
+        name="table-ruleset-change-detail",
+    ),
+    path(
+        "table-ruleset-changes/<int:pk>/approve/",
+        views.TableRulesetChangeApproveView.as_view(),
+        name="table-ruleset-change-approve",
+    ),
+    path(
+        "table-ruleset-changes/<int:pk>/refuse/",
+        views.TableRulesetChangeRefuseView.as_view(),
+        name="table-ruleset-change-refuse",
+    ),
     path("players/", views.PlayerListView.as_view(), name="player-list"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player-detail"),
     path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),

@@ -32,6 +32,11 @@ from casino.services.rounds import (
 )
 from casino.services.sessions import drop_record, session_close, session_open, session_reconcile
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.table_rulesets import (
+    ruleset_change_approve,
+    ruleset_change_refuse,
+    ruleset_change_request,
+)
 from casino.services.tables import table_create, table_update
 
 
@@ -140,8 +145,10 @@ class TableDetailView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Change a table (managers)",
-        description="``limits`` replaces all of the table's limits. The ruleset, boxes and "
-        "chips cannot change while a session is open at the table (409).",
+        description="``limits`` replaces all of the table's limits. The boxes and chips "
+        "cannot change while a session is open at the table (409). The ruleset and the game "
+        "are not changed here (400 if they differ): request the change at "
+        "``/api/v1/table-ruleset-changes/``, and another manager approves it.",
         request=s.TableInputSerializer,
         responses={200: s.TableSerializer, **errors(400, 401, 403, 404, 409)},
     )
@@ -158,6 +165,119 @@ class TableDetailView(ApiView):
         table = table_update(table=table, user=request.user, **changes)
         table = selectors.table_get(user=request.user, pk=table.pk)
         return Response(s.TableSerializer(table).data)
+
+
+# Changes of a table's ruleset
+
+
+class TableRulesetChangeListView(ApiView):
+    write_capability = MANAGE
+
+    @extend_schema(
+        operation_id="table_ruleset_changes_list",
+        tags=["tables"],
+        summary="Requests to change a table's ruleset, newest first",
+        parameters=[s.TableRulesetChangeListParams],
+        responses={200: paginated(s.TableRulesetChangeSerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(s.TableRulesetChangeListParams, request)
+        changes = selectors.ruleset_change_list(
+            user=request.user,
+            table_id=filters.get("table"),
+            venue_id=filters.get("venue"),
+            status=filters.get("status"),
+        )
+        return page(
+            queryset=changes,
+            serializer_class=s.TableRulesetChangeSerializer,
+            request=request,
+            view=self,
+        )
+
+    @extend_schema(
+        tags=["tables"],
+        summary="Request a change of a table's ruleset (managers)",
+        description="Nothing changes until another manager of the venue approves it. A "
+        "ruleset of another game changes the table's game with it: give that ``game``. One "
+        "request per table waits at a time (409).",
+        request=s.TableRulesetChangeInputSerializer,
+        responses={201: s.TableRulesetChangeSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(s.TableRulesetChangeInputSerializer, request)
+        table = _found(
+            selectors.table_get(user=request.user, pk=data["table"]),
+            "table",
+            data["table"],
+            field="table",
+        )
+        ruleset = selectors.ruleset_get(user=request.user, pk=data["ruleset"])
+        if ruleset is None:
+            raise InvalidInput(
+                f"there is no ruleset {data['ruleset']} at your venues", field="ruleset"
+            )
+        change = ruleset_change_request(
+            table=table,
+            user=request.user,
+            ruleset=ruleset,
+            game=data.get("game"),
+            reason=data["reason"],
+        )
+        change = selectors.ruleset_change_get(user=request.user, pk=change.pk)
+        return Response(s.TableRulesetChangeSerializer(change).data, status=status.HTTP_201_CREATED)
+
+
+class TableRulesetChangeDetailView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="A request to change a table's ruleset",
+        responses={200: s.TableRulesetChangeSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        change = _found(
+            selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
+        return Response(s.TableRulesetChangeSerializer(change).data)
+
+
+class TableRulesetChangeApproveView(ApiView):
+    write_capability = MANAGE
+
+    @extend_schema(
+        tags=["tables"],
+        summary="Approve a change of ruleset and apply it (another manager)",
+        description="The requester cannot approve it (403). It applies at once, and only "
+        "while no session is open at the table (409: close the table first).",
+        request=None,
+        responses={200: s.TableRulesetChangeSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        change = _found(
+            selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
+        ruleset_change_approve(change=change, user=request.user)
+        change = selectors.ruleset_change_get(user=request.user, pk=pk)
+        return Response(s.TableRulesetChangeSerializer(change).data)
+
+
+class TableRulesetChangeRefuseView(ApiView):
+    write_capability = MANAGE
+
+    @extend_schema(
+        tags=["tables"],
+        summary="Refuse a change of ruleset (another manager), or withdraw one's own",
+        request=s.TableRulesetChangeRefuseInputSerializer,
+        responses={200: s.TableRulesetChangeSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        change = _found(
+            selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
+        data = parse(s.TableRulesetChangeRefuseInputSerializer, request)
+        ruleset_change_refuse(change=change, user=request.user, note=data.get("note", ""))
+        change = selectors.ruleset_change_get(user=request.user, pk=pk)
+        return Response(s.TableRulesetChangeSerializer(change).data)
 
 
 # Players

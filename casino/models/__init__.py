@@ -12,6 +12,7 @@ from casino.models.reports import (
 )
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
+from casino.models.table_changes import TableRulesetChange
 from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "SlipStatus",
     "Table",
     "TableLimit",
+    "TableRulesetChange",
     "TableSession",
     "Venue",
     "VersionStatus",

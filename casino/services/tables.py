@@ -1,8 +1,10 @@
 """Setting up tables: game, ruleset, boxes, chips and the stake limits per bet type.
 
 Locking: an edit locks the table row, the same lock ``session_open`` takes, so a table's
-ruleset, boxes and chips cannot change while a session is being opened; they cannot change
-at all while a session is open (the closing count uses the chips it opened with).
+ruleset, game, boxes and chips cannot change while a session is being opened; they cannot
+change at all while a session is open (the closing count uses the chips it opened with).
+A table's ruleset (and with it its game) is not changed here: it is its paytable, so a
+change is requested and a second manager approves it (``casino.services.table_rulesets``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -21,8 +24,10 @@ from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, pl
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
-#: What ``table_update`` may change; the first three cannot change while a session is open.
-IN_PLAY_FIELDS = ("ruleset", "seats", "chip_denominations")
+#: What cannot change while a session is open at the table.
+IN_PLAY_FIELDS = ("ruleset", "game", "seats", "chip_denominations")
+#: What ``table_update`` takes; ``ruleset`` and ``game`` only as they are (a change of them
+#: is a request a second manager approves).
 EDITABLE = (*IN_PLAY_FIELDS, "code", "status", "limits")
 #: The largest chip value (a chip count times it must still fit a money field).
 MAX_CHIP = Decimal("1000000000")
@@ -107,7 +112,8 @@ def _limits(
     return clean
 
 
-def _check_ruleset(ruleset: Ruleset, *, venue: Venue, game: str) -> None:
+def check_ruleset(ruleset: Ruleset, *, venue: Venue, game: str) -> None:
+    """Only a ruleset of the table's own venue and game (never a preset) may be assigned."""
     if ruleset.venue_id != venue.pk:
         raise InvalidInput(
             f"ruleset {ruleset.code} is not one of {venue.name}'s rulesets", field="ruleset"
@@ -140,7 +146,7 @@ def _save(table: Table, **kwargs: Any) -> None:
         ) from None
 
 
-def _set_limits(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> None:
+def set_limits(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> None:
     TableLimit.objects.filter(table=table).delete()
     TableLimit.objects.bulk_create(
         TableLimit(table=table, bet_type=bet_type, min_stake=low, max_stake=high)
@@ -148,7 +154,8 @@ def _set_limits(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> 
     )
 
 
-def _as_dict(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> dict[str, Any]:
+def table_state(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> dict[str, Any]:
+    """The table as the audit trail records it, before and after a change."""
     return {
         "code": table.code,
         "game": table.game,
@@ -160,7 +167,7 @@ def _as_dict(table: Table, limits: Mapping[str, tuple[Decimal, Decimal]]) -> dic
     }
 
 
-def _current_limits(table: Table) -> dict[str, tuple[Decimal, Decimal]]:
+def current_limits(table: Table) -> dict[str, tuple[Decimal, Decimal]]:
     return {
         limit.bet_type: (limit.min_stake, limit.max_stake)
         for limit in TableLimit.objects.filter(table=table)
@@ -188,7 +195,7 @@ def table_create(
     except LookupError:
         installed = ", ".join(adapter.code for adapter in games.all_games())
         raise InvalidInput(f"{game!r} is not a game here; use {installed}", field="game") from None
-    _check_ruleset(ruleset, venue=venue, game=game)
+    check_ruleset(ruleset, venue=venue, game=game)
     table = Table(
         venue=venue,
         code=(code or "").strip(),
@@ -201,22 +208,30 @@ def table_create(
     _check(table)
     clean_limits = _limits(limits or {}, game=game, venue=venue)
     _save(table)
-    _set_limits(table, clean_limits)
+    set_limits(table, clean_limits)
     audit_record(
         user=user,
         action="table.create",
         obj=table,
         venue=venue,
         summary=f"set up table {table.code} ({game})",
-        after=_as_dict(table, clean_limits),
+        after=table_state(table, clean_limits),
     )
     return table
 
 
+def open_session_at(table: Table) -> TableSession | None:
+    return TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
+
+
 @transaction.atomic
 def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
-    """Change a table. ``limits`` replaces all of its limits; ``ruleset``, ``seats`` and
-    ``chip_denominations`` cannot change while a session is open at the table."""
+    """Change a table. ``limits`` replaces all of its limits; ``seats`` and
+    ``chip_denominations`` cannot change while a session is open at the table.
+
+    ``ruleset`` and ``game`` are taken only as they are (a form sends every field): a
+    change of them is requested with ``table_rulesets.ruleset_change_request``.
+    """
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise InvalidInput(
@@ -228,11 +243,25 @@ def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
     venue = table.venue
     if not can(user, MANAGE, venue.pk):
         raise Forbidden("only a manager changes tables")
-    old_limits = _current_limits(table)
-    before = _as_dict(table, old_limits)
-    if "ruleset" in changes:
-        _check_ruleset(changes["ruleset"], venue=venue, game=table.game)
-        table.ruleset = changes["ruleset"]
+    if "ruleset" in changes and getattr(changes["ruleset"], "pk", None) != table.ruleset_id:
+        raise InvalidInput(
+            gettext(
+                "a table's ruleset is its paytable and changes only when a second manager "
+                "approves it: request the change of ruleset, and another manager of the venue "
+                "approves it once the table is closed"
+            ),
+            field="ruleset",
+        )
+    if "game" in changes and changes["game"] != table.game:
+        raise InvalidInput(
+            gettext(
+                "a table's game changes only together with a ruleset of that game: request a "
+                "change to a ruleset of the new game"
+            ),
+            field="game",
+        )
+    old_limits = current_limits(table)
+    before = table_state(table, old_limits)
     if "seats" in changes:
         table.seats = changes["seats"]
     if "chip_denominations" in changes:
@@ -247,12 +276,10 @@ def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
         else old_limits
     )
     _check(table)
-    after = _as_dict(table, new_limits)
+    after = table_state(table, new_limits)
     in_play = [name for name in IN_PLAY_FIELDS if before[name] != after[name]]
     if in_play:
-        open_session = TableSession.objects.filter(
-            table=table, status=TableSession.Status.OPEN
-        ).first()
+        open_session = open_session_at(table)
         if open_session is not None:
             raise Conflict(
                 f"table {table.code} is open (session {open_session.pk}); its "
@@ -262,7 +289,7 @@ def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
         return table
     _save(table)
     if new_limits != old_limits:
-        _set_limits(table, new_limits)
+        set_limits(table, new_limits)
     audit_record(
         user=user,
         action="table.update",

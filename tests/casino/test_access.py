@@ -44,10 +44,12 @@ from casino.models import (
     LedgerEntry,
     Player,
     Round,
+    Ruleset,
     Shift,
     ShiftReport,
     Slip,
     Table,
+    TableRulesetChange,
     TableSession,
     Venue,
 )
@@ -69,6 +71,7 @@ from casino.roles import (
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_close, session_figures, session_open, shift_current
 from casino.services.slips import slip_request
+from casino.services.table_rulesets import ruleset_change_request
 from casino.simulation import chips_for
 from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
@@ -196,6 +199,8 @@ class Side:
     staff: Any
     table: Table  # Niu Niu, with a session open
     free_table: Table  # Niu Niu, closed
+    alt_ruleset: Ruleset  # another Niu Niu ruleset of the venue
+    ruleset_change: TableRulesetChange  # free_table to alt_ruleset, asked by a second manager
     mb_table: Table  # Mau Binh, with a session open
     player: Player
     shift: Shift  # today's, with its report built
@@ -280,6 +285,16 @@ def build_side(mark: str) -> Side:
     round_ = _settled_round(session, dealer, player)
     mb_session = session_open(table=mb_table, user=dealer, opening_chips=OPENING)
     report = report_request(shift_id=shift.pk, send=False)
+    free_table = niuniu_table(venue, code=f"{mark.upper()}-FREE")
+    alt_ruleset = Ruleset.objects.create(
+        venue=venue, game="niuniu", code=f"{mark}-alt", name=f"{mark.title()} Alt"
+    )
+    ruleset_change = ruleset_change_request(
+        table=free_table,
+        user=staff(f"{mark}-manager2", MANAGER, venue),
+        ruleset=alt_ruleset,
+        reason="a new sheet",
+    )
     return Side(
         mark=mark,
         venue=venue,
@@ -290,7 +305,9 @@ def build_side(mark: str) -> Side:
         auditor=staff(f"{mark}-auditor", AUDITOR, venue),
         staff=bare,
         table=table,
-        free_table=niuniu_table(venue, code=f"{mark.upper()}-FREE"),
+        free_table=free_table,
+        alt_ruleset=alt_ruleset,
+        ruleset_change=ruleset_change,
         mb_table=mb_table,
         player=player,
         shift=shift,
@@ -594,6 +611,35 @@ API_ROUTES = {
         body=lambda world, side: {"status": "inactive"},
         shows=mark,
     ),
+    "api:table-ruleset-change-list": _api_list(
+        "table-ruleset-change-list",
+        "table={side.free_table.pk}",
+        lambda side: side.ruleset_change.pk,
+        post=_write(MANAGE),
+        body=lambda world, side: {
+            "table": side.table.pk,
+            "ruleset": side.alt_ruleset.pk,
+            "reason": "a new sheet",
+        },
+    ),
+    "api:table-ruleset-change-detail": Route(
+        _api("table-ruleset-change-detail", lambda side: side.ruleset_change.pk),
+        api(),
+        shows=mark,
+    ),
+    "api:table-ruleset-change-approve": Route(
+        _api("table-ruleset-change-approve", lambda side: side.ruleset_change.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+    ),
+    "api:table-ruleset-change-refuse": Route(
+        _api("table-ruleset-change-refuse", lambda side: side.ruleset_change.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"note": "not this season"},
+    ),
     "api:player-list": _api_list(
         "player-list",
         "venue={side.venue.pk}",
@@ -765,10 +811,13 @@ ADMIN_MODELS = {
             "intervalschedule",
         )
     },
-    "casino.venue": AdminModel(lambda world, side: side.venue.pk),
+    # A venue keeps its history: it is never deleted.
+    "casino.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
     "casino.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
     "casino.auditevent": _read_only(lambda world, side: side.event.pk),
     "casino.table": AdminModel(lambda world, side: side.table.pk, delete=False),
+    # Requests are made on the table's page and decided by their own views (below).
+    "casino.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
     "casino.player": AdminModel(lambda world, side: side.player.pk, delete=False),
     "casino.shift": _read_only(lambda world, side: side.shift.pk),
     "casino.tablesession": _read_only(lambda world, side: side.session.pk),
@@ -935,6 +984,33 @@ def version_routes(label: str) -> dict[str, Route]:
     }
 
 
+def ruleset_change_routes() -> dict[str, Route]:
+    """Approve and refuse a table's change of ruleset (casino/admin.py
+    ``TableRulesetChangeAdmin``): the permission, then the venue (404), then the service,
+    which takes only a manager of the venue (a superuser is sent back with its message)."""
+    label = "casino.tablerulesetchange"
+    spec = ADMIN_MODELS[label]
+
+    def url(view: str) -> Callable[[World, Side], str]:
+        return lambda world, side: reverse(
+            f"admin:casino_tablerulesetchange_{view}", args=[spec.object_id(world, side)]
+        )
+
+    def decide(role: str, venue: str) -> Outcome | None:
+        if not has_perm(role, label, "decide"):
+            return 403
+        if role == SUPERUSER:
+            return Redirect("/admin/casino/tablerulesetchange/")
+        return None if venue != OTHER else 404
+
+    return {
+        f"admin:casino_tablerulesetchange_{view}": Route(
+            url(view), admin_site(everyone(405)), post=admin_site(decide)
+        )
+        for view in ("approve", "refuse")
+    }
+
+
 def _casino_app(role: str, venue: str) -> Outcome:
     """An app's index lists the models the user may see; with none it is not found."""
     if role == SUPERUSER or ROLE_PERMISSIONS.get(role):
@@ -1028,6 +1104,7 @@ ROUTES: dict[str, Route] = {
     },
     **version_routes("niuniu.niuniurulesetversion"),
     **version_routes("maubinh.maubinhrulesetversion"),
+    **ruleset_change_routes(),
 }
 
 

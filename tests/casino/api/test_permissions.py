@@ -30,10 +30,12 @@ from casino.models import (
     LedgerEntry,
     Player,
     Round,
+    Ruleset,
     Shift,
     Slip,
     Table,
     TableLimit,
+    TableRulesetChange,
     TableSession,
     Venue,
 )
@@ -41,8 +43,9 @@ from casino.roles import AUDITOR, DEALER, MANAGE, MANAGER, PLAY, READ, SUPERVISE
 from casino.services.rounds import round_create, round_settle, round_void_request
 from casino.services.sessions import session_close, session_open
 from casino.services.slips import slip_issue, slip_request
+from casino.services.table_rulesets import ruleset_change_request
 from tests.casino.api import NIU_8, NIU_9, client_for
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -145,6 +148,21 @@ def _player(side: Side) -> Player:
 
 def _ruleset_id(side: Side) -> int:
     return side.table.ruleset_id
+
+
+def _alt_ruleset(side: Side) -> Ruleset:
+    ruleset, _created = Ruleset.objects.get_or_create(
+        venue=side.venue, game="niuniu", code="alt", defaults={"name": "Alt"}
+    )
+    return ruleset
+
+
+def _ruleset_change(side: Side) -> TableRulesetChange:
+    """A change of the side's table to another ruleset, asked by a second manager there."""
+    asker = staff(f"{side.venue.code}-asker", MANAGER, side.venue)
+    return ruleset_change_request(
+        table=side.table, user=asker, ruleset=_alt_ruleset(side), reason="a new sheet"
+    )
 
 
 def _event(side: Side) -> AuditEvent:
@@ -305,6 +323,41 @@ ENDPOINTS = [
         gate=MANAGE,
     ),
     Endpoint(
+        "ruleset changes list",
+        "GET",
+        _listed("/api/v1/table-ruleset-changes/", _ruleset_change),
+        is_list=True,
+    ),
+    Endpoint(
+        "ruleset change",
+        "GET",
+        lambda s: Call(f"/api/v1/table-ruleset-changes/{_ruleset_change(s).pk}/"),
+    ),
+    Endpoint(
+        "request ruleset change",
+        "POST",
+        lambda s: Call(
+            "/api/v1/table-ruleset-changes/",
+            {"table": s.table.pk, "ruleset": _alt_ruleset(s).pk, "reason": "a new sheet"},
+        ),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "approve ruleset change",
+        "POST",
+        lambda s: Call(f"/api/v1/table-ruleset-changes/{_ruleset_change(s).pk}/approve/"),
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "refuse ruleset change",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/table-ruleset-changes/{_ruleset_change(s).pk}/refuse/", {"note": "no"}
+        ),
+        gate=MANAGE,
+    ),
+    Endpoint(
         "create player",
         "POST",
         lambda s: Call(
@@ -325,6 +378,7 @@ _FLOOR_MODELS = (
     Venue,
     Table,
     TableLimit,
+    TableRulesetChange,
     Player,
     Shift,
     TableSession,

@@ -1,0 +1,193 @@
+"""Setting up venues (a superuser's job) and changing them (the venue's managers).
+
+A venue's currency, time zone and rounding unit are what its money is counted, dated and
+rounded in: they change only while no session is open at any of its tables, and a new
+rounding unit must still divide every stake limit of its tables.
+
+Locking: an edit locks the venue's tables, then the venue row, in the order
+``session_open`` takes them (table, then its venue), so no session opens while the
+venue changes.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.models import Table, TableLimit, TableSession, Venue
+from casino.money import is_multiple, plain, to_decimal
+from casino.roles import MANAGE, can
+from casino.services.audit import audit_record
+
+#: What ``venue_update`` may change.
+EDITABLE = ("code", "name", "currency", "rounding_unit", "timezone", "language")
+#: What cannot change while a session is open at one of the venue's tables.
+LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
+
+
+def _as_dict(venue: Venue) -> dict[str, str]:
+    return {
+        "code": venue.code,
+        "name": venue.name,
+        "currency": venue.currency,
+        "rounding_unit": plain(to_decimal(venue.rounding_unit)),
+        "timezone": venue.timezone,
+        "language": venue.language,
+    }
+
+
+def _rounding_unit(value: Any) -> Decimal:
+    try:
+        return to_decimal(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(
+            gettext("%(value)s is not an amount; give the rounding unit, e.g. 1000")
+            % {"value": value},
+            field="rounding_unit",
+        ) from None
+
+
+def _taken(venue: Venue) -> InvalidInput:
+    return InvalidInput(
+        gettext("there is already a venue with the code %(code)s; choose another code")
+        % {"code": venue.code},
+        field="code",
+    )
+
+
+def _check(venue: Venue) -> None:
+    """Field checks (codes, lengths, the time zone) as ``InvalidInput`` naming the field."""
+    try:
+        venue.full_clean(validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise InvalidInput(f"{field}: {messages[0]}", field=field) from None
+    if Venue.objects.filter(code=venue.code).exclude(pk=venue.pk).exists():
+        raise _taken(venue)
+
+
+def _save(venue: Venue, **kwargs: Any) -> None:
+    try:
+        with transaction.atomic():
+            venue.save(**kwargs)
+    except IntegrityError:
+        raise _taken(venue) from None
+
+
+@transaction.atomic
+def venue_create(
+    *,
+    user: Any,
+    code: str,
+    name: str,
+    currency: str,
+    rounding_unit: Any,
+    timezone: str,
+    language: str = "en",
+) -> Venue:
+    """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
+    if not getattr(user, "is_superuser", False):
+        raise Forbidden(gettext("only a superuser sets up a venue"))
+    venue = Venue(
+        code=(code or "").strip(),
+        name=(name or "").strip(),
+        currency=(currency or "").strip(),
+        rounding_unit=_rounding_unit(rounding_unit),
+        timezone=(timezone or "").strip(),
+        language=language,
+    )
+    _check(venue)
+    _save(venue)
+    audit_record(
+        user=user,
+        action="venue.create",
+        obj=venue,
+        venue=venue,
+        summary=f"set up venue {venue.code}",
+        after=_as_dict(venue),
+    )
+    return venue
+
+
+def _open_tables(venue: Venue) -> list[str]:
+    return list(
+        TableSession.objects.filter(table__venue=venue, status=TableSession.Status.OPEN)
+        .order_by("table__code")
+        .values_list("table__code", flat=True)
+    )
+
+
+def _limits_off_the_unit(venue: Venue, unit: Decimal) -> None:
+    for limit in TableLimit.objects.filter(table__venue=venue).select_related("table"):
+        for name in ("min_stake", "max_stake"):
+            value = getattr(limit, name)
+            if not is_multiple(value, unit):
+                raise Conflict(
+                    gettext(
+                        "table %(table)s's %(bet_type)s limit %(value)s is not a multiple of "
+                        "the new rounding unit %(unit)s; change the table's limits first"
+                    )
+                    % {
+                        "table": limit.table.code,
+                        "bet_type": limit.bet_type,
+                        "value": plain(value),
+                        "unit": plain(unit),
+                    }
+                )
+
+
+@transaction.atomic
+def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
+    """Change a venue (its managers, or a superuser). Its currency, time zone and rounding
+    unit change only while no session is open at any of its tables."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise InvalidInput(
+            f"{', '.join(sorted(unknown))} cannot be changed; a venue's editable fields are "
+            f"{', '.join(EDITABLE)}",
+            field=sorted(unknown)[0],
+        )
+    list(Table.objects.select_for_update(of=("self",)).filter(venue_id=venue.pk).order_by("pk"))
+    venue = Venue.objects.select_for_update().get(pk=venue.pk)
+    if not (getattr(user, "is_superuser", False) or can(user, MANAGE, venue.pk)):
+        raise Forbidden(gettext("only a manager of the venue changes it"))
+    before = _as_dict(venue)
+    for name, value in changes.items():
+        if name == "rounding_unit":
+            value = _rounding_unit(value)
+        elif isinstance(value, str):
+            value = value.strip()
+        setattr(venue, name, value)
+    _check(venue)
+    after = _as_dict(venue)
+    live = [name for name in LIVE_FIELDS if before[name] != after[name]]
+    if live:
+        open_tables = _open_tables(venue)
+        if open_tables:
+            raise Conflict(
+                gettext(
+                    "these tables are open: %(tables)s; the venue's %(fields)s can change once "
+                    "all of its tables are closed"
+                )
+                % {"tables": ", ".join(open_tables), "fields": ", ".join(live)}
+            )
+    if "rounding_unit" in live:
+        _limits_off_the_unit(venue, to_decimal(venue.rounding_unit))
+    if after == before:
+        return venue
+    _save(venue)
+    audit_record(
+        user=user,
+        action="venue.update",
+        obj=venue,
+        venue=venue,
+        summary=f"changed venue {venue.code}",
+        before=before,
+        after=after,
+    )
+    return venue
