@@ -48,9 +48,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from casino.models import LoginAttempt
 
@@ -189,6 +191,39 @@ def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None
         record.user_agent,
         lockout_seconds(),
     )
+
+
+def refusal_message(request: HttpRequest | None) -> str | None:
+    """What to tell someone whose login the lockout refused (None if it did not)."""
+    refused = getattr(request, "login_refused", None)
+    if refused is None:
+        return None
+    minutes = lockout_seconds() // 60
+    if refused == LoginAttempt.Outcome.ADDRESS_LOCKED_OUT:
+        text = _(
+            "Too many failed logins from your address: logins from it are refused for up to "
+            "%(minutes)d minutes. Ask a manager if this is not you."
+        )
+    else:
+        text = _(
+            "Too many failed logins for this username from your address: try again in up "
+            "to %(minutes)d minutes, or ask a manager to reset the password."
+        )
+    return text % {"minutes": minutes}
+
+
+class LockoutAuthenticationForm(AuthenticationForm):
+    """The login page's form: says so when the lockout refused the login (the page would
+    otherwise say the password is wrong, and the right one would not help)."""
+
+    locked_out: str | None = None
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            self.locked_out = refusal_message(self.request)
+            raise
 
 
 def _entry_point(request: HttpRequest | None) -> str:

@@ -103,7 +103,9 @@ def main() -> None:
     log.parent.mkdir(exist_ok=True)
     config = log.with_suffix(".toml")
     config.write_text(id_dictionary())
-    with Server(workers=options.gunicorn_workers) as server:
+    # No rate limits: the fuzzer's requests would be 429s instead of reaching the services.
+    unlimited = {"API_WRITE_RATE": "off", "API_LOGIN_RATE": "off"}
+    with Server(workers=options.gunicorn_workers, extra_env=unlimited) as server:
         command = [
             str(VENV_BIN / "st"),
             "--config-file",
@@ -124,6 +126,9 @@ def main() -> None:
             "30",
             "--phases",
             "examples,coverage,fuzzing",
+            # Logging out would revoke the fuzzer's own token for every later request.
+            "--exclude-path-regex",
+            r"/auth/(logout|tokens/\{id\})",
             "--no-color",
         ]
         env = {

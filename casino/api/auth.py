@@ -30,9 +30,9 @@ from casino.api.base import MAX_ID, ApiView, errors, not_found
 from casino.api.errors import ErrorSerializer
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views import parse
-from casino.models import ApiToken, LoginAttempt
+from casino.models import ApiToken
 from casino.services.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
-from casino.throttling import lockout_seconds
+from casino.throttling import refusal_message
 
 TAGS = ["auth"]
 
@@ -86,6 +86,9 @@ class AuthView(ApiView):
 
 
 class LoginView(ApiView):
+    """Username, password and the device's name for a token; behind the login lockout
+    and a rate limit per address. The key is in this answer only."""
+
     # No authentication: a login is not refused for a stale token it happens to carry.
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -113,22 +116,9 @@ class LoginView(ApiView):
         http_request = request._request
         user = authenticate(http_request, username=data["username"], password=data["password"])
         if user is None:
-            refused = getattr(http_request, "login_refused", None)
-            if refused is not None:
-                minutes = lockout_seconds() // 60
-                if refused == LoginAttempt.Outcome.ADDRESS_LOCKED_OUT:
-                    text = _(
-                        "Too many failed logins from your address: logins from it are "
-                        "refused for up to %(minutes)d minutes. Ask a manager if this is "
-                        "not you."
-                    )
-                else:
-                    text = _(
-                        "Too many failed logins for this username from your address: try "
-                        "again in up to %(minutes)d minutes, or ask a manager to reset "
-                        "the password."
-                    )
-                error = LockedOut(text % {"minutes": minutes})
+            locked = refusal_message(http_request)
+            if locked is not None:
+                error = LockedOut(locked)
                 error.field = "username"  # type: ignore[attr-defined]
                 raise error
             raise AuthenticationFailed(

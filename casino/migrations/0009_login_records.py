@@ -23,13 +23,13 @@ class Migration(migrations.Migration):
             name='ApiToken',
             fields=[
                 ('token_key', models.CharField(db_index=True, max_length=25)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('expiry', models.DateTimeField(blank=True, null=True)),
+                ('created', models.DateTimeField(auto_now_add=True, verbose_name='issued')),
+                ('expiry', models.DateTimeField(blank=True, null=True, verbose_name='expires')),
                 ('id', models.BigAutoField(primary_key=True, serialize=False)),
                 ('digest', models.CharField(max_length=128, unique=True)),
                 ('device', models.CharField(max_length=64, verbose_name='device')),
                 ('last_used', models.DateTimeField(blank=True, null=True, verbose_name='last used')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='auth_token_set', to=settings.AUTH_USER_MODEL)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='auth_token_set', to=settings.AUTH_USER_MODEL, verbose_name='account')),
             ],
             options={
                 'verbose_name': 'API token',

@@ -78,6 +78,15 @@ class ApiToken(AbstractAuthToken):
     # knox makes the digest the primary key; here it is only unique, so a token has a short
     # id to be listed and revoked by, which reveals nothing of the key.
     digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    # knox's fields again, with names the admin shows in the staff's language.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        on_delete=models.CASCADE,
+        related_name="auth_token_set",  # knox's name: its authentication reads it
+    )
+    created = models.DateTimeField(_("issued"), auto_now_add=True)
+    expiry = models.DateTimeField(_("expires"), null=True, blank=True)
     device = models.CharField(_("device"), max_length=64)
     last_used = models.DateTimeField(_("last used"), null=True, blank=True)
 

@@ -236,3 +236,16 @@ def test_writes_are_rate_limited_per_user_and_reads_are_not(floor, settings):
     # reads go on; another user's writes are counted apart
     assert all(dealer.get("/api/v1/tables/").status_code == 200 for _n in range(5))
     assert supervisor.post("/api/v1/auth/logout-all/").status_code == 200
+
+
+def test_the_errors_are_in_the_callers_language(floor):
+    answer = APIClient().post(
+        LOGIN,
+        {"username": "dealer", "password": "nope", "device": "NN1-tablet"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="vi",
+    )
+    assert answer.status_code == 401
+    assert answer.json()["detail"] == (
+        "Sai tên đăng nhập hoặc mật khẩu (hoặc tài khoản đã bị vô hiệu hóa)."
+    )

@@ -171,3 +171,19 @@ def test_behind_a_proxy_the_address_is_the_proxys_header(limits, settings):
 def test_the_settings_use_the_lockout_backend_and_nothing_beside_it():
     # Another backend checking passwords would not be behind the lockout.
     assert django_settings.AUTHENTICATION_BACKENDS == ["casino.throttling.LockoutBackend"]
+
+
+def test_the_login_page_says_when_the_lockout_refused_the_login(limits):
+    UserFactory(username="throttled")
+    client = Client(REMOTE_ADDR="10.0.0.1")
+    wrong = client.post(django_settings.LOGIN_URL, {"username": "throttled", "password": "x"})
+    assert "Wrong username or password." in wrong.content.decode()
+    for _n in range(2):
+        client.post(django_settings.LOGIN_URL, {"username": "throttled", "password": "x"})
+
+    locked = client.post(django_settings.LOGIN_URL, {"username": "throttled", "password": PASSWORD})
+
+    text = locked.content.decode()
+    assert 'role="alert">Too many failed logins for this username from your address' in text
+    assert "up to 15 minutes" in text
+    assert "Wrong username or password." not in text
