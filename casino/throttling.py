@@ -105,7 +105,7 @@ def take_attempt(key: str, seconds: int | None = None) -> int:
     ``add`` starts a window (a no-op when one is running), ``incr`` is Redis' atomic
     ``INCR``. Should the window run out between the two, ``incr`` finds no key (and
     starts again) or, in Redis, creates it without an expiry: whoever's count is 1 sets
-    the window's expiry, so a count never outlives its window by more than one.
+    the window's expiry (again), so no count is ever left without one.
     """
     seconds = seconds or lockout_seconds()
     for _try in range(3):
