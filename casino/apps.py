@@ -8,5 +8,6 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         # Configure the Celery app when Django starts, so tasks sent from web processes use
         # the broker in settings. Importing it here, not in casino/__init__.py, keeps the
-        # pure helpers (casino.cards, casino.money) free of Celery and Django.
-        from casino import celery  # noqa: F401
+        # pure helpers (casino.cards, casino.money) free of Celery and Django. Importing
+        # casino.checks registers the checks `check --deploy` adds.
+        from casino import celery, checks  # noqa: F401

@@ -15,10 +15,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 from casino import games
 from casino.games import RoundResult
 from casino.models import (
+    ApiToken,
     AuditEvent,
     Bet,
     Box,
@@ -472,3 +474,13 @@ def audit_event_list(
 
 def audit_event_get(*, user: Any, pk: int) -> AuditEvent | None:
     return audit_event_list(user=user).filter(pk=pk).first()
+
+
+def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
+    """The user's API tokens still valid (an expired one no longer counts), newest first."""
+    return ApiToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
+
+
+def api_token_get(*, user: Any, pk: int) -> ApiToken | None:
+    """One of the user's own tokens; another user's is not found."""
+    return ApiToken.objects.filter(user=user, pk=pk).select_related("user").first()

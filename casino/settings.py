@@ -5,6 +5,7 @@ runs tasks eagerly in-process. Both are the quick start; production sets them.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -47,7 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "django_htmx",
     "template_partials",
@@ -138,10 +139,18 @@ LOGIN_REDIRECT_URL = "/console/"
 REST_FRAMEWORK = {
     # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "casino.api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # casino/api/throttles.py: counted atomically in the shared cache (CACHE_URL). Writes
+    # (POST, PATCH, PUT, DELETE) per user: a dealer at full speed deals and settles a
+    # round every few seconds, 2 writes, well inside 120 a minute. Logins per address.
+    "DEFAULT_THROTTLE_CLASSES": ["casino.api.throttles.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "write": os.environ.get("API_WRITE_RATE", "120/minute"),
+        "login": os.environ.get("API_LOGIN_RATE", "30/minute"),
+    },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
     # Every error as {"error": code, "detail": message, "field": name}.
@@ -153,6 +162,17 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tables, sessions, rounds, settlement and the ledger for Niu Niu and Mau Binh.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# API tokens (django-rest-knox, casino/api/auth.py): one per device, only a SHA-512 hash
+# of the key stored, expiring API_TOKEN_HOURS after the login (a shift and then some).
+KNOX_TOKEN_MODEL = "casino.ApiToken"
+# knox's own token model is swapped out; its migrations would still create its table (its
+# first one predates swapping), an unused table that blocks flushing auth_user.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=float(os.environ.get("API_TOKEN_HOURS", "12"))),
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -190,18 +210,24 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Failed logins and lockouts (casino/throttling.py), one line each, whatever LOG_LEVEL.
+    "loggers": {"casino.security": {"level": "INFO"}},
 }
 
 if env_bool("TESTING"):
     # Tests create many users; a fast hasher keeps the suite quick. Never in production.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# Login throttling (casino/throttling.py): LOGIN_FAILURE_LIMIT failed logins of one username
-# from one address lock that pair out for LOGIN_LOCKOUT_MINUTES. The counts live in the
-# cache: set CACHE_URL (Redis) when several web processes run, or each counts on its own.
-# LOGIN_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) only behind a proxy that sets that header.
+# Login lockout (casino/throttling.py): every attempt is counted before its password is
+# checked, atomically in the cache; past LOGIN_FAILURE_LIMIT attempts of one username from
+# one address, or LOGIN_ADDRESS_FAILURE_LIMIT from one address whatever the usernames
+# (a successful login does not count), the password is not checked for
+# LOGIN_LOCKOUT_MINUTES. The counts must be shared by every web process: CACHE_URL (Redis),
+# which `check --deploy` requires. LOGIN_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) only behind
+# a proxy that sets that header.
 AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_LOCKOUT_MINUTES = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15"))
 LOGIN_CLIENT_IP_HEADER = os.environ.get("LOGIN_CLIENT_IP_HEADER", "")
 if os.environ.get("CACHE_URL"):
@@ -209,5 +235,7 @@ if os.environ.get("CACHE_URL"):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["CACHE_URL"],
+            # Several installations (or test runs) may share one Redis database.
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
         }
     }

@@ -1,46 +1,72 @@
-"""Login throttling: after too many failed logins for one username from one address, that
-pair is locked out for a while.
+"""Login lockout: an attempt is counted before its password is checked, atomically, in the
+cache every web process shares; past the limit the password is not checked at all.
 
-``LOGIN_FAILURE_LIMIT`` failures (default 5) of one username from one client address,
-each less than ``LOGIN_LOCKOUT_MINUTES`` (default 15) after the previous one, lock that
-username out from that address for ``LOGIN_LOCKOUT_MINUTES``: every login then fails,
-with the right password too, without the password being checked. A successful login
-clears the count. The lock covers everything that calls ``authenticate()``: the login
-page, the admin's, and the console's supervisor approval (void, close), so a dealer
-cannot guess a supervisor's password either.
+Two counts, each over a window of ``LOGIN_LOCKOUT_MINUTES`` (default 15) that starts with
+the first attempt it counts:
+
+- per username (as typed, case-folded) and client address: at most
+  ``LOGIN_FAILURE_LIMIT`` (default 5) passwords are checked; a successful login clears
+  the count;
+- per client address, whatever the usernames (against trying one password on many
+  accounts): at most ``LOGIN_ADDRESS_FAILURE_LIMIT`` (default 30) failed checks; a
+  successful login takes its own attempt back, so the logins of a floor behind one
+  address do not add up, while failures do.
+
+Taking the attempt first is what makes the bound hold under concurrency: the count is one
+Redis ``INCR`` (Django's cache ``add`` then ``incr``), so however many logins arrive at
+once on however many workers, each gets its own number, and only those numbered within the
+limit reach the password hasher. (Reading a lock and counting the failure after the check,
+as before, let every attempt in flight during a check through: 10 checks for 50 logins at
+once on 5 workers.) A refused attempt does not extend the window.
+
+The lock covers everything that calls ``authenticate()``: the login page, the admin's, the
+API's token login, and the console's supervisor approval (void, close).
+
+Every failed check and every lockout is stored (``casino.models.LoginAttempt``, read in
+the admin) and logged, one line each, on the ``casino.security`` logger; a lockout is
+recorded once, by the first attempt it refuses (the attempts after it in the same window
+are refused without a record, so a flood does not become a flood of rows). Successful
+logins are stored too. No password is ever stored or logged.
 
 Wiring (``casino/settings.py``)::
 
     AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
 
-``LockoutBackend`` is Django's ``ModelBackend`` refusing locked-out pairs; failures are
-counted from Django's ``user_login_failed`` signal (so failures of any backend count). The
-counts live in Django's cache: with several web processes it must be a shared cache
-(Redis), or each process counts on its own. The client address is ``REMOTE_ADDR``, or
-the header named by ``LOGIN_CLIENT_IP_HEADER`` (e.g. ``HTTP_X_REAL_IP``) when set, which
-only a trusted reverse proxy may set.
+The counts live in Django's default cache: with several web processes it must be the
+shared Redis (``CACHE_URL``; ``check --deploy`` refuses a per-process cache). The client
+address is ``REMOTE_ADDR``, or the header named by ``LOGIN_CLIENT_IP_HEADER`` (e.g.
+``HTTP_X_REAL_IP``) when set, which only a trusted reverse proxy may set.
 """
 
 from __future__ import annotations
 
 import hashlib
-import time
+import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
-from django.dispatch import receiver
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
-KEY_PREFIX = "login-failures"
+from casino.models import LoginAttempt
+
+logger = logging.getLogger("casino.security")
+
+KEY_PREFIX = "login-attempts"
 
 
 def failure_limit() -> int:
     return int(getattr(settings, "LOGIN_FAILURE_LIMIT", 5))
+
+
+def address_failure_limit() -> int:
+    return int(getattr(settings, "LOGIN_ADDRESS_FAILURE_LIMIT", 30))
 
 
 def lockout_seconds() -> int:
@@ -55,47 +81,167 @@ def client_address(request: HttpRequest | None) -> str:
     if header:
         forwarded = request.META.get(header, "")
         if forwarded:
-            return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "-") or "-"
+            return forwarded.split(",")[0].strip()[:64]
+    return (request.META.get("REMOTE_ADDR", "-") or "-")[:64]
 
 
-def _key(username: str, request: HttpRequest | None) -> str:
+def _hashed(*parts: str) -> str:
     # Hashed: the cache key stays short and safe whatever was typed as a username.
-    raw = f"{username.strip().casefold()}|{client_address(request)}".encode()
-    return f"{KEY_PREFIX}:{hashlib.sha256(raw).hexdigest()}"
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
-def _state(username: str, request: HttpRequest | None) -> dict[str, float]:
-    return cache.get(_key(username, request)) or {"failures": 0, "until": 0.0}
+def _pair_key(username: str, address: str) -> str:
+    return f"{KEY_PREFIX}:pair:{_hashed(username.strip().casefold(), address)}"
 
 
-def is_locked_out(*, username: str, request: HttpRequest | None) -> bool:
-    state = _state(username, request)
-    return state["failures"] >= failure_limit() and time.time() < state["until"]
+def _address_key(address: str) -> str:
+    return f"{KEY_PREFIX}:address:{_hashed(address)}"
 
 
-def record_failure(*, username: str, request: HttpRequest | None) -> int:
-    """Count a failed login; returns the failures so far. Each failure restarts the window."""
-    state = _state(username, request)
-    if time.time() >= state["until"]:
-        state = {"failures": 0, "until": 0.0}  # the last failure was long ago (or a lock ran out)
-    seconds = lockout_seconds()
-    state = {"failures": state["failures"] + 1, "until": time.time() + seconds}
-    cache.set(_key(username, request), state, timeout=seconds)
-    return int(state["failures"])
+def take_attempt(key: str, seconds: int | None = None) -> int:
+    """Count one attempt under ``key`` in a window of ``seconds`` (the lockout's by
+    default); the count so far, this one included.
+
+    ``add`` starts a window (a no-op when one is running), ``incr`` is Redis' atomic
+    ``INCR``. Should the window run out between the two, ``incr`` finds no key (and
+    starts again) or, in Redis, creates it without an expiry: whoever's count is 1 sets
+    the window's expiry (again), so no count is ever left without one.
+    """
+    seconds = seconds or lockout_seconds()
+    for _try in range(3):
+        cache.add(key, 0, timeout=seconds)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr: start the window again
+            continue
+        if count == 1:
+            cache.touch(key, timeout=seconds)
+        return count
+    raise RuntimeError(f"could not count a login attempt under {key}")
 
 
-def clear_failures(*, username: str, request: HttpRequest | None) -> None:
-    cache.delete(_key(username, request))
+def give_back(key: str) -> None:
+    """Take one attempt off ``key``'s count (a login that succeeded)."""
+    try:
+        left = cache.decr(key)
+    except ValueError:
+        return  # the window ran out meanwhile: nothing to give back
+    if left <= 0:
+        # Had the window run out just before the DECR, Redis made a new count without an
+        # expiry: give it one (a count of 0 locks nothing, so a longer window is harmless).
+        cache.touch(key, timeout=lockout_seconds())
 
 
-def _username(credentials: dict[str, Any]) -> str | None:
-    name = credentials.get("username") or credentials.get(get_user_model().USERNAME_FIELD)
-    return name if isinstance(name, str) and name else None
+def attempts(*, username: str, address: str) -> tuple[int, int]:
+    """The counts so far: (this username from this address, this address); for tests and
+    for an operator looking into a lockout."""
+    pair = cache.get(_pair_key(username, address)) or 0
+    return int(pair), int(cache.get(_address_key(address)) or 0)
+
+
+def clear(*, username: str, address: str) -> None:
+    """Lift the lock of a username at an address (an operator, after a check by phone)."""
+    cache.delete(_pair_key(username, address))
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A login attempt as the lockout sees it."""
+
+    username: str
+    address: str
+    pair_key: str
+    address_key: str
+
+    @classmethod
+    def of(cls, username: str, request: HttpRequest | None) -> Attempt:
+        address = client_address(request)
+        return cls(username, address, _pair_key(username, address), _address_key(address))
+
+
+def _refuse(attempt: Attempt, request: HttpRequest | None, outcome: str, first: bool) -> None:
+    if request is not None:
+        # authenticate() answers None either way; the API's login tells the two apart.
+        request.login_refused = outcome  # type: ignore[attr-defined]
+    if first:
+        # The first refusal of a window is the lockout; later ones are counted only.
+        _record(attempt, request, outcome)
+    raise PermissionDenied("too many failed logins; try again later")
+
+
+def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None:
+    from casino.services.logins import login_record
+
+    record = login_record(
+        username=attempt.username,
+        address=attempt.address,
+        user_agent=(request.META.get("HTTP_USER_AGENT", "") if request is not None else ""),
+        entry_point=_entry_point(request),
+        outcome=outcome,
+    )
+    if outcome == LoginAttempt.Outcome.SUCCEEDED:
+        return
+    # %r: a username is whatever was typed (newlines included); never the password.
+    logger.warning(
+        "login %s: username=%r address=%s entry=%s user_agent=%r window=%ss",
+        outcome,
+        record.username,
+        record.address,
+        record.entry_point,
+        record.user_agent,
+        lockout_seconds(),
+    )
+
+
+def refusal_message(request: HttpRequest | None) -> str | None:
+    """What to tell someone whose login the lockout refused (None if it did not)."""
+    refused = getattr(request, "login_refused", None)
+    if refused is None:
+        return None
+    minutes = lockout_seconds() // 60
+    if refused == LoginAttempt.Outcome.ADDRESS_LOCKED_OUT:
+        text = _(
+            "Too many failed logins from your address: logins from it are refused for up to "
+            "%(minutes)d minutes. Ask a manager if this is not you."
+        )
+    else:
+        text = _(
+            "Too many failed logins for this username from your address: try again in up "
+            "to %(minutes)d minutes, or ask a manager to reset the password."
+        )
+    return text % {"minutes": minutes}
+
+
+class LockoutAuthenticationForm(AuthenticationForm):
+    """The login page's form: says so when the lockout refused the login (the page would
+    otherwise say the password is wrong, and the right one would not help)."""
+
+    locked_out: str | None = None
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            self.locked_out = refusal_message(self.request)
+            raise
+
+
+def _entry_point(request: HttpRequest | None) -> str:
+    path = getattr(request, "path_info", "") or ""
+    if path.startswith("/api/"):
+        return LoginAttempt.EntryPoint.API
+    if path.startswith("/admin/"):
+        return LoginAttempt.EntryPoint.ADMIN
+    if path.startswith("/console/"):
+        return LoginAttempt.EntryPoint.APPROVAL
+    if request is not None and path == settings.LOGIN_URL:
+        return LoginAttempt.EntryPoint.PAGE
+    return LoginAttempt.EntryPoint.OTHER
 
 
 class LockoutBackend(ModelBackend):
-    """Django's ``ModelBackend``, refusing a username locked out from this address.
+    """Django's ``ModelBackend``, behind the lockout: the attempt is counted first, and
+    the password checked only within the limits.
 
     Raising ``PermissionDenied`` makes ``authenticate()`` stop at once: no other backend
     is tried and the password is not checked.
@@ -109,23 +255,21 @@ class LockoutBackend(ModelBackend):
         **kwargs: Any,
     ) -> Any:
         name = username or kwargs.get(get_user_model().USERNAME_FIELD)
-        if isinstance(name, str) and name and is_locked_out(username=name, request=request):
-            raise PermissionDenied("too many failed logins; try again later")
+        if not isinstance(name, str) or not name or password is None:
+            return None  # nothing to check (Django asks every backend)
+        attempt = Attempt.of(name, request)
+        pair = take_attempt(attempt.pair_key)
+        if pair > failure_limit():
+            _refuse(attempt, request, LoginAttempt.Outcome.LOCKED_OUT, pair == failure_limit() + 1)
+        at_address = take_attempt(attempt.address_key)
+        if at_address > address_failure_limit():
+            first = at_address == address_failure_limit() + 1
+            _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first)
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is not None and isinstance(name, str):
-            # The console's supervisor approval authenticates without logging in.
-            clear_failures(username=name, request=request)
+        if user is None:
+            _record(attempt, request, LoginAttempt.Outcome.FAILED)
+            return None
+        cache.delete(attempt.pair_key)
+        give_back(attempt.address_key)
+        _record(attempt, request, LoginAttempt.Outcome.SUCCEEDED)
         return user
-
-
-@receiver(user_login_failed, dispatch_uid="casino.throttling.count_failure")
-def count_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any):
-    name = _username(credentials)
-    if name is None or is_locked_out(username=name, request=request):
-        return  # a refused attempt while locked does not extend the lock
-    record_failure(username=name, request=request)
-
-
-@receiver(user_logged_in, dispatch_uid="casino.throttling.clear_on_login")
-def clear_on_login(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    clear_failures(username=user.get_username(), request=request)

@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino.throttling import LockoutAuthenticationForm
+
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"
 admin.site.index_title = "Venues, rulesets and the floor"
@@ -15,7 +17,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=LockoutAuthenticationForm
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),

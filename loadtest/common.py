@@ -100,10 +100,9 @@ class Floor:
 def build_floor(*, tables: int, code: str = "load") -> Floor:
     """A venue (VND, rounding to 1,000) with ``tables`` Niu Niu tables, each with its own
     dealer (an API token each) and an open session, a supervisor and 20 players."""
-    from rest_framework.authtoken.models import Token
-
     from casino.models import Player, Venue
     from casino.roles import DEALER, SUPERVISOR
+    from casino.services.logins import token_issue
     from casino.services.sessions import session_open
     from tests.factories import niuniu_table, staff
 
@@ -127,7 +126,7 @@ def build_floor(*, tables: int, code: str = "load") -> Floor:
         dealers=[],
         tokens=[],
         supervisor=supervisor,
-        supervisor_token=Token.objects.create(user=supervisor).key,
+        supervisor_token=token_issue(user=supervisor, device="loadtest")[1],
         players=players,
     )
     for n in range(tables):
@@ -135,7 +134,7 @@ def build_floor(*, tables: int, code: str = "load") -> Floor:
         dealer = staff(f"{code}-dealer-{n + 1:02d}", DEALER, venue)
         floor.tables.append(table)
         floor.dealers.append(dealer)
-        floor.tokens.append(Token.objects.create(user=dealer).key)
+        floor.tokens.append(token_issue(user=dealer, device="loadtest")[1])
         floor.sessions.append(
             session_open(table=table, user=dealer, opening_chips={"1000000": 100})
         )

@@ -34,9 +34,8 @@ def seed_floor() -> str:
     """The floor the fuzzer works on; the token of a user with every floor role but auditor."""
     from decimal import Decimal
 
-    from rest_framework.authtoken.models import Token
-
     from casino.roles import MANAGER, SUPERVISOR, role_group
+    from casino.services.logins import token_issue
     from casino.services.rounds import round_settle, round_void
     from casino.services.slips import slip_request
     from casino.simulation import play
@@ -66,7 +65,7 @@ def seed_floor() -> str:
     )
     round_void(round_=voided, requested_by=dealer, approved_by=floor.supervisor, reason="fuzz")
     slip_request(session=session, user=dealer, kind="fill", chips={"1000000": 5})
-    return Token.objects.create(user=boss).key
+    return token_issue(user=boss, device="fuzz")[1]
 
 
 def id_dictionary() -> str:
@@ -104,7 +103,9 @@ def main() -> None:
     log.parent.mkdir(exist_ok=True)
     config = log.with_suffix(".toml")
     config.write_text(id_dictionary())
-    with Server(workers=options.gunicorn_workers) as server:
+    # No rate limits: the fuzzer's requests would be 429s instead of reaching the services.
+    unlimited = {"API_WRITE_RATE": "off", "API_LOGIN_RATE": "off"}
+    with Server(workers=options.gunicorn_workers, extra_env=unlimited) as server:
         command = [
             str(VENV_BIN / "st"),
             "--config-file",
@@ -125,6 +126,9 @@ def main() -> None:
             "30",
             "--phases",
             "examples,coverage,fuzzing",
+            # Logging out would revoke the fuzzer's own token for every later request.
+            "--exclude-path-regex",
+            r"/auth/(logout|tokens/\{id\})",
             "--no-color",
         ]
         env = {

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from casino.api import views
+from casino.api import auth, views
 
 app_name = "api"
 
@@ -62,5 +62,10 @@ urlpatterns = [
     path("slips/<int:pk>/ledger/", views.SlipLedgerView.as_view(), name="slip-ledger"),
     path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
     path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),
+    path("auth/login/", auth.LoginView.as_view(), name="auth-login"),
+    path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
+    path("auth/logout-all/", auth.LogoutAllView.as_view(), name="auth-logout-all"),
+    path("auth/tokens/", auth.TokenListView.as_view(), name="auth-token-list"),
+    path("auth/tokens/<int:pk>/", auth.TokenDetailView.as_view(), name="auth-token-detail"),
     re_path(r"^.*$", views.NoSuchEndpointView.as_view(), name="no-such-endpoint"),
 ]

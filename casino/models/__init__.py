@@ -3,6 +3,7 @@
 from casino.models.audit import AuditEvent
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
+from casino.models.logins import ApiToken, LoginAttempt
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -18,6 +19,7 @@ from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
 __all__ = [
     "GAME_CHOICES",
     "Account",
+    "ApiToken",
     "AuditEvent",
     "Bet",
     "BetTally",
@@ -25,6 +27,7 @@ __all__ = [
     "Drop",
     "EntryKind",
     "LedgerEntry",
+    "LoginAttempt",
     "Player",
     "Round",
     "RoundStatus",

@@ -36,12 +36,13 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSchedule
-from rest_framework.authtoken.models import Token
 
 from casino.games import BoxInput
 from casino.models import (
+    ApiToken,
     AuditEvent,
     LedgerEntry,
+    LoginAttempt,
     Player,
     Round,
     Ruleset,
@@ -68,6 +69,7 @@ from casino.roles import (
     SUPERVISOR,
     role_group,
 )
+from casino.services.logins import login_record, token_issue
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_close, session_figures, session_open, shift_current
 from casino.services.slips import slip_request
@@ -215,7 +217,8 @@ class Side:
     entry: LedgerEntry
     nn_version: NiuNiuRulesetVersion
     mb_version: MauBinhRulesetVersion
-    token: Token
+    token: ApiToken  # the dealer's
+    login: LoginAttempt  # a failed login of the dealer's
     #: A round's form as the console previewed it (with its digest): Confirm would settle it.
     round_form: dict = field(default_factory=dict)
     mb_round_form: dict = field(default_factory=dict)
@@ -322,7 +325,14 @@ def build_side(mark: str) -> Side:
         entry=LedgerEntry.objects.filter(venue=venue).earliest("pk"),
         nn_version=NiuNiuRulesetVersion.objects.get(ruleset=table.ruleset),
         mb_version=MauBinhRulesetVersion.objects.get(ruleset=mb_table.ruleset),
-        token=Token.objects.create(user=dealer),
+        token=token_issue(user=dealer, device=f"{mark}-tablet")[0],
+        login=login_record(
+            username=dealer.username,
+            address="192.0.2.1",
+            user_agent="tablet",
+            entry_point=LoginAttempt.EntryPoint.API,
+            outcome=LoginAttempt.Outcome.FAILED,
+        ),
     )
 
 
@@ -582,6 +592,15 @@ def _write(gate: frozenset[str]) -> Rule:
 
 API_POST_ONLY = signed_in(405, anonymous=401)
 
+
+def _own_token(role: str, venue: str) -> Outcome | None:
+    """Revoking a token: the dealer's own (the side's token is theirs); anyone else's is
+    not found, whatever the caller's role."""
+    if role == ANONYMOUS:
+        return 401
+    return None if role == DEALER and venue == OWN else 404
+
+
 API_ROUTES = {
     "api:venue-list": Route(
         _api("venue-list"), api(), venue_bound=False, listed=lambda side: side.venue.pk
@@ -761,6 +780,32 @@ API_ROUTES = {
     "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
     "api:audit-list": _api_list("audit-list", "venue={side.venue.pk}", lambda side: side.event.pk),
     "api:audit-detail": Route(_api("audit-detail", lambda side: side.event.pk), api()),
+    # Logging in and out needs an account, not a floor role (casino/api/auth.py).
+    "api:auth-login": Route(_api("auth-login"), everyone(405), venue_bound=False),
+    "api:auth-logout": Route(
+        _api("auth-logout"),
+        API_POST_ONLY,
+        venue_bound=False,
+        post=signed_in(None, anonymous=401),
+        json=True,
+    ),
+    "api:auth-logout-all": Route(
+        _api("auth-logout-all"),
+        API_POST_ONLY,
+        venue_bound=False,
+        post=signed_in(None, anonymous=401),
+        json=True,
+    ),
+    "api:auth-token-list": Route(
+        _api("auth-token-list"), signed_in(200, anonymous=401), venue_bound=False
+    ),
+    "api:auth-token-detail": Route(
+        _api("auth-token-detail", lambda side: side.token.pk),
+        API_POST_ONLY,
+        post=_own_token,
+        method="delete",
+        json=True,
+    ),
     # Any path under the API that matches no route, before any authentication.
     "api:no-such-endpoint": Route(
         lambda world, side: "/api/v1/no-such-thing/", everyone(404), venue_bound=False
@@ -799,8 +844,10 @@ def _beat(model: str) -> AdminModel:
 ADMIN_MODELS = {
     "auth.group": AdminModel(lambda world, side: world.group.pk, scoped=False, venue_bound=False),
     "auth.user": AdminModel(lambda world, side: side.dealer.pk, scoped=False),
-    # A token's admin id is its user's.
-    "authtoken.tokenproxy": AdminModel(lambda world, side: side.token.user_id, scoped=False),
+    # Superusers only (no role has its permissions); revoking is deleting.
+    "casino.apitoken": AdminModel(
+        lambda world, side: side.token.pk, scoped=False, add=False, change=False
+    ),
     **{
         f"django_celery_beat.{model}": _beat(model)
         for model in (
@@ -824,6 +871,7 @@ ADMIN_MODELS = {
     "casino.round": _read_only(lambda world, side: side.round.pk),
     "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "casino.slip": _read_only(lambda world, side: side.slip.pk),
+    "casino.loginattempt": _read_only(lambda world, side: side.login.pk),
     "niuniu.niuniurulesetversion": AdminModel(
         lambda world, side: side.nn_version.pk, delete=False, object_changes=False
     ),

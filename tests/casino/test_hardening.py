@@ -1,6 +1,6 @@
 """Hardening checks that fit in ``make test``: races through the API on PostgreSQL, the API
 fuzzed by schemathesis in-process, hypothesis on the card and bet parsers and the console's
-forms, login throttling, and a lost database answering 503.
+forms, and a lost database answering 503 (the login lockout: ``tests/casino/logins/``).
 
 The long versions run from the Makefile against gunicorn (``make races``, ``make fuzz``,
 ``make faults``, ``make loadtest``; see ``loadtest/``). ``HARDENING_EXAMPLES`` raises the
@@ -24,14 +24,13 @@ from django.test import Client, RequestFactory
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
-from casino import throttling
 from casino.api.unavailable import DatabaseUnavailableMiddleware
 from casino.cards import DECK, Card, format_cards, parse_cards
 from casino.models import LedgerEntry, Round, RoundStatus
 from casino.roles import MANAGER, role_group
+from casino.services.logins import token_issue
 from loadtest.fuzz_checks import json_error_body
 from tests.casino.api import (
     NIU_8,
@@ -169,7 +168,7 @@ def fuzz_token(floor, settings):
     settle(dealer, dealt["id"], "fuzz")
     deal(dealer, session_id, box(2, NO_NIU, single="100000"))
     floor.supervisor.groups.add(role_group(MANAGER))
-    return Token.objects.create(user=floor.supervisor).key
+    return token_issue(user=floor.supervisor, device="fuzz")[1]
 
 
 @pytest.mark.django_db
@@ -433,77 +432,6 @@ def test_a_superscript_digit_is_refused_not_a_server_error(console, method, path
     url = f"/console/sessions/{ids['session']}/{path}"
     response = getattr(client, method)(url, data, HTTP_HX_REQUEST="true")
     assert response.status_code < 500
-
-
-# Login throttling
-
-
-@pytest.fixture
-def lockout(settings):
-    settings.AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
-    settings.LOGIN_FAILURE_LIMIT = 3
-    settings.LOGIN_LOCKOUT_MINUTES = 15
-    cache.clear()
-    yield settings
-    cache.clear()
-
-
-def _log_in(password: str, address: str = "10.0.0.1", username: str = "throttled") -> bool:
-    client = Client(REMOTE_ADDR=address)
-    client.post(settings_login_url(), {"username": username, "password": password})
-    return "_auth_user_id" in client.session
-
-
-def settings_login_url() -> str:
-    from django.conf import settings as django_settings
-
-    return django_settings.LOGIN_URL
-
-
-@pytest.mark.django_db
-def test_failed_logins_lock_the_username_at_that_address_for_a_while(lockout, monkeypatch):
-    from tests.factories import UserFactory
-
-    UserFactory(username="throttled")
-    assert _log_in("pw-for-tests")  # the password is right
-    for _n in range(3):
-        assert not _log_in("guess")
-    # locked: the right password is refused too, from this address only
-    assert not _log_in("pw-for-tests")
-    assert _log_in("pw-for-tests", address="10.0.0.2")
-    # refused attempts while locked do not extend the lock; it runs out after 15 minutes
-    now = throttling.time.time()
-    monkeypatch.setattr(throttling.time, "time", lambda: now + 15 * 60 + 1)
-    assert _log_in("pw-for-tests")
-
-
-@pytest.mark.django_db
-def test_a_successful_login_clears_the_failures(lockout):
-    from tests.factories import UserFactory
-
-    UserFactory(username="throttled")
-    for _n in range(2):
-        assert not _log_in("guess")
-    assert _log_in("pw-for-tests")
-    for _n in range(2):
-        assert not _log_in("guess")
-    assert _log_in("pw-for-tests")  # 4 failures, never 3 in a row
-
-
-@pytest.mark.django_db
-def test_the_console_supervisor_approval_is_throttled_too(lockout, floor):
-    from django.contrib.auth import authenticate
-
-    request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.9")
-    for _n in range(3):
-        assert authenticate(request, username="supervisor", password="nope") is None
-    assert authenticate(request, username="supervisor", password="pw-for-tests") is None
-
-
-def test_the_settings_use_the_lockout_backend():
-    from django.conf import settings as django_settings
-
-    assert "casino.throttling.LockoutBackend" in django_settings.AUTHENTICATION_BACKENDS
 
 
 # A lost database answers 503 with the API's error body

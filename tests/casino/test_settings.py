@@ -41,6 +41,7 @@ def test_check_deploy_is_clean_with_production_settings():
         "WARNING",
         SECRET_KEY="a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
         ALLOWED_HOSTS="casino.example.com",
+        CACHE_URL="redis://127.0.0.1:6379/1",  # the lockout's shared cache (casino/checks.py)
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout

@@ -8,10 +8,10 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino.models import LedgerEntry, RoundStatus, TableSession
+from casino.services.logins import token_issue
 from tests.casino.api import (
     NIU_8,
     NIU_9,
@@ -184,9 +184,9 @@ def test_a_session_from_opening_to_reconciliation(floor):
 
 
 def test_token_auth(floor):
-    token = Token.objects.create(user=floor.dealer)
+    _token, key = token_issue(user=floor.dealer, device="NN1-tablet")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = client.get("/api/v1/tables/")
     assert response.status_code == 200
     assert [t["code"] for t in response.json()["results"]] == ["NN1"]
@@ -197,7 +197,8 @@ def test_token_auth(floor):
     assert refused.status_code == 401
     assert refused.json() == {
         "error": "authentication_failed",
-        "detail": "Invalid token.",
+        "detail": "The token is unknown, expired or revoked: log in again "
+        "(POST /api/v1/auth/login/) for a new one.",
         "field": None,
     }
     assert refused["WWW-Authenticate"] == "Token"

@@ -7,9 +7,9 @@ them) and with the ruleset snapshot already cached by an earlier round, as at a 
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from casino.services.logins import token_issue
 from tests.casino.api import NIU_8, NIU_9, OTHER_HANDS, box, open_session, round_body, settle
 from tests.factories import PlayerFactory
 
@@ -30,7 +30,8 @@ def test_deal_and_settle_queries_do_not_grow_with_boxes(
     floor, boxes, django_assert_max_num_queries
 ):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=floor.dealer).key}")
+    _token, key = token_issue(user=floor.dealer, device="NN1-tablet")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     session_id = open_session(client, floor.table.pk)["id"]
     players = PlayerFactory.create_batch(boxes, venue=floor.venue)
     hands = (NIU_9, *OTHER_HANDS[1:])[:boxes]

@@ -1,0 +1,188 @@
+"""Logging in to the API: a device trades a username and password for a token, lists and
+revokes its user's tokens, and logs out.
+
+- ``POST auth/login/`` (anyone; ``login`` rate per address): username, password and the
+  device's name; through ``authenticate()``, so the login lockout applies. Answers the
+  token's key once, with its id and expiry. A second login from the same device replaces
+  that device's token (one token per user and device).
+- ``POST auth/logout/``: revokes the token the request carries.
+- ``POST auth/logout-all/``: revokes every token of the user (every device logs in again).
+- ``GET auth/tokens/``: the user's tokens (device, created, expiry, last use; never a key).
+- ``DELETE auth/tokens/{id}/``: revokes one of them (another user's is not found).
+
+These need an account, not a floor role (a role's rights are the other endpoints').
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, AuthenticationFailed
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino import selectors
+from casino.api.base import MAX_ID, ApiView, errors, not_found
+from casino.api.errors import ErrorSerializer
+from casino.api.throttles import LoginRateThrottle
+from casino.api.views import parse
+from casino.models import ApiToken
+from casino.services.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
+from casino.throttling import refusal_message
+
+TAGS = ["auth"]
+
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, trim_whitespace=False)
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, style={"input_type": "password"}
+    )
+    device = serializers.CharField(
+        max_length=DEVICE_MAX_LENGTH,
+        help_text="The device the token is for, e.g. NN1-tablet; its earlier token is revoked.",
+    )
+
+
+class TokenSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApiToken
+        fields = ["id", "device", "created", "expiry", "last_used"]
+
+
+class IssuedTokenSerializer(TokenSerializer):
+    token = serializers.CharField(
+        help_text="The key, for 'Authorization: Token <key>'. Shown only this once."
+    )
+
+    class Meta(TokenSerializer.Meta):
+        fields = ["token", *TokenSerializer.Meta.fields]
+
+
+class RevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="How many tokens were revoked.")
+
+
+class LockedOut(APIException):
+    status_code = status.HTTP_403_FORBIDDEN
+    default_code = "locked_out"
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+THROTTLED = _error("Too many requests: wait for Retry-After seconds.")
+
+
+class AuthView(ApiView):
+    """Any account (no floor role needed)."""
+
+    permission_classes = [IsAuthenticated]
+
+
+class LoginView(ApiView):
+    """Username, password and the device's name for a token; behind the login lockout
+    and a rate limit per address. The key is in this answer only."""
+
+    # No authentication: a login is not refused for a stale token it happens to carry.
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [LoginRateThrottle]
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return "Token"  # a wrong password is a 401 like any refused credential
+
+    @extend_schema(
+        operation_id="auth_login",
+        tags=TAGS,
+        summary="Log a device in: a token for 'Authorization: Token <key>'",
+        request=LoginSerializer,
+        responses={
+            201: IssuedTokenSerializer,
+            400: _error("Bad input: the field names the input."),
+            401: _error("Wrong username or password."),
+            403: _error("Locked out: too many failed logins (error 'locked_out')."),
+            429: THROTTLED,
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(LoginSerializer, request)
+        http_request = request._request
+        user = authenticate(http_request, username=data["username"], password=data["password"])
+        if user is None:
+            locked = refusal_message(http_request)
+            if locked is not None:
+                error = LockedOut(locked)
+                error.field = "username"  # type: ignore[attr-defined]
+                raise error
+            raise AuthenticationFailed(
+                _("Wrong username or password (or the account is disabled).")
+            )
+        token, key = token_issue(user=user, device=data["device"])
+        # Django's own bookkeeping of a login (User.last_login).
+        user_logged_in.send(sender=user.__class__, request=http_request, user=user)
+        # The key is the service's answer, not the token's: it is stored nowhere.
+        body = {"token": key, **TokenSerializer(token).data}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class LogoutView(AuthView):
+    @extend_schema(
+        operation_id="auth_logout",
+        tags=TAGS,
+        summary="Revoke the token this request carries",
+        request=None,
+        responses={204: None, **errors(400, 401), 429: THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.auth, ApiToken):
+            raise serializers.ValidationError(
+                _("This request carries no API token to revoke (it is logged in another way).")
+            )
+        token_revoke(token=request.auth, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(AuthView):
+    @extend_schema(
+        operation_id="auth_logout_all",
+        tags=TAGS,
+        summary="Revoke every token of yours: every device logs in again",
+        request=None,
+        responses={200: RevokedSerializer, **errors(401), 429: THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"revoked": token_revoke_all(user=request.user)})
+
+
+class TokenListView(AuthView):
+    @extend_schema(
+        operation_id="auth_tokens_list",
+        tags=TAGS,
+        summary="Your tokens still valid, one per device, newest first (never a key)",
+        responses={200: TokenSerializer(many=True), **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = selectors.api_token_list(user=request.user)
+        return Response(TokenSerializer(tokens, many=True).data)
+
+
+class TokenDetailView(AuthView):
+    @extend_schema(
+        operation_id="auth_tokens_revoke",
+        tags=TAGS,
+        summary="Revoke one of your tokens (a lost device)",
+        responses={204: None, **errors(401, 404), 429: THROTTLED},
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        token = selectors.api_token_get(user=request.user, pk=pk) if pk <= MAX_ID else None
+        if token is None:
+            not_found("API token of yours", pk)
+        token_revoke(token=token, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

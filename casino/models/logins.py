@@ -1,0 +1,102 @@
+"""Who tried to log in, and the API tokens devices hold.
+
+``LoginAttempt`` is the security trail an auditor reads: every failed login, every
+lockout and every login, written by ``casino.services.logins`` (never edited). ``ApiToken``
+is django-rest-knox's token (``KNOX_TOKEN_MODEL``) with the device it was issued to: only
+a hash of the key is stored, never the key.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from knox.models import AbstractAuthToken
+from knox.settings import CONSTANTS
+
+
+class LoginAttempt(models.Model):
+    """One login attempt: a password checked (failed or succeeded), or a lockout."""
+
+    class Outcome(models.TextChoices):
+        SUCCEEDED = "succeeded", _("succeeded")
+        FAILED = "failed", _("wrong username or password")
+        #: Too many failed logins of this username from this address.
+        LOCKED_OUT = "locked_out", _("locked out: too many failures of this username")
+        #: Too many failed logins from this address, whatever the usernames.
+        ADDRESS_LOCKED_OUT = (
+            "address_locked_out",
+            _("locked out: too many failures from this address"),
+        )
+
+    class EntryPoint(models.TextChoices):
+        PAGE = "page", _("login page")
+        ADMIN = "admin", _("admin login")
+        API = "api", _("API login")
+        APPROVAL = "approval", _("supervisor approval on the console")
+        OTHER = "other", _("other")
+
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    username = models.CharField(
+        _("username as typed"), max_length=150, help_text=_("Cut to 150 characters.")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("The account the username names, if there is one."),
+    )
+    address = models.CharField(_("address"), max_length=64)
+    user_agent = models.CharField(_("user agent"), max_length=255, blank=True)
+    entry_point = models.CharField(_("entry point"), max_length=16, choices=EntryPoint.choices)
+    outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("login attempt")
+        verbose_name_plural = _("login attempts")
+        indexes = [
+            models.Index(fields=["username", "at"], name="loginattempt_username_at"),
+            models.Index(fields=["address", "at"], name="loginattempt_address_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.username} {self.address} {self.outcome}"
+
+
+class ApiToken(AbstractAuthToken):
+    """An API token of one device: knox's (SHA-512 ``digest`` of the key, the key's first
+    characters to find it, ``expiry``) with a short id, the device's name and its last use.
+
+    One per user and device: a second login from the same device replaces the token.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    # knox makes the digest the primary key; here it is only unique, so a token has a short
+    # id to be listed and revoked by, which reveals nothing of the key.
+    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    # knox's fields again, with names the admin shows in the staff's language.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        on_delete=models.CASCADE,
+        related_name="auth_token_set",  # knox's name: its authentication reads it
+    )
+    created = models.DateTimeField(_("issued"), auto_now_add=True)
+    expiry = models.DateTimeField(_("expires"), null=True, blank=True)
+    device = models.CharField(_("device"), max_length=64)
+    last_used = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "device"], name="apitoken_one_per_device")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.device}"
