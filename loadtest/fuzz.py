@@ -105,6 +105,15 @@ def main() -> None:
     config = log.with_suffix(".toml")
     config.write_text(id_dictionary())
     with Server(workers=options.gunicorn_workers) as server:
+        # The schema needs a login like the API: schemathesis sends the token's header when
+        # it loads the schema too. Checked first, so a refusal is named, not fuzzed.
+        import httpx
+
+        schema = httpx.get(
+            f"{server.url}/api/schema/", headers={"Authorization": f"Token {token}"}, timeout=60
+        )
+        if schema.status_code != 200:
+            raise SystemExit(f"the schema answered {schema.status_code}: {schema.text[:300]}")
         command = [
             str(VENV_BIN / "st"),
             "--config-file",

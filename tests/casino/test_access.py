@@ -553,9 +553,14 @@ SITE_ROUTES = {
         venue_bound=False,
     ),
     "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
-    # drf-spectacular serves the schema and its docs to anyone (its default); no venue data.
-    "schema": Route(lambda world, side: reverse("schema"), everyone(200), venue_bound=False),
-    "api-docs": Route(lambda world, side: reverse("api-docs"), everyone(200), venue_bound=False),
+    # The API's description is for the API's callers (casino/api/docs.py): the schema as
+    # the API answers, the Swagger page sends a browser to log in first.
+    "schema": Route(lambda world, side: reverse("schema"), api(), venue_bound=False),
+    "api-docs": Route(
+        lambda world, side: reverse("api-docs"),
+        lambda role, venue: LOGIN if role == ANONYMOUS else api()(role, venue),
+        venue_bound=False,
+    ),
 }
 
 
