@@ -25,9 +25,18 @@ import re
 import subprocess
 import time
 
-from loadtest.common import ROOT, VENV_BIN, Server, build_floor, emit, fresh_database, use_database
+from loadtest.common import (
+    ROOT,
+    VENV_BIN,
+    Server,
+    build_floor,
+    database_name,
+    emit,
+    fresh_database,
+    use_database,
+)
 
-DATABASE = "casino_fuzz"
+DATABASE = database_name("fuzz")
 
 
 def seed_floor() -> str:
