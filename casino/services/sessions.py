@@ -370,7 +370,11 @@ def session_close(
         + figures["drop"]
     )
     variance = win_by_count - figures["win_by_ledger"]
-    for name, value in (("win by count", win_by_count), ("variance", variance)):
+    for name, value in (
+        ("win by count", win_by_count),
+        ("settled win", figures["win_by_ledger"]),
+        ("variance", variance),
+    ):
         # The totals' limit keeps these in the field; only a settled win beyond any
         # table's limits could not fit, which is a matter for the ledger's audit.
         if abs(value) >= MAX_AMOUNT:

@@ -14,7 +14,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Account, AuditEvent, Drop, EntryKind, LedgerEntry, TableSession
+from casino.models import (
+    Account,
+    AuditEvent,
+    Drop,
+    EntryKind,
+    LedgerEntry,
+    Round,
+    RoundStatus,
+    TableSession,
+)
 from casino.services.sessions import (
     SESSION_TOTAL_LIMIT,
     drop_record,
@@ -206,3 +215,34 @@ def test_the_database_refuses_a_drop_that_is_neither_positive_nor_a_reversal(flo
             counted_at=reversal.counted_at,
         )
     assert Drop.objects.filter(session=session).count() == 2
+
+
+def test_a_settled_win_beyond_a_money_field_stops_the_close_with_a_conflict(floor):
+    # rounds written past every table limit (by hand, in the database): the close says so
+    # instead of failing on the numeric overflow, and writes nothing
+    session = open_table(floor)
+    for number in (1, 2):
+        round_ = Round.objects.create(
+            session=session,
+            number=number,
+            game="niuniu",
+            status=RoundStatus.SETTLED,
+            ruleset=floor.table.ruleset,
+            ruleset_version_id=1,
+            ruleset_version_number=1,
+            created_by=floor.dealer,
+        )
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(
+                venue=floor.venue,
+                session=session,
+                round=round_,
+                account=account,
+                kind=EntryKind.STAKE_RESULT,
+                amount=amount,
+            )
+            for account, amount in ((Account.HOUSE, HUGE), (Account.PLAYER, -HUGE))
+        )
+    with pytest.raises(Conflict, match=r"the settled win would be 19,999,999,999,999,999\.98"):
+        session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    assert TableSession.objects.get(pk=session.pk).status == "open"
