@@ -140,3 +140,6 @@ def test_db_roles_refuses_a_role_that_could_act_as_the_owner(app_role):
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE casino_handed")
     call_command("db_roles", app_role=role)
+    # a grant the owner cannot make is named, not a traceback
+    with pytest.raises(CommandError, match='schema "elsewhere" does not exist'):
+        call_command("db_roles", app_role=role, schema="elsewhere")

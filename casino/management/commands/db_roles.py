@@ -70,7 +70,14 @@ class Command(BaseCommand):
                 f"GRANT USAGE ON SEQUENCES TO {quote(app)}",
             ]
             for statement in statements:
-                cursor.execute(statement)
+                try:
+                    with transaction.atomic():
+                        cursor.execute(statement)
+                except DatabaseError as error:
+                    raise CommandError(
+                        f"{statement}: {error}; the tables' owner should own the database and "
+                        "its schema (docs/OPERATIONS.md, Database roles)"
+                    ) from None
         self.stdout.write(
             f"role {app}: rows of every table in {schema} (the ledger and the audit trail: "
             f"read and append only), its sequences, and the tables {owner} creates later; "
