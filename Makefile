@@ -62,6 +62,10 @@ clean:
 # fuzzing"): gunicorn on 127.0.0.1 against the local PostgreSQL, each in its own database.
 .PHONY: loadtest races faults fuzz
 LOADTEST_ENV := DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1
+# Every database these runs make is named $(LOADTEST_DB_PREFIX)_<run>; give each checkout
+# or person its own prefix so two runs on one server never drop each other's database.
+LOADTEST_DB_PREFIX ?= casino
+export LOADTEST_DB_PREFIX
 FAULTS_ARGS ?=
 FUZZ_EXAMPLES ?= 50
 
@@ -83,6 +87,6 @@ faults: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) -m loadtest.fuzz --examples $(FUZZ_EXAMPLES)
 	$(LOADTEST_ENV) HARDENING_EXAMPLES=500 \
-	DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_fuzz_tests \
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/$(LOADTEST_DB_PREFIX)_fuzz_tests \
 	$(VENV)/bin/pytest tests/casino/test_hardening.py -q -p no:cacheprovider \
 		-k "cards or bet_input or console"

@@ -1,10 +1,37 @@
-"""What the benchmarks share: their figures as JSON lines, and a database of their own."""
+"""What the benchmarks share: their figures as JSON lines, and a database of their own.
+
+Each benchmark and each load tool (``loadtest/``) makes its own database, named
+``{LOADTEST_DB_PREFIX}_{run}`` (``casino_bench``, ``casino_races``...; the prefix is
+``casino`` unless the environment says otherwise), dropping and creating it anew: two runs
+on one PostgreSQL server, from two checkouts or by two people, each with its own prefix,
+never drop each other's database.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
+
+#: The local PostgreSQL the benchmarks use unless ``BENCH_DATABASE_URL`` names a database.
+LOCAL_SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def database_prefix() -> str:
+    """``LOADTEST_DB_PREFIX`` (default ``casino``): a plain lowercase name."""
+    prefix = os.environ.get("LOADTEST_DB_PREFIX", "casino")
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
+        raise SystemExit(
+            f"LOADTEST_DB_PREFIX={prefix!r}: use lowercase letters, digits and _ (up to 41), "
+            "e.g. casino_alice"
+        )
+    return prefix
+
+
+def database_url(run: str) -> str:
+    """``BENCH_DATABASE_URL`` if set, else ``{prefix}_{run}`` on the local PostgreSQL."""
+    return os.environ.get("BENCH_DATABASE_URL") or f"{LOCAL_SERVER}/{database_prefix()}_{run}"
 
 
 def emitter(bench: str) -> Callable[..., None]:

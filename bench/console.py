@@ -8,8 +8,9 @@
 
 Each request goes through Django's test ``Client`` (middleware, session, login, template),
 so the figure is the server's time for the answer, without the network. Runs against its
-own database (``casino_bench_console`` on the local PostgreSQL unless
-``BENCH_DATABASE_URL`` says otherwise), created and migrated on each run.
+own database (``casino_bench_console``, or ``{prefix}_bench_console`` with
+``LOADTEST_DB_PREFIX``, on the local PostgreSQL unless ``BENCH_DATABASE_URL`` says
+otherwise), created and migrated on each run.
 """
 
 from __future__ import annotations
@@ -26,13 +27,11 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import django_on_fresh_database, emitter  # noqa: E402 (after the path)
+from bench.common import database_url, django_on_fresh_database, emitter  # noqa: E402 (after the path)
 
 emit = emitter("console")
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench_console"
-)
+DATABASE_URL = database_url("bench_console")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "300"))

@@ -11,8 +11,9 @@ Targets (the issue's): a million rounds built in <= 20 s with <= 500 MB.
   2-core machine (it prints how long); ``BENCH_REUSE=1`` builds again on the filled
   database without filling it anew.
 
-Runs against its own database (``casino_bench_reports`` on the local PostgreSQL unless
-``BENCH_DATABASE_URL`` says otherwise), dropped and created for each fill.
+Runs against its own database (``casino_bench_reports``, or ``{prefix}_bench_reports`` with
+``LOADTEST_DB_PREFIX``, on the local PostgreSQL unless ``BENCH_DATABASE_URL`` says
+otherwise), dropped and created for each fill.
 """
 
 from __future__ import annotations
@@ -28,13 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import emitter, recreate_database  # noqa: E402 (after the path)
+from bench.common import database_url, emitter, recreate_database  # noqa: E402 (after the path)
 
 emit = emitter("reports")
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench_reports"
-)
+DATABASE_URL = database_url("bench_reports")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "50000"))
 TABLES = int(os.environ.get("BENCH_TABLES", "20"))
 BUILDS = int(os.environ.get("BENCH_BUILDS", "2"))

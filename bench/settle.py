@@ -5,8 +5,9 @@ RULES.md A1 allows at most five boxes), every box with all four bets of the maca
 ruleset (single, double, super, bonus). Each round is dealt with ``round_create``, then
 ``round_settle`` is timed alone. Queries per settle are counted for 1 box and 5 boxes.
 
-Runs against its own database (``casino_bench`` on the local PostgreSQL unless
-``BENCH_DATABASE_URL`` says otherwise), created and migrated on each run.
+Runs against its own database (``casino_bench``, or ``{prefix}_bench`` with
+``LOADTEST_DB_PREFIX``, on the local PostgreSQL unless ``BENCH_DATABASE_URL`` says
+otherwise), created and migrated on each run.
 """
 
 from __future__ import annotations
@@ -22,13 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import django_on_fresh_database, emitter  # noqa: E402 (after the path)
+from bench.common import database_url, django_on_fresh_database, emitter  # noqa: E402 (after the path)
 
 emit = emitter("settle")
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench"
-)
+DATABASE_URL = database_url("bench")
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "300"))
 WARMUP = 30

@@ -24,6 +24,7 @@ from casino.models import (
     AuditEvent,
     Bet,
     Box,
+    Drop,
     LedgerEntry,
     Player,
     Round,
@@ -243,6 +244,15 @@ def session_list(
 
 def session_get(*, user: Any, pk: int) -> TableSession | None:
     return session_list(user=user).filter(pk=pk).first()
+
+
+def session_drops(*, session: TableSession) -> QuerySet[Drop]:
+    """The session's drops and their reversals, in the order they were entered."""
+    return Drop.objects.filter(session=session).select_related("counted_by").order_by("pk")
+
+
+def session_drop_get(*, session: TableSession, pk: int) -> Drop | None:
+    return session_drops(session=session).filter(pk=pk).first()
 
 
 # Rounds

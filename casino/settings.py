@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from STATIC_ROOT, not a CDN
     "django_htmx",
     "template_partials",
     "django_celery_beat",
@@ -162,6 +163,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tables, sessions, rounds, settlement and the ledger for Niu Niu and Mau Binh.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the app's own static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # API tokens (django-rest-knox, casino/api/auth.py): one per device, only a SHA-512 hash

@@ -27,6 +27,7 @@ import time
 from loadtest.common import (
     audit_ledger,
     build_floor,
+    database_name,
     emit,
     fresh_database,
     integrity_problems,
@@ -34,7 +35,7 @@ from loadtest.common import (
     use_database,
 )
 
-DATABASE = "casino_audit"
+DATABASE = database_name("audit")
 CHUNK = 500
 
 

@@ -3,6 +3,9 @@ timing, CPU accounting and the ledger's integrity checks.
 
 Import this module first: it points Django at the run's own database (``casino_load`` and
 so on, on the local PostgreSQL unless ``LOADTEST_DATABASE_URL`` names another server).
+Each database is named ``{LOADTEST_DB_PREFIX}_{run}`` (``database_name``; the prefix is
+``casino`` by default): two runs on one server with their own prefixes never drop each
+other's database.
 """
 
 from __future__ import annotations
@@ -26,6 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 VENV_BIN = ROOT / ".venv" / "bin"
 SERVER_URL = os.environ.get("LOADTEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432")
+
+from bench.common import database_prefix  # noqa: E402 (after the path)
+
+
+def database_name(run: str) -> str:
+    """The run's own database: ``casino_races`` for ``races``, unless another prefix."""
+    return f"{database_prefix()}_{run}"
 
 #: The environment of the server and of this process: production code paths (DEBUG off),
 #: plain HTTP on loopback (TESTING only turns off the HTTPS redirect and the manifest

@@ -43,6 +43,7 @@ from loadtest.common import (
     Server,
     audit_ledger,
     build_floor,
+    database_name,
     emit,
     fresh_database,
     integrity_problems,
@@ -51,7 +52,7 @@ from loadtest.common import (
     use_database,
 )
 
-DATABASE = "casino_faults"
+DATABASE = database_name("faults")
 RESTART = ["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"]
 RETRYABLE = {500, 502, 503, 504}
 ATTEMPTS = 40

@@ -25,9 +25,18 @@ import re
 import subprocess
 import time
 
-from loadtest.common import ROOT, VENV_BIN, Server, build_floor, emit, fresh_database, use_database
+from loadtest.common import (
+    ROOT,
+    VENV_BIN,
+    Server,
+    build_floor,
+    database_name,
+    emit,
+    fresh_database,
+    use_database,
+)
 
-DATABASE = "casino_fuzz"
+DATABASE = database_name("fuzz")
 
 
 def seed_floor() -> str:
@@ -106,6 +115,15 @@ def main() -> None:
     # No rate limits: the fuzzer's requests would be 429s instead of reaching the services.
     unlimited = {"API_WRITE_RATE": "off", "API_LOGIN_RATE": "off"}
     with Server(workers=options.gunicorn_workers, extra_env=unlimited) as server:
+        # The schema needs a login like the API: schemathesis sends the token's header when
+        # it loads the schema too. Checked first, so a refusal is named, not fuzzed.
+        import httpx
+
+        schema = httpx.get(
+            f"{server.url}/api/schema/", headers={"Authorization": f"Token {token}"}, timeout=60
+        )
+        if schema.status_code != 200:
+            raise SystemExit(f"the schema answered {schema.status_code}: {schema.text[:300]}")
         command = [
             str(VENV_BIN / "st"),
             "--config-file",

@@ -31,6 +31,7 @@ from loadtest.common import (
     audit_ledger,
     build_floor,
     console_cookies,
+    database_name,
     emit,
     fresh_database,
     integrity_problems,
@@ -40,7 +41,7 @@ from loadtest.common import (
     use_database,
 )
 
-DATABASE = "casino_load"
+DATABASE = database_name("load")
 TARGET_ROUNDS_PER_S = 200
 TARGET_P99_MS = 150
 #: Rounds prepared per client: more than a client can settle in the run at 40 rounds/s.

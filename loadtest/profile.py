@@ -21,9 +21,16 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from loadtest.common import build_floor, emit, fresh_database, round_bodies, use_database
+from loadtest.common import (
+    build_floor,
+    database_name,
+    emit,
+    fresh_database,
+    round_bodies,
+    use_database,
+)
 
-DATABASE = "casino_profile"
+DATABASE = database_name("profile")
 
 
 class SqlClock:

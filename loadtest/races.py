@@ -33,6 +33,7 @@ from loadtest.common import (
     Server,
     audit_ledger,
     build_floor,
+    database_name,
     emit,
     fresh_database,
     integrity_problems,
@@ -42,7 +43,7 @@ from loadtest.common import (
     use_database,
 )
 
-DATABASE = "casino_races"
+DATABASE = database_name("races")
 TABLES = 10
 
 

@@ -408,9 +408,19 @@ class DropInputSerializer(serializers.Serializer):
 class DropSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
-    amount = MoneyField()
+    amount = MoneyField(help_text="Positive; a reversal's is the reversed drop's, negated.")
     counted_by = person("counted_by")
     counted_at = serializers.DateTimeField()
+    reverses = serializers.IntegerField(
+        source="reverses_id", allow_null=True, help_text="The drop this one reverses, or null."
+    )
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was reversed.")
+
+
+class DropReverseInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True, max_length=1000, help_text="Why the drop is reversed (required)."
+    )
 
 
 # Rounds

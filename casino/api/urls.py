@@ -49,6 +49,11 @@ urlpatterns = [
         name="session-reconcile",
     ),
     path("sessions/<int:pk>/drop/", views.SessionDropView.as_view(), name="session-drop"),
+    path(
+        "sessions/<int:pk>/drop/<int:drop_id>/reverse/",
+        views.SessionDropReverseView.as_view(),
+        name="session-drop-reverse",
+    ),
     path("rounds/", views.RoundListView.as_view(), name="round-list"),
     path("rounds/<int:pk>/", views.RoundDetailView.as_view(), name="round-detail"),
     path("rounds/<int:pk>/settle/", views.RoundSettleView.as_view(), name="round-settle"),

@@ -30,7 +30,13 @@ from casino.services.rounds import (
     round_void_approve,
     round_void_request,
 )
-from casino.services.sessions import drop_record, session_close, session_open, session_reconcile
+from casino.services.sessions import (
+    drop_record,
+    drop_reverse,
+    session_close,
+    session_open,
+    session_reconcile,
+)
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
 from casino.services.table_rulesets import (
     ruleset_change_approve,
@@ -509,8 +515,23 @@ class SessionDropView(ApiView):
     write_capability = SUPERVISE
 
     @extend_schema(
+        operation_id="sessions_drop_list",
+        tags=["sessions"],
+        summary="The session's drops and their reversals",
+        parameters=[s.ListParams],
+        responses={200: paginated(s.DropSerializer), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        parse_query(s.ListParams, request)
+        session = _found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        drops = selectors.session_drops(session=session)
+        return page(queryset=drops, serializer_class=s.DropSerializer, request=request, view=self)
+
+    @extend_schema(
         tags=["sessions"],
         summary="Enter the cash counted in the drop box (supervisors)",
+        description="Refused (400) when it would take the session's drop to "
+        "1,000,000,000,000,000 or more, so that the session can always be closed.",
         request=s.DropInputSerializer,
         responses={201: s.DropSerializer, **errors(400, 401, 403, 404, 409)},
     )
@@ -519,6 +540,26 @@ class SessionDropView(ApiView):
         data = parse(s.DropInputSerializer, request)
         drop = drop_record(session=session, user=request.user, amount=data["amount"])
         return Response(s.DropSerializer(drop).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDropReverseView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Reverse a drop entered by mistake (supervisors, with a reason)",
+        description="Answers the reversal: a drop of the opposite amount naming the reversed "
+        "one, with reversing ledger entries. Nothing is deleted; the session's drop is the "
+        "sum of both. Only while the session is open; a drop is reversed once.",
+        request=s.DropReverseInputSerializer,
+        responses={201: s.DropSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int, drop_id: int) -> Response:
+        session = _found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        drop = _found(selectors.session_drop_get(session=session, pk=drop_id), "drop", drop_id)
+        data = parse(s.DropReverseInputSerializer, request)
+        reversal = drop_reverse(drop=drop, user=request.user, reason=data["reason"])
+        return Response(s.DropSerializer(reversal).data, status=status.HTTP_201_CREATED)
 
 
 # Rounds

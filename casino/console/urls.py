@@ -27,4 +27,9 @@ urlpatterns = [
     path("sessions/<int:session_id>/rounds/<int:round_id>/void/", views.void, name="void"),
     path("sessions/<int:session_id>/slips/", views.slips, name="slips"),
     path("sessions/<int:session_id>/close/", views.close, name="close"),
+    path(
+        "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",
+        views.drop_reversal,
+        name="drop-reverse",
+    ),
 ]

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, trigger_client_event
 
+from casino import selectors as floor_selectors
 from casino.cards import RANKS, SUITS, Card
 from casino.console import forms, selectors
 from casino.console.labels import format_money
@@ -44,7 +45,7 @@ from casino.models import Player, Round, RoundStatus, Slip, Table, TableSession
 from casino.money import plain
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.rounds import round_void
-from casino.services.sessions import session_close, session_open
+from casino.services.sessions import drop_reverse, session_close, session_open
 
 ROUND_PAGE = "console/round.html"
 PICKER_ROWS = tuple(tuple(Card(rank, suit) for rank in RANKS) for suit in SUITS)
@@ -720,22 +721,90 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
                     message = _(
                         "%(user)s is not a supervisor at this venue and cannot close the table."
                     ) % {"user": supervisor.get_username()}
-                except Conflict:
-                    return _go(request, done)  # closed meanwhile
+                except Conflict as error:
+                    session.refresh_from_db(fields=["status"])
+                    if session.status != TableSession.Status.OPEN:
+                        return _go(request, done)  # closed meanwhile
+                    message = error.message
                 except ServiceError as error:
                     message = error.message
                 else:
                     return _go(request, done)
-    context = {
-        **session_context(session, "close"),
-        "state": state,
-        "denominations": session.table.chip_denominations,
-        "data": request.POST,
-        "errors": errors,
-        "message": message,
-    }
+    context = close_context(
+        session, state=state, data=request.POST, errors=errors, message=message
+    )
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
+
+
+def close_context(
+    session: TableSession, state: selectors.SessionState | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The close page: the figures so far, the drops entered (each with its reversal form
+    until it is reversed) and the closing count's form."""
+    drops = list(floor_selectors.session_drops(session=session))
+    return {
+        **session_context(session, "close"),
+        "state": state or selectors.session_state(session=session),
+        "denominations": session.table.chip_denominations,
+        "drops": drops,
+        "reversed": {drop.reverses_id for drop in drops if drop.reverses_id},
+        "data": {},
+        "errors": {},
+        "message": "",
+        "drop_errors": {},
+        "drop_notice": "",
+        "drop_reason": "",
+        **extra,
+    }
+
+
+@require_POST
+@with_session
+def drop_reversal(request: HttpRequest, session: TableSession, drop_id: int) -> HttpResponse:
+    """Reverse a drop entered by mistake: a supervisor signs with their own username and
+    password and says why. Wrong credentials reverse nothing; a repeat shows it done."""
+    drop = floor_selectors.session_drop_get(session=session, pk=drop_id)
+    if drop is None:
+        raise Http404("no such drop in this session")
+    if session.status != TableSession.Status.OPEN:
+        return _go(request, reverse("console:close", args=[session.pk]))
+    reason = (request.POST.get("reason") or "").strip()
+    credentials = forms.read_credentials(request.POST)
+    error = notice = ""
+    if drop.reverses_id or hasattr(drop, "reversed_by"):
+        pass  # reversed already (a repeat of this form): show it
+    elif not reason:
+        error = _("Say why the drop is reversed.")
+    elif not credentials.given:
+        error = _("A supervisor enters their username and password to approve.")
+    else:
+        supervisor = authenticate(
+            request, username=credentials.username, password=credentials.password
+        )
+        if supervisor is None:
+            error = _("Wrong username or password: nothing was reversed.")
+        else:
+            try:
+                drop_reverse(drop=drop, user=supervisor, reason=reason)
+            except Forbidden:
+                error = _(
+                    "%(user)s is not a supervisor at this venue and cannot reverse a drop."
+                ) % {"user": supervisor.get_username()}
+            except ServiceError as refused:
+                error = refused.message
+            else:
+                notice = _("Drop %(number)s of %(amount)s reversed.") % {
+                    "number": drop.pk,
+                    "amount": format_money(drop.amount, session.table.venue.currency),
+                }
+    context = close_context(
+        session,
+        drop_errors={drop.pk: error} if error else {},
+        drop_notice=notice,
+        drop_reason=reason,
+    )
+    return page(request, "console/close.html", "close", context, status=422 if error else 200)
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:

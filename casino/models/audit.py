@@ -9,7 +9,8 @@ from casino.models.venues import Venue
 
 
 class AuditEvent(models.Model):
-    """Who did what to which object, with the state before and after. Never edited."""
+    """Who did what to which object, with the state before and after. Never edited: on
+    PostgreSQL triggers refuse UPDATE, DELETE and TRUNCATE (migration 0010)."""
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     user = models.ForeignKey(

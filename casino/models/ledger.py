@@ -97,21 +97,37 @@ class Slip(models.Model):
 
 
 class Drop(models.Model):
-    """Cash in the table's drop box, entered when it is counted."""
+    """Cash in the table's drop box, entered when it is counted.
+
+    A drop entered by mistake is not deleted: a supervisor reverses it with a second drop of
+    the opposite amount that names it (``reverses``) and says why; the session's drop is the
+    sum of both, and the reversal's ledger entries undo the first's.
+    """
 
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="drops")
-    amount = money_field()
+    amount = money_field(help_text=_("Positive; a reversal is the reversed drop's, negated."))
+    # Who entered the count (for a reversal: who reversed it) and when.
     counted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     counted_at = models.DateTimeField()
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    reason = models.CharField(max_length=255, blank=True, help_text=_("Why it was reversed."))
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=models.Q(amount__gt=0), name="drop_amount_positive"),
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0, reverses__isnull=True)
+                | models.Q(amount__lt=0, reverses__isnull=False),
+                name="drop_positive_or_a_reversal",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.reverses_id:
+            return f"reversal of drop {self.reverses_id} at {self.session}"
         return f"drop {self.amount} at {self.session}"
 
 

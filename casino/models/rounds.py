@@ -34,7 +34,8 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    settle_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The Idempotency-Key the round was settled with; unique within its session.
+    settle_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL: none)
     settled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -56,6 +57,9 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["session", "number"], name="round_number_per_session"),
             models.UniqueConstraint(
                 fields=["session", "create_key"], name="round_create_key_per_session"
+            ),
+            models.UniqueConstraint(
+                fields=["session", "settle_key"], name="round_settle_key_per_session"
             ),
             models.CheckConstraint(
                 condition=~models.Q(status="voided")

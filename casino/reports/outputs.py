@@ -3,6 +3,14 @@
 Each writer reads the stored figures only, so the files always say what the page says.
 ``present`` turns the figures into display text (thousands separators, percentages,
 "n/a" with its reason) for the HTML page and the PDF; the CSV and XLSX keep numbers.
+
+Names and reasons are typed by people (a player, a venue, a void's reason), so a
+spreadsheet must never run them: a text cell starting with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return would be a formula (OWASP "CSV injection"). The CSV writes such
+text after a ``'``; the XLSX stores it as a string with Excel's own quote prefix (what
+Excel records when one types ``'`` before it), so the text reads as typed. Numbers are
+written as numbers, a negative amount included. The CSV starts with a UTF-8 byte order
+mark, so Excel reads "Hà Nội" as such.
 """
 
 from __future__ import annotations
@@ -180,13 +188,36 @@ Progress = Callable[[int, str], None]
 PDF_VOIDS = 50
 
 
+#: What makes a spreadsheet read a text cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def is_formula_like(text: str) -> bool:
+    """Whether a spreadsheet would take ``text`` for a formula.
+
+    >>> is_formula_like("=1+1"), is_formula_like("-2"), is_formula_like("Hà Nội")
+    (True, True, False)
+    """
+    return text.startswith(FORMULA_STARTS)
+
+
+def csv_text(text: str) -> str:
+    """Text for a CSV cell that no spreadsheet runs: a ``'`` before a formula's first sign.
+
+    >>> csv_text("=1+1"), csv_text("@SUM(A1)"), csv_text("Macau")
+    ("'=1+1", "'@SUM(A1)", 'Macau')
+    """
+    return f"'{text}" if is_formula_like(text) else text
+
+
 def _decimal(value: Any) -> Any:
     """A stored figure as a number for a spreadsheet (strings of digits become Decimal)."""
     if isinstance(value, str):
         try:
-            return Decimal(value)
+            number = Decimal(value)
         except ArithmeticError:
             return value
+        return number if number.is_finite() else value
     return value
 
 
@@ -239,28 +270,46 @@ def render_csv(figures: dict[str, Any]) -> bytes:
     """The figures as CSV blocks: a title row, a header row and the rows, per section."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+
+    def text_row(*cells: Any) -> None:
+        writer.writerow([csv_text(_cell_text(None, cell)) for cell in cells])
+
     shift = figures["shift"]
-    writer.writerow(["Shift report", shift["venue_name"], shift["gaming_date"], shift["name"]])
-    writer.writerow(["Currency", shift["currency"], "Time zone", shift["timezone"]])
+    text_row("Shift report", shift["venue_name"], shift["gaming_date"], shift["name"])
+    text_row("Currency", shift["currency"], "Time zone", shift["timezone"])
     for note in figures["notes"]:
-        writer.writerow(["Note", note])
+        text_row("Note", note)
     for key, title, first, columns, rows in _tables(figures):
         writer.writerow([])
         writer.writerow([f"[{title}]"])
         writer.writerow([h for _k, h in ([(key, first)] if first else []) + columns])
         for row in rows:
             writer.writerow(
-                [_cell_text(row.get(k)) for k, _h in ([(key, first)] if first else []) + columns]
+                [_cell_text(k, row.get(k)) for k, _h in ([(key, first)] if first else []) + columns]
             )
-    return buffer.getvalue().encode("utf-8")
+    # The byte order mark tells Excel the file is UTF-8 (without it, "Hà Nội" is garbled).
+    return buffer.getvalue().encode("utf-8-sig")
 
 
-def _cell_text(value: Any) -> str:
+def _number(key: str | None, value: Any) -> bool:
+    """Whether a stored figure is a number: a number, or digits in a figure's column."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | Decimal | float):
+        return True
+    if key in MONEY or key in PERCENT or key in COUNTS or key == "odds":
+        return not isinstance(_decimal(value), str)
+    return False
+
+
+def _cell_text(key: str | None, value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    if _number(key, value):
+        return str(value)
+    return csv_text(str(value))
 
 
 def _tables(
@@ -313,19 +362,20 @@ def render_xlsx(figures: dict[str, Any]) -> bytes:
         ["Time zone", shift["timezone"]],
         [],
     ]:
-        summary.append(row)
+        _append(summary, row)
     for key, header in [("label", ""), *FIGURE_COLUMNS]:
         value = "Shift total" if key == "label" else _decimal(figures["total"][key])
-        summary.append([header or "Figure", value])
-    summary.append([])
+        _append(summary, [header or "Figure", value])
+    _append(summary, [])
     voids = figures["voids"]
-    summary.append(["Voided rounds", voids["count"]])
-    summary.append(["Voided handle", _decimal(voids["handle"])])
-    summary.append(
-        ["Sessions flagged (count against ledger)", figures["count"]["flagged_sessions"]]
+    _append(summary, ["Voided rounds", voids["count"]])
+    _append(summary, ["Voided handle", _decimal(voids["handle"])])
+    _append(
+        summary,
+        ["Sessions flagged (count against ledger)", figures["count"]["flagged_sessions"]],
     )
     for note in figures["notes"]:
-        summary.append(["Note", note])
+        _append(summary, ["Note", note])
     summary.column_dimensions["A"].width = 40
     summary.column_dimensions["B"].width = 24
     for _key, title, first, columns, rows in _tables(figures)[1:]:
@@ -335,7 +385,7 @@ def render_xlsx(figures: dict[str, Any]) -> bytes:
         for cell in sheet[1]:
             cell.font = bold
         for row in rows:
-            sheet.append([_xlsx_value(k, row.get(k)) for k, _h in headers])
+            _append(sheet, [_xlsx_value(k, row.get(k)) for k, _h in headers])
         for index, (_k, header) in enumerate(headers, start=1):
             letter = sheet.cell(row=1, column=index).column_letter
             sheet.column_dimensions[letter].width = max(10, min(28, len(header) + 4))
@@ -353,6 +403,20 @@ def _xlsx_value(key: str, value: Any) -> Any:
     if isinstance(value, bool):
         return "yes" if value else ""
     return value
+
+
+def _append(sheet: Any, values: list[Any]) -> None:
+    """Append a row whose text cells stay text.
+
+    openpyxl stores a string starting with ``=`` as a formula; any text a formula could
+    start with is stored as a string with Excel's quote prefix instead, exactly as typed.
+    """
+    sheet.append(values)
+    for column, value in enumerate(values, start=1):
+        if isinstance(value, str) and is_formula_like(value):
+            cell = sheet.cell(row=sheet.max_row, column=column)
+            cell.data_type = "s"
+            cell.quotePrefix = True
 
 
 # PDF

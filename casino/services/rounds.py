@@ -374,7 +374,11 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
                 update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"]
             )
     except IntegrityError:
-        raise Conflict("this Idempotency-Key was already used to settle another round") from None
+        # Keys are unique per session (another venue's keys are theirs, never a conflict).
+        raise Conflict(
+            "this Idempotency-Key was already used to settle another round of this session; "
+            "send a new key for each round"
+        ) from None
     tally_settled([round_.pk])
     audit_record(
         user=user,

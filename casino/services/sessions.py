@@ -39,6 +39,11 @@ from casino.services.audit import audit_record
 MAX_CHIPS = 1_000_000
 #: The largest amount of money a field takes: MONEY_MAX_DIGITS digits, 2 after the point.
 MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
+#: What each of a session's totals stays below: the opening and closing counts, its fills,
+#: its credits, its drop. One digit fewer than a money field holds, so what the close
+#: computes from them (win by count sums five of them, the variance takes the settled win
+#: off that) always fits its field, and a session can always be closed.
+SESSION_TOTAL_LIMIT = MAX_AMOUNT / 10
 
 #: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
 GAMING_DAY_STARTS = time(6, 0)
@@ -75,7 +80,25 @@ def chips_total(
             )
         clean[allowed[value]] = clean.get(allowed[value], 0) + count
         total += value * count
+    if total >= SESSION_TOTAL_LIMIT:
+        raise InvalidInput(
+            f"the chips come to {total:,}, more than a session can hold (below "
+            f"{SESSION_TOTAL_LIMIT:,}); check the number of chips of each denomination",
+            field=field,
+        )
     return clean, total
+
+
+def check_session_total(*, what: str, total: Decimal, adding: Decimal, field: str) -> None:
+    """Refuse an amount that would take a session's running total (its drop, fills or
+    credits) to SESSION_TOTAL_LIMIT, before anything is written."""
+    if total + adding >= SESSION_TOTAL_LIMIT:
+        raise InvalidInput(
+            f"with {adding:,} the {what} of this session would come to {total + adding:,}; "
+            f"a session's {what} stays below {SESSION_TOTAL_LIMIT:,} so that it can be "
+            "closed: check the amount",
+            field=field,
+        )
 
 
 def shift_current(*, venue: Any, at: datetime | None = None) -> Shift:
@@ -169,6 +192,8 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden("only a supervisor enters the drop")
     amount = _positive(amount, "amount")
+    dropped = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
+    check_session_total(what="drop", total=dropped or _ZERO, adding=amount, field="amount")
     drop = Drop.objects.create(
         session=session, amount=amount, counted_by=user, counted_at=timezone.now()
     )
@@ -196,6 +221,67 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
     )
     audit_record(user=user, action="drop.record", obj=drop, venue=venue, summary=f"drop {amount}")
     return drop
+
+
+@transaction.atomic
+def drop_reverse(*, drop: Drop, user: Any, reason: str) -> Drop:
+    """Reverse a drop entered by mistake, while its session is open.
+
+    Nothing is deleted: a drop of the opposite amount names the mistaken one, its ledger
+    entries reverse the mistaken one's (so the drop's money is back with the players and
+    the ledger still balances), and the session's drop is the sum of both. A supervisor
+    does it and says why. A drop is reversed once; a reversal is not reversed (enter the
+    drop again instead).
+    """
+    session = lock_open_session(drop.session_id)
+    venue = session.table.venue
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden("only a supervisor reverses a drop")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("say why the drop is reversed", field="reason")
+    # Read again under the session's lock, which every drop of the session takes first.
+    original = Drop.objects.get(pk=drop.pk)
+    if original.reverses_id is not None:
+        raise Conflict(
+            f"drop {original.pk} is itself a reversal (of drop {original.reverses_id}); "
+            "to count that drop again, enter it again"
+        )
+    if Drop.objects.filter(reverses=original).exists():
+        raise Conflict(f"drop {original.pk} is already reversed")
+    reversal = Drop.objects.create(
+        session=session,
+        amount=-original.amount,
+        reverses=original,
+        reason=reason[:255],
+        counted_by=user,
+        counted_at=timezone.now(),
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                venue=venue,
+                session=session,
+                drop=reversal,
+                account=entry.account,
+                kind=EntryKind.VOID,
+                amount=-entry.amount,
+                reverses=entry,
+                created_by=user,
+            )
+            for entry in LedgerEntry.objects.filter(drop=original).order_by("pk")
+        ]
+    )
+    audit_record(
+        user=user,
+        action="drop.reverse",
+        obj=reversal,
+        venue=venue,
+        summary=f"reversed drop {original.pk} of {original.amount}: {reason[:200]}",
+        before={"drop": original.pk, "amount": str(original.amount)},
+        after={"reversal": reversal.pk, "amount": str(reversal.amount), "reason": reason},
+    )
+    return reversal
 
 
 def _positive(value: Any, field: str) -> Decimal:
@@ -283,6 +369,19 @@ def session_close(
         - figures["fills"]
         + figures["drop"]
     )
+    variance = win_by_count - figures["win_by_ledger"]
+    for name, value in (
+        ("win by count", win_by_count),
+        ("settled win", figures["win_by_ledger"]),
+        ("variance", variance),
+    ):
+        # The totals' limit keeps these in the field; only a settled win beyond any
+        # table's limits could not fit, which is a matter for the ledger's audit.
+        if abs(value) >= MAX_AMOUNT:
+            raise Conflict(
+                f"the {name} would be {value:,}, more than an amount can be; nothing was "
+                "closed: run manage.py audit_ledger and check this session's rounds"
+            )
     session.status = TableSession.Status.CLOSED
     session.closed_by = user
     session.closed_at = timezone.now()
@@ -293,7 +392,7 @@ def session_close(
     session.drop_total = figures["drop"]
     session.win_by_count = win_by_count
     session.win_by_ledger = figures["win_by_ledger"]
-    session.variance = win_by_count - figures["win_by_ledger"]
+    session.variance = variance
     session.save()
     audit_record(
         user=user,

@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
-from casino.services.sessions import chips_total, lock_open_session
+from casino.services.sessions import check_session_total, chips_total, lock_open_session
+
+#: A slip that is not voided counts against its session's limit from its request on, so
+#: verifying it never takes the session's fills or credits past what a close can hold.
+_COUNTED = (SlipStatus.REQUESTED, SlipStatus.ISSUED, SlipStatus.VERIFIED)
 
 
 def _require_supervisor(user: Any, venue_id: int) -> None:
@@ -42,6 +47,12 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
     clean, amount = chips_total(chips, session.table.chip_denominations, field="chips")
     if amount <= 0:
         raise InvalidInput("a slip needs at least one chip", field="chips")
+    check_session_total(
+        what=_totals_name(kind),
+        total=_session_total(session.pk, kind, _COUNTED),
+        adding=amount,
+        field="chips",
+    )
     now = timezone.now()
     year = now.astimezone(zoneinfo.ZoneInfo(venue.timezone)).year  # the venue's calendar
     last = Slip.objects.filter(venue=venue, year=year).aggregate(n=Max("number"))["n"] or 0
@@ -64,6 +75,17 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
         summary=f"{kind} {slip.year}-{slip.number} for {amount}",
     )
     return slip
+
+
+def _totals_name(kind: str) -> str:
+    return "fills" if kind == Slip.Kind.FILL else "credits"
+
+
+def _session_total(session_id: int, kind: str, statuses: tuple[str, ...]) -> Decimal:
+    total = Slip.objects.filter(session_id=session_id, kind=kind, status__in=statuses).aggregate(
+        total=Sum("amount")
+    )["total"]
+    return total or Decimal(0)
 
 
 def _lock(slip: Slip) -> Slip:
@@ -107,6 +129,15 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
         raise Conflict(f"slip {slip.number} is {slip.status}; only an issued slip is verified")
     if slip.issued_by_id == user.pk:
         raise Forbidden("you issued this slip; a second person must verify it")
+    try:  # counted since its request; checked again as it reaches the ledger
+        check_session_total(
+            what=_totals_name(slip.kind),
+            total=_session_total(slip.session_id, slip.kind, (SlipStatus.VERIFIED,)),
+            adding=slip.amount,
+            field="slip",
+        )
+    except InvalidInput as error:
+        raise Conflict(error.message) from None
     into_tray = slip.amount if slip.kind == Slip.Kind.FILL else -slip.amount
     kind = EntryKind.FILL if slip.kind == Slip.Kind.FILL else EntryKind.CREDIT
     LedgerEntry.objects.bulk_create(

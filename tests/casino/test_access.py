@@ -41,6 +41,7 @@ from casino.games import BoxInput
 from casino.models import (
     ApiToken,
     AuditEvent,
+    Drop,
     LedgerEntry,
     LoginAttempt,
     Player,
@@ -71,7 +72,13 @@ from casino.roles import (
 )
 from casino.services.logins import login_record, token_issue
 from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import session_close, session_figures, session_open, shift_current
+from casino.services.sessions import (
+    drop_record,
+    session_close,
+    session_figures,
+    session_open,
+    shift_current,
+)
 from casino.services.slips import slip_request
 from casino.services.table_rulesets import ruleset_change_request
 from casino.simulation import chips_for
@@ -212,6 +219,7 @@ class Side:
     mb_session: TableSession
     round: Round  # settled, in ``session``
     slip: Slip  # requested, in ``mb_session`` (``session`` has nothing left to close it)
+    drop: Drop  # entered in ``session``, not reversed
     report: ShiftReport
     event: AuditEvent
     entry: LedgerEntry
@@ -320,6 +328,7 @@ def build_side(mark: str) -> Side:
         mb_session=mb_session,
         round=round_,
         slip=slip_request(session=mb_session, user=supervisor, kind="fill", chips={"100000": 5}),
+        drop=drop_record(session=session, user=supervisor, amount=D("50000")),
         report=report_build(report_id=report.pk, email=False),
         event=AuditEvent.objects.filter(venue=venue).latest("pk"),
         entry=LedgerEntry.objects.filter(venue=venue).earliest("pk"),
@@ -519,6 +528,12 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"kind": "fill", "chips-100000": "5", "seen": "1"},
         shows=mark,
     ),
+    "console:drop-reverse": Route(
+        _console("drop-reverse", _session, lambda side: side.drop.pk),
+        everyone(405),
+        post=console(None),
+        body=lambda world, side: _signed(world, side, reason="counted twice"),
+    ),
     "console:close": Route(
         _console("close", _session),
         console(),
@@ -565,9 +580,14 @@ SITE_ROUTES = {
         venue_bound=False,
     ),
     "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
-    # drf-spectacular serves the schema and its docs to anyone (its default); no venue data.
-    "schema": Route(lambda world, side: reverse("schema"), everyone(200), venue_bound=False),
-    "api-docs": Route(lambda world, side: reverse("api-docs"), everyone(200), venue_bound=False),
+    # The API's description is for the API's callers (casino/api/docs.py): the schema as
+    # the API answers, the Swagger page sends a browser to log in first.
+    "schema": Route(lambda world, side: reverse("schema"), api(), venue_bound=False),
+    "api-docs": Route(
+        lambda world, side: reverse("api-docs"),
+        lambda role, venue: LOGIN if role == ANONYMOUS else api()(role, venue),
+        venue_bound=False,
+    ),
 }
 
 
@@ -714,10 +734,17 @@ API_ROUTES = {
     ),
     "api:session-drop": Route(
         _api("session-drop", _session),
-        API_POST_ONLY,
+        api(),
         post=_write(SUPERVISE),
         json=True,
         body=lambda world, side: {"amount": "50000"},
+    ),
+    "api:session-drop-reverse": Route(
+        _api("session-drop-reverse", _session, lambda side: side.drop.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"reason": "counted twice"},
     ),
     "api:round-list": _api_list(
         "round-list",

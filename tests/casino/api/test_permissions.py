@@ -41,7 +41,7 @@ from casino.models import (
 )
 from casino.roles import AUDITOR, DEALER, MANAGE, MANAGER, PLAY, READ, SUPERVISE, SUPERVISOR
 from casino.services.rounds import round_create, round_settle, round_void_request
-from casino.services.sessions import session_close, session_open
+from casino.services.sessions import drop_record, session_close, session_open
 from casino.services.slips import slip_issue, slip_request
 from casino.services.table_rulesets import ruleset_change_request
 from tests.casino.api import NIU_8, NIU_9, client_for
@@ -137,6 +137,15 @@ def _slip(side: Side, issued: bool = False) -> Slip:
     return slip
 
 
+def _drop(side: Side) -> Drop:
+    return drop_record(session=_session(side), user=side.supervisor, amount=D("50000"))
+
+
+def _reversal_of(drop: Drop) -> Call:
+    path = f"/api/v1/sessions/{drop.session_id}/drop/{drop.pk}/reverse/"
+    return Call(path, {"reason": "counted twice"})
+
+
 def _closed_session(side: Side) -> TableSession:
     session = _session(side)
     return session_close(session=session, user=side.supervisor, closing_chips={"100000": 10})
@@ -201,6 +210,9 @@ ENDPOINTS = [
     Endpoint("slips list", "GET", _listed("/api/v1/slips/", _slip), is_list=True),
     Endpoint("slip", "GET", lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/")),
     Endpoint("slip ledger", "GET", lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/ledger/")),
+    Endpoint(
+        "session drops", "GET", lambda s: Call(f"/api/v1/sessions/{_drop(s).session_id}/drop/")
+    ),
     Endpoint("audit list", "GET", _listed("/api/v1/audit/", _event), is_list=True),
     Endpoint("audit event", "GET", lambda s: Call(f"/api/v1/audit/{_event(s).pk}/")),
     # Playing: dealers, supervisors, managers.
@@ -260,6 +272,13 @@ ENDPOINTS = [
         "record drop",
         "POST",
         lambda s: Call(f"/api/v1/sessions/{_session(s).pk}/drop/", {"amount": "50000"}),
+        ok=201,
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "reverse drop",
+        "POST",
+        lambda s: _reversal_of(_drop(s)),
         ok=201,
         gate=SUPERVISE,
     ),

@@ -1,0 +1,55 @@
+"""The API's description for the API's own callers: the OpenAPI schema and Swagger UI.
+
+Both need a login, like the API itself: the schema answers a caller without a token or a
+session 401, and one without a floor role 403, in the API's error body; the Swagger page
+sends a browser to the login page and a member of staff without a floor role to a page
+saying why. Swagger UI's scripts and styles come from the app's own static files
+(``drf-spectacular-sidecar``, ``SWAGGER_UI_DIST = "SIDECAR"``), never from a CDN.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.api.permissions import RolePermission
+from casino.roles import READ, has_role
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema (YAML, or JSON with ``?format=json``), for any floor role."""
+
+    permission_classes = [RolePermission]
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        # An error is the API's JSON body, not a YAML rendering of it.
+        if response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class SwaggerView(SpectacularSwaggerView):
+    permission_classes = [RolePermission]
+
+
+_swagger = SwaggerView.as_view(url_name="schema")
+
+
+@login_required
+def swagger(request: HttpRequest) -> HttpResponse:
+    """The Swagger page: a browser signs in first; it reads the schema with its session."""
+    if not has_role(request.user, READ):
+        message = _("Only staff with a floor role read the API's description.")
+        return render(request, "console/error.html", {"message": message}, status=403)
+    return _swagger(request)
