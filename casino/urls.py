@@ -4,12 +4,11 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from casino.api import docs
+from casino.throttling import LockoutAuthenticationForm
 
 # A body Django will not read (too large, too many fields) answers in the API's error
 # shape under /api/ and with a page that says so elsewhere, not a bare "Bad Request".
 handler400 = "casino.api.bodies.bad_request"
-
-from casino.throttling import LockoutAuthenticationForm
 
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"

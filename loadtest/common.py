@@ -37,6 +37,7 @@ def database_name(run: str) -> str:
     """The run's own database: ``casino_races`` for ``races``, unless another prefix."""
     return f"{database_prefix()}_{run}"
 
+
 #: The environment of the server and of this process: production code paths (DEBUG off),
 #: plain HTTP on loopback (TESTING only turns off the HTTPS redirect and the manifest
 #: static storage, which needs collectstatic), tasks eager (no broker).

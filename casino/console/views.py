@@ -730,9 +730,7 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
                     message = error.message
                 else:
                     return _go(request, done)
-    context = close_context(
-        session, state=state, data=request.POST, errors=errors, message=message
-    )
+    context = close_context(session, state=state, data=request.POST, errors=errors, message=message)
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
 
