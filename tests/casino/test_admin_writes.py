@@ -239,7 +239,6 @@ def test_with_the_table_closed_an_edit_saves_with_the_apis_audit_event(admin_cli
     )
     assert event.before != event.after
     # The API, making the same change from the same table, writes the same event.
-    AuditEvent.objects.filter(pk=event.pk).delete()
     Table.objects.filter(pk=floor.table.pk).update(
         seats=5, chip_denominations=["1000000", "100000", "10000", "1000"]
     )
@@ -249,7 +248,7 @@ def test_with_the_table_closed_an_edit_saves_with_the_apis_audit_event(admin_cli
         f"/api/v1/tables/{floor.table.pk}/", api_changes, format="json"
     )
     assert api.status_code == 200, api.json()
-    by_api = AuditEvent.objects.filter(action="table.update").get()
+    by_api = AuditEvent.objects.filter(action="table.update").exclude(pk=event.pk).get()
     assert (by_api.before, by_api.after, by_api.summary) == (
         event.before,
         event.after,

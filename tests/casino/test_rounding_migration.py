@@ -27,7 +27,7 @@ MIGRATIONS = {
 def test_every_version_takes_its_venue_unit_and_rounds_up(game, settings):
     settings.MAUBINH_HOUSE_TAKE_DEALS = 3
     module, from_preset, preset = MIGRATIONS[game]
-    editor = UserFactory(username="editor")
+    editor = UserFactory(username="editor", is_superuser=True)
     hanoi = VenueFactory(code="hanoi", rounding_unit=D("1000"))
     macau = VenueFactory(code="macau", currency="MOP", rounding_unit=D("0.10"))
     versions = {
