@@ -91,7 +91,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("maubinh", "view_maubinhrulesetversion"),
         ("maubinh", "view_rowbonus"),
         ("maubinh", "view_instantwinamount"),
-        # Failed logins and lockouts (casino/admin.py LoginAttemptAdmin).
+        # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
         ("casino", "view_loginattempt"),
     ],
 }

@@ -846,7 +846,7 @@ API_ROUTES = {
 @dataclass(frozen=True)
 class AdminModel:
     """A registered model admin: the object each side has there and what the admin allows
-    on top of the model permissions (``casino/admin.py``, the game apps' ``admin.py``)."""
+    on top of the model permissions (``casino/admin/``, the game apps' ``admin.py``)."""
 
     object_id: Callable[[World, Side], int]
     #: The admin shows only the rows of the user's venues (``VenueScopedAdmin``).
@@ -1027,7 +1027,7 @@ def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:
 
 
 def version_routes(label: str) -> dict[str, Route]:
-    """The ruleset version admin's own views (casino/admin.py ``RulesetVersionAdmin``)."""
+    """The ruleset version admin's own views (casino/admin/rulesets.py ``RulesetVersionAdmin``)."""
     app_label, model = label.split(".")
     prefix = f"admin:{app_label}_{model}"
     spec = ADMIN_MODELS[label]
@@ -1060,7 +1060,7 @@ def version_routes(label: str) -> dict[str, Route]:
 
 
 def ruleset_change_routes() -> dict[str, Route]:
-    """Approve and refuse a table's change of ruleset (casino/admin.py
+    """Approve and refuse a table's change of ruleset (casino/admin/floor.py
     ``TableRulesetChangeAdmin``): the permission, then the venue (404), then the service,
     which takes only a manager of the venue (a superuser is sent back with its message)."""
     label = "casino.tablerulesetchange"

@@ -1,0 +1,108 @@
+"""Who may do what: staff accounts (through the staff service), login records, API tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import Q
+from django.http import HttpRequest
+
+from casino.admin.writes import ServiceWrites
+from casino.models import ApiToken, LoginAttempt
+from casino.roles import venue_ids
+from casino.services.logins import token_revoke
+from casino.services.staff import ACCESS_FIELDS, staff_access_update
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class StaffUserAdmin(ServiceWrites, UserAdmin):
+    """Django's user admin, with a member's access (flags, groups = roles, own permissions)
+    changed by ``staff_access_update``, which audits it with before and after. A new
+    account is a username and a password, with no access yet."""
+
+    def write(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> Any:
+        if not change:
+            return form.save()
+        member = form.instance
+        own_fields = {field.name for field in member._meta.concrete_fields}
+        personal = [
+            name for name in form.changed_data if name in own_fields and name not in ACCESS_FIELDS
+        ]
+        if personal:
+            member.save(update_fields=personal)
+        access = {
+            name: form.cleaned_data[name] for name in ACCESS_FIELDS if name in form.changed_data
+        }
+        if access:
+            member = staff_access_update(member=member, user=request.user, **access)
+        return member
+
+
+@admin.register(LoginAttempt)
+class LoginAttemptAdmin(admin.ModelAdmin):
+    """Failed logins, lockouts and logins, for auditors (``view_loginattempt``) and
+    superusers; written by the login lockout only, never changed here.
+
+    A superuser sees every attempt. Anyone else with the permission sees the attempts on
+    accounts that work at their venues, and those naming no account at all (an unknown
+    username belongs to no venue, and hiding it from everyone would hide a password
+    sprayer); attempts on an account that works elsewhere, or at no venue (a superuser's),
+    are not theirs to see.
+    """
+
+    list_display = ["at", "outcome", "username", "user", "address", "entry_point", "user_agent"]
+    list_filter = ["outcome", "entry_point"]
+    search_fields = ["username", "address", "user_agent"]
+    date_hierarchy = "at"
+    list_select_related = ["user"]
+    show_full_result_count = False  # the trail grows without end: no COUNT(*) per page
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        mine = LoginAttempt.objects.filter(user__venues__in=venue_ids(request.user))
+        return queryset.filter(Q(user__isnull=True) | Q(pk__in=mine.values("pk")))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """The devices' API tokens, for superusers (no role has its permissions): who holds
+    one on which device, until when. Revoking one (a lost tablet) is the delete action,
+    through ``token_revoke``; a token is issued only by logging in (its key is shown once,
+    to the device)."""
+
+    list_display = ["id", "user", "device", "created", "expiry", "last_used"]
+    list_filter = ["device"]
+    search_fields = ["user__username", "device"]
+    list_select_related = ["user"]
+    fields = ["user", "device", "created", "expiry", "last_used"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        token_revoke(token=obj, user=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for token in queryset.select_related("user"):
+            token_revoke(token=token, user=request.user)
