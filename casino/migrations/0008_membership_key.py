@@ -106,8 +106,9 @@ def renumber_players(apps, schema_editor=None, report=print):
         for line in lines:
             report(line)
     AuditEvent.objects.bulk_create(events)
-    if schema_editor is not None:
-        # Check the deferred foreign keys now: the table is altered next in this transaction.
+    if schema_editor is not None and schema_editor.connection.vendor == "postgresql":
+        # Check the deferred foreign keys now: the table is altered next in this transaction
+        # (PostgreSQL refuses to alter a table with trigger events pending; SQLite has none).
         schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     return events
 
