@@ -46,6 +46,7 @@ from casino.money import plain
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.rounds import round_void
 from casino.services.sessions import drop_reverse, session_close, session_open
+from casino.throttling import refusal_message
 
 ROUND_PAGE = "console/round.html"
 PICKER_ROWS = tuple(tuple(Card(rank, suit) for rank in RANKS) for suit in SUITS)
@@ -583,12 +584,10 @@ def void(request: HttpRequest, session: TableSession, round_id: int) -> HttpResp
     elif not credentials.given:
         error = _("A supervisor enters their username and password to approve.")
     else:
-        supervisor = authenticate(
-            request, username=credentials.username, password=credentials.password
+        supervisor, error = _signed_by(
+            request, credentials, _("Wrong username or password: nothing was voided.")
         )
-        if supervisor is None:
-            error = _("Wrong username or password: nothing was voided.")
-        else:
+        if supervisor is not None:
             try:
                 round_void(
                     round_=round_,
@@ -709,12 +708,10 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         elif not errors and not credentials.given:
             message = _("A supervisor enters their username and password to close the table.")
         elif not errors:
-            supervisor = authenticate(
-                request, username=credentials.username, password=credentials.password
+            supervisor, message = _signed_by(
+                request, credentials, _("Wrong username or password: the table is still open.")
             )
-            if supervisor is None:
-                message = _("Wrong username or password: the table is still open.")
-            else:
+            if supervisor is not None:
                 try:
                     session_close(session=session, user=supervisor, closing_chips=chips, drop=drop)
                 except Forbidden:
@@ -777,12 +774,10 @@ def drop_reversal(request: HttpRequest, session: TableSession, drop_id: int) -> 
     elif not credentials.given:
         error = _("A supervisor enters their username and password to approve.")
     else:
-        supervisor = authenticate(
-            request, username=credentials.username, password=credentials.password
+        supervisor, error = _signed_by(
+            request, credentials, _("Wrong username or password: nothing was reversed.")
         )
-        if supervisor is None:
-            error = _("Wrong username or password: nothing was reversed.")
-        else:
+        if supervisor is not None:
             try:
                 drop_reverse(drop=drop, user=supervisor, reason=reason)
             except Forbidden:
@@ -803,6 +798,16 @@ def drop_reversal(request: HttpRequest, session: TableSession, drop_id: int) -> 
         drop_reason=reason,
     )
     return page(request, "console/close.html", "close", context, status=422 if error else 200)
+
+
+def _signed_by(request: HttpRequest, credentials: forms.Credentials, wrong: str) -> tuple[Any, str]:
+    """The supervisor signing with their own username and password, or why nobody does:
+    ``wrong``, or the lockout's own message when it refused them (the right password would
+    not help then)."""
+    supervisor = authenticate(request, username=credentials.username, password=credentials.password)
+    if supervisor is None:
+        return None, refusal_message(request) or wrong
+    return supervisor, ""
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:
