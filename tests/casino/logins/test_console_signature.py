@@ -4,6 +4,7 @@ and the console says so when the lockout refused it, not "wrong password"."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 
 from casino.models import Round, RoundStatus
 from casino.services.sessions import session_open
@@ -27,6 +28,7 @@ def session(floor):
 @pytest.fixture
 def dealer(client, floor):
     client.force_login(floor.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the venue's language is Vietnamese
     return client
 
 
@@ -36,9 +38,7 @@ def settled_round(dealer, session):
     return Round.objects.get()
 
 
-def test_a_locked_out_supervisor_is_told_so_and_voids_nothing(
-    dealer, session, settled_round, settings
-):
+def test_a_locked_out_supervisor_is_told_so_and_voids_nothing(dealer, session, settled_round):
     for _attempt in range(settings.LOGIN_FAILURE_LIMIT):
         wrong = dealer.post(url("void", session, settled_round.pk), void_data(password="x"), **HX)
         assert "Wrong username or password: nothing was voided." in wrong.content.decode()
