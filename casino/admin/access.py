@@ -10,6 +10,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Q
 from django.http import HttpRequest
 
+from casino.admin.base import ShowsOnly
 from casino.admin.writes import ServiceWrites
 from casino.models import ApiToken, LoginAttempt
 from casino.roles import venue_ids
@@ -45,7 +46,7 @@ class StaffUserAdmin(ServiceWrites, UserAdmin):
 
 
 @admin.register(LoginAttempt)
-class LoginAttemptAdmin(admin.ModelAdmin):
+class LoginAttemptAdmin(ShowsOnly, admin.ModelAdmin):
     """Failed logins, lockouts and logins, for auditors (``view_loginattempt``) and
     superusers; written by the login lockout only, never changed here.
 
@@ -69,15 +70,6 @@ class LoginAttemptAdmin(admin.ModelAdmin):
             return queryset
         mine = LoginAttempt.objects.filter(user__venues__in=venue_ids(request.user))
         return queryset.filter(Q(user__isnull=True) | Q(pk__in=mine.values("pk")))
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(ApiToken)

@@ -49,8 +49,8 @@ def messages_of(error: ValidationError) -> list[str]:
     return list(error.messages)
 
 
-class ReadOnlyAdmin(VenueScopedAdmin):
-    """The floor's records are written by the services only; the admin shows them."""
+class ShowsOnly:
+    """An admin that shows its rows and writes none (the services write them)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -60,3 +60,7 @@ class ReadOnlyAdmin(VenueScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(ShowsOnly, VenueScopedAdmin):
+    """The floor's records are written by the services only; the admin shows them."""

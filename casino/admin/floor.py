@@ -18,7 +18,7 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from casino.admin.base import VenueScopedAdmin
+from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
 from casino.errors import ServiceError
 from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
@@ -269,7 +269,7 @@ class PlayerAdmin(ServiceWrites, VenueScopedAdmin):
 
 
 @admin.register(TableRulesetChange)
-class TableRulesetChangeAdmin(VenueScopedAdmin):
+class TableRulesetChangeAdmin(ReadOnlyAdmin):
     """Requests to change a table's ruleset (made on the table's page). A manager of the
     venue other than the requester approves one (it applies at once if the table is
     closed) or refuses it; the requester may withdraw it. Nothing else is edited here."""
@@ -288,15 +288,6 @@ class TableRulesetChangeAdmin(VenueScopedAdmin):
         "decided_by",
     ]
     search_fields = ["table__code", "to_ruleset__code", "reason"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def _may_decide(self, request: HttpRequest, change: TableRulesetChange) -> bool:
         return change.status == TableRulesetChange.Status.PENDING and request.user.has_perm(

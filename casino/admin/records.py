@@ -7,25 +7,16 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
+from casino.admin.base import ReadOnlyAdmin
 from casino.models import AuditEvent, Box, LedgerEntry, Round, Shift, Slip, TableSession
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(VenueScopedAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["at", "user", "venue", "action", "object_type", "object_id", "summary"]
     list_filter = ["action", ("venue", admin.RelatedOnlyFieldListFilter), "object_type"]
     search_fields = ["summary", "object_id", "user__username"]
     date_hierarchy = "at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Shift)
