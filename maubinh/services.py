@@ -15,11 +15,12 @@ from django.db import transaction
 
 from casino.cards import DECK, format_cards
 from casino.games import BoxInput
-from casino.models import Player, Table, TableLimit, Venue
+from casino.models import Player, Table, Venue
 from casino.money import plain
 from casino.services import rulesets
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
+from casino.services.tables import table_create
 from maubinh import engine
 from maubinh.engine import presets
 from maubinh.engine.rules import InstantWin
@@ -156,8 +157,9 @@ def maubinh_demo(
 ) -> Table:
     """A Mau Binh table ``MB1`` at ``venue`` with ``rounds`` rounds played through the services.
 
-    The ruleset is a copy of ``bigkool-2016`` edited by ``users["manager"]`` and approved by
-    ``users["approver"]``; ``users["dealer"]`` opens the session and deals. Players lay out
+    The ruleset is a copy of ``bigkool-2016`` edited by ``users["manager"]``, who sets up the
+    table through the table service, and approved by ``users["approver"]``;
+    ``users["dealer"]`` opens the session and deals. Players lay out
     with the auto-arranger; in one round a player quits, in another one fouls (lays the
     middle row at the back). The session is left open for the console. Idempotent: a venue
     that has the table already is left as it is.
@@ -175,16 +177,15 @@ def maubinh_demo(
     rules = cached_snapshot(version)
     unit = rules.rounding_unit
     denominations = _demo_denominations(venue)
-    table = Table.objects.create(
+    table = table_create(
         venue=venue,
+        user=users["manager"],
         code=DEMO_TABLE,
         game="maubinh",
         ruleset=version.ruleset,
         seats=engine.MAX_PLAYERS,
         chip_denominations=denominations,
-    )
-    TableLimit.objects.create(
-        table=table, bet_type="stake", min_stake=unit * DEMO_STAKES[0], max_stake=unit * 1000
+        limits={"stake": {"min_stake": unit * DEMO_STAKES[0], "max_stake": unit * 1000}},
     )
     dealer = users["dealer"]
     session = session_open(

@@ -10,10 +10,12 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from casino.models import Player, Ruleset, Table, TableLimit, TableSession, Venue
+from casino.models import Ruleset, TableSession, Venue
 from casino.reports.services import report_build, report_request
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
+from casino.services.players import player_create
 from casino.services.sessions import session_close, session_figures, session_open
+from casino.services.tables import table_create
 from casino.simulation import chips_for, play
 from maubinh.services import maubinh_demo
 from niuniu.services import venue_ruleset_from_preset
@@ -156,24 +158,24 @@ class Command(BaseCommand):
         ruleset = Ruleset.objects.get(venue=venue, game="niuniu")
         denominations, limits = TABLE_SETUP[venue.code]
         tables = []
-        for number in (1, 2):
-            table = Table.objects.create(
+        manager = users["manager"]
+        tables = [
+            table_create(
                 venue=venue,
+                user=manager,
                 code=f"NN{number}",
                 game="niuniu",
                 ruleset=ruleset,
                 seats=5,
                 chip_denominations=denominations,
+                limits={b: {"min_stake": lo, "max_stake": hi} for b, (lo, hi) in limits.items()},
             )
-            TableLimit.objects.bulk_create(
-                TableLimit(table=table, bet_type=b, min_stake=D(lo), max_stake=D(hi))
-                for b, (lo, hi) in limits.items()
+            for number in (1, 2)
+        ]
+        for n, name in enumerate(PLAYER_NAMES, start=1):
+            player_create(
+                venue=venue, user=manager, membership_number=f"{venue.code}-{n:04d}", name=name
             )
-            tables.append(table)
-        Player.objects.bulk_create(
-            Player(venue=venue, membership_number=f"{venue.code.upper()}-{n:04d}", name=name)
-            for n, name in enumerate(PLAYER_NAMES, start=1)
-        )
         opening = {d: 40 for d in denominations[:4]}
         session = session_open(table=tables[0], user=users["dealer"], opening_chips=opening)
         voided = play(

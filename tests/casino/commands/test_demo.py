@@ -7,7 +7,16 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db.models import Sum
 
-from casino.models import LedgerEntry, Round, TableSession, Venue, VersionStatus
+from casino.models import (
+    AuditEvent,
+    LedgerEntry,
+    Player,
+    Round,
+    Table,
+    TableSession,
+    Venue,
+    VersionStatus,
+)
 from casino.roles import ROLES, roles_of
 from casino.services.rulesets import version_in_force
 from casino.services.tallies import tally_differences
@@ -46,6 +55,10 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     mau_binh = Round.objects.filter(game="maubinh", session__table__venue__code="hanoi")
     assert mau_binh.filter(status="settled").count() >= 20
     assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1
+    # tables and players are set up through the services, with their audit events
+    tables = AuditEvent.objects.filter(action="table.create", user__username="manager")
+    assert tables.count() == Table.objects.count() == 7
+    assert AuditEvent.objects.filter(action="player.create").count() == Player.objects.count()
     text = out.getvalue()
     for username in ("dealer", "supervisor", "pitboss", "manager", "approver", "auditor"):
         assert f"log in as {username} / demo-{username}" in text
