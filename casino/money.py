@@ -1,8 +1,8 @@
 """Money helpers: ``Decimal`` only, built from strings or ints, never from floats.
 
-Rounding happens only where RULES.md says so: a commission or a fee is rounded to the
-rounding unit of the ruleset version, in the version's rounding mode (``Rounding``); the
-``decimal`` rounding constant of each mode is written out where it happens.
+Rounding happens only where a ruleset version says so (docs/ARCHITECTURE.md, "Rulesets"): a
+commission or a fee is rounded to the version's rounding unit in its rounding mode
+(``Rounding``); the ``decimal`` rounding constant of each mode is written out where it happens.
 
 >>> round_to_unit(to_decimal("47.5"), to_decimal("1"), Rounding.UP)
 Decimal('48')

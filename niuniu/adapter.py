@@ -111,7 +111,7 @@ class NiuNiuAdapter:
         )
 
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Dealt from the largest single stake; paid from the dealer's right (RULES.md A1)."""
+        """Dealt from the largest single stake; paid from the dealer's right."""
         singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
         return deal_order(singles), payment_order(list(singles))
 

@@ -197,7 +197,7 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
             "edited; clone it to a new draft instead."
         )
     after = version.rules_as_dict()
-    if before is not None and _same(before, after):
+    if before == after:
         return version
     version.last_edited_by = user
     version.last_edited_at = timezone.now()
@@ -211,12 +211,6 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
         after=after,
     )
     return version
-
-
-def _same(before: dict, after: dict) -> bool:
-    """Whether two ``rules_as_dict`` results say the same (compared as stored JSON)."""
-    encode = lambda data: json.dumps(data, sort_keys=True, cls=DjangoJSONEncoder)  # noqa: E731
-    return encode(before) == encode(after)
 
 
 @transaction.atomic

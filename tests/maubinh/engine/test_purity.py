@@ -1,5 +1,5 @@
 """The engine is pure Python: the standard library and the card and money helpers only, no
-Django (DESIGN.md)."""
+Django (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
