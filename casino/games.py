@@ -81,6 +81,31 @@ class LedgerLine:
     bet_type: str | None = None
 
 
+# --- The game's parts. Each is an object the game's app provides; the floor reaches it
+# --- only through the adapter (``games.get(code).console``, ``.api``, ...).
+
+
+class GameConsole(Protocol):
+    """The game's round screen in the dealer's console (the shell in ``casino.console``
+    renders whatever screen the table's game registers)."""
+
+
+class GameApi(Protocol):
+    """The game's part of the API: its ruleset version serializer and round body."""
+
+
+class GameAdmin(Protocol):
+    """The game's part of the admin: the version admin's hooks and the house-edge panel."""
+
+
+class GameReports(Protocol):
+    """How the management reports show the game."""
+
+
+class GameDemo(Protocol):
+    """The game's demo data and its bulk round stream for ``simulate``."""
+
+
 class GameAdapter(Protocol):
     code: str
     name: str
@@ -105,6 +130,26 @@ class GameAdapter(Protocol):
         """The deal order and the payment order of a round's boxes (no rule is read), to show
         a settled round from what it recorded."""
 
+    @property
+    def console(self) -> GameConsole:
+        """The round screen (``<game>/console/``)."""
+
+    @property
+    def api(self) -> GameApi:
+        """The API's serializers for the game (``<game>/api.py``)."""
+
+    @property
+    def admin(self) -> GameAdmin:
+        """The admin's hooks for the game (``<game>/admin.py``)."""
+
+    @property
+    def reports(self) -> GameReports:
+        """How reports show the game."""
+
+    @property
+    def demo(self) -> GameDemo:
+        """Demo data and simulated rounds."""
+
 
 _REGISTRY: dict[str, GameAdapter] = {}
 
@@ -122,3 +167,8 @@ def get(code: str) -> GameAdapter:
 
 def all_games() -> tuple[GameAdapter, ...]:
     return tuple(_REGISTRY.values())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The installed games as model field choices (``Table.game``, ``Ruleset.game``)."""
+    return [(game.code, game.name) for game in _REGISTRY.values()]

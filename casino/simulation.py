@@ -16,8 +16,8 @@ from casino import games
 from casino.cards import DECK, format_cards
 from casino.games import BoxInput
 from casino.models import Player, TableLimit, TableSession
+from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.rulesets import version_in_force
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from casino.cards import Card, check_distinct, format_cards, parse_cards
-from casino.games import BetResult, BoxInput, BoxResult, LedgerLine, RoundInputError, RoundResult
+from casino.games import (
+    BetResult,
+    BoxInput,
+    BoxResult,
+    GameAdmin,
+    GameApi,
+    GameConsole,
+    GameDemo,
+    GameReports,
+    LedgerLine,
+    RoundInputError,
+    RoundResult,
+)
 from casino.models import Account, EntryKind
 from maubinh import engine
 from maubinh.engine import Arrangement, PairResult, Row, SeatResult
@@ -144,6 +157,38 @@ class MauBinhAdapter:
     name = "Mau Binh"
     bet_types = (BET_TYPE,)
     version_model = MauBinhRulesetVersion
+
+    # The game's parts, each in a module of its own, loaded when the floor first asks.
+
+    @cached_property
+    def console(self) -> GameConsole:
+        from maubinh.console import CONSOLE
+
+        return CONSOLE
+
+    @cached_property
+    def api(self) -> GameApi:
+        from maubinh.api import API
+
+        return API
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        from maubinh.admin import ADMIN
+
+        return ADMIN
+
+    @cached_property
+    def reports(self) -> GameReports:
+        from maubinh.reports import REPORTS
+
+        return REPORTS
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        from maubinh.demo import DEMO
+
+        return DEMO
 
     def snapshot(self, version: MauBinhRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

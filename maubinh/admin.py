@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from maubinh.figures import (
     figures_claim,
     figures_row,

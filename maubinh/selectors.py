@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from casino.models import Ruleset
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from maubinh import engine
 from maubinh.models import MauBinhRulesetVersion
 

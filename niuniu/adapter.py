@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from casino.cards import Card, format_cards, parse_cards
-from casino.games import BetResult, BoxInput, BoxResult, LedgerLine, RoundInputError, RoundResult
+from casino.games import (
+    BetResult,
+    BoxInput,
+    BoxResult,
+    GameAdmin,
+    GameApi,
+    GameConsole,
+    GameDemo,
+    GameReports,
+    LedgerLine,
+    RoundInputError,
+    RoundResult,
+)
 from casino.models import Account, EntryKind
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
@@ -36,6 +49,38 @@ class NiuNiuAdapter:
     name = "Niu Niu"
     bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
     version_model = NiuNiuRulesetVersion
+
+    # The game's parts, each in a module of its own, loaded when the floor first asks.
+
+    @cached_property
+    def console(self) -> GameConsole:
+        from niuniu.console import CONSOLE
+
+        return CONSOLE
+
+    @cached_property
+    def api(self) -> GameApi:
+        from niuniu.api import API
+
+        return API
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        from niuniu.admin import ADMIN
+
+        return ADMIN
+
+    @cached_property
+    def reports(self) -> GameReports:
+        from niuniu.reports import REPORTS
+
+        return REPORTS
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        from niuniu.demo import DEMO
+
+        return DEMO
 
     def snapshot(self, version: NiuNiuRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

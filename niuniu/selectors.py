@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.db.models import Prefetch
 
 from casino.models import Ruleset
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from niuniu import engine
 from niuniu.engine.rules import BetType, BonusPredicate
 from niuniu.models import BonusLine, NiuNiuRulesetVersion, PaytableRow

@@ -20,7 +20,9 @@ from casino.games import BoxInput, RoundResult
 from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
 from casino.players import membership_key
 from casino.roles import PLAY, can, venue_ids
-from casino.services.rulesets import version_in_force
+from casino.rules import NoRulesInForce, rules_in_force
+
+__all__ = ["NoRulesInForce", "rules_for"]
 from casino.services.sessions import session_figures
 from niuniu.engine import BetType, deposit_multiple
 
@@ -103,20 +105,9 @@ class Screen:
         return self.rules.rounding_unit
 
 
-class NoRulesInForce(Exception):
-    """The table's ruleset has no version in force: nothing can be dealt."""
-
-
 def rules_for(*, session: TableSession) -> Any:
-    """The engine's rules in force at the session's table (one query; the snapshot of an
-    approved version is cached per process)."""
-    table = session.table
-    adapter = games.get(table.game)
-    version = version_in_force(model=adapter.version_model, ruleset=table.ruleset)
-    if version is None:
-        raise NoRulesInForce(table.code)
-    version.ruleset = table.ruleset
-    return adapter.snapshot(version)
+    """The engine's rules in force at the session's table (``casino.rules``)."""
+    return rules_in_force(session.table).rules
 
 
 def screen_for(*, session: TableSession) -> Screen:

@@ -30,8 +30,8 @@ from casino.models import (
     TableSession,
 )
 from casino.roles import PLAY, SUPERVISE, can
+from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
-from casino.services.rulesets import version_in_force
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 
@@ -101,16 +101,8 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
 
 
 def _rules_in_force(session: TableSession) -> tuple[games.GameAdapter, Any, Any]:
-    table = session.table
-    adapter = games.get(table.game)
-    version = version_in_force(model=adapter.version_model, ruleset=table.ruleset)
-    if version is None:
-        raise Conflict(
-            f"the ruleset of table {table.code} has no version in force; a manager must "
-            "activate one"
-        )
-    version.ruleset = table.ruleset  # already loaded with its venue
-    return adapter, version, adapter.snapshot(version)
+    found = rules_in_force(session.table)
+    return found.game, found.version, found.rules
 
 
 def round_preview(
@@ -217,22 +209,6 @@ def _inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
     ]
 
 
-#: Rules by (game, version id). A round only ever records a version that was in force, and
-#: such versions never change (their rounding unit and mode included), so their rules are
-#: kept per process; nothing of the venue's current settings goes into them.
-_ROUND_RULES: dict[tuple[str, int], Any] = {}
-
-
-def _rules_of(round_: Round, adapter: games.GameAdapter) -> Any:
-    key = (round_.game, round_.ruleset_version_id)
-    rules = _ROUND_RULES.get(key)
-    if rules is None:
-        version = adapter.version_model.objects.get(pk=round_.ruleset_version_id)
-        version.ruleset = round_.ruleset
-        rules = _ROUND_RULES[key] = adapter.snapshot(version)
-    return rules
-
-
 def _recorded_result(
     round_: Round, boxes: Sequence[Box], adapter: games.GameAdapter
 ) -> RoundResult:
@@ -291,7 +267,7 @@ def round_result(round_: Round) -> RoundResult:
     if round_.settled_at is not None:
         return _recorded_result(round_, boxes, adapter)
     return adapter.evaluate_round(
-        rules=_rules_of(round_, adapter),
+        rules=rules_of_round(round_),
         dealer_cards=round_.dealer_cards,
         boxes=_inputs_of(boxes),
     )
@@ -332,7 +308,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     adapter = games.get(round_.game)
     boxes = list(Box.objects.filter(round=round_).prefetch_related("bets"))
     result = adapter.evaluate_round(
-        rules=_rules_of(round_, adapter),
+        rules=rules_of_round(round_),
         dealer_cards=round_.dealer_cards,
         boxes=_inputs_of(boxes),
     )

@@ -403,21 +403,6 @@ def version_reach(*, ruleset: Ruleset) -> list[TableReach]:
     return [TableReach(code=table.code, is_open=table.is_open) for table in tables]
 
 
-def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
-    """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
-    at = at or timezone.now()
-    return (
-        model.objects.filter(
-            ruleset=ruleset,
-            status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
-            effective_from__lte=at,
-        )
-        .exclude(retired_at__lte=at)
-        .order_by("-effective_from")
-        .first()
-    )
-
-
 @transaction.atomic
 def version_save_draft(
     *,

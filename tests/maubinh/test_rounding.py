@@ -13,13 +13,13 @@ from casino.errors import InvalidInput
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry
 from casino.roles import MANAGER
+from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
     version_content_hash,
-    version_in_force,
 )
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import version_save_draft

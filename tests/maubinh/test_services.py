@@ -7,7 +7,7 @@ from django.db.models import Sum
 
 from casino.models import Box, LedgerEntry, Round, RoundStatus, TableSession, VersionStatus
 from casino.roles import DEALER, MANAGER
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import maubinh_demo
 from tests.factories import PlayerFactory, staff

@@ -57,7 +57,7 @@ from casino.models import (
     Venue,
 )
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from casino.services.sessions import session_close, session_figures, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
 from casino.services.tallies import tally_settled

@@ -18,7 +18,7 @@ from casino.models import (
     VersionStatus,
 )
 from casino.roles import ROLES, roles_of
-from casino.services.rulesets import version_in_force
+from casino.rules import version_in_force
 from casino.services.tallies import tally_differences
 from niuniu.models import NiuNiuRulesetVersion
 

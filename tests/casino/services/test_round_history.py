@@ -18,13 +18,13 @@ from django.urls import reverse
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry, RoundStatus
 from casino.roles import MANAGER
+from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
     version_content_hash,
-    version_in_force,
     version_record_edit,
 )
 from casino.services.sessions import session_open

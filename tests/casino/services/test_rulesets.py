@@ -10,12 +10,12 @@ from django.utils import timezone
 
 from casino.models import AuditEvent, VersionStatus
 from casino.roles import MANAGER
+from casino.rules import version_in_force
 from casino.services.rulesets import (
     version_activate,
     version_approve,
     version_clone,
     version_content_hash,
-    version_in_force,
     version_record_edit,
 )
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow

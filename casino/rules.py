@@ -1,0 +1,77 @@
+"""The one place that says which rules govern a table or a round.
+
+A table deals under the version of its ruleset in force now; a round settles under the
+version it recorded when it was dealt. Either way the game's adapter turns the version
+into its engine's frozen rules (``GameAdapter.snapshot``, which caches approved versions
+per process: an approved version never changes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino import games
+from casino.errors import Conflict
+from casino.models import Round, Ruleset, RulesetVersion, Table, VersionStatus
+
+V = TypeVar("V", bound=RulesetVersion)
+
+
+
+def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
+    """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
+    at = at or timezone.now()
+    return (
+        model.objects.filter(
+            ruleset=ruleset,
+            status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
+            effective_from__lte=at,
+        )
+        .exclude(retired_at__lte=at)
+        .order_by("-effective_from")
+        .first()
+    )
+
+
+class NoRulesInForce(Conflict):
+    """The table's ruleset has no version in force: nothing can be dealt."""
+
+
+@dataclass(frozen=True)
+class RulesInForce:
+    game: games.GameAdapter
+    version: RulesetVersion
+    rules: Any  # the game's engine rules
+
+
+def rules_in_force(table: Table) -> RulesInForce:
+    """The rules a round dealt at ``table`` now is settled by (one query).
+
+    ``table`` comes with its ruleset loaded (``select_related("ruleset__venue")``).
+    """
+    game = games.get(table.game)
+    version = version_in_force(model=game.version_model, ruleset=table.ruleset)
+    if version is None:
+        raise NoRulesInForce(
+            _(
+                "the ruleset of table %(table)s has no version in force; a manager must "
+                "activate one"
+            )
+            % {"table": table.code},
+            reason="no_rules_in_force",
+        )
+    version.ruleset = table.ruleset
+    return RulesInForce(game=game, version=version, rules=game.snapshot(version))
+
+
+def rules_of_round(round_: Round) -> Any:
+    """The engine rules of the version ``round_`` recorded (its ``ruleset`` loaded)."""
+    game = games.get(round_.game)
+    version = game.version_model.objects.get(pk=round_.ruleset_version_id)
+    version.ruleset = round_.ruleset
+    return game.snapshot(version)
