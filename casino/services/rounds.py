@@ -32,6 +32,7 @@ from casino.models import (
 from casino.roles import PLAY, SUPERVISE, can
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
+from casino.services.ledger import ledger_post
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 
@@ -324,7 +325,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
             bet.net = line.net
     _record_outcomes(list(bets.values()))
     box_by_position = {box.position: box for box in boxes}
-    LedgerEntry.objects.bulk_create(
+    ledger_post(
         LedgerEntry(
             venue=venue,
             session_id=round_.session_id,
@@ -449,7 +450,7 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     if user.pk == round_.void_requested_by_id:
         raise Forbidden("a void needs a second person: another supervisor must approve it")
     entries = list(LedgerEntry.objects.filter(round=round_, reverses__isnull=True).order_by("pk"))
-    LedgerEntry.objects.bulk_create(
+    ledger_post(
         LedgerEntry(
             venue_id=entry.venue_id,
             session_id=entry.session_id,

@@ -34,6 +34,7 @@ from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, to_decimal
 from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.services.ledger import ledger_post
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000
@@ -197,7 +198,7 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
     drop = Drop.objects.create(
         session=session, amount=amount, counted_by=user, counted_at=timezone.now()
     )
-    LedgerEntry.objects.bulk_create(
+    ledger_post(
         [
             LedgerEntry(
                 venue=venue,
@@ -257,7 +258,7 @@ def drop_reverse(*, drop: Drop, user: Any, reason: str) -> Drop:
         counted_by=user,
         counted_at=timezone.now(),
     )
-    LedgerEntry.objects.bulk_create(
+    ledger_post(
         [
             LedgerEntry(
                 venue=venue,

@@ -20,6 +20,7 @@ from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.services.ledger import ledger_post
 from casino.services.sessions import check_session_total, chips_total, lock_open_session
 
 #: A slip that is not voided counts against its session's limit from its request on, so
@@ -140,7 +141,7 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
         raise Conflict(error.message) from None
     into_tray = slip.amount if slip.kind == Slip.Kind.FILL else -slip.amount
     kind = EntryKind.FILL if slip.kind == Slip.Kind.FILL else EntryKind.CREDIT
-    LedgerEntry.objects.bulk_create(
+    ledger_post(
         [
             LedgerEntry(
                 venue_id=slip.venue_id,
