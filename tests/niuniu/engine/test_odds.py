@@ -23,6 +23,7 @@ from niuniu.engine import (
     Ruleset,
     compare,
     evaluate,
+    odds_report,
     presets,
     settle_box,
     winning_line,
@@ -517,8 +518,9 @@ def test_outcome_probabilities_add_up():
             assert sum(bet.net_distribution().values()) == 1
 
 
-def test_doctests():
-    result = doctest.testmod(odds_module)
+@pytest.mark.parametrize("module", [odds_module, odds_report], ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module)
     assert result.attempted > 0
     assert result.failed == 0
 
