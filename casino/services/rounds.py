@@ -9,6 +9,7 @@ one transaction: a round has all of its ledger entries or none.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.games import BetResult, BoxInput, BoxResult, RoundResult
+from casino.games import BoxInput, RoundResult
 from casino.models import (
     Bet,
     Box,
@@ -29,6 +30,7 @@ from casino.models import (
     TableLimit,
     TableSession,
 )
+from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result
 from casino.roles import PLAY, SUPERVISE, can
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
@@ -171,13 +173,20 @@ def round_create(
         for box in result.boxes
     )
     by_position = {box.position: box for box in created}
-    Bet.objects.bulk_create(
+    bets = Bet.objects.bulk_create(
         Bet(
             box=by_position[box.position],
             bet_type=bet.bet_type,
             stake=bet.stake,
             deposit_shown=inputs[box.position].deposits.get(bet.bet_type),
             deposit_required=bet.deposit_required,
+            # The round's outcome as evaluated now, under the version it records: what
+            # settling posts. A dealt round is not paid until it is settled.
+            outcome=bet.outcome,
+            odds=bet.odds,
+            gross=bet.gross,
+            commission=bet.commission,
+            net=bet.net,
         )
         for box in result.boxes
         for bet in box.bets
@@ -189,104 +198,75 @@ def round_create(
         venue=session.table.venue,
         summary=f"dealt round {number} at {session.table}",
     )
+    round_.dealt = Dealt(result=result, boxes=created, bets=bets)
     return round_, result
 
 
-def _inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
-    return [
-        BoxInput(
-            position=box.position,
-            cards=box.cards,
-            stakes={bet.bet_type: bet.stake for bet in box.bets.all()},
-            deposits={
-                bet.bet_type: bet.deposit_shown
-                for bet in box.bets.all()
-                if bet.deposit_shown is not None
-            },
-            player_id=box.player_id,
-            quit=box.quit,
+@dataclass(frozen=True)
+class Dealt:
+    """What ``round_create`` wrote, kept on the round it returns so that settling the round
+    in the same transaction (the console's Confirm) posts it without reading it back."""
+
+    result: RoundResult
+    boxes: list[Box]
+    bets: list[Bet]
+
+
+def _outcomes_of(
+    round_: Round, adapter: games.GameAdapter, dealt: Dealt | None
+) -> tuple[RoundResult, list[Box], list[Bet]]:
+    """The outcome a round was dealt with, and its boxes and bets: from ``round_create`` in
+    this transaction, else read back (two queries). Nothing is evaluated, but for a round
+    dealt before outcomes were recorded at deal time (evaluated here, once, and recorded)."""
+    if dealt is not None:
+        return dealt.result, dealt.boxes, dealt.bets
+    boxes = list(
+        Box.objects.filter(round=round_)
+        .order_by("pk")
+        .prefetch_related(Prefetch("bets", queryset=Bet.objects.order_by("pk")))
+    )
+    bets = [bet for box in boxes for bet in box.bets.all()]
+    if has_outcomes(boxes):
+        return recorded_result(round_, boxes, adapter), boxes, bets
+    result = adapter.evaluate_round(
+        rules=rules_of_round(round_), dealer_cards=round_.dealer_cards, boxes=inputs_of(boxes)
+    )
+    by_key = {(box.position, bet.bet_type): bet for box in boxes for bet in box.bets.all()}
+    for box_result in result.boxes:
+        for line in box_result.bets:
+            bet = by_key[(box_result.position, line.bet_type)]
+            bet.outcome, bet.odds, bet.gross = line.outcome, line.odds, line.gross
+            bet.commission, bet.net = line.commission, line.net
+    _record_outcomes(bets)
+    return result, boxes, bets
+
+
+def _check_outcome(round_: Round, result: RoundResult, bets: Sequence[Bet]) -> None:
+    """The outcome to post is the one the bets recorded: every bet once, its net the
+    engine's gross less commission (a posting that does not add up is refused, never paid)."""
+    lines = [line for box in result.boxes for line in box.bets]
+    if len(lines) != len(bets) or any(line.net != line.gross - line.commission for line in lines):
+        raise Conflict(
+            f"round {round_.number} does not add up as recorded; it cannot be settled, "
+            "void it and deal it again"
         )
-        for box in boxes
-    ]
-
-
-def _recorded_result(
-    round_: Round, boxes: Sequence[Box], adapter: games.GameAdapter
-) -> RoundResult:
-    """A settled round as it recorded itself: each box's cards and evaluation and each bet's
-    outcome, odds and amounts, in the order they were dealt and posted. No rule is read."""
-    deal_order, payment_order = adapter.round_orders(_inputs_of(boxes))
-    return RoundResult(
-        dealer_cards=round_.dealer_cards,
-        dealer_evaluation=round_.dealer_evaluation,
-        boxes=tuple(
-            BoxResult(
-                position=box.position,
-                cards=box.cards,
-                evaluation=box.evaluation or {},
-                bets=tuple(
-                    BetResult(
-                        bet_type=bet.bet_type,
-                        stake=bet.stake,
-                        deposit_required=bet.deposit_required,
-                        outcome=bet.outcome,
-                        odds=bet.odds,
-                        gross=bet.gross,
-                        commission=bet.commission,
-                        net=bet.net,
-                    )
-                    for bet in box.bets.all()
-                ),
-            )
-            for box in boxes
-        ),
-        deal_order=deal_order,
-        payment_order=payment_order,
-    )
-
-
-def round_result(round_: Round) -> RoundResult:
-    """A recorded round's hands and settlement, in three queries.
-
-    A round that was settled (voided since or not) is shown from what it recorded: its
-    bets' outcomes and amounts as posted to the ledger, its boxes' cards and evaluations.
-    Nothing is evaluated again, so no later change (a venue's settings, a new version)
-    changes it or makes it fail. A round not settled is evaluated under the ruleset version
-    it recorded, which never changes: the preview it will settle with.
-    """
-    round_ = (
-        Round.objects.select_related("ruleset__venue")
-        .prefetch_related(
-            Prefetch("boxes", queryset=Box.objects.order_by("pk")),
-            # The order the bets were recorded in is the engine's settlement order.
-            Prefetch("boxes__bets", queryset=Bet.objects.order_by("pk")),
-        )
-        .get(pk=round_.pk)
-    )
-    adapter = games.get(round_.game)
-    boxes = list(round_.boxes.all())
-    if round_.settled_at is not None:
-        return _recorded_result(round_, boxes, adapter)
-    return adapter.evaluate_round(
-        rules=rules_of_round(round_),
-        dealer_cards=round_.dealer_cards,
-        boxes=_inputs_of(boxes),
-    )
 
 
 @transaction.atomic
 def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundResult]:
-    """Settle a dealt round once: bets' outcomes and the ledger entries, in one transaction.
+    """Settle a dealt round once: post the outcome it was dealt with, in one transaction.
 
-    Idempotent by ``key``: the same key answers with the settlement already made. A round
-    settled under another key, or voided, is a conflict. Bets are settled in the engine's
-    order (the bonus first) under the ruleset version the round recorded, rounding included:
-    exactly as the round was previewed when it was dealt. Nothing is read from the venue's
-    current settings.
+    The outcome was evaluated when the round was dealt, under the version it records,
+    rounding included, and recorded on its bets: settling posts exactly that (checked, not
+    evaluated again; a round settled in the transaction that dealt it is not even read
+    back). Nothing is read from the venue's current settings. Idempotent by ``key``: the
+    same key answers with the settlement already made. A round settled under another key,
+    or voided, is a conflict.
     """
     key = _check_key(key, "Idempotency-Key")
     if key is None:
         raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
+    dealt: Dealt | None = getattr(round_, "dealt", None)
     locked = (
         Round.objects.select_for_update(of=("self",))
         .select_related("session__table__venue", "ruleset__venue")
@@ -307,23 +287,11 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
         raise Conflict(f"round {round_.number} is voided and cannot be settled")
 
     adapter = games.get(round_.game)
-    boxes = list(Box.objects.filter(round=round_).prefetch_related("bets"))
-    result = adapter.evaluate_round(
-        rules=rules_of_round(round_),
-        dealer_cards=round_.dealer_cards,
-        boxes=_inputs_of(boxes),
-    )
-
-    bets = {(box.position, bet.bet_type): bet for box in boxes for bet in box.bets.all()}
-    for box_result in result.boxes:
-        for line in box_result.bets:
-            bet = bets[(box_result.position, line.bet_type)]
-            bet.outcome = line.outcome
-            bet.odds = line.odds
-            bet.gross = line.gross
-            bet.commission = line.commission
-            bet.net = line.net
-    _record_outcomes(list(bets.values()))
+    result, boxes, bets = _outcomes_of(round_, adapter, dealt)
+    _check_outcome(round_, result, bets)
+    by_key = {
+        (box.position, bet.bet_type): bet for box in boxes for bet in bets if bet.box_id == box.pk
+    }
     box_by_position = {box.position: box for box in boxes}
     ledger_post(
         LedgerEntry(
@@ -331,7 +299,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
             session_id=round_.session_id,
             round=round_,
             box=box_by_position.get(line.position) if line.position else None,
-            bet=bets.get((line.position, line.bet_type)),
+            bet=by_key.get((line.position, line.bet_type)),
             player_id=box_by_position[line.position].player_id if line.position else None,
             account=line.account,
             kind=line.kind,

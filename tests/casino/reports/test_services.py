@@ -97,6 +97,9 @@ def test_a_report_another_worker_holds_is_left_alone(report, night):
         # when
         left = services.report_build(report_id=report.pk)
     finally:
+        # Released before the connection closes: a closed connection's backend lets its
+        # locks go only when it has exited, which may be after the next test has started.
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [services.LOCK_SPACE, report.pk])
         other.close()
     # then
     assert left.status == "pending" and left.attempts == 0
