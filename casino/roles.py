@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
+from django.db import connection
 
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
 ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR)
@@ -108,15 +109,39 @@ def role_group(role: str) -> Group:
     return group
 
 
+def _load_access(user: Any) -> None:
+    """Read the user's roles and venues in one query and keep them on the user object for
+    the rest of the request (every API request asks for both)."""
+    from casino.models import Venue
+
+    groups = Group._meta.db_table
+    user_groups = user.groups.through._meta.db_table
+    venue_staff = Venue.staff.through._meta.db_table
+    roles: set[str] = set()
+    venues: set[int] = set()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.name, NULL FROM {groups} g JOIN {user_groups} ug ON ug.group_id = g.id "  # noqa: S608
+            f"WHERE ug.user_id = %s UNION ALL "
+            f"SELECT NULL, s.venue_id FROM {venue_staff} s WHERE s.user_id = %s",
+            [user.pk, user.pk],
+        )
+        for role, venue_id in cursor.fetchall():
+            if role is not None:
+                roles.add(role)
+            else:
+                venues.add(venue_id)
+    user._casino_roles = frozenset(roles.intersection(ROLES))
+    user._casino_venue_ids = frozenset(venues)
+
+
 def roles_of(user: Any) -> frozenset[str]:
     """The user's roles, read once per request and kept on the user object."""
     if not getattr(user, "is_authenticated", False):
         return frozenset()
-    cached = getattr(user, "_casino_roles", None)
-    if cached is None:
-        cached = frozenset(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
-        user._casino_roles = cached
-    return cached
+    if getattr(user, "_casino_roles", None) is None:
+        _load_access(user)
+    return user._casino_roles
 
 
 def has_role(user: Any, roles: frozenset[str]) -> bool:
@@ -127,11 +152,9 @@ def venue_ids(user: Any) -> frozenset[int]:
     """The venues the user works at (kept on the user object like the roles)."""
     if not getattr(user, "is_authenticated", False):
         return frozenset()
-    cached = getattr(user, "_casino_venue_ids", None)
-    if cached is None:
-        cached = frozenset(user.venues.values_list("pk", flat=True))
-        user._casino_venue_ids = cached
-    return cached
+    if getattr(user, "_casino_venue_ids", None) is None:
+        _load_access(user)
+    return user._casino_venue_ids
 
 
 def can(user: Any, capability: frozenset[str], venue_id: int) -> bool:

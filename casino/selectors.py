@@ -342,11 +342,25 @@ def round_view(*, round_id: int, result: RoundResult | None = None) -> RoundView
     )
     if result is None:
         result = round_result(round_)
-    stored = {box.position: box for box in round_.boxes.all()}
+    boxes = list(round_.boxes.all())
+    bets = [bet for box in boxes for bet in box.bets.all()]
+    return round_view_of(round_=round_, boxes=boxes, bets=bets, result=result)
+
+
+def round_view_of(
+    *, round_: Round, boxes: Sequence[Box], bets: Sequence[Bet], result: RoundResult
+) -> RoundView:
+    """The view of a round a service has just written or read, from the objects it holds
+    (``boxes`` with their players, and their ``bets``): the API answers a deal or a settle
+    with what the service computed, without reading the round back."""
+    stored = {box.position: box for box in boxes}
+    shown_by_box: dict[int, dict[str, Decimal | None]] = {box.pk: {} for box in boxes}
+    for bet in bets:
+        shown_by_box[bet.box_id][bet.bet_type] = bet.deposit_shown
     boxes = []
     for box_result in result.boxes:
         box = stored[box_result.position]
-        shown = {bet.bet_type: bet.deposit_shown for bet in box.bets.all()}
+        shown = shown_by_box[box.pk]
         boxes.append(
             BoxView(
                 position=box_result.position,

@@ -160,6 +160,7 @@ def round_create(
         create_key=create_key,
         created_by=user,
     )
+    round_.ruleset = session.table.ruleset
     inputs = {box.position: box for box in boxes}
     created = Box.objects.bulk_create(
         Box(
@@ -222,6 +223,7 @@ def _outcomes_of(
         return dealt.result, dealt.boxes, dealt.bets
     boxes = list(
         Box.objects.filter(round=round_)
+        .select_related("player")
         .order_by("pk")
         .prefetch_related(Prefetch("bets", queryset=Bet.objects.order_by("pk")))
     )
@@ -269,7 +271,9 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     dealt: Dealt | None = getattr(round_, "dealt", None)
     locked = (
         Round.objects.select_for_update(of=("self",))
-        .select_related("session__table__venue", "ruleset__venue")
+        .select_related(
+            "session__table__venue", "ruleset__venue", "created_by", "void_requested_by"
+        )
         .filter(pk=round_.pk)
         .first()
     )
