@@ -35,6 +35,9 @@ class BoxInput:
 
 @dataclass(frozen=True)
 class BetResult:
+    """A bet settled (or to be settled, in a preview): the one settled-bet type every
+    screen, answer and posting reads."""
+
     bet_type: str
     stake: Decimal
     deposit_required: Decimal
@@ -43,6 +46,8 @@ class BetResult:
     gross: Decimal  # player's view, signed
     commission: Decimal  # taken by the house, >= 0
     net: Decimal  # gross - commission
+    #: The deposit the player showed for a bet that may lose a multiple, where one was recorded.
+    deposit_shown: Decimal | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ for one that does not exist: callers answer both with "not found".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from casino import games
-from casino.games import RoundResult
+from casino.games import BetResult, RoundResult
 from casino.models import (
     ApiToken,
     AuditEvent,
@@ -280,26 +280,13 @@ def round_get(*, user: Any, pk: int) -> Round | None:
 
 
 @dataclass(frozen=True)
-class BetView:
-    bet_type: str
-    stake: Decimal
-    deposit_shown: Decimal | None
-    deposit_required: Decimal
-    outcome: str
-    odds: Decimal
-    gross: Decimal
-    commission: Decimal
-    net: Decimal
-
-
-@dataclass(frozen=True)
 class BoxView:
     position: int
     player: Player | None
     cards: str
     quit: bool
     evaluation: dict[str, Any]
-    bets: tuple[BetView, ...]
+    bets: tuple[BetResult, ...]
     net: Decimal
 
 
@@ -369,17 +356,7 @@ def round_view_of(
                 quit=box.quit,
                 evaluation=box_result.evaluation,
                 bets=tuple(
-                    BetView(
-                        bet_type=bet.bet_type,
-                        stake=bet.stake,
-                        deposit_shown=shown.get(bet.bet_type),
-                        deposit_required=bet.deposit_required,
-                        outcome=bet.outcome,
-                        odds=bet.odds,
-                        gross=bet.gross,
-                        commission=bet.commission,
-                        net=bet.net,
-                    )
+                    replace(bet, deposit_shown=shown.get(bet.bet_type))
                     for bet in box_result.bets
                 ),
                 net=box_result.net,
