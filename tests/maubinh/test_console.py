@@ -178,7 +178,7 @@ def test_the_preview_shows_the_pairwise_matrix_fees_and_totals(dealer_client, se
         ({1: SEAT_1, 2: SEAT_2 + " 6S"}, "The front row takes 3 cards; it has 4"),
         ({1: SEAT_1, 2: SEAT_1}, "is already in seat 1"),
         ({1: SEAT_1, 2: "AS KS QS JS ZZ / 2H / 3H"}, "“ZZ” is not a card"),
-        ({1: SEAT_1}, "Mau Binh takes 2 to 4 players; 1 seats are in play"),
+        ({1: SEAT_1}, "Mau Binh takes 2 to 4 players, got 1"),
     ],
 )
 def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats, message):
@@ -191,7 +191,7 @@ def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats
 def test_a_bad_stake_is_said_inline(dealer_client, session):
     response = dealer_client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
     assert response.status_code == 422
-    assert "Below the table minimum of 10,000" in response.content.decode()
+    assert "the stake 5,000 is below the table minimum of 10,000" in response.content.decode()
 
 
 def test_a_quitter_pays_the_penalty(dealer_client, session):
