@@ -279,3 +279,88 @@ def test_the_preview_costs_a_few_queries(dealer, floor, session, django_assert_m
     dealer.post(url("preview", session), data, **HX)  # warm caches
     with django_assert_max_num_queries(8):
         assert dealer.post(url("preview", session), data, **HX).status_code == 200
+
+
+# Refusals in the dealer's language, from the rule that refuses
+
+
+@pytest.fixture
+def vietnamese(client, floor):
+    client.force_login(floor.dealer)  # the venue speaks Vietnamese; no language chosen
+    return client
+
+
+def test_a_stake_off_the_table_limits_is_refused_in_the_venues_language(vietnamese, session):
+    params = {"box": "1", "box-1-single": "5,000"}
+    html = vietnamese.get(url("stakes", session), params, **HX).content.decode()
+    # casino.services.rounds.check_stake's message, as the API says it in Vietnamese
+    assert "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000" in html
+
+
+def test_a_bet_without_a_single_is_refused_by_the_game_in_the_venues_language(vietnamese, session):
+    data = round_data(box1=(NIU_9, {"double": "100,000"}))
+    response = vietnamese.post(url("preview", session), data, **HX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    # the engine's refusal, said by the adapter, beside the Single of box 1
+    assert "ô 1: cược double cần có Cược Đơn trên cùng ô" in html
+    assert 'id="confirm"' not in html
+    english = {**data}
+    with_cookie = vietnamese
+    with_cookie.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = with_cookie.post(url("preview", session), english, **HX).content.decode()
+    assert "box 1: a double bet needs a single bet on the same box" in html
+
+
+def test_closing_with_a_round_not_settled_says_so_in_the_venues_language(
+    vietnamese, floor, session
+):
+    from casino.games import BoxInput
+    from casino.services.rounds import round_create
+
+    round_create(
+        session=session,
+        user=floor.dealer,
+        dealer_cards=NIU_8,
+        boxes=[BoxInput(position=1, cards=NIU_9, stakes={"single": D("100000")})],
+    )
+    response = vietnamese.post(url("close", session), {"chips-100000": "50"}, **HX)
+    assert response.status_code == 422
+    # casino.services.sessions.check_closable, before any supervisor signs
+    assert "ván 1 chưa thanh toán; hãy thanh toán hoặc hủy ván đó trước khi đóng bàn" in (
+        response.content.decode()
+    )
+
+
+# A Confirm reads the entry once
+
+
+def test_a_confirm_parses_each_card_once_and_evaluates_no_hand(dealer, session):
+    from unittest import mock
+
+    from casino.console import forms as shared_forms
+    from casino.console import round as rounds
+    from casino.console import selectors
+    from niuniu.console import forms
+
+    data = round_data(box1=(NIU_9, {"single": "100,000"}), box3=(NO_NIU, {"single": "50,000"}))
+    previewed = dealer.post(url("preview", session), data, **HX)
+    confirmed = {**data, "digest": digest_of(previewed)}
+    with (
+        mock.patch.object(shared_forms, "parse_card", wraps=shared_forms.parse_card) as parse,
+        mock.patch.object(forms, "evaluate", wraps=forms.evaluate) as evaluate,
+        mock.patch.object(
+            selectors, "settlement_preview", wraps=selectors.settlement_preview
+        ) as preview,
+        mock.patch.object(rounds, "round_confirm", wraps=rounds.round_confirm) as confirm,
+    ):
+        response = dealer.post(url("confirm", session), confirmed, **HX)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert parse.call_count == 15  # two boxes and the dealer, five cards each, read once
+    assert evaluate.call_count == 0  # the services evaluate the round as they record it
+    assert preview.call_count == 0
+    assert confirm.call_count == 1
+    (call,) = confirm.call_args_list
+    boxes = call.kwargs["boxes"]
+    assert [(b.position, b.cards) for b in boxes] == [(1, "KS QS 5H 4H TC"), (3, "KH 8H 4D JH AD")]
+    assert Round.objects.get().status == RoundStatus.SETTLED
