@@ -3,8 +3,11 @@ entered (each reversible by a supervisor), and the summary of a closed session."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -12,19 +15,58 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from casino import selectors as floor_selectors
-from casino.console import forms, selectors
+from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
 from casino.console.labels import format_money
 from casino.errors import Conflict, Forbidden, ServiceError
-from casino.models import TableSession
-from casino.services.sessions import check_closable, drop_reverse, session_close
+from casino.models import Round, Slip, TableSession
+from casino.services.sessions import (
+    check_closable,
+    drop_reverse,
+    session_close,
+    session_figures,
+)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session's figures so far and what stops it from closing."""
+
+    figures: dict[str, Decimal]
+    rounds: int
+    unsettled: list[int]
+    pending_slips: list[int]
+
+    @property
+    def expected_tray(self) -> Decimal:
+        """The tray a count should find: opening + house win + fills - credits - drop."""
+        f = self.figures
+        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
+
+
+def session_state(*, session: TableSession) -> SessionState:
+    figures = {"opening": session.opening_total, **session_figures(session)}
+    counts = Round.objects.filter(session=session).aggregate(
+        rounds=Count("pk", filter=~Q(status="voided"))
+    )
+    unsettled = list(
+        Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
+    )
+    pending = list(
+        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
+            "number", flat=True
+        )
+    )
+    return SessionState(
+        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
+    )
 
 
 def summary(request: HttpRequest, session: TableSession) -> HttpResponse:
     """A closed session: its count, the settled win and the variance between them."""
     context = {
         **session_context(session, "close"),
-        "state": selectors.session_state(session=session),
+        "state": session_state(session=session),
     }
     return render(request, "console/summary.html", context)
 
@@ -38,7 +80,7 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         if request.method == "POST":  # closed already (a repeat of this form)
             return go(request, done)
         return summary(request, session)
-    state = selectors.session_state(session=session)
+    state = session_state(session=session)
     errors: dict[str, str] = {}
     message = ""
     if request.method == "POST":
@@ -81,14 +123,14 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 
 def close_context(
-    session: TableSession, state: selectors.SessionState | None = None, **extra: Any
+    session: TableSession, state: SessionState | None = None, **extra: Any
 ) -> dict[str, Any]:
     """The close page: the figures so far, the drops entered (each with its reversal form
     until it is reversed) and the closing count's form."""
     drops = list(floor_selectors.session_drops(session=session))
     return {
         **session_context(session, "close"),
-        "state": state or selectors.session_state(session=session),
+        "state": state or session_state(session=session),
         "denominations": session.table.chip_denominations,
         "drops": drops,
         "reversed": {drop.reverses_id for drop in drops if drop.reverses_id},

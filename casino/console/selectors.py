@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from casino import games
 from casino.games import BoxInput, RoundResult
@@ -21,7 +21,6 @@ from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, Tabl
 from casino.players import membership_key
 from casino.roles import PLAY, can, venue_ids
 from casino.rules import NoRulesInForce, rules_in_force
-from casino.services.sessions import session_figures
 
 __all__ = ["NoRulesInForce", "rules_for"]
 
@@ -194,38 +193,4 @@ def session_slips(*, session: TableSession) -> list[Slip]:
         Slip.objects.filter(session=session)
         .select_related("requested_by", "issued_by", "verified_by", "voided_by")
         .order_by("-year", "-number")
-    )
-
-
-@dataclass(frozen=True)
-class SessionState:
-    """A session's figures so far and what stops it from closing."""
-
-    figures: dict[str, Decimal]
-    rounds: int
-    unsettled: list[int]
-    pending_slips: list[int]
-
-    @property
-    def expected_tray(self) -> Decimal:
-        """The tray a count should find: opening + house win + fills - credits - drop."""
-        f = self.figures
-        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
-
-
-def session_state(*, session: TableSession) -> SessionState:
-    figures = {"opening": session.opening_total, **session_figures(session)}
-    counts = Round.objects.filter(session=session).aggregate(
-        rounds=Count("pk", filter=~Q(status="voided"))
-    )
-    unsettled = list(
-        Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
-    )
-    pending = list(
-        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
-            "number", flat=True
-        )
-    )
-    return SessionState(
-        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
     )

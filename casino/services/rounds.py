@@ -483,9 +483,12 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     if round_.void_requested_by_id is None:
         raise Conflict(f"no void was requested for round {round_.number}; request it first")
     if not can(user, SUPERVISE, venue.pk):
-        raise Forbidden("a supervisor must approve a void")
+        raise Forbidden("a supervisor must approve a void", reason="not_supervisor")
     if user.pk == round_.void_requested_by_id:
-        raise Forbidden("a void needs a second person: another supervisor must approve it")
+        raise Forbidden(
+            "a void needs a second person: another supervisor must approve it",
+            reason="void_by_requester",
+        )
     entries = list(LedgerEntry.objects.filter(round=round_, reverses__isnull=True).order_by("pk"))
     ledger_post(
         LedgerEntry(
