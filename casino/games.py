@@ -111,8 +111,11 @@ class GameConsole(Protocol):
     summary_template: str
     #: Included in a round's detail (``round``, ``venue``): its hands and each box's bets.
     detail_template: str
-    #: What a Confirm of an entry that changed after its preview says.
-    stale_preview: str
+
+    @property
+    def stale_preview(self) -> str:
+        """What a Confirm of an entry that changed after its preview says."""
+        ...
 
     def urls(self) -> list[URLPattern]:
         """The screen's own views (live partials, preview, Confirm), by name."""
