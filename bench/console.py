@@ -71,11 +71,11 @@ def main() -> None:
     from django.urls import reverse
 
     from casino.cards import DECK, format_cards
-    from casino.console import forms
     from casino.console.selectors import screen_for
     from casino.models import Venue
     from casino.roles import DEALER
     from casino.services.sessions import session_open
+    from niuniu.console import forms
     from tests.factories import niuniu_table, staff
 
     venue = Venue.objects.create(

@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from casino.errors import InvalidInput
 from casino.models import Account, EntryKind, RulesetVersion
+
+if TYPE_CHECKING:  # the console's types, for ``GameConsole`` (casino.console imports this)
+    from django.http import HttpRequest, HttpResponse
+    from django.urls import URLPattern
+
+    from casino.console.round import ConsoleEntry
+    from casino.console.selectors import Screen
+    from casino.models import Round, TableSession
 
 
 class RoundInputError(InvalidInput):
@@ -92,7 +100,75 @@ class LedgerLine:
 
 class GameConsole(Protocol):
     """The game's round screen in the dealer's console (the shell in ``casino.console``
-    renders whatever screen the table's game registers)."""
+    renders whatever screen the table's game registers).
+
+    The shell mounts ``urls()`` under ``/console/`` (their names in its ``console``
+    namespace), renders ``screen`` at ``sessions/<id>/``, and runs the preview and the
+    Confirm (``casino.console.round``) with the game's reading of the entry, its preview
+    and its template; the history shows a round's boxes with the game's two templates.
+    """
+
+    #: The round screen's template; its partials ``round`` and ``preview`` are what the
+    #: Confirm and the preview answer htmx with.
+    template: str
+    #: Included in a history row (``round``, ``venue`` in its context): the cells that sum up
+    #: the round's hands (the dealer's, then each box's).
+    summary_template: str
+    #: Included in a round's detail (``round``, ``venue``): its hands and each box's bets.
+    detail_template: str
+
+    @property
+    def stale_preview(self) -> str:
+        """What a Confirm of an entry that changed after its preview says."""
+        ...
+
+    def urls(self) -> list[URLPattern]:
+        """The screen's own views (live partials, preview, Confirm), by name."""
+        ...
+
+    def positions(self, seats: int) -> tuple[int, ...]:
+        """The boxes the screen shows at a table of ``seats`` boxes."""
+        ...
+
+    def deposit_multiples(self, rules: Any, bet_types: Sequence[str]) -> Mapping[str, Decimal]:
+        """What a player shows per unit staked on each bet type (1: the stake)."""
+        ...
+
+    def screen(self, request: HttpRequest, session: TableSession) -> HttpResponse:
+        """The whole round screen of the session (``casino.console.round.whole_screen``)."""
+        ...
+
+    def entry_in(self, data: Mapping[str, str]) -> bool:
+        """Whether ``data`` holds any field of the round form."""
+        ...
+
+    def read_entry(
+        self, data: Mapping[str, str], screen: Screen, *, evaluate: bool = True
+    ) -> ConsoleEntry:
+        """The round form read field by field, every mistake beside its field; each card
+        parsed once, each hand evaluated only with ``evaluate`` (not on a Confirm)."""
+        ...
+
+    def data_from_round(self, round_: Round | None, screen: Screen) -> dict[str, str]:
+        """The next round's form after ``round_``: its players and stakes, no cards."""
+        ...
+
+    def preview_of(self, result: RoundResult, entry: ConsoleEntry) -> object:
+        """The preview the template shows for ``result`` (``totals`` and ``digest`` among
+        what it has, for the shared totals and Confirm block)."""
+        ...
+
+    def context(
+        self,
+        screen: Screen,
+        entry: ConsoleEntry,
+        *,
+        preview: object | None = None,
+        settled: Round | None = None,
+        last: Round | None = None,
+    ) -> dict[str, Any]:
+        """The template's context for ``entry``, with the preview or the round just settled."""
+        ...
 
 
 class GameApi(Protocol):

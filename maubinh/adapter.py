@@ -22,6 +22,9 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from casino.cards import Card, check_distinct, format_cards, parse_cards
 from casino.games import (
     BetResult,
@@ -70,22 +73,39 @@ def parse_seat(text: str) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Car
     if len(rows) == len(engine.ROWS):
         for name, row in zip(engine.ROWS, rows, strict=True):
             if len(row) != name.size:
-                message = f"the {name} row has {len(row)} cards; it takes {name.size}"
+                params = {"row": _(name.value), "count": len(row), "size": name.size}
                 if total != HAND_SIZE:
-                    message += f" ({total} cards in all; a hand is {HAND_SIZE})"
-                raise ValueError(message)
+                    raise ValueError(
+                        _(
+                            "the %(row)s row has %(count)s cards; it takes %(size)s "
+                            "(%(total)s cards in all; a hand is %(hand)s)"
+                        )
+                        % {**params, "total": total, "hand": HAND_SIZE}
+                    )
+                raise ValueError(
+                    _("the %(row)s row has %(count)s cards; it takes %(size)s") % params
+                )
         check_distinct(
             {f"the {name} row": row for name, row in zip(engine.ROWS, rows, strict=True)}
         )
         return rows  # type: ignore[return-value]
     if total != HAND_SIZE:
         raise ValueError(
-            f"the hand has {total} cards; it takes {HAND_SIZE}, laid out as back (5) / "
-            "middle (5) / front (3)"
+            _(
+                "the hand has %(count)s cards; it takes %(hand)s, laid out as back (5) / "
+                "middle (5) / front (3)"
+            )
+            % {"count": total, "hand": HAND_SIZE}
         )
     raise ValueError(
-        f"the hand is entered as {len(rows)} row{'s' if len(rows) != 1 else ''}; separate the "
-        "three rows with '/': back (5) / middle (5) / front (3)"
+        ngettext(
+            "the hand is entered as %(count)s row; separate the three rows with '/': "
+            "back (5) / middle (5) / front (3)",
+            "the hand is entered as %(count)s rows; separate the three rows with '/': "
+            "back (5) / middle (5) / front (3)",
+            len(rows),
+        )
+        % {"count": len(rows)}
     )
 
 
@@ -201,15 +221,19 @@ class MauBinhAdapter:
     ) -> RoundResult:
         if dealer_cards and dealer_cards.strip():
             raise RoundInputError(
-                "Mau Binh has no dealer's hand: the players play each other; leave the "
-                "dealer's cards empty",
+                gettext_lazy(
+                    "Mau Binh has no dealer's hand: the players play each other; leave the "
+                    "dealer's cards empty"
+                ),
                 field="dealer_cards",
+                reason="no_dealer_hand",
             )
         if not engine.MIN_PLAYERS <= len(boxes) <= engine.MAX_PLAYERS:
             raise RoundInputError(
-                f"Mau Binh takes {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} players, "
-                f"got {len(boxes)}",
+                _("Mau Binh takes %(low)s to %(high)s players, got %(count)s")
+                % {"low": engine.MIN_PLAYERS, "high": engine.MAX_PLAYERS, "count": len(boxes)},
                 field="boxes",
+                reason="players_out_of_range",
             )
         stake = _table_stake(boxes, rules)
         arrangements: dict[int, tuple[tuple[Card, ...], ...]] = {}
@@ -220,18 +244,26 @@ class MauBinhAdapter:
                 if box.quit:
                     continue
                 raise RoundInputError(
-                    f"seat {box.position} has no cards; only a player who quits may have none",
+                    _("seat %(seat)s has no cards; only a player who quits may have none")
+                    % {"seat": box.position},
                     field=field,
+                    reason="seat_without_cards",
                 )
             try:
                 rows = parse_seat(box.cards)
             except (TypeError, ValueError) as error:
-                raise RoundInputError(f"seat {box.position}: {error}", field=field) from None
+                raise RoundInputError(
+                    _("seat %(seat)s: %(error)s") % {"seat": box.position, "error": error},
+                    field=field,
+                    reason="seat_cards",
+                ) from None
             for card in (card for row in rows for card in row):
                 if card in seen:
                     raise RoundInputError(
-                        f"'{card}' is in both seat {seen[card]} and seat {box.position}",
+                        _("'%(card)s' is in both seat %(first)s and seat %(seat)s")
+                        % {"card": card, "first": seen[card], "seat": box.position},
                         field=field,
+                        reason="card_twice",
                     )
                 seen[card] = box.position
             arrangements[box.position] = rows
@@ -323,15 +355,21 @@ def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:
         other = sorted(set(box.stakes) - {BET_TYPE})
         if other:
             raise RoundInputError(
-                f"seat {box.position}: Mau Binh has one bet, '{BET_TYPE}' (the table stake); "
-                f"not '{other[0]}'",
+                _(
+                    "seat %(seat)s: Mau Binh has one bet, '%(bet)s' (the table stake); "
+                    "not '%(other)s'"
+                )
+                % {"seat": box.position, "bet": BET_TYPE, "other": other[0]},
                 field=f"boxes[{index}].bets.{other[0]}",
+                reason="bet_not_offered",
             )
         value = box.stakes.get(BET_TYPE)
         if value is None:
             raise RoundInputError(
-                f"seat {box.position} has no stake; every seat plays for the table stake",
+                _("seat %(seat)s has no stake; every seat plays for the table stake")
+                % {"seat": box.position},
                 field=field,
+                reason="stake_missing",
             )
         if isinstance(value, float | bool) or not isinstance(value, Decimal | int):
             raise RoundInputError(
@@ -340,20 +378,31 @@ def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:
         value = Decimal(value)
         if value <= _ZERO:
             raise RoundInputError(
-                f"seat {box.position}: the stake must be positive, got {value}", field=field
+                _("seat %(seat)s: the stake must be positive, got %(stake)s")
+                % {"seat": box.position, "stake": value},
+                field=field,
+                reason="stake_not_positive",
             )
         if value % rules.rounding_unit:
             raise RoundInputError(
-                f"seat {box.position}: the stake {value} is not a multiple of the rounding unit "
-                f"{rules.rounding_unit}",
+                _(
+                    "seat %(seat)s: the stake %(stake)s is not a multiple of the rounding unit "
+                    "%(unit)s"
+                )
+                % {"seat": box.position, "stake": value, "unit": rules.rounding_unit},
                 field=field,
+                reason="stake_off_unit",
             )
         if stake is None:
             stake, first = value, box.position
         elif value != stake:
             raise RoundInputError(
-                f"seat {box.position} stakes {value} but seat {first} stakes {stake}: every "
-                "seat plays for the same table stake",
+                _(
+                    "seat %(seat)s stakes %(stake)s but seat %(first)s stakes %(first_stake)s: "
+                    "every seat plays for the same table stake"
+                )
+                % {"seat": box.position, "stake": value, "first": first, "first_stake": stake},
                 field=field,
+                reason="stakes_differ",
             )
     return stake  # type: ignore[return-value]  # there are at least two boxes

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Protocol
 
+from django.utils.translation import gettext as _
+
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from maubinh.engine.rules import FRONT_CATEGORIES, InstantWin, Row, RowCategory
 from maubinh.engine.settle import MAX_PLAYERS
@@ -45,13 +47,15 @@ def version_errors(version: VersionLike) -> list[str]:
     """The version's own fields (the form's field validators say the same, beside the field)."""
     errors = []
     if version.scoop_multiplier is None or version.scoop_multiplier < 1:
-        errors.append("Scoop multiplier: 1 (no scoop rule) or more; 2 doubles a scoop.")
+        errors.append(_("Scoop multiplier: 1 (no scoop rule) or more; 2 doubles a scoop."))
     if version.fee_rate is None or not Decimal(0) <= version.fee_rate < Decimal(1):
-        errors.append("Table fee rate: from 0 up to, not including, 1 (0.05 is 5%).")
+        errors.append(_("Table fee rate: from 0 up to, not including, 1 (0.05 is 5%)."))
     if version.quit_penalty is None or version.quit_penalty < 1:
         errors.append(
-            "Quit penalty: a whole number of chi, 1 or more (a player who could quit for "
-            "nothing would quit every weak hand)."
+            _(
+                "Quit penalty: a whole number of chi, 1 or more (a player who could quit for "
+                "nothing would quit every weak hand)."
+            )
         )
     return errors
 
@@ -66,16 +70,22 @@ def row_bonus_errors(rows: Iterable[RowBonusLike]) -> list[str]:
         where = _row_label(bonus.row, bonus.category)
         key = (bonus.row, bonus.category)
         if key in seen:
-            errors.append(f"{where}: there are two bonuses; keep one.")
+            errors.append(_("%(where)s: there are two bonuses; keep one.") % {"where": where})
             continue
         seen.add(key)
         if bonus.row == Row.FRONT and RowCategory[bonus.category] not in FRONT_CATEGORIES:
             errors.append(
-                f"{where}: the front row holds three cards, so it can only be Three of a Kind, "
-                "Pair or High Card."
+                _(
+                    "%(where)s: the front row holds three cards, so it can only be Three of a "
+                    "Kind, Pair or High Card."
+                )
+                % {"where": where}
             )
         if bonus.chi is None or bonus.chi < 1:
-            errors.append(f"{where}: the bonus must be a whole number of chi, 1 or more.")
+            errors.append(
+                _("%(where)s: the bonus must be a whole number of chi, 1 or more.")
+                % {"where": where}
+            )
     return errors
 
 
@@ -88,12 +98,13 @@ def instant_win_errors(wins: Iterable[InstantWinLike]) -> list[str]:
             continue
         label = INSTANT_WIN_LABELS[InstantWin(win.kind)]
         if win.kind in seen:
-            errors.append(f"{label}: there are two amounts; keep one.")
+            errors.append(_("%(label)s: there are two amounts; keep one.") % {"label": label})
             continue
         seen.add(win.kind)
         if win.chi is None or win.chi < 0:
             errors.append(
-                f"{label}: the amount must be a whole number of chi, 0 (not paid) or more."
+                _("%(label)s: the amount must be a whole number of chi, 0 (not paid) or more.")
+                % {"label": label}
             )
     return errors
 
@@ -125,7 +136,11 @@ def ruleset_errors(
         worst = worst_case_chi(version, rows, wins) * OPPONENTS
         if worst > MAX_SEAT_CHI:
             errors.append(
-                f"A player could win or lose {worst} chi in one round (against {OPPONENTS} "
-                f"opponents); rounds record at most {MAX_SEAT_CHI}: lower the largest amounts."
+                _(
+                    "A player could win or lose %(worst)s chi in one round (against "
+                    "%(opponents)s opponents); rounds record at most %(most)s: lower the largest "
+                    "amounts."
+                )
+                % {"worst": worst, "opponents": OPPONENTS, "most": MAX_SEAT_CHI}
             )
     return errors

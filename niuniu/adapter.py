@@ -7,6 +7,8 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from casino.cards import Card, format_cards, parse_cards
 from casino.games import (
     BetResult,
@@ -42,6 +44,30 @@ def hand_evaluation(hand: Hand) -> dict[str, Any]:
 
 #: Player boxes besides the dealer (RULES.md A1: 2 to 6 participants).
 MAX_BOXES = 5
+
+#: The engine's refusals (``SettlementError.code``) in the reader's language; the English
+#: reads as the engine's own message.
+SETTLEMENT_MESSAGES = {
+    "bet_not_offered": _(
+        "the ruleset %(ruleset)s does not offer the %(bet)s bet; it offers %(offered)s"
+    ),
+    "stake_not_positive": _("the %(bet)s stake must be positive, got %(stake)s"),
+    "stake_off_unit": _(
+        "the %(bet)s stake %(stake)s is not a multiple of the rounding unit %(unit)s"
+    ),
+    "single_needed": _("a %(bet)s bet needs a single bet on the same box"),
+    "single_missing": _("a box takes part in the round only with a single bet"),
+    "deposit_not_placed": _("a deposit is shown for a %(bet)s bet that is not placed"),
+    "deposit_short": _(
+        "the %(bet)s bet of %(stake)s needs a deposit of %(required)s shown, got %(shown)s"
+    ),
+}
+
+
+def settlement_message(error: SettlementError) -> str:
+    """An engine's refusal in the active language (its English when it has no code)."""
+    message = SETTLEMENT_MESSAGES.get(error.code)
+    return str(message) % error.params if message is not None else str(error)
 
 
 class NiuNiuAdapter:
@@ -92,11 +118,15 @@ class NiuNiuAdapter:
         self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]
     ) -> RoundResult:
         if not boxes:
-            raise RoundInputError("a round needs at least one box with a bet", field="boxes")
+            raise RoundInputError(
+                _("a round needs at least one box with a bet"), field="boxes", reason="no_boxes"
+            )
         if len(boxes) > MAX_BOXES:
             raise RoundInputError(
-                f"Niu Niu deals to at most {MAX_BOXES} boxes besides the dealer, got {len(boxes)}",
+                _("Niu Niu deals to at most %(most)s boxes besides the dealer, got %(count)s")
+                % {"most": MAX_BOXES, "count": len(boxes)},
                 field="boxes",
+                reason="too_many_boxes",
             )
         dealer = _parse(dealer_cards, "dealer_cards", "the dealer's hand")
         seen: dict[Card, str] = dict.fromkeys(dealer, "the dealer's hand")
@@ -124,7 +154,10 @@ class NiuNiuAdapter:
                     error.field if error.field.startswith("deposits.") else f"bets.{error.field}"
                 )
                 raise RoundInputError(
-                    f"box {box.position}: {error}", field=f"boxes[{index}].{field}"
+                    _("box %(position)s: %(error)s")
+                    % {"position": box.position, "error": settlement_message(error)},
+                    field=f"boxes[{index}].{field}",
+                    reason=error.code or "invalid",
                 ) from None
             results.append(
                 BoxResult(

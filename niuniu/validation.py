@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Protocol
 
+from django.utils.translation import gettext as _
+
 from casino.money import plain
 from niuniu.engine.rules import BetType, Category
 from niuniu.models import BET_TYPE_LABELS, CATEGORY_LABELS
@@ -48,32 +50,44 @@ def paytable_errors(
         key = (row.bet_type, row.category)
         where = _label(*key)
         if key in seen:
-            errors.append(f"{where}: there are two rows; keep one.")
+            errors.append(_("%(where)s: there are two rows; keep one.") % {"where": where})
             continue
         seen.add(key)
         if row.win_odds is None or row.win_odds < 0:
-            errors.append(f"{where}: win odds must be 0 or more.")
+            errors.append(_("%(where)s: win odds must be 0 or more.") % {"where": where})
         if row.commission_rate is None or not 0 <= row.commission_rate <= 1:
-            errors.append(f"{where}: commission rate must be between 0 and 1 (0.05 is 5%).")
+            errors.append(
+                _("%(where)s: commission rate must be between 0 and 1 (0.05 is 5%%).")
+                % {"where": where}
+            )
         deposit = version.deposit_multiple(BetType(row.bet_type))
         if row.loss_multiple is None or not 1 <= row.loss_multiple <= deposit:
             errors.append(
-                f"{where}: loss multiple must be between 1 and the deposit multiple "
-                f"({plain(deposit)})."
+                _(
+                    "%(where)s: loss multiple must be between 1 and the deposit multiple "
+                    "(%(deposit)s)."
+                )
+                % {"where": where, "deposit": plain(deposit)}
             )
     for bet_type in version.enabled_bet_types():
         missing = [c for c in version.enabled_categories() if (bet_type.value, c.name) not in seen]
         if missing:
             names = ", ".join(str(CATEGORY_LABELS[c]) for c in missing)
             errors.append(
-                f"{BET_TYPE_LABELS[bet_type]} has no row for {names}: "
-                "every hand needs a row for every bet type offered."
+                _(
+                    "%(bet)s has no row for %(names)s: every hand needs a row for every bet type "
+                    "offered."
+                )
+                % {"bet": BET_TYPE_LABELS[bet_type], "names": names}
             )
     positions: set[int] = set()
     for line in bonus_lines:
         if line.position in positions:
-            errors.append(f"Bonus line {line.position} appears twice; number the lines 1, 2, 3...")
+            errors.append(
+                _("Bonus line %(position)s appears twice; number the lines 1, 2, 3...")
+                % {"position": line.position}
+            )
         positions.add(line.position)
         if line.odds is None or line.odds < 0:
-            errors.append(f"Bonus line '{line.name}': odds must be 0 or more.")
+            errors.append(_("Bonus line '%(name)s': odds must be 0 or more.") % {"name": line.name})
     return errors

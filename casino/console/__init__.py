@@ -1,6 +1,8 @@
 """The dealer's console: server-rendered pages with htmx partials (DESIGN.md "Interfaces").
 
-``views`` parse the request, call one service or selector and render a page, or the page's
-named partial when the request comes from htmx. ``forms`` reads what the dealer typed,
-``selectors`` reads the floor for the console.
+The shell: my tables (``tables``), a session's history and voids (``history``), fills and
+credits (``slips``), closing (``closing``), and what they share (``access``). The round
+screen is the table's game's (``casino.games.GameConsole``): the shell renders it and runs
+its preview and Confirm (``round``); ``forms`` holds the readers every screen shares (cards,
+stakes, players, chips), ``selectors`` reads the floor for the console.
 """

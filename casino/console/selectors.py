@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from casino import games
 from casino.games import BoxInput, RoundResult
@@ -23,11 +23,15 @@ from casino.roles import PLAY, can, venue_ids
 from casino.rules import NoRulesInForce, rules_in_force
 
 __all__ = ["NoRulesInForce", "rules_for"]
-from casino.services.sessions import session_figures
-from niuniu.engine import BetType, deposit_multiple
 
-#: The games the console can deal (the round screen is Niu Niu's).
-CONSOLE_GAMES = frozenset({"niuniu"})
+
+def console_of(game: str) -> games.GameConsole | None:
+    """The round screen a game registers, or ``None`` for a game the console does not deal
+    (not installed, or without a screen)."""
+    try:
+        return games.get(game).console
+    except (LookupError, ImportError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ def tables_for(*, user: Any) -> list[VenueTables]:
     by_venue: dict[int, VenueTables] = {}
     for table in tables:
         table.open_session = table.open_sessions[0] if table.open_sessions else None
-        table.in_console = table.game in CONSOLE_GAMES
+        table.in_console = console_of(table.game) is not None
         group = by_venue.get(table.venue_id)
         if group is None:
             group = by_venue[table.venue_id] = VenueTables(
@@ -83,12 +87,14 @@ def session_for(*, user: Any, pk: int) -> TableSession | None:
 
 @dataclass(frozen=True)
 class Screen:
-    """A table's rules as the round screen needs them: bets offered, limits, deposits."""
+    """A table's rules as the round screen needs them: bets offered, limits, deposits, the
+    boxes the game deals to, and the game's screen."""
 
     session: TableSession
+    console: games.GameConsole
     rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
     bet_types: tuple[str, ...]
-    limits: dict[str, tuple[Decimal, Decimal]]
+    limits: dict[str, TableLimit]
     deposit_multiples: dict[str, Decimal]
     positions: tuple[int, ...]
 
@@ -116,17 +122,16 @@ def screen_for(*, session: TableSession) -> Screen:
     adapter = games.get(table.game)
     rules = rules_for(session=session)
     bet_types = adapter.offered_bet_types(rules)
-    limits = {
-        limit.bet_type: (limit.min_stake, limit.max_stake)
-        for limit in TableLimit.objects.filter(table=table)
-    }
+    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
+    console = adapter.console
     return Screen(
         session=session,
+        console=console,
         rules=rules,
         bet_types=bet_types,
         limits=limits,
-        deposit_multiples={b: deposit_multiple(rules, BetType(b)) for b in bet_types},
-        positions=tuple(range(1, table.seats + 1)),
+        deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),
+        positions=console.positions(table.seats),
     )
 
 
@@ -137,9 +142,9 @@ def settlement_preview(
 
     ``casino.services.rounds.round_preview`` does the same after loading the session, the
     limits and the rules again; the console has them already (``screen_for``) and has
-    checked the limits and players itself, so it asks the game directly and saves those
-    three queries on the request a dealer waits for. Confirming goes through the services,
-    which check everything again.
+    checked the limits (with the floor's own ``check_stake``) and players, so it asks the
+    game directly and saves those three queries on the request a dealer waits for.
+    Confirming goes through the services, which check everything again.
     """
     adapter = games.get(screen.table.game)
     return adapter.evaluate_round(rules=screen.rules, dealer_cards=dealer_cards, boxes=boxes)
@@ -188,38 +193,4 @@ def session_slips(*, session: TableSession) -> list[Slip]:
         Slip.objects.filter(session=session)
         .select_related("requested_by", "issued_by", "verified_by", "voided_by")
         .order_by("-year", "-number")
-    )
-
-
-@dataclass(frozen=True)
-class SessionState:
-    """A session's figures so far and what stops it from closing."""
-
-    figures: dict[str, Decimal]
-    rounds: int
-    unsettled: list[int]
-    pending_slips: list[int]
-
-    @property
-    def expected_tray(self) -> Decimal:
-        """The tray a count should find: opening + house win + fills - credits - drop."""
-        f = self.figures
-        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
-
-
-def session_state(*, session: TableSession) -> SessionState:
-    figures = {"opening": session.opening_total, **session_figures(session)}
-    counts = Round.objects.filter(session=session).aggregate(
-        rounds=Count("pk", filter=~Q(status="voided"))
-    )
-    unsettled = list(
-        Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
-    )
-    pending = list(
-        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
-            "number", flat=True
-        )
-    )
-    return SessionState(
-        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
     )

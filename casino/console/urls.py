@@ -1,35 +1,33 @@
-"""The console's URLs, under ``/console/``."""
+"""The console's URLs, under ``/console/``: the shell's, then each game's round screen's
+(``GameConsole.urls``), all named in the ``console`` namespace."""
 
-from django.urls import path
+from django.urls import URLPattern, URLResolver, path
 
-from casino.console import maubinh, views
+from casino import games
+from casino.console import closing, history, slips, tables
 
 app_name = "console"
 
-urlpatterns = [
-    path("", views.home, name="home"),
-    path("language/venue/", views.language_of_venue, name="language-of-venue"),
-    path("tables/<int:table_id>/open/", views.table_open, name="open"),
-    path("sessions/<int:session_id>/", views.round_screen, name="round"),
-    path("sessions/<int:session_id>/hand/", views.hand, name="hand"),
-    path("sessions/<int:session_id>/stakes/", views.stakes, name="stakes"),
-    path("sessions/<int:session_id>/player/", views.player, name="player"),
-    path("sessions/<int:session_id>/preview/", views.preview, name="preview"),
-    path("sessions/<int:session_id>/confirm/", views.confirm, name="confirm"),
-    path("sessions/<int:session_id>/maubinh/seat/", maubinh.seat, name="mb-seat"),
-    path("sessions/<int:session_id>/maubinh/arrange/", maubinh.arrange, name="mb-arrange"),
-    path("sessions/<int:session_id>/maubinh/preview/", maubinh.preview, name="mb-preview"),
-    path("sessions/<int:session_id>/maubinh/confirm/", maubinh.confirm, name="mb-confirm"),
-    path("sessions/<int:session_id>/history/", views.history, name="history"),
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", tables.home, name="home"),
+    path("language/venue/", tables.language_of_venue, name="language-of-venue"),
+    path("tables/<int:table_id>/open/", tables.table_open, name="open"),
+    path("sessions/<int:session_id>/", tables.round_screen, name="round"),
+    path("sessions/<int:session_id>/history/", history.history, name="history"),
     path(
-        "sessions/<int:session_id>/rounds/<int:round_id>/", views.round_detail, name="round-detail"
+        "sessions/<int:session_id>/rounds/<int:round_id>/",
+        history.round_detail,
+        name="round-detail",
     ),
-    path("sessions/<int:session_id>/rounds/<int:round_id>/void/", views.void, name="void"),
-    path("sessions/<int:session_id>/slips/", views.slips, name="slips"),
-    path("sessions/<int:session_id>/close/", views.close, name="close"),
+    path("sessions/<int:session_id>/rounds/<int:round_id>/void/", history.void, name="void"),
+    path("sessions/<int:session_id>/slips/", slips.slips, name="slips"),
+    path("sessions/<int:session_id>/close/", closing.close, name="close"),
     path(
         "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",
-        views.drop_reversal,
+        closing.drop_reversal,
         name="drop-reverse",
     ),
 ]
+
+for _game in games.all_games():
+    urlpatterns += _game.console.urls()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -52,6 +54,42 @@ def _check_key(key: str | None, field: str) -> str | None:
     return key
 
 
+def _amount(value: Decimal) -> str:
+    """An amount in a message: ``10,000``, ``95.5`` (no exponent, no trailing zeros)."""
+    return f"{value.normalize():,f}"
+
+
+def check_stake(*, stake: Decimal, limit: TableLimit | None, unit: Decimal | None = None) -> None:
+    """The floor's rules of one stake: within the table's limits for its bet and, when
+    ``unit`` is given (the rules' rounding unit), more than 0 and a multiple of it.
+
+    ``InvalidInput`` with the reason (``stake_below_minimum``, ``stake_above_maximum``,
+    ``stake_not_positive``, ``stake_off_unit``) and a message in the reader's language; the
+    caller sets the field. The console checks a stake with it as the dealer types.
+    """
+    if limit is not None and stake < limit.min_stake:
+        raise InvalidInput(
+            _("the stake %(stake)s is below the table minimum of %(min)s")
+            % {"stake": _amount(stake), "min": _amount(limit.min_stake)},
+            reason="stake_below_minimum",
+        )
+    if limit is not None and stake > limit.max_stake:
+        raise InvalidInput(
+            _("the stake %(stake)s is above the table maximum of %(max)s")
+            % {"stake": _amount(stake), "max": _amount(limit.max_stake)},
+            reason="stake_above_maximum",
+        )
+    if unit is None:
+        return
+    if stake <= 0:
+        raise InvalidInput(_("A stake must be more than 0"), reason="stake_not_positive")
+    if stake % unit:
+        raise InvalidInput(
+            _("Stakes go in steps of %(unit)s") % {"unit": _amount(unit)},
+            reason="stake_off_unit",
+        )
+
+
 def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
     """Positions, players and table limits: what the floor checks before the game does."""
     table = session.table
@@ -62,44 +100,43 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
             raise InvalidInput(
-                f"box position {box.position} is not on table {table.code}; it has boxes 1 to "
-                f"{table.seats}",
+                _(
+                    "box position %(position)s is not on table %(table)s; it has boxes 1 to "
+                    "%(seats)s"
+                )
+                % {"position": box.position, "table": table.code, "seats": table.seats},
                 field=f"boxes[{index}].position",
+                reason="box_not_on_table",
             )
         if box.position in positions:
             raise InvalidInput(
-                f"box {box.position} is given twice", field=f"boxes[{index}].position"
+                _("box %(position)s is given twice") % {"position": box.position},
+                field=f"boxes[{index}].position",
+                reason="box_twice",
             )
         positions.add(box.position)
         if box.player_id is not None:
             player = players.get(box.player_id)
             if player is None:
                 raise InvalidInput(
-                    f"there is no player {box.player_id} at this venue",
+                    _("there is no player %(player)s at this venue") % {"player": box.player_id},
                     field=f"boxes[{index}].player",
+                    reason="player_unknown",
                 )
             if player.status == Player.Status.BARRED:
                 raise InvalidInput(
-                    f"player {player.membership_number} is barred and cannot play",
+                    _("player %(number)s is barred and cannot play")
+                    % {"number": player.membership_number},
                     field=f"boxes[{index}].player",
+                    reason="player_barred",
                 )
         for bet_type, stake in box.stakes.items():
-            limit = limits.get(bet_type)
-            field = f"boxes[{index}].bets.{bet_type}"
-            if limit is None:
-                continue  # the game refuses bet types its rules do not offer
-            if stake < limit.min_stake:
-                raise InvalidInput(
-                    f"box {box.position}: the {bet_type} stake {stake} is below the table minimum "
-                    f"{limit.min_stake}",
-                    field=field,
-                )
-            if stake > limit.max_stake:
-                raise InvalidInput(
-                    f"box {box.position}: the {bet_type} stake {stake} is above the table maximum "
-                    f"{limit.max_stake}",
-                    field=field,
-                )
+            # A bet type without a limit: the game refuses one its rules do not offer.
+            try:
+                check_stake(stake=stake, limit=limits.get(bet_type))
+            except InvalidInput as error:
+                error.field = f"boxes[{index}].bets.{bet_type}"
+                raise
     return players
 
 
@@ -418,9 +455,12 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     if round_.void_requested_by_id is None:
         raise Conflict(f"no void was requested for round {round_.number}; request it first")
     if not can(user, SUPERVISE, venue.pk):
-        raise Forbidden("a supervisor must approve a void")
+        raise Forbidden("a supervisor must approve a void", reason="not_supervisor")
     if user.pk == round_.void_requested_by_id:
-        raise Forbidden("a void needs a second person: another supervisor must approve it")
+        raise Forbidden(
+            "a void needs a second person: another supervisor must approve it",
+            reason="void_by_requester",
+        )
     entries = list(LedgerEntry.objects.filter(round=round_, reverses__isnull=True).order_by("pk"))
     ledger_post(
         LedgerEntry(

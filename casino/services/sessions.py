@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
@@ -320,6 +321,35 @@ def session_figures(session: TableSession) -> dict[str, Decimal]:
     }
 
 
+def check_closable(session: TableSession) -> None:
+    """What must be done before a table closes: every round settled or voided, every slip
+    verified or voided. ``Conflict`` says which (reason ``rounds_unsettled`` or
+    ``slips_pending``), in the reader's language; the console asks before
+    a supervisor signs."""
+    unsettled = list(
+        Round.objects.filter(session=session, status=RoundStatus.DEALT).values_list(
+            "number", flat=True
+        )
+    )
+    if unsettled:
+        raise Conflict(
+            _("round %(numbers)s is not settled; settle or void it before closing")
+            % {"numbers": ", ".join(str(n) for n in unsettled)},
+            reason="rounds_unsettled",
+        )
+    pending = list(
+        Slip.objects.filter(
+            session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
+        ).values_list("number", flat=True)
+    )
+    if pending:
+        raise Conflict(
+            _("slip %(numbers)s is not verified; verify or void it first")
+            % {"numbers": ", ".join(str(n) for n in pending)},
+            reason="slips_pending",
+        )
+
+
 @transaction.atomic
 def session_close(
     *,
@@ -337,23 +367,7 @@ def session_close(
     venue = session.table.venue
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden("only a supervisor closes a table")
-    unsettled = list(
-        Round.objects.filter(session=session, status=RoundStatus.DEALT).values_list(
-            "number", flat=True
-        )
-    )
-    if unsettled:
-        numbers = ", ".join(str(n) for n in unsettled)
-        raise Conflict(f"round {numbers} is not settled; settle or void it before closing")
-    pending = list(
-        Slip.objects.filter(
-            session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
-        ).values_list("number", flat=True)
-    )
-    if pending:
-        raise Conflict(
-            f"slip {', '.join(str(n) for n in pending)} is not verified; verify or void it first"
-        )
+    check_closable(session)
     chips, closing_total = chips_total(
         closing_chips, session.table.chip_denominations, field="closing_chips"
     )

@@ -1,4 +1,5 @@
-"""Template tags of the dealer's console: card faces, money, hand and bet names.
+"""Template tags of the dealer's console: card faces, money, outcomes and boxes (a game's
+hands and bets are named by its own tags, ``<game>/templatetags``).
 
 Card faces are HTML boxes with the suit drawn from the SVG symbols in ``base.html``
 (``#suit-S`` ...), so nothing depends on a font having the suit characters.
@@ -13,12 +14,10 @@ from typing import Any
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
 
 from casino.cards import Card, parse_card
 from casino.console import labels
 from casino.money import plain
-from maubinh.engine import InstantWin, evaluate_row
 
 register = template.Library()
 
@@ -38,16 +37,6 @@ def signed_money(amount: Decimal | None, currency: str) -> str:
 def odds(value: Decimal | None) -> str:
     """Odds and multiples without trailing zeros: ``2``, ``0.5``."""
     return plain(value) if value is not None else ""
-
-
-@register.filter
-def hand_label(category: str | None) -> str:
-    return labels.hand_label(category) if category else ""
-
-
-@register.filter
-def bet_label(bet_type: str) -> str:
-    return labels.bet_label(bet_type)
 
 
 @register.filter
@@ -131,81 +120,12 @@ def picker_card(card: Card, used: Any) -> SafeString:
     )
 
 
-def _faces(text: str, high_card: str) -> SafeString:
+def faces(text: str, high_card: str = "") -> SafeString:
+    """Faces of cards given as canonical text (``"KS QH"``); ``high_card`` marked."""
     return format_html_join(
         "", "{}", ((_face(parse_card(token), token == high_card),) for token in text.split())
     )
 
 
-@register.simple_tag
-def hand_split(evaluation: dict[str, Any] | None, cards: str = "") -> SafeString:
-    """A hand laid out as the dealer lays it on the felt (seed 001): the two cards above
-    the three that make Niu; without Niu, the five cards in a row. Then its name in the
-    page's language and its high card.
-
-    Drawn here rather than by an included template: the preview draws six of them and
-    it is the part of the page a dealer waits for.
-    """
-    if not evaluation:
-        return SafeString("")
-    high = evaluation["high_card"]
-    if evaluation.get("three"):
-        felt = format_html(
-            '<div class="two">{}</div><div class="three">{}</div>',
-            _faces(evaluation["two"], high),
-            _faces(evaluation["three"], high),
-        )
-        kind = "niu"
-    else:
-        felt = format_html('<div class="five">{}</div>', _faces(cards, high))
-        kind = "no-niu"
-    return format_html(
-        '<div class="split {}" data-category="{}"><div class="felt">{}</div>'
-        '<div class="verdict"><strong class="category">{}</strong>'
-        '<span class="high">{} {}</span></div></div>',
-        kind,
-        evaluation["category"],
-        felt,
-        labels.hand_label(evaluation["category"]),
-        gettext("high card"),
-        _face(parse_card(high)),
-    )
-
-
-# Mau Binh: a seat as stored on its box (maubinh.adapter.seat_evaluation)
-
-
-@register.simple_tag
-def seat_rows(evaluation: dict[str, Any] | None) -> SafeString:
-    """A Mau Binh seat's three rows: name, cards and hand, in the page's language."""
-    if not evaluation or not evaluation.get("rows"):
-        return SafeString("")
-    items = []
-    for row in evaluation["rows"]:
-        hand = evaluate_row(row["cards"])  # the rules only place a wheel, never name it
-        items.append(
-            (row["row"], gettext(row["row"]), _faces(row["cards"], ""), labels.row_label(hand))
-        )
-    return format_html(
-        '<ol class="mb-rows history-rows">{}</ol>',
-        format_html_join(
-            "",
-            '<li data-row="{}"><span class="row-name">{}</span> '
-            '<span class="faces">{}</span> <b>{}</b></li>',
-            items,
-        ),
-    )
-
-
-@register.filter
-def seat_verdict(evaluation: dict[str, Any] | None) -> str:
-    """What decided a Mau Binh seat before its rows: a quit, an instant win, a foul."""
-    if not evaluation:
-        return ""
-    if evaluation.get("quit"):
-        return gettext("Quit")
-    if evaluation.get("instant_win"):
-        return labels.instant_win_label(InstantWin(evaluation["instant_win"]))
-    if evaluation.get("fouled"):
-        return gettext("Fouled")
-    return ""
+def face(card: Card) -> SafeString:
+    return _face(card)

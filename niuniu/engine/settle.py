@@ -38,9 +38,20 @@ class SettlementError(ValueError):
     ``"player_cards"`` / ``"dealer_cards"`` for a hand, ``"cards"`` for a card in both.
     """
 
-    def __init__(self, message: str, *, field: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str,
+        code: str = "",
+        params: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
+        #: The rule that refused (``single_needed``...), and the message's figures by name, so
+        #: an interface can say it in its reader's language; "" for a malformed input.
+        self.code = code
+        self.params = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,25 +307,43 @@ def _check_stakes(
                 f"the ruleset {rules.code} does not offer the {bet_type} bet; "
                 f"it offers {', '.join(b.value for b in offered)}",
                 field=bet_type.value,
+                code="bet_not_offered",
+                params={
+                    "ruleset": rules.code,
+                    "bet": bet_type.value,
+                    "offered": ", ".join(b.value for b in offered),
+                },
             )
         stake = _amount(value, bet_type, "stake")
         if stake <= 0:
             raise SettlementError(
-                f"the {bet_type} stake must be positive, got {stake}", field=bet_type.value
+                f"the {bet_type} stake must be positive, got {stake}",
+                field=bet_type.value,
+                code="stake_not_positive",
+                params={"bet": bet_type.value, "stake": str(stake)},
             )
         if not is_multiple(stake, unit):
             raise SettlementError(
                 f"the {bet_type} stake {stake} is not a multiple of the rounding unit {unit}",
                 field=bet_type.value,
+                code="stake_off_unit",
+                params={"bet": bet_type.value, "stake": str(stake), "unit": str(unit)},
             )
         placed[bet_type] = stake
     if BetType.SINGLE not in placed:
         others = [bet_type.value for bet_type in SETTLEMENT_ORDER if bet_type in placed]
         if others:
-            message = f"a {others[0]} bet needs a single bet on the same box"
-        else:
-            message = "a box takes part in the round only with a single bet"
-        raise SettlementError(message, field=BetType.SINGLE.value)
+            raise SettlementError(
+                f"a {others[0]} bet needs a single bet on the same box",
+                field=BetType.SINGLE.value,
+                code="single_needed",
+                params={"bet": others[0]},
+            )
+        raise SettlementError(
+            "a box takes part in the round only with a single bet",
+            field=BetType.SINGLE.value,
+            code="single_missing",
+        )
     return placed
 
 
@@ -338,6 +367,8 @@ def _check_deposits(
             raise SettlementError(
                 f"a deposit is shown for a {bet_type} bet that is not placed",
                 field=f"deposits.{bet_type.value}",
+                code="deposit_not_placed",
+                params={"bet": bet_type.value},
             )
         try:
             shown[bet_type] = to_decimal(value)
@@ -353,4 +384,11 @@ def _check_deposits(
                 f"the {bet_type} bet of {stake} needs a deposit of {required[bet_type]} shown, "
                 f"got {amount}",
                 field=f"deposits.{bet_type.value}",
+                code="deposit_short",
+                params={
+                    "bet": bet_type.value,
+                    "stake": str(stake),
+                    "required": str(required[bet_type]),
+                    "shown": str(amount),
+                },
             )

@@ -196,3 +196,16 @@ def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
     assert f"@ {draft.ruleset.venue.code}]" in listing.content.decode()
     assert "@ saigon]" not in listing.content.decode()
     assert client.post(action_url(theirs, "approve")).status_code == 404
+
+
+def test_the_rules_problems_are_said_in_the_managers_language():
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from maubinh.validation import ruleset_errors
+
+    version = SimpleNamespace(scoop_multiplier=0, fee_rate=Decimal("0.05"), quit_penalty=3)
+    with translation.override("vi"):
+        (message,) = ruleset_errors(version, [], [])
+    assert message.startswith("Hệ số sập hầm: 1 (không có luật sập hầm) trở lên")

@@ -178,7 +178,7 @@ def test_the_preview_shows_the_pairwise_matrix_fees_and_totals(dealer_client, se
         ({1: SEAT_1, 2: SEAT_2 + " 6S"}, "The front row takes 3 cards; it has 4"),
         ({1: SEAT_1, 2: SEAT_1}, "is already in seat 1"),
         ({1: SEAT_1, 2: "AS KS QS JS ZZ / 2H / 3H"}, "“ZZ” is not a card"),
-        ({1: SEAT_1}, "Mau Binh takes 2 to 4 players; 1 seats are in play"),
+        ({1: SEAT_1}, "Mau Binh takes 2 to 4 players, got 1"),
     ],
 )
 def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats, message):
@@ -191,7 +191,7 @@ def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats
 def test_a_bad_stake_is_said_inline(dealer_client, session):
     response = dealer_client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
     assert response.status_code == 422
-    assert "Below the table minimum of 10,000" in response.content.decode()
+    assert "the stake 5,000 is below the table minimum of 10,000" in response.content.decode()
 
 
 def test_a_quitter_pays_the_penalty(dealer_client, session):
@@ -295,3 +295,44 @@ def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
     assert "Four of a Kind, As" in body and "Straight Flush, 8 high" in body
     assert body.count('data-row="back"') == 4
     assert "Stake" in body  # the bet, by its name
+
+
+# Refusals in the dealer's language, and a Confirm that reads the entry once
+
+
+def test_the_games_refusals_are_said_in_the_venues_language(client, dealer, session):
+    client.force_login(dealer)  # the venue speaks Vietnamese; no language chosen
+    one_seat = client.post(url("mb-preview", session), round_data({1: SEAT_1}), **HX)
+    assert one_seat.status_code == 422
+    assert "Mậu Binh cần từ 2 đến 4 người chơi, hiện có 1" in one_seat.content.decode()
+    low = client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
+    assert "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000" in low.content.decode()
+    short = {1: SEAT_1, 2: SEAT_2.rsplit(" ", 1)[0]}
+    row = client.post(url("mb-preview", session), round_data(short), **HX)
+    assert "ghế 2: chi cuối có 2 lá; chi này nhận 3 lá" in row.content.decode()
+
+
+def test_a_confirm_parses_each_card_once_and_lays_out_no_seat(dealer_client, session):
+    from unittest import mock
+
+    from casino.console import forms as shared_forms
+    from casino.console import round as rounds
+    from maubinh.console import forms
+
+    data = round_data({1: SEAT_1, 2: SEAT_2})
+    previewed = dealer_client.post(url("mb-preview", session), data, **HX)
+    confirmed = {**data, "digest": digest_of(previewed)}
+    with (
+        mock.patch.object(shared_forms, "parse_card", wraps=shared_forms.parse_card) as parse,
+        mock.patch.object(forms, "evaluate_row", wraps=forms.evaluate_row) as rows,
+        mock.patch.object(
+            forms, "check_arrangement", wraps=forms.check_arrangement
+        ) as arrangements,
+        mock.patch.object(rounds, "round_confirm", wraps=rounds.round_confirm) as confirm,
+    ):
+        response = dealer_client.post(url("mb-confirm", session), confirmed, **HX)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert parse.call_count == 26  # two seats of 13 cards, each read once
+    assert rows.call_count == arrangements.call_count == 0
+    assert confirm.call_count == 1
+    assert Round.objects.get().status == RoundStatus.SETTLED

@@ -250,3 +250,28 @@ def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
     assert client.get(change_url(theirs)).status_code == 302  # "does not exist" redirect
     approve = reverse("admin:niuniu_niuniurulesetversion_approve", args=[theirs.pk])
     assert client.post(approve).status_code == 404
+
+
+def test_the_paytables_problems_are_said_in_the_managers_language():
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from niuniu.engine.rules import BetType
+    from niuniu.validation import paytable_errors
+
+    version = SimpleNamespace(
+        enabled_bet_types=lambda: [],
+        enabled_categories=lambda: [],
+        deposit_multiple=lambda bet_type: Decimal(1),
+    )
+    row = SimpleNamespace(
+        bet_type=BetType.SINGLE.value,
+        category="NIU_NIU",
+        win_odds=Decimal(-1),
+        commission_rate=Decimal("0.05"),
+        loss_multiple=Decimal(1),
+    )
+    with translation.override("pt"):
+        (message,) = paytable_errors(version, [row])
+    assert message.endswith(": a odd de ganho tem de ser 0 ou mais.")

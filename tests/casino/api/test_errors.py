@@ -332,3 +332,20 @@ def test_no_input_is_a_500(floor, dealer, session_id):
             if response.status_code >= 400:
                 error_of(response)
     assert 400 in statuses
+
+
+def test_a_refusal_is_said_in_the_clients_language_with_the_same_words_as_the_console(
+    dealer, session_id
+):
+    def post(*boxes, language="vi"):
+        body = {"session": session_id, "dealer_cards": NIU_8, "boxes": list(boxes)}
+        return dealer.post("/api/v1/rounds/", body, format="json", HTTP_ACCEPT_LANGUAGE=language)
+
+    # the floor's rule (casino.services.rounds.check_stake) and the game's (Niu Niu's Single)
+    low = post(box(1, NIU_9, single="5000"))
+    assert error_of(low) == (400, "invalid", "boxes[0].bets.single")
+    assert low.json()["detail"] == "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000"
+    alone = post(box(1, NIU_9, double="100000"))
+    assert alone.json()["detail"] == "ô 1: cược double cần có Cược Đơn trên cùng ô"
+    english = post(box(1, NIU_9, double="100000"), language="en")
+    assert english.json()["detail"] == "box 1: a double bet needs a single bet on the same box"

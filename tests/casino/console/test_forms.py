@@ -1,4 +1,4 @@
-"""Reading the round form: cards, stakes, players, as a dealer types them."""
+"""The console's shared readers: amounts, cards, players, money as the venue writes it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import pytest
 from django.utils import translation
 
 from casino.console import forms
-from casino.console.labels import format_money, hand_label
-from casino.console.selectors import screen_for
+from casino.console.labels import format_money
 from casino.models import Player
-from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 
@@ -20,50 +18,6 @@ pytestmark = pytest.mark.django_db
 def english():
     with translation.override("en"):
         yield
-
-
-@pytest.fixture
-def screen(floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={})
-    return screen_for(session=session)
-
-
-@pytest.mark.parametrize(
-    ("typed", "canonical"),
-    [
-        ("ks qh 10d 3c 7s", "KS QH TD 3C 7S"),
-        ("KS,QH,TD,3C,7S", "KS QH TD 3C 7S"),
-        ("k♠ q♥ 10♦ 3♣ 7♠", "KS QH TD 3C 7S"),
-        ("  ks   qh ", "KS QH"),
-    ],
-)
-def test_cards_are_read_in_any_case_with_10_or_t_and_suit_letters_or_symbols(typed, canonical):
-    entry = forms.read_hand(1, typed)
-    assert (entry.error, entry.canonical) == ("", canonical)
-
-
-@pytest.mark.parametrize(
-    ("typed", "message"),
-    [
-        ("ks zz", "“zz” is not a card"),
-        ("ks qh ks", "K♠ is in this hand twice"),
-        ("as 2s 3s 4s 5s 6s", "A hand has 5 cards; this one has 6"),
-        ("1s", "“1s” is not a card"),
-    ],
-)
-def test_a_card_field_says_what_is_wrong(typed, message):
-    assert message in forms.read_hand(2, typed).error
-
-
-def test_a_card_in_two_hands_is_marked_on_the_later_hand():
-    first, second, dealer = (
-        forms.read_hand(1, "ks qh"),
-        forms.read_hand(2, "2c 3c"),
-        forms.read_hand(None, "qh 4d"),
-    )
-    forms.check_distinct([first, second, dealer])
-    assert first.error == second.error == ""
-    assert dealer.error == "Q♥ is already in Box 1"
 
 
 @pytest.mark.parametrize(
@@ -80,28 +34,7 @@ def test_what_is_not_an_amount_is_refused(typed):
         forms.read_amount(typed)
 
 
-def test_stakes_are_checked_against_the_table_and_show_the_deposit(screen):
-    # the floor's table: VND, unit 1,000; single 10,000-10,000,000; double up to 5,000,000
-    single = forms.read_stake(1, "single", "5,000", screen)
-    double = forms.read_stake(1, "double", "100000", screen)
-    too_big = forms.read_stake(1, "double", "6,000,000", screen)
-    off_unit = forms.read_stake(1, "single", "10500", screen)
-    assert single.error == "Below the table minimum of 10,000"
-    assert (double.error, double.deposit) == ("", D("300000"))
-    assert too_big.error == "Above the table maximum of 5,000,000"
-    assert off_unit.error == "Stakes go in steps of 1,000"
-
-
-def test_a_round_needs_a_single_cards_and_the_dealer(screen):
-    data = {"box-1-double": "100000", "box-2-single": "10000", "box-2-cards": "ks qh"}
-    entry = forms.read_round(data, screen, players={})
-    assert not entry.check_complete()
-    assert entry.boxes[0].error == "A Double bet needs a Single on the same box"
-    assert entry.boxes[1].hand.error == "Enter 5 cards (2 so far)"
-    assert entry.dealer.error == "Enter the dealer's 5 cards (0 so far)"
-
-
-def test_membership_numbers_are_looked_up_and_barred_players_refused(floor, screen):
+def test_membership_numbers_are_looked_up_and_barred_players_refused(floor):
     barred = Player.objects.create(
         venue=floor.venue, membership_number="M-9", name="Barred", status=Player.Status.BARRED
     )
@@ -110,50 +43,11 @@ def test_membership_numbers_are_looked_up_and_barred_players_refused(floor, scre
     assert forms.read_player("", {}) == (None, "")
 
 
-def test_a_complete_round_gives_the_service_its_boxes_and_a_stable_digest(screen):
-    data = {
-        "box-2-single": "100,000",
-        "box-2-cards": "ks qs 5h 4h 10c",
-        "dealer-cards": "js qh jd ac 7h",
-    }
-    entry = forms.read_round(data, screen, players={})
-    assert entry.check_complete()
-    (box,) = entry.box_inputs()
-    assert (box.position, box.cards, dict(box.stakes)) == (
-        2,
-        "KS QS 5H 4H TC",
-        {"single": D("100000")},
-    )
-    assert entry.boxes[1].hand.hand.category.name == "NIU_9"
-    assert entry.digest() == forms.read_round(data, screen, players={}).digest()
-    changed = {**data, "box-2-single": "200,000"}
-    assert entry.digest() != forms.read_round(changed, screen, players={}).digest()
-
-
-def test_hand_names_follow_the_language():
-    assert [hand_label(c) for c in ("NIU_NIU", "NIU_9", "NO_NIU")] == [
-        "Niu Niu",
-        "Niu 9",
-        "No Niu",
-    ]
-    with translation.override("vi"):
-        assert [hand_label(c) for c in ("NIU_NIU", "NIU_9", "NO_NIU")] == [
-            "Ngầu Hầm",
-            "Ngầu 9",
-            "Không Ngầu",
-        ]
-    with translation.override("ko"):
-        assert [hand_label(c) for c in ("NIU_NIU", "NIU_9", "NO_NIU")] == [
-            "니우니우",
-            "니우 9",
-            "노 니우",
-        ]
-    with translation.override("pt"):
-        assert [hand_label(c) for c in ("NIU_NIU", "NIU_9", "NO_NIU")] == [
-            "Niu Niu",
-            "Niu 9",
-            "Carta Mais Alta",
-        ]
+def test_cards_are_read_once_each_up_to_the_first_mistake():
+    read = forms.read_cards("ks qh zz 3c", twice="%(card)s twice")
+    assert read.canonical == "KS QH"
+    assert read.error == "“zz” is not a card: rank A 2-10 J Q K, suit S H C D or ♠ ♥ ♣ ♦"
+    assert forms.read_cards("ks ks", twice="%(card)s twice").error == "K♠ twice"
 
 
 @pytest.mark.parametrize(

@@ -261,3 +261,24 @@ def test_a_second_void_request_by_someone_else_is_a_conflict(floor, session):
     round_void_request(round_=round_, user=floor.dealer, reason="misdeal")
     with pytest.raises(Conflict, match="already requested by dealer"):
         round_void_request(round_=round_, user=floor.supervisor, reason="other")
+
+
+@pytest.mark.parametrize(
+    ("stake", "unit", "reason"),
+    [
+        ("5000", None, "stake_below_minimum"),
+        ("20000000", None, "stake_above_maximum"),
+        ("0", "1000", "stake_below_minimum"),
+        ("10500", "1000", "stake_off_unit"),
+    ],
+)
+def test_a_stake_is_refused_with_the_rule_that_refuses_it(floor, stake, unit, reason):
+    from decimal import Decimal
+
+    from casino.models import TableLimit
+    from casino.services.rounds import check_stake
+
+    limit = TableLimit.objects.get(table=floor.table, bet_type="single")
+    with pytest.raises(InvalidInput) as error:
+        check_stake(stake=Decimal(stake), limit=limit, unit=unit and Decimal(unit))
+    assert error.value.reason == reason

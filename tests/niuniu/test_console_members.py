@@ -7,7 +7,7 @@ from django.conf import settings
 
 from casino.models import Player, Round
 from casino.services.sessions import session_open
-from tests.casino.console.test_views import HX, NIU_9, digest_of, round_data, url
+from tests.niuniu.test_console import HX, NIU_9, digest_of, round_data, url
 
 pytestmark = pytest.mark.django_db
 

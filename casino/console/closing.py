@@ -1,0 +1,190 @@
+"""Closing a table: the figures so far, the closing count a supervisor signs, the drops
+entered (each reversible by a supervisor), and the summary of a closed session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from casino import selectors as floor_selectors
+from casino.console import forms
+from casino.console.access import go, page, session_context, signed_by, with_session
+from casino.console.labels import format_money
+from casino.errors import Conflict, Forbidden, ServiceError
+from casino.models import Round, Slip, TableSession
+from casino.services.sessions import (
+    check_closable,
+    drop_reverse,
+    session_close,
+    session_figures,
+)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session's figures so far and what stops it from closing."""
+
+    figures: dict[str, Decimal]
+    rounds: int
+    unsettled: list[int]
+    pending_slips: list[int]
+
+    @property
+    def expected_tray(self) -> Decimal:
+        """The tray a count should find: opening + house win + fills - credits - drop."""
+        f = self.figures
+        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
+
+
+def session_state(*, session: TableSession) -> SessionState:
+    figures = {"opening": session.opening_total, **session_figures(session)}
+    counts = Round.objects.filter(session=session).aggregate(
+        rounds=Count("pk", filter=~Q(status="voided"))
+    )
+    unsettled = list(
+        Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
+    )
+    pending = list(
+        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
+            "number", flat=True
+        )
+    )
+    return SessionState(
+        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
+    )
+
+
+def summary(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """A closed session: its count, the settled win and the variance between them."""
+    context = {
+        **session_context(session, "close"),
+        "state": session_state(session=session),
+    }
+    return render(request, "console/summary.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@with_session
+def close(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Close the table with the closing count; a supervisor signs with their credentials."""
+    done = reverse("console:round", args=[session.pk])
+    if session.status != TableSession.Status.OPEN:
+        if request.method == "POST":  # closed already (a repeat of this form)
+            return go(request, done)
+        return summary(request, session)
+    state = session_state(session=session)
+    errors: dict[str, str] = {}
+    message = ""
+    if request.method == "POST":
+        chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
+        try:
+            drop = forms.read_amount(request.POST.get("drop") or "")
+        except ValueError as error:
+            errors["drop"] = str(error)
+            drop = None
+        credentials = forms.read_credentials(request.POST)
+        try:
+            check_closable(session)  # before a supervisor is asked to sign
+        except ServiceError as error:
+            message = error.message
+        if not message and not errors and not credentials.given:
+            message = _("A supervisor enters their username and password to close the table.")
+        elif not message and not errors:
+            supervisor, message = signed_by(
+                request, credentials, _("Wrong username or password: the table is still open.")
+            )
+            if supervisor is not None:
+                try:
+                    session_close(session=session, user=supervisor, closing_chips=chips, drop=drop)
+                except Forbidden:
+                    message = _(
+                        "%(user)s is not a supervisor at this venue and cannot close the table."
+                    ) % {"user": supervisor.get_username()}
+                except Conflict as error:
+                    session.refresh_from_db(fields=["status"])
+                    if session.status != TableSession.Status.OPEN:
+                        return go(request, done)  # closed meanwhile
+                    message = error.message
+                except ServiceError as error:
+                    message = error.message
+                else:
+                    return go(request, done)
+    context = close_context(session, state=state, data=request.POST, errors=errors, message=message)
+    status = 422 if errors or message else 200
+    return page(request, "console/close.html", "close", context, status=status)
+
+
+def close_context(
+    session: TableSession, state: SessionState | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The close page: the figures so far, the drops entered (each with its reversal form
+    until it is reversed) and the closing count's form."""
+    drops = list(floor_selectors.session_drops(session=session))
+    return {
+        **session_context(session, "close"),
+        "state": state or session_state(session=session),
+        "denominations": session.table.chip_denominations,
+        "drops": drops,
+        "reversed": {drop.reverses_id for drop in drops if drop.reverses_id},
+        "data": {},
+        "errors": {},
+        "message": "",
+        "drop_errors": {},
+        "drop_notice": "",
+        "drop_reason": "",
+        **extra,
+    }
+
+
+@require_POST
+@with_session
+def drop_reversal(request: HttpRequest, session: TableSession, drop_id: int) -> HttpResponse:
+    """Reverse a drop entered by mistake: a supervisor signs with their own username and
+    password and says why. Wrong credentials reverse nothing; a repeat shows it done."""
+    drop = floor_selectors.session_drop_get(session=session, pk=drop_id)
+    if drop is None:
+        raise Http404("no such drop in this session")
+    if session.status != TableSession.Status.OPEN:
+        return go(request, reverse("console:close", args=[session.pk]))
+    reason = (request.POST.get("reason") or "").strip()
+    credentials = forms.read_credentials(request.POST)
+    error = notice = ""
+    if drop.reverses_id or hasattr(drop, "reversed_by"):
+        pass  # reversed already (a repeat of this form): show it
+    elif not reason:
+        error = _("Say why the drop is reversed.")
+    elif not credentials.given:
+        error = _("A supervisor enters their username and password to approve.")
+    else:
+        supervisor, error = signed_by(
+            request, credentials, _("Wrong username or password: nothing was reversed.")
+        )
+        if supervisor is not None:
+            try:
+                drop_reverse(drop=drop, user=supervisor, reason=reason)
+            except Forbidden:
+                error = _(
+                    "%(user)s is not a supervisor at this venue and cannot reverse a drop."
+                ) % {"user": supervisor.get_username()}
+            except ServiceError as refused:
+                error = refused.message
+            else:
+                notice = _("Drop %(number)s of %(amount)s reversed.") % {
+                    "number": drop.pk,
+                    "amount": format_money(drop.amount, session.table.venue.currency),
+                }
+    context = close_context(
+        session,
+        drop_errors={drop.pk: error} if error else {},
+        drop_notice=notice,
+        drop_reason=reason,
+    )
+    return page(request, "console/close.html", "close", context, status=422 if error else 200)

@@ -1,0 +1,124 @@
+"""Mau Binh's round screen: 2 to 4 seats, each laying out 13 cards as back / middle / front.
+
+The screen is one template (``maubinh/console/round.html``) with partials:
+
+- ``seat_eval`` (GET ``maubinh/seat/?seat=N``): one seat's rows described as they are typed,
+  a live foul warning, an instant-win badge, and what is wrong (a bad card, a row too long, a
+  card already in another seat);
+- ``seat`` (POST ``maubinh/arrange/?seat=N``): the seat's 13 cards, typed in any row, laid
+  out by ``maubinh.engine.suggest_arrangement`` (never fouled, the instant win if any);
+- ``preview`` (POST ``maubinh/preview/``) and ``round`` (POST ``maubinh/confirm/``): the
+  pairwise matrix with the totals and Confirm, then the round dealt and settled once; run by
+  the console (``casino.console.round``) with this screen's reading of the form.
+
+A mistake is answered inline (422), never with a 500. The seats play for one table stake.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.cards import format_cards
+from casino.console import round as rounds
+from casino.console.access import View, with_session
+from casino.console.forms import read_cards
+from casino.console.selectors import Screen
+from casino.models import TableSession
+from maubinh import engine
+from maubinh.adapter import HAND_SIZE
+from maubinh.console.forms import ROWS, SEPARATORS, read_entry, row_field
+
+GAME = "maubinh"
+TEMPLATE = "maubinh/console/round.html"
+
+
+def this_game(view: View) -> View:
+    """A session at another game's table has no such page (404)."""
+
+    @with_session
+    @wraps(view)
+    def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
+        if session.table.game != GAME:
+            raise Http404("not a Mau Binh table")
+        return view(request, session, **kwargs)
+
+    return wrapper
+
+
+def seat_of(request: HttpRequest, found: Screen) -> int:
+    seat = request.GET.get("seat", "")
+    if seat.isdecimal() and int(seat) in found.positions:
+        return int(seat)
+    raise Http404("no such seat at this table")
+
+
+@require_GET
+@this_game
+def seat(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """One seat read and evaluated as it is typed (the live partial under its rows)."""
+    if not request.htmx:
+        return rounds.whole_screen(request, session, request.GET)
+    found = rounds.screen_or_refusal(request, session)
+    if isinstance(found, HttpResponse):
+        return found
+    position = seat_of(request, found)
+    entry = read_entry(request.GET, found)
+    wanted = next(s for s in entry.seats if s.position == position)
+    return render(request, f"{TEMPLATE}#seat_eval", {"seat": wanted, "hand_size": HAND_SIZE})
+
+
+@require_POST
+@this_game
+def arrange(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Lay out a seat's 13 cards (typed in any of its rows) as the engine suggests."""
+    found = rounds.screen_or_refusal(request, session)
+    if isinstance(found, HttpResponse):
+        return found
+    position = seat_of(request, found)
+    entry = read_entry(request.POST, found)
+    wanted = next(s for s in entry.seats if s.position == position)
+    typed = " ".join(request.POST.get(row_field(position, row)) or "" for row in ROWS)
+    status = 422
+    read = read_cards(typed, twice=_("%(card)s is in this seat twice"), separators=SEPARATORS)
+    if read.error:
+        wanted.error = read.error
+    elif len(read.cards) != HAND_SIZE:
+        wanted.error = _("Auto-arrange needs the seat's 13 cards (%(count)s so far)") % {
+            "count": len(read.cards)
+        }
+    else:
+        try:
+            layout = engine.suggest_arrangement(read.cards, found.rules)
+        except ValueError as error:  # pragma: no cover - 13 different cards lay out
+            wanted.error = str(error)
+        else:
+            data = request.POST.copy()
+            for row, laid in zip(ROWS, layout, strict=True):
+                data[row_field(position, row)] = format_cards(laid)
+            entry = read_entry(data, found)
+            wanted = next(s for s in entry.seats if s.position == position)
+            status = 422 if wanted.has_errors else 200
+    context = found.console.context(found, entry)
+    if not request.htmx:
+        return render(request, TEMPLATE, context, status=status)
+    return render(request, f"{TEMPLATE}#seat", {**context, "seat": wanted}, status=status)
+
+
+@require_POST
+@this_game
+def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """The round settled as typed, writing nothing: the matrix, fees, totals and Confirm."""
+    return rounds.preview(request, session)
+
+
+@require_POST
+@this_game
+def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Deal and settle the previewed round once (the form's key); then the next round."""
+    return rounds.confirm(request, session)

@@ -1,0 +1,92 @@
+"""Niu Niu's settlement preview: the boxes in payment order with each bet's result, and the
+table's totals (the console's shared totals and Confirm block)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from casino.console.round import Totals
+from casino.games import BetResult, RoundResult
+from casino.models import Player
+
+
+@dataclass(frozen=True)
+class PreviewBet:
+    bet_type: str
+    stake: Decimal
+    deposit_required: Decimal
+    outcome: str
+    odds: Decimal
+    gross: Decimal
+    commission: Decimal
+    net: Decimal
+    #: What a lost bet takes beyond its stake, out of the deposit the player showed.
+    from_deposit: Decimal
+
+
+@dataclass(frozen=True)
+class PreviewBox:
+    position: int
+    player: Player | None
+    cards: str
+    evaluation: dict[str, Any]
+    bets: tuple[PreviewBet, ...]
+    net: Decimal
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A settlement as the dealer pays it: boxes in payment order, the table's totals."""
+
+    dealer_cards: str
+    dealer_evaluation: dict[str, Any] | None
+    boxes: tuple[PreviewBox, ...]
+    deal_order: tuple[int, ...]
+    payment_order: tuple[int, ...]
+    totals: Totals
+    from_deposit: Decimal
+    digest: str = ""
+
+
+def _preview_bet(bet: BetResult) -> PreviewBet:
+    return PreviewBet(
+        bet_type=bet.bet_type,
+        stake=bet.stake,
+        deposit_required=bet.deposit_required,
+        outcome=bet.outcome,
+        odds=bet.odds,
+        gross=bet.gross,
+        commission=bet.commission,
+        net=bet.net,
+        from_deposit=max(-bet.net - bet.stake, Decimal(0)),
+    )
+
+
+def preview_of(
+    result: RoundResult, players: Mapping[int, Player | None], digest: str = ""
+) -> Preview:
+    by_position = {box.position: box for box in result.boxes}
+    boxes = tuple(
+        PreviewBox(
+            position=position,
+            player=players.get(position),
+            cards=by_position[position].cards,
+            evaluation=by_position[position].evaluation,
+            bets=tuple(_preview_bet(bet) for bet in by_position[position].bets),
+            net=by_position[position].net,
+        )
+        for position in result.payment_order
+    )
+    return Preview(
+        dealer_cards=result.dealer_cards,
+        dealer_evaluation=result.dealer_evaluation,
+        boxes=boxes,
+        deal_order=tuple(result.deal_order),
+        payment_order=tuple(result.payment_order),
+        totals=Totals.of(result),
+        from_deposit=sum((b.from_deposit for box in boxes for b in box.bets), Decimal(0)),
+        digest=digest,
+    )

@@ -1,0 +1,125 @@
+"""Niu Niu's round screen: five boxes and the dealer, the card picker, the live partials.
+
+The screen is one template (``niuniu/console/round.html``) with partials:
+
+- ``hand`` (GET ``hand/?box=N``): one hand's cards read and, with five, evaluated;
+- ``stakes`` (GET ``stakes/?box=N``): one box's stakes checked against the table (the
+  floor's limits, the deposit to show) with the deal order;
+- ``player`` (GET ``player/?box=N``): the player of a membership number as it is typed;
+- ``preview`` and ``round``: the settlement preview and the Confirm, run by the console
+  (``casino.console.round``) with this screen's reading of the form.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.console import round as rounds
+from casino.console import selectors
+from casino.console.access import View, with_session
+from casino.console.forms import read_player
+from casino.models import TableSession
+from niuniu.console import forms
+
+GAME = "niuniu"
+TEMPLATE = "niuniu/console/round.html"
+
+
+def this_game(view: View) -> View:
+    """A session at another game's table has no such page (404)."""
+
+    @with_session
+    @wraps(view)
+    def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
+        if session.table.game != GAME:
+            raise Http404("not a Niu Niu table")
+        return view(request, session, **kwargs)
+
+    return wrapper
+
+
+def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int | None:
+    """The ``box`` query parameter: a position of the table, or None for the dealer."""
+    box = request.GET.get("box", "")
+    if box == "dealer":
+        return None
+    if box.isdecimal() and int(box) in positions:
+        return int(box)
+    raise Http404("no such box at this table")
+
+
+@require_GET
+@this_game
+def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """One hand's cards read and, with five, evaluated (the live partial of a card field)."""
+    if not request.htmx:
+        return rounds.whole_screen(request, session, request.GET)
+    try:
+        rules = selectors.rules_for(session=session)
+    except selectors.NoRulesInForce:
+        return rounds.no_rules(request, session)
+    positions = tuple(range(1, session.table.seats + 1))
+    position = box_of(request, positions)
+    hands = [forms.read_hand(p, request.GET.get(forms.cards_field(p), "")) for p in positions]
+    hands.append(forms.read_hand(None, request.GET.get(forms.DEALER_CARDS, "")))
+    forms.check_distinct(hands)
+    wanted = next(h for h in hands if h.position == position)
+    forms.evaluate_hand(wanted, rules)
+    return render(request, f"{TEMPLATE}#hand", {"hand": wanted, "venue": session.table.venue})
+
+
+@require_GET
+@this_game
+def stakes(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """One box's stakes checked against the table (limits, deposits) and the deal order."""
+    if not request.htmx:
+        return rounds.whole_screen(request, session, request.GET)
+    screen = rounds.screen_or_refusal(request, session)
+    if isinstance(screen, HttpResponse):
+        return screen
+    position = box_of(request, screen.positions)
+    entry = forms.read_round(request.GET, screen, players={}, evaluate=False)
+    box = next(b for b in entry.boxes if b.position == position)
+    context = {"box": box, "entry": entry, "venue": screen.venue, "oob": True}
+    return render(request, f"{TEMPLATE}#stakes", context)
+
+
+@require_GET
+@this_game
+def player(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """The player of a membership number, or why there is none (live, as it is typed)."""
+    if not request.htmx:
+        return rounds.whole_screen(request, session, request.GET)
+    screen = rounds.screen_or_refusal(request, session)
+    if isinstance(screen, HttpResponse):
+        return screen
+    position = box_of(request, screen.positions)
+    if position is None:
+        raise Http404("the dealer has no player")
+    member = (request.GET.get(forms.member_field(position)) or "").strip()
+    players = selectors.players_by_number(venue=screen.venue, numbers=[member])
+    box = forms.BoxEntry(
+        position=position, member=member, stakes=[], hand=forms.read_hand(position, "")
+    )
+    box.player, box.player_error = read_player(member, players)
+    return render(request, f"{TEMPLATE}#player", {"box": box})
+
+
+@require_POST
+@this_game
+def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Evaluate and settle the round as typed, writing nothing; Confirm appears with it."""
+    return rounds.preview(request, session)
+
+
+@require_POST
+@this_game
+def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Deal and settle the previewed round once (the form's key), then the next round's form
+    with the same players and stakes."""
+    return rounds.confirm(request, session)

@@ -1,0 +1,70 @@
+"""Template tags of Niu Niu's round screen: hand and bet names, a hand laid out on the felt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+
+from casino.cards import parse_card
+from casino.templatetags.console_tags import face
+from casino.templatetags.console_tags import faces as _faces
+from niuniu.console import labels
+
+register = template.Library()
+
+
+@register.filter
+def hand_label(category: str | None) -> str:
+    return labels.hand_label(category) if category else ""
+
+
+@register.filter
+def bet_label(bet_type: str) -> str:
+    return labels.bet_label(bet_type)
+
+
+@register.simple_tag
+def hand_split(evaluation: dict[str, Any] | None, cards: str = "") -> SafeString:
+    """A hand laid out as the dealer lays it on the felt (seed 001): the two cards above
+    the three that make Niu; without Niu, the five cards in a row. Then its name in the
+    page's language and its high card.
+
+    Drawn here rather than by an included template: the preview draws six of them and
+    it is the part of the page a dealer waits for.
+    """
+    if not evaluation:
+        return SafeString("")
+    high = evaluation["high_card"]
+    if evaluation.get("three"):
+        felt = format_html(
+            '<div class="two">{}</div><div class="three">{}</div>',
+            _faces(evaluation["two"], high),
+            _faces(evaluation["three"], high),
+        )
+        kind = "niu"
+    else:
+        felt = format_html('<div class="five">{}</div>', _faces(cards, high))
+        kind = "no-niu"
+    return format_html(
+        '<div class="split {}" data-category="{}"><div class="felt">{}</div>'
+        '<div class="verdict"><strong class="category">{}</strong>'
+        '<span class="high">{} {}</span></div></div>',
+        kind,
+        evaluation["category"],
+        felt,
+        labels.hand_label(evaluation["category"]),
+        gettext("high card"),
+        face(parse_card(high)),
+    )
+
+
+@register.simple_tag
+def bet_labels() -> dict[str, str]:
+    """Every bet's name, for the console's shared bets table."""
+    return {
+        bet_type: labels.bet_label(bet_type) for bet_type in ("single", "double", "super", "bonus")
+    }
