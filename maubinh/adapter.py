@@ -22,6 +22,8 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from casino.cards import Card, check_distinct, format_cards, parse_cards
 from casino.games import (
     BetResult,
@@ -154,7 +156,7 @@ def seat_evaluation(
 
 class MauBinhAdapter:
     code = "maubinh"
-    name = "Mau Binh"
+    name = _("Mau Binh")
     bet_types = (BET_TYPE,)
     version_model = MauBinhRulesetVersion
 

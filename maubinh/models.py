@@ -50,6 +50,8 @@ def validate_fee_rate(value: Decimal) -> None:
 class MauBinhRulesetVersion(RulesetVersion):
     """One version of a venue's Mau Binh rules (RULES.md part B)."""
 
+    rule_relations = ("row_bonuses", "instant_wins")
+
     scoop_multiplier = models.PositiveSmallIntegerField(
         _("scoop multiplier"),
         default=2,

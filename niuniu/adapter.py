@@ -7,6 +7,8 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from casino.cards import Card, format_cards, parse_cards
 from casino.games import (
     BetResult,
@@ -46,7 +48,7 @@ MAX_BOXES = 5
 
 class NiuNiuAdapter:
     code = "niuniu"
-    name = "Niu Niu"
+    name = _("Niu Niu")
     bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
     version_model = NiuNiuRulesetVersion
 

@@ -63,6 +63,8 @@ def rate_field(verbose_name, **kwargs) -> models.DecimalField:
 class NiuNiuRulesetVersion(RulesetVersion):
     """One version of a venue's Niu Niu rules."""
 
+    rule_relations = ("paytable_rows", "bonus_lines")
+
     offers_double = models.BooleanField(_("offers Double"), default=True)
     offers_super = models.BooleanField(_("offers Super"), default=True)
     five_small = models.BooleanField(_("Five Small is a special hand"), default=False)

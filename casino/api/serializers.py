@@ -11,12 +11,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.utils.functional import lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino import games
 from casino.api.base import ListParams, id_field
 from casino.models import (
-    GAME_CHOICES,
     Account,
     Bet,
     EntryKind,
@@ -38,6 +39,14 @@ MAX_CARDS_TEXT = 200
 
 
 # Fields
+
+
+def _games_help(attribute: str) -> str:
+    return " ".join(str(getattr(game.api, attribute)) for game in games.all_games())
+
+
+#: A help text made of each installed game's (``GameApi``), read when the schema is built.
+games_help = lazy(_games_help, str)
 
 
 class MoneyField(serializers.DecimalField):
@@ -148,7 +157,7 @@ class TableInputSerializer(serializers.Serializer):
 
     venue = id_field()
     code = serializers.CharField(max_length=32)
-    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    game = serializers.ChoiceField(choices=games.game_choices())
     ruleset = id_field(
         help_text="A ruleset of the same venue and game; on a change, only the table's own."
     )
@@ -166,7 +175,7 @@ class TableInputSerializer(serializers.Serializer):
 
 class TableListParams(ListParams):
     venue = id_field(required=False)
-    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
+    game = serializers.ChoiceField(choices=games.game_choices(), required=False)
     status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
 
 
@@ -194,7 +203,7 @@ class TableRulesetChangeInputSerializer(serializers.Serializer):
     table = id_field()
     ruleset = id_field(help_text="A ruleset of the table's venue, of its game or of ``game``.")
     game = serializers.ChoiceField(
-        choices=GAME_CHOICES,
+        choices=games.game_choices(),
         required=False,
         help_text="The table's new game, when the new ruleset is of another game.",
     )
@@ -278,33 +287,9 @@ class RulesetVersionSummarySerializer(serializers.Serializer):
     retired_at = serializers.DateTimeField(allow_null=True)
 
 
-class RulesetDetailSerializer(RulesetSerializer):
-    versions = RulesetVersionSummarySerializer(many=True)
-
-
-class RulesetListParams(ListParams):
-    venue = id_field(required=False)
-    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
-
-
-class PaytableRowSerializer(serializers.Serializer):
-    bet_type = serializers.CharField()
-    category = serializers.CharField()
-    win_odds = RateField()
-    commission_rate = RateField()
-    loss_multiple = RateField()
-
-
-class BonusLineSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    name = serializers.CharField()
-    predicate = serializers.CharField()
-    odds = RateField()
-
-
-class NiuNiuRulesetVersionSerializer(RulesetVersionSummarySerializer):
-    """A Niu Niu version with its rules: rounding, switches, deposit multiples, paytable,
-    bonus."""
+class RulesetVersionSerializer(RulesetVersionSummarySerializer):
+    """A version with the rules every game's versions have; each game's serializer (its
+    ``GameApi.version_serializer``) adds its own."""
 
     ruleset = RulesetRefSerializer()
     rounding_unit = MoneyField(
@@ -315,15 +300,15 @@ class NiuNiuRulesetVersionSerializer(RulesetVersionSummarySerializer):
         help_text="up (towards +infinity), half_up, down (towards -infinity), or none (to the "
         "cent)",
     )
-    offers_double = serializers.BooleanField()
-    offers_super = serializers.BooleanField()
-    five_small = serializers.BooleanField()
-    four_of_a_kind = serializers.BooleanField()
-    five_face = serializers.BooleanField()
-    double_deposit_multiple = RateField()
-    super_deposit_multiple = RateField()
-    paytable_rows = PaytableRowSerializer(many=True)
-    bonus_lines = BonusLineSerializer(many=True)
+
+
+class RulesetDetailSerializer(RulesetSerializer):
+    versions = RulesetVersionSummarySerializer(many=True)
+
+
+class RulesetListParams(ListParams):
+    venue = id_field(required=False)
+    game = serializers.ChoiceField(choices=games.game_choices(), required=False)
 
 
 # Sessions
@@ -441,11 +426,12 @@ class RoundBoxInputSerializer(serializers.Serializer):
     cards = serializers.CharField(
         max_length=MAX_CARDS_TEXT,
         allow_blank=True,
-        help_text='Niu Niu: five cards, e.g. "KS QS 5H 4H TC". Mau Binh: the rows back / middle '
-        '/ front, e.g. "AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C" (empty for a player who quit).',
+        help_text=games_help("cards_help"),
     )
     quit = serializers.BooleanField(
-        required=False, default=False, help_text="The player quit the round (Mau Binh)."
+        required=False,
+        default=False,
+        help_text="The player quit the round (in a game with a quit penalty).",
     )
 
 
@@ -454,7 +440,7 @@ class RoundCreateInputSerializer(serializers.Serializer):
     dealer_cards = serializers.CharField(
         max_length=MAX_CARDS_TEXT,
         allow_blank=True,
-        help_text="The dealer's five cards (Niu Niu); empty for Mau Binh (no dealer hand).",
+        help_text=games_help("dealer_cards_help"),
     )
     boxes = RoundBoxInputSerializer(many=True, allow_empty=False, max_length=9)
     create_key = serializers.CharField(
@@ -475,12 +461,9 @@ class RoundListParams(ListParams):
 
 
 def evaluation_field(**kwargs: Any) -> serializers.JSONField:
-    """A hand's evaluation as the game gives it (games differ in what they say of a hand).
-
-    Niu Niu: {category, label, points, three, two, high_card}. Mau Binh: {label, rows,
-    fouled, foul_reason, instant_win, quit, chi, against, scooped, scooped_by}.
-    """
-    return serializers.JSONField(**kwargs)
+    """A hand's evaluation as the game gives it (games differ in what they say of a hand;
+    each game's ``GameApi.evaluation_help`` says what)."""
+    return serializers.JSONField(help_text=games_help("evaluation_help"), **kwargs)
 
 
 class DealerHandSerializer(serializers.Serializer):

@@ -11,13 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
+from casino import games, selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, not_found, page, paginated, parse_query
 from casino.errors import InvalidInput
@@ -387,24 +392,27 @@ class RulesetDetailView(ApiView):
         return Response(s.RulesetDetailSerializer(ruleset).data)
 
 
-#: The serializer of each game's version detail (a game with none answers the summary).
-VERSION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
-    "niuniu": s.NiuNiuRulesetVersionSerializer,
-}
+def _version_serializers() -> PolymorphicProxySerializer:
+    """Each installed game's version serializer, told apart by the ruleset's game."""
+    return PolymorphicProxySerializer(
+        component_name="RulesetVersionDetail",
+        serializers=[game.api.version_serializer for game in games.all_games()],
+        resource_type_field_name=None,
+    )
 
 
 class RulesetVersionDetailView(ApiView):
     @extend_schema(
         tags=["rulesets"],
-        summary="A ruleset version with its paytable rows and bonus lines",
-        responses={200: s.NiuNiuRulesetVersionSerializer, **errors(401, 403, 404)},
+        summary="A ruleset version with its rules (each game's: a paytable, bonus lines, ...)",
+        responses={200: _version_serializers(), **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         ruleset = _found(selectors.ruleset_get(user=request.user, pk=pk), "ruleset", pk)
         version = selectors.ruleset_version_get(ruleset=ruleset, number=number)
         if version is None:
             raise NotFound(f"ruleset {ruleset.code} has no version {number}")
-        serializer = VERSION_SERIALIZERS.get(ruleset.game, s.RulesetVersionSummarySerializer)
+        serializer = games.get(ruleset.game).api.version_serializer
         return Response(serializer(version).data)
 
 
