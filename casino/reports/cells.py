@@ -13,21 +13,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import DatabaseError, connection
-from django.db.models import (
-    F,
-    QuerySet,
-    Value,
-)
+from django.db.models import F, QuerySet, Value
 
 from casino import games
-from casino.models import (
-    Bet,
-    BetTally,
-    RoundStatus,
-    Shift,
-    ShiftReport,
-    ShiftReportCell,
-)
+from casino.models import Bet, BetTally, RoundStatus, Shift, ShiftReport, ShiftReportCell
 from casino.services.tallies import BET_KEYS, BET_SUMS
 
 ZERO = Decimal("0.00")

@@ -7,11 +7,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import (
-    Count,
-    QuerySet,
-    Sum,
-)
+from django.db.models import Count, QuerySet, Sum
 
 from casino.models import (
     Account,

@@ -10,23 +10,10 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from django.db.models import (
-    Count,
-    DurationField,
-    ExpressionWrapper,
-    F,
-    Q,
-    QuerySet,
-    Sum,
-)
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 from django.db.models.functions import TruncHour
 
-from casino.models import (
-    Round,
-    RoundStatus,
-    SeatTally,
-    Shift,
-)
+from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import game_label
 
