@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino.api.serializers import RateField, RulesetVersionSerializer
+from casino.api.serializers.fields import RateField
+from casino.api.serializers.rulesets import RulesetVersionSerializer
 
 
 class RowBonusSerializer(serializers.Serializer):

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from casino import selectors
 from casino.api import serializers as s
-from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.roles import PLAY, SUPERVISE
@@ -132,11 +132,11 @@ class SessionDropView(ApiView):
         operation_id="sessions_drop_list",
         tags=["sessions"],
         summary="The session's drops and their reversals",
-        parameters=[s.ListParams],
+        parameters=[ListParams],
         responses={200: paginated(s.DropSerializer), **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        parse_query(s.ListParams, request)
+        parse_query(ListParams, request)
         session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
         drops = selectors.session_drops(session=session)
         return page(queryset=drops, serializer_class=s.DropSerializer, request=request, view=self)

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from casino import selectors
 from casino.api import serializers as s
-from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.roles import MANAGE
@@ -30,11 +30,11 @@ class VenueListView(ApiView):
         operation_id="venues_list",
         tags=["venues"],
         summary="The venues you work at",
-        parameters=[s.ListParams],
+        parameters=[ListParams],
         responses={200: paginated(s.VenueSerializer), **errors(400, 401, 403)},
     )
     def get(self, request: Request) -> Response:
-        parse_query(s.ListParams, request)
+        parse_query(ListParams, request)
         venues = selectors.venue_list(user=request.user)
         return page(queryset=venues, serializer_class=s.VenueSerializer, request=request, view=self)
 
