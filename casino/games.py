@@ -122,8 +122,8 @@ class GameAdmin(Protocol):
     game) in a task and is polled until they are ready.
     """
 
-    #: The panel's partial (``"admin/<game>/figures.html#figures"``); its context has
-    #: ``state``: ``ready``, ``waiting``, ``failed`` or the game's refusal (``invalid``).
+    #: The game's table of its figures in the ready panel (the shell, its warnings and its
+    #: other states are ``templates/admin/house_edge_panel.html``'s).
     house_edge_template: str
     #: The admin permissions (app label, codename) of a manager on the game's rulesets.
     manager_permissions: tuple[tuple[str, str], ...]
@@ -131,7 +131,8 @@ class GameAdmin(Protocol):
     viewer_permissions: tuple[tuple[str, str], ...]
 
     def house_edge_refusal(self, version: RulesetVersion) -> dict[str, object] | None:
-        """The panel's context when the rules cannot be computed yet (incomplete ones)."""
+        """The panel's context when the rules cannot be computed yet (incomplete ones):
+        ``state`` ``failed`` with the ``error``, or ``invalid`` with the ``errors``."""
 
     def house_edge_row(self, version: RulesetVersion) -> HouseEdgeRow:
         """The stored figures of the version's rules, their computation sent (once) when
@@ -147,7 +148,8 @@ class GameAdmin(Protocol):
         summary of the version in force, when it is another one)."""
 
     def house_edge_waiting(self, version: RulesetVersion) -> dict[str, object]:
-        """What the panel adds while the figures are computed."""
+        """What the panel says while the figures are computed: ``waiting`` (the message)
+        and ``poll_seconds`` (how often it asks again)."""
 
 
 class GameReports(Protocol):

@@ -133,7 +133,7 @@ class MauBinhAdmin:
     """The admin's hooks for Mau Binh: its permissions and the house-take panel (the fee the
     house can expect, simulated by a task)."""
 
-    house_edge_template = "admin/maubinh/figures.html#figures"
+    house_edge_template = "admin/maubinh/house_take.html"
     manager_permissions = (
         ("maubinh", "view_maubinhrulesetversion"),
         ("maubinh", "add_maubinhrulesetversion"),
@@ -187,7 +187,8 @@ class MauBinhAdmin:
         }
 
     def house_edge_waiting(self, version: MauBinhRulesetVersion) -> dict[str, object]:
-        return {"deals": house_take_deals()}
+        waiting = _("Simulating %(deals)s deals with every player auto-arranging…")
+        return {"waiting": waiting % {"deals": house_take_deals()}, "poll_seconds": 2}
 
 
 ADMIN = MauBinhAdmin()

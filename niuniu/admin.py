@@ -96,7 +96,7 @@ class NiuNiuAdmin:
     """The admin's hooks for Niu Niu: its permissions and the house-edge panel (the exact
     odds of a paytable, computed by a task)."""
 
-    house_edge_template = "admin/niuniu/figures.html#figures"
+    house_edge_template = "admin/niuniu/house_edge.html"
     manager_permissions = (
         ("niuniu", "view_niuniurulesetversion"),
         ("niuniu", "add_niuniurulesetversion"),
@@ -148,7 +148,7 @@ class NiuNiuAdmin:
         }
 
     def house_edge_waiting(self, version: NiuNiuRulesetVersion) -> dict[str, object]:
-        return {}
+        return {"waiting": _("Computing the exact odds…"), "poll_seconds": 1}
 
 
 ADMIN = NiuNiuAdmin()

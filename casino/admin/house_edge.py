@@ -3,8 +3,8 @@
 The game computes the figures of its rules (the exact house edge of a paytable, the
 simulated house take of a fee game) in a task and stores them in a row keyed by the rules'
 content hash; the panel sends the task when the row is not done, and is polled with HTMX
-until it is. The game's ``GameAdmin`` gives the row, what a done row says, the panel's
-template and its context.
+until it is. The game's ``GameAdmin`` gives the row, what a done row says, and the table
+of its figures (``house_edge_template``) with its context, included in the panel's shell.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from casino.rules import version_in_force
 
 #: The statuses a figures row goes through (each game's row has these).
 DONE, FAILED = "done", "failed"
+#: The panel's shell; the game's table of its figures is included in it when ready.
+PANEL = "admin/house_edge_panel.html#figures"
 
 
 class HouseEdgeRow(Protocol):
@@ -49,10 +51,9 @@ def house_edge_panel(
     request: HttpRequest, game: games.GameAdmin, version: RulesetVersion
 ) -> TemplateResponse:
     """The panel as it stands: ready, still computing (polled), failed, or refused."""
-    template = game.house_edge_template
     refusal = game.house_edge_refusal(version)
     if refusal is not None:
-        return TemplateResponse(request, template, refusal)
+        return TemplateResponse(request, PANEL, refusal)
     row = game.house_edge_row(version)
     context: dict[str, object]
     if row.status == DONE:
@@ -62,6 +63,7 @@ def house_edge_panel(
             "state": "ready",
             "version": version,
             "compared_label": compared_label,
+            "ready_template": game.house_edge_template,
             **game.house_edge_ready(version, summary, compared),
         }
     elif row.status == FAILED:
@@ -73,4 +75,4 @@ def house_edge_panel(
             "figures_url": request.path,
             **game.house_edge_waiting(version),
         }
-    return TemplateResponse(request, template, context)
+    return TemplateResponse(request, PANEL, context)
