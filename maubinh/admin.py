@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
-from maubinh.figures import (
+from maubinh.house_take import (
     figures_claim,
     figures_row,
     figures_rows_for_display,

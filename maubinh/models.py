@@ -137,7 +137,7 @@ class MauBinhRulesetVersion(RulesetVersion):
 
     def approval_figures(self) -> tuple[dict, list[str]]:
         """The house take to store on approval, and what about the rules needs an override."""
-        from maubinh.figures import figures_compute, figures_summary, figures_warnings
+        from maubinh.house_take import figures_compute, figures_summary, figures_warnings
 
         summary = figures_summary(figures_compute(version_id=self.pk), fee_rate=self.fee_rate)
         return summary, figures_warnings(self)

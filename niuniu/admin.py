@@ -11,7 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
-from niuniu.figures import figures_row, figures_rows_for_display, figures_summary, figures_warnings
+from niuniu.house_edge import (
+    figures_row,
+    figures_rows_for_display,
+    figures_summary,
+    figures_warnings,
+)
 from niuniu.models import BonusLine, NiuNiuRulesetVersion, PaytableRow, RulesFigures
 from niuniu.services import version_save_draft
 from niuniu.tasks import ruleset_figures_task

@@ -147,7 +147,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
     def approval_figures(self) -> tuple[dict, list[str]]:
         """The exact odds to store on approval, and what about them needs an override."""
-        from niuniu.figures import figures_compute, figures_summary, figures_warnings
+        from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 
         summary = figures_summary(figures_compute(version_id=self.pk))
         return summary, figures_warnings(summary)
