@@ -45,7 +45,7 @@ def main() -> None:
     from casino.roles import DEALER, SUPERVISOR
     from casino.services.rounds import round_create, round_settle
     from casino.services.sessions import session_open
-    from casino.simulation import table_stream
+    from niuniu.demo import table_stream
     from tests.factories import niuniu_table, staff
 
     venue = Venue.objects.create(

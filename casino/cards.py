@@ -7,9 +7,10 @@ suit symbols ``♠ ♥ ♣ ♦`` (also ``♤ ♡ ♧ ♢``), cards separated by 
 The 52 cards are singletons: ``Card("K", "S") is parse_card("ks")``, so games may key tables
 on them or on their precomputed integers (``index``, ``strength``, ``mask``).
 
-``value`` and ``strength`` follow Niu Niu (RULES.md A1): point value A = 1, 2..9 = face,
-10/J/Q/K = 10; card order K > Q > J > 10 > ... > 2 > A, then suit S > H > C > D. A game with
-another order (Mau Binh) builds its own table keyed on ``Card.index``.
+``value`` and ``strength`` are the usual point count and order of a ten-point card game
+(RULES.md A1): point value A = 1, 2..9 = face, 10/J/Q/K = 10; card order K > Q > J > 10 >
+... > 2 > A, then suit S > H > C > D. A game with another order (aces high, say) builds its
+own table keyed on ``Card.index``.
 
 >>> cards = parse_cards("KS QH 10D 3c 7♠")
 >>> format_cards(cards)
@@ -73,7 +74,7 @@ class Suit(StrEnum):
 _FACE_RANKS = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦"}
 
-#: Rank order for Niu Niu's high card, weakest first: A < 2 < ... < 10 < J < Q < K.
+#: Rank order of the point count's high card, weakest first: A < 2 < ... < 10 < J < Q < K.
 RANKS: tuple[Rank, ...] = tuple(Rank)
 #: Suit order, strongest first: S > H > C > D.
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -87,8 +88,9 @@ class Card:
 
     Cards are singletons and immutable; the integers are precomputed so evaluation is cheap:
 
-    - ``value``: Niu Niu point value (A = 1, 2..9 face, 10/J/Q/K = 10);
-    - ``strength``: 0..51 in Niu Niu card order, larger is stronger (AD = 0, KS = 51);
+    - ``value``: the point value (A = 1, 2..9 face, 10/J/Q/K = 10);
+    - ``strength``: 0..51 in the point count's card order, larger is stronger (AD = 0,
+      KS = 51);
     - ``index``: 0..51, the card's position in :data:`DECK` (AS, AH, AC, AD, 2S, ..., KD);
     - ``mask``: ``1 << index``, so a set of cards is an ``int``.
 

@@ -15,13 +15,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 from casino.errors import InvalidInput
 from casino.models import Account, EntryKind, RulesetVersion
 
-if TYPE_CHECKING:  # the console's types, for ``GameConsole`` (casino.console imports this)
+if TYPE_CHECKING:  # the types of the game's parts (their modules import this one)
+    import random
+    from collections.abc import Iterator
+
+    from django.contrib.auth.models import AbstractUser
     from django.http import HttpRequest, HttpResponse
     from django.urls import URLPattern
+    from django.utils.functional import StrOrPromise
+    from rest_framework.serializers import Serializer
 
+    from casino.admin.house_edge import HouseEdgeRow
     from casino.console.round import ConsoleEntry
     from casino.console.selectors import Screen
-    from casino.models import Round, TableSession
+    from casino.models import Round, TableSession, Venue
 
 
 class RoundInputError(InvalidInput):
@@ -174,17 +181,97 @@ class GameConsole(Protocol):
 class GameApi(Protocol):
     """The game's part of the API: its ruleset version serializer and round body."""
 
+    #: A ruleset version with its rules (``GET /api/rulesets/<pk>/versions/<number>/``).
+    version_serializer: type[Serializer]
+    #: What a box's ``cards`` holds in a round body, for the API's schema.
+    cards_help: StrOrPromise
+    #: What the round body's ``dealer_cards`` holds (empty for a game with no dealer hand).
+    dealer_cards_help: StrOrPromise
+    #: What a hand's ``evaluation`` says in a round's answer.
+    evaluation_help: StrOrPromise
+
 
 class GameAdmin(Protocol):
-    """The game's part of the admin: the version admin's hooks and the house-edge panel."""
+    """The game's part of the admin: the version admin's hooks and the house-edge panel.
+
+    The version admin and the panel's view are written once in ``casino.admin``; the panel
+    computes the rules' figures (the house edge of a paytable, the house take of a fee
+    game) in a task and is polled until they are ready.
+    """
+
+    #: The game's table of its figures in the ready panel (the shell, its warnings and its
+    #: other states are ``templates/admin/house_edge_panel.html``'s).
+    house_edge_template: str
+    #: The admin permissions (app label, codename) of a manager on the game's rulesets.
+    manager_permissions: tuple[tuple[str, str], ...]
+    #: The admin permissions of an auditor, who reads the game's rulesets.
+    viewer_permissions: tuple[tuple[str, str], ...]
+
+    def house_edge_refusal(self, version: RulesetVersion) -> dict[str, object] | None:
+        """The panel's context when the rules cannot be computed yet (incomplete ones):
+        ``state`` ``failed`` with the ``error``, or ``invalid`` with the ``errors``."""
+
+    def house_edge_row(self, version: RulesetVersion) -> HouseEdgeRow:
+        """The stored figures of the version's rules, their computation sent (once) when
+        they are not there yet."""
+
+    def house_edge_summary(self, version: RulesetVersion, row: HouseEdgeRow) -> dict[str, Any]:
+        """What a done row says, as approval stores it on the version (``figures``)."""
+
+    def house_edge_ready(
+        self, version: RulesetVersion, summary: dict[str, Any], compared: dict[str, Any] | None
+    ) -> dict[str, object]:
+        """The ready panel's context: warnings and rows, changes against ``compared`` (the
+        summary of the version in force, when it is another one)."""
+
+    def house_edge_waiting(self, version: RulesetVersion) -> dict[str, object]:
+        """What the panel says while the figures are computed: ``waiting`` (the message)
+        and ``poll_seconds`` (how often it asks again)."""
 
 
 class GameReports(Protocol):
     """How the management reports show the game."""
 
+    #: The game's name in a report (translatable).
+    label: StrOrPromise
+    #: True when the players play against the house (the report rates its bets by the
+    #: house edge); False when they play each other and the house takes a fee (the
+    #: report shows its volume and fees, and its theoretical win is the fee).
+    house_banked: bool
+
 
 class GameDemo(Protocol):
     """The game's demo data and its bulk round stream for ``simulate``."""
+
+    #: The preset ``simulate`` copies to its venue, and its tables' limits per bet type
+    #: (min, max stake in the venue's currency, chips of 1,000 and up).
+    simulation_preset: str
+    simulation_limits: Mapping[str, tuple[str, str]]
+
+    def ruleset_from_preset(
+        self,
+        *,
+        venue: Venue,
+        preset_code: str,
+        editor: AbstractUser,
+        approver: AbstractUser | None = None,
+        override_reason: str = "",
+    ) -> RulesetVersion:
+        """The venue's own ruleset of the game copied from a preset (approved and active
+        when an ``approver`` is given)."""
+
+    def set_up_venue(
+        self, *, venue: Venue, users: Mapping[str, AbstractUser], rounds: int
+    ) -> list[str]:
+        """The game's demo at a new ``venue`` (nothing at a venue it does not play at):
+        ruleset, tables and rounds played through the services by the demo's staff
+        (``users`` by username). Returns what to tell the person who ran the demo."""
+
+    def round_stream(
+        self, *, session: TableSession, rng: random.Random
+    ) -> Iterator[tuple[str, tuple[BoxInput, ...]]]:
+        """An endless stream of valid rounds (dealer's cards, boxes) for the session's table:
+        its seats, limits, players and the rules in force."""
 
 
 class GameAdapter(Protocol):

@@ -14,6 +14,8 @@ from typing import Any
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
 
+from casino import games
+
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
 ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR)
 
@@ -29,30 +31,6 @@ _RULESET_ADMIN = [
     ("casino", "view_ruleset"),
     ("casino", "add_ruleset"),
     ("casino", "view_auditevent"),
-    ("niuniu", "view_niuniurulesetversion"),
-    ("niuniu", "add_niuniurulesetversion"),
-    ("niuniu", "change_niuniurulesetversion"),
-    ("niuniu", "approve_niuniurulesetversion"),
-    ("niuniu", "view_paytablerow"),
-    ("niuniu", "add_paytablerow"),
-    ("niuniu", "change_paytablerow"),
-    ("niuniu", "delete_paytablerow"),
-    ("niuniu", "view_bonusline"),
-    ("niuniu", "add_bonusline"),
-    ("niuniu", "change_bonusline"),
-    ("niuniu", "delete_bonusline"),
-    ("maubinh", "view_maubinhrulesetversion"),
-    ("maubinh", "add_maubinhrulesetversion"),
-    ("maubinh", "change_maubinhrulesetversion"),
-    ("maubinh", "approve_maubinhrulesetversion"),
-    ("maubinh", "view_rowbonus"),
-    ("maubinh", "add_rowbonus"),
-    ("maubinh", "change_rowbonus"),
-    ("maubinh", "delete_rowbonus"),
-    ("maubinh", "view_instantwinamount"),
-    ("maubinh", "add_instantwinamount"),
-    ("maubinh", "change_instantwinamount"),
-    ("maubinh", "delete_instantwinamount"),
 ]
 
 _FLOOR_RECORDS = [
@@ -60,7 +38,8 @@ _FLOOR_RECORDS = [
     for model in ("shift", "tablesession", "round", "box", "ledgerentry", "slip")
 ]
 
-#: Admin permissions per role (the floor itself is governed by the capabilities above).
+#: The floor's admin permissions per role (the floor itself is governed by the capabilities
+#: above); each game adds those of its rulesets (``role_permissions``).
 ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     DEALER: [],
     SUPERVISOR: [],
@@ -86,16 +65,22 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_tablerulesetchange"),
         ("casino", "view_player"),
         *_FLOOR_RECORDS,
-        ("niuniu", "view_niuniurulesetversion"),
-        ("niuniu", "view_paytablerow"),
-        ("niuniu", "view_bonusline"),
-        ("maubinh", "view_maubinhrulesetversion"),
-        ("maubinh", "view_rowbonus"),
-        ("maubinh", "view_instantwinamount"),
         # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
         ("casino", "view_loginattempt"),
     ],
 }
+
+
+def role_permissions(role: str) -> list[tuple[str, str]]:
+    """The admin permissions (app label, codename) of ``role``: the floor's, then each
+    installed game's on its rulesets (a manager edits them, an auditor reads them)."""
+    permissions = list(ROLE_PERMISSIONS[role])
+    for game in games.all_games():
+        if role == MANAGER:
+            permissions += game.admin.manager_permissions
+        elif role == AUDITOR:
+            permissions += game.admin.viewer_permissions
+    return permissions
 
 
 def role_group(role: str) -> Group:
@@ -103,7 +88,7 @@ def role_group(role: str) -> Group:
     group, _created = Group.objects.get_or_create(name=role)
     wanted = [
         Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        for app_label, codename in ROLE_PERMISSIONS[role]
+        for app_label, codename in role_permissions(role)
     ]
     group.permissions.set(wanted)
     return group

@@ -209,13 +209,10 @@ def ruleset_version_get(*, ruleset: Ruleset, number: int) -> RulesetVersion | No
     if version is None:
         return None
     version.ruleset = ruleset
-    # A game's child rows (Niu Niu: paytable rows and bonus lines), one query each.
-    prefetch_related_objects([version], *_RULE_RELATIONS.get(ruleset.game, ()))
+    # The game's child rows of its rules (its version model's ``rule_relations``), one
+    # query each.
+    prefetch_related_objects([version], *model.rule_relations)
     return version
-
-
-#: The relations holding each game's rules, loaded with a version's detail.
-_RULE_RELATIONS: dict[str, tuple[str, ...]] = {"niuniu": ("paytable_rows", "bonus_lines")}
 
 
 # Sessions

@@ -160,7 +160,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino back office API",
-    "DESCRIPTION": "Tables, sessions, rounds, settlement and the ledger for Niu Niu and Mau Binh.",
+    "DESCRIPTION": "Tables, sessions, rounds, settlement and the ledger of the installed card "
+    "games.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from the app's own static files (drf-spectacular-sidecar), not a CDN.

@@ -157,7 +157,7 @@ def round_bodies(session: Any, *, count: int, seed: int, prefix: str) -> list[di
     of the table's bets and the deposits they need, 70% of boxes with a member."""
     import random
 
-    from casino.simulation import table_stream
+    from niuniu.demo import table_stream
 
     stream = table_stream(session, random.Random(seed), boxes=5, side_bet_rate=1.0)
     bodies = []

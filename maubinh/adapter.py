@@ -174,7 +174,7 @@ def seat_evaluation(
 
 class MauBinhAdapter:
     code = "maubinh"
-    name = "Mau Binh"
+    name = gettext_lazy("Mau Binh")
     bet_types = (BET_TYPE,)
     version_model = MauBinhRulesetVersion
 

@@ -1,4 +1,5 @@
-"""Mau Binh rulesets in the admin: a version with its row bonuses and instant wins inline."""
+"""Mau Binh rulesets in the admin: a version with its row bonuses and instant wins inline, and
+the hooks of the shared version admin and house-take panel (``ADMIN``)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.rules import version_in_force
-from maubinh.figures import (
+from maubinh.house_take import (
     figures_claim,
     figures_row,
     figures_rows_for_display,
@@ -118,19 +114,6 @@ class InstantWinInline(RowBonusInline):
     verbose_name_plural = "Instant wins (chi from each other player; 0: not paid)"
 
 
-def _compared_with(version: MauBinhRulesetVersion) -> tuple[dict | None, str]:
-    """The figures of the version in force for the same ruleset, when it is another one."""
-    in_force = version_in_force(model=MauBinhRulesetVersion, ruleset=version.ruleset)
-    if in_force is None or in_force.pk == version.pk:
-        return None, ""
-    figures = in_force.figures
-    if figures is None:
-        row = figures_row(in_force)
-        done = row.status == RulesFigures.Status.DONE
-        figures = figures_summary(row, fee_rate=in_force.fee_rate) if done else None
-    return figures, f"v{in_force.number} (in force)" if figures else ""
-
-
 @admin.register(MauBinhRulesetVersion)
 class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
     change_form_template = "admin/maubinh/ruleset_version_change_form.html"
@@ -145,63 +128,67 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
-    def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """The house take panel: simulated by a Celery task, polled until it is ready."""
-        version = get_object_or_404(self.get_queryset(request), pk=pk)
-        if not self.has_view_permission(request, version):
-            raise PermissionDenied
-        template = "admin/maubinh/figures.html#figures"
+
+class MauBinhAdmin:
+    """The admin's hooks for Mau Binh: its permissions and the house-take panel (the fee the
+    house can expect, simulated by a task)."""
+
+    house_edge_template = "admin/maubinh/house_take.html"
+    manager_permissions = (
+        ("maubinh", "view_maubinhrulesetversion"),
+        ("maubinh", "add_maubinhrulesetversion"),
+        ("maubinh", "change_maubinhrulesetversion"),
+        ("maubinh", "approve_maubinhrulesetversion"),
+        ("maubinh", "view_rowbonus"),
+        ("maubinh", "add_rowbonus"),
+        ("maubinh", "change_rowbonus"),
+        ("maubinh", "delete_rowbonus"),
+        ("maubinh", "view_instantwinamount"),
+        ("maubinh", "add_instantwinamount"),
+        ("maubinh", "change_instantwinamount"),
+        ("maubinh", "delete_instantwinamount"),
+    )
+    viewer_permissions = (
+        ("maubinh", "view_maubinhrulesetversion"),
+        ("maubinh", "view_rowbonus"),
+        ("maubinh", "view_instantwinamount"),
+    )
+
+    def house_edge_refusal(self, version: MauBinhRulesetVersion) -> dict[str, object] | None:
         errors = version.rule_errors()
-        if errors:
-            context = {"state": "invalid", "errors": errors}
-            return TemplateResponse(request, template, context)
+        return {"state": "invalid", "errors": errors} if errors else None
+
+    def house_edge_row(self, version: MauBinhRulesetVersion) -> RulesFigures:
         row = figures_row(version)
         if figures_claim(row):
             # Without a broker (quick start) the task runs here; with one, a worker
-            # simulates and this panel polls until it is done.
+            # simulates and the panel polls until it is done.
             maubinh_house_take_task.delay_on_commit(version.pk)
             row.refresh_from_db()
-        if row.status == RulesFigures.Status.DONE:
-            summary = figures_summary(row, fee_rate=version.fee_rate)
-            compared, compared_label = _compared_with(version)
-            context = {
-                "state": "ready",
-                "version": version,
-                "summary": summary,
-                "warnings": figures_warnings(version),
-                "rows": figures_rows_for_display(summary, compared),
-                "compared_label": compared_label,
-                "scoop_percent": Decimal(summary["scoops_per_pair"]) * 100,
-                "instant_win_percent": Decimal(summary["instant_wins_per_hand"]) * 100,
-            }
-        elif row.status == RulesFigures.Status.FAILED:
-            context = {"state": "failed", "error": row.error}
-        else:
-            context = {
-                "state": "waiting",
-                "progress": row.progress,
-                "deals": house_take_deals(),
-                "figures_url": request.path,
-            }
-        return TemplateResponse(request, template, context)
+        return row
 
-    def get_fieldsets(self, request: Any, obj: Any = None) -> list[Any]:
-        if obj is not None:
-            return self.fieldsets
-        # A new draft rounds up to its venue's chip unit (version_create_draft), to be
-        # changed on the draft like its standard rows; it has no status yet.
-        return [f for f in self.fieldsets[:-1] if f[1]["fields"] != list(ROUNDING_FIELDS)]
+    def house_edge_summary(
+        self, version: MauBinhRulesetVersion, row: RulesFigures
+    ) -> dict[str, Any]:
+        return figures_summary(row, fee_rate=version.fee_rate)
 
-    def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
-        if db_field.name == "ruleset":
-            from casino.models import Ruleset
+    def house_edge_ready(
+        self,
+        version: MauBinhRulesetVersion,
+        summary: dict[str, Any],
+        compared: dict[str, Any] | None,
+    ) -> dict[str, object]:
+        return {
+            "summary": summary,
+            "warnings": figures_warnings(version),
+            "rows": figures_rows_for_display(summary, compared),
+            "scoop_percent": Decimal(summary["scoops_per_pair"]) * 100,
+            "instant_win_percent": Decimal(summary["instant_wins_per_hand"]) * 100,
+        }
 
-            kwargs["queryset"] = Ruleset.objects.filter(game="maubinh").select_related("venue")
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+    def house_edge_waiting(self, version: MauBinhRulesetVersion) -> dict[str, object]:
+        waiting = _("Simulating %(deals)s deals with every player auto-arranging…")
+        return {"waiting": waiting % {"deals": house_take_deals()}, "poll_seconds": 2}
 
-    def get_queryset(self, request: Any) -> Any:
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("ruleset__venue", "last_edited_by", "approved_by")
-        )
+
+ADMIN = MauBinhAdmin()

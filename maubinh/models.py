@@ -50,6 +50,8 @@ def validate_fee_rate(value: Decimal) -> None:
 class MauBinhRulesetVersion(RulesetVersion):
     """One version of a venue's Mau Binh rules (RULES.md part B)."""
 
+    rule_relations = ("row_bonuses", "instant_wins")
+
     scoop_multiplier = models.PositiveSmallIntegerField(
         _("scoop multiplier"),
         default=2,
@@ -135,7 +137,7 @@ class MauBinhRulesetVersion(RulesetVersion):
 
     def approval_figures(self) -> tuple[dict, list[str]]:
         """The house take to store on approval, and what about the rules needs an override."""
-        from maubinh.figures import figures_compute, figures_summary, figures_warnings
+        from maubinh.house_take import figures_compute, figures_summary, figures_warnings
 
         summary = figures_summary(figures_compute(version_id=self.pk), fee_rate=self.fee_rate)
         return summary, figures_warnings(self)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from maubinh.figures import figures_compute, figures_failed
+from maubinh.house_take import figures_compute, figures_failed
 
 
 @shared_task(

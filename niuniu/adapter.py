@@ -72,7 +72,7 @@ def settlement_message(error: SettlementError) -> str:
 
 class NiuNiuAdapter:
     code = "niuniu"
-    name = "Niu Niu"
+    name = _("Niu Niu")
     bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
     version_model = NiuNiuRulesetVersion
 

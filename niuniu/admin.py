@@ -1,4 +1,5 @@
-"""Niu Niu rulesets in the admin: a version with its paytable rows and bonus lines inline."""
+"""Niu Niu rulesets in the admin: a version with its paytable rows and bonus lines inline, and
+the hooks of the shared version admin and house-edge panel (``ADMIN``)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.rules import version_in_force
-from niuniu.figures import (
+from niuniu.house_edge import (
     figures_row,
     figures_rows_for_display,
     figures_summary,
@@ -78,18 +74,6 @@ class BonusLineInline(PaytableRowInline):
     fields = ["position", "name", "predicate", "odds"]
 
 
-def _compared_with(version: NiuNiuRulesetVersion) -> tuple[dict | None, str]:
-    """The figures of the version in force for the same ruleset, when it is another one."""
-    in_force = version_in_force(model=NiuNiuRulesetVersion, ruleset=version.ruleset)
-    if in_force is None or in_force.pk == version.pk:
-        return None, ""
-    figures = in_force.figures
-    if figures is None:
-        row = figures_row(in_force)
-        figures = figures_summary(row) if row.status == RulesFigures.Status.DONE else None
-    return figures, f"v{in_force.number} (in force)" if figures else ""
-
-
 @admin.register(NiuNiuRulesetVersion)
 class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
     inlines = [PaytableRowInline, BonusLineInline]
@@ -112,57 +96,64 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
-    def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """The house edge panel: computed by a Celery task, polled until it is ready."""
-        version = get_object_or_404(self.get_queryset(request), pk=pk)
-        if not self.has_view_permission(request, version):
-            raise PermissionDenied
+
+class NiuNiuAdmin:
+    """The admin's hooks for Niu Niu: its permissions and the house-edge panel (the exact
+    odds of a paytable, computed by a task)."""
+
+    house_edge_template = "admin/niuniu/house_edge.html"
+    manager_permissions = (
+        ("niuniu", "view_niuniurulesetversion"),
+        ("niuniu", "add_niuniurulesetversion"),
+        ("niuniu", "change_niuniurulesetversion"),
+        ("niuniu", "approve_niuniurulesetversion"),
+        ("niuniu", "view_paytablerow"),
+        ("niuniu", "add_paytablerow"),
+        ("niuniu", "change_paytablerow"),
+        ("niuniu", "delete_paytablerow"),
+        ("niuniu", "view_bonusline"),
+        ("niuniu", "add_bonusline"),
+        ("niuniu", "change_bonusline"),
+        ("niuniu", "delete_bonusline"),
+    )
+    viewer_permissions = (
+        ("niuniu", "view_niuniurulesetversion"),
+        ("niuniu", "view_paytablerow"),
+        ("niuniu", "view_bonusline"),
+    )
+
+    def house_edge_refusal(self, version: NiuNiuRulesetVersion) -> dict[str, object] | None:
         if version.rule_errors():
-            context = {"state": "failed", "error": "the paytable is incomplete; see the errors."}
-            return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)
+            return {"state": "failed", "error": "the paytable is incomplete; see the errors."}
+        return None
+
+    def house_edge_row(self, version: NiuNiuRulesetVersion) -> RulesFigures:
         row = figures_row(version)
         if row.status == RulesFigures.Status.PENDING:
             # Without a broker (quick start) the task runs here; with one, a worker
-            # computes it and this panel polls until it is done.
+            # computes it and the panel polls until it is done.
             ruleset_figures_task.delay_on_commit(version.pk)
             row.refresh_from_db()
-        if row.status == RulesFigures.Status.DONE:
-            summary = figures_summary(row)
-            compared, compared_label = _compared_with(version)
-            context = {
-                "state": "ready",
-                "version": version,
-                "warnings": figures_warnings(summary),
-                "rows": figures_rows_for_display(summary, compared),
-                "compared_label": compared_label,
-            }
-        elif row.status == RulesFigures.Status.FAILED:
-            context = {"state": "failed", "error": row.error}
-        else:
-            context = {
-                "state": "waiting",
-                "progress": row.progress,
-                "figures_url": request.path,
-            }
-        return TemplateResponse(request, "admin/niuniu/figures.html#figures", context)
+        return row
 
-    def get_fieldsets(self, request: Any, obj: Any = None) -> list[Any]:
-        if obj is not None:
-            return self.fieldsets
-        # A new draft rounds up to its venue's chip unit (version_create_draft), to be
-        # changed on the draft like its default rows; it has no status yet.
-        return [f for f in self.fieldsets[:-1] if f[1]["fields"] != list(ROUNDING_FIELDS)]
+    def house_edge_summary(
+        self, version: NiuNiuRulesetVersion, row: RulesFigures
+    ) -> dict[str, Any]:
+        return figures_summary(row)
 
-    def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
-        if db_field.name == "ruleset":
-            from casino.models import Ruleset
+    def house_edge_ready(
+        self,
+        version: NiuNiuRulesetVersion,
+        summary: dict[str, Any],
+        compared: dict[str, Any] | None,
+    ) -> dict[str, object]:
+        return {
+            "warnings": figures_warnings(summary),
+            "rows": figures_rows_for_display(summary, compared),
+        }
 
-            kwargs["queryset"] = Ruleset.objects.filter(game="niuniu").select_related("venue")
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+    def house_edge_waiting(self, version: NiuNiuRulesetVersion) -> dict[str, object]:
+        return {"waiting": _("Computing the exact odds…"), "poll_seconds": 1}
 
-    def get_queryset(self, request: Any) -> Any:
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("ruleset__venue", "last_edited_by", "approved_by")
-        )
+
+ADMIN = NiuNiuAdmin()

@@ -63,6 +63,8 @@ def rate_field(verbose_name, **kwargs) -> models.DecimalField:
 class NiuNiuRulesetVersion(RulesetVersion):
     """One version of a venue's Niu Niu rules."""
 
+    rule_relations = ("paytable_rows", "bonus_lines")
+
     offers_double = models.BooleanField(_("offers Double"), default=True)
     offers_super = models.BooleanField(_("offers Super"), default=True)
     five_small = models.BooleanField(_("Five Small is a special hand"), default=False)
@@ -145,7 +147,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
     def approval_figures(self) -> tuple[dict, list[str]]:
         """The exact odds to store on approval, and what about them needs an override."""
-        from niuniu.figures import figures_compute, figures_summary, figures_warnings
+        from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 
         summary = figures_summary(figures_compute(version_id=self.pk))
         return summary, figures_warnings(summary)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from niuniu.figures import figures_compute, figures_failed
+from niuniu.house_edge import figures_compute, figures_failed
 
 
 @shared_task(

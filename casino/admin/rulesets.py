@@ -1,5 +1,6 @@
-"""Rulesets and the shared admin of their versions (draft, approve, activate), which each
-game's admin extends; presets are read-only templates."""
+"""Rulesets and the shared admin of their versions (draft, approve, activate, the house-edge
+panel), which each game's admin extends with its fields and inlines; presets are read-only
+templates."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from casino import games
 from casino.admin.base import VenueScopedAdmin, messages_of
+from casino.admin.house_edge import house_edge_panel
 from casino.models import Ruleset, Venue, VersionStatus
+from casino.models.rulesets import ROUNDING_FIELDS
 from casino.roles import venue_ids
 from casino.services.rulesets import (
     check_writer,
@@ -177,23 +181,48 @@ class RulesetVersionAdmin(VenueScopedAdmin):
                 before=getattr(request, "_ruleset_before", None),
             )
 
-    # -- clone, approve, activate; the game's figures panel --------------------------------
-    #: The game's panel of the rules' figures (house edge, house take), polled with HTMX:
-    #: ``figures_view(request, pk)`` in the game's admin, at ``<pk>/figures/``.
-    figures_view: Any = None
+    # -- the game's version, its fields and its house-edge panel ---------------------------
+
+    @property
+    def game(self) -> games.GameAdapter:
+        """The game whose versions this admin edits."""
+        return next(game for game in games.all_games() if game.version_model is self.model)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        if obj is not None:
+            return self.fieldsets
+        # A new draft rounds to its venue's chip unit (version_create_draft), to be changed
+        # on the draft like its default rows; it has no status yet (the last fieldset).
+        return [f for f in self.fieldsets[:-1] if f[1]["fields"] != list(ROUNDING_FIELDS)]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
+        if db_field.name == "ruleset":
+            rulesets = Ruleset.objects.filter(game=self.game.code).select_related("venue")
+            kwargs["queryset"] = rulesets
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("ruleset__venue", "last_edited_by", "approved_by")
+        )
+
+    def figures_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The house-edge panel (the game's figures of the rules), polled until ready."""
+        version = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.has_view_permission(request, version):
+            raise PermissionDenied
+        return house_edge_panel(request, self.game.admin, version)
+
+    # -- clone, approve, activate ----------------------------------------------------------
 
     def get_urls(self) -> list[Any]:
         info = self.opts.app_label, self.opts.model_name
         wrap = self.admin_site.admin_view
-        figures = []
-        if self.figures_view is not None:
-            figures = [
-                path(
-                    "<int:pk>/figures/",
-                    wrap(self.figures_view),
-                    name="{}_{}_figures".format(*info),
-                )
-            ]
+        figures = [
+            path("<int:pk>/figures/", wrap(self.figures_view), name="{}_{}_figures".format(*info))
+        ]
         return [
             path("<int:pk>/clone/", wrap(self.clone_view), name="{}_{}_clone".format(*info)),
             path("<int:pk>/copy/", wrap(self.copy_view), name="{}_{}_copy".format(*info)),
@@ -334,6 +363,5 @@ class RulesetVersionAdmin(VenueScopedAdmin):
                 approve_url=reverse("admin:{}_{}_approve".format(*info), args=[obj.pk]),
                 activate_url=reverse("admin:{}_{}_activate".format(*info), args=[obj.pk]),
             )
-            if self.figures_view is not None:
-                context["figures_url"] = reverse("admin:{}_{}_figures".format(*info), args=[obj.pk])
+            context["figures_url"] = reverse("admin:{}_{}_figures".format(*info), args=[obj.pk])
         return super().render_change_form(request, context, add, change, form_url, obj)

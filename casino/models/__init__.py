@@ -14,10 +14,9 @@ from casino.models.reports import (
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
-from casino.models.venues import GAME_CHOICES, Venue, validate_time_zone
+from casino.models.venues import Venue, game_choices, validate_time_zone
 
 __all__ = [
-    "GAME_CHOICES",
     "Account",
     "ApiToken",
     "AuditEvent",
@@ -46,5 +45,6 @@ __all__ = [
     "TableSession",
     "Venue",
     "VersionStatus",
+    "game_choices",
     "validate_time_zone",
 ]

@@ -10,7 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.rulesets import Ruleset
-from casino.models.venues import GAME_CHOICES, Venue
+from casino.models.venues import Venue, game_choices
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from casino.players import STORED_FORM, MembershipNumberField
 
@@ -28,11 +28,11 @@ class Table(models.Model):
 
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="tables")
     code = models.SlugField(max_length=32)
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    game = models.CharField(max_length=16, choices=game_choices)
     ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="tables")
     seats = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(9)],
-        help_text=_("Player boxes (Niu Niu) or seats (Mau Binh)."),
+        help_text=_("Player boxes or seats, as the game calls them."),
     )
     chip_denominations = models.JSONField(
         default=list, help_text=_('Chip values as text, largest first, e.g. ["100000", "5000"].')

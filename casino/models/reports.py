@@ -105,7 +105,9 @@ class BetSums(models.Model):
     stake_squared = models.DecimalField(max_digits=40, decimal_places=2)
     player_result = money_field(help_text=_("Sum of the bets' net, the players' view."))
     commission = money_field()
-    volume = money_field(help_text=_("Sum of the winning bets' gross (Mau Binh's volume)."))
+    volume = money_field(
+        help_text=_("Sum of the winning bets' gross (a fee game's volume between players).")
+    )
 
     class Meta:
         abstract = True

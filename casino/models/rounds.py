@@ -77,7 +77,8 @@ class Round(models.Model):
 
 
 class Box(models.Model):
-    """One player position in a round (Niu Niu box, Mau Binh seat) with its cards."""
+    """One player position in a round (a box, or a seat, as the game calls it) with its
+    cards."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="boxes")
     position = models.PositiveSmallIntegerField()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.venues import GAME_CHOICES, Venue
+from casino.models.venues import Venue, game_choices
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Rounding
 
 
@@ -22,7 +23,7 @@ class Ruleset(models.Model):
     venue = models.ForeignKey(
         Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="rulesets"
     )
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    game = models.CharField(max_length=16, choices=game_choices)
     code = models.SlugField(max_length=40)
     name = models.CharField(max_length=120)
 
@@ -74,6 +75,10 @@ class RulesetVersion(models.Model):
     its rules (paytable rows, switches) and tells ``casino.services.rulesets`` how to
     clone and validate them.
     """
+
+    #: The relations holding the game's rows of its rules (a paytable, bonus lines), loaded
+    #: with a version's detail.
+    rule_relations: ClassVar[tuple[str, ...]] = ()
 
     ruleset = models.ForeignKey(
         Ruleset, on_delete=models.PROTECT, related_name="%(app_label)s_versions"

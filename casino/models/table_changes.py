@@ -14,7 +14,7 @@ from django.utils.translation import pgettext_lazy
 
 from casino.models.floor import Table
 from casino.models.rulesets import Ruleset
-from casino.models.venues import GAME_CHOICES
+from casino.models.venues import game_choices
 
 
 class TableRulesetChange(models.Model):
@@ -44,10 +44,10 @@ class TableRulesetChange(models.Model):
     )
     # The games are kept as they were asked: a change of ruleset may change the game.
     from_game = models.CharField(
-        pgettext_lazy("ruleset change", "from game"), max_length=16, choices=GAME_CHOICES
+        pgettext_lazy("ruleset change", "from game"), max_length=16, choices=game_choices
     )
     to_game = models.CharField(
-        pgettext_lazy("ruleset change", "to game"), max_length=16, choices=GAME_CHOICES
+        pgettext_lazy("ruleset change", "to game"), max_length=16, choices=game_choices
     )
     reason = models.TextField(pgettext_lazy("ruleset change", "reason"))
     status = models.CharField(

@@ -13,7 +13,13 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 
-GAME_CHOICES = [("niuniu", _("Niu Niu")), ("maubinh", _("Mau Binh"))]
+
+def game_choices() -> list[tuple[str, str]]:
+    """The installed games (``casino.games.game_choices``), read when a form or check asks:
+    the registry is filled when the apps are ready, after the models are defined."""
+    from casino.games import game_choices as installed
+
+    return installed()
 
 
 def validate_time_zone(value: str) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from casino.reports.figures import theoretical_note
+from casino.reports.kinds import game_label
 
 # WeasyPrint logs every layout step at INFO level.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
@@ -184,7 +185,7 @@ PERCENT = {"hold_pct", "theoretical_hold_pct", "hold_low_pct", "hold_high_pct", 
 COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
 
 Progress = Callable[[int, str], None]
-#: Voided rounds listed in the PDF (the XLSX and the page list up to figures.LIST_LIMIT).
+#: Voided rounds listed in the PDF (the XLSX and the page list up to listings.LIST_LIMIT).
 PDF_VOIDS = 50
 
 
@@ -260,7 +261,16 @@ def present(figures: dict[str, Any], *, note: str | None = None) -> dict[str, An
             return value[11:16] if value[:10] == gaming_date else value[:16].replace("T", " ")
         return value
 
-    return walk(copy.deepcopy(figures))
+    shown = walk(copy.deepcopy(figures))
+    if isinstance(shown.get("fee_games"), dict):
+        shown["fee_games"]["title"] = fee_games_title(figures)
+    return shown
+
+
+def fee_games_title(figures: dict[str, Any]) -> str:
+    """The title of the fee games' section: the names of the games in it."""
+    codes = dict.fromkeys(row["game"] for row in figures.get("fee_games", {}).get("tables", []))
+    return " / ".join(game_label(code) for code in codes) or "Fee games"
 
 
 # CSV
@@ -322,7 +332,7 @@ def _tables(
         tables.append(("label", title, first, FIGURE_COLUMNS, figures[key]))
     tables += [
         ("label", "Player ratings", None, PLAYER_COLUMNS, figures["players"]),
-        ("label", "Mau Binh", None, FEE_COLUMNS, figures["fee_games"]["tables"]),
+        ("label", fee_games_title(figures), None, FEE_COLUMNS, figures["fee_games"]["tables"]),
         ("label", "Largest payouts", None, PAYOUT_COLUMNS, figures["payouts"]),
         ("label", "Voided rounds", None, VOID_COLUMNS, figures["voids"]["listed"]),
         (

@@ -17,7 +17,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
-from casino.reports.figures import CENT, cell_sums, figure_line
+from casino.reports.cells import CENT
+from casino.reports.sections import cell_sums, figure_line
 from casino.roles import AUDITOR, MANAGE, MANAGER, can, venue_ids
 
 #: Who reads reports: the venue's managers and auditors.

@@ -24,7 +24,8 @@ from django_htmx.http import HttpResponseClientRefresh, push_url
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, Venue
 from casino.reports import outputs, selectors, services
-from casino.reports.figures import LIST_LIMIT, jsonable
+from casino.reports.figures import jsonable
+from casino.reports.listings import LIST_LIMIT
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366

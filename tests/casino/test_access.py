@@ -69,6 +69,7 @@ from casino.roles import (
     SUPERVISE,
     SUPERVISOR,
     role_group,
+    role_permissions,
 )
 from casino.services.logins import login_record, token_issue
 from casino.services.rounds import round_create, round_settle
@@ -911,7 +912,8 @@ ADMIN_MODELS = {
 def has_perm(role: str, label: str, action: str) -> bool:
     """The model permission as casino/roles.py grants it (a superuser has every one)."""
     app_label, model = label.split(".")
-    return role == SUPERUSER or (app_label, f"{action}_{model}") in ROLE_PERMISSIONS.get(role, [])
+    granted = role_permissions(role) if role in ROLE_PERMISSIONS else []
+    return role == SUPERUSER or (app_label, f"{action}_{model}") in granted
 
 
 def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:

@@ -1,5 +1,6 @@
-"""Demo data: the three Niu Niu venues of the rule sheets, tables, players, staff of every
-role, and a few hundred rounds played through the real services."""
+"""Demo data: three venues with staff of every role and players, and at each the games'
+own demos (``GameDemo.set_up_venue``: rulesets, tables and rounds played through the real
+services)."""
 
 from __future__ import annotations
 
@@ -10,53 +11,19 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from casino.models import Ruleset, TableSession, Venue
-from casino.reports.services import report_build, report_request
+from casino import games
+from casino.models import Venue
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
 from casino.services.players import player_create
-from casino.services.sessions import session_close, session_figures, session_open
-from casino.services.tables import table_create
-from casino.simulation import chips_for, play
-from maubinh.services import maubinh_demo
-from niuniu.services import venue_ruleset_from_preset
 
 D = Decimal
 
 VENUES = [
-    # code, name, currency, rounding unit, time zone, language, preset
-    ("hanoi", "Hà Nội Pearl Casino", "VND", D("1000"), "Asia/Ho_Chi_Minh", "vi", "vn-kr-004"),
-    ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko", "vn-kr-004"),
-    ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt", "macau-001"),
+    # code, name, currency, rounding unit, time zone, language
+    ("hanoi", "Hà Nội Pearl Casino", "VND", D("1000"), "Asia/Ho_Chi_Minh", "vi"),
+    ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko"),
+    ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt"),
 ]
-
-#: Per venue: chip denominations and (min, max) stake per bet type.
-TABLE_SETUP = {
-    "hanoi": (
-        ["5000000", "1000000", "500000", "100000", "50000", "10000", "5000", "1000"],
-        {
-            "single": ("50000", "20000000"),
-            "double": ("50000", "5000000"),
-            "super": ("50000", "2000000"),
-        },
-    ),
-    "seoul": (
-        ["1000000", "100000", "50000", "10000", "5000", "1000", "500", "100"],
-        {
-            "single": ("10000", "5000000"),
-            "double": ("10000", "1000000"),
-            "super": ("10000", "500000"),
-        },
-    ),
-    "macau": (
-        ["10000", "5000", "1000", "500", "100", "50", "10", "5", "1"],
-        {
-            "single": ("100", "50000"),
-            "double": ("100", "20000"),
-            "super": ("100", "5000"),
-            "bonus": ("100", "2000"),
-        },
-    ),
-}
 
 STAFF = [
     # username, role, what they do
@@ -116,7 +83,7 @@ class Command(BaseCommand):
                 user.save()
             user.groups.add(role_group(role))
             users[username] = user
-        for code, name, currency, unit, tz, language, preset in VENUES:
+        for code, name, currency, unit, tz, language in VENUES:
             venue, created = Venue.objects.get_or_create(
                 code=code,
                 defaults={
@@ -130,13 +97,9 @@ class Command(BaseCommand):
             venue.staff.add(*users.values())
             for user in users.values():
                 forget(user)
+            self.stdout.write(f"venue {venue.code}: {venue.name}, {currency}")
             if created:
-                self._set_up_floor(venue, preset, users, rounds)
-                if code == "hanoi":
-                    maubinh_demo(venue, users)
-            self.stdout.write(
-                f"venue {venue.code}: {venue.name}, {currency}, ruleset from {preset}"
-            )
+                self._set_up_floor(venue, users, rounds)
         self.stdout.write(
             self.style.SUCCESS(
                 "\nDemo ready: the dealer's console at http://127.0.0.1:8000/console/, "
@@ -146,58 +109,15 @@ class Command(BaseCommand):
         for username, _role, what in STAFF:
             self.stdout.write(f"  log in as {username} / {password_of(username)}  ({what})")
 
-    def _set_up_floor(self, venue: Venue, preset: str, users: dict, rounds: int) -> None:
-        if not Ruleset.objects.filter(venue=venue, game="niuniu").exists():
-            venue_ruleset_from_preset(
-                venue=venue,
-                preset_code=preset,
-                editor=users["manager"],
-                approver=users["approver"],
-                override_reason="The venue's own rule sheet, as printed.",
-            )
-        ruleset = Ruleset.objects.get(venue=venue, game="niuniu")
-        denominations, limits = TABLE_SETUP[venue.code]
-        tables = []
-        manager = users["manager"]
-        tables = [
-            table_create(
-                venue=venue,
-                user=manager,
-                code=f"NN{number}",
-                game="niuniu",
-                ruleset=ruleset,
-                seats=5,
-                chip_denominations=denominations,
-                limits={b: {"min_stake": lo, "max_stake": hi} for b, (lo, hi) in limits.items()},
-            )
-            for number in (1, 2)
-        ]
+    def _set_up_floor(self, venue: Venue, users: dict, rounds: int) -> None:
+        """The venue's players, then each game's demo there."""
         for n, name in enumerate(PLAYER_NAMES, start=1):
             player_create(
-                venue=venue, user=manager, membership_number=f"{venue.code}-{n:04d}", name=name
+                venue=venue,
+                user=users["manager"],
+                membership_number=f"{venue.code}-{n:04d}",
+                name=name,
             )
-        opening = {d: 40 for d in denominations[:4]}
-        session = session_open(table=tables[0], user=users["dealer"], opening_chips=opening)
-        voided = play(
-            session=session,
-            rounds=rounds,
-            dealer=users["dealer"],
-            supervisor=users["supervisor"],
-            seed=venue.pk,
-        )
-        tray = session.opening_total + session_figures(session)["win_by_ledger"]
-        closed = session_close(
-            session=session, user=users["supervisor"], closing_chips=chips_for(tray, denominations)
-        )
-        report = report_build(
-            report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
-        )
-        session_open(table=tables[1], user=users["dealer"], opening_chips=opening)
-        self.stdout.write(
-            f"  {tables[0]}: {rounds} rounds played ({voided} voided), house won "
-            f"{closed.win_by_ledger} {venue.currency}; {tables[1]} is open for you"
-        )
-        self.stdout.write(
-            f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)"
-        )
-        assert closed.status == TableSession.Status.CLOSED
+        for game in games.all_games():
+            for line in game.demo.set_up_venue(venue=venue, users=users, rounds=rounds):
+                self.stdout.write(line)

@@ -1,17 +1,19 @@
-"""Fill a shift with simulated Niu Niu rounds, for load tests and reports.
+"""Fill a shift with simulated rounds of a game, for load tests and reports.
 
 Two ways to write the rounds, the same rows either way:
 
 - ``--via services``: each round is dealt and settled through ``round_create`` and
   ``round_settle`` (now and then voided through ``round_void``), exactly as the console
   does; a few hundred rounds a second. Rounds carry the time they were played.
-- ``--via bulk`` (PostgreSQL): the same engine settles each round through the game's
-  adapter and the same adapter turns the result into ledger lines; rounds, boxes, bets and
-  ledger entries are then written with COPY, a batch of whole rounds per statement, so the
-  database's statement-level balance trigger checks every batch, and each round's entries
-  are checked to sum to zero before they are sent. Rounds are spread over the shift's
-  hours. Only the audit trail of each round (``round.create`` / ``round.settle``) is left
-  out; voids, sessions, fills and closing go through the services as usual.
+- ``--via bulk`` (PostgreSQL): ``casino.simulation.bulk``: the same engine settles each
+  round through the game's adapter and the same adapter turns the result into ledger
+  lines, written with COPY a batch of whole rounds per statement, the entries checked to
+  balance before they are sent. Rounds are spread over the shift's hours. Only the audit
+  trail of each round is left out; voids, sessions, fills and closing go through the
+  services as usual.
+
+The game (``--game``, the first installed by default) deals the rounds and gives the
+preset the venue's ruleset is copied from and its tables' limits (its ``GameDemo``).
 
 ``--via auto`` (the default) uses the services up to 5,000 rounds and bulk above that
 on PostgreSQL. Tables are opened with a fill and closed with a count that matches the
@@ -20,12 +22,7 @@ ledger, so the shift reconciles (unless ``--short`` leaves a variance on the fir
 
 from __future__ import annotations
 
-import json
-import queue
-import random
-import threading
 import time
-from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -34,22 +31,13 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
-from django.db.models import JSONField
 from django.utils import timezone
 
 from casino import games
-from casino.games import BoxInput, LedgerLine, RoundResult
+from casino.games import GameAdapter
 from casino.models import (
-    Bet,
-    BetTally,
-    Box,
-    EntryKind,
-    LedgerEntry,
     Player,
-    Round,
-    RoundStatus,
     Ruleset,
-    SeatTally,
     Shift,
     Table,
     TableLimit,
@@ -57,33 +45,30 @@ from casino.models import (
     Venue,
 )
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
-from casino.rules import version_in_force
 from casino.services.sessions import session_close, session_figures, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
-from casino.services.tallies import tally_settled
-from casino.simulation import chips_for, play, table_stream
+from casino.simulation import chips_for, play
+from casino.simulation.bulk import BulkWriter, analyze
 
 D = Decimal
 SERVICES_UP_TO = 5_000
 BATCH_ROUNDS = 2_000
 DENOMINATIONS = ["5000000", "1000000", "500000", "100000", "50000", "10000", "5000", "1000"]
-LIMITS = {
-    "single": ("50000", "20000000"),
-    "double": ("50000", "5000000"),
-    "super": ("50000", "2000000"),
-}
 OPENING = {"5000000": 40, "1000000": 40, "500000": 40, "100000": 40}
 FILL = {"1000000": 20}
 PLAYERS = 40
 
 
 class Command(BaseCommand):
-    help = "Fill a shift with simulated Niu Niu rounds (through the services, or in bulk)."
+    help = "Fill a shift with simulated rounds of a game (through the services, or in bulk)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--rounds", type=int, default=1000, help="rounds in the shift")
         parser.add_argument("--tables", type=int, default=4, help="tables sharing the rounds")
         parser.add_argument("--venue", default="sim", help="venue code (created if missing)")
+        parser.add_argument(
+            "--game", default="", help="the game's code (default: the first installed game)"
+        )
         parser.add_argument("--via", choices=["auto", "services", "bulk"], default="auto")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--void-rate", type=float, default=0.01)
@@ -107,8 +92,12 @@ class Command(BaseCommand):
             via = "bulk" if rounds > SERVICES_UP_TO and bulk_possible else "services"
         if via == "bulk" and connection.vendor != "postgresql":
             raise CommandError("--via bulk writes with COPY and needs PostgreSQL")
+        try:
+            game = games.get(options["game"]) if options["game"] else games.all_games()[0]
+        except LookupError as error:
+            raise CommandError(str(error)) from None
         started = time.perf_counter()
-        floor = _floor(options["venue"], options["tables"])
+        floor = _floor(options["venue"], options["tables"], game)
         shift = _shift(floor.venue, options["shift"], options["hours"], ended=via == "bulk")
         sessions = _open_sessions(floor, shift)
         per_table = _split(rounds, len(sessions))
@@ -125,13 +114,18 @@ class Command(BaseCommand):
                     void_rate=options["void_rate"],
                 )
             else:
-                voided += BulkWriter(session, floor, shift, batch=options["batch"]).write(
-                    count, seed=seed, void_rate=options["void_rate"]
+                writer = BulkWriter(
+                    session,
+                    shift,
+                    dealer=floor.dealer,
+                    supervisor=floor.supervisor,
+                    batch=options["batch"],
                 )
+                voided += writer.write(count, seed=seed, void_rate=options["void_rate"])
             self.stdout.write(f"  {session.table.code}: {count} rounds")
         if via == "bulk":
             # Fresh statistics, so the report's queries are planned for the rows just added.
-            _analyze(GROWING)
+            analyze()
         short = D(options["short"])
         for index, session in enumerate(sessions):
             figures = session_figures(session)
@@ -174,10 +168,9 @@ class _Floor:
 
 
 @transaction.atomic
-def _floor(code: str, tables: int) -> _Floor:
-    """The venue, its staff, ruleset, tables and players (created once, then reused)."""
-    from niuniu.services import venue_ruleset_from_preset
-
+def _floor(code: str, tables: int, game: GameAdapter) -> _Floor:
+    """The venue, its staff, the game's ruleset and tables, and players (created once, then
+    reused). The first installed game's tables are S1, S2, ...; another's are named after it."""
     venue, _created = Venue.objects.get_or_create(
         code=code,
         defaults={
@@ -204,21 +197,22 @@ def _floor(code: str, tables: int) -> _Floor:
         venue.staff.add(user)
         forget(user)
         users[username] = user
-    ruleset = Ruleset.objects.filter(venue=venue, game="niuniu").first()
+    ruleset = Ruleset.objects.filter(venue=venue, game=game.code).first()
     if ruleset is None:
-        ruleset = venue_ruleset_from_preset(
+        ruleset = game.demo.ruleset_from_preset(
             venue=venue,
-            preset_code="vn-kr-004",
+            preset_code=game.demo.simulation_preset,
             editor=users["sim-ruleset-editor"],
             approver=users["sim-manager"],
         ).ruleset
+    prefix = "S" if game is games.all_games()[0] else f"S-{game.code}-"
     made = []
     for number in range(1, tables + 1):
         table, created = Table.objects.get_or_create(
             venue=venue,
-            code=f"S{number}",
+            code=f"{prefix}{number}",
             defaults={
-                "game": "niuniu",
+                "game": game.code,
                 "ruleset": ruleset,
                 "seats": 5,
                 "chip_denominations": DENOMINATIONS,
@@ -227,7 +221,7 @@ def _floor(code: str, tables: int) -> _Floor:
         if created:
             TableLimit.objects.bulk_create(
                 TableLimit(table=table, bet_type=b, min_stake=D(lo), max_stake=D(hi))
-                for b, (lo, hi) in LIMITS.items()
+                for b, (lo, hi) in game.demo.simulation_limits.items()
             )
         made.append(table)
     if not Player.objects.filter(venue=venue).exists():
@@ -277,256 +271,3 @@ def _fill(session: TableSession, floor: _Floor, chips: dict[str, int]) -> None:
 
 def _split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if n < total % parts else 0) for n in range(parts)]
-
-
-class BulkWriter:
-    """Rounds settled by the engine and written with COPY, whole rounds per statement."""
-
-    def __init__(self, session: TableSession, floor: _Floor, shift: Shift, *, batch: int) -> None:
-        self.session = TableSession.objects.select_related("table__venue", "table__ruleset").get(
-            pk=session.pk
-        )
-        self.floor = floor
-        self.shift = shift
-        self.batch = batch
-        table = self.session.table
-        self.adapter = games.get(table.game)
-        self.version = version_in_force(model=self.adapter.version_model, ruleset=table.ruleset)
-        self.rules = self.adapter.snapshot(self.version)
-
-    def write(self, rounds: int, *, seed: int, void_rate: float) -> int:
-        step = (self.shift.ends_at - self.shift.starts_at) / max(rounds, 1)
-        voided = 0
-        number = self.session.next_round_number
-        done = 0
-        for settled in self._settled_batches(rounds, seed=seed, void_rate=void_rate):
-            voided += self._batch(settled, number, done, step, seed)
-            number += len(settled)
-            done += len(settled)
-            _analyze_as_tables_grow()
-        TableSession.objects.filter(pk=self.session.pk).update(next_round_number=number)
-        return voided
-
-    def _settled_batches(
-        self, rounds: int, *, seed: int, void_rate: float
-    ) -> Iterator[list[tuple[Sequence[BoxInput], RoundResult, bool, list[LedgerLine]]]]:
-        """Batches of settled rounds, made by the engine in a thread while the database
-        writes the previous batch (the engine needs no database: the rules, limits and
-        players were read before the thread starts)."""
-        rng = random.Random(seed)
-        stream = table_stream(self.session, rng)
-        batches: queue.Queue[Any] = queue.Queue(maxsize=2)
-
-        def produce() -> None:
-            try:
-                left = rounds
-                while left:
-                    settled = []
-                    for _n in range(min(self.batch, left)):
-                        simulated = next(stream)
-                        result = self.adapter.evaluate_round(
-                            rules=self.rules,
-                            dealer_cards=simulated.dealer_cards,
-                            boxes=simulated.boxes,
-                        )
-                        void = rng.random() < void_rate
-                        lines = self.adapter.ledger_lines(result)
-                        settled.append((simulated.boxes, result, void, lines))
-                    left -= len(settled)
-                    batches.put(settled)
-                batches.put(None)
-            except BaseException as error:  # handed to the writer, which raises it
-                batches.put(error)
-
-        threading.Thread(target=produce, daemon=True).start()
-        while (item := batches.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
-    @transaction.atomic
-    def _batch(
-        self,
-        settled: list[tuple[Sequence[BoxInput], RoundResult, bool, list[LedgerLine]]],
-        first_number: int,
-        done: int,
-        step: timedelta,
-        seed: int,
-    ) -> int:
-        session, venue = self.session, self.session.table.venue
-        dealer, supervisor = self.floor.dealer.pk, self.floor.supervisor.pk
-        count = len(settled)
-        round_ids = _ids(Round, count)
-        box_ids = _ids(Box, sum(len(r.boxes) for _, r, _, _ in settled))
-        bet_ids = _ids(Bet, sum(len(b.bets) for _, r, _, _ in settled for b in r.boxes))
-        entry_ids = _ids(
-            LedgerEntry, sum(len(lines) * (2 if void else 1) for _, _, void, lines in settled)
-        )
-        rounds: list[dict[str, Any]] = []
-        boxes: list[dict[str, Any]] = []
-        bets: list[dict[str, Any]] = []
-        entries: list[dict[str, Any]] = []
-        box_iter, bet_iter, entry_iter = iter(box_ids), iter(bet_ids), iter(entry_ids)
-        voided = 0
-        for n, ((inputs, result, void, round_lines), round_id) in enumerate(
-            zip(settled, round_ids, strict=True)
-        ):
-            number = first_number + n
-            dealt_at = self.shift.starts_at + step * (done + n) + step / 4
-            settled_at = dealt_at + step / 4
-            voided_at = settled_at + step / 4 if void else None
-            by_position: dict[int, BoxInput] = {box.position: box for box in inputs}
-            box_of: dict[int, int] = {}
-            bet_of: dict[tuple[int, str], int] = {}
-            for box in result.boxes:
-                given = by_position[box.position]
-                box_id = box_of[box.position] = next(box_iter)
-                boxes.append(
-                    {
-                        "id": box_id,
-                        "round_id": round_id,
-                        "position": box.position,
-                        "player_id": given.player_id,
-                        "cards": box.cards,
-                        "evaluation": box.evaluation,
-                        "quit": given.quit,
-                    }
-                )
-                for bet in box.bets:
-                    bet_id = bet_of[(box.position, bet.bet_type)] = next(bet_iter)
-                    bets.append(
-                        {
-                            "id": bet_id,
-                            "box_id": box_id,
-                            "bet_type": bet.bet_type,
-                            "stake": bet.stake,
-                            "deposit_shown": given.deposits.get(bet.bet_type),
-                            "deposit_required": bet.deposit_required,
-                            "outcome": bet.outcome,
-                            "odds": bet.odds,
-                            "gross": bet.gross,
-                            "commission": bet.commission,
-                            "net": bet.net,
-                        }
-                    )
-            if sum(line.amount for line in round_lines) != 0:
-                raise CommandError(f"round {number}: the ledger lines do not balance")
-            for line in round_lines:
-                entry = {
-                    "id": next(entry_iter),
-                    "venue_id": venue.pk,
-                    "session_id": session.pk,
-                    "round_id": round_id,
-                    "box_id": box_of.get(line.position) if line.position else None,
-                    "bet_id": bet_of.get((line.position, line.bet_type)),
-                    "player_id": by_position[line.position].player_id if line.position else None,
-                    "account": line.account,
-                    "kind": line.kind,
-                    "amount": line.amount,
-                    "created_by_id": dealer,
-                    "created_at": settled_at,
-                }
-                entries.append(entry)
-                if void:  # the reversing entry round_void_approve posts
-                    entries.append(
-                        entry
-                        | {
-                            "id": next(entry_iter),
-                            "kind": EntryKind.VOID,
-                            "amount": -line.amount,
-                            "reverses_id": entry["id"],
-                            "created_by_id": supervisor,
-                            "created_at": voided_at,
-                        }
-                    )
-            rounds.append(
-                {
-                    "id": round_id,
-                    "session_id": session.pk,
-                    "number": number,
-                    "game": self.adapter.code,
-                    "status": RoundStatus.VOIDED if void else RoundStatus.SETTLED,
-                    "ruleset_id": session.table.ruleset_id,
-                    "ruleset_version_id": self.version.pk,
-                    "ruleset_version_number": self.version.number,
-                    "dealer_cards": result.dealer_cards,
-                    "dealer_evaluation": result.dealer_evaluation,
-                    "created_by_id": dealer,
-                    "created_at": dealt_at,
-                    "settle_key": f"sim-{session.pk}-{seed}-{number}",
-                    "settled_by_id": dealer,
-                    "settled_at": settled_at,
-                    "house_net": result.house_net,
-                    "void_reason": "simulated misdeal" if void else "",
-                    "void_requested_by_id": dealer if void else None,
-                    "void_requested_at": voided_at,
-                    "voided_by_id": supervisor if void else None,
-                    "voided_at": voided_at,
-                }
-            )
-            voided += void
-        _copy(Round, rounds)
-        _copy(Box, boxes)
-        _copy(Bet, bets)
-        _copy(LedgerEntry, entries)
-        # The tallies the services leave: a voided round is in none.
-        tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
-        return voided
-
-
-#: Batches written by this process; statistics are refreshed each time it doubles.
-_written = 0
-GROWING = (TableSession, Round, Box, Bet, LedgerEntry, BetTally, SeatTally)
-
-
-def _analyze_as_tables_grow() -> None:
-    """Fresh statistics after batch 1, 2, 4, 8, ...: a COPY outruns autovacuum, and with
-    the statistics of a small table PostgreSQL tallies each batch by scanning every bet
-    (a fill that slows down as it grows). A handful of ANALYZEs in all."""
-    global _written  # one counter per process
-    _written += 1
-    if _written & (_written - 1) == 0:
-        _analyze(GROWING)
-
-
-def _analyze(models: Sequence[type]) -> None:
-    with connection.cursor() as cursor:
-        for model in models:
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
-
-
-def _ids(model: type, count: int) -> list[int]:
-    """``count`` primary keys taken from the table's own sequence (so later inserts fit)."""
-    if count == 0:
-        return []
-    table = model._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-            [table, count],
-        )
-        return [row[0] for row in cursor.fetchall()]
-
-
-def _copy(model: type, rows: list[dict[str, Any]]) -> None:
-    """One COPY statement for ``rows`` (so statement-level triggers see them together).
-
-    Every column of the model is written: a value missing from a row gets the field's
-    default, as ``Model.objects.create`` would, so a field added later needs no change here.
-    """
-    fields = model._meta.concrete_fields
-    known = {field.attname for field in fields}
-    for row in rows[:1]:
-        if set(row) - known:
-            raise CommandError(f"{model.__name__} has no field {sorted(set(row) - known)}")
-    defaults = {f.attname: f.get_default() for f in fields if not f.primary_key}
-    json_fields = {f.attname for f in fields if isinstance(f, JSONField)}
-    table = connection.ops.quote_name(model._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for row in rows:
-            values = defaults | row
-            for name in json_fields:
-                if values[name] is not None:
-                    values[name] = json.dumps(values[name])
-            copy.write_row([values[f.attname] for f in fields])

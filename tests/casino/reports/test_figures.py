@@ -8,7 +8,8 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import Bet, LedgerEntry, ShiftReportCell
-from casino.reports.figures import figure_line, fluctuation, shift_figures
+from casino.reports.figures import shift_figures
+from casino.reports.sections import figure_line, fluctuation
 from casino.reports.services import report_request
 from niuniu.models import NiuNiuRulesetVersion
 

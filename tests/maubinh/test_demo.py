@@ -1,4 +1,4 @@
-"""Mau Binh writes: the demo table, played through the real round services."""
+"""Mau Binh's demo table, played through the real round services."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from django.db.models import Sum
 from casino.models import Box, LedgerEntry, Round, RoundStatus, TableSession, VersionStatus
 from casino.roles import DEALER, MANAGER
 from casino.rules import version_in_force
+from maubinh.demo import maubinh_demo
 from maubinh.models import MauBinhRulesetVersion
-from maubinh.services import maubinh_demo
 from tests.factories import PlayerFactory, staff
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from casino.services.rulesets import (
     version_content_hash,
 )
 from maubinh.engine import presets
-from maubinh.figures import figures_compute, rules_hash, simulate_house_take
+from maubinh.house_take import figures_compute, rules_hash, simulate_house_take
 from maubinh.models import MauBinhRulesetVersion, RowBonus, RulesFigures
 from maubinh.services import venue_ruleset_from_preset
 

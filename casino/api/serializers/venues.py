@@ -1,0 +1,170 @@
+"""Venues, their tables, the changes of a table's ruleset and players."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from casino import games
+from casino.api.base import ListParams, id_field
+from casino.api.serializers.fields import (
+    MoneyField,
+    RulesetRefSerializer,
+    TableRefSerializer,
+    VenueRefSerializer,
+    person,
+)
+from casino.models import Player, Table, TableRulesetChange
+
+# Venues
+
+
+class VenueSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    name = serializers.CharField()
+    currency = serializers.CharField()
+    rounding_unit = MoneyField()
+    timezone = serializers.CharField()
+    language = serializers.CharField()
+
+
+# Tables
+
+
+class TableLimitSerializer(serializers.Serializer):
+    min_stake = MoneyField(min_value=Decimal("0.01"))
+    max_stake = MoneyField(min_value=Decimal("0.01"))
+
+
+class TableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer()
+    code = serializers.CharField()
+    game = serializers.CharField()
+    ruleset = RulesetRefSerializer()
+    seats = serializers.IntegerField()
+    chip_denominations = serializers.ListField(child=serializers.CharField())
+    status = serializers.CharField(help_text="active or inactive")
+    limits = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.DictField(child=TableLimitSerializer()))
+    def get_limits(self, table: Table) -> dict[str, Any]:
+        return {
+            limit.bet_type: TableLimitSerializer(limit).data
+            for limit in sorted(table.limits.all(), key=lambda limit: limit.bet_type)
+        }
+
+
+class TableInputSerializer(serializers.Serializer):
+    """Set up a table (all fields but limits and status), or change one (PATCH: any of
+    them; a table's venue does not change, and its ruleset and game change only by a
+    request another manager approves: ``/api/v1/table-ruleset-changes/``)."""
+
+    venue = id_field()
+    code = serializers.CharField(max_length=32)
+    game = serializers.ChoiceField(choices=games.game_choices())
+    ruleset = id_field(
+        help_text="A ruleset of the same venue and game; on a change, only the table's own."
+    )
+    seats = serializers.IntegerField(min_value=1, max_value=9)
+    chip_denominations = serializers.ListField(
+        child=MoneyField(), min_length=1, max_length=20, help_text='e.g. ["100000", "5000"]'
+    )
+    limits = serializers.DictField(
+        child=TableLimitSerializer(),
+        required=False,
+        help_text="Stake limits per bet type; on an edit they replace all the table's limits.",
+    )
+    status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
+
+
+class TableListParams(ListParams):
+    venue = id_field(required=False)
+    game = serializers.ChoiceField(choices=games.game_choices(), required=False)
+    status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
+
+
+# Changes of a table's ruleset
+
+
+class TableRulesetChangeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer(source="table.venue")
+    table = TableRefSerializer()
+    from_ruleset = RulesetRefSerializer()
+    to_ruleset = RulesetRefSerializer()
+    from_game = serializers.CharField()
+    to_game = serializers.CharField(help_text="The table's game once applied.")
+    reason = serializers.CharField()
+    status = serializers.CharField(help_text="pending, applied, refused or withdrawn")
+    requested_by = person("requested_by")
+    requested_at = serializers.DateTimeField()
+    decided_by = person("decided_by", allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField(allow_blank=True)
+
+
+class TableRulesetChangeInputSerializer(serializers.Serializer):
+    table = id_field()
+    ruleset = id_field(help_text="A ruleset of the table's venue, of its game or of ``game``.")
+    game = serializers.ChoiceField(
+        choices=games.game_choices(),
+        required=False,
+        help_text="The table's new game, when the new ruleset is of another game.",
+    )
+    reason = serializers.CharField(max_length=1000, help_text="Why; the approver reads it.")
+
+
+class TableRulesetChangeRefuseInputSerializer(serializers.Serializer):
+    note = serializers.CharField(
+        required=False, allow_blank=True, max_length=1000, help_text="Why it is refused."
+    )
+
+
+class TableRulesetChangeListParams(ListParams):
+    table = id_field(required=False)
+    venue = id_field(required=False)
+    status = serializers.ChoiceField(choices=TableRulesetChange.Status.choices, required=False)
+
+
+# Players
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer()
+    membership_number = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="active or barred")
+    created_at = serializers.DateTimeField()
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    """Register a player, or change one (PATCH: any field but the venue)."""
+
+    venue = id_field()
+    membership_number = serializers.CharField(
+        max_length=32,
+        help_text="Letters A-Z, digits 0-9 and - . /, 1 to 32 characters; stored upper-case "
+        "(lower case and full-width forms are converted, anything else is refused).",
+    )
+    name = serializers.CharField(max_length=120)
+    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
+
+
+class PlayerListParams(ListParams):
+    venue = id_field(required=False)
+    search = serializers.CharField(
+        required=False, max_length=120, help_text="Start of a membership number or part of a name."
+    )
+    membership_number = serializers.CharField(
+        required=False,
+        max_length=32,
+        help_text="An exact membership number, in any case or full-width; one with other "
+        "characters finds nobody.",
+    )
+    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)

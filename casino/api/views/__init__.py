@@ -1,0 +1,92 @@
+"""The API's views: each parses its input, calls one service or selector, and renders.
+
+Access: any floor role reads its venues' objects; a write needs the view's
+``write_capability`` (``casino.roles``), checked before anything is looked up (403), then
+the object is looked up among the user's venues (404 when at another venue, the same as
+when it does not exist), then the service checks the role at that venue again.
+
+The views are split by what they serve: ``venues`` (venues, tables, ruleset changes,
+players), ``rulesets`` (rulesets, versions, the audit trail), ``sessions`` (sessions, drops,
+slips) and ``rounds``; ``common`` holds what they share.
+"""
+
+from casino import selectors
+from casino.api.views.common import NoSuchEndpointView, parse
+from casino.api.views.rounds import (
+    RoundDetailView,
+    RoundLedgerView,
+    RoundListView,
+    RoundSettleView,
+    RoundVoidView,
+)
+from casino.api.views.rulesets import (
+    AuditEventDetailView,
+    AuditEventListView,
+    RulesetDetailView,
+    RulesetListView,
+    RulesetVersionDetailView,
+)
+from casino.api.views.sessions import (
+    SessionCloseView,
+    SessionDetailView,
+    SessionDropReverseView,
+    SessionDropView,
+    SessionListView,
+    SessionReconcileView,
+    SlipDetailView,
+    SlipIssueView,
+    SlipLedgerView,
+    SlipListView,
+    SlipVerifyView,
+    SlipVoidView,
+)
+from casino.api.views.venues import (
+    PlayerDetailView,
+    PlayerListView,
+    TableDetailView,
+    TableListView,
+    TableRulesetChangeApproveView,
+    TableRulesetChangeDetailView,
+    TableRulesetChangeListView,
+    TableRulesetChangeRefuseView,
+    VenueDetailView,
+    VenueListView,
+)
+
+__all__ = [
+    "AuditEventDetailView",
+    "AuditEventListView",
+    "NoSuchEndpointView",
+    "PlayerDetailView",
+    "PlayerListView",
+    "RoundDetailView",
+    "RoundLedgerView",
+    "RoundListView",
+    "RoundSettleView",
+    "RoundVoidView",
+    "RulesetDetailView",
+    "RulesetListView",
+    "RulesetVersionDetailView",
+    "SessionCloseView",
+    "SessionDetailView",
+    "SessionDropReverseView",
+    "SessionDropView",
+    "SessionListView",
+    "SessionReconcileView",
+    "SlipDetailView",
+    "SlipIssueView",
+    "SlipLedgerView",
+    "SlipListView",
+    "SlipVerifyView",
+    "SlipVoidView",
+    "TableDetailView",
+    "TableListView",
+    "TableRulesetChangeApproveView",
+    "TableRulesetChangeDetailView",
+    "TableRulesetChangeListView",
+    "TableRulesetChangeRefuseView",
+    "VenueDetailView",
+    "VenueListView",
+    "parse",
+    "selectors",
+]

@@ -1,0 +1,164 @@
+"""Rounds: dealt, settled (idempotently), voided by two people, and their ledger."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino import selectors
+from casino.api import serializers as s
+from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.views.common import found, parse
+from casino.games import BoxInput
+from casino.roles import PLAY
+from casino.services.rounds import (
+    round_create,
+    round_settle,
+    round_void_approve,
+    round_void_request,
+)
+
+# Rounds
+
+
+class RoundListView(ApiView):
+    write_capability = PLAY
+
+    @extend_schema(
+        operation_id="rounds_list",
+        tags=["rounds"],
+        summary="Rounds at your venues",
+        parameters=[s.RoundListParams],
+        responses={200: paginated(s.RoundSummarySerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(s.RoundListParams, request)
+        rounds = selectors.round_list(
+            user=request.user, session_id=filters.get("session"), status=filters.get("status")
+        )
+        return page(
+            queryset=rounds, serializer_class=s.RoundSummarySerializer, request=request, view=self
+        )
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Deal a round: bets and cards, checked together",
+        description="Answers every hand's evaluation, the deal and payment order and the "
+        "settlement each bet will get (a preview until the round is settled).",
+        request=s.RoundCreateInputSerializer,
+        responses={201: s.RoundSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(s.RoundCreateInputSerializer, request)
+        session = found(
+            selectors.session_get(user=request.user, pk=data["session"]),
+            "session",
+            data["session"],
+            field="session",
+        )
+        boxes = [
+            BoxInput(
+                position=box["position"],
+                cards=box["cards"],
+                stakes=box["bets"],
+                deposits=box.get("deposits") or {},
+                player_id=box.get("player"),
+                quit=box.get("quit", False),
+            )
+            for box in data["boxes"]
+        ]
+        round_, result = round_create(
+            session=session,
+            user=request.user,
+            dealer_cards=data["dealer_cards"],
+            boxes=boxes,
+            create_key=data.get("create_key"),
+        )
+        view = selectors.round_view(round_id=round_.pk, result=result)
+        return Response(s.RoundSerializer(view).data, status=status.HTTP_201_CREATED)
+
+
+class RoundDetailView(ApiView):
+    @extend_schema(
+        tags=["rounds"],
+        summary="A round with its hands and settlement",
+        responses={200: s.RoundSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
+        return Response(s.RoundSerializer(selectors.round_view(round_id=round_.pk)).data)
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="1 to 64 characters; the same key again answers the same settlement.",
+)
+
+
+class RoundSettleView(ApiView):
+    write_capability = PLAY
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Settle a dealt round once",
+        description="Posts the bets' results to the ledger. The same Idempotency-Key again "
+        "answers the same settlement (200, nothing posted twice); another key on a settled "
+        "round, or settling a voided round, is a conflict (409).",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: s.RoundSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
+        round_, result = round_settle(
+            round_=round_, user=request.user, key=request.headers.get("Idempotency-Key")
+        )
+        view = selectors.round_view(round_id=round_.pk, result=result)
+        return Response(s.RoundSerializer(view).data)
+
+
+class RoundVoidView(ApiView):
+    write_capability = PLAY
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Request a void, or approve the one requested",
+        description="The first call records the request with its reason (202: the round is "
+        "still dealt or settled, with void_requested_by). A call by a supervisor other than "
+        "the requester approves it (200: voided; a settled round's entries are reversed, "
+        "never deleted).",
+        request=s.RoundVoidInputSerializer,
+        responses={
+            200: OpenApiResponse(s.RoundSerializer, description="Voided."),
+            202: OpenApiResponse(s.RoundSerializer, description="Void requested."),
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
+        data = parse(s.RoundVoidInputSerializer, request)
+        if round_.void_requested_by_id is None:
+            round_void_request(round_=round_, user=request.user, reason=data.get("reason", ""))
+            answer = status.HTTP_202_ACCEPTED
+        else:
+            round_void_approve(round_=round_, user=request.user)
+            answer = status.HTTP_200_OK
+        view = selectors.round_view(round_id=round_.pk)
+        return Response(s.RoundSerializer(view).data, status=answer)
+
+
+class RoundLedgerView(ApiView):
+    @extend_schema(
+        tags=["rounds"],
+        summary="A round's ledger entries and their sum",
+        responses={200: s.LedgerSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
+        return Response(s.LedgerSerializer(selectors.round_ledger(round_=round_)).data)

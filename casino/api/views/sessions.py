@@ -1,0 +1,295 @@
+"""Table sessions (open, close, reconcile, drops) and the slips of their fills and credits."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino import selectors
+from casino.api import serializers as s
+from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
+from casino.api.views.common import found, parse
+from casino.errors import InvalidInput
+from casino.roles import PLAY, SUPERVISE
+from casino.services.sessions import (
+    drop_record,
+    drop_reverse,
+    session_close,
+    session_open,
+    session_reconcile,
+)
+from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+
+# Sessions
+
+
+class SessionListView(ApiView):
+    write_capability = PLAY
+
+    @extend_schema(
+        operation_id="sessions_list",
+        tags=["sessions"],
+        summary="Table sessions at your venues",
+        parameters=[s.SessionListParams],
+        responses={200: paginated(s.SessionSerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(s.SessionListParams, request)
+        sessions = selectors.session_list(
+            user=request.user,
+            table_id=filters.get("table"),
+            venue_id=filters.get("venue"),
+            status=filters.get("status"),
+        )
+        return page(
+            queryset=sessions, serializer_class=s.SessionSerializer, request=request, view=self
+        )
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Open a table with the opening chip count",
+        request=s.SessionOpenInputSerializer,
+        responses={201: s.SessionSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(s.SessionOpenInputSerializer, request)
+        table = found(
+            selectors.table_get(user=request.user, pk=data["table"]),
+            "table",
+            data["table"],
+            field="table",
+        )
+        dealer = None
+        if data.get("dealer"):
+            dealer = selectors.staff_get(user=request.user, username=data["dealer"])
+            if dealer is None:
+                raise InvalidInput(
+                    f"there is no staff member {data['dealer']!r} at your venues", field="dealer"
+                )
+        session = session_open(
+            table=table, user=request.user, opening_chips=data["opening_chips"], dealer=dealer
+        )
+        session = selectors.session_get(user=request.user, pk=session.pk)
+        return Response(s.SessionSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailView(ApiView):
+    @extend_schema(
+        tags=["sessions"],
+        summary="A table session (with its reconciliation once closed)",
+        responses={200: s.SessionSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        return Response(s.SessionSerializer(session).data)
+
+
+class SessionCloseView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Close a table with the closing count (supervisors)",
+        description="Answers the session with its reconciliation: win by count = closing - "
+        "opening + credits - fills + drop; win by ledger = what the settled rounds moved "
+        "to the house; variance = count - ledger.",
+        request=s.SessionCloseInputSerializer,
+        responses={200: s.SessionSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        data = parse(s.SessionCloseInputSerializer, request)
+        drop = data.get("drop") or None  # an empty drop box is no drop
+        session_close(
+            session=session, user=request.user, closing_chips=data["closing_chips"], drop=drop
+        )
+        session = selectors.session_get(user=request.user, pk=pk)
+        return Response(s.SessionSerializer(session).data)
+
+
+class SessionReconcileView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Mark a closed session as reviewed (supervisors)",
+        request=None,
+        responses={200: s.SessionSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        session_reconcile(session=session, user=request.user)
+        session = selectors.session_get(user=request.user, pk=pk)
+        return Response(s.SessionSerializer(session).data)
+
+
+class SessionDropView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        operation_id="sessions_drop_list",
+        tags=["sessions"],
+        summary="The session's drops and their reversals",
+        parameters=[ListParams],
+        responses={200: paginated(s.DropSerializer), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        parse_query(ListParams, request)
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        drops = selectors.session_drops(session=session)
+        return page(queryset=drops, serializer_class=s.DropSerializer, request=request, view=self)
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Enter the cash counted in the drop box (supervisors)",
+        description="Refused (400) when it would take the session's drop to "
+        "1,000,000,000,000,000 or more, so that the session can always be closed.",
+        request=s.DropInputSerializer,
+        responses={201: s.DropSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        data = parse(s.DropInputSerializer, request)
+        drop = drop_record(session=session, user=request.user, amount=data["amount"])
+        return Response(s.DropSerializer(drop).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDropReverseView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        tags=["sessions"],
+        summary="Reverse a drop entered by mistake (supervisors, with a reason)",
+        description="Answers the reversal: a drop of the opposite amount naming the reversed "
+        "one, with reversing ledger entries. Nothing is deleted; the session's drop is the "
+        "sum of both. Only while the session is open; a drop is reversed once.",
+        request=s.DropReverseInputSerializer,
+        responses={201: s.DropSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int, drop_id: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        drop = found(selectors.session_drop_get(session=session, pk=drop_id), "drop", drop_id)
+        data = parse(s.DropReverseInputSerializer, request)
+        reversal = drop_reverse(drop=drop, user=request.user, reason=data["reason"])
+        return Response(s.DropSerializer(reversal).data, status=status.HTTP_201_CREATED)
+
+
+# Slips
+
+
+class SlipListView(ApiView):
+    write_capability = PLAY
+
+    @extend_schema(
+        operation_id="slips_list",
+        tags=["slips"],
+        summary="Fill and credit slips at your venues",
+        parameters=[s.SlipListParams],
+        responses={200: paginated(s.SlipSerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(s.SlipListParams, request)
+        slips = selectors.slip_list(
+            user=request.user,
+            session_id=filters.get("session"),
+            kind=filters.get("kind"),
+            status=filters.get("status"),
+        )
+        return page(queryset=slips, serializer_class=s.SlipSerializer, request=request, view=self)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="Request a fill or a credit (the dealer or a supervisor)",
+        request=s.SlipRequestInputSerializer,
+        responses={201: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(s.SlipRequestInputSerializer, request)
+        session = found(
+            selectors.session_get(user=request.user, pk=data["session"]),
+            "session",
+            data["session"],
+            field="session",
+        )
+        slip = slip_request(
+            session=session, user=request.user, kind=data["kind"], chips=data["chips"]
+        )
+        slip = selectors.slip_get(user=request.user, pk=slip.pk)
+        return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
+
+
+class SlipDetailView(ApiView):
+    @extend_schema(
+        tags=["slips"], summary="A slip", responses={200: s.SlipSerializer, **errors(401, 403, 404)}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        return Response(s.SlipSerializer(slip).data)
+
+
+class _SlipStepView(ApiView):
+    """Issue or verify: a step on a slip with no input."""
+
+    write_capability = SUPERVISE
+
+    def step(self, request: Request, pk: int) -> Response:
+        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        self.service(slip=slip, user=request.user)
+        slip = selectors.slip_get(user=request.user, pk=pk)
+        return Response(s.SlipSerializer(slip).data)
+
+
+class SlipIssueView(_SlipStepView):
+    service = staticmethod(slip_issue)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="The cage issues a requested slip (supervisors)",
+        request=None,
+        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipVerifyView(_SlipStepView):
+    service = staticmethod(slip_verify)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="Verify an issued slip; posts it to the ledger (a second supervisor)",
+        request=None,
+        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipVoidView(ApiView):
+    write_capability = SUPERVISE
+
+    @extend_schema(
+        tags=["slips"],
+        summary="Void a slip that is not verified (supervisors)",
+        request=s.SlipVoidInputSerializer,
+        responses={200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        data = parse(s.SlipVoidInputSerializer, request)
+        slip_void(slip=slip, user=request.user, reason=data.get("reason", ""))
+        slip = selectors.slip_get(user=request.user, pk=pk)
+        return Response(s.SlipSerializer(slip).data)
+
+
+class SlipLedgerView(ApiView):
+    @extend_schema(
+        tags=["slips"],
+        summary="A slip's ledger entries and their sum",
+        responses={200: s.LedgerSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        return Response(s.LedgerSerializer(selectors.slip_ledger(slip=slip)).data)

@@ -1,0 +1,154 @@
+"""A shift report's cells: a copy of the shift's tallies, each rated by the house edge and
+SD of the ruleset version its bets were played under (a fee game's theoretical win is its
+fee)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import DatabaseError, connection
+from django.db.models import F, QuerySet, Value
+
+from casino import games
+from casino.models import Bet, BetTally, RoundStatus, Shift, ShiftReport, ShiftReportCell
+from casino.services.tallies import BET_KEYS, BET_SUMS
+
+ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
+
+
+#: The columns a report cell copies from its shift's tallies.
+CELL_COLUMNS = [*BET_KEYS.keys() - {"shift_id", "venue_id"}, *BET_SUMS, "max_net"]
+
+
+def settled_bets(shift_id: int) -> QuerySet[Bet]:
+    return Bet.objects.filter(
+        box__round__session__shift_id=shift_id, box__round__status=RoundStatus.SETTLED
+    )
+
+
+def cells_build(report: ShiftReport, shift: Shift) -> int:
+    """Replace the report's cells with the shift's tallies (casino.services.tallies: the
+    settled bets summed as they settled), in one ``INSERT ... SELECT``; a tally whose bets
+    were all voided is left out."""
+    ShiftReportCell.objects.filter(report=report).delete()
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in sorted(CELL_COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(ShiftReportCell._meta.db_table)} "  # noqa: S608 (names, not input)
+            f"(report_id, venue_id, gaming_date, {columns}) "
+            f"SELECT %s, venue_id, %s, {columns} FROM {quote(BetTally._meta.db_table)} "
+            "WHERE shift_id = %s AND bets > 0",
+            [report.pk, shift.gaming_date, shift.pk],
+        )
+        return cursor.rowcount
+
+
+@contextmanager
+def settings_for_sums(cursor: Any) -> Iterator[None]:
+    """PostgreSQL settings for the few large sums of a report, for this session only:
+    memory to hash a shift's bets in one pass, and no JIT (compiling the query costs
+    seconds and saves less on a single pass)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    cursor.execute("SELECT current_setting('work_mem'), current_setting('jit')")
+    work_mem, jit = cursor.fetchone()
+    cursor.execute("SET work_mem = '256MB'")
+    cursor.execute("SET jit = off")
+    try:
+        yield
+    finally:
+        # In an aborted transaction this fails, and its rollback undoes the SETs anyway.
+        with suppress(DatabaseError):
+            cursor.execute(
+                "SELECT set_config('work_mem', %s, false), set_config('jit', %s, false)",
+                [work_mem, jit],
+            )
+
+
+@dataclass(frozen=True)
+class VersionRates:
+    """A ruleset version's house edge and SD per bet type (what its figures hold)."""
+
+    game: str
+    version_id: int
+    label: str
+    edges: dict[str, Decimal] = field(default_factory=dict)
+    sds: dict[str, Decimal] = field(default_factory=dict)
+
+
+def version_rates(report: ShiftReport) -> list[VersionRates]:
+    """The rates of every ruleset version the report's cells were played under."""
+    used = (
+        ShiftReportCell.objects.filter(report=report)
+        .values_list("game", "ruleset_version_id")
+        .distinct()
+        .order_by("game", "ruleset_version_id")
+    )
+    by_game: dict[str, list[int]] = defaultdict(list)
+    for game, version_id in used:
+        by_game[game].append(version_id)
+    rates = []
+    for game, ids in by_game.items():
+        try:
+            adapter = games.get(game)
+        except LookupError:
+            adapter = None
+        stored = {}
+        if adapter is not None:
+            stored = {
+                v.pk: v
+                for v in adapter.version_model.objects.filter(pk__in=ids).select_related("ruleset")
+            }
+        for version_id in ids:
+            version = stored.get(version_id)
+            if version is None:
+                rates.append(VersionRates(game, version_id, f"{game} version #{version_id}"))
+                continue
+            sd_figures = (version.figures or {}).get("sd", {})
+            rates.append(
+                VersionRates(
+                    game,
+                    version_id,
+                    f"{version.ruleset.code} v{version.number}",
+                    edges={
+                        b: edge
+                        for b in adapter.bet_types
+                        if (edge := version.house_edge(b)) is not None
+                    },
+                    sds={b: Decimal(sd_figures[b]) for b in adapter.bet_types if b in sd_figures},
+                )
+            )
+    return rates
+
+
+def cells_rate(report: ShiftReport, rates: Iterable[VersionRates], fee: frozenset[str]) -> None:
+    """Write each cell's theoretical win and win variance (one UPDATE per version and bet
+    type); a cell of a version without figures keeps both empty."""
+    cells = ShiftReportCell.objects.filter(report=report)
+    cells.filter(game__in=fee).update(theoretical_win=F("commission"), win_variance=ZERO)
+    for rate in rates:
+        if rate.game in fee:
+            continue
+        for bet_type, edge in rate.edges.items():
+            sd = rate.sds.get(bet_type)
+            cells.filter(
+                game=rate.game, ruleset_version_id=rate.version_id, bet_type=bet_type
+            ).update(
+                theoretical_win=F("handle") * Value(edge),
+                win_variance=F("stake_squared") * Value(sd * sd) if sd is not None else None,
+            )
+
+
+def aware(value: datetime | str) -> datetime:
+    if isinstance(value, str):  # SQLite hands back text for a truncated time
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -1,0 +1,233 @@
+"""The lists of a shift report: the largest payouts, the voids (rounds, requests not
+approved, slips) and the count of each session against its ledger."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, QuerySet, Sum
+
+from casino.models import (
+    Account,
+    Bet,
+    Drop,
+    LedgerEntry,
+    Round,
+    RoundStatus,
+    Shift,
+    Slip,
+    SlipStatus,
+    TableSession,
+)
+from casino.reports.cells import ZERO, settled_bets
+
+#: Rows listed one by one (voids, slips); past this they are counted, not listed.
+LIST_LIMIT = 200
+PAYOUTS = 10
+
+
+def section_payouts(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
+    """The largest single payouts (a bet's net win).
+
+    Every one of the largest N bets is at least the N-th largest of the cells' largest
+    bets, so only bets above that threshold are read (a filter, not a sort of them all).
+    """
+    threshold = (
+        cells.order_by("-max_net").values_list("max_net", flat=True)[PAYOUTS - 1 : PAYOUTS].first()
+    )
+    bets = settled_bets(shift.pk).filter(net__gt=0)
+    if threshold is not None:
+        bets = bets.filter(net__gte=threshold)
+    top = bets.select_related(
+        "box__player", "box__round__session__table", "box__round__settled_by"
+    ).order_by("-net", "pk")[:PAYOUTS]
+    return [
+        {
+            "table": bet.box.round.session.table.code,
+            "round": bet.box.round.number,
+            "box": bet.box.position,
+            "player": bet.box.player.membership_number if bet.box.player else "",
+            "player_name": bet.box.player.name if bet.box.player else "",
+            "bet_type": bet.bet_type,
+            "stake": bet.stake,
+            "odds": bet.odds,
+            "net": bet.net,
+            "settled_at": bet.box.round.settled_at,
+            "settled_by": _username(bet.box.round.settled_by),
+        }
+        for bet in top
+    ]
+
+
+def section_voids(shift: Shift) -> dict[str, Any]:
+    """Voided rounds (who asked, who approved), void requests not approved, voided slips."""
+    voided = Round.objects.filter(session__shift=shift, status=RoundStatus.VOIDED)
+    summary = voided.aggregate(count=Count("pk"), house_net=Sum("house_net"))
+    handle = Bet.objects.filter(box__round__in=voided).aggregate(total=Sum("stake"))["total"]
+    listed = (
+        voided.select_related("session__table", "void_requested_by", "voided_by")
+        .annotate(handle=Sum("boxes__bets__stake"))
+        .order_by("voided_at", "pk")[:LIST_LIMIT]
+    )
+    requested = (
+        Round.objects.filter(session__shift=shift, void_requested_by__isnull=False)
+        .exclude(status=RoundStatus.VOIDED)
+        .select_related("session__table", "void_requested_by")
+        .order_by("void_requested_at", "pk")[:LIST_LIMIT]
+    )
+    slips = (
+        Slip.objects.filter(session__shift=shift, status=SlipStatus.VOID)
+        .select_related("session__table", "requested_by", "voided_by")
+        .order_by("voided_at", "pk")[:LIST_LIMIT]
+    )
+    return {
+        "count": summary["count"],
+        "unlisted": max(0, summary["count"] - LIST_LIMIT),
+        "handle": handle or ZERO,
+        "house_net_reversed": summary["house_net"] or ZERO,
+        "listed": [
+            {
+                "table": r.session.table.code,
+                "round": r.number,
+                "was_settled": r.settled_at is not None,
+                "handle": r.handle or ZERO,
+                "house_net": r.house_net,
+                "reason": r.void_reason,
+                "requested_by": _username(r.void_requested_by),
+                "requested_at": r.void_requested_at,
+                "approved_by": _username(r.voided_by),
+                "approved_at": r.voided_at,
+            }
+            for r in listed
+        ],
+        "requests_not_approved": [
+            {
+                "table": r.session.table.code,
+                "round": r.number,
+                "status": r.status,
+                "reason": r.void_reason,
+                "requested_by": _username(r.void_requested_by),
+                "requested_at": r.void_requested_at,
+            }
+            for r in requested
+        ],
+        "voided_slips": [
+            {
+                "table": s.session.table.code,
+                "slip": f"{s.year}-{s.number:06d}",
+                "kind": s.kind,
+                "amount": s.amount,
+                "reason": s.void_reason,
+                "requested_by": _username(s.requested_by),
+                "voided_by": _username(s.voided_by),
+                "voided_at": s.voided_at,
+            }
+            for s in slips
+        ],
+    }
+
+
+def section_sessions(shift: Shift) -> dict[str, Any]:
+    """Per table session: fills, credits, drop, win by count against win by ledger.
+
+    A closed session's figures were fixed when it closed; an open one's are summed now
+    (it has no count yet, so no variance). A variance other than zero is flagged.
+    """
+    sessions = list(
+        TableSession.objects.filter(shift=shift)
+        .select_related("table", "dealer", "opened_by", "closed_by")
+        .order_by("table__code", "opened_at", "pk")
+    )
+    open_ids = [s.pk for s in sessions if s.status == TableSession.Status.OPEN]
+    live: dict[int, dict[str, Decimal]] = defaultdict(dict)
+    if open_ids:
+        for session_id, kind, total in (
+            Slip.objects.filter(session_id__in=open_ids, status=SlipStatus.VERIFIED)
+            .values_list("session_id", "kind")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        ):
+            live[session_id]["fills" if kind == Slip.Kind.FILL else "credits"] = total
+        for session_id, total in (
+            Drop.objects.filter(session_id__in=open_ids)
+            .values_list("session_id")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        ):
+            live[session_id]["drop"] = total
+        for session_id, total in (
+            LedgerEntry.objects.filter(
+                session_id__in=open_ids, round__isnull=False, account=Account.HOUSE
+            )
+            .values_list("session_id")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        ):
+            live[session_id]["win_by_ledger"] = total
+    lines = []
+    for s in sessions:
+        is_open = s.status == TableSession.Status.OPEN
+        now = live.get(s.pk, {})
+        lines.append(
+            {
+                "table": s.table.code,
+                "session": s.pk,
+                "status": s.status,
+                "dealer": _username(s.dealer),
+                "opened_at": s.opened_at,
+                "opened_by": _username(s.opened_by),
+                "closed_at": s.closed_at,
+                "closed_by": _username(s.closed_by),
+                "opening": s.opening_total,
+                "closing": s.closing_total,
+                "fills": now.get("fills", ZERO) if is_open else s.fills_total,
+                "credits": now.get("credits", ZERO) if is_open else s.credits_total,
+                "drop": now.get("drop", ZERO) if is_open else s.drop_total,
+                "win_by_count": None if is_open else s.win_by_count,
+                "win_by_ledger": now.get("win_by_ledger", ZERO) if is_open else s.win_by_ledger,
+                "variance": None if is_open else s.variance,
+                "flagged": bool(s.variance) if not is_open else None,
+            }
+        )
+    closed = TableSession.objects.filter(shift=shift).exclude(status=TableSession.Status.OPEN)
+    totals = closed.aggregate(
+        fills=Sum("fills_total"),
+        credits=Sum("credits_total"),
+        drop=Sum("drop_total"),
+        win_by_count=Sum("win_by_count"),
+        win_by_ledger=Sum("win_by_ledger"),
+        variance=Sum("variance"),
+    )
+    slips = (
+        Slip.objects.filter(session__shift=shift, status=SlipStatus.VERIFIED)
+        .select_related("session__table", "requested_by", "issued_by", "verified_by")
+        .order_by("verified_at", "pk")[:LIST_LIMIT]
+    )
+    return {
+        "sessions": lines,
+        "closed_totals": {k: v if v is not None else ZERO for k, v in totals.items()},
+        "open": len(open_ids),
+        "flagged_sessions": sum(1 for line in lines if line["flagged"]),
+        "slips": [
+            {
+                "table": s.session.table.code,
+                "slip": f"{s.year}-{s.number:06d}",
+                "kind": s.kind,
+                "amount": s.amount,
+                "requested_by": _username(s.requested_by),
+                "issued_by": _username(s.issued_by),
+                "verified_by": _username(s.verified_by),
+                "verified_at": s.verified_at,
+            }
+            for s in slips
+        ],
+    }
+
+
+# The whole report
+
+
+def _username(user: Any) -> str:
+    return user.username if user is not None else ""

@@ -1,0 +1,295 @@
+"""The performance sections of a shift report (tables, dealers, games, bet types, hours,
+players, fee games), each a GROUP BY over the report's cells, and the line every section
+shows: hold, theoretical win and the fluctuation range."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
+from django.db.models.functions import TruncHour
+
+from casino.models import Round, RoundStatus, SeatTally, Shift
+from casino.reports.cells import CENT, ZERO, aware
+from casino.reports.kinds import game_label
+
+Z95 = Decimal("1.96")
+
+
+def cell_sums() -> dict[str, Any]:
+    """The sums every section takes over its cells (``t_`` names: a sum may not be named
+    like the field it sums)."""
+    return {
+        "t_bets": Sum("bets"),
+        "t_handle": Sum("handle"),
+        "t_player_result": Sum("player_result"),
+        "t_commission": Sum("commission"),
+        "t_volume": Sum("volume"),
+        "t_theoretical_win": Sum("theoretical_win"),
+        "t_unrated_handle": Sum("handle", filter=Q(theoretical_win__isnull=True)),
+        "t_win_variance": Sum("win_variance"),
+        "t_unvaried_handle": Sum("handle", filter=Q(win_variance__isnull=True)),
+    }
+
+
+def pct(part: Decimal | None, whole: Decimal | None) -> Decimal | None:
+    if part is None or not whole:
+        return None
+    return (part * 100 / whole).quantize(CENT, rounding=ROUND_HALF_EVEN)
+
+
+def figure_line(sums: dict[str, Any], *, rounds: int | None = None) -> dict[str, Any]:
+    """A section's line from its sums: hold, theoretical, actual - theoretical, the range."""
+    handle = sums.get("t_handle") or ZERO
+    player_result = sums.get("t_player_result") or ZERO
+    house_win = -player_result
+    unrated = sums.get("t_unrated_handle") or ZERO
+    theoretical = sums.get("t_theoretical_win") if not unrated else None
+    if theoretical is not None:
+        theoretical = theoretical.quantize(CENT)
+    line: dict[str, Any] = {
+        "rounds": rounds,
+        "bets": sums.get("t_bets") or 0,
+        "handle": handle,
+        "player_result": player_result,
+        "commission": sums.get("t_commission") or ZERO,
+        "house_win": house_win,
+        "hold_pct": pct(house_win, handle),
+        "theoretical_win": theoretical,
+        "theoretical_hold_pct": pct(theoretical, handle),
+        "actual_minus_theoretical": house_win - theoretical if theoretical is not None else None,
+        "unrated_handle": unrated,
+        "volume": sums.get("t_volume") or ZERO,
+    }
+    line.update(fluctuation(sums, house_win=house_win, theoretical=theoretical))
+    return line
+
+
+def fluctuation(
+    sums: dict[str, Any], *, house_win: Decimal, theoretical: Decimal | None
+) -> dict[str, Any]:
+    """The 95% range of the hold implied by the bets' SD, and whether the hold is outside."""
+    variance = sums.get("t_win_variance")
+    handle = sums.get("t_handle") or ZERO
+    if theoretical is None or variance is None or sums.get("t_unvaried_handle") or not handle:
+        return {"hold_low_pct": None, "hold_high_pct": None, "flagged": None}
+    spread = Z95 * Decimal(variance).sqrt()
+    low, high = theoretical - spread, theoretical + spread
+    return {
+        "hold_low_pct": pct(low, handle),
+        "hold_high_pct": pct(high, handle),
+        "flagged": not low <= house_win <= high,
+    }
+
+
+@dataclass(frozen=True)
+class RoundCounts:
+    """The shift's settled rounds counted per table, dealer, game and UTC hour in one
+    pass (a round spans several cells, so cells cannot count rounds)."""
+
+    rows: list[tuple[int, int, str, datetime, int]]
+
+    @classmethod
+    def of(cls, shift: Shift) -> RoundCounts:
+        rows = (
+            Round.objects.filter(session__shift=shift, status=RoundStatus.SETTLED)
+            .values_list(
+                "session__table_id",
+                "session__dealer_id",
+                "game",
+                TruncHour("settled_at", tzinfo=UTC),
+            )
+            .annotate(n=Count("pk"))
+            .order_by()
+        )
+        return cls([(*row[:3], aware(row[3]), row[4]) for row in rows])
+
+    def total(self) -> int:
+        return sum(row[-1] for row in self.rows)
+
+    def by(self, column: int, games_: frozenset[str] | None = None) -> dict[Any, int]:
+        """Rounds per table (0), dealer (1), game (2) or hour (3), of some games only."""
+        counted: dict[Any, int] = defaultdict(int)
+        for row in self.rows:
+            if games_ is None or row[2] in games_:
+                counted[row[column]] += row[-1]
+        return counted
+
+
+TABLE, DEALER, GAME, HOUR = range(4)
+
+
+def section_tables(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(TABLE)
+    rows = (
+        cells.values("table_id", "table__code", "table__game")
+        .annotate(**cell_sums())
+        .order_by("table__code")
+    )
+    return [
+        {
+            "key": row["table__code"],
+            "label": row["table__code"],
+            "game": row["table__game"],
+            **figure_line(row, rounds=counted.get(row["table_id"], 0)),
+        }
+        for row in rows
+    ]
+
+
+def section_dealers(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(DEALER)
+    rows = (
+        cells.values("dealer_id", "dealer__username", "dealer__first_name", "dealer__last_name")
+        .annotate(**cell_sums())
+        .order_by("dealer__username")
+    )
+    return [
+        {
+            "key": row["dealer__username"],
+            "label": " ".join(filter(None, [row["dealer__first_name"], row["dealer__last_name"]]))
+            or row["dealer__username"],
+            **figure_line(row, rounds=counted.get(row["dealer_id"], 0)),
+        }
+        for row in rows
+    ]
+
+
+def section_games(cells: QuerySet, rounds: RoundCounts) -> list[dict[str, Any]]:
+    counted = rounds.by(GAME)
+    rows = cells.values("game").annotate(**cell_sums()).order_by("game")
+    return [
+        {
+            "key": row["game"],
+            "label": game_label(row["game"]),
+            **figure_line(row, rounds=counted.get(row["game"], 0)),
+        }
+        for row in rows
+    ]
+
+
+def section_bet_types(cells: QuerySet) -> list[dict[str, Any]]:
+    """Per game and bet type. Rounds are not given: several boxes of one round may take
+    the same bet type, and counting distinct rounds would read every bet again; the
+    number of bets (one per box that took the type) says how often it was played."""
+    rows = cells.values("game", "bet_type").annotate(**cell_sums()).order_by("game", "bet_type")
+    return [
+        {
+            "key": f"{row['game']}:{row['bet_type']}",
+            "label": f"{game_label(row['game'])} {row['bet_type']}",
+            "game": row["game"],
+            "bet_type": row["bet_type"],
+            **figure_line(row),
+        }
+        for row in rows
+    ]
+
+
+def section_hours(cells: QuerySet, rounds: RoundCounts, tz: Any) -> list[dict[str, Any]]:
+    counted = rounds.by(HOUR)
+    rows = cells.values("hour").annotate(**cell_sums()).order_by("hour")
+    lines = []
+    for row in rows:
+        hour = aware(row["hour"])
+        local = hour.astimezone(tz)
+        lines.append(
+            {
+                "key": hour.isoformat(),
+                "label": f"{local:%H:%M}",
+                "local": local.isoformat(),
+                **figure_line(row, rounds=counted.get(hour, 0)),
+            }
+        )
+    return lines
+
+
+def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
+    """Player ratings: rounds, hands, time at the table, average bet, theoretical and
+    actual win. Time at the table: from a player's first deal to their last settlement
+    at each table session, added up over the sessions."""
+    played = {row[0]: row[1:] for row in _player_time(shift)}
+    rows = (
+        cells.filter(player__isnull=False)
+        .values("player_id", "player__membership_number", "player__name")
+        .annotate(**cell_sums())
+        .order_by("player__membership_number")
+    )
+    lines = []
+    for row in rows:
+        rounds, hands, seconds = played.get(row["player_id"], (0, 0, 0))
+        line = figure_line(row, rounds=int(rounds))
+        bets = line["bets"]
+        line.update(
+            key=row["player__membership_number"],
+            label=row["player__name"],
+            hands=int(hands),
+            minutes=round(float(seconds or 0) / 60),
+            average_bet=(line["handle"] / bets).quantize(CENT) if bets else None,
+        )
+        lines.append(line)
+    lines.sort(
+        key=lambda line: (
+            -(line["theoretical_win"] if line["theoretical_win"] is not None else ZERO),
+            -line["handle"],
+            line["key"],
+        )
+    )
+    return lines
+
+
+def _player_time(shift: Shift) -> list[tuple]:
+    """Per player: rounds, hands (boxes) and seconds at the tables, from the seat tallies
+    (a round counted once per member and table session, as it settled)."""
+    seconds = ExpressionWrapper(
+        F("last_settled_at") - F("first_dealt_at"), output_field=DurationField()
+    )
+    rows = (
+        SeatTally.objects.filter(shift=shift, rounds__gt=0)
+        .values("player_id")
+        .annotate(rounds=Sum("rounds"), hands=Sum("hands"), time=Sum(seconds))
+        .order_by()
+    )
+    return [
+        (row["player_id"], row["rounds"], row["hands"], row["time"].total_seconds()) for row in rows
+    ]
+
+
+def section_fee_games(cells: QuerySet, rounds: RoundCounts, fee: frozenset[str]) -> dict:
+    """The games where the house takes a fee: rounds, volume between players, fees, per table."""
+    counted = rounds.by(TABLE, fee)
+    fee_cells = cells.filter(game__in=fee)
+    rows = (
+        fee_cells.values("table_id", "table__code", "game")
+        .annotate(t_volume=Sum("volume"), t_fees=Sum("commission"), t_seats=Sum("bets"))
+        .order_by("table__code")
+    )
+    total = fee_cells.aggregate(
+        t_volume=Sum("volume"), t_fees=Sum("commission"), t_seats=Sum("bets")
+    )
+
+    def line(row: dict[str, Any], rounds: int) -> dict[str, Any]:
+        volume, fees = row["t_volume"] or ZERO, row["t_fees"] or ZERO
+        return {
+            "rounds": rounds,
+            "seats": row["t_seats"] or 0,
+            "volume": volume,
+            "fees": fees,
+            "fee_pct": pct(fees, volume),
+        }
+
+    return {
+        "tables": [
+            {
+                "key": row["table__code"],
+                "label": row["table__code"],
+                "game": row["game"],
+                **line(row, counted.get(row["table_id"], 0)),
+            }
+            for row in rows
+        ],
+        "total": line(total, sum(counted.values())) if fee_cells.exists() else None,
+    }

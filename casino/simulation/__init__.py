@@ -1,0 +1,59 @@
+"""Simulated play through the real services: for demo data, load and reports.
+
+Rounds come from the table's game (its ``GameDemo.round_stream``: shuffled decks, random
+stakes inside the table's limits), then are settled (and now and then voided) exactly as a
+dealer would through the console or API. ``casino.simulation.bulk`` writes them in bulk.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from casino import games
+from casino.models import TableSession
+from casino.services.rounds import round_create, round_settle, round_void
+
+
+def play(
+    *,
+    session: TableSession,
+    rounds: int,
+    dealer: Any,
+    supervisor: Any | None = None,
+    seed: int = 1,
+    void_rate: float = 0.01,
+) -> int:
+    """Deal and settle ``rounds`` rounds at an open session; returns how many were voided."""
+    rng = random.Random(seed)
+    stream = games.get(session.table.game).demo.round_stream(session=session, rng=rng)
+    voided = 0
+    for n in range(rounds):
+        dealer_cards, boxes = next(stream)
+        round_, _ = round_create(
+            session=session, user=dealer, dealer_cards=dealer_cards, boxes=boxes
+        )
+        round_settle(round_=round_, user=dealer, key=f"sim-{session.pk}-{seed}-{n}")
+        if supervisor is not None and rng.random() < void_rate:
+            round_void(
+                round_=round_,
+                requested_by=dealer,
+                approved_by=supervisor,
+                reason="simulated misdeal",
+            )
+            voided += 1
+    return voided
+
+
+def chips_for(total: Decimal, denominations: Sequence[str]) -> dict[str, int]:
+    """A chip count worth ``total``, largest chips first (what a closer would stack)."""
+    chips: dict[str, int] = {}
+    left = total
+    for denomination in sorted(denominations, key=Decimal, reverse=True):
+        count = int(left // Decimal(denomination))
+        if count:
+            chips[denomination] = count
+            left -= count * Decimal(denomination)
+    return chips

@@ -1,0 +1,294 @@
+"""Simulated rounds written in bulk, for load tests and reports of millions of bets.
+
+The game's engine settles each round (``GameDemo.round_stream`` deals it, the adapter
+evaluates it and turns the result into ledger lines, in a thread while the database
+writes the previous batch); rounds, boxes, bets and ledger entries are then written with
+COPY, a batch of whole rounds per statement, so the database's statement-level balance
+trigger checks every batch, and the entries are checked with ``check_balanced`` (what
+``ledger_post`` checks) before they are sent. Only the audit trail of each round
+(``round.create`` / ``round.settle``) is left out.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import threading
+from collections.abc import Iterator, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import JSONField
+
+from casino import games
+from casino.games import BoxInput, LedgerLine, RoundResult
+from casino.models import (
+    Bet,
+    BetTally,
+    Box,
+    EntryKind,
+    LedgerEntry,
+    Round,
+    RoundStatus,
+    SeatTally,
+    Shift,
+    TableSession,
+)
+from casino.rules import version_in_force
+from casino.services.ledger import check_balanced
+from casino.services.tallies import tally_settled
+
+#: Batches written by this process; statistics are refreshed each time it doubles.
+_written = 0
+GROWING = (TableSession, Round, Box, Bet, LedgerEntry, BetTally, SeatTally)
+
+
+class BulkWriter:
+    """Rounds settled by the engine and written with COPY, whole rounds per statement."""
+
+    def __init__(
+        self, session: TableSession, shift: Shift, *, dealer: Any, supervisor: Any, batch: int
+    ) -> None:
+        self.session = TableSession.objects.select_related("table__venue", "table__ruleset").get(
+            pk=session.pk
+        )
+        self.dealer, self.supervisor = dealer, supervisor
+        self.shift = shift
+        self.batch = batch
+        table = self.session.table
+        self.adapter = games.get(table.game)
+        self.version = version_in_force(model=self.adapter.version_model, ruleset=table.ruleset)
+        self.rules = self.adapter.snapshot(self.version)
+
+    def write(self, rounds: int, *, seed: int, void_rate: float) -> int:
+        step = (self.shift.ends_at - self.shift.starts_at) / max(rounds, 1)
+        voided = 0
+        number = self.session.next_round_number
+        done = 0
+        for settled in self._settled_batches(rounds, seed=seed, void_rate=void_rate):
+            voided += self._batch(settled, number, done, step, seed)
+            number += len(settled)
+            done += len(settled)
+            _analyze_as_tables_grow()
+        TableSession.objects.filter(pk=self.session.pk).update(next_round_number=number)
+        return voided
+
+    def _settled_batches(
+        self, rounds: int, *, seed: int, void_rate: float
+    ) -> Iterator[list[tuple[Sequence[BoxInput], RoundResult, bool, list[LedgerLine]]]]:
+        """Batches of settled rounds, made by the engine in a thread while the database
+        writes the previous batch (the engine needs no database: the rules, limits and
+        players were read before the thread starts)."""
+        rng = random.Random(seed)
+        stream = self.adapter.demo.round_stream(session=self.session, rng=rng)
+        batches: queue.Queue[Any] = queue.Queue(maxsize=2)
+
+        def produce() -> None:
+            try:
+                left = rounds
+                while left:
+                    settled = []
+                    for _n in range(min(self.batch, left)):
+                        dealer_cards, boxes = next(stream)
+                        result = self.adapter.evaluate_round(
+                            rules=self.rules, dealer_cards=dealer_cards, boxes=boxes
+                        )
+                        void = rng.random() < void_rate
+                        lines = self.adapter.ledger_lines(result)
+                        settled.append((boxes, result, void, lines))
+                    left -= len(settled)
+                    batches.put(settled)
+                batches.put(None)
+            except BaseException as error:  # handed to the writer, which raises it
+                batches.put(error)
+
+        threading.Thread(target=produce, daemon=True).start()
+        while (item := batches.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    @transaction.atomic
+    def _batch(
+        self,
+        settled: list[tuple[Sequence[BoxInput], RoundResult, bool, list[LedgerLine]]],
+        first_number: int,
+        done: int,
+        step: timedelta,
+        seed: int,
+    ) -> int:
+        session, venue = self.session, self.session.table.venue
+        dealer, supervisor = self.dealer.pk, self.supervisor.pk
+        count = len(settled)
+        round_ids = _ids(Round, count)
+        box_ids = _ids(Box, sum(len(r.boxes) for _, r, _, _ in settled))
+        bet_ids = _ids(Bet, sum(len(b.bets) for _, r, _, _ in settled for b in r.boxes))
+        entry_ids = _ids(
+            LedgerEntry, sum(len(lines) * (2 if void else 1) for _, _, void, lines in settled)
+        )
+        rounds: list[dict[str, Any]] = []
+        boxes: list[dict[str, Any]] = []
+        bets: list[dict[str, Any]] = []
+        entries: list[dict[str, Any]] = []
+        box_iter, bet_iter, entry_iter = iter(box_ids), iter(bet_ids), iter(entry_ids)
+        voided = 0
+        for n, ((inputs, result, void, round_lines), round_id) in enumerate(
+            zip(settled, round_ids, strict=True)
+        ):
+            number = first_number + n
+            dealt_at = self.shift.starts_at + step * (done + n) + step / 4
+            settled_at = dealt_at + step / 4
+            voided_at = settled_at + step / 4 if void else None
+            by_position: dict[int, BoxInput] = {box.position: box for box in inputs}
+            box_of: dict[int, int] = {}
+            bet_of: dict[tuple[int, str], int] = {}
+            for box in result.boxes:
+                given = by_position[box.position]
+                box_id = box_of[box.position] = next(box_iter)
+                boxes.append(
+                    {
+                        "id": box_id,
+                        "round_id": round_id,
+                        "position": box.position,
+                        "player_id": given.player_id,
+                        "cards": box.cards,
+                        "evaluation": box.evaluation,
+                        "quit": given.quit,
+                    }
+                )
+                for bet in box.bets:
+                    bet_id = bet_of[(box.position, bet.bet_type)] = next(bet_iter)
+                    bets.append(
+                        {
+                            "id": bet_id,
+                            "box_id": box_id,
+                            "bet_type": bet.bet_type,
+                            "stake": bet.stake,
+                            "deposit_shown": given.deposits.get(bet.bet_type),
+                            "deposit_required": bet.deposit_required,
+                            "outcome": bet.outcome,
+                            "odds": bet.odds,
+                            "gross": bet.gross,
+                            "commission": bet.commission,
+                            "net": bet.net,
+                        }
+                    )
+            for line in round_lines:
+                entry = {
+                    "id": next(entry_iter),
+                    "venue_id": venue.pk,
+                    "session_id": session.pk,
+                    "round_id": round_id,
+                    "box_id": box_of.get(line.position) if line.position else None,
+                    "bet_id": bet_of.get((line.position, line.bet_type)),
+                    "player_id": by_position[line.position].player_id if line.position else None,
+                    "account": line.account,
+                    "kind": line.kind,
+                    "amount": line.amount,
+                    "created_by_id": dealer,
+                    "created_at": settled_at,
+                }
+                entries.append(entry)
+                if void:  # the reversing entry round_void_approve posts
+                    entries.append(
+                        entry
+                        | {
+                            "id": next(entry_iter),
+                            "kind": EntryKind.VOID,
+                            "amount": -line.amount,
+                            "reverses_id": entry["id"],
+                            "created_by_id": supervisor,
+                            "created_at": voided_at,
+                        }
+                    )
+            rounds.append(
+                {
+                    "id": round_id,
+                    "session_id": session.pk,
+                    "number": number,
+                    "game": self.adapter.code,
+                    "status": RoundStatus.VOIDED if void else RoundStatus.SETTLED,
+                    "ruleset_id": session.table.ruleset_id,
+                    "ruleset_version_id": self.version.pk,
+                    "ruleset_version_number": self.version.number,
+                    "dealer_cards": result.dealer_cards,
+                    "dealer_evaluation": result.dealer_evaluation,
+                    "created_by_id": dealer,
+                    "created_at": dealt_at,
+                    "settle_key": f"sim-{session.pk}-{seed}-{number}",
+                    "settled_by_id": dealer,
+                    "settled_at": settled_at,
+                    "house_net": result.house_net,
+                    "void_reason": "simulated misdeal" if void else "",
+                    "void_requested_by_id": dealer if void else None,
+                    "void_requested_at": voided_at,
+                    "voided_by_id": supervisor if void else None,
+                    "voided_at": voided_at,
+                }
+            )
+            voided += void
+        # What the services' ledger_post refuses is refused here too, before anything is sent.
+        check_balanced(LedgerEntry(round_id=e["round_id"], amount=e["amount"]) for e in entries)
+        _copy(Round, rounds)
+        _copy(Box, boxes)
+        _copy(Bet, bets)
+        _copy(LedgerEntry, entries)
+        # The tallies the services leave: a voided round is in none.
+        tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
+        return voided
+
+
+def _analyze_as_tables_grow() -> None:
+    """Fresh statistics after batch 1, 2, 4, 8, ...: a COPY outruns autovacuum, and with
+    the statistics of a small table PostgreSQL tallies each batch by scanning every bet
+    (a fill that slows down as it grows). A handful of ANALYZEs in all."""
+    global _written  # one counter per process
+    _written += 1
+    if _written & (_written - 1) == 0:
+        analyze(GROWING)
+
+
+def analyze(models: Sequence[type] = GROWING) -> None:
+    """Fresh statistics of the tables that grew, so later queries are planned for them."""
+    with connection.cursor() as cursor:
+        for model in models:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
+def _ids(model: type, count: int) -> list[int]:
+    """``count`` primary keys taken from the table's own sequence (so later inserts fit)."""
+    if count == 0:
+        return []
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [table, count],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _copy(model: type, rows: list[dict[str, Any]]) -> None:
+    """One COPY statement for ``rows`` (so statement-level triggers see them together).
+
+    Every column of the model is written: a value missing from a row gets the field's
+    default, as ``Model.objects.create`` would, so a field added later needs no change here.
+    """
+    fields = model._meta.concrete_fields
+    known = {field.attname for field in fields}
+    for row in rows[:1]:
+        if set(row) - known:
+            raise ValueError(f"{model.__name__} has no field {sorted(set(row) - known)}")
+    defaults = {f.attname: f.get_default() for f in fields if not f.primary_key}
+    json_fields = {f.attname for f in fields if isinstance(f, JSONField)}
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            values = defaults | row
+            for name in json_fields:
+                if values[name] is not None:
+                    values[name] = json.dumps(values[name])
+            copy.write_row([values[f.attname] for f in fields])

@@ -1,0 +1,15 @@
+"""How the management reports show Mau Binh: players play each other and the house takes a
+fee from each winner, so the report shows its volume and fees, and its theoretical win is
+the fee (RULES.md part B)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class MauBinhReports:
+    label = _("Mau Binh")
+    house_banked = False
+
+
+REPORTS = MauBinhReports()

@@ -1,0 +1,232 @@
+"""Niu Niu's demo: at each of the demo's venues a ruleset copied from the venue's rule sheet,
+two tables, and rounds played at the first through the real services; and the round stream
+``simulate`` deals from (``DEMO``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import AbstractUser
+
+from casino.cards import DECK, format_cards
+from casino.games import BoxInput
+from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
+from casino.reports.services import report_build, report_request
+from casino.rules import version_in_force
+from casino.services.sessions import session_close, session_figures, session_open
+from casino.services.tables import table_create
+from casino.simulation import chips_for, play
+from niuniu.models import NiuNiuRulesetVersion
+from niuniu.selectors import cached_snapshot
+from niuniu.services import venue_ruleset_from_preset
+
+#: The rule sheet (preset) of each of the demo's venues.
+PRESETS = {"hanoi": "vn-kr-004", "seoul": "vn-kr-004", "macau": "macau-001"}
+
+#: Per venue: chip denominations and (min, max) stake per bet type.
+TABLE_SETUP = {
+    "hanoi": (
+        ["5000000", "1000000", "500000", "100000", "50000", "10000", "5000", "1000"],
+        {
+            "single": ("50000", "20000000"),
+            "double": ("50000", "5000000"),
+            "super": ("50000", "2000000"),
+        },
+    ),
+    "seoul": (
+        ["1000000", "100000", "50000", "10000", "5000", "1000", "500", "100"],
+        {
+            "single": ("10000", "5000000"),
+            "double": ("10000", "1000000"),
+            "super": ("10000", "500000"),
+        },
+    ),
+    "macau": (
+        ["10000", "5000", "1000", "500", "100", "50", "10", "5", "1"],
+        {
+            "single": ("100", "50000"),
+            "double": ("100", "20000"),
+            "super": ("100", "5000"),
+            "bonus": ("100", "2000"),
+        },
+    ),
+}
+
+
+class NiuNiuDemo:
+    """Demo data and simulated rounds of Niu Niu."""
+
+    simulation_preset = "vn-kr-004"
+    simulation_limits = {
+        "single": ("50000", "20000000"),
+        "double": ("50000", "5000000"),
+        "super": ("50000", "2000000"),
+    }
+
+    def ruleset_from_preset(
+        self,
+        *,
+        venue: Venue,
+        preset_code: str,
+        editor: AbstractUser,
+        approver: AbstractUser | None = None,
+        override_reason: str = "",
+    ) -> NiuNiuRulesetVersion:
+        return venue_ruleset_from_preset(
+            venue=venue,
+            preset_code=preset_code,
+            editor=editor,
+            approver=approver,
+            override_reason=override_reason,
+        )
+
+    def set_up_venue(
+        self, *, venue: Venue, users: Mapping[str, AbstractUser], rounds: int
+    ) -> list[str]:
+        """The venue's ruleset from its rule sheet, tables NN1 and NN2, its players, and
+        ``rounds`` rounds at NN1 (with the venue's players), closed and reported; NN2 is
+        left open."""
+        preset = PRESETS.get(venue.code)
+        if preset is None:
+            return []
+        if not Ruleset.objects.filter(venue=venue, game="niuniu").exists():
+            self.ruleset_from_preset(
+                venue=venue,
+                preset_code=preset,
+                editor=users["manager"],
+                approver=users["approver"],
+                override_reason="The venue's own rule sheet, as printed.",
+            )
+        ruleset = Ruleset.objects.get(venue=venue, game="niuniu")
+        denominations, limits = TABLE_SETUP[venue.code]
+        manager = users["manager"]
+        tables = [
+            table_create(
+                venue=venue,
+                user=manager,
+                code=f"NN{number}",
+                game="niuniu",
+                ruleset=ruleset,
+                seats=5,
+                chip_denominations=denominations,
+                limits={b: {"min_stake": lo, "max_stake": hi} for b, (lo, hi) in limits.items()},
+            )
+            for number in (1, 2)
+        ]
+        opening = {d: 40 for d in denominations[:4]}
+        session = session_open(table=tables[0], user=users["dealer"], opening_chips=opening)
+        voided = play(
+            session=session,
+            rounds=rounds,
+            dealer=users["dealer"],
+            supervisor=users["supervisor"],
+            seed=venue.pk,
+        )
+        tray = session.opening_total + session_figures(session)["win_by_ledger"]
+        closed = session_close(
+            session=session, user=users["supervisor"], closing_chips=chips_for(tray, denominations)
+        )
+        report = report_build(
+            report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
+        )
+        session_open(table=tables[1], user=users["dealer"], opening_chips=opening)
+        assert closed.status == TableSession.Status.CLOSED
+        return [
+            f"  Niu Niu ruleset from {preset}",
+            f"  {tables[0]}: {rounds} rounds played ({voided} voided), house won "
+            f"{closed.win_by_ledger} {venue.currency}; {tables[1]} is open for you",
+            f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)",
+        ]
+
+    def round_stream(
+        self, *, session: TableSession, rng: random.Random
+    ) -> Iterator[tuple[str, tuple[BoxInput, ...]]]:
+        """Rounds fitting ``session``'s table, its limits and the rules in force."""
+        return table_stream(session, rng)
+
+
+class SimulatedRound(NamedTuple):
+    dealer_cards: str
+    boxes: tuple[BoxInput, ...]
+
+
+def table_stream(
+    session: TableSession, rng: random.Random, **kwargs: Any
+) -> Iterator[SimulatedRound]:
+    """Rounds fitting ``session``'s table, its limits and the rules in force (``kwargs``:
+    ``boxes``, ``side_bet_rate`` of ``simulated_rounds``)."""
+    table = session.table
+    version = version_in_force(model=NiuNiuRulesetVersion, ruleset=table.ruleset)
+    rules = cached_snapshot(version)
+    limits = {
+        limit.bet_type: (limit.min_stake, limit.max_stake)
+        for limit in TableLimit.objects.filter(table=table)
+    }
+    players = list(
+        Player.objects.filter(venue=table.venue_id, status=Player.Status.ACTIVE).values_list(
+            "pk", flat=True
+        )
+    )
+    return simulated_rounds(
+        rng=rng,
+        seats=table.seats,
+        limits=limits,
+        bet_types=tuple(b.value for b in rules.bet_types),
+        deposit_multiples={str(b): m for b, m in rules.deposit_multiples.items()},
+        unit=rules.rounding_unit,
+        players=players,
+        **kwargs,
+    )
+
+
+def _stake(rng: random.Random, low: Decimal, high: Decimal, unit: Decimal) -> Decimal:
+    """A stake between ``low`` and ``high`` in round steps of the minimum."""
+    steps = int(min(high, low * 20) // low)
+    return max(low, (low * rng.randint(1, steps)) // unit * unit)
+
+
+def simulated_rounds(
+    *,
+    rng: random.Random,
+    seats: int,
+    limits: dict[str, tuple[Decimal, Decimal]],
+    bet_types: Sequence[str],
+    deposit_multiples: dict[str, Decimal],
+    unit: Decimal,
+    players: Sequence[int] = (),
+    boxes: int | None = None,
+    side_bet_rate: float = 0.35,
+) -> Iterator[SimulatedRound]:
+    """An endless stream of valid Niu Niu rounds for a table: the dealer's cards and the
+    boxes."""
+    while True:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        count = boxes or rng.randint(1, seats)
+        positions = sorted(rng.sample(range(1, seats + 1), count))
+        box_inputs = []
+        for n, position in enumerate(positions):
+            cards = format_cards(deck[5 * (n + 1) : 5 * (n + 2)])
+            stakes = {"single": _stake(rng, *limits["single"], unit)}
+            for bet_type in bet_types:
+                if bet_type != "single" and bet_type in limits and rng.random() < side_bet_rate:
+                    stakes[bet_type] = _stake(rng, *limits[bet_type], unit)
+            deposits = {
+                b: s * deposit_multiples[b] for b, s in stakes.items() if b in deposit_multiples
+            }
+            box_inputs.append(
+                BoxInput(
+                    position=position,
+                    cards=cards,
+                    stakes=stakes,
+                    deposits=deposits,
+                    player_id=rng.choice(players) if players and rng.random() < 0.7 else None,
+                )
+            )
+        yield SimulatedRound(format_cards(deck[:5]), tuple(box_inputs))
+
+
+DEMO = NiuNiuDemo()

@@ -1,0 +1,14 @@
+"""How the management reports show Niu Niu: a house-banked game, its bets rated by the house
+edge of the version they were played under."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class NiuNiuReports:
+    label = _("Niu Niu")
+    house_banked = True
+
+
+REPORTS = NiuNiuReports()
