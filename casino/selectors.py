@@ -36,9 +36,9 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.outcomes import round_result
 from casino.players import membership_key
 from casino.roles import venue_ids
-from casino.services.rounds import round_result
 
 _ZERO = Decimal(0)
 

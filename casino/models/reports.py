@@ -10,9 +10,14 @@ process can serve what any worker built without a shared disk.
 
 from __future__ import annotations
 
+from datetime import UTC
+from decimal import Decimal
+from typing import Any
+
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Coalesce
+from django.db.models import Case, Count, DecimalField, F, Sum, Value, When
+from django.db.models.functions import Coalesce, TruncHour
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.floor import Player, Shift, Table, TableSession, money_field
@@ -198,3 +203,32 @@ class SeatTally(models.Model):
 
     def __str__(self) -> str:
         return f"player {self.player_id} at session {self.session_id}"
+
+
+ZERO = Decimal("0.00")
+TALLY_MONEY = DecimalField(max_digits=40, decimal_places=2)
+
+#: BetTally column -> the expression on ``Bet`` it is grouped by.
+BET_KEYS: dict[str, Any] = {
+    "shift_id": F("box__round__session__shift_id"),
+    "venue_id": F("box__round__session__table__venue_id"),
+    "session_id": F("box__round__session_id"),
+    "table_id": F("box__round__session__table_id"),
+    "dealer_id": F("box__round__session__dealer_id"),
+    "hour": TruncHour("box__round__settled_at", tzinfo=UTC),
+    "player_id": F("box__player_id"),
+    "game": F("box__round__game"),
+    "ruleset_version_id": F("box__round__ruleset_version_id"),
+    "bet_type": F("bet_type"),
+}
+#: BetTally column -> its sum over the tally's bets (each signed by the caller).
+BET_SUMS: dict[str, Any] = {
+    "bets": Count("pk"),
+    "handle": Sum("stake"),
+    "stake_squared": Sum(F("stake") * F("stake"), output_field=TALLY_MONEY),
+    "player_result": Sum("net"),
+    "commission": Coalesce(Sum("commission"), Value(ZERO), output_field=TALLY_MONEY),
+    "volume": Sum(
+        Case(When(gross__gt=0, then=F("gross")), default=Value(ZERO), output_field=TALLY_MONEY)
+    ),
+}

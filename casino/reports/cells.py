@@ -17,7 +17,7 @@ from django.db.models import F, QuerySet, Value
 
 from casino import games
 from casino.models import Bet, BetTally, RoundStatus, Shift, ShiftReport, ShiftReportCell
-from casino.services.tallies import BET_KEYS, BET_SUMS
+from casino.models.reports import BET_KEYS, BET_SUMS
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")

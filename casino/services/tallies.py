@@ -17,42 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, timedelta
-from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, Count, DecimalField, F, Max, Min, QuerySet, Sum, Value, When
-from django.db.models.functions import Coalesce, TruncHour
+from django.db.models import Count, F, Max, Min, QuerySet
 
 from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally
+from casino.models.reports import BET_KEYS, BET_SUMS
 
-ZERO = Decimal("0.00")
-_MONEY = DecimalField(max_digits=40, decimal_places=2)
-
-#: BetTally column -> the expression on ``Bet`` it is grouped by.
-BET_KEYS: dict[str, Any] = {
-    "shift_id": F("box__round__session__shift_id"),
-    "venue_id": F("box__round__session__table__venue_id"),
-    "session_id": F("box__round__session_id"),
-    "table_id": F("box__round__session__table_id"),
-    "dealer_id": F("box__round__session__dealer_id"),
-    "hour": TruncHour("box__round__settled_at", tzinfo=UTC),
-    "player_id": F("box__player_id"),
-    "game": F("box__round__game"),
-    "ruleset_version_id": F("box__round__ruleset_version_id"),
-    "bet_type": F("bet_type"),
-}
-#: BetTally column -> its sum over the tally's bets (each signed by the caller).
-BET_SUMS: dict[str, Any] = {
-    "bets": Count("pk"),
-    "handle": Sum("stake"),
-    "stake_squared": Sum(F("stake") * F("stake"), output_field=_MONEY),
-    "player_result": Sum("net"),
-    "commission": Coalesce(Sum("commission"), Value(ZERO), output_field=_MONEY),
-    "volume": Sum(
-        Case(When(gross__gt=0, then=F("gross")), default=Value(ZERO), output_field=_MONEY)
-    ),
-}
 #: The columns of ``bet_tally_key``, as its unique index spells them.
 BET_CONFLICT = (
     "session_id",
