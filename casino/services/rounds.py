@@ -242,8 +242,9 @@ def round_create(
 
 @dataclass(frozen=True)
 class Dealt:
-    """What ``round_create`` wrote, kept on the round it returns so that settling the round
-    in the same transaction (the console's Confirm) posts it without reading it back."""
+    """A round's outcome with the boxes and bets that record it, kept on the round a service
+    returns: settling a round dealt in the same transaction (the console's Confirm) posts it
+    without reading it back, and an answer is built from it (``round_answer``)."""
 
     result: RoundResult
     boxes: list[Box]
@@ -373,6 +374,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
         venue=venue,
         summary=f"settled round {round_.number}: house {result.house_net}",
     )
+    round_.dealt = Dealt(result=result, boxes=boxes, bets=bets)
     return round_, result
 
 

@@ -77,7 +77,7 @@ class RoundListView(ApiView):
             boxes=boxes,
             create_key=data.get("create_key"),
         )
-        view = selectors.round_view(round_id=round_.pk, result=result)
+        view = selectors.round_answer(round_=round_, result=result)
         return Response(s.RoundSerializer(view).data, status=status.HTTP_201_CREATED)
 
 
@@ -119,7 +119,7 @@ class RoundSettleView(ApiView):
         round_, result = round_settle(
             round_=round_, user=request.user, key=request.headers.get("Idempotency-Key")
         )
-        view = selectors.round_view(round_id=round_.pk, result=result)
+        view = selectors.round_answer(round_=round_, result=result)
         return Response(s.RoundSerializer(view).data)
 
 
