@@ -1,7 +1,7 @@
 """Dealing and settling through the API cost as many queries for one box as for five.
 
-Counted with token authentication (its lookup, the caller's roles and venues are three of
-them) and with the ruleset snapshot already cached by an earlier round, as at a live table.
+Counted with token authentication (its lookup, then the caller's roles and venues in one
+query) and with the ruleset snapshot already cached by an earlier round, as at a live table.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-#: Round create: auth 3, session lookup 1, lock + limits + players + version 4, number 1,
-#: round, boxes, bets, audit 4 (one INSERT each, whatever the number of boxes), the
-#: savepoint 2, the answer (round, boxes with players, bets) 3.
-CREATE_QUERIES = 18
-#: Settle: auth 3, round lookup 1, lock + boxes + bets + version 4, bets 1 (one UPDATE),
-#: ledger 1 (one INSERT), round 1, the reports' tallies 2 (one upsert each), audit 1,
-#: savepoints 4, the answer 3.
-SETTLE_QUERIES = 21
+#: Round create: auth 2, session lookup 1, lock + limits + players + version 4, number 1,
+#: round, boxes, bets (with the outcome evaluated now), audit 4 (one INSERT each, whatever
+#: the number of boxes), the savepoint 2; the answer is built from what was written.
+CREATE_QUERIES = 14
+#: Settle: auth 2, round lookup 1, lock + boxes + bets 3 (nothing is evaluated: the bets
+#: carry their outcome), ledger 1 (one INSERT), round 1, the reports' tallies 2 (one upsert
+#: each), audit 1, the savepoints; the answer is built from what was read.
+SETTLE_QUERIES = 14
 
 
 @pytest.mark.parametrize("boxes", [1, 5])
