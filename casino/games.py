@@ -156,6 +156,13 @@ class GameConsole(Protocol):
         parsed once, each hand evaluated only with ``evaluate`` (not on a Confirm)."""
         ...
 
+    def form_data(
+        self, dealer_cards: str, boxes: Sequence[BoxInput], screen: Screen
+    ) -> dict[str, str]:
+        """The round form as a dealer fills it for this round: what ``read_entry`` reads back
+        into the same dealer's cards and boxes (players by membership number)."""
+        ...
+
     def data_from_round(self, round_: Round | None, screen: Screen) -> dict[str, str]:
         """The next round's form after ``round_``: its players and stakes, no cards."""
         ...

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -30,7 +30,7 @@ from casino.console.selectors import Screen
 from casino.errors import ServiceError
 from casino.games import BoxInput
 from casino.models import Player, Round
-from maubinh.adapter import BET_TYPE
+from maubinh.adapter import BET_TYPE, ROW_SEPARATOR
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import ROWS, Arrangement, Row, check_arrangement, evaluate_row
 
@@ -316,6 +316,24 @@ def read_entry(data: Mapping[str, str], screen: Screen, *, evaluate: bool = True
     entry = MauBinhEntry(key=forms.read_key(data), stake_text=stake_text, seats=seats)
     entry.stake, entry.stake_error = read_stake(stake_text, screen)
     return entry
+
+
+def form_data(
+    boxes: Sequence[BoxInput], screen: Screen, players: Mapping[int, str]
+) -> dict[str, str]:
+    """The form a dealer fills for this round (``players``: membership numbers by id)."""
+    data: dict[str, str] = {}
+    for box in boxes:
+        rows = box.cards.split(ROW_SEPARATOR)
+        for row, text in zip(ROWS, rows, strict=True):
+            data[row_field(box.position, row)] = text.strip()
+        if box.player_id is not None:
+            data[member_field(box.position)] = players[box.player_id]
+        if box.quit:
+            data[quit_field(box.position)] = "on"
+        for stake in box.stakes.values():
+            data[STAKE_FIELD] = format_money(stake, screen.venue.currency)
+    return data
 
 
 def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:

@@ -12,8 +12,8 @@ from django.utils.translation import gettext
 
 from casino.console import round as rounds
 from casino.console.selectors import Screen
-from casino.games import RoundResult
-from casino.models import Round, TableSession
+from casino.games import BoxInput, RoundResult
+from casino.models import Player, Round, TableSession
 from maubinh import engine
 from maubinh.adapter import HAND_SIZE
 from maubinh.console import forms, preview, views
@@ -52,6 +52,13 @@ class MauBinhConsole:
         self, data: Mapping[str, str], screen: Screen, *, evaluate: bool = True
     ) -> forms.MauBinhEntry:
         return forms.read_entry(data, screen, evaluate=evaluate)
+
+    def form_data(
+        self, dealer_cards: str, boxes: Sequence[BoxInput], screen: Screen
+    ) -> dict[str, str]:
+        ids = {box.player_id for box in boxes if box.player_id is not None}
+        players = dict(Player.objects.filter(pk__in=ids).values_list("pk", "membership_number"))
+        return forms.form_data(boxes, screen, players)
 
     def data_from_round(self, round_: Round | None, screen: Screen) -> dict[str, str]:
         return forms.data_from_round(round_, screen)

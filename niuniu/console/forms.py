@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -350,6 +350,21 @@ def read_round(
         for hand in entry.hands:
             evaluate_hand(hand, screen.rules)
     return entry
+
+
+def form_data(
+    dealer_cards: str, boxes: Sequence[BoxInput], screen: Screen, players: Mapping[int, str]
+) -> dict[str, str]:
+    """The form a dealer fills for this round (``players``: membership numbers by id)."""
+    currency = screen.venue.currency
+    data = {cards_field(None): dealer_cards}
+    for box in boxes:
+        data[cards_field(box.position)] = box.cards
+        if box.player_id is not None:
+            data[member_field(box.position)] = players[box.player_id]
+        for bet_type, stake in box.stakes.items():
+            data[stake_field(box.position, bet_type)] = format_money(stake, currency)
+    return data
 
 
 def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:

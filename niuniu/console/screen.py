@@ -14,8 +14,8 @@ from casino.cards import RANKS, SUITS, Card
 from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.selectors import Screen
-from casino.games import RoundResult
-from casino.models import Round, TableSession
+from casino.games import BoxInput, RoundResult
+from casino.models import Player, Round, TableSession
 from niuniu.console import forms, preview, views
 from niuniu.engine import BetType, deposit_multiple
 
@@ -61,6 +61,13 @@ class NiuNiuConsole:
             venue=screen.venue, numbers=forms.member_numbers(data, screen)
         )
         return forms.read_round(data, screen, players, evaluate=evaluate)
+
+    def form_data(
+        self, dealer_cards: str, boxes: Sequence[BoxInput], screen: Screen
+    ) -> dict[str, str]:
+        ids = {box.player_id for box in boxes if box.player_id is not None}
+        players = dict(Player.objects.filter(pk__in=ids).values_list("pk", "membership_number"))
+        return forms.form_data(dealer_cards, boxes, screen, players)
 
     def data_from_round(self, round_: Round | None, screen: Screen) -> dict[str, str]:
         return forms.data_from_round(round_, screen)
