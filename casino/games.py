@@ -188,7 +188,7 @@ class GameConsole(Protocol):
 class GameApi(Protocol):
     """The game's part of the API: its ruleset version serializer and round body."""
 
-    #: A ruleset version with its rules (``GET /api/rulesets/<pk>/versions/<number>/``).
+    #: A ruleset version with its rules (``GET /api/v1/rulesets/<pk>/versions/<n>/``).
     version_serializer: type[Serializer]
     #: What a box's ``cards`` holds in a round body, for the API's schema.
     cards_help: StrOrPromise

@@ -78,13 +78,15 @@ def test_the_admin_renders_the_game_s_house_edge_panel(code, client, venue, mana
     assert manager.has_perm(f"{opts.app_label}.approve_{opts.model_name}")
 
 
+@pytest.mark.parametrize("via", ["services", "bulk"])
 @pytest.mark.parametrize("code", GAMES)
-def test_a_report_shows_the_game_with_its_label_and_kind(code):
+def test_a_report_shows_the_game_with_its_label_and_kind(code, via):
+    """Rounds of the game's stream, settled through the services or written in bulk."""
     game = games.get(code)
     out = io.StringIO()
     call_command(
         "simulate",
-        *("--game", code, "--rounds", "6", "--tables", "1", "--via", "services"),
+        *("--game", code, "--rounds", "6", "--tables", "1", "--via", via),
         *("--venue", f"sim-{code}", "--report"),
         stdout=out,
     )
