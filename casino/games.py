@@ -44,7 +44,8 @@ class BoxInput:
     stakes: Mapping[str, Decimal]
     deposits: Mapping[str, Decimal] = field(default_factory=dict)
     player_id: int | None = None
-    #: The player quit the round in progress (Mau Binh's quit penalty); Niu Niu ignores it.
+    #: The player quit the round in progress (a game with a quit penalty charges it; a game
+    #: without one ignores it).
     quit: bool = False
 
 
