@@ -29,7 +29,7 @@ SEED = 20240601
 RUNS = 7
 EVALUATIONS = 100_000
 ROUNDS = 2_000
-#: RULES.md A1: a round has 1 to 5 player boxes. A full table is 5 boxes + the dealer,
+#: docs/RULES.md A1: a round has 1 to 5 player boxes. A full table is 5 boxes + the dealer,
 #: i.e. 6 hands, each box with single + double + super bets (15 bets per round).
 BOXES_PER_ROUND = 5
 

@@ -1,7 +1,7 @@
 """Settling rounds through the services on PostgreSQL: latency and queries per settle.
 
 A round here is the largest Niu Niu round: five player boxes and the dealer (six hands,
-RULES.md A1 allows at most five boxes), every box with all four bets of the macau-001
+docs/RULES.md A1 allows at most five boxes), every box with all four bets of the macau-001
 ruleset (single, double, super, bonus). Each round is dealt with ``round_create``, then
 ``round_settle`` is timed alone. Queries per settle are counted for 1 box and 5 boxes.
 

@@ -8,7 +8,7 @@ The 52 cards are singletons: ``Card("K", "S") is parse_card("ks")``, so games ma
 on them or on their precomputed integers (``index``, ``strength``, ``mask``).
 
 ``value`` and ``strength`` are the usual point count and order of a ten-point card game
-(RULES.md A1): point value A = 1, 2..9 = face, 10/J/Q/K = 10; card order K > Q > J > 10 >
+(docs/RULES.md A1): point value A = 1, 2..9 = face, 10/J/Q/K = 10; card order K > Q > J > 10 >
 ... > 2 > A, then suit S > H > C > D. A game with another order (aces high, say) builds its
 own table keyed on ``Card.index``.
 

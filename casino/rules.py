@@ -22,7 +22,6 @@ from casino.models import Round, Ruleset, RulesetVersion, Table, VersionStatus
 V = TypeVar("V", bound=RulesetVersion)
 
 
-
 def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
     """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
     at = at or timezone.now()
@@ -58,10 +57,7 @@ def rules_in_force(table: Table) -> RulesInForce:
     version = version_in_force(model=game.version_model, ruleset=table.ruleset)
     if version is None:
         raise NoRulesInForce(
-            _(
-                "the ruleset of table %(table)s has no version in force; a manager must "
-                "activate one"
-            )
+            _("the ruleset of table %(table)s has no version in force; a manager must activate one")
             % {"table": table.code},
             reason="no_rules_in_force",
         )

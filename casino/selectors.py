@@ -362,8 +362,7 @@ def round_view_of(
                 quit=box.quit,
                 evaluation=box_result.evaluation,
                 bets=tuple(
-                    replace(bet, deposit_shown=shown.get(bet.bet_type))
-                    for bet in box_result.bets
+                    replace(bet, deposit_shown=shown.get(bet.bet_type)) for bet in box_result.bets
                 ),
                 net=box_result.net,
             )

@@ -1,6 +1,6 @@
 """Mau Binh ruleset versions: row bonuses, instant-win amounts, the scoop, the fee and switches.
 
-Every number of RULES.md part B is a field or a child row here, edited in the admin as a draft
+Every number of docs/RULES.md part B is a field or a child row here, edited in the admin as a draft
 and approved by a second person (``casino.services.rulesets``). ``maubinh.selectors`` turns a
 version into the engine's frozen :class:`maubinh.engine.Ruleset`.
 """
@@ -48,7 +48,7 @@ def validate_fee_rate(value: Decimal) -> None:
 
 
 class MauBinhRulesetVersion(RulesetVersion):
-    """One version of a venue's Mau Binh rules (RULES.md part B)."""
+    """One version of a venue's Mau Binh rules (docs/RULES.md part B)."""
 
     rule_relations = ("row_bonuses", "instant_wins")
 

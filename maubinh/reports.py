@@ -1,6 +1,6 @@
 """How the management reports show Mau Binh: players play each other and the house takes a
 fee from each winner, so the report shows its volume and fees, and its theoretical win is
-the fee (RULES.md part B)."""
+the fee (docs/RULES.md part B)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from maubinh.engine import presets
 from maubinh.engine.rules import InstantWin
 from maubinh.models import RULE_FIELDS, InstantWinAmount, MauBinhRulesetVersion, RowBonus
 
-#: The rules a new draft made from scratch starts from (RULES.md B3's current rules).
+#: The rules a new draft made from scratch starts from (docs/RULES.md B3's current rules).
 DEFAULT_PRESET = "bigkool-2016"
 
 

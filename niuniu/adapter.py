@@ -42,7 +42,7 @@ def hand_evaluation(hand: Hand) -> dict[str, Any]:
     }
 
 
-#: Player boxes besides the dealer (RULES.md A1: 2 to 6 participants).
+#: Player boxes besides the dealer (docs/RULES.md A1: 2 to 6 participants).
 MAX_BOXES = 5
 
 #: The engine's refusals (``SettlementError.code``) in the reader's language; the English

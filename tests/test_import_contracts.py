@@ -40,9 +40,9 @@ def test_every_game_is_under_every_contract(game):
     contracts = {contract["name"]: contract for contract in _contracts()}
     floor = contracts["The floor imports no game: it reaches games only through casino.games"]
     assert game in floor["forbidden_modules"]
-    assert game in contracts["Games import neither each other nor anything of the other's"][
-        "modules"
-    ]
+    assert (
+        game in contracts["Games import neither each other nor anything of the other's"]["modules"]
+    )
     engines = contracts["Engines import no Django and nothing of their app"]
     assert f"{game}.engine" in engines["source_modules"]
     app = ROOT / game
@@ -56,6 +56,7 @@ def test_every_game_is_under_every_contract(game):
         engines["forbidden_modules"]
     )
     assert not missing, f"the engines' contract does not forbid {sorted(missing)}"
-    assert f"{game}.selectors" in contracts["Selectors read; they import no services"][
-        "source_modules"
-    ]
+    assert (
+        f"{game}.selectors"
+        in contracts["Selectors read; they import no services"]["source_modules"]
+    )

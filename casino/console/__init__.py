@@ -1,4 +1,5 @@
-"""The dealer's console: server-rendered pages with htmx partials (DESIGN.md "Interfaces").
+"""The dealer's console: server-rendered pages with htmx partials
+(docs/ARCHITECTURE.md "The console").
 
 The shell: my tables (``tables``), a session's history and voids (``history``), fills and
 credits (``slips``), closing (``closing``), and what they share (``access``). The round

@@ -1,4 +1,4 @@
-"""The Mau Binh engine: pure Python, no Django, no I/O (DESIGN.md "Engine contract").
+"""The Mau Binh engine: pure Python, no Django, no I/O (docs/ARCHITECTURE.md "Engine contract").
 
 >>> from decimal import Decimal
 >>> from maubinh.engine import check_arrangement, evaluate_row, presets, settle_table

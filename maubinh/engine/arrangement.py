@@ -1,10 +1,10 @@
 """One player's 13 cards laid out in three rows: checking the layout and its instant win.
 
-Rows are required to run back >= middle >= front (RULES.md B1); otherwise the hand is
+Rows are required to run back >= middle >= front (docs/RULES.md B1); otherwise the hand is
 **fouled** ("binh lủng"). Equal rows do not foul. A front row is compared with the middle as
 far as the front has ranks (:func:`maubinh.engine.rows.compare_rows`).
 
-Instant wins ("mậu binh", RULES.md B2 step 1), strongest first, each only when the ruleset
+Instant wins ("mậu binh", docs/RULES.md B2 step 1), strongest first, each only when the ruleset
 pays it (an amount above 0):
 
 - **Dragon Flush**: the 13 cards are 2..A of one suit.

@@ -1,4 +1,4 @@
-"""The Mau Binh rulesets shipped with the product (RULES.md B3), as plain data.
+"""The Mau Binh rulesets shipped with the product (docs/RULES.md B3), as plain data.
 
 ``PRESET_DATA`` holds only strings, ints, bools and dicts, so the Django side can install a
 preset as an editable ruleset (migration or command) from the same source the engine uses;
@@ -45,7 +45,7 @@ class PresetData(TypedDict):
     rounding_mode: str
 
 
-# RULES.md B2 step 3, seed 002 "Một số trường hợp thắng đặc biệt".
+# docs/RULES.md B2 step 3, seed 002 "Một số trường hợp thắng đặc biệt".
 _ROW_BONUSES = {
     "back:FOUR_OF_A_KIND": 8,
     "back:STRAIGHT_FLUSH": 10,

@@ -1,7 +1,7 @@
 """Rows ("chi"): evaluating a 5-card back or middle row or a 3-card front row, and comparing.
 
 Ranks run 2 < 3 < ... < 10 < J < Q < K < A (2..14 as numbers); suits matter only for
-flushes (RULES.md B1). A row's ``key`` is its category followed by the ranks that decide
+flushes (docs/RULES.md B1). A row's ``key`` is its category followed by the ranks that decide
 within the category: the cards forming the combination first (quads, trips, higher pair,
 lower pair), then the kickers from the highest down; a straight or a flush lists all five
 ranks from the top. A-2-3-4-5 is a straight: with ``wheel_is_lowest`` (the default) its ace
@@ -78,7 +78,7 @@ class RowHand:
     - ``strength``: the key packed into one int (category, then 4 bits per rank, a front's
       missing slots 0). For rows of one size it orders exactly as ``key``; a 5-card row is
       at least as strong as a front row exactly when its strength is at least the front's,
-      which is the foul check of RULES.md B1.
+      which is the foul check of docs/RULES.md B1.
     """
 
     category: RowCategory

@@ -2,7 +2,7 @@
 
 A snapshot is immutable and carries no database identity. The Django side builds one from an
 approved ruleset version; :mod:`maubinh.engine.presets` builds them from data. Every number of
-RULES.md part B lives here (row bonuses, instant-win amounts, scoop multiplier, fee rate, quit
+docs/RULES.md part B lives here (row bonuses, instant-win amounts, scoop multiplier, fee rate, quit
 penalty) and every reading a venue may take the other way is a switch, so a venue changes data,
 never code.
 
@@ -62,7 +62,7 @@ _ROW_POSITIONS = {row: n for n, row in enumerate(ROWS)}
 
 
 class RowCategory(IntEnum):
-    """Row categories (RULES.md B1); a larger value is a stronger row.
+    """Row categories (docs/RULES.md B1); a larger value is a stronger row.
 
     A front row (3 cards) is only ever ``HIGH_CARD``, ``PAIR`` or ``THREE_OF_A_KIND``.
     """
@@ -90,7 +90,7 @@ FRONT_CATEGORIES: frozenset[RowCategory] = frozenset(
 
 
 class InstantWin(StrEnum):
-    """Instant wins ("mậu binh", RULES.md B2 step 1), strongest first.
+    """Instant wins ("mậu binh", docs/RULES.md B2 step 1), strongest first.
 
     The strength order is the definition order, whatever the amounts: of two players with
     different instant wins the one listed first takes its own amount from the other, even
@@ -116,7 +116,7 @@ class InstantWin(StrEnum):
 _INSTANT_WIN_STRENGTH = {kind: len(InstantWin) - n for n, kind in enumerate(InstantWin)}
 
 
-#: The row bonuses of RULES.md B2 step 3, as data: (row, category of the winning row) -> chi.
+#: The row bonuses of docs/RULES.md B2 step 3, as data: (row, category of the winning row) -> chi.
 #: Every other winning row scores 1 chi.
 STANDARD_ROW_BONUSES: Mapping[tuple[Row, RowCategory], int] = MappingProxyType(
     {
@@ -178,7 +178,7 @@ def _instant_win_key(key: Any) -> InstantWin:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A frozen Mau Binh ruleset snapshot (RULES.md part B).
+    """A frozen Mau Binh ruleset snapshot (docs/RULES.md part B).
 
     Fields (all plain data):
 

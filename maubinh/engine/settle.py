@@ -1,6 +1,6 @@
 """Settling a Mau Binh table: chi between every pair of players, then money and the fee.
 
-For every pair of players (i, j) (RULES.md B2), in this order:
+For every pair of players (i, j) (docs/RULES.md B2), in this order:
 
 1. **Quit**: a player who quits pays ``quit_penalty`` chi to each other player instead of
    being compared; two players who both quit score 0 between them (each would pay the other
@@ -19,7 +19,7 @@ For every pair of players (i, j) (RULES.md B2), in this order:
 Instant-win amounts and quit penalties are never multiplied. The pairwise chi sum to zero
 over the table.
 
-Money (RULES.md B3): a seat's ``gross`` is its chi times the stake; a seat with a positive
+Money (docs/RULES.md B3): a seat's ``gross`` is its chi times the stake; a seat with a positive
 gross pays the table fee, ``fee_rate`` x gross rounded to the ruleset's ``rounding_unit`` in
 its ``rounding_mode`` (``up``, ``ROUND_CEILING``, as the rule sheets have it, unless the
 ruleset says otherwise: ``casino.money.round_to_unit``); losers pay none.
@@ -62,7 +62,7 @@ _ZERO = Decimal(0)
 
 
 class PairBasis(StrEnum):
-    """What decided a pair of players: the first step of RULES.md B2 that applied."""
+    """What decided a pair of players: the first step of docs/RULES.md B2 that applied."""
 
     QUIT = "quit"
     INSTANT_WIN = "instant_win"

@@ -1,4 +1,4 @@
-"""The Niu Niu engine: pure Python, no Django, no I/O (DESIGN.md "Engine contract").
+"""The Niu Niu engine: pure Python, no Django, no I/O (docs/ARCHITECTURE.md "Engine contract").
 
 >>> from casino.cards import parse_cards
 >>> from niuniu.engine import evaluate, presets

@@ -1,4 +1,4 @@
-"""Bonus bet predicates (RULES.md A4): conditions on the player's five cards alone."""
+"""Bonus bet predicates (docs/RULES.md A4): conditions on the player's five cards alone."""
 
 from __future__ import annotations
 

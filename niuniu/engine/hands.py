@@ -1,4 +1,4 @@
-"""Evaluating and comparing Niu Niu hands (RULES.md A1).
+"""Evaluating and comparing Niu Niu hands (docs/RULES.md A1).
 
 Evaluation is a table look-up: a hand's category, its split and its special-hand candidates
 depend only on the multiset of its five ranks (6,175 of them), so they are computed once at

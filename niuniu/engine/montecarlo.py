@@ -10,7 +10,7 @@ settled per unit staked as :mod:`niuniu.engine.odds` reads the paytable: a win i
 ``loss_multiple``, the bonus pays the first line the player's cards meet or loses 1.
 
 Results depend only on the ruleset, the deck, ``rounds``, ``seed`` and ``batch``.
-numpy is allowed here (DESIGN.md "Boundaries": odds code).
+numpy is allowed here (docs/ARCHITECTURE.md "Layers": odds code).
 """
 
 from __future__ import annotations

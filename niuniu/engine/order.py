@@ -1,4 +1,4 @@
-"""The order boxes are dealt and paid in (seed 001; RULES.md A4).
+"""The order boxes are dealt and paid in (seed 001; docs/RULES.md A4).
 
 Positions are the boxes' numbers on the layout. **Position 1 is the box on the dealer's
 right**, and numbers rise towards the dealer's left.

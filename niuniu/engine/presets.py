@@ -1,8 +1,8 @@
-"""The Niu Niu rulesets shipped with the product (RULES.md A4), as plain data.
+"""The Niu Niu rulesets shipped with the product (docs/RULES.md A4), as plain data.
 
 ``PRESET_DATA`` holds only strings, tuples and dicts, so the Django side can install a
 preset as an editable ruleset (migration or command) from the same source the engine uses.
-The tables below are written as RULES.md prints them, one row per hand, strongest first;
+The tables below are written as docs/RULES.md prints them, one row per hand, strongest first;
 :func:`get` turns a preset into a frozen :class:`Ruleset` snapshot.
 
 >>> rules = get("vn-kr-004")
@@ -51,7 +51,7 @@ NO_COMMISSION = "0"
 FIVE_PERCENT = "0.05"
 HALF = "0.50"
 
-# Columns as in RULES.md A4: hand; single (even) win; double win; super win, each as
+# Columns as in docs/RULES.md A4: hand; single (even) win; double win; super win, each as
 # (odds, commission rate); double loss; super loss. Single loss is 1 on every row.
 _VN_KR_004 = (
     ("NIU_NIU", ("1", FIVE_PERCENT), ("3", FIVE_PERCENT), ("10", FIVE_PERCENT), "3", "10"),

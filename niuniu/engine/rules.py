@@ -61,7 +61,7 @@ PAYTABLE_BET_TYPES: tuple[BetType, ...] = (BetType.SINGLE, BetType.DOUBLE, BetTy
 
 
 class BonusPredicate(StrEnum):
-    """Conditions a bonus line may set on the player's five cards (RULES.md A4)."""
+    """Conditions a bonus line may set on the player's five cards (docs/RULES.md A4)."""
 
     ALL_FACE = "all_face"  # all five are J, Q or K
     ALL_TEN_VALUE = "all_ten_value"  # all five are 10, J, Q or K

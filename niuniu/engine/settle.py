@@ -1,4 +1,4 @@
-"""Settling one box's bets against the dealer (RULES.md A2, A3, A5).
+"""Settling one box's bets against the dealer (docs/RULES.md A2, A3, A5).
 
 Amounts are signed from the player's point of view: a win is positive, a loss negative.
 The house's side of every line is the opposite amount, so a box always sums to zero.
@@ -124,7 +124,7 @@ def deposit_multiple(rules: Ruleset, bet_type: BetType) -> Decimal:
     """The deposit a player shows for a bet, as a multiple of its stake.
 
     The ruleset's ``deposit_multiples`` when set; otherwise the largest loss multiple of the
-    bet's paytable (RULES.md A3: the deposit covers the largest possible loss), and 1 for
+    bet's paytable (docs/RULES.md A3: the deposit covers the largest possible loss), and 1 for
     the bonus.
     """
     configured = rules.deposit_multiples.get(bet_type)

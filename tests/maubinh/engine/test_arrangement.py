@@ -1,4 +1,4 @@
-"""Arrangements: the foul check, input checks and instant wins (RULES.md B1, B2 step 1)."""
+"""Arrangements: the foul check, input checks and instant wins (docs/RULES.md B1, B2 step 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ruleset snapshot and the presets (RULES.md B3)."""
+"""The ruleset snapshot and the presets (docs/RULES.md B3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settling a table: a worked example for every rule of RULES.md part B, and bad input."""
+"""Settling a table: a worked example for every rule of docs/RULES.md part B, and bad input."""
 
 from __future__ import annotations
 

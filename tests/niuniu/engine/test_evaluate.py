@@ -28,7 +28,7 @@ NO_SPECIALS = switches()
 FOUR_AND_FACE = switches(C.FOUR_OF_A_KIND, C.FIVE_FACE)
 ALL_SPECIALS = switches(C.FIVE_SMALL, C.FOUR_OF_A_KIND, C.FIVE_FACE)
 
-# RULES.md / the brief: exact counts over the 2,598,960 five-card hands.
+# The 2,598,960 five-card hands by category (docs/ODDS.md "How often each hand comes, and wins").
 COUNTS_NO_SPECIALS = {
     C.NO_NIU: 872_128,
     C.NIU_NIU: 191_808,

@@ -1,4 +1,4 @@
-"""Exact odds (niuniu.engine.odds) against brute force, Monte Carlo, and RULES.md's claims.
+"""Exact odds (niuniu.engine.odds) against brute force, Monte Carlo, and docs/RULES.md's claims.
 
 No database and no Django: run with ``pytest -p no:django --noconftest``.
 """
@@ -135,7 +135,7 @@ def win_net(rules, bet_type, category):
     return Fraction(row.win_odds) * (1 - Fraction(row.commission_rate))
 
 
-# --- Category counts (RULES.md / the issue) ----------------------------------------------
+# --- Category counts (docs/ODDS.md "How often each hand comes, and wins") -------------------------
 
 
 COUNTS_NO_SPECIALS = {
@@ -359,11 +359,11 @@ def test_exact_figures_fall_in_the_monte_carlo_interval(rules):
         assert estimate.standard_deviation == pytest.approx(sd, rel=0.03)
 
 
-# --- RULES.md's two claims -----------------------------------------------------------------
+# --- docs/RULES.md's two claims -----------------------------------------------------------------
 
 
 def test_macau_bonus_returns_about_a_third_of_what_is_staked():
-    """RULES.md A4: "As printed, the bonus returns about a third of what is staked"."""
+    """docs/RULES.md A4: "As printed, the bonus returns about a third of what is staked"."""
     bonus = ruleset_odds(MACAU).bets[B.BONUS]
     returned = 1 + bonus.expected_return  # stake back plus winnings, per unit staked
     # 792 x 101 + 1,287 x 51 + 3,576 x 21 + 64,437 x 11 back out of 2,598,960 hands.
@@ -374,7 +374,7 @@ def test_macau_bonus_returns_about_a_third_of_what_is_staked():
 
 
 def test_the_rejected_super_reading_gives_the_player_46_percent():
-    """RULES.md A4 Alt: a dealer win below Niu 7 costs only 1x on Super too."""
+    """docs/RULES.md A4 Alt: a dealer win below Niu 7 costs only 1x on Super too."""
 
     def one_below_niu_7(category, row):
         if category >= C.NIU_7:

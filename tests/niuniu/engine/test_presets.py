@@ -1,4 +1,4 @@
-"""The presets equal RULES.md A4, cell by cell; the expected tables are copied here by hand."""
+"""The presets equal docs/RULES.md A4, cell by cell; the expected tables are copied here by hand."""
 
 from decimal import Decimal
 

@@ -38,7 +38,7 @@ def test_no_django_and_only_the_standard_library(path):
         allowed = (
             top in sys.stdlib_module_names
             or module.startswith(ALLOWED_PROJECT_MODULES)
-            or top == "numpy"  # DESIGN.md: numpy only in odds code
+            or top == "numpy"  # docs/ARCHITECTURE.md "Layers": numpy only in odds code
         )
         assert allowed, f"{path.name} imports {module}"
 

@@ -21,7 +21,7 @@ from niuniu.engine import (
 C = Category
 D = Decimal
 
-# RULES.md A4 copied by hand. "N (p%)" is N:1 less p% commission; single loss is always 1.
+# docs/RULES.md A4 copied by hand. "N (p%)" is N:1 less p% commission; single loss is always 1.
 VN_KR_004 = """
 | hand      | single win | double win | super win | double loss | super loss |
 | NIU_NIU   | 1 (5%)     | 3 (5%)      | 10 (5%)   | 3           | 10         |
