@@ -65,6 +65,11 @@ class BetResult:
     #: The deposit the player showed for a bet that may lose a multiple, where one was recorded.
     deposit_shown: Decimal | None = None
 
+    @property
+    def from_deposit(self) -> Decimal:
+        """What a lost bet takes beyond its stake, out of the deposit the player showed."""
+        return max(-self.net - self.stake, Decimal(0))
+
 
 @dataclass(frozen=True)
 class BoxResult:

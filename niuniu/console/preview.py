@@ -14,26 +14,12 @@ from casino.models import Player
 
 
 @dataclass(frozen=True)
-class PreviewBet:
-    bet_type: str
-    stake: Decimal
-    deposit_required: Decimal
-    outcome: str
-    odds: Decimal
-    gross: Decimal
-    commission: Decimal
-    net: Decimal
-    #: What a lost bet takes beyond its stake, out of the deposit the player showed.
-    from_deposit: Decimal
-
-
-@dataclass(frozen=True)
 class PreviewBox:
     position: int
     player: Player | None
     cards: str
     evaluation: dict[str, Any]
-    bets: tuple[PreviewBet, ...]
+    bets: tuple[BetResult, ...]
     net: Decimal
 
 
@@ -51,20 +37,6 @@ class Preview:
     digest: str = ""
 
 
-def _preview_bet(bet: BetResult) -> PreviewBet:
-    return PreviewBet(
-        bet_type=bet.bet_type,
-        stake=bet.stake,
-        deposit_required=bet.deposit_required,
-        outcome=bet.outcome,
-        odds=bet.odds,
-        gross=bet.gross,
-        commission=bet.commission,
-        net=bet.net,
-        from_deposit=max(-bet.net - bet.stake, Decimal(0)),
-    )
-
-
 def preview_of(
     result: RoundResult, players: Mapping[int, Player | None], digest: str = ""
 ) -> Preview:
@@ -75,7 +47,7 @@ def preview_of(
             player=players.get(position),
             cards=by_position[position].cards,
             evaluation=by_position[position].evaluation,
-            bets=tuple(_preview_bet(bet) for bet in by_position[position].bets),
+            bets=by_position[position].bets,
             net=by_position[position].net,
         )
         for position in result.payment_order
