@@ -54,7 +54,7 @@ class RoundListView(ApiView):
     def post(self, request: Request) -> Response:
         data = parse(s.RoundCreateInputSerializer, request)
         session = found(
-            selectors.session_get(user=request.user, pk=data["session"]),
+            selectors.session_ref(user=request.user, pk=data["session"]),
             "session",
             data["session"],
             field="session",
@@ -115,7 +115,7 @@ class RoundSettleView(ApiView):
         responses={200: s.RoundSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
+        round_ = found(selectors.round_ref(user=request.user, pk=pk), "round", pk)
         round_, result = round_settle(
             round_=round_, user=request.user, key=request.headers.get("Idempotency-Key")
         )
