@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from casino.errors import InvalidInput
@@ -285,6 +287,37 @@ class GameDemo(Protocol):
     ) -> Iterator[tuple[str, tuple[BoxInput, ...]]]:
         """An endless stream of valid rounds (dealer's cards, boxes) for the session's table:
         its seats, limits, players and the rules in force."""
+
+
+class GameParts:
+    """The parts of a game, found where every game keeps them: ``<app>.console.CONSOLE``,
+    ``<app>.api.API``, ``<app>.admin.ADMIN``, ``<app>.reports.REPORTS``, ``<app>.demo.DEMO``
+    (``<app>`` the package of the adapter's class). Each is imported when the floor first asks
+    for it, after every app is loaded. An adapter inherits this to provide them."""
+
+    def _part(self, module: str, name: str) -> Any:
+        app = type(self).__module__.split(".")[0]
+        return getattr(import_module(f"{app}.{module}"), name)
+
+    @cached_property
+    def console(self) -> GameConsole:
+        return self._part("console", "CONSOLE")
+
+    @cached_property
+    def api(self) -> GameApi:
+        return self._part("api", "API")
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        return self._part("admin", "ADMIN")
+
+    @cached_property
+    def reports(self) -> GameReports:
+        return self._part("reports", "REPORTS")
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        return self._part("demo", "DEMO")
 
 
 class GameAdapter(Protocol):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -30,11 +29,7 @@ from casino.games import (
     BetResult,
     BoxInput,
     BoxResult,
-    GameAdmin,
-    GameApi,
-    GameConsole,
-    GameDemo,
-    GameReports,
+    GameParts,
     LedgerLine,
     RoundInputError,
     RoundResult,
@@ -172,43 +167,11 @@ def seat_evaluation(
     }
 
 
-class MauBinhAdapter:
+class MauBinhAdapter(GameParts):
     code = "maubinh"
     name = gettext_lazy("Mau Binh")
     bet_types = (BET_TYPE,)
     version_model = MauBinhRulesetVersion
-
-    # The game's parts, each in a module of its own, loaded when the floor first asks.
-
-    @cached_property
-    def console(self) -> GameConsole:
-        from maubinh.console import CONSOLE
-
-        return CONSOLE
-
-    @cached_property
-    def api(self) -> GameApi:
-        from maubinh.api import API
-
-        return API
-
-    @cached_property
-    def admin(self) -> GameAdmin:
-        from maubinh.admin import ADMIN
-
-        return ADMIN
-
-    @cached_property
-    def reports(self) -> GameReports:
-        from maubinh.reports import REPORTS
-
-        return REPORTS
-
-    @cached_property
-    def demo(self) -> GameDemo:
-        from maubinh.demo import DEMO
-
-        return DEMO
 
     def snapshot(self, version: MauBinhRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -14,11 +13,7 @@ from casino.games import (
     BetResult,
     BoxInput,
     BoxResult,
-    GameAdmin,
-    GameApi,
-    GameConsole,
-    GameDemo,
-    GameReports,
+    GameParts,
     LedgerLine,
     RoundInputError,
     RoundResult,
@@ -70,43 +65,11 @@ def settlement_message(error: SettlementError) -> str:
     return str(message) % error.params if message is not None else str(error)
 
 
-class NiuNiuAdapter:
+class NiuNiuAdapter(GameParts):
     code = "niuniu"
     name = _("Niu Niu")
     bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
     version_model = NiuNiuRulesetVersion
-
-    # The game's parts, each in a module of its own, loaded when the floor first asks.
-
-    @cached_property
-    def console(self) -> GameConsole:
-        from niuniu.console import CONSOLE
-
-        return CONSOLE
-
-    @cached_property
-    def api(self) -> GameApi:
-        from niuniu.api import API
-
-        return API
-
-    @cached_property
-    def admin(self) -> GameAdmin:
-        from niuniu.admin import ADMIN
-
-        return ADMIN
-
-    @cached_property
-    def reports(self) -> GameReports:
-        from niuniu.reports import REPORTS
-
-        return REPORTS
-
-    @cached_property
-    def demo(self) -> GameDemo:
-        from niuniu.demo import DEMO
-
-        return DEMO
 
     def snapshot(self, version: NiuNiuRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

@@ -96,6 +96,23 @@ def with_session(view: View) -> View:
     return wrapper
 
 
+def game_only(code: str) -> Callable[[View], View]:
+    """``with_session`` for a page of one game's screen: a session at another game's table
+    has no such page (404)."""
+
+    def decorate(view: View) -> View:
+        @with_session
+        @wraps(view)
+        def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
+            if session.table.game != code:
+                raise Http404("this page is another game's")
+            return view(request, session, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 def page(
     request: HttpRequest,
     template: str,

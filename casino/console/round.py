@@ -33,7 +33,7 @@ from casino.console.closing import summary
 from casino.console.services import round_confirm
 from casino.errors import ServiceError
 from casino.games import BoxInput, RoundResult
-from casino.models import TableSession
+from casino.models import Round, TableSession
 from casino.money import plain
 
 
@@ -85,6 +85,28 @@ class Totals:
     @property
     def players_net(self) -> Decimal:
         return -self.house_net
+
+
+def screen_context(
+    screen: selectors.Screen,
+    entry: ConsoleEntry,
+    *,
+    preview: object | None = None,
+    settled: Round | None = None,
+    last: Round | None = None,
+) -> dict[str, Any]:
+    """What every game's round template is given; a game adds what its screen needs."""
+    return {
+        "session": screen.session,
+        "table": screen.table,
+        "venue": screen.venue,
+        "tab": "round",
+        "screen": screen,
+        "entry": entry,
+        "preview": preview,
+        "settled": settled,
+        "last_round": last,
+    }
 
 
 def box_of_field(field: str | None, boxes: list[BoxInput]) -> tuple[BoxInput | None, str]:

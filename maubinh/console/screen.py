@@ -76,15 +76,7 @@ class MauBinhConsole:
         last: Round | None = None,
     ) -> dict[str, Any]:
         return {
-            "session": screen.session,
-            "table": screen.table,
-            "venue": screen.venue,
-            "tab": "round",
-            "screen": screen,
-            "entry": entry,
-            "preview": preview,
-            "settled": settled,
-            "last_round": last,
+            **rounds.screen_context(screen, entry, preview=preview, settled=settled, last=last),
             "rows": forms.ROWS,
             "hand_size": HAND_SIZE,
         }

@@ -16,9 +16,6 @@ A mistake is answered inline (422), never with a 500. The seats play for one tab
 
 from __future__ import annotations
 
-from functools import wraps
-from typing import Any
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -26,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.cards import format_cards
 from casino.console import round as rounds
-from casino.console.access import View, with_session
+from casino.console.access import game_only
 from casino.console.forms import read_cards
 from casino.console.selectors import Screen
 from casino.models import TableSession
@@ -38,17 +35,7 @@ GAME = "maubinh"
 TEMPLATE = "maubinh/console/round.html"
 
 
-def this_game(view: View) -> View:
-    """A session at another game's table has no such page (404)."""
-
-    @with_session
-    @wraps(view)
-    def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
-        if session.table.game != GAME:
-            raise Http404("not a Mau Binh table")
-        return view(request, session, **kwargs)
-
-    return wrapper
+this_game = game_only(GAME)
 
 
 def seat_of(request: HttpRequest, found: Screen) -> int:

@@ -86,15 +86,7 @@ class NiuNiuConsole:
         last: Round | None = None,
     ) -> dict[str, Any]:
         return {
-            "session": screen.session,
-            "table": screen.table,
-            "venue": screen.venue,
-            "tab": "round",
-            "screen": screen,
-            "entry": entry,
-            "preview": preview,
-            "settled": settled,
-            "last_round": last,
+            **rounds.screen_context(screen, entry, preview=preview, settled=settled, last=last),
             "picker_rows": PICKER_ROWS,
             "used": entry.used_cards,
         }

@@ -12,16 +12,13 @@ The screen is one template (``niuniu/console/round.html``) with partials:
 
 from __future__ import annotations
 
-from functools import wraps
-from typing import Any
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.console import round as rounds
 from casino.console import selectors
-from casino.console.access import View, with_session
+from casino.console.access import game_only
 from casino.console.forms import read_player
 from casino.models import TableSession
 from niuniu.console import forms
@@ -30,17 +27,7 @@ GAME = "niuniu"
 TEMPLATE = "niuniu/console/round.html"
 
 
-def this_game(view: View) -> View:
-    """A session at another game's table has no such page (404)."""
-
-    @with_session
-    @wraps(view)
-    def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
-        if session.table.game != GAME:
-            raise Http404("not a Niu Niu table")
-        return view(request, session, **kwargs)
-
-    return wrapper
+this_game = game_only(GAME)
 
 
 def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int | None:
