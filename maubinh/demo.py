@@ -126,22 +126,8 @@ class MauBinhDemo:
     simulation_preset = "bigkool-2016"
     simulation_limits = {"stake": ("50000", "20000000")}
 
-    def ruleset_from_preset(
-        self,
-        *,
-        venue: Venue,
-        preset_code: str,
-        editor: AbstractUser,
-        approver: AbstractUser | None = None,
-        override_reason: str = "",
-    ) -> MauBinhRulesetVersion:
-        return venue_ruleset_from_preset(
-            venue=venue,
-            preset_code=preset_code,
-            editor=editor,
-            approver=approver,
-            override_reason=override_reason,
-        )
+    #: The game's own service (``<game>.services``), which takes the Protocol's arguments.
+    ruleset_from_preset = staticmethod(venue_ruleset_from_preset)
 
     def set_up_venue(
         self, *, venue: Venue, users: Mapping[str, AbstractUser], rounds: int
