@@ -16,9 +16,10 @@ language, beside the field it names (``ConsoleEntry.refuse``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import wraps
 from typing import Any, Protocol
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -35,6 +36,7 @@ from casino.errors import ServiceError
 from casino.games import BoxInput, RoundResult
 from casino.models import Round, TableSession
 from casino.money import plain
+from casino.rules import NoRulesInForce
 
 
 class ConsoleEntry(Protocol):
@@ -134,7 +136,7 @@ def screen_or_refusal(
 ) -> selectors.Screen | HttpResponse:
     try:
         return selectors.screen_for(session=session)
-    except selectors.NoRulesInForce:
+    except NoRulesInForce:
         return no_rules(request, session)
 
 
@@ -153,6 +155,23 @@ def whole_screen(
         data = console.data_from_round(last, screen)
     entry = console.read_entry(data, screen)
     return render(request, console.template, console.context(screen, entry, last=last))
+
+
+def live_partial(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A live partial of the round screen, asked by htmx as the dealer types: a plain
+    request gets the whole screen, a table without rules in force its refusal; the view is
+    given the screen (``view(request, session, screen)``)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
+        if not request.htmx:
+            return whole_screen(request, session, request.GET)
+        screen = screen_or_refusal(request, session)
+        if isinstance(screen, HttpResponse):
+            return screen
+        return view(request, session, screen, **kwargs)
+
+    return wrapper
 
 
 def preview(request: HttpRequest, session: TableSession) -> HttpResponse:

@@ -20,9 +20,7 @@ from casino.games import BoxInput, RoundResult
 from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
 from casino.players import membership_key
 from casino.roles import PLAY, can, venue_ids
-from casino.rules import NoRulesInForce, rules_in_force
-
-__all__ = ["NoRulesInForce", "rules_for"]
+from casino.rules import rules_in_force
 
 
 def console_of(game: str) -> games.GameConsole | None:

@@ -331,10 +331,9 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     adapter = games.get(round_.game)
     result, boxes, bets = _outcomes_of(round_, adapter, dealt)
     _check_outcome(round_, result, bets)
-    by_key = {
-        (box.position, bet.bet_type): bet for box in boxes for bet in bets if bet.box_id == box.pk
-    }
     box_by_position = {box.position: box for box in boxes}
+    position_of = {box.pk: box.position for box in boxes}
+    by_key = {(position_of[bet.box_id], bet.bet_type): bet for bet in bets}
     ledger_post(
         LedgerEntry(
             venue=venue,

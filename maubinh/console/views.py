@@ -47,13 +47,9 @@ def seat_of(request: HttpRequest, found: Screen) -> int:
 
 @require_GET
 @this_game
-def seat(request: HttpRequest, session: TableSession) -> HttpResponse:
+@rounds.live_partial
+def seat(request: HttpRequest, session: TableSession, found: Screen) -> HttpResponse:
     """One seat read and evaluated as it is typed (the live partial under its rows)."""
-    if not request.htmx:
-        return rounds.whole_screen(request, session, request.GET)
-    found = rounds.screen_or_refusal(request, session)
-    if isinstance(found, HttpResponse):
-        return found
     position = seat_of(request, found)
     entry = read_entry(request.GET, found)
     wanted = next(s for s in entry.seats if s.position == position)

@@ -20,7 +20,9 @@ from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.access import game_only
 from casino.console.forms import read_player
+from casino.console.selectors import Screen
 from casino.models import TableSession
+from casino.rules import NoRulesInForce
 from niuniu.console import forms
 
 GAME = "niuniu"
@@ -48,7 +50,7 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
         return rounds.whole_screen(request, session, request.GET)
     try:
         rules = selectors.rules_for(session=session)
-    except selectors.NoRulesInForce:
+    except NoRulesInForce:
         return rounds.no_rules(request, session)
     positions = tuple(range(1, session.table.seats + 1))
     position = box_of(request, positions)
@@ -62,13 +64,9 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 @require_GET
 @this_game
-def stakes(request: HttpRequest, session: TableSession) -> HttpResponse:
+@rounds.live_partial
+def stakes(request: HttpRequest, session: TableSession, screen: Screen) -> HttpResponse:
     """One box's stakes checked against the table (limits, deposits) and the deal order."""
-    if not request.htmx:
-        return rounds.whole_screen(request, session, request.GET)
-    screen = rounds.screen_or_refusal(request, session)
-    if isinstance(screen, HttpResponse):
-        return screen
     position = box_of(request, screen.positions)
     entry = forms.read_round(request.GET, screen, players={}, evaluate=False)
     box = next(b for b in entry.boxes if b.position == position)
@@ -78,13 +76,9 @@ def stakes(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 @require_GET
 @this_game
-def player(request: HttpRequest, session: TableSession) -> HttpResponse:
+@rounds.live_partial
+def player(request: HttpRequest, session: TableSession, screen: Screen) -> HttpResponse:
     """The player of a membership number, or why there is none (live, as it is typed)."""
-    if not request.htmx:
-        return rounds.whole_screen(request, session, request.GET)
-    screen = rounds.screen_or_refusal(request, session)
-    if isinstance(screen, HttpResponse):
-        return screen
     position = box_of(request, screen.positions)
     if position is None:
         raise Http404("the dealer has no player")
