@@ -307,17 +307,19 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     if key is None:
         raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
     dealt: Dealt | None = getattr(round_, "dealt", None)
+    # What the posting and the answer need, and no more: every table joined costs the
+    # planning and the reading of it on each settle.
     locked = (
         Round.objects.select_for_update(of=("self",))
-        .select_related(
-            "session__table__venue", "ruleset__venue", "created_by", "void_requested_by"
-        )
+        .select_related("session__table__venue", "ruleset")
         .filter(pk=round_.pk)
         .first()
     )
     if locked is None:
         raise InvalidInput(f"there is no round {round_.pk}", field="round")
     round_ = locked
+    if round_.created_by_id == user.pk:
+        round_.created_by = user
     venue = round_.session.table.venue
     if not can(user, PLAY, venue.pk):
         raise Forbidden("you do not settle rounds at this venue")

@@ -178,7 +178,7 @@ def session_open(
 def lock_open_session(session_id: int) -> TableSession:
     session = (
         TableSession.objects.select_for_update(of=("self",))
-        .select_related("table__venue", "table__ruleset__venue")
+        .select_related("table__venue", "table__ruleset")
         .get(pk=session_id)
     )
     if session.status != TableSession.Status.OPEN:

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from casino import selectors
 from casino.api import serializers as s
-from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.base import ApiView, errors, page, paginated, parse_query, rendered
 from casino.api.views.common import found, parse
 from casino.games import BoxInput
 from casino.roles import PLAY
@@ -78,7 +78,7 @@ class RoundListView(ApiView):
             create_key=data.get("create_key"),
         )
         view = selectors.round_answer(round_=round_, result=result)
-        return Response(s.RoundSerializer(view).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(s.RoundSerializer, view), status=status.HTTP_201_CREATED)
 
 
 class RoundDetailView(ApiView):
@@ -89,7 +89,7 @@ class RoundDetailView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
-        return Response(s.RoundSerializer(selectors.round_view(round_id=round_.pk)).data)
+        return Response(rendered(s.RoundSerializer, selectors.round_view(round_id=round_.pk)))
 
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -120,7 +120,7 @@ class RoundSettleView(ApiView):
             round_=round_, user=request.user, key=request.headers.get("Idempotency-Key")
         )
         view = selectors.round_answer(round_=round_, result=result)
-        return Response(s.RoundSerializer(view).data)
+        return Response(rendered(s.RoundSerializer, view))
 
 
 class RoundVoidView(ApiView):
@@ -150,7 +150,7 @@ class RoundVoidView(ApiView):
             round_void_approve(round_=round_, user=request.user)
             answer = status.HTTP_200_OK
         view = selectors.round_view(round_id=round_.pk)
-        return Response(s.RoundSerializer(view).data, status=answer)
+        return Response(rendered(s.RoundSerializer, view), status=answer)
 
 
 class RoundLedgerView(ApiView):
