@@ -102,6 +102,16 @@ DATABASES = {
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_PREPARED_STATEMENTS", default=True
+):
+    # Parameters bound by the server, and a statement run five times on a connection
+    # prepared: PostgreSQL then skips parsing and planning it, which is most of its work
+    # for a round (docs/BENCHMARKS.md). Not for a pooler in transaction mode (PgBouncer):
+    # set DB_PREPARED_STATEMENTS=0 behind one (docs/OPERATIONS.md).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -195,9 +195,10 @@ def main() -> None:
     parser.add_argument("--mixed-duration", type=float, default=30, help="0 skips it")
     parser.add_argument("--rounds-per-client", type=int, default=MAX_ROUNDS_PER_CLIENT)
     parser.add_argument(
-        "--server-side-binding",
+        "--client-side-binding",
         action="store_true",
-        help="try psycopg's server-side binding with prepared statements (loadtest.settings)",
+        help="bind parameters in the client and prepare nothing (DB_PREPARED_STATEMENTS=0), "
+        "as before the settings prepared statements",
     )
     options = parser.parse_args()
     clients = options.clients
@@ -230,12 +231,12 @@ def main() -> None:
         worker_class=options.worker_class,
         threads=options.threads,
         settings_module="loadtest.settings",
-        extra_env={"LOADTEST_SERVER_SIDE_BINDING": "1" if options.server_side_binding else "0"},
+        extra_env={"DB_PREPARED_STATEMENTS": "0" if options.client_side_binding else "1"},
     ) as server:
         print(
             f"gunicorn: {options.workers} {options.worker_class} workers"
             f"{f' x {options.threads} threads' if options.threads > 1 else ''} at {server.url}"
-            f"{', server-side binding' if options.server_side_binding else ''}",
+            f"{', client-side binding' if options.client_side_binding else ''}",
             flush=True,
         )
         asyncio.run(api_phase(server, floor.tokens, take(per_phase), options.warmup, "warm"))

@@ -1,13 +1,20 @@
 """Where a round's time goes: the API in-process (no network, one request at a time).
 
-Deals and settles ``--rounds`` 5-box rounds (6 hands) through Django's test client with
-token auth, the whole stack (middleware, DRF, serializers, services, ORM) as gunicorn
-runs it, and splits each request's time into the database (every SQL statement's round
-trip, from a ``connection.execute_wrapper``) and Python (the rest). Then profiles
+Deals and settles 5-box rounds (6 hands) through Django's test client with token auth,
+the whole stack (middleware, DRF, serializers, services, ORM) as gunicorn runs it. First
+the CPU a round costs, in chunks of ``--chunk`` rounds (medians): this process's CPU
+(the app, plus the test client's small share) and the CPU of the PostgreSQL backend
+serving it (from /proc), figures that hold on a busy machine where times do not. Then
+``--rounds`` more, each request's time split into the database (every SQL statement's
+round trip, from a ``connection.execute_wrapper``) and Python (the rest). Then profiles
 ``--profiled`` more rounds with cProfile and prints the functions that take the most
 time. Works on its own fresh database (``casino_profile``).
 
-    .venv/bin/python -m loadtest.profile [--rounds 200] [--profiled 100]
+    DJANGO_SETTINGS_MODULE=loadtest.settings .venv/bin/python -m loadtest.profile \
+        [--cpu-chunks 5 --chunk 100] [--rounds 200] [--profiled 100]
+
+(``loadtest.settings``: without the API's rate limit on writes. ``DB_PREPARED_STATEMENTS=0``
+measures the settings without prepared statements.)
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
 import time
@@ -60,6 +68,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--profiled", type=int, default=100)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--cpu-chunks", type=int, default=5)
+    parser.add_argument("--chunk", type=int, default=100)
     options = parser.parse_args()
 
     use_database(DATABASE)
@@ -68,8 +78,12 @@ def main() -> None:
     from rest_framework.test import APIClient
 
     floor = build_floor(tables=1, code="prof")
+    cpu_rounds = options.cpu_chunks * options.chunk
     bodies = round_bodies(
-        floor.sessions[0], count=options.rounds + options.profiled + 20, seed=5, prefix="p"
+        floor.sessions[0],
+        count=options.rounds + options.profiled + cpu_rounds + 20,
+        seed=5,
+        prefix="p",
     )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {floor.tokens[0]}")
@@ -97,6 +111,8 @@ def main() -> None:
 
     for body in bodies[:20]:  # warm-up: imports, caches, the rules of the version
         one_round(body, None, defaultdict(list))
+    measure_cpu(bodies[20 : 20 + cpu_rounds], options.chunk, one_round)
+    bodies = bodies[cpu_rounds:]
 
     clock = SqlClock()
     times: dict[str, list] = defaultdict(list)
@@ -144,6 +160,41 @@ def main() -> None:
             share = 100 * found / total if total else 0
             print(f"  {label:58s} {found * 1000 / options.profiled:7.1f} ms  {share:4.0f}%")
         print(f"  {'everything (two requests)':58s} {total * 1000 / options.profiled:7.1f} ms")
+
+
+def measure_cpu(bodies: list[dict[str, Any]], chunk: int, one_round: Any) -> None:
+    """CPU per round of this process and of its PostgreSQL backend, median of chunks."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    stat = f"/proc/{backend}/stat"
+    if not os.path.exists(stat):  # PostgreSQL on another machine
+        print("CPU per round: the PostgreSQL backend is not on this machine; skipped")
+        return
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def backend_seconds() -> float:
+        with open(stat) as proc:
+            fields = proc.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+    app, database = [], []
+    for start in range(0, len(bodies) - chunk + 1, chunk):
+        cpu, db = time.process_time(), backend_seconds()
+        for body in bodies[start : start + chunk]:
+            one_round(body, None, defaultdict(list))
+        app.append((time.process_time() - cpu) * 1000 / chunk)
+        database.append((backend_seconds() - db) * 1000 / chunk)
+    if not app:
+        return
+    print(
+        f"CPU per round (median of {len(app)} chunks of {chunk}): "
+        f"app {statistics.median(app):.1f} ms, PostgreSQL {statistics.median(database):.1f} ms"
+    )
+    emit("loadtest-profile", "app_cpu_ms_per_round", round(statistics.median(app), 2), "ms")
+    emit("loadtest-profile", "pg_cpu_ms_per_round", round(statistics.median(database), 2), "ms")
 
 
 #: (file ending, function) -> label; cumulative times, so the rows overlap.

@@ -6,8 +6,6 @@
   connection that died with the server fails the next request on it);
 - ``LOADTEST_UNAVAILABLE=1``: add the middleware unless already there;
 - ``LOADTEST_HEALTH_CHECKS=1``: ``CONN_HEALTH_CHECKS = True``;
-- ``LOADTEST_SERVER_SIDE_BINDING=1``: psycopg's server-side binding, so statements run
-  five times on a connection are prepared ('prepare_threshold') and their plans reused.
 
 Nothing else differs, so a run with none of them set measures the settings as they are,
 but for the API's rate limit on writes, which is off: it allows a dealer at a real table a
@@ -33,12 +31,6 @@ if env_bool("LOADTEST_UNAVAILABLE") and UNAVAILABLE not in MIDDLEWARE:
 
 if env_bool("LOADTEST_HEALTH_CHECKS"):
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-
-if env_bool("LOADTEST_SERVER_SIDE_BINDING"):
-    options = DATABASES["default"].setdefault("OPTIONS", {})
-    options["server_side_binding"] = True
-    # Django passes prepare_threshold=None (never prepare) unless told otherwise.
-    options.setdefault("prepare_threshold", 5)
 
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,

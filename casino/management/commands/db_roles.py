@@ -115,7 +115,13 @@ class Command(BaseCommand):
                         "NOINHERIT NOBYPASSRLS"
                     )
                 if password:
-                    cursor.execute(f"ALTER ROLE {quote(app)} PASSWORD %s", [password])
+                    # A utility statement takes no bound parameters: the password is
+                    # quoted into it here, whatever the connection's binding.
+                    cursor.execute(
+                        connection.ops.compose_sql(
+                            f"ALTER ROLE {quote(app)} PASSWORD %s", [password]
+                        )
+                    )
         except DatabaseError as error:
             raise CommandError(
                 f"could not create role {app} or set its password ({error}); have a superuser "
