@@ -17,7 +17,18 @@ from django.db.models import Prefetch, QuerySet
 
 from casino import games
 from casino.games import BoxInput, RoundResult
-from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
+from casino.models import (
+    Bet,
+    Box,
+    Player,
+    Round,
+    RulesetVersion,
+    Slip,
+    Table,
+    TableLimit,
+    TableSession,
+    Venue,
+)
 from casino.players import membership_key
 from casino.roles import PLAY, can, venue_ids
 from casino.rules import rules_in_force
@@ -85,12 +96,13 @@ def session_for(*, user: Any, pk: int) -> TableSession | None:
 
 @dataclass(frozen=True)
 class Screen:
-    """A table's rules as the round screen needs them: bets offered, limits, deposits, the
-    boxes the game deals to, and the game's screen."""
+    """A table's rules as the round screen needs them: the version in force, bets offered,
+    limits, deposits, the boxes the game deals to, and the game's screen."""
 
     session: TableSession
     console: games.GameConsole
     rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
+    version: RulesetVersion  # the version ``rules`` are of, its ruleset loaded
     bet_types: tuple[str, ...]
     limits: dict[str, TableLimit]
     deposit_multiples: dict[str, Decimal]
@@ -118,7 +130,8 @@ def screen_for(*, session: TableSession) -> Screen:
     """The rules in force at the session's table and its limits (two queries)."""
     table = session.table
     adapter = games.get(table.game)
-    rules = rules_for(session=session)
+    in_force = rules_in_force(table)
+    rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
     limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
     console = adapter.console
@@ -126,6 +139,7 @@ def screen_for(*, session: TableSession) -> Screen:
         session=session,
         console=console,
         rules=rules,
+        version=in_force.version,
         bet_types=bet_types,
         limits=limits,
         deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),
