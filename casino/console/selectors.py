@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from casino import games
 from casino.games import BoxInput, RoundResult
@@ -22,15 +23,17 @@ from casino.models import (
     Box,
     Player,
     Round,
+    RoundStatus,
     RulesetVersion,
     Slip,
+    SlipStatus,
     Table,
     TableLimit,
     TableSession,
     Venue,
 )
 from casino.players import membership_key
-from casino.roles import PLAY, can, venue_ids
+from casino.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force
 
 
@@ -72,6 +75,44 @@ def tables_for(*, user: Any) -> list[VenueTables]:
             )
         group.tables.append(table)
     return list(by_venue.values())
+
+
+#: Who the pit view is for: those who watch the floor rather than deal at one table.
+PIT = SUPERVISE | {AUDITOR}
+
+
+def pit_for(*, user: Any) -> list[TableSession]:
+    """The live sessions at the venues where the user watches the floor (a supervisor, a
+    manager, an auditor), each with its settled rounds, what the house made in them and its
+    slips waiting for the cage (two queries whatever the number of tables)."""
+    venues = [venue_id for venue_id in venue_ids(user) if can(user, PIT, venue_id)]
+    if not venues:
+        return []
+    settled = Q(rounds__status=RoundStatus.SETTLED)
+    waiting = (
+        Slip.objects.filter(
+            session=OuterRef("pk"), status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
+        )
+        .order_by()
+        .values("session")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    sessions = (
+        TableSession.objects.filter(status=TableSession.Status.OPEN, table__venue_id__in=venues)
+        .select_related("table__venue", "dealer")
+        .annotate(
+            rounds_settled=Count("rounds", filter=settled),
+            house_so_far=Sum("rounds__house_net", filter=settled),
+            slips_waiting=Coalesce(Subquery(waiting, output_field=IntegerField()), 0),
+        )
+        .order_by("table__venue__code", "table__code")
+    )
+    found = list(sessions)
+    for session in found:
+        session.can_play = can(user, PLAY, session.table.venue_id)
+        session.in_console = console_of(session.table.game) is not None
+    return found
 
 
 def table_for(*, user: Any, pk: int) -> Table | None:
