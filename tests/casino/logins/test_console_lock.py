@@ -149,3 +149,18 @@ def test_an_empty_unlock_says_what_to_type(dealer):
     answer = dealer.post(UNLOCK, {"username": "dealer", "secret": ""})
     assert answer.status_code == 422 and "Type a username" in answer.json()["error"]
     assert dealer.get(UNLOCK).status_code == 405
+
+
+def test_a_manager_sets_a_members_pin_from_the_command_line(floor, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    monkeypatch.setattr("sys.stdin", StringIO("4826\n"))
+    out = StringIO()
+    call_command("pin_set", "dealer", "--by", "floor-manager", "--stdin", stdout=out)
+    assert "console PIN of dealer set by floor-manager" in out.getvalue()
+    assert StaffPin.objects.get(user=floor.dealer).set_by == floor.manager
+    monkeypatch.setattr("sys.stdin", StringIO("4826\n"))
+    with pytest.raises(CommandError, match="Only the member"):
+        call_command("pin_set", "dealer", "--by", "other-dealer", "--stdin")
