@@ -61,7 +61,8 @@ def unlock(request: HttpRequest) -> HttpResponse:
         return _refused(refusal_message(request) or wrong, 403)
     previous = request.user if request.user.is_authenticated else None
     if previous is None or previous.pk != user.pk:
-        login(request, user)
+        login(request, user)  # a new login: the venue's length again, a new CSRF token
+    if previous is not None and previous.pk != user.pk:
         console_takeover(user=user, previous=previous)
     return JsonResponse({"user": user.get_username(), "csrf": get_token(request)})
 

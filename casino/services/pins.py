@@ -94,15 +94,12 @@ def has_pin(username: str) -> bool:
 
 @transaction.atomic
 def console_takeover(*, user: Any, previous: Any) -> None:
-    """Record that ``user`` took over a console ``previous`` was signed in on (or that had
-    signed out, when ``previous`` is None)."""
-    before = previous.get_username() if previous is not None else None
+    """Record that ``user`` took over a console ``previous`` was signed in on."""
     audit_record(
         user=user,
         action="console.takeover",
         obj=user,
-        summary=f"{user.get_username()} took over the console"
-        + (f" from {before}" if before else " after its login ran out"),
-        before={"user": before},
+        summary=f"{user.get_username()} took over the console from {previous.get_username()}",
+        before={"user": previous.get_username()},
         after={"user": user.get_username()},
     )

@@ -142,6 +142,7 @@ def test_a_login_that_ran_out_signs_in_again_on_the_lock_screen(client, floor):
     assert answer.status_code == 200
     assert client.session[SESSION_KEY] == str(floor.dealer.pk)
     assert client.session.get_expiry_age() == 12 * 3600
+    assert not AuditEvent.objects.filter(action="console.takeover").exists()  # the same person
     assert client.get(reverse("console:home"), HTTP_HX_REQUEST="true").status_code == 200
 
 
