@@ -9,5 +9,6 @@ class CasinoConfig(AppConfig):
         # Configure the Celery app when Django starts, so tasks sent from web processes use
         # the broker in settings. Importing it here, not in casino/__init__.py, keeps the
         # pure helpers (casino.cards, casino.money) free of Celery and Django. Importing
-        # casino.checks registers the checks `check --deploy` adds.
-        from casino import celery, checks  # noqa: F401
+        # casino.checks registers the checks `check --deploy` adds; casino.signals gives a
+        # login the length its venue sets.
+        from casino import celery, checks, signals  # noqa: F401

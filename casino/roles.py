@@ -2,7 +2,8 @@
 
 What each role may do on the floor, cumulatively:
 - dealer: open sessions, deal and settle rounds, request voids at their venues' tables;
-- supervisor: + approve voids, fills and credits, count drops, close sessions;
+- supervisor: + approve voids, fills and credits, count drops, close sessions; watch the
+  pit, read the venue's reports, and its tables, players and floor records in the admin;
 - manager: + tables, players and rulesets;
 - auditor: read everything at their venues, write nothing.
 """
@@ -42,7 +43,14 @@ _FLOOR_RECORDS = [
 #: above); each game adds those of its rulesets (``role_permissions``).
 ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     DEALER: [],
-    SUPERVISOR: [],
+    # The pit boss reads what the floor did; the services and the console decide the rest.
+    SUPERVISOR: [
+        ("casino", "view_venue"),
+        ("casino", "view_table"),
+        ("casino", "view_tablelimit"),
+        ("casino", "view_player"),
+        *_FLOOR_RECORDS,
+    ],
     MANAGER: [
         *_RULESET_ADMIN,
         *_FLOOR_RECORDS,

@@ -146,6 +146,10 @@ MEDIA_URL = "media/"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/console/"
+# A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
+# a session that no login set. The console locks itself after CONSOLE_IDLE_MINUTES idle.
+SESSION_COOKIE_AGE = 12 * 3600
+CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 
 REST_FRAMEWORK = {
     # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".

@@ -20,7 +20,8 @@ as before, let every attempt in flight during a check through: 10 checks for 50 
 once on 5 workers.) A refused attempt does not extend the window.
 
 The lock covers everything that calls ``authenticate()``: the login page, the admin's, the
-API's token login, and the console's supervisor approval (void, close).
+API's token login, the console's supervisor approval (void, close) and its lock screen,
+whose PINs are checked behind the same counts (``pin_authenticate``).
 
 Every failed check and every lockout is stored (``casino.models.LoginAttempt``, read in
 the admin) and logged, one line each, on the ``casino.security`` logger; a lockout is
@@ -227,6 +228,9 @@ class LockoutAuthenticationForm(AuthenticationForm):
 
 
 def _entry_point(request: HttpRequest | None) -> str:
+    named = getattr(request, "login_entry_point", None)  # set by the view that asks
+    if named in LoginAttempt.EntryPoint.values:
+        return named
     path = getattr(request, "path_info", "") or ""
     if path.startswith("/api/"):
         return LoginAttempt.EntryPoint.API
@@ -237,6 +241,29 @@ def _entry_point(request: HttpRequest | None) -> str:
     if request is not None and path == settings.LOGIN_URL:
         return LoginAttempt.EntryPoint.PAGE
     return LoginAttempt.EntryPoint.OTHER
+
+
+def _take(attempt: Attempt, request: HttpRequest | None) -> None:
+    """Count the attempt against both limits; past either, refuse it (``PermissionDenied``)."""
+    pair = take_attempt(attempt.pair_key)
+    if pair > failure_limit():
+        _refuse(attempt, request, LoginAttempt.Outcome.LOCKED_OUT, pair == failure_limit() + 1)
+    at_address = take_attempt(attempt.address_key)
+    if at_address > address_failure_limit():
+        first = at_address == address_failure_limit() + 1
+        _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first)
+
+
+def _checked(attempt: Attempt, request: HttpRequest | None, user: Any) -> Any:
+    """Record the check's outcome; a success clears the username's count and gives the
+    address its attempt back."""
+    if user is None:
+        _record(attempt, request, LoginAttempt.Outcome.FAILED)
+        return None
+    cache.delete(attempt.pair_key)
+    give_back(attempt.address_key)
+    _record(attempt, request, LoginAttempt.Outcome.SUCCEEDED)
+    return user
 
 
 class LockoutBackend(ModelBackend):
@@ -258,18 +285,23 @@ class LockoutBackend(ModelBackend):
         if not isinstance(name, str) or not name or password is None:
             return None  # nothing to check (Django asks every backend)
         attempt = Attempt.of(name, request)
-        pair = take_attempt(attempt.pair_key)
-        if pair > failure_limit():
-            _refuse(attempt, request, LoginAttempt.Outcome.LOCKED_OUT, pair == failure_limit() + 1)
-        at_address = take_attempt(attempt.address_key)
-        if at_address > address_failure_limit():
-            first = at_address == address_failure_limit() + 1
-            _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first)
+        _take(attempt, request)
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is None:
-            _record(attempt, request, LoginAttempt.Outcome.FAILED)
-            return None
-        cache.delete(attempt.pair_key)
-        give_back(attempt.address_key)
-        _record(attempt, request, LoginAttempt.Outcome.SUCCEEDED)
-        return user
+        return _checked(attempt, request, user)
+
+
+def pin_authenticate(request: HttpRequest, username: str, pin: str) -> Any:
+    """The active account ``username`` if ``pin`` is its console PIN, else None; behind the
+    same lockout and counts as a password (a PIN is short: five tries per username and
+    address in the window, and they add up with wrong passwords). ``PermissionDenied``
+    when the lockout refuses it, as ``authenticate()`` would."""
+    from casino.services.pins import pin_matches
+
+    attempt = Attempt.of(username, request)
+    _take(attempt, request)
+    user = get_user_model()._default_manager.filter(username=username, is_active=True).first()
+    if user is not None and not pin_matches(user, pin):
+        user = None
+    if user is not None:
+        user.backend = f"{LockoutBackend.__module__}.{LockoutBackend.__qualname__}"
+    return _checked(attempt, request, user)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -49,10 +48,12 @@ def use_venue_language(request: HttpRequest, language: str) -> None:
 
 
 def login_needed(request: HttpRequest) -> HttpResponse:
-    """To the login page; htmx is told to load it as a page rather than swap it in."""
-    if request.htmx:  # back to the page the partial was on, not to the partial
-        page_path = request.htmx.current_url_abs_path or request.path
-        return HttpResponseClientRedirect(f"{settings.LOGIN_URL}?{urlencode({'next': page_path})}")
+    """To the login page; to htmx, 401: the page stays (with the round typed on it) and its
+    lock screen signs in again (``casino/console/lock.py``)."""
+    if request.htmx:
+        message = _("Your login ran out: sign in again on this screen; what you typed is kept.")
+        response = HttpResponse(message, status=401, content_type="text/plain; charset=utf-8")
+        return reswap(response, "none")
     return redirect_to_login(request.get_full_path())
 
 

@@ -7,8 +7,14 @@ lays out its preview and renders its template; this module does the rest.
 - the preview (POST): the entry read, then evaluated by the game under the rules on the
   screen, writing nothing; the totals and the Confirm button come with it;
 - the Confirm (POST): the entry read once, without evaluating a hand; refused when it is
-  not what the preview showed (its digest), else ``services.round_confirm`` deals and
-  settles it once per the form's idempotency key; then the next round's form.
+  not what the preview showed (its digest) or the rules in force are no longer the
+  version it was previewed under, else ``services.round_confirm`` deals and settles it
+  once per the form's idempotency key, under that version; then the next round's form.
+
+The screen says which ruleset version is in force ("Rules: vn-kr-004 v3",
+``console/_rules.html``) and, when it is not the version the dealer last saw (the one the
+screen was opened or last confirmed with, which the form carries, or the last round's), that
+a new version takes effect at this round; the preview brings the line up to date.
 
 A refusal of the floor or the game comes back as the service says it, in the venue's
 language, beside the field it names (``ConsoleEntry.refuse``).
@@ -24,6 +30,7 @@ from typing import Any, Protocol
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import trigger_client_event
@@ -108,7 +115,41 @@ def screen_context(
         "preview": preview,
         "settled": settled,
         "last_round": last,
+        **rules_context(screen),
     }
+
+
+#: The version the dealer last saw, and the version a preview was evaluated under.
+RULES_SEEN, RULES_PREVIEWED = "rules_seen", "rules_version"
+
+
+def rules_context(screen: selectors.Screen, seen: object = None) -> dict[str, Any]:
+    """The version in force on ``screen`` and whether it is new to the dealer: not ``seen``
+    (a version's id: the one the form was drawn with, or the last round's)."""
+    version = screen.version
+    seen_id = str(seen) if seen else str(version.pk)
+    return {
+        "rules_version": version,
+        "rules_seen": seen_id,
+        "rules_changed": seen_id != str(version.pk),
+    }
+
+
+def with_rules(request: HttpRequest, response: HttpResponse, rules: dict[str, Any]) -> HttpResponse:
+    """An htmx partial with the rules line brought up to date (out of band) when the version
+    in force is not the one the dealer saw: otherwise the line on the page is already it."""
+    if request.htmx and rules["rules_changed"]:
+        oob = render_to_string("console/_rules.html", {**rules, "rules_oob": True}, request)
+        response.content += oob.encode()
+    return response
+
+
+def rules_moved(screen: selectors.Screen) -> str:
+    version = screen.version
+    return _(
+        "The rules changed after the preview: %(code)s v%(number)s is now in force. Preview "
+        "again (Enter) to see the payouts under it, then confirm."
+    ) % {"code": version.ruleset.code, "number": version.number}
 
 
 def box_of_field(field: str | None, boxes: list[BoxInput]) -> tuple[BoxInput | None, str]:
@@ -154,7 +195,9 @@ def whole_screen(
     if data is None or not console.entry_in(data):
         data = console.data_from_round(last, screen)
     entry = console.read_entry(data, screen)
-    return render(request, console.template, console.context(screen, entry, last=last))
+    rules = rules_context(screen, last.ruleset_version_id if last else None)
+    context = {**console.context(screen, entry, last=last), **rules}
+    return render(request, console.template, context)
 
 
 def live_partial(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -195,8 +238,14 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
         else:
             shown = console.preview_of(result, entry)
     # Every hand comes back with the preview (out of band), as the preview read it.
-    context = {**console.context(screen, entry, preview=shown), "oob_entry": bool(request.htmx)}
-    return page(request, console.template, "preview", context, status=200 if shown else 422)
+    rules = rules_context(screen, request.POST.get(RULES_SEEN))
+    context = {
+        **console.context(screen, entry, preview=shown),
+        **rules,
+        "oob_entry": bool(request.htmx),
+    }
+    response = page(request, console.template, "preview", context, status=200 if shown else 422)
+    return with_rules(request, response, rules)
 
 
 def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
@@ -210,10 +259,14 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
         return screen
     console = screen.console
     entry = console.read_entry(request.POST, screen, evaluate=False)
+    rules = rules_context(screen, request.POST.get(RULES_SEEN))
+    previewed = request.POST.get(RULES_PREVIEWED, "")
     if entry.check_complete() and request.POST.get("digest") != entry.digest():
         entry.errors.append(console.stale_preview)
+    elif previewed and previewed != str(screen.version.pk):
+        entry.errors.append(rules_moved(screen))
     if entry.has_errors:
-        context = console.context(screen, entry)
+        context = {**console.context(screen, entry), **rules}
         return page(request, console.template, "round", context, status=422)
     dealer_cards, boxes = entry.round_input()
     try:
@@ -223,16 +276,20 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
             dealer_cards=dealer_cards,
             boxes=boxes,
             key=entry.key,
+            version_id=int(previewed) if previewed.isdecimal() else None,
         )
     except ServiceError as error:
         entry.refuse(error)
-        context = console.context(screen, entry)
+        context = {**console.context(screen, entry), **rules}
         return page(request, console.template, "round", context, status=422)
     if not request.htmx:
         return HttpResponseRedirect(reverse("console:round", args=[session.pk]), status=303)
     last = selectors.last_round(session=session)
     following = console.read_entry(console.data_from_round(last, screen), screen)
-    context: dict[str, Any] = console.context(screen, following, settled=settled, last=last)
+    context: dict[str, Any] = {
+        **console.context(screen, following, settled=settled, last=last),
+        **rules_context(screen, settled.ruleset_version_id),
+    }
     response = render(request, f"{console.template}#round", context)
     return trigger_client_event(
         response,

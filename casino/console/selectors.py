@@ -13,13 +13,27 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from casino import games
 from casino.games import BoxInput, RoundResult
-from casino.models import Bet, Box, Player, Round, Slip, Table, TableLimit, TableSession, Venue
+from casino.models import (
+    Bet,
+    Box,
+    Player,
+    Round,
+    RoundStatus,
+    RulesetVersion,
+    Slip,
+    SlipStatus,
+    Table,
+    TableLimit,
+    TableSession,
+    Venue,
+)
 from casino.players import membership_key
-from casino.roles import PLAY, can, venue_ids
+from casino.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force
 
 
@@ -63,6 +77,44 @@ def tables_for(*, user: Any) -> list[VenueTables]:
     return list(by_venue.values())
 
 
+#: Who the pit view is for: those who watch the floor rather than deal at one table.
+PIT = SUPERVISE | {AUDITOR}
+
+
+def pit_for(*, user: Any) -> list[TableSession]:
+    """The live sessions at the venues where the user watches the floor (a supervisor, a
+    manager, an auditor), each with its settled rounds, what the house made in them and its
+    slips waiting for the cage (two queries whatever the number of tables)."""
+    venues = [venue_id for venue_id in venue_ids(user) if can(user, PIT, venue_id)]
+    if not venues:
+        return []
+    settled = Q(rounds__status=RoundStatus.SETTLED)
+    waiting = (
+        Slip.objects.filter(
+            session=OuterRef("pk"), status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
+        )
+        .order_by()
+        .values("session")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    sessions = (
+        TableSession.objects.filter(status=TableSession.Status.OPEN, table__venue_id__in=venues)
+        .select_related("table__venue", "dealer")
+        .annotate(
+            rounds_settled=Count("rounds", filter=settled),
+            house_so_far=Sum("rounds__house_net", filter=settled),
+            slips_waiting=Coalesce(Subquery(waiting, output_field=IntegerField()), 0),
+        )
+        .order_by("table__venue__code", "table__code")
+    )
+    found = list(sessions)
+    for session in found:
+        session.can_play = can(user, PLAY, session.table.venue_id)
+        session.in_console = console_of(session.table.game) is not None
+    return found
+
+
 def table_for(*, user: Any, pk: int) -> Table | None:
     return (
         Table.objects.filter(pk=pk, venue_id__in=venue_ids(user))
@@ -85,12 +137,13 @@ def session_for(*, user: Any, pk: int) -> TableSession | None:
 
 @dataclass(frozen=True)
 class Screen:
-    """A table's rules as the round screen needs them: bets offered, limits, deposits, the
-    boxes the game deals to, and the game's screen."""
+    """A table's rules as the round screen needs them: the version in force, bets offered,
+    limits, deposits, the boxes the game deals to, and the game's screen."""
 
     session: TableSession
     console: games.GameConsole
     rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
+    version: RulesetVersion  # the version ``rules`` are of, its ruleset loaded
     bet_types: tuple[str, ...]
     limits: dict[str, TableLimit]
     deposit_multiples: dict[str, Decimal]
@@ -118,7 +171,8 @@ def screen_for(*, session: TableSession) -> Screen:
     """The rules in force at the session's table and its limits (two queries)."""
     table = session.table
     adapter = games.get(table.game)
-    rules = rules_for(session=session)
+    in_force = rules_in_force(table)
+    rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
     limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
     console = adapter.console
@@ -126,6 +180,7 @@ def screen_for(*, session: TableSession) -> Screen:
         session=session,
         console=console,
         rules=rules,
+        version=in_force.version,
         bet_types=bet_types,
         limits=limits,
         deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),

@@ -19,7 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from casino.errors import Conflict
 from casino.games import BoxInput, RoundResult
 from casino.models import Round, Slip, TableSession
 from casino.services.rounds import round_create, round_settle
@@ -34,11 +36,24 @@ def round_confirm(
     dealer_cards: str,
     boxes: Sequence[BoxInput],
     key: str,
+    version_id: int | None = None,
 ) -> tuple[Round, RoundResult]:
-    """Record and settle a round once per ``key`` (the create key and the settle key)."""
+    """Record and settle a round once per ``key`` (the create key and the settle key).
+
+    ``version_id`` is the ruleset version the dealer's preview was evaluated under: a round
+    dealt under another one (activated meanwhile) is refused and nothing is written, so what
+    is paid is what was previewed."""
     round_, _result = round_create(
         session=session, user=user, dealer_cards=dealer_cards, boxes=boxes, create_key=key
     )
+    if version_id is not None and round_.ruleset_version_id != version_id:
+        raise Conflict(
+            _(
+                "The rules changed after the preview: preview the round again to see the "
+                "payouts under the version now in force, then confirm."
+            ),
+            reason="rules_changed",
+        )
     return round_settle(round_=round_, user=user, key=key)
 
 

@@ -19,13 +19,15 @@ from casino.console.access import (
 )
 from casino.errors import Conflict, ServiceError
 from casino.models import Table, TableSession
-from casino.roles import PLAY, can
+from casino.roles import PLAY, can, has_role
 from casino.services.sessions import session_open
 
 
 @require_GET
 @console_login_required
 def home(request: HttpRequest) -> HttpResponse:
+    """The tables of the user's venues; for those who watch the floor (supervisors,
+    managers, auditors), first the pit: every live session with its figures."""
     groups = selectors.tables_for(user=request.user)
     for group in groups:
         for table in group.tables:
@@ -33,7 +35,11 @@ def home(request: HttpRequest) -> HttpResponse:
     languages = {group.venue.language for group in groups}
     if len(languages) == 1:
         use_venue_language(request, languages.pop())
-    return render(request, "console/home.html", {"groups": groups})
+    pit = selectors.pit_for(user=request.user)
+    watches = has_role(request.user, selectors.PIT)
+    return render(
+        request, "console/home.html", {"groups": groups, "pit": pit, "watches_floor": watches}
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -4,15 +4,18 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import closing, history, slips, tables
+from casino.console import closing, history, lock, pit, slips, tables
 
 app_name = "console"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", tables.home, name="home"),
     path("language/venue/", tables.language_of_venue, name="language-of-venue"),
+    path("unlock/", lock.unlock, name="unlock"),
+    path("pin/", lock.own_pin, name="pin"),
     path("tables/<int:table_id>/open/", tables.table_open, name="open"),
     path("sessions/<int:session_id>/", tables.round_screen, name="round"),
+    path("sessions/<int:session_id>/watch/", pit.watch, name="watch"),
     path("sessions/<int:session_id>/history/", history.history, name="history"),
     path(
         "sessions/<int:session_id>/rounds/<int:round_id>/",

@@ -3,7 +3,7 @@
 from casino.models.audit import AuditEvent
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
-from casino.models.logins import ApiToken, LoginAttempt
+from casino.models.logins import ApiToken, LoginAttempt, StaffPin
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -39,6 +39,7 @@ __all__ = [
     "ShiftReportFile",
     "Slip",
     "SlipStatus",
+    "StaffPin",
     "Table",
     "TableLimit",
     "TableRulesetChange",

@@ -34,6 +34,7 @@ class LoginAttempt(models.Model):
         ADMIN = "admin", _("admin login")
         API = "api", _("API login")
         APPROVAL = "approval", _("supervisor approval on the console")
+        LOCK = "lock", _("console lock (PIN or password)")
         OTHER = "other", _("other")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
@@ -100,3 +101,31 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.device}"
+
+
+class StaffPin(models.Model):
+    """A staff member's PIN, which unlocks a shared console or switches its dealer: only
+    its hash is stored (Django's password hasher), written by ``casino.services.pins``."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="console_pin",
+    )
+    pin_hash = models.CharField(_("PIN hash"), max_length=128)
+    set_at = models.DateTimeField(_("set"), auto_now=True)
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("set by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("console PIN")
+        verbose_name_plural = _("console PINs")
+
+    def __str__(self) -> str:
+        return f"PIN of {self.user}"

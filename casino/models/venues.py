@@ -7,11 +7,16 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+
+#: How long a login lasts, in hours, by venue (``Venue.session_hours``): a shift, not the
+#: two weeks of Django's default, on terminals that dealers share.
+DEFAULT_SESSION_HOURS = 12
+MIN_SESSION_HOURS, MAX_SESSION_HOURS = 1, 24
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -49,6 +54,18 @@ class Venue(models.Model):
     )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    session_hours = models.PositiveSmallIntegerField(
+        _("login session (hours)"),
+        default=DEFAULT_SESSION_HOURS,
+        validators=[
+            MinValueValidator(MIN_SESSION_HOURS),
+            MaxValueValidator(MAX_SESSION_HOURS),
+        ],
+        help_text=_(
+            "How long a login lasts on this venue's screens, from 1 to 24 hours; the "
+            "console also locks itself after a few idle minutes."
+        ),
+    )
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -58,6 +75,14 @@ class Venue(models.Model):
 
     class Meta:
         ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(
+                    session_hours__gte=MIN_SESSION_HOURS, session_hours__lte=MAX_SESSION_HOURS
+                ),
+                name="venue_session_hours_bounded",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.currency})"

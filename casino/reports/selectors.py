@@ -19,10 +19,10 @@ from django.db.models.functions import Cast
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
 from casino.reports.cells import CENT
 from casino.reports.sections import cell_sums, figure_line
-from casino.roles import AUDITOR, MANAGE, MANAGER, can, venue_ids
+from casino.roles import AUDITOR, MANAGE, MANAGER, SUPERVISOR, can, venue_ids
 
 #: Who reads reports: the venue's managers and auditors.
-REPORT_READ = frozenset({MANAGER, AUDITOR})
+REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
 TOP_PLAYERS = 10
 
 

@@ -1,6 +1,6 @@
 """The report pages: the dashboard, a shift report (polled while it builds), downloads.
 
-Managers and auditors of a venue read its reports; a venue the user does not work at is
+Supervisors, managers and auditors of a venue read its reports; a venue the user does not work at is
 "not found" and one they work at in another role "forbidden". Managers rebuild reports.
 Each view parses its input, calls one selector or service and renders; with HTMX a view
 renders the named partial of the same template.
@@ -38,7 +38,9 @@ def _check(user: Any, venue_id: int) -> None:
     if status == 404:
         raise Http404("no such report")
     if status == 403:
-        raise PermissionDenied("only the venue's managers and auditors read its reports")
+        raise PermissionDenied(
+            "only the venue's supervisors, managers and auditors read its reports"
+        )
 
 
 def _date(text: str | None, default: date) -> date:
@@ -65,7 +67,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     elif venues:
         venue = venues[0]
     else:
-        raise PermissionDenied("only managers and auditors read reports")
+        raise PermissionDenied("only supervisors, managers and auditors read reports")
     today = timezone.localdate()
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))

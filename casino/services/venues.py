@@ -20,12 +20,13 @@ from django.utils.translation import gettext
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableSession, Venue
+from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
 from casino.money import is_multiple, plain, to_decimal
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
 #: What ``venue_update`` may change.
-EDITABLE = ("code", "name", "currency", "rounding_unit", "timezone", "language")
+EDITABLE = ("code", "name", "currency", "rounding_unit", "timezone", "language", "session_hours")
 #: What cannot change while a session is open at one of the venue's tables.
 LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
 
@@ -38,7 +39,23 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "rounding_unit": plain(to_decimal(venue.rounding_unit)),
         "timezone": venue.timezone,
         "language": venue.language,
+        "session_hours": str(venue.session_hours),
     }
+
+
+def _session_hours(value: Any) -> int:
+    """A login's length in whole hours, within the bounds a shared terminal allows."""
+    try:
+        hours = int(str(value).strip())
+    except (TypeError, ValueError):
+        hours = 0
+    if not MIN_SESSION_HOURS <= hours <= MAX_SESSION_HOURS:
+        raise InvalidInput(
+            gettext("a login lasts from %(min)d to %(max)d hours; give a whole number of hours")
+            % {"min": MIN_SESSION_HOURS, "max": MAX_SESSION_HOURS},
+            field="session_hours",
+        )
+    return hours
 
 
 def _rounding_unit(value: Any) -> Decimal:
@@ -89,6 +106,7 @@ def venue_create(
     rounding_unit: Any,
     timezone: str,
     language: str = "en",
+    session_hours: Any = DEFAULT_SESSION_HOURS,
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -100,6 +118,7 @@ def venue_create(
         rounding_unit=_rounding_unit(rounding_unit),
         timezone=(timezone or "").strip(),
         language=language,
+        session_hours=_session_hours(session_hours),
     )
     _check(venue)
     _save(venue)
@@ -160,6 +179,8 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
     for name, value in changes.items():
         if name == "rounding_unit":
             value = _rounding_unit(value)
+        elif name == "session_hours":
+            value = _session_hours(value)
         elif isinstance(value, str):
             value = value.strip()
         setattr(venue, name, value)

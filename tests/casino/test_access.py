@@ -97,9 +97,9 @@ ANONYMOUS, STAFF, SUPERUSER = "anonymous", "staff", "superuser"
 #: lets any staff member in, the model permissions decide), a superuser working at no venue.
 CALLERS = (ANONYMOUS, DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER)
 VENUE_STAFF = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF})
-ADMIN_STAFF = frozenset({MANAGER, AUDITOR, STAFF, SUPERUSER})
-#: "Managers and auditors of a venue read its reports" (casino/reports/views.py).
-REPORT_READ = frozenset({MANAGER, AUDITOR})
+ADMIN_STAFF = frozenset({SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER})
+#: "Supervisors, managers and auditors of a venue read its reports" (casino/reports/views.py).
+REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
 OWN, OTHER, ANY = "own", "other", "any"
 PASSWORD = "pw-for-tests"  # tests/factories.py
 OPENING = {"100000": 50}
@@ -149,6 +149,19 @@ def console(ok: Outcome | None = 200) -> Rule:
         if not works_at(role, venue):
             return 404
         return ok if role in PLAY else 403
+
+    return rule
+
+
+def read_only(ok: Outcome | None = 200) -> Rule:
+    """casino/console/pit.py: login, then the venue (404), then any role there (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in READ else 403
 
     return rule
 
@@ -482,6 +495,22 @@ CONSOLE_ROUTES = {
     # Forgets the language cookie; the same for anyone.
     "console:language-of-venue": Route(
         lambda world, side: reverse("console:language-of-venue"), everyone(405), venue_bound=False
+    ),
+    # The lock screen's unlock takes a POST only (its refusals are login attempts, recorded).
+    "console:unlock": Route(
+        lambda world, side: reverse("console:unlock"), everyone(405), venue_bound=False
+    ),
+    "console:pin": Route(
+        lambda world, side: reverse("console:pin"),
+        signed_in(200, anonymous=LOGIN),
+        venue_bound=False,
+    ),
+    # Read-only: any role at the venue reads it; a POST is refused to everyone.
+    "console:watch": Route(
+        _console("watch", _session),
+        read_only(),
+        post=read_only(403),
+        shows=mark,
     ),
     "console:open": Route(
         lambda world, side: reverse("console:open", args=[side.free_table.pk]),

@@ -552,6 +552,18 @@ def test_a_venues_name_changes_while_open_and_is_audited(admin_client, floor):
     assert (event.before["name"], event.after["name"]) == ("Venue hanoi", "Hà Nội Club")
 
 
+def test_a_venues_login_length_changes_while_open_within_bounds_and_is_audited(admin_client, floor):
+    open_table(floor)
+    refused = edit_venue(admin_client, floor.venue, session_hours="48")
+    assert refused.status_code == 200 and errors_of(refused)
+    assert Venue.objects.get(pk=floor.venue.pk).session_hours == 12
+    response = edit_venue(admin_client, floor.venue, session_hours="8")
+    assert response.status_code == 302, errors_of(response)
+    assert Venue.objects.get(pk=floor.venue.pk).session_hours == 8
+    event = AuditEvent.objects.get(action="venue.update")
+    assert (event.before["session_hours"], event.after["session_hours"]) == ("12", "8")
+
+
 def test_a_manager_cannot_change_another_venue_nor_set_one_up(admin_client, floor):
     other = floor.other_venue
     before = Venue.objects.filter(pk=other.pk).values().get()

@@ -74,7 +74,7 @@ class Command(BaseCommand):
             user, created = User.objects.get_or_create(
                 username=username,
                 defaults={
-                    "is_staff": role in (MANAGER, AUDITOR),
+                    "is_staff": role in (SUPERVISOR, MANAGER, AUDITOR),
                     "email": f"{username}@example.com",
                 },
             )

@@ -1,0 +1,86 @@
+"""Watching the floor: a live session read-only, for anyone with a role at its venue (an
+auditor above all, who deals nothing).
+
+The page shows the session as it stands (its table, dealer, rules in force, rounds and
+what the house made) and refreshes itself; it has no form and its URL takes no write:
+a POST is refused with 403, and every page that writes stays behind the dealer's role
+(``access.with_session``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.console import selectors
+from casino.console.access import (
+    console_login_required,
+    forbidden,
+    page,
+    refusal,
+    session_context,
+    use_venue_language,
+)
+from casino.console.history import round_parts
+from casino.models import RoundStatus, TableSession
+from casino.roles import READ, can
+from casino.rules import NoRulesInForce, rules_in_force
+
+#: How often the read-only view asks for the session again, in seconds.
+REFRESH_SECONDS = 15
+
+
+def read_only_session(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve ``session_id`` to a session at the user's venues (404 otherwise) and require
+    a role there (403 otherwise); anything but a GET is refused (403): nothing is written
+    from here."""
+
+    @console_login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
+        session = selectors.session_for(user=request.user, pk=session_id)
+        if session is None or selectors.console_of(session.table.game) is None:
+            raise Http404("no such session at your venues")
+        use_venue_language(request, session.table.venue.language)
+        if not can(request.user, READ, session.table.venue_id):
+            return forbidden(request)
+        if request.method != "GET":
+            return refusal(request, 403, _("This view is read-only: nothing changes from it."))
+        return view(request, session, **kwargs)
+
+    return wrapper
+
+
+def _rules_line(session: TableSession) -> str:
+    try:
+        version = rules_in_force(session.table).version
+    except NoRulesInForce:
+        return _("No ruleset version in force: a manager must activate one.")
+    return _("Rules: %(code)s v%(number)s") % {
+        "code": session.table.ruleset.code,
+        "number": version.number,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@read_only_session
+def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """A live session, read-only (the whole page, or its ``watch`` part when it refreshes)."""
+    rounds = selectors.session_rounds(session=session)
+    settled = [r for r in rounds if r.status == RoundStatus.SETTLED]
+    context = {
+        **session_context(session, "watch"),
+        "rounds": rounds,
+        "rounds_settled": len(settled),
+        "house_so_far": sum((r.house_net for r in settled if r.house_net is not None), Decimal(0)),
+        "rules_line": _rules_line(session),
+        "consoles": round_parts(),
+        "refresh_seconds": REFRESH_SECONDS,
+    }
+    return page(request, "console/watch.html", "watch", context)
