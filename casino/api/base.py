@@ -108,7 +108,8 @@ def page(
 
 
 @cache
-def _renderer(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+def _shared(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+    """One instance of a serializer class that takes no context, its fields bound."""
     serializer = serializer_class()
     _bind(serializer)
     return serializer
@@ -127,12 +128,24 @@ def rendered(serializer_class: type[serializers.Serializer], instance: Any) -> d
     """``serializer_class(instance).data`` without building the serializer again.
 
     DRF copies every declared field, nested ones included, for each serializer it makes;
-    for a round of five boxes that costs more than the rest of the answer. An output-only
-    serializer that takes no context holds nothing of a request once its fields are
-    bound, so one instance per class renders every answer (``tests/casino/api`` compares
-    the two).
+    for a round of five boxes that costs more than the rest of the answer. A serializer
+    that takes no context holds nothing of a request once its fields are bound, so one
+    instance per class renders every answer (``tests/casino/api/test_rendered.py``
+    compares the two).
     """
-    return _renderer(serializer_class).to_representation(instance)
+    return _shared(serializer_class).to_representation(instance)
+
+
+def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """``serializer_class(data=data)``'s validated data, by the shared instance (see
+    ``rendered``); input it refuses is validated again the usual way, so the error
+    answered is DRF's own, to the letter."""
+    try:
+        return dict(_shared(serializer_class).run_validation(data))
+    except serializers.ValidationError:
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        raise
 
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:

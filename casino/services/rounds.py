@@ -172,13 +172,12 @@ def round_create(
     ``create_key`` in the same session returns the round already recorded.
     """
     create_key = _check_key(create_key, "create_key")
-    session = lock_open_session(session.pk)
+    session = lock_open_session(session.pk, round_key=create_key)
     if not can(user, PLAY, session.table.venue_id):
         raise Forbidden("you do not deal at this venue")
-    if create_key:
-        existing = Round.objects.filter(session=session, create_key=create_key).first()
-        if existing is not None:
-            return existing, round_result(existing)
+    if create_key and session.keyed_round_id is not None:
+        existing = Round.objects.select_related("ruleset").get(pk=session.keyed_round_id)
+        return existing, round_result(existing)
     players = _check_boxes(session, boxes)
     adapter, version, rules = _rules_in_force(session)
     result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
@@ -357,10 +356,9 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     round_.settled_at = timezone.now()
     round_.house_net = result.house_net
     try:
-        with transaction.atomic():
-            round_.save(
-                update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"]
-            )
+        # No savepoint of its own: a refusal here leaves this service's transaction (or
+        # savepoint) by the exception, which rolls back the ledger entries with it.
+        round_.save(update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"])
     except IntegrityError:
         # Keys are unique per session (another venue's keys are theirs, never a conflict).
         raise Conflict(

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from casino.errors import Conflict
 from casino.games import BoxInput
-from casino.models import Round, RoundStatus
+from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 
@@ -55,6 +55,9 @@ def test_the_same_key_twice_in_one_session_is_the_existing_conflict(floor):
         round_settle(round_=second, user=floor.dealer, key="k-1")
     second.refresh_from_db()
     assert (second.status, second.settle_key) == (RoundStatus.DEALT, None)
+    # nothing of the refused settle is left: no entry, no tally, no audit event
+    assert not LedgerEntry.objects.filter(round=second).exists()
+    assert not AuditEvent.objects.filter(action="round.settle", object_id=str(second.pk)).exists()
     # the database holds the rule by itself
     with pytest.raises(IntegrityError), transaction.atomic():
         Round.objects.filter(pk=second.pk).update(settle_key="k-1")
