@@ -47,6 +47,17 @@ class Venue(models.Model):
             "starts from it. Commissions and fees round to each version's own unit."
         ),
     )
+    variance_reason_over = models.DecimalField(
+        _("variance accepted without a reason"),
+        max_digits=MONEY_MAX_DIGITS,
+        decimal_places=MONEY_DECIMAL_PLACES,
+        default=Decimal(0),
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_(
+            "A table closes with a count off the ledger by more than this only with a reason "
+            "for the variance; 0: every variance needs one."
+        ),
+    )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     staff = models.ManyToManyField(
@@ -58,6 +69,12 @@ class Venue(models.Model):
 
     class Meta:
         ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(variance_reason_over__gte=0),
+                name="venue_variance_reason_over_not_negative",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.currency})"
