@@ -372,16 +372,17 @@ def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:
             "only with a reason: say why in the reason for the variance, or count again"
         )
     raise InvalidInput(
-        message % {"variance": _amount(variance), "allowed": _amount(allowed)},
+        message % {"variance": _amount(variance, signed=True), "allowed": _amount(allowed)},
         field="variance_reason",
         reason="variance_reason_required",
     )
 
 
-def _amount(value: Decimal) -> str:
-    """An amount in a message: ``5,000``, ``-95.5`` (signed, grouped, no trailing zeros)."""
+def _amount(value: Decimal, *, signed: bool = False) -> str:
+    """An amount in a message: ``5,000``, ``-95.5`` (grouped, no trailing zeros), ``+5,000``
+    when ``signed``."""
     text = f"{value.normalize():,f}"
-    return f"+{text}" if value > 0 else text
+    return f"+{text}" if signed and value > 0 else text
 
 
 @transaction.atomic
