@@ -48,6 +48,9 @@ MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
 #: off that) always fits its field, and a session can always be closed.
 SESSION_TOTAL_LIMIT = MAX_AMOUNT / 10
 
+#: The longest reason for a variance a close keeps (the console's and the API's limit).
+MAX_REASON = 1000
+
 #: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
 GAMING_DAY_STARTS = time(6, 0)
 _ZERO = Decimal(0)
@@ -435,7 +438,7 @@ def session_close(
                 f"the {name} would be {value:,}, more than an amount can be; nothing was "
                 "closed: run manage.py audit_ledger and check this session's rounds"
             )
-    variance_reason = (variance_reason or "").strip()
+    variance_reason = (variance_reason or "").strip()[:MAX_REASON]
     check_variance_reason(venue, variance, variance_reason)
     session.status = TableSession.Status.CLOSED
     session.closed_by = user
