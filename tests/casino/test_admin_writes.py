@@ -552,9 +552,7 @@ def test_a_venues_name_changes_while_open_and_is_audited(admin_client, floor):
     assert (event.before["name"], event.after["name"]) == ("Venue hanoi", "Hà Nội Club")
 
 
-def test_the_variance_a_table_closes_with_without_a_reason_is_set_on_the_venue(
-    admin_client, floor
-):
+def test_the_variance_a_table_closes_with_without_a_reason_is_set_on_the_venue(admin_client, floor):
     open_table(floor)  # it applies at the next close, so it changes while tables are open
     negative = edit_venue(admin_client, floor.venue, variance_reason_over="-5")
     assert any("0 or more" in m for m in field_errors(negative, "variance_reason_over"))
