@@ -28,6 +28,13 @@ from casino.services.venues import venue_update
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english():
+    """The messages in English, whatever an earlier request in this thread activated."""
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def session(floor):
     return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
