@@ -19,10 +19,11 @@ from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
 from casino.console.labels import format_money
 from casino.errors import Conflict, Forbidden, ServiceError
-from casino.models import Round, Slip, TableSession
+from casino.models import Round, TableSession
 from casino.services.sessions import (
     check_closable,
     drop_reverse,
+    pending_slips,
     session_close,
     session_figures,
 )
@@ -35,7 +36,7 @@ class SessionState:
     figures: dict[str, Decimal]
     rounds: int
     unsettled: list[int]
-    pending_slips: list[int]
+    pending_slips: list[str]  # by the number the slips page shows
 
     @property
     def expected_tray(self) -> Decimal:
@@ -52,13 +53,11 @@ def session_state(*, session: TableSession) -> SessionState:
     unsettled = list(
         Round.objects.filter(session=session, status="dealt").values_list("number", flat=True)
     )
-    pending = list(
-        Slip.objects.filter(session=session, status__in=["requested", "issued"]).values_list(
-            "number", flat=True
-        )
-    )
     return SessionState(
-        figures=figures, rounds=counts["rounds"], unsettled=unsettled, pending_slips=pending
+        figures=figures,
+        rounds=counts["rounds"],
+        unsettled=unsettled,
+        pending_slips=pending_slips(session),
     )
 
 
@@ -83,6 +82,7 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
     state = session_state(session=session)
     errors: dict[str, str] = {}
     message = ""
+    counted = None
     if request.method == "POST":
         chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
         try:
@@ -90,6 +90,8 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         except ValueError as error:
             errors["drop"] = str(error)
             drop = None
+        counted = None if errors else forms.chips_value(chips)
+        reason = (request.POST.get("variance_reason") or "").strip()
         credentials = forms.read_credentials(request.POST)
         try:
             check_closable(session)  # before a supervisor is asked to sign
@@ -103,7 +105,13 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
             )
             if supervisor is not None:
                 try:
-                    session_close(session=session, user=supervisor, closing_chips=chips, drop=drop)
+                    session_close(
+                        session=session,
+                        user=supervisor,
+                        closing_chips=chips,
+                        drop=drop,
+                        variance_reason=reason,
+                    )
                 except Forbidden:
                     message = _(
                         "%(user)s is not a supervisor at this venue and cannot close the table."
@@ -114,12 +122,35 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
                         return go(request, done)  # closed meanwhile
                     message = error.message
                 except ServiceError as error:
-                    message = error.message
+                    if error.field == "variance_reason":
+                        errors["variance_reason"] = error.message
+                    else:
+                        message = error.message
                 else:
                     return go(request, done)
-    context = close_context(session, state=state, data=request.POST, errors=errors, message=message)
+    context = close_context(
+        session,
+        state=state,
+        data=request.POST,
+        errors=errors,
+        message=message,
+        counted=counted,
+        variance=counted_variance(state, counted, request.POST.get("drop") or ""),
+    )
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
+
+
+def counted_variance(state: SessionState, counted: Decimal | None, drop: str) -> Decimal | None:
+    """The variance of a count as typed (the drop typed with it included), shown again
+    with a refused close so that nothing typed goes blank."""
+    if counted is None:
+        return None
+    try:
+        dropped = forms.read_amount(drop) or Decimal(0)
+    except ValueError:
+        return None
+    return counted + dropped - state.expected_tray
 
 
 def close_context(
@@ -137,6 +168,8 @@ def close_context(
         "data": {},
         "errors": {},
         "message": "",
+        "counted": None,
+        "variance": None,
         "drop_errors": {},
         "drop_notice": "",
         "drop_reason": "",

@@ -247,3 +247,8 @@ def session_slips(*, session: TableSession) -> list[Slip]:
         .select_related("requested_by", "issued_by", "verified_by", "voided_by")
         .order_by("-year", "-number")
     )
+
+
+def session_slip_for(*, session: TableSession, pk: int) -> Slip | None:
+    """A slip of the session (``None`` for one of another session, or none)."""
+    return Slip.objects.filter(session=session, pk=pk).first()

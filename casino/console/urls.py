@@ -24,6 +24,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("sessions/<int:session_id>/rounds/<int:round_id>/void/", history.void, name="void"),
     path("sessions/<int:session_id>/slips/", slips.slips, name="slips"),
+    path(
+        "sessions/<int:session_id>/slips/<int:slip_id>/<slug:step>/",
+        slips.slip_step,
+        name="slip-step",
+    ),
     path("sessions/<int:session_id>/close/", closing.close, name="close"),
     path(
         "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",

@@ -2,7 +2,15 @@
 
 from casino.models.audit import AuditEvent
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
-from casino.models.ledger import Account, Drop, EntryKind, LedgerEntry, Slip, SlipStatus
+from casino.models.ledger import (
+    Account,
+    Drop,
+    EntryKind,
+    LedgerEntry,
+    Slip,
+    SlipStatus,
+    slip_label,
+)
 from casino.models.logins import ApiToken, LoginAttempt, StaffPin
 from casino.models.reports import (
     BetTally,
@@ -47,5 +55,6 @@ __all__ = [
     "Venue",
     "VersionStatus",
     "game_choices",
+    "slip_label",
     "validate_time_zone",
 ]

@@ -93,7 +93,17 @@ class Slip(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.year}-{self.number:06d} ({self.status})"
+        return f"{self.get_kind_display()} {self.label} ({self.status})"
+
+    @property
+    def label(self) -> str:
+        """The slip's number as every screen and message shows it: ``2026-000002``."""
+        return slip_label(self.year, self.number)
+
+
+def slip_label(year: int, number: int) -> str:
+    """A slip's number as people read it (year, then the number in the venue's year)."""
+    return f"{year}-{number:06d}"
 
 
 class Drop(models.Model):

@@ -52,6 +52,17 @@ class Venue(models.Model):
             "starts from it. Commissions and fees round to each version's own unit."
         ),
     )
+    variance_reason_over = models.DecimalField(
+        _("variance accepted without a reason"),
+        max_digits=MONEY_MAX_DIGITS,
+        decimal_places=MONEY_DECIMAL_PLACES,
+        default=Decimal(0),
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_(
+            "A table closes with a count off the ledger by more than this only with a reason "
+            "for the variance; 0: every variance needs one."
+        ),
+    )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     session_hours = models.PositiveSmallIntegerField(
@@ -81,7 +92,11 @@ class Venue(models.Model):
                     session_hours__gte=MIN_SESSION_HOURS, session_hours__lte=MAX_SESSION_HOURS
                 ),
                 name="venue_session_hours_bounded",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(variance_reason_over__gte=0),
+                name="venue_variance_reason_over_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:

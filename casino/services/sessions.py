@@ -30,6 +30,7 @@ from casino.models import (
     SlipStatus,
     Table,
     TableSession,
+    slip_label,
 )
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, to_decimal
 from casino.reports.services import shift_report_schedule_if_done
@@ -46,6 +47,9 @@ MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
 #: computes from them (win by count sums five of them, the variance takes the settled win
 #: off that) always fits its field, and a session can always be closed.
 SESSION_TOTAL_LIMIT = MAX_AMOUNT / 10
+
+#: The longest reason for a variance a close keeps (the console's and the API's limit).
+MAX_REASON = 1000
 
 #: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
 GAMING_DAY_STARTS = time(6, 0)
@@ -344,17 +348,51 @@ def check_closable(session: TableSession) -> None:
             % {"numbers": ", ".join(str(n) for n in unsettled)},
             reason="rounds_unsettled",
         )
-    pending = list(
-        Slip.objects.filter(
-            session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
-        ).values_list("number", flat=True)
-    )
+    pending = pending_slips(session)
     if pending:
         raise Conflict(
             _("slip %(numbers)s is not verified; verify or void it first")
-            % {"numbers": ", ".join(str(n) for n in pending)},
+            % {"numbers": ", ".join(pending)},
             reason="slips_pending",
         )
+
+
+def pending_slips(session: TableSession) -> list[str]:
+    """The session's slips neither verified nor voided, by the number the screens show."""
+    pending = Slip.objects.filter(
+        session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
+    ).order_by("year", "number")
+    return [slip_label(year, number) for year, number in pending.values_list("year", "number")]
+
+
+def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:
+    """Refuse a variance over the venue's ``variance_reason_over`` without a reason
+    (``InvalidInput`` on ``variance_reason``, reason ``variance_reason_required``)."""
+    allowed = venue.variance_reason_over
+    if abs(variance) <= allowed or reason:
+        return
+    if allowed:
+        message = _(
+            "the count is %(variance)s off the ledger, more than the %(allowed)s this venue "
+            "closes without a reason: say why in the reason for the variance, or count again"
+        )
+    else:
+        message = _(
+            "the count is %(variance)s off the ledger and this venue closes with a variance "
+            "only with a reason: say why in the reason for the variance, or count again"
+        )
+    raise InvalidInput(
+        message % {"variance": _amount(variance, signed=True), "allowed": _amount(allowed)},
+        field="variance_reason",
+        reason="variance_reason_required",
+    )
+
+
+def _amount(value: Decimal, *, signed: bool = False) -> str:
+    """An amount in a message: ``5,000``, ``-95.5`` (grouped, no trailing zeros), ``+5,000``
+    when ``signed``."""
+    text = f"{value.normalize():,f}"
+    return f"+{text}" if signed and value > 0 else text
 
 
 @transaction.atomic
@@ -364,11 +402,14 @@ def session_close(
     user: Any,
     closing_chips: Mapping[str, Any],
     drop: Decimal | str | None = None,
+    variance_reason: str = "",
 ) -> TableSession:
     """Close a table with the closer's count and reconcile it against the ledger.
 
     Win by count = closing - opening + credits - fills + drop; win by ledger = what the
-    settled rounds moved to the house; the variance (count - ledger) is stored.
+    settled rounds moved to the house; the variance (count - ledger) is stored. A variance
+    larger than the venue accepts without one (``Venue.variance_reason_over``) needs the
+    closer's reason, which the audit event keeps.
     """
     session = lock_open_session(session.pk)
     venue = session.table.venue
@@ -404,6 +445,8 @@ def session_close(
                 f"the {name} would be {value:,}, more than an amount can be; nothing was "
                 "closed: run manage.py audit_ledger and check this session's rounds"
             )
+    variance_reason = (variance_reason or "").strip()[:MAX_REASON]
+    check_variance_reason(venue, variance, variance_reason)
     session.status = TableSession.Status.CLOSED
     session.closed_by = user
     session.closed_at = timezone.now()
@@ -423,7 +466,11 @@ def session_close(
         venue=venue,
         summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
         after={k: str(v) for k, v in figures.items()}
-        | {"closing_total": str(closing_total), "variance": str(session.variance)},
+        | {
+            "closing_total": str(closing_total),
+            "variance": str(session.variance),
+            "variance_reason": variance_reason,
+        },
     )
     # The last table of a shift to close asks for the shift's report (built after commit).
     shift_report_schedule_if_done(session.shift_id)

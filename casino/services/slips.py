@@ -1,5 +1,9 @@
 """Fill and credit slips: requested, issued, verified by named people, or voided.
 
+Who takes which step is said once, by ``slip_refusal``: each step's service raises what it
+answers, and a screen asks it (``slip_steps``) to offer a viewer only the steps they may
+take, so the console, the API and the commands refuse alike.
+
 Locking: a slip's number is allocated under a lock on its venue row, so numbers are
 sequential per venue and year with no gaps from concurrent requests; each later step locks
 the slip row.
@@ -15,8 +19,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
@@ -27,10 +32,56 @@ from casino.services.sessions import check_session_total, chips_total, lock_open
 #: verifying it never takes the session's fills or credits past what a close can hold.
 _COUNTED = (SlipStatus.REQUESTED, SlipStatus.ISSUED, SlipStatus.VERIFIED)
 
+#: The steps of a slip after its request, each a service below, in the order it takes them.
+ISSUE, VERIFY, VOID = "issue", "verify", "void"
+STEPS = (ISSUE, VERIFY, VOID)
+#: The states each step starts from.
+_STEP_FROM = {
+    ISSUE: (SlipStatus.REQUESTED,),
+    VERIFY: (SlipStatus.ISSUED,),
+    VOID: (SlipStatus.REQUESTED, SlipStatus.ISSUED),
+}
+_WRONG_STATE = {
+    ISSUE: _("slip %(slip)s is %(status)s; only a requested slip is issued"),
+    VERIFY: _("slip %(slip)s is %(status)s; only an issued slip is verified"),
+    VOID: _(
+        "slip %(slip)s is %(status)s; only a requested or issued slip is voided, and a "
+        "verified one is corrected by an opposite slip"
+    ),
+}
 
-def _require_supervisor(user: Any, venue_id: int) -> None:
-    if not can(user, SUPERVISE, venue_id):
-        raise Forbidden("only a supervisor handles fills and credits")
+
+def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
+    """Why ``user`` may not take ``step`` (``ISSUE``, ``VERIFY``, ``VOID``) on ``slip`` as
+    it stands, or ``None`` when they may.
+
+    Supervisors (and managers) of the slip's venue take every step; the dealer only
+    requests. The verifier is not the issuer: the chips are counted by a second person.
+    """
+    if not can(user, SUPERVISE, slip.venue_id):
+        return Forbidden(_("only a supervisor handles fills and credits"), reason="not_supervisor")
+    if slip.status not in _STEP_FROM[step]:
+        status = str(slip.get_status_display()).lower()
+        return Conflict(
+            _WRONG_STATE[step] % {"slip": slip.label, "status": status}, reason="slip_state"
+        )
+    if step == VERIFY and slip.issued_by_id == user.pk:
+        return Forbidden(
+            _("you issued slip %(slip)s; a second person must verify it") % {"slip": slip.label},
+            reason="verify_by_issuer",
+        )
+    return None
+
+
+def slip_steps(*, slip: Slip, user: Any) -> tuple[str, ...]:
+    """The steps ``user`` may take on ``slip`` now (none for a dealer or a settled slip)."""
+    return tuple(step for step in STEPS if slip_refusal(slip=slip, user=user, step=step) is None)
+
+
+def _check_step(slip: Slip, user: Any, step: str) -> None:
+    refusal = slip_refusal(slip=slip, user=user, step=step)
+    if refusal is not None:
+        raise refusal
 
 
 @transaction.atomic
@@ -73,7 +124,7 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
         action="slip.request",
         obj=slip,
         venue=venue,
-        summary=f"{kind} {slip.year}-{slip.number} for {amount}",
+        summary=f"{kind} {slip.label} for {amount}",
     )
     return slip
 
@@ -99,11 +150,9 @@ def _venue(slip: Slip) -> Venue:
 
 @transaction.atomic
 def slip_issue(*, slip: Slip, user: Any) -> Slip:
-    """The cage issues the chips of a requested slip."""
+    """A supervisor issues the chips of a requested slip (from the cage, or back to it)."""
     slip = _lock(slip)
-    _require_supervisor(user, slip.venue_id)
-    if slip.status != SlipStatus.REQUESTED:
-        raise Conflict(f"slip {slip.number} is {slip.status}; only a requested slip is issued")
+    _check_step(slip, user, ISSUE)
     slip.status = SlipStatus.ISSUED
     slip.issued_by = user
     slip.issued_at = timezone.now()
@@ -113,7 +162,7 @@ def slip_issue(*, slip: Slip, user: Any) -> Slip:
         action="slip.issue",
         obj=slip,
         venue=_venue(slip),
-        summary=f"issued {slip.kind} {slip.number}",
+        summary=f"issued {slip.kind} {slip.label}",
     )
     return slip
 
@@ -125,11 +174,7 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
     The verifier must be someone other than the issuer.
     """
     slip = _lock(slip)
-    _require_supervisor(user, slip.venue_id)
-    if slip.status != SlipStatus.ISSUED:
-        raise Conflict(f"slip {slip.number} is {slip.status}; only an issued slip is verified")
-    if slip.issued_by_id == user.pk:
-        raise Forbidden("you issued this slip; a second person must verify it")
+    _check_step(slip, user, VERIFY)
     try:  # counted since its request; checked again as it reaches the ledger
         check_session_total(
             what=_totals_name(slip.kind),
@@ -172,7 +217,7 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
         action="slip.verify",
         obj=slip,
         venue=_venue(slip),
-        summary=f"verified {slip.kind} {slip.number} of {slip.amount}",
+        summary=f"verified {slip.kind} {slip.label} of {slip.amount}",
     )
     return slip
 
@@ -181,15 +226,10 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
 def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
     """Void a slip that was not verified; a verified one is corrected by an opposite slip."""
     slip = _lock(slip)
-    _require_supervisor(user, slip.venue_id)
+    _check_step(slip, user, VOID)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidInput("say why the slip is voided", field="reason")
-    if slip.status not in (SlipStatus.REQUESTED, SlipStatus.ISSUED):
-        raise Conflict(
-            f"slip {slip.number} is {slip.status}; a verified slip is corrected by an opposite "
-            "slip, not voided"
-        )
+        raise InvalidInput(_("say why the slip is voided"), field="reason", reason="reason_missing")
     before = slip.status
     slip.status = SlipStatus.VOID
     slip.voided_by = user
@@ -201,7 +241,7 @@ def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
         action="slip.void",
         obj=slip,
         venue=_venue(slip),
-        summary=f"voided {slip.kind} {slip.number}: {reason[:200]}",
+        summary=f"voided {slip.kind} {slip.label}: {reason[:200]}",
         before={"status": before},
         after={"status": SlipStatus.VOID},
     )

@@ -1,5 +1,9 @@
 """Setting up venues (a superuser's job) and changing them (the venue's managers).
 
+A venue also says how far a table's closing count may be off its ledger without a reason
+(``variance_reason_over``, 0 or more; 0: every variance needs one), which
+``session_close`` asks for.
+
 A venue's currency, time zone and rounding unit are what its money is counted, dated and
 rounded in: they change only while no session is open at any of its tables, and a new
 rounding unit must still divide every stake limit of its tables.
@@ -26,7 +30,16 @@ from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
 #: What ``venue_update`` may change.
-EDITABLE = ("code", "name", "currency", "rounding_unit", "timezone", "language", "session_hours")
+EDITABLE = (
+    "code",
+    "name",
+    "currency",
+    "rounding_unit",
+    "variance_reason_over",
+    "timezone",
+    "language",
+    "session_hours",
+)
 #: What cannot change while a session is open at one of the venue's tables.
 LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
 
@@ -37,6 +50,7 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "name": venue.name,
         "currency": venue.currency,
         "rounding_unit": plain(to_decimal(venue.rounding_unit)),
+        "variance_reason_over": plain(to_decimal(venue.variance_reason_over)),
         "timezone": venue.timezone,
         "language": venue.language,
         "session_hours": str(venue.session_hours),
@@ -67,6 +81,23 @@ def _rounding_unit(value: Any) -> Decimal:
             % {"value": value},
             field="rounding_unit",
         ) from None
+
+
+def _variance_reason_over(value: Any) -> Decimal:
+    try:
+        amount = to_decimal(value)
+    except (TypeError, ValueError):
+        amount = None
+    if amount is None or amount < 0:
+        raise InvalidInput(
+            gettext(
+                "%(value)s is not an amount of 0 or more; give the variance a table may close "
+                "with without a reason, e.g. 50000 (0: every variance needs a reason)"
+            )
+            % {"value": value},
+            field="variance_reason_over",
+        )
+    return amount
 
 
 def _taken(venue: Venue) -> InvalidInput:
@@ -107,6 +138,7 @@ def venue_create(
     timezone: str,
     language: str = "en",
     session_hours: Any = DEFAULT_SESSION_HOURS,
+    variance_reason_over: Any = 0,
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -116,6 +148,7 @@ def venue_create(
         name=(name or "").strip(),
         currency=(currency or "").strip(),
         rounding_unit=_rounding_unit(rounding_unit),
+        variance_reason_over=_variance_reason_over(variance_reason_over),
         timezone=(timezone or "").strip(),
         language=language,
         session_hours=_session_hours(session_hours),
@@ -181,6 +214,8 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
             value = _rounding_unit(value)
         elif name == "session_hours":
             value = _session_hours(value)
+        elif name == "variance_reason_over":
+            value = _variance_reason_over(value)
         elif isinstance(value, str):
             value = value.strip()
         setattr(venue, name, value)

@@ -244,7 +244,9 @@
     if (totalCell) totalCell.textContent = format.format(total);
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
-      const difference = total - parseFloat(form.dataset.expected);
+      const drop = form.querySelector("input[data-drop]");
+      const dropped = drop ? parseFloat(drop.value.replace(/[\s,]/g, "")) || 0 : 0;
+      const difference = total + dropped - parseFloat(form.dataset.expected);
       variance.textContent = (difference > 0 ? "+" : "") + format.format(difference);
       variance.className = "num " + (difference === 0 ? "" : difference > 0 ? "plus" : "minus");
     }
@@ -272,6 +274,8 @@
   document.addEventListener("htmx:sendError", () => toast(document.body.dataset.msgOffline));
 
   document.addEventListener("htmx:afterSettle", (event) => {
+    // A form swapped back with what was typed (a refused close) shows its totals again.
+    document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
     if (justSettled) {
       // A round was just settled: the next round starts at the first box's cards.
       justSettled = false;

@@ -261,6 +261,7 @@ def test_the_session_is_closed_with_its_variance(page, floor):
     page.fill("#chips-100000", "9")
     page.fill("#chips-1000", "6")  # 4,906,000 counted
     assert page.text_content("[data-variance]") == "+1,000"
+    page.get_by_label("Lý do chênh lệch").fill("tiền boa của khách để trên bàn")
     page.fill("input[name=supervisor]", "supervisor")
     page.fill("input[name=password]", "pw-for-tests")
     shot(page, "13-close-count")

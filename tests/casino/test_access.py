@@ -558,6 +558,14 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"kind": "fill", "chips-100000": "5", "seen": "1"},
         shows=mark,
     ),
+    # A slip's steps are a supervisor's: the dealer's POST is refused by the service (403).
+    "console:slip-step": Route(
+        _console("slip-step", _mb_session, lambda side: side.slip.pk, lambda side: "issue"),
+        everyone(405),
+        post=lambda role, venue: (
+            console(None)(role, venue) or (403 if role not in SUPERVISE else None)
+        ),
+    ),
     "console:drop-reverse": Route(
         _console("drop-reverse", _session, lambda side: side.drop.pk),
         everyone(405),

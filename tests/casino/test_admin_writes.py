@@ -564,6 +564,20 @@ def test_a_venues_login_length_changes_while_open_within_bounds_and_is_audited(a
     assert (event.before["session_hours"], event.after["session_hours"]) == ("12", "8")
 
 
+def test_the_variance_a_table_closes_with_without_a_reason_is_set_on_the_venue(admin_client, floor):
+    open_table(floor)  # it applies at the next close, so it changes while tables are open
+    negative = edit_venue(admin_client, floor.venue, variance_reason_over="-5")
+    assert any("0 or more" in m for m in field_errors(negative, "variance_reason_over"))
+    saved = edit_venue(admin_client, floor.venue, variance_reason_over="50000")
+    assert saved.status_code == 302, errors_of(saved)
+    assert Venue.objects.get(pk=floor.venue.pk).variance_reason_over == D("50000")
+    event = AuditEvent.objects.get(action="venue.update")
+    assert (event.before["variance_reason_over"], event.after["variance_reason_over"]) == (
+        "0",
+        "50000",
+    )
+
+
 def test_a_manager_cannot_change_another_venue_nor_set_one_up(admin_client, floor):
     other = floor.other_venue
     before = Venue.objects.filter(pk=other.pk).values().get()

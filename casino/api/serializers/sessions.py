@@ -86,6 +86,13 @@ class SessionCloseInputSerializer(serializers.Serializer):
         min_value=Decimal("0"),
         help_text="Cash counted in the drop box, entered with the closing.",
     )
+    variance_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="Why the count is off the ledger: required when the variance is more "
+        "than the venue's variance_reason_over.",
+    )
 
 
 class SessionListParams(ListParams):

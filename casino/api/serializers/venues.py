@@ -28,6 +28,9 @@ class VenueSerializer(serializers.Serializer):
     name = serializers.CharField()
     currency = serializers.CharField()
     rounding_unit = MoneyField()
+    variance_reason_over = MoneyField(
+        help_text="A table closes with a variance larger than this only with a reason."
+    )
     timezone = serializers.CharField()
     language = serializers.CharField()
 

@@ -94,7 +94,8 @@ class SessionCloseView(ApiView):
         summary="Close a table with the closing count (supervisors)",
         description="Answers the session with its reconciliation: win by count = closing - "
         "opening + credits - fills + drop; win by ledger = what the settled rounds moved "
-        "to the house; variance = count - ledger.",
+        "to the house; variance = count - ledger. A variance larger than the venue's "
+        "variance_reason_over is refused (400, field variance_reason) without a reason.",
         request=s.SessionCloseInputSerializer,
         responses={200: s.SessionSerializer, **errors(400, 401, 403, 404, 409)},
     )
@@ -103,7 +104,11 @@ class SessionCloseView(ApiView):
         data = parse(s.SessionCloseInputSerializer, request)
         drop = data.get("drop") or None  # an empty drop box is no drop
         session_close(
-            session=session, user=request.user, closing_chips=data["closing_chips"], drop=drop
+            session=session,
+            user=request.user,
+            closing_chips=data["closing_chips"],
+            drop=drop,
+            variance_reason=data.get("variance_reason", ""),
         )
         session = selectors.session_get(user=request.user, pk=pk)
         return Response(s.SessionSerializer(session).data)

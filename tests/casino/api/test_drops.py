@@ -61,7 +61,7 @@ def test_a_drop_past_the_limit_is_a_400_and_a_mistaken_one_is_reversed(floor):
     # closing counts the drop that stays
     closed = supervisor.post(
         f"/api/v1/sessions/{session['id']}/close/",
-        {"closing_chips": {"100000": 50}},
+        {"closing_chips": {"100000": 50}, "variance_reason": "the drop is cash bought in"},
         format="json",
     )
     assert closed.status_code == 200, closed.json()

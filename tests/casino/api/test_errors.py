@@ -228,7 +228,7 @@ def test_closing_checks_the_count_the_drop_and_the_rounds(floor, dealer, session
     assert error_of(unsettled) == (409, "conflict", None)
     assert "not settled" in unsettled.json()["detail"]
     dealer.post(f"/api/v1/rounds/{dealt['id']}/settle/", HTTP_IDEMPOTENCY_KEY="k")
-    closed = supervisor.post(url, {**good, "drop": "0"})
+    closed = supervisor.post(url, {**good, "drop": "0", "variance_reason": "a test count"})
     assert closed.status_code == 200
     assert closed.json()["reconciliation"]["drop"] == "0.00"
     assert error_of(supervisor.post(url, good)) == (409, "conflict", None)

@@ -10,7 +10,7 @@ from decimal import Decimal as D
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import LedgerEntry, RoundStatus, TableSession
+from casino.models import AuditEvent, LedgerEntry, RoundStatus, TableSession
 from casino.services.logins import token_issue
 from tests.casino.api import (
     NIU_8,
@@ -97,13 +97,18 @@ def test_a_session_from_opening_to_reconciliation(floor):
     assert (fill["amount"], credit["amount"]) == ("1000000.00", "500000.00")
 
     # Closing count: 5 x 1,000,000 + 5 x 100,000 + 4 x 10,000 + 5 x 1,000 = 5,545,000,
-    # with 300,000 cash in the drop box.
-    closed = supervisor.post(
-        f"/api/v1/sessions/{session['id']}/close/",
-        {"closing_chips": {"1000000": 5, "100000": 5, "10000": 4, "1000": 5}, "drop": "300000"},
-        format="json",
-    )
+    # with 300,000 cash in the drop box. The count is off: the venue wants a reason.
+    count = {"closing_chips": {"1000000": 5, "100000": 5, "10000": 4, "1000": 5}, "drop": "300000"}
+    close = f"/api/v1/sessions/{session['id']}/close/"
+    refused = supervisor.post(close, count, format="json")
+    assert (refused.status_code, refused.json()["field"]) == (400, "variance_reason")
+    assert "-10,000 off the ledger" in refused.json()["detail"]
+    assert TableSession.objects.get(pk=session["id"]).status == "open"
+    reason = "a 10,000 chip paid out twice in round 2"
+    closed = supervisor.post(close, {**count, "variance_reason": reason}, format="json")
     assert closed.status_code == 200, closed.json()
+    event = AuditEvent.objects.get(action="session.close", object_id=str(session["id"]))
+    assert (event.after["variance"], event.after["variance_reason"]) == ("-10000.00", reason)
     # win by count = closing - opening + credits - fills + drop
     #              = 5,545,000 - 5,000,000 + 500,000 - 1,000,000 + 300,000 = 345,000
     # win by ledger = the settled, not voided rounds: -45,000 + 400,000 = 355,000

@@ -195,10 +195,11 @@ def test_a_fill_is_requested_once_per_form_and_its_status_shown(dealer, session)
     data = {"kind": "fill", "chips-100000": "10", "seen": seen}
     first = dealer.post(url("slips", session), data, **HX)
     assert first.status_code == 200
-    assert "Fill 1 requested for 1,000,000." in first.content.decode()
+    slip = Slip.objects.get()
+    assert f"Fill {slip.label} requested for 1,000,000." in first.content.decode()
     again = dealer.post(url("slips", session), data, **HX)
     assert "That request was already sent" in again.content.decode()
-    slip = Slip.objects.get()
+    assert Slip.objects.count() == 1
     assert (slip.kind, slip.amount, slip.status) == ("fill", D("1000000"), "requested")
     listing = dealer.get(url("slips", session), {"list": "1"}, **HX).content.decode()
     assert listing.strip().startswith('<div id="slip-list"') and "Requested" in listing
@@ -217,7 +218,12 @@ def test_closing_needs_a_supervisor_and_shows_the_variance(dealer, floor, sessio
     # opened with 5,000,000; the house lost 95,000 in round 1: 4,905,000 expected in the tray
     page = dealer.get(url("close", session)).content.decode()
     assert 'data-expected="4905000' in page
-    count = {"chips-1000000": "4", "chips-100000": "9", "chips-1000": "10"}  # 4,910,000
+    count = {
+        "chips-1000000": "4",
+        "chips-100000": "9",
+        "chips-1000": "10",  # 4,910,000
+        "variance_reason": "a player's tip left on the table",
+    }
     wrong = dealer.post(
         url("close", session), {**count, "supervisor": "supervisor", "password": "x"}, **HX
     )

@@ -175,6 +175,7 @@ def _close(session, user, short="0"):
         session=session,
         user=user,
         closing_chips=chips_for(tray - D(short), session.table.chip_denominations),
+        variance_reason="a short count" if D(short) else "",
     )
 
 

@@ -68,7 +68,11 @@ def test_two_huge_drops_are_refused_and_the_session_still_closes(floor):
     assert not LedgerEntry.objects.filter(session=session).exists()
     # and the session closes
     closed = session_close(
-        session=session, user=floor.supervisor, closing_chips={"100000": 50}, drop="1000"
+        session=session,
+        user=floor.supervisor,
+        closing_chips={"100000": 50},
+        drop="1000",
+        variance_reason="the drop is counted with no round played",
     )
     assert (closed.status, closed.drop_total, closed.win_by_count) == ("closed", 1000, 1000)
 
@@ -89,7 +93,11 @@ def test_the_drop_that_would_take_the_total_over_is_refused_not_the_ones_before(
     # right up to the limit is fine, and the close fits its fields
     last = SESSION_TOTAL_LIMIT - half - D("0.01")
     closed = session_close(
-        session=session, user=floor.supervisor, closing_chips={"100000": 50}, drop=last
+        session=session,
+        user=floor.supervisor,
+        closing_chips={"100000": 50},
+        drop=last,
+        variance_reason="the drop is counted with no round played",
     )
     assert closed.drop_total == D("999999999999999.99")
     assert closed.win_by_count == closed.variance == D("999999999999999.99")
@@ -161,7 +169,12 @@ def test_a_mistaken_drop_is_reversed_by_a_drop_that_names_it(floor):
     assert event.after["reason"] == "counted table 2's box"
     assert event.before == {"drop": drop.pk, "amount": "5000000.00"}
     # and the close counts only the drop that stays
-    closed = session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    closed = session_close(
+        session=session,
+        user=floor.supervisor,
+        closing_chips={"100000": 50},
+        variance_reason="the drop is counted with no round played",
+    )
     assert closed.drop_total == D("300000")
     assert closed.win_by_count == D("300000")
 
@@ -190,7 +203,12 @@ def test_a_reversal_is_made_once_by_a_supervisor_with_a_reason(floor):
 def test_a_closed_sessions_drop_is_not_reversed(floor):
     session = open_table(floor)
     drop = drop_record(session=session, user=floor.supervisor, amount=D("70000"))
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    session_close(
+        session=session,
+        user=floor.supervisor,
+        closing_chips={"100000": 50},
+        variance_reason="the drop is counted with no round played",
+    )
     with pytest.raises(Conflict, match="is closed"):
         drop_reverse(drop=drop, user=floor.supervisor, reason="too late")
 

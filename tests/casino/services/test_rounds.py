@@ -251,7 +251,12 @@ def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
     round_settle(round_=round_, user=floor.dealer, key="k")
     from casino.services.sessions import session_close
 
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 49})
+    session_close(
+        session=session,
+        user=floor.supervisor,
+        closing_chips={"100000": 49},
+        variance_reason="a chip short",
+    )
     with pytest.raises(Conflict, match="closed session"):
         round_void_request(round_=round_, user=floor.dealer, reason="late")
 

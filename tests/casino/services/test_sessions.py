@@ -108,6 +108,7 @@ def test_closing_reconciles_count_against_ledger(floor):
         user=floor.supervisor,
         closing_chips={"100000": 57, "1000": 4},
         drop=D("100000"),
+        variance_reason="the drop is cash bought in",
     )
     # then
     # win by ledger = house: -95,000 + 200,000 = 105,000

@@ -1,0 +1,127 @@
+"""In the browser: a fill from the dealer's request to a close that counts it.
+
+The dealer requests a fill, a supervisor issues it, a second supervisor verifies it (the
+issuer is offered no Verify, a dealer's forged Issue is refused), then the table closes:
+first with a count off the ledger and no reason, refused with the count still on screen,
+then with the reason. Each person works in their own browser; the venue speaks Vietnamese.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from casino.models import AuditEvent, LedgerEntry, Slip, TableSession
+from casino.services.sessions import session_open
+from tests.browser.conftest import VIEWPORT, log_in, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def person(browser, live_server):
+    """A browser of their own for each person at the table, logged in as ``username``."""
+    contexts = []
+
+    def sign_in(username: str):
+        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        return page
+
+    yield sign_in
+    for context in contexts:
+        context.close()
+
+
+def forged_post(page, url: str) -> int:
+    """POST ``url`` from the page with its CSRF token, as a hand-made request would."""
+    return page.evaluate(
+        """async (url) => {
+        const token = JSON.parse(document.body.getAttribute('hx-headers') || '{}')['X-CSRFToken'];
+        const answer = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token || ''}});
+        return answer.status;
+    }""",
+        url,
+    )
+
+
+def test_a_fill_is_requested_issued_verified_and_the_table_closes(page, person, floor):
+    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    slips = f"/console/sessions/{session.pk}/slips/"
+
+    # the dealer requests a fill of 1,000,000
+    log_in(page, "dealer")
+    page.goto(slips)
+    page.fill("#chips-100000", "10")
+    page.get_by_role("button", name="Gửi yêu cầu").click()
+    page.get_by_role("status").wait_for()
+    slip = Slip.objects.get(session=session)
+    listing = page.get_by_role("region", name="Các phiếu của phiên này")
+    assert slip.label in listing.text_content()
+    # ... and is offered none of a supervisor's steps; a forged one is refused
+    assert listing.get_by_role("button").count() == 0
+    issue_url = f"{slips}{slip.pk}/issue/"
+    assert forged_post(page, issue_url) == 403
+    shot(page, "23-slip-requested")
+
+    # a supervisor issues it from their own login
+    supervisor = person("supervisor")
+    supervisor.goto(slips)
+    supervisor.get_by_role("button", name=f"Xuất phiếu {slip.label}").click()
+    notice = supervisor.get_by_role("status")
+    notice.wait_for()
+    assert f"Đã xuất Bổ sung phỉnh {slip.label}" in notice.text_content()
+    # the issuer is not offered Verify: a second person counts the chips
+    assert supervisor.get_by_role("button", name=f"Xác nhận phiếu {slip.label}").count() == 0
+    assert "một giám sát khác sẽ xác nhận" in supervisor.locator(f"#slip-{slip.pk}").text_content()
+    shot(supervisor, "24-slip-issued")
+
+    # a second supervisor verifies it: the chips reach the tray in the ledger
+    verifier = person("supervisor2")
+    verifier.goto(slips)
+    verifier.get_by_role("button", name=f"Xác nhận phiếu {slip.label}").click()
+    verifier.get_by_role("status").wait_for()
+    slip.refresh_from_db()
+    assert (slip.status, slip.issued_by, slip.verified_by) == (
+        "verified",
+        floor.supervisor,
+        floor.supervisor2,
+    )
+    assert LedgerEntry.objects.filter(slip=slip).count() == 2
+    shot(verifier, "25-slip-verified")
+
+    # the dealer closes: 6,000,000 expected in the tray, 5,900,000 counted
+    page.goto(f"/console/sessions/{session.pk}/close/")
+    assert page.get_by_text("Các phiếu chưa được xác nhận").count() == 0
+    page.fill("#chips-1000000", "1")
+    page.fill("#chips-100000", "49")
+    assert page.text_content("[data-variance]") == "-100,000"
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
+    page.get_by_role("button", name="Đóng bàn").click()
+    # refused without a reason: what was typed, its total and its variance stay on screen
+    page.get_by_role("alert").wait_for()
+    assert "chênh -100,000 so với sổ cái" in page.get_by_role("alert").text_content()
+    assert page.input_value("#chips-100000") == "49"
+    assert page.text_content("[data-total]") == "5,900,000"
+    assert page.text_content("[data-variance]") == "-100,000"
+    shot(page, "26-close-needs-a-reason")
+    assert TableSession.objects.get(pk=session.pk).status == "open"
+    page.get_by_label("Lý do chênh lệch").fill("một phỉnh 100,000 trả nhầm")
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
+    page.get_by_role("button", name="Đóng bàn").click()
+    page.wait_for_selector("#summary")
+    assert page.text_content("[data-figure=variance]") == "-100,000"
+    session.refresh_from_db()
+    assert (session.status, session.fills_total, session.variance) == (
+        TableSession.Status.CLOSED,
+        D("1000000"),
+        D("-100000"),
+    )
+    event = AuditEvent.objects.get(action="session.close")
+    assert event.after["variance_reason"] == "một phỉnh 100,000 trả nhầm"
