@@ -183,6 +183,9 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
         return screen
     console = screen.console
     entry = console.read_entry(request.POST, screen)
+    # A mistake in a field or a refusal is a 422; a round not yet all typed is only not
+    # ready (200): the dealer is still dealing.
+    mistaken = entry.has_errors
     shown = None
     if entry.check_complete():
         dealer_cards, boxes = entry.round_input()
@@ -192,11 +195,12 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
             )
         except ServiceError as error:
             entry.refuse(error)
+            mistaken = True
         else:
             shown = console.preview_of(result, entry)
     # Every hand comes back with the preview (out of band), as the preview read it.
     context = {**console.context(screen, entry, preview=shown), "oob_entry": bool(request.htmx)}
-    return page(request, console.template, "preview", context, status=200 if shown else 422)
+    return page(request, console.template, "preview", context, status=422 if mistaken else 200)
 
 
 def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:

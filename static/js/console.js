@@ -10,6 +10,10 @@
   const SUITS = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♣": "C", "♧": "C", "♦": "D", "♢": "D" };
   let focusedCardsId = null;
   let justSettled = false;
+  /* One Confirm per round: none while one is in flight, none on the next round's form
+     until the dealer has changed something in it. */
+  let confirming = false;
+  let roundUntouched = false;
 
   /* "10d" -> "TD", "q♥" -> "QH"; null when the token is not a card. */
   function canonical(token) {
@@ -42,9 +46,62 @@
     return Array.from(row.querySelectorAll("input[data-stake]")).some((i) => i.value.trim());
   }
 
+  function boxRows() {
+    return Array.from(document.querySelectorAll(".box-row[data-position]"));
+  }
+
+  function rowEmpty(row) {
+    return Array.from(row.querySelectorAll("input[data-field]")).every((i) => !i.value.trim());
+  }
+
+  /* Where the round starts: the first hand in play still short of cards or, on a fresh
+     table, box 1's first stake; the dealer's cards only once every box in play is dealt. */
+  function firstField() {
+    const boxes = cardInputs().filter((i) => i.dataset.box !== "dealer" && boxInPlay(i));
+    const open = boxes.find((i) => cardsOf(i).length < 5);
+    if (open) return open;
+    if (!boxes.length) {
+      const row = boxRows()[0];
+      if (row) return row.querySelector("input[data-stake]");
+    }
+    return document.getElementById("dealer-cards");
+  }
+
+  /* Enter on a box's cards follows the deal: the next box in play, else the next box's
+     first stake (a new player sits down); the dealer's cards after the last box. */
+  function afterCards(input) {
+    if (input.dataset.box === "dealer") return null;
+    const rows = boxRows();
+    const later = rows.slice(rows.indexOf(input.closest(".box-row")) + 1);
+    const inPlay = later.find((row) => boxInPlay(row.querySelector("input[data-cards]")));
+    if (inPlay) return inPlay.querySelector("input[data-cards]");
+    if (later.length) return later[0].querySelector("input[data-stake]");
+    return document.getElementById("dealer-cards");
+  }
+
+  /* Enter elsewhere moves to the next field; on an empty box's stake it means the boxes
+     are done, and goes to the dealer's cards. */
+  function afterField(input) {
+    const row = input.closest(".box-row");
+    if (input.hasAttribute("data-stake") && row && rowEmpty(row)) {
+      return document.getElementById("dealer-cards");
+    }
+    const fields = Array.from(input.form.querySelectorAll("input[data-field]"));
+    return fields[fields.indexOf(input) + 1] || null;
+  }
+
+  /* The picker's target is outlined only while the focus is elsewhere than a field (on
+     the picker): one ring at a time. */
   function markFocused(input) {
     cardInputs().forEach((i) => i.classList.toggle("focused", i === input));
     focusedCardsId = input ? input.id : null;
+  }
+
+  function focusOn(input) {
+    if (!input) return;
+    input.focus();
+    if (input.select) input.select();
+    markFocused(input.hasAttribute("data-cards") ? input : null);
   }
 
   /* Grey the picker's cards that some hand holds; outline those of the focused hand. */
@@ -129,9 +186,11 @@
   }
 
   function confirmNow() {
+    if (confirming || roundUntouched) return;
     const confirm = document.getElementById("confirm");
     const preview = document.getElementById("preview");
     if (confirm && !confirm.disabled && preview && !preview.classList.contains("stale")) {
+      confirming = true;
       confirm.click();
     } else {
       previewNow();
@@ -146,7 +205,7 @@
     if (event.ctrlKey || event.metaKey) {
       if (document.getElementById("round-form")) {
         event.preventDefault();
-        confirmNow();
+        if (!event.repeat) confirmNow();
       }
       return;
     }
@@ -156,22 +215,13 @@
       previewNow();
       return;
     }
-    // From cards to the next hand in play (skipping empty boxes); otherwise the next field.
-    const pool = target.hasAttribute("data-cards")
-      ? cardInputs().filter((input) => input === target || boxInPlay(input))
-      : Array.from(target.form.querySelectorAll("input[data-field]"));
-    const next = pool[pool.indexOf(target) + 1];
-    if (next) {
-      next.focus();
-      next.select();
-    }
+    focusOn(target.hasAttribute("data-cards") ? afterCards(target) : afterField(target));
   });
 
   document.addEventListener("focusin", (event) => {
-    if (event.target.matches && event.target.matches("input[data-cards]")) {
-      markFocused(event.target);
-      syncPicker();
-    }
+    if (!event.target.matches || !event.target.matches("input, select, textarea")) return;
+    markFocused(event.target.matches("input[data-cards]") ? event.target : null);
+    syncPicker();
   });
 
   document.addEventListener("mousedown", (event) => {
@@ -193,11 +243,7 @@
           changed(input);
         }
       });
-      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
-      if (first) {
-        first.focus();
-        markFocused(first);
-      }
+      focusOn(firstField());
       syncPicker();
     }
   });
@@ -207,6 +253,7 @@
   document.addEventListener("input", (event) => {
     const form = event.target.form;
     if (form && form.id === "round-form") {
+      roundUntouched = false;
       const preview = document.getElementById("preview");
       const confirm = document.getElementById("confirm");
       if (preview && confirm) {
@@ -271,15 +318,19 @@
   });
   document.addEventListener("htmx:sendError", () => toast(document.body.dataset.msgOffline));
 
-  document.addEventListener("htmx:afterSettle", (event) => {
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt && event.detail.elt.id === "confirm") confirming = true;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt && event.detail.elt.id === "confirm") confirming = false;
+  });
+
+  document.addEventListener("htmx:afterSettle", () => {
     if (justSettled) {
-      // A round was just settled: the next round starts at the first box's cards.
+      // A round was just settled: the next round starts where the deal starts.
       justSettled = false;
-      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
-      if (first) {
-        first.focus();
-        markFocused(first);
-      }
+      roundUntouched = true;
+      focusOn(firstField());
     }
     const input = focusedCards();
     if (input) input.classList.add("focused");
@@ -291,11 +342,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
-    const first = cardInputs().find((i) => boxInPlay(i) && cardsOf(i).length < 5);
-    if (first) {
-      first.focus();
-      markFocused(first);
-    }
+    if (document.getElementById("round-form")) focusOn(firstField());
     syncPicker();
   });
 })();
