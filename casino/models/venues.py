@@ -11,7 +11,7 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -48,6 +48,19 @@ class Venue(models.Model):
         ),
     )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
+    amount_grouping = models.CharField(
+        max_length=8,
+        choices=[
+            (Grouping.COMMA.value, _("1,000,000.50")),
+            (Grouping.DOT.value, _("1.000.000,50")),
+            (Grouping.SPACE.value, _("1 000 000,50")),
+        ],
+        default=Grouping.COMMA.value,
+        help_text=_(
+            "How the venue writes amounts: the console shows them so and reads them so, "
+            "as well as plain digits."
+        ),
+    )
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,

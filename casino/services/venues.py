@@ -25,7 +25,15 @@ from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
 #: What ``venue_update`` may change.
-EDITABLE = ("code", "name", "currency", "rounding_unit", "timezone", "language")
+EDITABLE = (
+    "code",
+    "name",
+    "currency",
+    "rounding_unit",
+    "timezone",
+    "language",
+    "amount_grouping",
+)
 #: What cannot change while a session is open at one of the venue's tables.
 LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
 
@@ -38,6 +46,7 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "rounding_unit": plain(to_decimal(venue.rounding_unit)),
         "timezone": venue.timezone,
         "language": venue.language,
+        "amount_grouping": venue.amount_grouping,
     }
 
 
@@ -89,6 +98,7 @@ def venue_create(
     rounding_unit: Any,
     timezone: str,
     language: str = "en",
+    amount_grouping: str = "comma",
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -100,6 +110,7 @@ def venue_create(
         rounding_unit=_rounding_unit(rounding_unit),
         timezone=(timezone or "").strip(),
         language=language,
+        amount_grouping=amount_grouping,
     )
     _check(venue)
     _save(venue)

@@ -96,10 +96,16 @@ def test_five_cards_are_evaluated_with_the_split_as_laid_on_the_felt(dealer, ses
     assert 'class="card black high" data-card="KS"' in html
 
 
-def test_a_hand_without_niu_shows_its_five_cards_and_high_card(dealer, session):
+def test_a_hand_without_niu_shows_its_five_cards_two_above_three_and_high_card(dealer, session):
     response = dealer.get(url("hand", session), {"box": "dealer", "dealer-cards": NO_NIU}, **HX)
     html = response.content.decode()
-    assert 'id="hand-dealer"' in html and "No Niu" in html and '<div class="five">' in html
+    assert 'id="hand-dealer"' in html and "No Niu" in html and 'class="split no-niu"' in html
+    two, three = re.search(
+        r'<div class="two">(.*?)</div>\s*<div class="three">(.*?)</div>', html, re.S
+    ).groups()
+    cards = NO_NIU.upper().replace("10", "T").split()
+    assert re.findall(r'data-card="(\w\w)"', two) == cards[:2]
+    assert re.findall(r'data-card="(\w\w)"', three) == cards[2:]
 
 
 def test_a_wrong_card_is_shown_inline(dealer, session):
