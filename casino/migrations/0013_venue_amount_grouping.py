@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
                 choices=[
                     ("comma", "1,000,000.50"),
                     ("dot", "1.000.000,50"),
-                    ("space", "1 000 000,50"),
+                    ("space", "1\u00a0000\u00a0000,50"),
                 ],
                 default="comma",
                 help_text="How the venue writes amounts: the console shows them so and reads them so, as well as plain digits.",

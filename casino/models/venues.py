@@ -50,10 +50,11 @@ class Venue(models.Model):
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
     amount_grouping = models.CharField(
         max_length=8,
+        # Each choice is shown as an amount written so, the same in every language.
         choices=[
-            (Grouping.COMMA.value, _("1,000,000.50")),
-            (Grouping.DOT.value, _("1.000.000,50")),
-            (Grouping.SPACE.value, _("1 000 000,50")),
+            (Grouping.COMMA.value, "1,000,000.50"),
+            (Grouping.DOT.value, "1.000.000,50"),
+            (Grouping.SPACE.value, "1\u00a0000\u00a0000,50"),
         ],
         default=Grouping.COMMA.value,
         help_text=_(

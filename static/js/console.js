@@ -321,9 +321,15 @@
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt && event.detail.elt.id === "confirm") confirming = true;
   });
-  document.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.elt && event.detail.elt.id === "confirm") confirming = false;
-  });
+  /* The answer to a Confirm replaces the button, whose own events no longer reach the
+     document: its answer is seen where it is swapped in. */
+  function confirmAnswered(event) {
+    const config = event.detail.requestConfig;
+    const elt = (config && config.elt) || event.detail.elt;
+    if (elt && elt.id === "confirm") confirming = false;
+  }
+  document.addEventListener("htmx:beforeSwap", confirmAnswered);
+  document.addEventListener("htmx:afterRequest", confirmAnswered);
 
   document.addEventListener("htmx:afterSettle", () => {
     if (justSettled) {
