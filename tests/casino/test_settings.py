@@ -59,3 +59,29 @@ def test_the_quick_start_migrates_a_fresh_sqlite_database(tmp_path):
     result = manage("migrate", "--noinput", DEBUG="1", DATABASE_URL=f"sqlite:///{database}")
     assert result.returncode == 0, result.stderr[-3000:]
     assert database.stat().st_size > 0
+
+
+def test_the_quick_start_database_queues_two_writers_instead_of_failing_one(tmp_path):
+    """On SQLite (``make run``) a transaction that reads, then writes fails at once with
+    "database is locked" (answered 503) when another writes: two Confirms of one round.
+    Taking the write lock at BEGIN makes the second wait, then find the round settled."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.DATABASES['default']['OPTIONS'])",
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+            "DEBUG": "1",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'transaction_mode': 'IMMEDIATE'" in result.stdout

@@ -370,3 +370,28 @@ def test_a_confirm_parses_each_card_once_and_evaluates_no_hand(dealer, session):
     boxes = call.kwargs["boxes"]
     assert [(b.position, b.cards) for b in boxes] == [(1, "KS QS 5H 4H TC"), (3, "KH 8H 4D JH AD")]
     assert Round.objects.get().status == RoundStatus.SETTLED
+
+
+def test_a_round_not_yet_typed_whole_previews_what_is_missing_without_an_error_status(
+    dealer, session
+):
+    data = round_data(box1=("ks qs 5h", {"single": "100,000"}))
+    response = dealer.post(url("preview", session), data, **HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Enter 5 cards (3 so far)" in html and 'id="confirm"' not in html
+
+
+def test_the_screen_shows_and_reads_amounts_as_the_venue_writes_them(dealer, session, floor):
+    floor.venue.amount_grouping = "dot"
+    floor.venue.save(update_fields=["amount_grouping"])
+    page = dealer.get(url("round", session)).content.decode()
+    assert re.search(r'id="limit-single"[^>]*>10\.000–10\.000\.000<', page)
+    data = round_data(box1=(NIU_9, {"single": "100.000", "double": "100000"}))
+    response = dealer.post(url("preview", session), data, **HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-total="house" class="minus">-285.000' in html
+    confirmed = dealer.post(url("confirm", session), {**data, "digest": digest_of(response)}, **HX)
+    assert confirmed.status_code == 200
+    assert 'name="box-1-single" value="100.000"' in confirmed.content.decode()
