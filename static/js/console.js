@@ -218,9 +218,11 @@
     focusOn(target.hasAttribute("data-cards") ? afterCards(target) : afterField(target));
   });
 
+  /* The focus anywhere but a hand or the picker leaves no picker target behind it. */
   document.addEventListener("focusin", (event) => {
-    if (!event.target.matches || !event.target.matches("input, select, textarea")) return;
-    markFocused(event.target.matches("input[data-cards]") ? event.target : null);
+    const target = event.target;
+    if (!target.matches || target.matches("[data-pick]")) return;
+    markFocused(target.matches("input[data-cards]") ? target : null);
     syncPicker();
   });
 
@@ -271,15 +273,23 @@
     if (chips) chipTotals(chips);
   });
 
-  /* Chip counts: each line's value, the total and, when closing, the variance. */
-  function formatter(currency) {
+  /* Chip counts: each line's value, the total and, when closing, the variance, in the
+     venue's grouping when the total names it (casino.money.Grouping). */
+  const GROUPINGS = { comma: "en-US", dot: "de-DE", space: "fr-FR" };
+
+  function formatter(currency, grouping) {
     const places = { VND: 0, KRW: 0, JPY: 0 }[currency] ?? 2;
-    return new Intl.NumberFormat("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+    const locale = GROUPINGS[grouping] || "en-US";
+    const format = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places });
+    // fr-FR groups with a narrow no-break space; the server writes a no-break space.
+    return { format: (value) => format.format(value).replace(/\u202f/g, "\u00a0") };
   }
 
   function chipTotals(form) {
     const totalCell = form.querySelector("[data-total]");
-    const format = formatter(totalCell ? totalCell.dataset.currency : "");
+    const format = formatter(
+      totalCell ? totalCell.dataset.currency : "", totalCell ? totalCell.dataset.grouping : ""
+    );
     let total = 0;
     form.querySelectorAll("input[data-denomination]").forEach((input) => {
       const count = parseInt(input.value.replace(/[\s,]/g, ""), 10) || 0;

@@ -264,3 +264,14 @@ def test_two_ctrl_enter_on_mau_binh_settle_one_round(watched, floor, settings):
     assert page.locator("#toast").is_hidden()
     assert Round.objects.filter(session=session).count() == 1
     assert page.said == [] and page.failed == []
+
+
+def test_the_opening_count_is_totalled_as_the_venue_writes_amounts(watched, dot_floor):
+    page = watched
+    log_in(page, "dealer")
+    page.click(f"#table-{dot_floor.table.pk} a")
+    page.fill("#chips-100000", "50")
+    page.fill("#chips-10000", "100")
+    assert page.text_content("[data-total]") == "6.000.000"
+    assert page.get_by_text("100.000", exact=True).count() == 1  # the chip's label
+    assert page.said == [] and page.failed == []
