@@ -215,6 +215,7 @@ def test_an_amount_another_grouping_would_read_otherwise_is_refused_with_how_to_
     [
         (768, 1024, "console-round-768.png"),
         (1024, 768, None),
+        (1280, 800, None),
         (1366, 768, "console-round-1366.png"),
     ],
 )
@@ -244,9 +245,10 @@ def test_the_round_screen_lays_out_on_a_tablet_without_overlap_or_clipping(
     assert page.said == [] and page.failed == []
 
 
-def test_two_ctrl_enter_on_mau_binh_settle_one_round(watched, floor, settings):
+def test_two_ctrl_enter_on_mau_binh_settle_one_round_on_a_tablet(watched, floor, settings):
     settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
     page = watched
+    page.set_viewport_size({"width": 768, "height": 1024})
     table = maubinh_table(floor.venue)
     session = session_open(table=table, user=floor.dealer, opening_chips={"100000": 50})
     log_in(page, "dealer")
@@ -257,6 +259,10 @@ def test_two_ctrl_enter_on_mau_binh_settle_one_round(watched, floor, settings):
     page.click("#preview-button")
     page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")
     page.wait_for_function("!document.querySelector('.htmx-request')")
+    laid_out = ["#round-form input:not([type=hidden])", "#round-form button", ".mb-eval"]
+    assert page.evaluate(OVERLAPS, [*laid_out, "#preview", ".bar .tabs a"]) == []
+    assert page.evaluate(CLIPPED) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
     page.keyboard.press("Control+Enter")
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='1']")
