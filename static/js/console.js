@@ -177,9 +177,10 @@
     }
   }
 
+  /* No preview while a Confirm is in flight: its answer would land in the next round. */
   function previewNow() {
     const form = document.getElementById("round-form");
-    if (!form) return;
+    if (!form || confirming) return;
     const button = document.getElementById("preview-button");
     if (form.requestSubmit) form.requestSubmit(button || undefined);
     else form.submit();
@@ -190,8 +191,7 @@
     const confirm = document.getElementById("confirm");
     const preview = document.getElementById("preview");
     if (confirm && !confirm.disabled && preview && !preview.classList.contains("stale")) {
-      confirming = true;
-      confirm.click();
+      confirm.click();  // htmx:beforeRequest marks it in flight before the next key
     } else {
       previewNow();
     }
