@@ -168,6 +168,8 @@ def test_the_first_round_by_keyboard_ends_with_every_stake_and_card_in_its_place
     page.wait_for_timeout(300)
     assert page.locator("#toast").is_hidden()
     assert page.locator("#preview .errors").count() == 0
+    # the next round's settlement region waits for its cards: no settled round's preview
+    assert page.locator("#preview .settle, #confirm").count() == 0
     (settled,) = Round.objects.filter(session=session)
     assert settled.status == RoundStatus.SETTLED and settled.house_net == D("105000")
     assert LedgerEntry.objects.filter(round=settled).aggregate(s=Sum("amount"))["s"] == 0
