@@ -12,6 +12,7 @@ False
 
 from __future__ import annotations
 
+import re
 from decimal import (
     ROUND_CEILING,
     ROUND_FLOOR,
@@ -166,3 +167,89 @@ def plain(value: Decimal) -> str:
     ('3', '0.05', '1000')
     """
     return format(value.normalize(), "f")
+
+
+class Grouping(StrEnum):
+    """How a venue writes its amounts: the mark between thousands and the decimal mark."""
+
+    #: ``1,000,000.50``
+    COMMA = "comma"
+    #: ``1.000.000,50`` (Vietnam, much of Europe and South America)
+    DOT = "dot"
+    #: ``1 000 000,50`` (a no-break space between thousands)
+    SPACE = "space"
+
+
+#: The thousands mark and the decimal mark of each grouping.
+MARKS = {Grouping.COMMA: (",", "."), Grouping.DOT: (".", ","), Grouping.SPACE: ("\u00a0", ",")}
+
+
+def marks(grouping: Grouping | str) -> tuple[str, str]:
+    """The thousands mark and the decimal mark of ``grouping``.
+
+    >>> marks("dot")
+    ('.', ',')
+    """
+    return MARKS[Grouping(grouping)]
+
+
+def grouped(amount: Decimal, places: int, grouping: Grouping | str = Grouping.COMMA) -> str:
+    """``amount`` with ``places`` decimals, in ``grouping``.
+
+    >>> grouped(Decimal("1234567.5"), 2, "dot"), grouped(Decimal("-1234"), 0, "comma")
+    ('1.234.567,50', '-1,234')
+    >>> grouped(Decimal("1234.5"), 1, Grouping.SPACE)
+    '1\\xa0234,5'
+    """
+    thousands, point = marks(grouping)
+    return f"{amount:,.{places}f}".translate({ord(","): thousands, ord("."): point})
+
+
+_SPACES = re.compile(r"[\s_\u00a0\u202f]")
+_DIGITS = re.compile(r"\d{1,15}")
+_FRACTION = re.compile(r"\d{1,2}")
+
+
+def parse_grouped(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decimal | None:
+    """An amount written in ``grouping`` or as plain digits: ``None`` for a blank,
+    ``ValueError`` for anything else, above all an amount another grouping would read
+    otherwise (``100.000`` where ``.`` is the decimal mark, ``12.5`` where it groups
+    thousands). Spaces always group thousands. Up to 15 digits and 2 decimals.
+
+    >>> parse_grouped("100.000", "dot"), parse_grouped("1.000.000,5", "dot")
+    (Decimal('100000'), Decimal('1000000.5'))
+    >>> parse_grouped("100,000"), parse_grouped("12.50"), parse_grouped("1 000 000", "dot")
+    (Decimal('100000'), Decimal('12.50'), Decimal('1000000'))
+    >>> parse_grouped("100.000")
+    Traceback (most recent call last):
+    ...
+    ValueError: ambiguous
+    >>> parse_grouped("12.5", "dot")
+    Traceback (most recent call last):
+    ...
+    ValueError: ambiguous
+    >>> parse_grouped("1e3")
+    Traceback (most recent call last):
+    ...
+    ValueError: not an amount
+    """
+    thousands, point = marks(grouping)
+    # The decimal mark of the other groupings: a sign the amount was written in another.
+    foreign = "," if point == "." else "."
+    cleaned = _SPACES.sub("", text or "")
+    if not cleaned:
+        return None
+    whole, has_point, fraction = cleaned.partition(point)
+    if has_point and not _FRACTION.fullmatch(fraction):
+        if thousands not in whole and foreign not in whole and re.fullmatch(r"\d{3}", fraction):
+            raise ValueError("ambiguous")  # 100,000 where "," is the decimal mark
+        raise ValueError("not an amount")
+    if thousands.strip() and thousands in whole:
+        if not re.fullmatch(rf"\d{{1,3}}({re.escape(thousands)}\d{{3}})+", whole):
+            raise ValueError("ambiguous")  # 12.5 where "." groups thousands
+        whole = whole.replace(thousands, "")
+    if foreign in whole:
+        raise ValueError("ambiguous")  # the other grouping's mark: 100.000 where "." is decimal
+    if not _DIGITS.fullmatch(whole):
+        raise ValueError("not an amount")
+    return Decimal(f"{whole}.{fraction}" if has_point else whole)

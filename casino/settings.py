@@ -112,6 +112,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite (``make run``) has no row locks: two transactions that read, then write (two
+    # Confirms of one round) fail with "database is locked" instead of waiting. IMMEDIATE
+    # takes the write lock at BEGIN, so the second waits and then finds the round settled.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from casino.api import docs
+from casino.favicon import favicon
 from casino.throttling import LockoutAuthenticationForm
 
 # A body Django will not read (too large, too many fields) answers in the API's error
@@ -16,6 +17,7 @@ admin.site.index_title = "Venues, rulesets and the floor"
 
 urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
+    path("favicon.ico", favicon, name="favicon"),
     path("console/", include("casino.console.urls")),
     path("reports/", include("casino.reports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -54,6 +54,11 @@ class PaytableRowInline(admin.TabularInline):
     formset = PaytableFormSet
     extra = 0
     fields = ["bet_type", "category", "win_odds", "commission_rate", "loss_multiple"]
+    # Each row's bet and hand are its first fields: no label line repeats them above it.
+    classes = ["compact-rows"]
+
+    class Media:
+        css = {"all": ["css/admin-rows.css"]}
 
     def _editable(self, obj: Any) -> bool:
         return obj is None or obj.is_editable

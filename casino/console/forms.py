@@ -13,18 +13,17 @@ import re
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
 from casino.cards import Card, parse_card
 from casino.errors import ServiceError
 from casino.models import Player, TableLimit
+from casino.money import Grouping, grouped, parse_grouped
 from casino.players import membership_key
 from casino.services.rounds import check_stake
 
-#: Up to 15 digits before the point: more than any table takes, less than the ledger holds.
-_AMOUNT = re.compile(r"\d{1,15}(\.\d{1,2})?")
 #: The most chips of one denomination a count may give (a tray holds far fewer).
 MAX_CHIPS = 99_999
 _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -42,29 +41,40 @@ def read_key(data: Mapping[str, str]) -> str:
     return key if _KEY.fullmatch(key) else new_key()
 
 
-def read_amount(text: str) -> Decimal | None:
-    """An amount as a dealer types it: ``100000``, ``100,000``, ``100 000``, ``12.50``.
+def read_amount(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decimal | None:
+    """An amount as a dealer types it, in the venue's grouping or as plain digits:
+    ``100000``, ``100,000``, ``100 000``, ``12.50`` (``100.000`` and ``12,50`` where the
+    venue groups with points). What is not one, or could be read two ways, is refused with
+    how to write it.
 
     >>> read_amount("1,000,000"), read_amount(" "), read_amount("12.50")
     (Decimal('1000000'), None, Decimal('12.50'))
+    >>> read_amount("100.000", "dot")
+    Decimal('100000')
     >>> read_amount("1" * 16)
     Traceback (most recent call last):
     ...
-    ValueError: “1111111111111111” is not an amount
-    >>> read_amount("1e3")
+    ValueError: “1111111111111111” is not an amount: write 100,000 or 100000, decimals as 12.50
+    >>> read_amount("100,000", "dot")
     Traceback (most recent call last):
     ...
-    ValueError: “1e3” is not an amount
+    ValueError: “100,000” is not an amount: write 100.000 or 100000, decimals as 12,50
     """
-    cleaned = re.sub(r"[\s,_\u00a0]", "", text or "")
-    if not cleaned:
-        return None
-    if not _AMOUNT.fullmatch(cleaned):
-        raise ValueError(_("“%(text)s” is not an amount") % {"text": text.strip()})
     try:
-        return Decimal(cleaned)
-    except InvalidOperation:  # pragma: no cover - the pattern admits only digits
-        raise ValueError(_("“%(text)s” is not an amount") % {"text": text.strip()}) from None
+        return parse_grouped(text, grouping)
+    except ValueError:
+        hint = _(
+            "“%(text)s” is not an amount: write %(grouped)s or %(plain)s, decimals as %(decimal)s"
+        )
+        raise ValueError(
+            hint
+            % {
+                "text": text.strip(),
+                "grouped": grouped(Decimal(100000), 0, grouping),
+                "plain": "100000",
+                "decimal": grouped(Decimal("12.50"), 2, grouping),
+            }
+        ) from None
 
 
 # Cards
@@ -110,19 +120,25 @@ def read_cards(
 # Stakes and players
 
 
-def read_stake(text: str, *, unit: Decimal, limit: TableLimit | None) -> tuple[Decimal | None, str]:
-    """The one reader of a stake: the amount typed and, if the floor would refuse it (more
-    than 0, within the table's limits, in steps of the rules' unit), the floor's own reason
-    in the page's language (``casino.services.rounds.check_stake``, which the API's round
-    is checked with too)."""
+def read_stake(
+    text: str,
+    *,
+    unit: Decimal,
+    limit: TableLimit | None,
+    grouping: Grouping | str = Grouping.COMMA,
+) -> tuple[Decimal | None, str]:
+    """The one reader of a stake: the amount typed (in the venue's ``grouping`` or plain
+    digits) and, if the floor would refuse it (more than 0, within the table's limits, in
+    steps of the rules' unit), the floor's own reason in the page's language
+    (``casino.services.rounds.check_stake``, which the API's round is checked with too)."""
     try:
-        amount = read_amount(text)
+        amount = read_amount(text, grouping)
     except ValueError as error:
         return None, str(error)
     if amount is None:
         return None, ""
     try:
-        check_stake(stake=amount, limit=limit, unit=unit)
+        check_stake(stake=amount, limit=limit, unit=unit, grouping=grouping)
     except ServiceError as error:
         return amount, error.message
     return amount, ""

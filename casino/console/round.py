@@ -226,6 +226,9 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
         return screen
     console = screen.console
     entry = console.read_entry(request.POST, screen)
+    # A mistake in a field or a refusal is a 422; a round not yet all typed is only not
+    # ready (200): the dealer is still dealing.
+    mistaken = entry.has_errors
     shown = None
     if entry.check_complete():
         dealer_cards, boxes = entry.round_input()
@@ -235,6 +238,7 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
             )
         except ServiceError as error:
             entry.refuse(error)
+            mistaken = True
         else:
             shown = console.preview_of(result, entry)
     # Every hand comes back with the preview (out of band), as the preview read it.
@@ -244,7 +248,7 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
         **rules,
         "oob_entry": bool(request.htmx),
     }
-    response = page(request, console.template, "preview", context, status=200 if shown else 422)
+    response = page(request, console.template, "preview", context, status=422 if mistaken else 200)
     return with_rules(request, response, rules)
 
 

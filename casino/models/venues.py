@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
 
 #: How long a login lasts, in hours, by venue (``Venue.session_hours``): a shift, not the
 #: two weeks of Django's default, on terminals that dealers share.
@@ -64,6 +64,20 @@ class Venue(models.Model):
         ),
     )
     timezone = models.CharField(max_length=64, validators=[validate_time_zone])
+    amount_grouping = models.CharField(
+        max_length=8,
+        # Each choice is shown as an amount written so, the same in every language.
+        choices=[
+            (Grouping.COMMA.value, "1,000,000.50"),
+            (Grouping.DOT.value, "1.000.000,50"),
+            (Grouping.SPACE.value, "1\u00a0000\u00a0000,50"),
+        ],
+        default=Grouping.COMMA.value,
+        help_text=_(
+            "How the venue writes amounts: the console shows them so and reads them so, "
+            "as well as plain digits."
+        ),
+    )
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     session_hours = models.PositiveSmallIntegerField(
         _("login session (hours)"),

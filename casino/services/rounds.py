@@ -32,6 +32,7 @@ from casino.models import (
     TableLimit,
     TableSession,
 )
+from casino.money import Grouping, grouped
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result
 from casino.roles import PLAY, SUPERVISE, can
 from casino.rules import rules_in_force, rules_of_round
@@ -54,29 +55,37 @@ def _check_key(key: str | None, field: str) -> str | None:
     return key
 
 
-def _amount(value: Decimal) -> str:
+def _amount(value: Decimal, grouping: Grouping | str = Grouping.COMMA) -> str:
     """An amount in a message: ``10,000``, ``95.5`` (no exponent, no trailing zeros)."""
-    return f"{value.normalize():,f}"
+    places = max(0, -int(value.normalize().as_tuple().exponent))
+    return grouped(value, places, grouping)
 
 
-def check_stake(*, stake: Decimal, limit: TableLimit | None, unit: Decimal | None = None) -> None:
+def check_stake(
+    *,
+    stake: Decimal,
+    limit: TableLimit | None,
+    unit: Decimal | None = None,
+    grouping: Grouping | str = Grouping.COMMA,
+) -> None:
     """The floor's rules of one stake: within the table's limits for its bet and, when
     ``unit`` is given (the rules' rounding unit), more than 0 and a multiple of it.
 
     ``InvalidInput`` with the reason (``stake_below_minimum``, ``stake_above_maximum``,
-    ``stake_not_positive``, ``stake_off_unit``) and a message in the reader's language; the
-    caller sets the field. The console checks a stake with it as the dealer types.
+    ``stake_not_positive``, ``stake_off_unit``) and a message in the reader's language, its
+    amounts in ``grouping`` (the venue's, on its console); the caller sets the field. The
+    console checks a stake with it as the dealer types.
     """
     if limit is not None and stake < limit.min_stake:
         raise InvalidInput(
             _("the stake %(stake)s is below the table minimum of %(min)s")
-            % {"stake": _amount(stake), "min": _amount(limit.min_stake)},
+            % {"stake": _amount(stake, grouping), "min": _amount(limit.min_stake, grouping)},
             reason="stake_below_minimum",
         )
     if limit is not None and stake > limit.max_stake:
         raise InvalidInput(
             _("the stake %(stake)s is above the table maximum of %(max)s")
-            % {"stake": _amount(stake), "max": _amount(limit.max_stake)},
+            % {"stake": _amount(stake, grouping), "max": _amount(limit.max_stake, grouping)},
             reason="stake_above_maximum",
         )
     if unit is None:
@@ -85,7 +94,7 @@ def check_stake(*, stake: Decimal, limit: TableLimit | None, unit: Decimal | Non
         raise InvalidInput(_("A stake must be more than 0"), reason="stake_not_positive")
     if stake % unit:
         raise InvalidInput(
-            _("Stakes go in steps of %(unit)s") % {"unit": _amount(unit)},
+            _("Stakes go in steps of %(unit)s") % {"unit": _amount(unit, grouping)},
             reason="stake_off_unit",
         )
 

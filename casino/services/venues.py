@@ -39,6 +39,7 @@ EDITABLE = (
     "timezone",
     "language",
     "session_hours",
+    "amount_grouping",
 )
 #: What cannot change while a session is open at one of the venue's tables.
 LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
@@ -54,6 +55,7 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "timezone": venue.timezone,
         "language": venue.language,
         "session_hours": str(venue.session_hours),
+        "amount_grouping": venue.amount_grouping,
     }
 
 
@@ -139,6 +141,7 @@ def venue_create(
     language: str = "en",
     session_hours: Any = DEFAULT_SESSION_HOURS,
     variance_reason_over: Any = 0,
+    amount_grouping: str = "comma",
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -152,6 +155,7 @@ def venue_create(
         timezone=(timezone or "").strip(),
         language=language,
         session_hours=_session_hours(session_hours),
+        amount_grouping=amount_grouping,
     )
     _check(venue)
     _save(venue)

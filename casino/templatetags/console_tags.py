@@ -23,14 +23,19 @@ register = template.Library()
 
 
 @register.filter
-def money(amount: Decimal | None, currency: str) -> str:
-    """``{{ amount|money:venue.currency }}``."""
-    return labels.format_money(amount, currency)
+def money(amount: Decimal | None, venue: Any) -> str:
+    """``{{ amount|money:venue }}`` in the venue's currency and grouping;
+    ``{{ amount|money:venue.currency }}`` in the currency, grouped with commas."""
+    if isinstance(venue, str):
+        return labels.format_money(amount, venue)
+    return labels.venue_money(amount, venue)
 
 
 @register.filter
-def signed_money(amount: Decimal | None, currency: str) -> str:
-    return labels.format_money(amount, currency, signed=True)
+def signed_money(amount: Decimal | None, venue: Any) -> str:
+    if isinstance(venue, str):
+        return labels.format_money(amount, venue, signed=True)
+    return labels.venue_money(amount, venue, signed=True)
 
 
 @register.filter
@@ -129,3 +134,16 @@ def faces(text: str, high_card: str = "") -> SafeString:
 
 def face(card: Card) -> SafeString:
     return _face(card)
+
+
+@register.simple_tag
+def table_limit(screen: Any, bet_type: str) -> str:
+    """The table's limits for a bet as the venue writes them (``10.000–500.000``), or
+    nothing when the table has none for it."""
+    limit = screen.limits.get(bet_type)
+    if limit is None:
+        return ""
+    venue = screen.venue
+    return (
+        f"{labels.venue_money(limit.min_stake, venue)}–{labels.venue_money(limit.max_stake, venue)}"
+    )

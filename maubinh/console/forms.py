@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 
 from casino.cards import Card, format_cards
 from casino.console import forms, selectors
-from casino.console.labels import format_money
+from casino.console.labels import venue_money
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
 from casino.errors import ServiceError
@@ -248,7 +248,10 @@ class MauBinhEntry:
 
 def read_stake(text: str, screen: Screen) -> tuple[Decimal | None, str]:
     amount, error = forms.read_stake(
-        text, unit=screen.rounding_unit, limit=screen.limits.get(BET_TYPE)
+        text,
+        unit=screen.rounding_unit,
+        limit=screen.limits.get(BET_TYPE),
+        grouping=screen.venue.amount_grouping,
     )
     return (None, error) if error else (amount, "")
 
@@ -332,7 +335,7 @@ def form_data(
         if box.quit:
             data[quit_field(box.position)] = "on"
         for stake in box.stakes.values():
-            data[STAKE_FIELD] = format_money(stake, screen.venue.currency)
+            data[STAKE_FIELD] = venue_money(stake, screen.venue)
     return data
 
 
@@ -340,12 +343,12 @@ def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:
     """The next round's form: the same stake and members in their seats, no cards."""
     if round_ is None:
         limit = screen.limits.get(BET_TYPE)
-        return {STAKE_FIELD: format_money(limit.min_stake, screen.venue.currency)} if limit else {}
+        return {STAKE_FIELD: venue_money(limit.min_stake, screen.venue)} if limit else {}
     data: dict[str, str] = {}
     for box in round_.boxes.select_related("player").prefetch_related("bets"):
         if box.player is not None and box.position in screen.positions:
             data[member_field(box.position)] = box.player.membership_number
         for bet in box.bets.all():
             if bet.bet_type == BET_TYPE:
-                data[STAKE_FIELD] = format_money(bet.stake, screen.venue.currency)
+                data[STAKE_FIELD] = venue_money(bet.stake, screen.venue)
     return data

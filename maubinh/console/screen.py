@@ -79,6 +79,7 @@ class MauBinhConsole:
             **rounds.screen_context(screen, entry, preview=preview, settled=settled, last=last),
             "rows": forms.ROWS,
             "hand_size": HAND_SIZE,
+            "stake_bet_type": forms.BET_TYPE,
         }
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from casino.cards import Card
 from casino.console import forms
-from casino.console.labels import box_label, format_money
+from casino.console.labels import box_label, venue_money
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
 from casino.errors import ServiceError
@@ -147,7 +147,10 @@ class StakeEntry:
 def read_stake(position: int, bet_type: str, text: str, screen: Screen) -> StakeEntry:
     entry = StakeEntry(bet_type=bet_type, position=position, text=text or "")
     entry.amount, entry.error = forms.read_stake(
-        entry.text, unit=screen.rounding_unit, limit=screen.limits.get(bet_type)
+        entry.text,
+        unit=screen.rounding_unit,
+        limit=screen.limits.get(bet_type),
+        grouping=screen.venue.amount_grouping,
     )
     multiple = screen.deposit_multiples.get(bet_type, Decimal(1))
     if entry.amount is not None and multiple > 1:
@@ -356,14 +359,13 @@ def form_data(
     dealer_cards: str, boxes: Sequence[BoxInput], screen: Screen, players: Mapping[int, str]
 ) -> dict[str, str]:
     """The form a dealer fills for this round (``players``: membership numbers by id)."""
-    currency = screen.venue.currency
     data = {cards_field(None): dealer_cards}
     for box in boxes:
         data[cards_field(box.position)] = box.cards
         if box.player_id is not None:
             data[member_field(box.position)] = players[box.player_id]
         for bet_type, stake in box.stakes.items():
-            data[stake_field(box.position, bet_type)] = format_money(stake, currency)
+            data[stake_field(box.position, bet_type)] = venue_money(stake, screen.venue)
     return data
 
 
@@ -372,7 +374,6 @@ def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:
     data: dict[str, str] = {}
     if round_ is None:
         return data
-    currency = screen.venue.currency
     for box in round_.boxes.all():
         if box.position not in screen.positions:
             continue
@@ -380,5 +381,5 @@ def data_from_round(round_: Round | None, screen: Screen) -> dict[str, str]:
             data[member_field(box.position)] = box.player.membership_number
         for bet in box.bets.all():
             if bet.bet_type in screen.bet_types:
-                data[stake_field(box.position, bet.bet_type)] = format_money(bet.stake, currency)
+                data[stake_field(box.position, bet.bet_type)] = venue_money(bet.stake, screen.venue)
     return data

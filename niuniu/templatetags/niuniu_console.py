@@ -30,8 +30,8 @@ def bet_label(bet_type: str) -> str:
 @register.simple_tag
 def hand_split(evaluation: dict[str, Any] | None, cards: str = "") -> SafeString:
     """A hand laid out as the dealer lays it on the felt (seed 001): the two cards above
-    the three that make Niu; without Niu, the five cards in a row. Then its name in the
-    page's language and its high card.
+    the three that make Niu; without Niu, the first two as dealt above the other three, so
+    every hand has the same shape. Then its name in the page's language and its high card.
 
     Drawn here rather than by an included template: the preview draws six of them and
     it is the part of the page a dealer waits for.
@@ -47,7 +47,12 @@ def hand_split(evaluation: dict[str, Any] | None, cards: str = "") -> SafeString
         )
         kind = "niu"
     else:
-        felt = format_html('<div class="five">{}</div>', _faces(cards, high))
+        dealt = cards.split()
+        felt = format_html(
+            '<div class="two">{}</div><div class="three">{}</div>',
+            _faces(" ".join(dealt[:2]), high),
+            _faces(" ".join(dealt[2:]), high),
+        )
         kind = "no-niu"
     return format_html(
         '<div class="split {}" data-category="{}"><div class="felt">{}</div>'

@@ -10,6 +10,10 @@
   const SUITS = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♣": "C", "♧": "C", "♦": "D", "♢": "D" };
   let focusedCardsId = null;
   let justSettled = false;
+  /* One Confirm per round: none while one is in flight, none on the next round's form
+     until the dealer has changed something in it. */
+  let confirming = false;
+  let roundUntouched = false;
 
   /* "10d" -> "TD", "q♥" -> "QH"; null when the token is not a card. */
   function canonical(token) {
@@ -42,9 +46,62 @@
     return Array.from(row.querySelectorAll("input[data-stake]")).some((i) => i.value.trim());
   }
 
+  function boxRows() {
+    return Array.from(document.querySelectorAll(".box-row[data-position]"));
+  }
+
+  function rowEmpty(row) {
+    return Array.from(row.querySelectorAll("input[data-field]")).every((i) => !i.value.trim());
+  }
+
+  /* Where the round starts: the first hand in play still short of cards or, on a fresh
+     table, box 1's first stake; the dealer's cards only once every box in play is dealt. */
+  function firstField() {
+    const boxes = cardInputs().filter((i) => i.dataset.box !== "dealer" && boxInPlay(i));
+    const open = boxes.find((i) => cardsOf(i).length < 5);
+    if (open) return open;
+    if (!boxes.length) {
+      const row = boxRows()[0];
+      if (row) return row.querySelector("input[data-stake]");
+    }
+    return document.getElementById("dealer-cards");
+  }
+
+  /* Enter on a box's cards follows the deal: the next box in play, else the next box's
+     first stake (a new player sits down); the dealer's cards after the last box. */
+  function afterCards(input) {
+    if (input.dataset.box === "dealer") return null;
+    const rows = boxRows();
+    const later = rows.slice(rows.indexOf(input.closest(".box-row")) + 1);
+    const inPlay = later.find((row) => boxInPlay(row.querySelector("input[data-cards]")));
+    if (inPlay) return inPlay.querySelector("input[data-cards]");
+    if (later.length) return later[0].querySelector("input[data-stake]");
+    return document.getElementById("dealer-cards");
+  }
+
+  /* Enter elsewhere moves to the next field; on an empty box's stake it means the boxes
+     are done, and goes to the dealer's cards. */
+  function afterField(input) {
+    const row = input.closest(".box-row");
+    if (input.hasAttribute("data-stake") && row && rowEmpty(row)) {
+      return document.getElementById("dealer-cards");
+    }
+    const fields = Array.from(input.form.querySelectorAll("input[data-field]"));
+    return fields[fields.indexOf(input) + 1] || null;
+  }
+
+  /* The picker's target is outlined only while the focus is elsewhere than a field (on
+     the picker): one ring at a time. */
   function markFocused(input) {
     cardInputs().forEach((i) => i.classList.toggle("focused", i === input));
     focusedCardsId = input ? input.id : null;
+  }
+
+  function focusOn(input) {
+    if (!input) return;
+    input.focus();
+    if (input.select) input.select();
+    markFocused(input.hasAttribute("data-cards") ? input : null);
   }
 
   /* Grey the picker's cards that some hand holds; outline those of the focused hand. */
@@ -120,19 +177,21 @@
     }
   }
 
+  /* No preview while a Confirm is in flight: its answer would land in the next round. */
   function previewNow() {
     const form = document.getElementById("round-form");
-    if (!form) return;
+    if (!form || confirming) return;
     const button = document.getElementById("preview-button");
     if (form.requestSubmit) form.requestSubmit(button || undefined);
     else form.submit();
   }
 
   function confirmNow() {
+    if (confirming || roundUntouched) return;
     const confirm = document.getElementById("confirm");
     const preview = document.getElementById("preview");
     if (confirm && !confirm.disabled && preview && !preview.classList.contains("stale")) {
-      confirm.click();
+      confirm.click();  // htmx:beforeRequest marks it in flight before the next key
     } else {
       previewNow();
     }
@@ -146,7 +205,7 @@
     if (event.ctrlKey || event.metaKey) {
       if (document.getElementById("round-form")) {
         event.preventDefault();
-        confirmNow();
+        if (!event.repeat) confirmNow();
       }
       return;
     }
@@ -156,22 +215,15 @@
       previewNow();
       return;
     }
-    // From cards to the next hand in play (skipping empty boxes); otherwise the next field.
-    const pool = target.hasAttribute("data-cards")
-      ? cardInputs().filter((input) => input === target || boxInPlay(input))
-      : Array.from(target.form.querySelectorAll("input[data-field]"));
-    const next = pool[pool.indexOf(target) + 1];
-    if (next) {
-      next.focus();
-      next.select();
-    }
+    focusOn(target.hasAttribute("data-cards") ? afterCards(target) : afterField(target));
   });
 
+  /* The focus anywhere but a hand or the picker leaves no picker target behind it. */
   document.addEventListener("focusin", (event) => {
-    if (event.target.matches && event.target.matches("input[data-cards]")) {
-      markFocused(event.target);
-      syncPicker();
-    }
+    const target = event.target;
+    if (!target.matches || target.matches("[data-pick]")) return;
+    markFocused(target.matches("input[data-cards]") ? target : null);
+    syncPicker();
   });
 
   document.addEventListener("mousedown", (event) => {
@@ -193,11 +245,7 @@
           changed(input);
         }
       });
-      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
-      if (first) {
-        first.focus();
-        markFocused(first);
-      }
+      focusOn(firstField());
       syncPicker();
     }
   });
@@ -207,6 +255,7 @@
   document.addEventListener("input", (event) => {
     const form = event.target.form;
     if (form && form.id === "round-form") {
+      roundUntouched = false;
       const preview = document.getElementById("preview");
       const confirm = document.getElementById("confirm");
       if (preview && confirm) {
@@ -224,15 +273,23 @@
     if (chips) chipTotals(chips);
   });
 
-  /* Chip counts: each line's value, the total and, when closing, the variance. */
-  function formatter(currency) {
+  /* Chip counts: each line's value, the total and, when closing, the variance, in the
+     venue's grouping when the total names it (casino.money.Grouping). */
+  const GROUPINGS = { comma: "en-US", dot: "de-DE", space: "fr-FR" };
+
+  function formatter(currency, grouping) {
     const places = { VND: 0, KRW: 0, JPY: 0 }[currency] ?? 2;
-    return new Intl.NumberFormat("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+    const locale = GROUPINGS[grouping] || "en-US";
+    const format = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places });
+    // fr-FR groups with a narrow no-break space; the server writes a no-break space.
+    return { format: (value) => format.format(value).replace(/\u202f/g, "\u00a0") };
   }
 
   function chipTotals(form) {
     const totalCell = form.querySelector("[data-total]");
-    const format = formatter(totalCell ? totalCell.dataset.currency : "");
+    const format = formatter(
+      totalCell ? totalCell.dataset.currency : "", totalCell ? totalCell.dataset.grouping : ""
+    );
     let total = 0;
     form.querySelectorAll("input[data-denomination]").forEach((input) => {
       const count = parseInt(input.value.replace(/[\s,]/g, ""), 10) || 0;
@@ -273,17 +330,27 @@
   });
   document.addEventListener("htmx:sendError", () => toast(document.body.dataset.msgOffline));
 
-  document.addEventListener("htmx:afterSettle", (event) => {
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt && event.detail.elt.id === "confirm") confirming = true;
+  });
+  /* The answer to a Confirm replaces the button, whose own events no longer reach the
+     document: its answer is seen where it is swapped in. */
+  function confirmAnswered(event) {
+    const config = event.detail.requestConfig;
+    const elt = (config && config.elt) || event.detail.elt;
+    if (elt && elt.id === "confirm") confirming = false;
+  }
+  document.addEventListener("htmx:beforeSwap", confirmAnswered);
+  document.addEventListener("htmx:afterRequest", confirmAnswered);
+
+  document.addEventListener("htmx:afterSettle", () => {
     // A form swapped back with what was typed (a refused close) shows its totals again.
     document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
     if (justSettled) {
-      // A round was just settled: the next round starts at the first box's cards.
+      // A round was just settled: the next round starts where the deal starts.
       justSettled = false;
-      const first = cardInputs().find(boxInPlay) || cardInputs()[0];
-      if (first) {
-        first.focus();
-        markFocused(first);
-      }
+      roundUntouched = true;
+      focusOn(firstField());
     }
     const input = focusedCards();
     if (input) input.classList.add("focused");
@@ -295,11 +362,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
-    const first = cardInputs().find((i) => boxInPlay(i) && cardsOf(i).length < 5);
-    if (first) {
-      first.focus();
-      markFocused(first);
-    }
+    if (document.getElementById("round-form")) focusOn(firstField());
     syncPicker();
   });
 })();

@@ -88,7 +88,9 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.keyboard.press("Enter")  # on to the next hand's cards
     assert page.evaluate("document.activeElement.id") == "box-2-cards"
     page.keyboard.type("kh 8h 4d jh ad")
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # on to the next box, where a player may sit down
+    assert page.evaluate("document.activeElement.id") == "box-3-single"
+    page.keyboard.press("Enter")  # nobody there: the boxes are done
     assert page.evaluate("document.activeElement.id") == "dealer-cards"
     page.keyboard.type("JS QH JD AC 7H")
     page.wait_for_selector("#hand-2 .category:has-text('Không Ngầu')")

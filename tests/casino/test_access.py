@@ -618,6 +618,8 @@ SITE_ROUTES = {
         venue_bound=False,
     ),
     "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
+    # The icon browsers ask for on every page, the login page included.
+    "favicon": Route(lambda world, side: reverse("favicon"), everyone(200), venue_bound=False),
     # The API's description is for the API's callers (casino/api/docs.py): the schema as
     # the API answers, the Swagger page sends a browser to log in first.
     "schema": Route(lambda world, side: reverse("schema"), api(), venue_bound=False),

@@ -96,10 +96,16 @@ def test_five_cards_are_evaluated_with_the_split_as_laid_on_the_felt(dealer, ses
     assert 'class="card black high" data-card="KS"' in html
 
 
-def test_a_hand_without_niu_shows_its_five_cards_and_high_card(dealer, session):
+def test_a_hand_without_niu_shows_its_five_cards_two_above_three_and_high_card(dealer, session):
     response = dealer.get(url("hand", session), {"box": "dealer", "dealer-cards": NO_NIU}, **HX)
     html = response.content.decode()
-    assert 'id="hand-dealer"' in html and "No Niu" in html and '<div class="five">' in html
+    assert 'id="hand-dealer"' in html and "No Niu" in html and 'class="split no-niu"' in html
+    two, three = re.search(
+        r'<div class="two">(.*?)</div>\s*<div class="three">(.*?)</div>', html, re.S
+    ).groups()
+    cards = NO_NIU.upper().replace("10", "T").split()
+    assert re.findall(r'data-card="(\w\w)"', two) == cards[:2]
+    assert re.findall(r'data-card="(\w\w)"', three) == cards[2:]
 
 
 def test_a_wrong_card_is_shown_inline(dealer, session):
@@ -364,3 +370,28 @@ def test_a_confirm_parses_each_card_once_and_evaluates_no_hand(dealer, session):
     boxes = call.kwargs["boxes"]
     assert [(b.position, b.cards) for b in boxes] == [(1, "KS QS 5H 4H TC"), (3, "KH 8H 4D JH AD")]
     assert Round.objects.get().status == RoundStatus.SETTLED
+
+
+def test_a_round_not_yet_typed_whole_previews_what_is_missing_without_an_error_status(
+    dealer, session
+):
+    data = round_data(box1=("ks qs 5h", {"single": "100,000"}))
+    response = dealer.post(url("preview", session), data, **HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Enter 5 cards (3 so far)" in html and 'id="confirm"' not in html
+
+
+def test_the_screen_shows_and_reads_amounts_as_the_venue_writes_them(dealer, session, floor):
+    floor.venue.amount_grouping = "dot"
+    floor.venue.save(update_fields=["amount_grouping"])
+    page = dealer.get(url("round", session)).content.decode()
+    assert re.search(r'id="limit-single"[^>]*>10\.000–10\.000\.000<', page)
+    data = round_data(box1=(NIU_9, {"single": "100.000", "double": "100000"}))
+    response = dealer.post(url("preview", session), data, **HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-total="house" class="minus">-285.000' in html
+    confirmed = dealer.post(url("confirm", session), {**data, "digest": digest_of(response)}, **HX)
+    assert confirmed.status_code == 200
+    assert 'name="box-1-single" value="100.000"' in confirmed.content.decode()

@@ -19,10 +19,10 @@ from casino.services.players import player_create
 D = Decimal
 
 VENUES = [
-    # code, name, currency, rounding unit, time zone, language
-    ("hanoi", "Hà Nội Pearl Casino", "VND", D("1000"), "Asia/Ho_Chi_Minh", "vi"),
-    ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko"),
-    ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt"),
+    # code, name, currency, rounding unit, time zone, language, how amounts are written
+    ("hanoi", "Hà Nội Pearl Casino", "VND", D("1000"), "Asia/Ho_Chi_Minh", "vi", "dot"),
+    ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko", "comma"),
+    ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt", "comma"),
 ]
 
 STAFF = [
@@ -83,7 +83,7 @@ class Command(BaseCommand):
                 user.save()
             user.groups.add(role_group(role))
             users[username] = user
-        for code, name, currency, unit, tz, language in VENUES:
+        for code, name, currency, unit, tz, language, grouping in VENUES:
             venue, created = Venue.objects.get_or_create(
                 code=code,
                 defaults={
@@ -92,6 +92,7 @@ class Command(BaseCommand):
                     "rounding_unit": unit,
                     "timezone": tz,
                     "language": language,
+                    "amount_grouping": grouping,
                 },
             )
             venue.staff.add(*users.values())
