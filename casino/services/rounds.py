@@ -181,12 +181,16 @@ def round_create(
     ``create_key`` in the same session returns the round already recorded.
     """
     create_key = _check_key(create_key, "create_key")
-    session = lock_open_session(session.pk, round_key=create_key)
+    session = lock_open_session(session.pk)
     if not can(user, PLAY, session.table.venue_id):
         raise Forbidden("you do not deal at this venue")
-    if create_key and session.keyed_round_id is not None:
-        existing = Round.objects.select_related("ruleset").get(pk=session.keyed_round_id)
-        return existing, round_result(existing)
+    if create_key:
+        # After the lock, in a statement of its own: a query that waited for the lock sees
+        # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
+        # a Confirm sent twice finds the round the first one dealt.
+        existing = Round.objects.filter(session=session, create_key=create_key).first()
+        if existing is not None:
+            return existing, round_result(existing)
     players = _check_boxes(session, boxes)
     adapter, version, rules = _rules_in_force(session)
     result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)

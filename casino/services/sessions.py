@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -179,19 +179,12 @@ def session_open(
     return session
 
 
-def lock_open_session(session_id: int, *, round_key: str | None = None) -> TableSession:
-    """Lock an open session with its table, venue and ruleset.
-
-    With ``round_key``, ``session.keyed_round_id`` is the round of the session dealt with
-    that ``create_key`` (or None), found by the same statement.
-    """
-    sessions = TableSession.objects.select_for_update(of=("self",)).select_related(
-        "table__venue", "table__ruleset"
+def lock_open_session(session_id: int) -> TableSession:
+    session = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table__venue", "table__ruleset")
+        .get(pk=session_id)
     )
-    if round_key:
-        keyed = Round.objects.filter(session=OuterRef("pk"), create_key=round_key)
-        sessions = sessions.annotate(keyed_round_id=Subquery(keyed.values("pk")[:1]))
-    session = sessions.get(pk=session_id)
     if session.status != TableSession.Status.OPEN:
         raise Conflict(f"session {session.pk} is {session.status}; open the table again to play")
     return session

@@ -173,3 +173,40 @@ def test_two_connections_settling_at_once_settle_once(floor, keys, statuses):
     assert LedgerEntry.objects.filter(round_id=dealt["id"]).count() == 6
     assert ledger_total(round_id=dealt["id"]) == 0
     assert Round.objects.get(pk=dealt["id"]).settle_key in keys
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_connections_dealing_one_create_key_at_once_deal_once(floor):
+    dealer = client_for(floor.dealer)
+    session_id = open_session(dealer, floor.table.pk)["id"]
+    user = get_user_model().objects.get(pk=floor.dealer.pk)
+    barrier = threading.Barrier(2)
+    answers: list = [None, None]
+
+    def run(index):
+        try:
+            client = client_for(user)
+            barrier.wait(timeout=10)
+            answers[index] = client.post(
+                "/api/v1/rounds/",
+                {
+                    "session": session_id,
+                    "dealer_cards": NO_NIU,
+                    "boxes": [box(1, NIU_9, single="100000")],
+                    "create_key": "confirm-1",
+                },
+                format="json",
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    # the second waits for the first's lock on the session, then answers its round
+    assert [answer.status_code for answer in answers] == [201, 201]
+    assert answers[0].json()["id"] == answers[1].json()["id"]
+    assert Round.objects.filter(session_id=session_id).count() == 1
