@@ -154,3 +154,15 @@ def test_a_session_total_past_its_limit_is_written_as_the_venue_does(floor, sess
     message = str(refused.value.message)
     assert "with 999.999.999.999.999 the drop of this session would come to" in message
     assert "stays below 1.000.000.000.000.000" in message
+
+
+@pytest.mark.parametrize(("grouped", "million"), GROUPINGS, indirect=["grouped"])
+def test_the_admins_records_write_amounts_as_the_venue_does(client, grouped, session, million):
+    slip_request(session=session, user=grouped.dealer, kind="fill", chips={"100000": 10})
+    drop_record(session=session, user=grouped.supervisor, amount=D("1000000"))
+    client.force_login(grouped.supervisor)
+    slips = client.get("/admin/casino/slip/").content.decode()
+    assert f'<td class="field-amount_shown">{million}</td>' in slips
+    ledger = client.get("/admin/casino/ledgerentry/").content.decode()
+    amounts = re.findall(r'<td class="field-amount_shown">([^<]*)</td>', ledger)
+    assert sorted(amounts) == [f"+{million}", f"-{million}"]  # the drop's two entries
