@@ -85,7 +85,9 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
     message = ""
     counted = None
     if request.method == "POST":
-        chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
+        chips, errors = forms.read_chips(
+            request.POST, session.table.chip_denominations, grouping=venue.amount_grouping
+        )
         try:
             drop = forms.read_amount(request.POST.get("drop") or "", venue.amount_grouping)
         except ValueError as error:

@@ -70,7 +70,9 @@ def slips(request: HttpRequest, session: TableSession) -> HttpResponse:
     if session.status != TableSession.Status.OPEN:
         return closed(request, session, "slips")
     kind = request.POST.get("kind", "")
-    chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
+    chips, errors = forms.read_chips(
+        request.POST, session.table.chip_denominations, grouping=session.table.venue.amount_grouping
+    )
     seen = request.POST.get("seen", "")
     message = notice = ""
     if kind not in Slip.Kind.values:

@@ -305,9 +305,10 @@
     const totalCell = form.querySelector("[data-total]");
     const grouping = totalCell ? totalCell.dataset.grouping : "";
     const format = formatter(totalCell ? totalCell.dataset.currency : "", grouping);
+    const thousands = (MARKS[grouping] || MARKS.comma)[0];
     let total = 0;
     form.querySelectorAll("input[data-denomination]").forEach((input) => {
-      const count = parseInt(input.value.replace(/[\s,]/g, ""), 10) || 0;
+      const count = parseInt(input.value.replace(/[\s_]/g, "").split(thousands).join(""), 10) || 0;
       const value = count * parseFloat(input.dataset.denomination);
       total += value;
       const line = input.closest("tr").querySelector("[data-line]");

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.console.forms import read_chips
 from casino.errors import InvalidInput
 from casino.games import BoxInput
 from casino.models import Round, TableSession
@@ -166,3 +167,14 @@ def test_the_admins_records_write_amounts_as_the_venue_does(client, grouped, ses
     ledger = client.get("/admin/casino/ledgerentry/").content.decode()
     amounts = re.findall(r'<td class="field-amount_shown">([^<]*)</td>', ledger)
     assert sorted(amounts) == [f"+{million}", f"-{million}"]  # the drop's two entries
+
+
+def test_a_chip_count_is_grouped_as_the_venue_groups_amounts():
+    denominations = ["1000", "100"]
+    data = {"chips-1000": "1.200", "chips-100": "12,5"}
+    chips, errors = read_chips(data, denominations, grouping="dot")
+    assert chips == {"1000": 1200}
+    assert errors == {"chips-100": "Count the chips as a whole number, 0 or more"}
+    assert read_chips({"chips-1000": "1,200"}, denominations) == ({"1000": 1200}, {})
+    _chips, errors = read_chips({"chips-1000": "100.000"}, denominations, grouping="dot")
+    assert errors == {"chips-1000": "At most 99.999 chips of one value"}
