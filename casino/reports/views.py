@@ -95,7 +95,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "d": outputs.present(
             data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
         ),
-        "trend_svg": trend(data["days"], venue.currency),
+        "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
         "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
     }

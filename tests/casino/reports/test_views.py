@@ -172,3 +172,10 @@ def test_a_reports_pdf_keeps_the_grouping_of_its_build():
     assert outputs.present(figures, grouping="comma")["total"]["average_bet"] == "95,001"
     figures["shift"] = {"currency": "MOP"}  # built before venues had a grouping
     assert outputs.present(figures)["total"]["average_bet"] == "95,000.50"
+
+
+def test_a_charts_amounts_are_grouped_as_the_venue_does():
+    from casino.reports import charts
+
+    svg = charts.bars("House win", ["NN1", "NN2"], [2_500_000, -1_500_000], "VND", "dot")
+    assert "2.000.000" in svg and "2,000,000" not in svg
