@@ -205,6 +205,43 @@ def grouped(amount: Decimal, places: int, grouping: Grouping | str = Grouping.CO
     return f"{amount:,.{places}f}".translate({ord(","): thousands, ord("."): point})
 
 
+#: Digits after the decimal point per ISO 4217 currency (the ones the venues use); others 2.
+MINOR_UNITS = {"VND": 0, "KRW": 0, "JPY": 0, "MOP": 2, "HKD": 2, "USD": 2, "EUR": 2}
+
+
+def currency_places(currency: str) -> int:
+    """The decimals ``currency`` is written with: ``0`` for VND and KRW, ``2`` for MOP.
+
+    >>> currency_places("VND"), currency_places("MOP"), currency_places("XYZ")
+    (0, 2, 2)
+    """
+    return MINOR_UNITS.get(currency, 2)
+
+
+def written(
+    amount: Decimal,
+    grouping: Grouping | str = Grouping.COMMA,
+    *,
+    places: int = 0,
+    signed: bool = False,
+) -> str:
+    """``amount`` as a person reads it in ``grouping``: at least ``places`` decimals (a
+    currency's), more only when the amount has them, so no digit of money is hidden and
+    none is made up; ``+`` before a gain when ``signed``. What the services' messages and
+    every screen write an amount with.
+
+    >>> written(Decimal("1500000.00"), "dot"), written(Decimal("95.50")), written(Decimal("1E+3"))
+    ('1.500.000', '95.5', '1,000')
+    >>> written(Decimal("5000"), "dot", signed=True), written(Decimal("-0.25"), "space", places=2)
+    ('+5.000', '-0,25')
+    """
+    exponent = amount.normalize().as_tuple().exponent
+    if isinstance(exponent, int):
+        places = max(places, -exponent)
+    text = grouped(amount, places, grouping)
+    return f"+{text}" if signed and amount > 0 else text
+
+
 _SPACES = re.compile(r"[\s_\u00a0\u202f]")
 _DIGITS = re.compile(r"\d{1,15}")
 _FRACTION = re.compile(r"\d{1,2}")

@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
+from casino.console.labels import venue_money
 from casino.models import AuditEvent, Box, LedgerEntry, Round, Shift, Slip, TableSession
+
+
+def money_column(
+    model: type[Model], field: str, venue_path: str, *, signed: bool = True
+) -> Callable[[Any], str | None]:
+    """A list column of an amount as its venue writes it (its currency's decimals, its
+    grouping: ``1.500.000``), not a bare field's ``1500000.00``; a gain or a loss
+    (``signed``) with its sign; sorted by the field."""
+
+    def column(obj: Any) -> str | None:
+        amount = getattr(obj, field)
+        if amount is None:
+            return None  # the admin's empty value
+        venue = obj
+        for step in venue_path.split("__"):
+            venue = getattr(venue, step)
+        return venue_money(amount, venue, signed=signed)
+
+    column.__name__ = f"{field}_shown"
+    description = model._meta.get_field(field).verbose_name
+    return admin.display(description=description, ordering=field)(column)
 
 
 @admin.register(AuditEvent)
@@ -33,9 +57,9 @@ class TableSessionAdmin(ReadOnlyAdmin):
         "dealer",
         "opened_at",
         "closed_at",
-        "win_by_count",
-        "win_by_ledger",
-        "variance",
+        money_column(TableSession, "win_by_count", "table__venue"),
+        money_column(TableSession, "win_by_ledger", "table__venue"),
+        money_column(TableSession, "variance", "table__venue"),
     ]
     list_filter = ["status", ("table__venue", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["table__venue", "dealer"]
@@ -60,10 +84,11 @@ class RoundAdmin(ReadOnlyAdmin):
         "game",
         "status",
         "ruleset_version_number",
-        "house_net",
+        money_column(Round, "house_net", "session__table__venue"),
         "settled_at",
     ]
     list_filter = ["status", "game"]
+    list_select_related = ["session__table__venue"]
     inlines = [BoxInline]
 
 
@@ -74,13 +99,14 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
         "created_at",
         "account",
         "kind",
-        "amount",
+        money_column(LedgerEntry, "amount", "venue"),
         "round",
         "slip",
         "drop",
         "reverses",
     ]
     list_filter = ["account", "kind", ("venue", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["venue"]
 
 
 @admin.register(Slip)
@@ -88,13 +114,14 @@ class SlipAdmin(ReadOnlyAdmin):
     list_display = [
         "__str__",
         "venue",
-        "amount",
+        money_column(Slip, "amount", "venue", signed=False),
         "status",
         "requested_by",
         "issued_by",
         "verified_by",
     ]
     list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind", "status"]
+    list_select_related = ["venue"]
 
 
 # Login records and API tokens (casino/throttling.py, casino/services/logins.py)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino import selectors as floor_selectors
 from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
-from casino.console.labels import format_money
+from casino.console.labels import venue_money
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Round, TableSession
 from casino.services.sessions import (
@@ -80,13 +80,16 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
             return go(request, done)
         return summary(request, session)
     state = session_state(session=session)
+    venue = session.table.venue
     errors: dict[str, str] = {}
     message = ""
     counted = None
     if request.method == "POST":
-        chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
+        chips, errors = forms.read_chips(
+            request.POST, session.table.chip_denominations, grouping=venue.amount_grouping
+        )
         try:
-            drop = forms.read_amount(request.POST.get("drop") or "")
+            drop = forms.read_amount(request.POST.get("drop") or "", venue.amount_grouping)
         except ValueError as error:
             errors["drop"] = str(error)
             drop = None
@@ -135,19 +138,23 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         errors=errors,
         message=message,
         counted=counted,
-        variance=counted_variance(state, counted, request.POST.get("drop") or ""),
+        variance=counted_variance(
+            state, counted, request.POST.get("drop") or "", venue.amount_grouping
+        ),
     )
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
 
 
-def counted_variance(state: SessionState, counted: Decimal | None, drop: str) -> Decimal | None:
-    """The variance of a count as typed (the drop typed with it included), shown again
-    with a refused close so that nothing typed goes blank."""
+def counted_variance(
+    state: SessionState, counted: Decimal | None, drop: str, grouping: str
+) -> Decimal | None:
+    """The variance of a count as typed (the drop typed with it included, in the venue's
+    ``grouping``), shown again with a refused close so that nothing typed goes blank."""
     if counted is None:
         return None
     try:
-        dropped = forms.read_amount(drop) or Decimal(0)
+        dropped = forms.read_amount(drop, grouping) or Decimal(0)
     except ValueError:
         return None
     return counted + dropped - state.expected_tray
@@ -212,7 +219,7 @@ def drop_reversal(request: HttpRequest, session: TableSession, drop_id: int) -> 
             else:
                 notice = _("Drop %(number)s of %(amount)s reversed.") % {
                     "number": drop.pk,
-                    "amount": format_money(drop.amount, session.table.venue.currency),
+                    "amount": venue_money(drop.amount, session.table.venue),
                 }
     context = close_context(
         session,

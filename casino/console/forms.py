@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from casino.cards import Card, parse_card
 from casino.errors import ServiceError
 from casino.models import Player, TableLimit
-from casino.money import Grouping, grouped, parse_grouped
+from casino.money import Grouping, grouped, marks, parse_grouped
 from casino.players import membership_key
 from casino.services.rounds import check_stake
 
@@ -165,21 +165,28 @@ def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | No
 
 
 def read_chips(
-    data: Mapping[str, str], denominations: Iterable[str], prefix: str = "chips-"
+    data: Mapping[str, str],
+    denominations: Iterable[str],
+    prefix: str = "chips-",
+    grouping: Grouping | str = Grouping.COMMA,
 ) -> tuple[dict[str, int], dict[str, str]]:
-    """A chip count per denomination (blank is 0); errors by field name."""
+    """A chip count per denomination (blank is 0), its thousands grouped as the venue
+    groups them (``1.000`` where it groups with points); errors by field name."""
     chips: dict[str, int] = {}
     errors: dict[str, str] = {}
+    thousands = re.escape(marks(grouping)[0])
     for denomination in denominations:
         name = f"{prefix}{denomination}"
-        text = re.sub(r"[\s,_]", "", data.get(name) or "")
+        text = re.sub(rf"[\s_{thousands}]", "", data.get(name) or "")
         if not text:
             continue
         if not text.isdecimal():
             errors[name] = _("Count the chips as a whole number, 0 or more")
             continue
         if int(text) > MAX_CHIPS:
-            errors[name] = _("At most %(count)s chips of one value") % {"count": f"{MAX_CHIPS:,}"}
+            errors[name] = _("At most %(count)s chips of one value") % {
+                "count": grouped(Decimal(MAX_CHIPS), 0, grouping)
+            }
             continue
         if int(text):
             chips[denomination] = int(text)

@@ -10,10 +10,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from casino.cards import Card, Rank, Suit
-from casino.money import Grouping, grouped, to_decimal
-
-#: Digits after the decimal point per ISO 4217 currency (the ones the venues use); others 2.
-MINOR_UNITS = {"VND": 0, "KRW": 0, "JPY": 0, "MOP": 2, "HKD": 2, "USD": 2, "EUR": 2}
+from casino.money import Grouping, currency_places, to_decimal, written
 
 
 def outcome_label(outcome: str) -> str:
@@ -48,14 +45,7 @@ def format_money(
         return ""
     if not isinstance(amount, Decimal):
         amount = to_decimal(amount)  # a chip denomination is stored as text
-    places = MINOR_UNITS.get(currency, 2)
-    exponent = amount.normalize().as_tuple().exponent
-    if isinstance(exponent, int) and -exponent > places:
-        places = -exponent  # more digits than the currency has: show them all
-    text = grouped(amount, places, grouping)
-    if signed and amount > 0:
-        text = "+" + text
-    return text
+    return written(amount, grouping, places=currency_places(currency), signed=signed)
 
 
 def venue_money(amount: Decimal | int | str | None, venue: Any, *, signed: bool = False) -> str:

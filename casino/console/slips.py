@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.console import forms, selectors
 from casino.console.access import closed, page, refusal, session_context, with_session
-from casino.console.labels import format_money
+from casino.console.labels import venue_money
 from casino.console.services import slip_request_once
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Slip, SlipStatus, TableSession
@@ -70,7 +70,9 @@ def slips(request: HttpRequest, session: TableSession) -> HttpResponse:
     if session.status != TableSession.Status.OPEN:
         return closed(request, session, "slips")
     kind = request.POST.get("kind", "")
-    chips, errors = forms.read_chips(request.POST, session.table.chip_denominations)
+    chips, errors = forms.read_chips(
+        request.POST, session.table.chip_denominations, grouping=session.table.venue.amount_grouping
+    )
     seen = request.POST.get("seen", "")
     message = notice = ""
     if kind not in Slip.Kind.values:
@@ -97,7 +99,7 @@ def slips(request: HttpRequest, session: TableSession) -> HttpResponse:
         notice = _("%(kind)s %(number)s requested for %(amount)s.") % {
             "kind": slip.get_kind_display(),
             "number": slip.label,
-            "amount": format_money(slip.amount, session.table.venue.currency),
+            "amount": venue_money(slip.amount, session.table.venue),
         }
     context = slips_context(session, request.user, notice=notice)
     return page(request, "console/slips.html", "slips", context)

@@ -57,7 +57,9 @@ def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
     errors: dict[str, str] = {}
     message = ""
     if request.method == "POST":
-        chips, errors = forms.read_chips(request.POST, table.chip_denominations)
+        chips, errors = forms.read_chips(
+            request.POST, table.chip_denominations, grouping=table.venue.amount_grouping
+        )
         if table.status != Table.Status.ACTIVE:
             message = _("Table %(table)s is inactive; a manager can reactivate it.") % {
                 "table": table.code

@@ -17,6 +17,8 @@ from matplotlib import rcParams
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from casino.money import Grouping, grouped
+
 # Hour labels ("22:00") look like times to matplotlib, which says so at INFO level.
 logging.getLogger("matplotlib.category").setLevel(logging.WARNING)
 
@@ -36,8 +38,16 @@ def _number(value: Any) -> float:
     return float(Decimal(value)) if value not in (None, "") else 0.0
 
 
-def _amounts(ax: Any) -> None:
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:,.0f}"))
+def _amounts(ax: Any, grouping: Grouping | str) -> None:
+    """Whole amounts on the axis, in the venue's ``grouping``."""
+    ax.yaxis.set_major_formatter(
+        FuncFormatter(lambda x, _pos: grouped(Decimal(f"{x:.0f}"), 0, grouping))
+    )
+
+
+def _grouping(figures: dict[str, Any]) -> str:
+    """The grouping a report was built in (commas for one built before venues had one)."""
+    return figures["shift"].get("grouping", Grouping.COMMA)
 
 
 def _svg(figure: Figure) -> str:
@@ -62,15 +72,21 @@ def _empty(ax: Any) -> None:
     ax.set_yticks([])
 
 
-def bars(title: str, labels: Sequence[str], values: Sequence[float], currency: str = "") -> str:
-    """Bars above zero in green, below in red; amounts on the axis."""
+def bars(
+    title: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    currency: str = "",
+    grouping: Grouping | str = Grouping.COMMA,
+) -> str:
+    """Bars above zero in green, below in red; amounts on the axis in ``grouping``."""
     figure, ax = _frame(f"{title} ({currency})" if currency else title)
     if not labels:
         _empty(ax)
         return _svg(figure)
     ax.bar(labels, values, color=[WIN if v >= 0 else LOSS for v in values], width=0.6)
     ax.axhline(0, color="#444444", linewidth=0.8)
-    _amounts(ax)
+    _amounts(ax, grouping)
     ax.tick_params(axis="x", labelrotation=45 if len(labels) > 10 else 0)
     return _svg(figure)
 
@@ -82,6 +98,7 @@ def win_by_table(figures: dict[str, Any]) -> str:
         [t["label"] for t in tables],
         [_number(t["house_win"]) for t in tables],
         figures["shift"]["currency"],
+        _grouping(figures),
     )
 
 
@@ -92,6 +109,7 @@ def win_by_hour(figures: dict[str, Any]) -> str:
         [h["label"] for h in hours],
         [_number(h["house_win"]) for h in hours],
         figures["shift"]["currency"],
+        _grouping(figures),
     )
 
 
@@ -156,8 +174,11 @@ def shift_charts(figures: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def trend(days: Sequence[dict[str, Any]], currency: str) -> str:
-    """The dashboard's daily house win (bars) with the hold % against theoretical (lines)."""
+def trend(
+    days: Sequence[dict[str, Any]], currency: str, grouping: Grouping | str = Grouping.COMMA
+) -> str:
+    """The dashboard's daily house win (bars) with the hold % against theoretical (lines),
+    amounts in the venue's ``grouping``."""
     figure, ax = _frame(f"House win and hold by gaming date ({currency})")
     if not days:
         _empty(ax)
@@ -178,7 +199,7 @@ def trend(days: Sequence[dict[str, Any]], currency: str) -> str:
         linewidth=1.2,
         label="theoretical win",
     )
-    _amounts(ax)
+    _amounts(ax, grouping)
     hold = ax.twinx()
     hold.plot(
         labels,

@@ -108,6 +108,7 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
             "venue": venue.code,
             "venue_name": venue.name,
             "currency": venue.currency,
+            "grouping": venue.amount_grouping,
             "timezone": venue.timezone,
             "gaming_date": shift.gaming_date.isoformat(),
             "name": shift.name,

@@ -1,8 +1,9 @@
 """A report's files from its figures: CSV, XLSX (a sheet per section), PDF, chart SVGs.
 
 Each writer reads the stored figures only, so the files always say what the page says.
-``present`` turns the figures into display text (thousands separators, percentages,
-"n/a" with its reason) for the HTML page and the PDF; the CSV and XLSX keep numbers.
+``present`` turns the figures into display text (amounts with the currency's decimals in
+the venue's grouping, percentages, "n/a" with its reason) for the HTML page and the PDF;
+the CSV and XLSX keep plain numbers.
 
 Names and reasons are typed by people (a player, a venue, a void's reason), so a
 spreadsheet must never run them: a text cell starting with ``=``, ``+``, ``-``, ``@``, a
@@ -21,11 +22,12 @@ import csv
 import io
 import logging
 from collections.abc import Callable, Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
 
+from casino.money import Grouping, currency_places, grouped
 from casino.reports.figures import theoretical_note
 from casino.reports.kinds import game_label
 
@@ -225,18 +227,35 @@ def _decimal(value: Any) -> Any:
 # Display
 
 
-def money_text(value: Any) -> str:
-    amount = Decimal(value)
-    if amount == amount.to_integral_value():
-        return f"{amount:,.0f}"
-    return f"{amount:,.2f}"
+def money_text(value: Any, currency: str, grouping: Grouping | str = Grouping.COMMA) -> str:
+    """A figure as people read it: the currency's decimals (``1.234.568`` for VND, a
+    computed figure such as an average bet or a theoretical win rounded half up to them),
+    in the venue's ``grouping``.
+
+    >>> money_text("1234567.50", "VND", "dot"), money_text("95", "MOP"), money_text("-0.4", "VND")
+    ('1.234.568', '95.00', '0')
+    """
+    places = currency_places(currency)
+    amount = Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return grouped(amount if amount else abs(amount), places, grouping)
 
 
-def present(figures: dict[str, Any], *, note: str | None = None) -> dict[str, Any]:
-    """A copy of the figures as display text; an unavailable theoretical figure reads
-    "n/a (house edge not computed for ruleset ...)"."""
+def present(
+    figures: dict[str, Any],
+    *,
+    note: str | None = None,
+    currency: str | None = None,
+    grouping: Grouping | str | None = None,
+) -> dict[str, Any]:
+    """A copy of the figures as display text, amounts in ``currency`` and the venue's
+    ``grouping`` (by default a shift report's own: those of its venue when it was built;
+    a report built before venues had a grouping writes commas); an unavailable
+    theoretical figure reads "n/a (house edge not computed for ruleset ...)"."""
     note = note or theoretical_note(figures)
-    gaming_date = figures.get("shift", {}).get("gaming_date")
+    shift = figures.get("shift", {})
+    gaming_date = shift.get("gaming_date")
+    currency = currency or shift.get("currency", "")
+    grouping = grouping or shift.get("grouping", Grouping.COMMA)
 
     def walk(value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):
@@ -248,11 +267,11 @@ def present(figures: dict[str, Any], *, note: str | None = None) -> dict[str, An
                 return note
             return "—"
         if key in MONEY:
-            return money_text(value)
+            return money_text(value, currency, grouping)
         if key in PERCENT:
-            return f"{Decimal(value):.2f}%"
+            return f"{grouped(Decimal(value), 2, grouping)}%"
         if key in COUNTS and isinstance(value, int):
-            return f"{value:,}"
+            return grouped(Decimal(value), 0, grouping)
         if key == "odds":
             return f"{Decimal(value).normalize():f}:1"
         if key == "flagged":
@@ -433,7 +452,8 @@ def _append(sheet: Any, values: list[Any]) -> None:
 
 
 def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
-    """The report as a PDF (WeasyPrint), with the charts; one section per page."""
+    """The report as a PDF (WeasyPrint), with the charts; one section per page, amounts
+    in the grouping the venue wrote them in when the report was built."""
     from weasyprint import HTML
 
     images = {

@@ -92,8 +92,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "date_from": date_from,
         "date_to": date_to,
         "reports": board.reports,
-        "d": outputs.present(data, note=UNRATED_RANGE),
-        "trend_svg": trend(data["days"], venue.currency),
+        "d": outputs.present(
+            data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
+        ),
+        "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
         "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
     }
@@ -119,7 +121,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "reports/shift_report.html#report-status", _status(report))
     context = {
         **_status(report),
-        "f": outputs.present(report.figures) if report.figures else None,
+        "f": _presented(report),
         "files": selectors.report_files(report),
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=report.venue_id),
         "voids_shown": f":{LIST_LIMIT}",
@@ -131,6 +133,14 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ],
     }
     return render(request, "reports/shift_report.html", context)
+
+
+def _presented(report: ShiftReport) -> dict[str, Any] | None:
+    """The report's figures as display text, amounts in the venue's grouping as it is now
+    (the grouping decides no money, so a report reads as the venue writes amounts today)."""
+    if not report.figures:
+        return None
+    return outputs.present(report.figures, grouping=report.venue.amount_grouping)
 
 
 def _status(report: ShiftReport) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from casino.models import (
     TableLimit,
     TableSession,
 )
-from casino.money import Grouping, grouped
+from casino.money import Grouping, written
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result
 from casino.roles import PLAY, SUPERVISE, can
 from casino.rules import rules_in_force, rules_of_round
@@ -57,8 +57,7 @@ def _check_key(key: str | None, field: str) -> str | None:
 
 def _amount(value: Decimal, grouping: Grouping | str = Grouping.COMMA) -> str:
     """An amount in a message: ``10,000``, ``95.5`` (no exponent, no trailing zeros)."""
-    places = max(0, -int(value.normalize().as_tuple().exponent))
-    return grouped(value, places, grouping)
+    return written(value, grouping)
 
 
 def check_stake(
@@ -142,7 +141,9 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
         for bet_type, stake in box.stakes.items():
             # A bet type without a limit: the game refuses one its rules do not offer.
             try:
-                check_stake(stake=stake, limit=limits.get(bet_type))
+                check_stake(
+                    stake=stake, limit=limits.get(bet_type), grouping=table.venue.amount_grouping
+                )
             except InvalidInput as error:
                 error.field = f"boxes[{index}].bets.{bet_type}"
                 raise

@@ -32,7 +32,13 @@ from casino.models import (
     TableSession,
     slip_label,
 )
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, to_decimal
+from casino.money import (
+    MONEY_DECIMAL_PLACES,
+    MONEY_MAX_DIGITS,
+    Grouping,
+    to_decimal,
+    written,
+)
 from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
@@ -57,9 +63,14 @@ _ZERO = Decimal(0)
 
 
 def chips_total(
-    chips: Mapping[str, Any], denominations: list[str], *, field: str
+    chips: Mapping[str, Any],
+    denominations: list[str],
+    *,
+    field: str,
+    grouping: Grouping | str = Grouping.COMMA,
 ) -> tuple[dict[str, int], Decimal]:
-    """Check a chip count (denomination -> count) and return it cleaned with its total."""
+    """Check a chip count (denomination -> count) and return it cleaned with its total;
+    a refusal writes amounts in the venue's ``grouping``."""
     if not isinstance(chips, Mapping):
         raise InvalidInput(
             "give the chip count as an object of denomination -> number of chips", field=field
@@ -88,21 +99,31 @@ def chips_total(
         total += value * count
     if total >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(
-            f"the chips come to {total:,}, more than a session can hold (below "
-            f"{SESSION_TOTAL_LIMIT:,}); check the number of chips of each denomination",
+            f"the chips come to {_amount(total, grouping)}, more than a session can hold "
+            f"(below {_amount(SESSION_TOTAL_LIMIT, grouping)}); check the number of chips of "
+            "each denomination",
             field=field,
         )
     return clean, total
 
 
-def check_session_total(*, what: str, total: Decimal, adding: Decimal, field: str) -> None:
+def check_session_total(
+    *,
+    what: str,
+    total: Decimal,
+    adding: Decimal,
+    field: str,
+    grouping: Grouping | str = Grouping.COMMA,
+) -> None:
     """Refuse an amount that would take a session's running total (its drop, fills or
-    credits) to SESSION_TOTAL_LIMIT, before anything is written."""
+    credits) to SESSION_TOTAL_LIMIT, before anything is written; the refusal writes
+    amounts in the venue's ``grouping``."""
     if total + adding >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(
-            f"with {adding:,} the {what} of this session would come to {total + adding:,}; "
-            f"a session's {what} stays below {SESSION_TOTAL_LIMIT:,} so that it can be "
-            "closed: check the amount",
+            f"with {_amount(adding, grouping)} the {what} of this session would come to "
+            f"{_amount(total + adding, grouping)}; a session's {what} stays below "
+            f"{_amount(SESSION_TOTAL_LIMIT, grouping)} so that it can be closed: check the "
+            "amount",
             field=field,
         )
 
@@ -153,7 +174,12 @@ def session_open(
         raise Conflict(
             f"table {table.code} is already open (session {open_session.pk}); close it first"
         )
-    chips, total = chips_total(opening_chips, table.chip_denominations, field="opening_chips")
+    chips, total = chips_total(
+        opening_chips,
+        table.chip_denominations,
+        field="opening_chips",
+        grouping=table.venue.amount_grouping,
+    )
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -199,7 +225,13 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
         raise Forbidden("only a supervisor enters the drop")
     amount = _positive(amount, "amount")
     dropped = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
-    check_session_total(what="drop", total=dropped or _ZERO, adding=amount, field="amount")
+    check_session_total(
+        what="drop",
+        total=dropped or _ZERO,
+        adding=amount,
+        field="amount",
+        grouping=venue.amount_grouping,
+    )
     drop = Drop.objects.create(
         session=session, amount=amount, counted_by=user, counted_at=timezone.now()
     )
@@ -375,17 +407,20 @@ def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:
             "only with a reason: say why in the reason for the variance, or count again"
         )
     raise InvalidInput(
-        message % {"variance": _amount(variance, signed=True), "allowed": _amount(allowed)},
+        message
+        % {
+            "variance": _amount(variance, venue.amount_grouping, signed=True),
+            "allowed": _amount(allowed, venue.amount_grouping),
+        },
         field="variance_reason",
         reason="variance_reason_required",
     )
 
 
-def _amount(value: Decimal, *, signed: bool = False) -> str:
-    """An amount in a message: ``5,000``, ``-95.5`` (grouped, no trailing zeros), ``+5,000``
-    when ``signed``."""
-    text = f"{value.normalize():,f}"
-    return f"+{text}" if signed and value > 0 else text
+def _amount(value: Decimal, grouping: Grouping | str, *, signed: bool = False) -> str:
+    """An amount in a message, in the venue's ``grouping``: ``5,000``, ``-95.5`` (no
+    trailing zeros), ``+5.000`` when ``signed``."""
+    return written(value, grouping, signed=signed)
 
 
 @transaction.atomic
@@ -410,7 +445,10 @@ def session_close(
         raise Forbidden("only a supervisor closes a table")
     check_closable(session)
     chips, closing_total = chips_total(
-        closing_chips, session.table.chip_denominations, field="closing_chips"
+        closing_chips,
+        session.table.chip_denominations,
+        field="closing_chips",
+        grouping=venue.amount_grouping,
     )
     if drop not in (None, ""):
         try:
@@ -435,7 +473,8 @@ def session_close(
         # table's limits could not fit, which is a matter for the ledger's audit.
         if abs(value) >= MAX_AMOUNT:
             raise Conflict(
-                f"the {name} would be {value:,}, more than an amount can be; nothing was "
+                f"the {name} would be {_amount(value, venue.amount_grouping)}, more than an "
+                "amount can be; nothing was "
                 "closed: run manage.py audit_ledger and check this session's rounds"
             )
     variance_reason = (variance_reason or "").strip()[:MAX_REASON]

@@ -96,7 +96,9 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
         raise Forbidden("you do not work at this table's venue")
     if kind not in Slip.Kind.values:
         raise InvalidInput(f"{kind!r} is not a slip kind: use fill or credit", field="kind")
-    clean, amount = chips_total(chips, session.table.chip_denominations, field="chips")
+    clean, amount = chips_total(
+        chips, session.table.chip_denominations, field="chips", grouping=venue.amount_grouping
+    )
     if amount <= 0:
         raise InvalidInput("a slip needs at least one chip", field="chips")
     check_session_total(
@@ -104,6 +106,7 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
         total=_session_total(session.pk, kind, _COUNTED),
         adding=amount,
         field="chips",
+        grouping=venue.amount_grouping,
     )
     now = timezone.now()
     year = now.astimezone(zoneinfo.ZoneInfo(venue.timezone)).year  # the venue's calendar
@@ -175,12 +178,14 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
     """
     slip = _lock(slip)
     _check_step(slip, user, VERIFY)
+    venue = _venue(slip)
     try:  # counted since its request; checked again as it reaches the ledger
         check_session_total(
             what=_totals_name(slip.kind),
             total=_session_total(slip.session_id, slip.kind, (SlipStatus.VERIFIED,)),
             adding=slip.amount,
             field="slip",
+            grouping=venue.amount_grouping,
         )
     except InvalidInput as error:
         raise Conflict(error.message) from None
@@ -216,7 +221,7 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
         user=user,
         action="slip.verify",
         obj=slip,
-        venue=_venue(slip),
+        venue=venue,
         summary=f"verified {slip.kind} {slip.label} of {slip.amount}",
     )
     return slip

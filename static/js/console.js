@@ -276,6 +276,22 @@
   /* Chip counts: each line's value, the total and, when closing, the variance, in the
      venue's grouping when the total names it (casino.money.Grouping). */
   const GROUPINGS = { comma: "en-US", dot: "de-DE", space: "fr-FR" };
+  /* The thousands mark and the decimal mark of each grouping, as casino.money.MARKS. */
+  const MARKS = { comma: [",", "."], dot: [".", ","], space: ["\u00a0", ","] };
+
+  /* An amount typed in the venue's grouping or as plain digits, as the server reads it
+     (casino.money.parse_grouped): 0 for a blank, NaN for what the server refuses. */
+  function readAmount(text, grouping) {
+    const [thousands, point] = MARKS[grouping] || MARKS.comma;
+    const cleaned = text.replace(/[\s_\u00a0\u202f]/g, "");
+    if (!cleaned) return 0;
+    const [whole, fraction, ...rest] = cleaned.split(point);
+    if (rest.length || (fraction !== undefined && !/^\d{1,2}$/.test(fraction))) return NaN;
+    const grouped = new RegExp("^\\d{1,3}(\\" + thousands + "\\d{3})+$");
+    const digits = thousands.trim() && grouped.test(whole) ? whole.split(thousands).join("") : whole;
+    if (!/^\d{1,15}$/.test(digits)) return NaN;
+    return parseFloat(fraction === undefined ? digits : digits + "." + fraction);
+  }
 
   function formatter(currency, grouping) {
     const places = { VND: 0, KRW: 0, JPY: 0 }[currency] ?? 2;
@@ -287,12 +303,12 @@
 
   function chipTotals(form) {
     const totalCell = form.querySelector("[data-total]");
-    const format = formatter(
-      totalCell ? totalCell.dataset.currency : "", totalCell ? totalCell.dataset.grouping : ""
-    );
+    const grouping = totalCell ? totalCell.dataset.grouping : "";
+    const format = formatter(totalCell ? totalCell.dataset.currency : "", grouping);
+    const thousands = (MARKS[grouping] || MARKS.comma)[0];
     let total = 0;
     form.querySelectorAll("input[data-denomination]").forEach((input) => {
-      const count = parseInt(input.value.replace(/[\s,]/g, ""), 10) || 0;
+      const count = parseInt(input.value.replace(/[\s_]/g, "").split(thousands).join(""), 10) || 0;
       const value = count * parseFloat(input.dataset.denomination);
       total += value;
       const line = input.closest("tr").querySelector("[data-line]");
@@ -302,8 +318,13 @@
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
       const drop = form.querySelector("input[data-drop]");
-      const dropped = drop ? parseFloat(drop.value.replace(/[\s,]/g, "")) || 0 : 0;
+      const dropped = drop ? readAmount(drop.value, grouping) : 0;
       const difference = total + dropped - parseFloat(form.dataset.expected);
+      if (Number.isNaN(difference)) {
+        variance.textContent = "";  // the drop as typed is refused, with how to write it
+        variance.className = "num";
+        return;
+      }
       variance.textContent = (difference > 0 ? "+" : "") + format.format(difference);
       variance.className = "num " + (difference === 0 ? "" : difference > 0 ? "plus" : "minus");
     }

@@ -150,3 +150,32 @@ def test_a_shift_without_a_report_can_be_built_by_a_manager(client, night, monke
     report = ShiftReport.objects.get(shift=night.shift)
     assert answer.status_code == 302 and answer["Location"] == f"/reports/shift/{report.pk}/"
     assert sent == [report.pk]
+
+
+def test_the_report_and_the_dashboard_write_amounts_as_the_venue_does(client, night, done):
+    client.force_login(night.floor.manager)
+    page = client.get(reverse("reports:report", args=[done.pk])).content.decode()
+    cells = " ".join(re.findall(r'<td class="num[^"]*">([^<]*)</td>', page))
+    assert "-1,385,000" in cells and not re.search(r"\d\.\d\d(?!%)", cells)  # no VND cents
+    night.floor.venue.amount_grouping = "dot"
+    night.floor.venue.save(update_fields=["amount_grouping"])
+    page = client.get(reverse("reports:report", args=[done.pk])).content.decode()
+    assert "-1.385.000" in page and "-48,60%" in page and "-1,385,000" not in page
+    url = reverse("reports:dashboard") + "?venue=hanoi&from=2026-11-01&to=2026-11-30"
+    board = client.get(url).content.decode()
+    assert "-1.385.000" in board and "-1,385,000" not in board
+
+
+def test_a_reports_pdf_keeps_the_grouping_of_its_build():
+    figures = {"shift": {"currency": "VND", "grouping": "dot"}, "total": {"average_bet": "95000.5"}}
+    assert outputs.present(figures)["total"]["average_bet"] == "95.001"
+    assert outputs.present(figures, grouping="comma")["total"]["average_bet"] == "95,001"
+    figures["shift"] = {"currency": "MOP"}  # built before venues had a grouping
+    assert outputs.present(figures)["total"]["average_bet"] == "95,000.50"
+
+
+def test_a_charts_amounts_are_grouped_as_the_venue_does():
+    from casino.reports import charts
+
+    svg = charts.bars("House win", ["NN1", "NN2"], [2_500_000, -1_500_000], "VND", "dot")
+    assert "2.000.000" in svg and "2,000,000" not in svg
