@@ -79,9 +79,10 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("You do not run tables at this venue."))
 
 
-def with_session(view: View) -> View:
+def session_view(view: View, *, capability: frozenset[str], read_only: bool = False) -> View:
     """Resolve ``session_id`` to a session at the user's venues (404 otherwise), speak
-    its venue's language, and require the dealer's role there (403 otherwise)."""
+    its venue's language, and require ``capability`` there (403 otherwise); a
+    ``read_only`` view refuses anything but a GET (403): nothing is written from it."""
 
     @console_login_required
     @wraps(view)
@@ -90,11 +91,18 @@ def with_session(view: View) -> View:
         if session is None or selectors.console_of(session.table.game) is None:
             raise Http404("no such session at your venues")
         use_venue_language(request, session.table.venue.language)
-        if not can(request.user, PLAY, session.table.venue_id):
+        if not can(request.user, capability, session.table.venue_id):
             return forbidden(request)
+        if read_only and request.method != "GET":
+            return refusal(request, 403, _("This view is read-only: nothing changes from it."))
         return view(request, session, **kwargs)
 
     return wrapper
+
+
+def with_session(view: View) -> View:
+    """A session's page for its dealer: the dealer's role at its venue (``session_view``)."""
+    return session_view(view, capability=PLAY)
 
 
 def game_only(code: str) -> Callable[[View], View]:

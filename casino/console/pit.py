@@ -11,25 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from functools import wraps
-from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.console import selectors
-from casino.console.access import (
-    console_login_required,
-    forbidden,
-    page,
-    refusal,
-    session_context,
-    use_venue_language,
-)
+from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
 from casino.models import RoundStatus, TableSession
-from casino.roles import READ, can
+from casino.roles import READ
 from casino.rules import NoRulesInForce, rules_in_force
 
 #: How often the read-only view asks for the session again, in seconds.
@@ -37,24 +28,8 @@ REFRESH_SECONDS = 15
 
 
 def read_only_session(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Resolve ``session_id`` to a session at the user's venues (404 otherwise) and require
-    a role there (403 otherwise); anything but a GET is refused (403): nothing is written
-    from here."""
-
-    @console_login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
-        session = selectors.session_for(user=request.user, pk=session_id)
-        if session is None or selectors.console_of(session.table.game) is None:
-            raise Http404("no such session at your venues")
-        use_venue_language(request, session.table.venue.language)
-        if not can(request.user, READ, session.table.venue_id):
-            return forbidden(request)
-        if request.method != "GET":
-            return refusal(request, 403, _("This view is read-only: nothing changes from it."))
-        return view(request, session, **kwargs)
-
-    return wrapper
+    """A session's page for anyone with a role at its venue, refusing every write."""
+    return session_view(view, capability=READ, read_only=True)
 
 
 def _rules_line(session: TableSession) -> str:
