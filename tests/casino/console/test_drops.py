@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 
 from casino.models import Drop, TableSession
@@ -14,18 +13,6 @@ from casino.services.sessions import drop_record, session_open
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def reversal(session, drop, **data):

@@ -18,11 +18,6 @@ from tests.niuniu.test_console import HX, NIU_9, preview_then_confirm, round_dat
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
 def signed_in(client, user):
     client.force_login(user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 
 from casino.models import Round
 from casino.rules import rules_in_force
@@ -17,22 +16,9 @@ from casino.services.rulesets import (
     version_clone,
     version_content_hash,
 )
-from casino.services.sessions import session_open
 from tests.niuniu.test_console import HX, NIU_9, digest_of, round_data, url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def activate_next_version(floor):

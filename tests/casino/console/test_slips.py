@@ -23,11 +23,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
 def slip(floor, session):
     return slip_request(session=session, user=floor.dealer, kind="fill", chips={"100000": 10})
 

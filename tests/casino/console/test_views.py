@@ -32,18 +32,6 @@ from tests.niuniu.test_console import (  # noqa: F401 (re-exported for other tes
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
 # Getting in
 
 
