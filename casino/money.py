@@ -22,6 +22,7 @@ from decimal import (
     localcontext,
 )
 from enum import StrEnum
+from typing import Any
 
 #: ``DecimalField`` sizes for amounts of money (stakes, wins, commissions, ledger amounts).
 MONEY_MAX_DIGITS = 18
@@ -290,3 +291,32 @@ def parse_grouped(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decim
     if not _DIGITS.fullmatch(whole):
         raise ValueError("not an amount")
     return Decimal(f"{whole}.{fraction}" if has_point else whole)
+
+
+def format_money(
+    amount: Decimal | int | str | None,
+    currency: str,
+    *,
+    signed: bool = False,
+    grouping: Grouping | str = Grouping.COMMA,
+) -> str:
+    """``1,234,000`` for VND and KRW, ``1,234.50`` for MOP, in the venue's ``grouping``
+    (``1.234.000``); never hides a digit of money.
+
+    >>> format_money(Decimal("1234000"), "VND"), format_money(Decimal("-95.5"), "MOP")
+    ('1,234,000', '-95.50')
+    >>> format_money(Decimal("95000"), "VND", signed=True), format_money(Decimal("0.25"), "MOP")
+    ('+95,000', '0.25')
+    >>> format_money(Decimal("1000.5"), "VND"), format_money("500000", "VND", grouping="dot")
+    ('1,000.5', '500.000')
+    """
+    if amount is None or amount == "":
+        return ""
+    if not isinstance(amount, Decimal):
+        amount = to_decimal(amount)  # a chip denomination is stored as text
+    return written(amount, grouping, places=currency_places(currency), signed=signed)
+
+
+def venue_money(amount: Decimal | int | str | None, venue: Any, *, signed: bool = False) -> str:
+    """An amount as ``venue`` writes it: its currency's decimals, its grouping."""
+    return format_money(amount, venue.currency, signed=signed, grouping=venue.amount_grouping)

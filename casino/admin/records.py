@@ -10,8 +10,8 @@ from django.db.models import Model
 from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
-from casino.console.labels import venue_money
 from casino.models import AuditEvent, Box, LedgerEntry, Round, Shift, Slip, TableSession
+from casino.money import venue_money
 
 
 def money_column(

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino import selectors as floor_selectors
 from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
-from casino.console.labels import venue_money
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Round, TableSession
+from casino.money import venue_money
 from casino.services.sessions import (
     check_closable,
     drop_reverse,

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString
 
 from casino.cards import Card, parse_card
 from casino.console import labels
-from casino.money import plain
+from casino.money import format_money, plain, venue_money
 
 register = template.Library()
 
@@ -27,15 +27,15 @@ def money(amount: Decimal | None, venue: Any) -> str:
     """``{{ amount|money:venue }}`` in the venue's currency and grouping;
     ``{{ amount|money:venue.currency }}`` in the currency, grouped with commas."""
     if isinstance(venue, str):
-        return labels.format_money(amount, venue)
-    return labels.venue_money(amount, venue)
+        return format_money(amount, venue)
+    return venue_money(amount, venue)
 
 
 @register.filter
 def signed_money(amount: Decimal | None, venue: Any) -> str:
     if isinstance(venue, str):
-        return labels.format_money(amount, venue, signed=True)
-    return labels.venue_money(amount, venue, signed=True)
+        return format_money(amount, venue, signed=True)
+    return venue_money(amount, venue, signed=True)
 
 
 @register.filter
@@ -144,6 +144,4 @@ def table_limit(screen: Any, bet_type: str) -> str:
     if limit is None:
         return ""
     venue = screen.venue
-    return (
-        f"{labels.venue_money(limit.min_stake, venue)}–{labels.venue_money(limit.max_stake, venue)}"
-    )
+    return f"{venue_money(limit.min_stake, venue)}–{venue_money(limit.max_stake, venue)}"
