@@ -16,7 +16,8 @@ from casino.games import BoxInput
 from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
-from casino.services.sessions import session_close, session_figures, session_open
+from casino.services.closing import session_close, session_figures
+from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from casino.simulation import chips_for, play
 from niuniu.models import NiuNiuRulesetVersion

@@ -20,13 +20,8 @@ from casino.console.access import go, page, session_context, signed_by, with_ses
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Round, TableSession
 from casino.money import venue_money
-from casino.services.sessions import (
-    check_closable,
-    drop_reverse,
-    pending_slips,
-    session_close,
-    session_figures,
-)
+from casino.services.closing import check_closable, pending_slips, session_close, session_figures
+from casino.services.sessions import drop_reverse
 
 
 @dataclass(frozen=True)

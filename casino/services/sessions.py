@@ -1,4 +1,4 @@
-"""Opening and closing table sessions, shifts, the drop.
+"""Opening table sessions, shifts, the drop (closing: ``casino.services.closing``).
 
 Locking: a session's writes lock its ``TableSession`` row first (``select_for_update``);
 opening locks the ``Table`` row so two openings of one table cannot both succeed.
@@ -15,7 +15,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
@@ -23,14 +22,9 @@ from casino.models import (
     Drop,
     EntryKind,
     LedgerEntry,
-    Round,
-    RoundStatus,
     Shift,
-    Slip,
-    SlipStatus,
     Table,
     TableSession,
-    slip_label,
 )
 from casino.money import (
     MONEY_DECIMAL_PLACES,
@@ -39,7 +33,6 @@ from casino.money import (
     to_decimal,
     written,
 )
-from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
@@ -53,9 +46,6 @@ MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
 #: computes from them (win by count sums five of them, the variance takes the settled win
 #: off that) always fits its field, and a session can always be closed.
 SESSION_TOTAL_LIMIT = MAX_AMOUNT / 10
-
-#: The longest reason for a variance a close keeps (the console's and the API's limit).
-MAX_REASON = 1000
 
 #: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
 GAMING_DAY_STARTS = time(6, 0)
@@ -99,8 +89,8 @@ def chips_total(
         total += value * count
     if total >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(
-            f"the chips come to {_amount(total, grouping)}, more than a session can hold "
-            f"(below {_amount(SESSION_TOTAL_LIMIT, grouping)}); check the number of chips of "
+            f"the chips come to {written(total, grouping)}, more than a session can hold "
+            f"(below {written(SESSION_TOTAL_LIMIT, grouping)}); check the number of chips of "
             "each denomination",
             field=field,
         )
@@ -120,9 +110,9 @@ def check_session_total(
     amounts in the venue's ``grouping``."""
     if total + adding >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(
-            f"with {_amount(adding, grouping)} the {what} of this session would come to "
-            f"{_amount(total + adding, grouping)}; a session's {what} stays below "
-            f"{_amount(SESSION_TOTAL_LIMIT, grouping)} so that it can be closed: check the "
+            f"with {written(adding, grouping)} the {what} of this session would come to "
+            f"{written(total + adding, grouping)}; a session's {what} stays below "
+            f"{written(SESSION_TOTAL_LIMIT, grouping)} so that it can be closed: check the "
             "amount",
             field=field,
         )
@@ -336,194 +326,3 @@ def _positive(value: Any, field: str) -> Decimal:
             field=field,
         )
     return amount
-
-
-def session_figures(session: TableSession) -> dict[str, Decimal]:
-    """Fills, credits, drop and the win by ledger of a session so far (sums in the database)."""
-    slips = dict(
-        Slip.objects.filter(session=session, status=SlipStatus.VERIFIED)
-        .values_list("kind")
-        .annotate(total=Sum("amount"))
-    )
-    drop = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
-    won = LedgerEntry.objects.filter(
-        session=session, round__isnull=False, account=Account.HOUSE
-    ).aggregate(total=Sum("amount"))["total"]
-    return {
-        "fills": slips.get(Slip.Kind.FILL, _ZERO),
-        "credits": slips.get(Slip.Kind.CREDIT, _ZERO),
-        "drop": drop or _ZERO,
-        "win_by_ledger": won or _ZERO,
-    }
-
-
-def check_closable(session: TableSession) -> None:
-    """What must be done before a table closes: every round settled or voided, every slip
-    verified or voided. ``Conflict`` says which (reason ``rounds_unsettled`` or
-    ``slips_pending``), in the reader's language; the console asks before
-    a supervisor signs."""
-    unsettled = list(
-        Round.objects.filter(session=session, status=RoundStatus.DEALT).values_list(
-            "number", flat=True
-        )
-    )
-    if unsettled:
-        raise Conflict(
-            _("round %(numbers)s is not settled; settle or void it before closing")
-            % {"numbers": ", ".join(str(n) for n in unsettled)},
-            reason="rounds_unsettled",
-        )
-    pending = pending_slips(session)
-    if pending:
-        raise Conflict(
-            _("slip %(numbers)s is not verified; verify or void it first")
-            % {"numbers": ", ".join(pending)},
-            reason="slips_pending",
-        )
-
-
-def pending_slips(session: TableSession) -> list[str]:
-    """The session's slips neither verified nor voided, by the number the screens show."""
-    pending = Slip.objects.filter(
-        session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
-    ).order_by("year", "number")
-    return [slip_label(year, number) for year, number in pending.values_list("year", "number")]
-
-
-def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:
-    """Refuse a variance over the venue's ``variance_reason_over`` without a reason
-    (``InvalidInput`` on ``variance_reason``, reason ``variance_reason_required``)."""
-    allowed = venue.variance_reason_over
-    if abs(variance) <= allowed or reason:
-        return
-    if allowed:
-        message = _(
-            "the count is %(variance)s off the ledger, more than the %(allowed)s this venue "
-            "closes without a reason: say why in the reason for the variance, or count again"
-        )
-    else:
-        message = _(
-            "the count is %(variance)s off the ledger and this venue closes with a variance "
-            "only with a reason: say why in the reason for the variance, or count again"
-        )
-    raise InvalidInput(
-        message
-        % {
-            "variance": _amount(variance, venue.amount_grouping, signed=True),
-            "allowed": _amount(allowed, venue.amount_grouping),
-        },
-        field="variance_reason",
-        reason="variance_reason_required",
-    )
-
-
-def _amount(value: Decimal, grouping: Grouping | str, *, signed: bool = False) -> str:
-    """An amount in a message, in the venue's ``grouping``: ``5,000``, ``-95.5`` (no
-    trailing zeros), ``+5.000`` when ``signed``."""
-    return written(value, grouping, signed=signed)
-
-
-@transaction.atomic
-def session_close(
-    *,
-    session: TableSession,
-    user: Any,
-    closing_chips: Mapping[str, Any],
-    drop: Decimal | str | None = None,
-    variance_reason: str = "",
-) -> TableSession:
-    """Close a table with the closer's count and reconcile it against the ledger.
-
-    Win by count = closing - opening + credits - fills + drop; win by ledger = what the
-    settled rounds moved to the house; the variance (count - ledger) is stored. A variance
-    larger than the venue accepts without one (``Venue.variance_reason_over``) needs the
-    closer's reason, which the audit event keeps.
-    """
-    session = lock_open_session(session.pk)
-    venue = session.table.venue
-    if not can(user, SUPERVISE, venue.pk):
-        raise Forbidden("only a supervisor closes a table")
-    check_closable(session)
-    chips, closing_total = chips_total(
-        closing_chips,
-        session.table.chip_denominations,
-        field="closing_chips",
-        grouping=venue.amount_grouping,
-    )
-    if drop not in (None, ""):
-        try:
-            drop_record(session=session, user=user, amount=drop)
-        except InvalidInput as error:
-            raise InvalidInput(error.message.replace("amount", "drop", 1), field="drop") from None
-    figures = session_figures(session)
-    win_by_count = (
-        closing_total
-        - session.opening_total
-        + figures["credits"]
-        - figures["fills"]
-        + figures["drop"]
-    )
-    variance = win_by_count - figures["win_by_ledger"]
-    for name, value in (
-        ("win by count", win_by_count),
-        ("settled win", figures["win_by_ledger"]),
-        ("variance", variance),
-    ):
-        # The totals' limit keeps these in the field; only a settled win beyond any
-        # table's limits could not fit, which is a matter for the ledger's audit.
-        if abs(value) >= MAX_AMOUNT:
-            raise Conflict(
-                f"the {name} would be {_amount(value, venue.amount_grouping)}, more than an "
-                "amount can be; nothing was "
-                "closed: run manage.py audit_ledger and check this session's rounds"
-            )
-    variance_reason = (variance_reason or "").strip()[:MAX_REASON]
-    check_variance_reason(venue, variance, variance_reason)
-    session.status = TableSession.Status.CLOSED
-    session.closed_by = user
-    session.closed_at = timezone.now()
-    session.closing_chips = chips
-    session.closing_total = closing_total
-    session.fills_total = figures["fills"]
-    session.credits_total = figures["credits"]
-    session.drop_total = figures["drop"]
-    session.win_by_count = win_by_count
-    session.win_by_ledger = figures["win_by_ledger"]
-    session.variance = variance
-    session.save()
-    audit_record(
-        user=user,
-        action="session.close",
-        obj=session,
-        venue=venue,
-        summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
-        after={k: str(v) for k, v in figures.items()}
-        | {
-            "closing_total": str(closing_total),
-            "variance": str(session.variance),
-            "variance_reason": variance_reason,
-        },
-    )
-    # The last table of a shift to close asks for the shift's report (built after commit).
-    shift_report_schedule_if_done(session.shift_id)
-    return session
-
-
-@transaction.atomic
-def session_reconcile(*, session: TableSession, user: Any) -> TableSession:
-    """Mark a closed session as reviewed by a supervisor (its figures do not change)."""
-    session = TableSession.objects.select_for_update().select_related("table").get(pk=session.pk)
-    if not can(user, SUPERVISE, session.table.venue_id):
-        raise Forbidden("only a supervisor reconciles a table session")
-    if session.status != TableSession.Status.CLOSED:
-        raise Conflict(f"session {session.pk} is {session.status}; only a closed one is reconciled")
-    session.status = TableSession.Status.RECONCILED
-    session.save(update_fields=["status"])
-    audit_record(
-        user=user,
-        action="session.reconcile",
-        obj=session,
-        venue=session.table.venue,
-        summary=f"reconciled, variance {session.variance}",
-    )
-    return session

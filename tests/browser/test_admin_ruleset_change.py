@@ -11,7 +11,8 @@ import pytest
 
 from casino.models import Ruleset, Table, TableRulesetChange
 from casino.roles import MANAGER
-from casino.services.sessions import session_close, session_open
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
 from tests.browser.conftest import PASSWORD, VIEWPORT, shot
 from tests.factories import staff
 

@@ -71,15 +71,10 @@ from casino.roles import (
     role_group,
     role_permissions,
 )
+from casino.services.closing import session_close, session_figures
 from casino.services.logins import login_record, token_issue
 from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import (
-    drop_record,
-    session_close,
-    session_figures,
-    session_open,
-    shift_current,
-)
+from casino.services.sessions import drop_record, session_open, shift_current
 from casino.services.slips import slip_request
 from casino.services.table_rulesets import ruleset_change_request
 from casino.simulation import chips_for

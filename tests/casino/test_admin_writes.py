@@ -19,7 +19,8 @@ from django.urls import reverse
 
 from casino.models import AuditEvent, Player, Ruleset, Table, TableLimit, TableRulesetChange, Venue
 from casino.roles import DEALER, MANAGER, role_group
-from casino.services.sessions import session_close, session_open
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
 from tests.casino.api import client_for as api_client
 from tests.factories import PlayerFactory, UserFactory, staff
 

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.models import LedgerEntry, Player, Round, RoundStatus, TableSession
-from casino.services.sessions import session_close, session_open
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 
@@ -332,7 +333,7 @@ def test_closing_with_a_round_not_settled_says_so_in_the_venues_language(
     )
     response = vietnamese.post(url("close", session), {"chips-100000": "50"}, **HX)
     assert response.status_code == 422
-    # casino.services.sessions.check_closable, before any supervisor signs
+    # casino.services.closing.check_closable, before any supervisor signs
     assert "ván 1 chưa thanh toán; hãy thanh toán hoặc hủy ván đó trước khi đóng bàn" in (
         response.content.decode()
     )

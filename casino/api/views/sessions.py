@@ -13,13 +13,8 @@ from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.roles import PLAY, SUPERVISE
-from casino.services.sessions import (
-    drop_record,
-    drop_reverse,
-    session_close,
-    session_open,
-    session_reconcile,
-)
+from casino.services.closing import session_close, session_reconcile
+from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
 
 # Sessions

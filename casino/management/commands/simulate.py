@@ -45,7 +45,8 @@ from casino.models import (
     Venue,
 )
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
-from casino.services.sessions import session_close, session_figures, session_open
+from casino.services.closing import session_close, session_figures
+from casino.services.sessions import session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze

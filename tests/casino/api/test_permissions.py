@@ -40,8 +40,9 @@ from casino.models import (
     Venue,
 )
 from casino.roles import AUDITOR, DEALER, MANAGE, MANAGER, PLAY, READ, SUPERVISE, SUPERVISOR
+from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
-from casino.services.sessions import drop_record, session_close, session_open
+from casino.services.sessions import drop_record, session_open
 from casino.services.slips import slip_issue, slip_request
 from casino.services.table_rulesets import ruleset_change_request
 from tests.casino.api import NIU_8, NIU_9, client_for

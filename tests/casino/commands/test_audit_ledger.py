@@ -8,7 +8,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from casino.models import Account, LedgerEntry, TableSession
-from casino.services.sessions import session_close, session_open
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
 
 pytestmark = pytest.mark.django_db

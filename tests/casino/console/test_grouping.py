@@ -15,8 +15,9 @@ from casino.console.forms import read_chips
 from casino.errors import InvalidInput
 from casino.games import BoxInput
 from casino.models import Round, TableSession
+from casino.services.closing import session_close
 from casino.services.rounds import round_create
-from casino.services.sessions import drop_record, session_close, session_open
+from casino.services.sessions import drop_record, session_open
 from casino.services.slips import slip_request
 from tests.niuniu.test_console import NIU_9, preview_then_confirm, round_data
 

@@ -57,8 +57,9 @@ from casino.models import (
 )
 from casino.reports.services import report_request
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
+from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request
-from casino.services.sessions import session_close, session_figures, session_open
+from casino.services.sessions import session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
 from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for

@@ -24,14 +24,8 @@ from casino.models import (
     RoundStatus,
     TableSession,
 )
-from casino.services.sessions import (
-    SESSION_TOTAL_LIMIT,
-    drop_record,
-    drop_reverse,
-    session_close,
-    session_figures,
-    session_open,
-)
+from casino.services.closing import session_close, session_figures
+from casino.services.sessions import SESSION_TOTAL_LIMIT, drop_record, drop_reverse, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
 from tests.factories import niuniu_table
 

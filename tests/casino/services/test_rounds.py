@@ -249,7 +249,7 @@ def test_a_box_posts_one_result_and_one_commission_pair(floor, session):
 def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
     round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
     round_settle(round_=round_, user=floor.dealer, key="k")
-    from casino.services.sessions import session_close
+    from casino.services.closing import session_close
 
     session_close(
         session=session,

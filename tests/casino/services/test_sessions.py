@@ -10,8 +10,9 @@ from django.db.models import Sum
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.games import BoxInput
 from casino.models import Account, LedgerEntry, SlipStatus, TableSession
+from casino.services.closing import session_close, session_reconcile
 from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import drop_record, session_close, session_open, session_reconcile
+from casino.services.sessions import drop_record, session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,8 @@ from django.utils import translation
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Drop, TableSession, Venue
-from casino.services.sessions import check_closable, session_close, session_open
+from casino.services.closing import check_closable, session_close
+from casino.services.sessions import session_open
 from casino.services.slips import (
     ISSUE,
     VERIFY,
