@@ -44,6 +44,14 @@ class Conflict(ServiceError):
     code = "conflict"
 
 
+class NotFound(ServiceError):
+    """No such object among the user's venues: it does not exist or is at another venue, the
+    same answer for both (404)."""
+
+    status = 404
+    code = "not_found"
+
+
 class Forbidden(ServiceError):
     """The user may not do this (403)."""
 

@@ -10,6 +10,7 @@ What each role may do on the floor, cumulatively:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
@@ -102,30 +103,43 @@ def role_group(role: str) -> Group:
     return group
 
 
-def _load_access(user: Any) -> None:
-    """Read the user's roles and venues in one query and keep them on the user object for
-    the rest of the request (every API request asks for both)."""
+def access_selects(user: str) -> tuple[str, str]:
+    """Two SELECTs of one column: the names of the groups of the user whose id is the SQL
+    expression ``user``, and the venues they are staff of."""
     from casino.models import Venue
 
     groups = Group._meta.db_table
-    user_groups = user.groups.through._meta.db_table
+    user_groups = Group.user_set.through._meta.db_table
     venue_staff = Venue.staff.through._meta.db_table
-    roles: set[str] = set()
-    venues: set[int] = set()
+    return (
+        f"SELECT g.name FROM {groups} g JOIN {user_groups} ug ON ug.group_id = g.id "  # noqa: S608
+        f"WHERE ug.user_id = {user}",
+        f"SELECT s.venue_id FROM {venue_staff} s WHERE s.user_id = {user}",  # noqa: S608
+    )
+
+
+def remember_access(user: Any, *, groups: Iterable[str], venue_ids: Iterable[int]) -> None:
+    """Keep the user's roles (of their ``groups``) and venues on the user object for the rest
+    of the request."""
+    user._casino_roles = frozenset(groups).intersection(ROLES)
+    user._casino_venue_ids = frozenset(venue_ids)
+
+
+def _load_access(user: Any) -> None:
+    """Read the user's roles and venues in one query (every API request asks for both)."""
+    roles, venues = access_selects("%s")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT g.name, NULL FROM {groups} g JOIN {user_groups} ug ON ug.group_id = g.id "  # noqa: S608
-            f"WHERE ug.user_id = %s UNION ALL "
-            f"SELECT NULL, s.venue_id FROM {venue_staff} s WHERE s.user_id = %s",
+            f"SELECT r.name, NULL FROM ({roles}) r "  # noqa: S608
+            f"UNION ALL SELECT NULL, v.venue_id FROM ({venues}) v",
             [user.pk, user.pk],
         )
-        for role, venue_id in cursor.fetchall():
-            if role is not None:
-                roles.add(role)
-            else:
-                venues.add(venue_id)
-    user._casino_roles = frozenset(roles.intersection(ROLES))
-    user._casino_venue_ids = frozenset(venues)
+        rows = cursor.fetchall()
+    remember_access(
+        user,
+        groups=[role for role, _venue in rows if role is not None],
+        venue_ids=[venue for role, venue in rows if role is None],
+    )
 
 
 def roles_of(user: Any) -> frozenset[str]:

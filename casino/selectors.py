@@ -276,21 +276,6 @@ def round_get(*, user: Any, pk: int) -> Round | None:
     return round_list(user=user).filter(pk=pk).first()
 
 
-def round_ref(*, user: Any, pk: int) -> Round | None:
-    """The round ``pk`` if the user sees it, with nothing else loaded: what a write passes to
-    the service that locks and loads the round itself (one light query)."""
-    return (
-        Round.objects.filter(pk=pk, session__table__venue_id__in=venue_ids(user)).only("pk").first()
-    )
-
-
-def session_ref(*, user: Any, pk: int) -> TableSession | None:
-    """The session ``pk`` if the user sees it, with nothing else loaded (see ``round_ref``)."""
-    return (
-        TableSession.objects.filter(pk=pk, table__venue_id__in=venue_ids(user)).only("pk").first()
-    )
-
-
 @dataclass(frozen=True)
 class BoxView:
     position: int

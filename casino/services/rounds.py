@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.models import (
     Bet,
@@ -34,7 +34,7 @@ from casino.models import (
 )
 from casino.money import Grouping, written
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result
-from casino.roles import PLAY, SUPERVISE, can
+from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
@@ -103,8 +103,16 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     table = session.table
     positions: set[int] = set()
     player_ids = {box.player_id for box in boxes if box.player_id is not None}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id)}
-    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
+    # Unordered: the models' default orders join the venue (and table) only to sort.
+    players = (
+        {
+            p.pk: p
+            for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id).order_by()
+        }
+        if player_ids
+        else {}
+    )
+    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table).order_by()}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
             raise InvalidInput(
@@ -179,17 +187,19 @@ def round_create(
     """Record a dealt round: its bets and cards, checked together, under the rules in force.
 
     The answer carries every hand's evaluation and the settlement preview. The same
-    ``create_key`` in the same session returns the round already recorded.
+    ``create_key`` in the same session returns the round already recorded. ``session``
+    needs only its key: a session at none of the user's venues is not found.
     """
     create_key = _check_key(create_key, "create_key")
-    session = lock_open_session(session.pk)
+    session = lock_open_session(session.pk, seen_by=user)
     if not can(user, PLAY, session.table.venue_id):
         raise Forbidden("you do not deal at this venue")
     if create_key:
         # After the lock, in a statement of its own: a query that waited for the lock sees
         # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
         # a Confirm sent twice finds the round the first one dealt.
-        existing = Round.objects.filter(session=session, create_key=create_key).first()
+        # (By its key alone: the round's default order would join the session to sort one row.)
+        existing = Round.objects.filter(session=session, create_key=create_key).order_by().first()
         if existing is not None:
             return existing, round_result(existing)
     players = _check_boxes(session, boxes)
@@ -314,7 +324,8 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     evaluated again; a round settled in the transaction that dealt it is not even read
     back). Nothing is read from the venue's current settings. Idempotent by ``key``: the
     same key answers with the settlement already made. A round settled under another key,
-    or voided, is a conflict.
+    or voided, is a conflict. ``round_`` needs only its key: a round at none of the user's
+    venues is not found.
     """
     key = _check_key(key, "Idempotency-Key")
     if key is None:
@@ -328,8 +339,8 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
         .filter(pk=round_.pk)
         .first()
     )
-    if locked is None:
-        raise InvalidInput(f"there is no round {round_.pk}", field="round")
+    if locked is None or locked.session.table.venue_id not in venue_ids(user):
+        raise NotFound(f"there is no round {round_.pk} at your venues")
     round_ = locked
     if round_.created_by_id == user.pk:
         round_.created_by = user

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
     Drop,
@@ -33,7 +33,7 @@ from casino.money import (
     to_decimal,
     written,
 )
-from casino.roles import PLAY, SUPERVISE, can
+from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
 
@@ -195,12 +195,21 @@ def session_open(
     return session
 
 
-def lock_open_session(session_id: int) -> TableSession:
+def lock_open_session(session_id: int, *, seen_by: Any = None) -> TableSession:
+    """Lock the session ``session_id`` (its table, venue and ruleset loaded); refuse it
+    unless it is open. With ``seen_by``, a session at none of that user's venues is not
+    found, like one that does not exist (checked before its state, which it must not tell).
+    """
     session = (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("table__venue", "table__ruleset")
-        .get(pk=session_id)
+        .filter(pk=session_id)
+        .first()
     )
+    if session is None or (
+        seen_by is not None and session.table.venue_id not in venue_ids(seen_by)
+    ):
+        raise NotFound(f"there is no session {session_id} at your venues", field="session")
     if session.status != TableSession.Status.OPEN:
         raise Conflict(f"session {session.pk} is {session.status}; open the table again to play")
     return session

@@ -469,12 +469,12 @@ def test_a_lost_database_answers_503_json_under_the_api():
 
 @pytest.mark.django_db
 def test_the_api_answers_503_when_the_database_drops_mid_request(floor, monkeypatch):
-    from casino.api import views
+    from casino.api.views import rounds
 
     def dropped(**kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(views.selectors, "round_ref", dropped)
+    monkeypatch.setattr(rounds, "round_settle", dropped)
     response = client_for(floor.dealer).post("/api/v1/rounds/1/settle/", HTTP_IDEMPOTENCY_KEY="k")
     assert response.status_code == 503
     assert response.json()["error"] == "unavailable"

@@ -13,6 +13,7 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query, rendered
 from casino.api.views.common import found, parse
 from casino.games import BoxInput
+from casino.models import Round, TableSession
 from casino.roles import PLAY
 from casino.services.rounds import (
     round_create,
@@ -53,12 +54,6 @@ class RoundListView(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = parse(s.RoundCreateInputSerializer, request)
-        session = found(
-            selectors.session_ref(user=request.user, pk=data["session"]),
-            "session",
-            data["session"],
-            field="session",
-        )
         boxes = [
             BoxInput(
                 position=box["position"],
@@ -70,8 +65,9 @@ class RoundListView(ApiView):
             )
             for box in data["boxes"]
         ]
+        # The service locks the session and answers 404 for one at none of the user's venues.
         round_, result = round_create(
-            session=session,
+            session=TableSession(pk=data["session"]),
             user=request.user,
             dealer_cards=data["dealer_cards"],
             boxes=boxes,
@@ -115,9 +111,9 @@ class RoundSettleView(ApiView):
         responses={200: s.RoundSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        round_ = found(selectors.round_ref(user=request.user, pk=pk), "round", pk)
+        # The service locks the round and answers 404 for one at none of the user's venues.
         round_, result = round_settle(
-            round_=round_, user=request.user, key=request.headers.get("Idempotency-Key")
+            round_=Round(pk=pk), user=request.user, key=request.headers.get("Idempotency-Key")
         )
         view = selectors.round_answer(round_=round_, result=result)
         return Response(rendered(s.RoundSerializer, view))

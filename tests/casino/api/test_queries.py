@@ -1,7 +1,8 @@
 """Dealing and settling through the API cost as many queries for one box as for five.
 
-Counted with token authentication (its lookup, then the caller's roles and venues in one
-query) and with the ruleset snapshot already cached by an earlier round, as at a live table.
+Counted with token authentication (one statement: the token, its user and the user's roles
+and venues) and with the ruleset snapshot already cached by an earlier round, as at a live
+table.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-#: Round create: auth 2, session lookup 1, lock + limits + players + version 4, number 1,
-#: round, boxes, bets (with the outcome evaluated now), audit 4 (one INSERT each, whatever
-#: the number of boxes), the savepoint 2; the answer is built from what was written.
-CREATE_QUERIES = 14
-#: Settle: auth 2, round lookup 1, lock + boxes + bets 3 (nothing is evaluated: the bets
-#: carry their outcome), ledger 1 (one INSERT), round 1, the reports' tallies 2 (one upsert
-#: each), audit 1, the savepoint 2 (the service's own; a refused key needs none of its
-#: own); the answer is built from what was read.
-SETTLE_QUERIES = 13
+#: Round create: auth 1, lock (which also tells a session at another venue) + limits +
+#: players + version 4, number 1, round, boxes, bets (with the outcome evaluated now), audit
+#: 4 (one INSERT each, whatever the number of boxes), the savepoint 2; the answer is built
+#: from what was written.
+CREATE_QUERIES = 12
+#: Settle: auth 1, lock (which also tells a round at another venue) + boxes + bets 3
+#: (nothing is evaluated: the bets carry their outcome), ledger 1 (one INSERT), round 1, the
+#: reports' tallies 2 (one upsert each), audit 1, the savepoint 2 (the service's own; a
+#: refused key needs none of its own); the answer is built from what was read.
+SETTLE_QUERIES = 11
 
 
 @pytest.mark.parametrize("boxes", [1, 5])

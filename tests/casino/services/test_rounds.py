@@ -8,7 +8,7 @@ import pytest
 from django.db import DatabaseError, transaction
 from django.db.models import Sum
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
 from casino.models import Account, Bet, LedgerEntry, RoundStatus
 from casino.services.rounds import (
@@ -184,9 +184,13 @@ def test_bad_input_names_the_field(floor, session, boxes, dealer, field, message
     assert message in error.value.message
 
 
-def test_dealing_at_another_venue_is_forbidden(floor, session):
-    with pytest.raises(Forbidden):
+def test_a_session_at_another_venue_is_not_found_to_deal_or_settle_in(floor, session):
+    """Not found, as if it did not exist: the API's 404, which tells nothing of it."""
+    with pytest.raises(NotFound, match=f"no session {session.pk} at your venues"):
         deal(session, floor.other_dealer, box(1, NIU_9, single="100000"))
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    with pytest.raises(NotFound, match=f"no round {round_.pk} at your venues"):
+        round_settle(round_=round_, user=floor.other_dealer, key="k")
 
 
 def test_the_same_create_key_returns_the_same_round(floor, session):
