@@ -19,6 +19,19 @@ from casino.models import Bet, Box, Round
 from casino.rules import rules_of_round
 
 
+def with_bets(boxes: Sequence[Box], bets: Sequence[Bet]) -> None:
+    """Give each box its ``bets`` (read in one query of their own, in their order) as
+    ``box.bets.all()``, as ``prefetch_related("bets")`` does."""
+    of_box: dict[int, list[Bet]] = {box.pk: [] for box in boxes}
+    for bet in bets:
+        of_box[bet.box_id].append(bet)
+    for box in boxes:
+        found = box.bets.all()
+        found._result_cache = of_box[box.pk]
+        found._prefetch_done = True
+        box._prefetched_objects_cache = {"bets": found}
+
+
 def inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
     return [
         BoxInput(

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
 from casino.errors import Conflict
 from casino.models import Round, Ruleset, RulesetVersion, Table, VersionStatus
 
@@ -24,17 +25,25 @@ V = TypeVar("V", bound=RulesetVersion)
 
 def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
     """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
-    at = at or timezone.now()
-    return (
-        model.objects.filter(
-            ruleset=ruleset,
-            status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
-            effective_from__lte=at,
+    read = _IN_FORCE.get(model)
+    if read is None:
+        read = _IN_FORCE[model] = Compiled(
+            lambda ruleset_id, at: (
+                model.objects.filter(
+                    ruleset_id=ruleset_id,
+                    status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
+                    effective_from__lte=at,
+                )
+                .exclude(retired_at__lte=at)
+                .order_by("-effective_from")[:1]
+            ),
+            samples=(SAMPLE_KEY, SAMPLE_TIME),
         )
-        .exclude(retired_at__lte=at)
-        .order_by("-effective_from")
-        .first()
-    )
+    return read.first(ruleset.pk, at or timezone.now())
+
+
+#: Each game's read of the version in force, its SQL built once (``casino.compiled``).
+_IN_FORCE: dict[type, Compiled] = {}
 
 
 class NoRulesInForce(Conflict):

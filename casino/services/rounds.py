@@ -14,11 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.models import (
@@ -33,7 +33,7 @@ from casino.models import (
     TableSession,
 )
 from casino.money import Grouping, written
-from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result
+from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
@@ -98,6 +98,34 @@ def check_stake(
         )
 
 
+# The reads of every round, their SQL built once (casino.compiled): a round's own key and
+# the few tables they join, no default order that would join more only to sort.
+_ROUND_OF_KEY = Compiled(
+    lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
+    samples=(SAMPLE_KEY, SAMPLE_TEXT),
+)
+_LIMITS = Compiled(
+    lambda table: TableLimit.objects.filter(table_id=table).order_by(), samples=(SAMPLE_KEY,)
+)
+#: What the posting and the answer need, and no more.
+_LOCK_ROUND_TO_SETTLE = Compiled(
+    lambda pk: (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("session__table__venue", "ruleset")
+        .filter(pk=pk)
+        .order_by()
+    ),
+    samples=(SAMPLE_KEY,),
+)
+_BOXES = Compiled(
+    lambda round_: Box.objects.filter(round_id=round_).select_related("player").order_by("pk"),
+    samples=(SAMPLE_KEY,),
+)
+_BETS = Compiled(
+    lambda round_: Bet.objects.filter(box__round_id=round_).order_by("pk"), samples=(SAMPLE_KEY,)
+)
+
+
 def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
     """Positions, players and table limits: what the floor checks before the game does."""
     table = session.table
@@ -112,7 +140,7 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
         if player_ids
         else {}
     )
-    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table).order_by()}
+    limits = {limit.bet_type: limit for limit in _LIMITS(table.pk)}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
             raise InvalidInput(
@@ -198,8 +226,7 @@ def round_create(
         # After the lock, in a statement of its own: a query that waited for the lock sees
         # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
         # a Confirm sent twice finds the round the first one dealt.
-        # (By its key alone: the round's default order would join the session to sort one row.)
-        existing = Round.objects.filter(session=session, create_key=create_key).order_by().first()
+        existing = _ROUND_OF_KEY.first(session.pk, create_key)
         if existing is not None:
             return existing, round_result(existing)
     players = _check_boxes(session, boxes)
@@ -282,13 +309,9 @@ def _outcomes_of(
     dealt before outcomes were recorded at deal time (evaluated here, once, and recorded)."""
     if dealt is not None:
         return dealt.result, dealt.boxes, dealt.bets
-    boxes = list(
-        Box.objects.filter(round=round_)
-        .select_related("player")
-        .order_by("pk")
-        .prefetch_related(Prefetch("bets", queryset=Bet.objects.order_by("pk")))
-    )
-    bets = [bet for box in boxes for bet in box.bets.all()]
+    boxes = _BOXES(round_.pk)
+    bets = _BETS(round_.pk)
+    with_bets(boxes, bets)
     if has_outcomes(boxes):
         return recorded_result(round_, boxes, adapter), boxes, bets
     result = adapter.evaluate_round(
@@ -331,14 +354,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     if key is None:
         raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
     dealt: Dealt | None = getattr(round_, "dealt", None)
-    # What the posting and the answer need, and no more: every table joined costs the
-    # planning and the reading of it on each settle.
-    locked = (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("session__table__venue", "ruleset")
-        .filter(pk=round_.pk)
-        .first()
-    )
+    locked = _LOCK_ROUND_TO_SETTLE.first(round_.pk)
     if locked is None or locked.session.table.venue_id not in venue_ids(user):
         raise NotFound(f"there is no round {round_.pk} at your venues")
     round_ = locked

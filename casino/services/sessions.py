@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from casino.compiled import SAMPLE_KEY, Compiled
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
@@ -195,17 +196,23 @@ def session_open(
     return session
 
 
+_LOCK_SESSION = Compiled(
+    lambda pk: (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table__venue", "table__ruleset")
+        .filter(pk=pk)
+        .order_by()
+    ),
+    samples=(SAMPLE_KEY,),
+)
+
+
 def lock_open_session(session_id: int, *, seen_by: Any = None) -> TableSession:
     """Lock the session ``session_id`` (its table, venue and ruleset loaded); refuse it
     unless it is open. With ``seen_by``, a session at none of that user's venues is not
     found, like one that does not exist (checked before its state, which it must not tell).
     """
-    session = (
-        TableSession.objects.select_for_update(of=("self",))
-        .select_related("table__venue", "table__ruleset")
-        .filter(pk=session_id)
-        .first()
-    )
+    session = _LOCK_SESSION.first(session_id)
     if session is None or (
         seen_by is not None and session.table.venue_id not in venue_ids(seen_by)
     ):

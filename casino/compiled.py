@@ -1,0 +1,145 @@
+"""Reads whose SQL is built once per process: the hot statements of a round.
+
+Building a statement with the ORM (the queryset, its joins, its select list, its SQL)
+costs 10 times what PostgreSQL takes to run it when the statement is prepared, and a
+round runs the same few reads again and again with other keys. A ``Compiled`` read builds
+its queryset once, with sample keys, keeps the SQL, the parameters and Django's own plan
+for turning rows into model objects (``select_related`` included), and on each call runs
+that SQL with the call's keys in the samples' places. The rows become model objects the
+way a queryset makes them (``from_db``, the related objects' populators, the fields'
+converters), so callers get what the queryset would have given.
+
+    lock_session = Compiled(
+        lambda pk: TableSession.objects.select_for_update(of=("self",))
+        .select_related("table__venue")
+        .filter(pk=pk),
+        samples=(SAMPLE_KEY,),
+    )
+    lock_session(42)  # [TableSession] with .table and .table.venue loaded
+
+Each sample stands for one argument: a value no real call passes (a negative key, a
+date before the venue opened), found among the statement's parameters however often it
+appears there; a sample that is not found (a value the ORM transforms, as ``contains``
+does) is refused when the read is first built. Only plain model querysets are compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+from django.db import connections, models
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+M = TypeVar("M", bound=models.Model)
+
+#: Samples no real call passes: a key (no row has a negative id), a text, an instant.
+SAMPLE_KEY = -4_000_000_000_000_000_001
+SAMPLE_TEXT = "\x00sample"
+SAMPLE_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    alias: str
+    sql: str
+    params: tuple[Any, ...]
+    #: (position in params, index of the argument) for each place a sample was found.
+    places: tuple[tuple[int, int], ...]
+    for_update: bool
+    model: type[models.Model]
+    fields: slice
+    init_list: list[str]
+    populators: list[Any]
+    converters: list[tuple[int, tuple[list[Callable], Any]]]
+    annotations: dict[str, int]
+
+
+class Compiled(Generic[M]):
+    """A read of ``queryset(*arguments)`` whose SQL is built on its first call only."""
+
+    def __init__(self, queryset: Callable[..., models.QuerySet[M]], *, samples: Sequence[Any]):
+        if len(set(map(repr, samples))) != len(samples):
+            raise ValueError("each sample must differ from the others")
+        self._queryset = queryset
+        self._samples = tuple(samples)
+        self._plan: _Plan | None = None
+
+    def __call__(self, *arguments: Any) -> list[M]:
+        if len(arguments) != len(self._samples):
+            raise TypeError(f"{len(self._samples)} arguments expected, {len(arguments)} given")
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = _planned(self._queryset(*self._samples), self._samples)
+        alias = plan.alias
+        connection = connections[alias]
+        if plan.for_update and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        params = list(plan.params)
+        for position, index in plan.places:
+            params[position] = arguments[index]
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, params)
+            rows = cursor.fetchall()
+        found = []
+        for row in rows:
+            if plan.converters:
+                row = list(row)
+                for position, (converters, expression) in plan.converters:
+                    value = row[position]
+                    for converter in converters:
+                        value = converter(value, expression, connection)
+                    row[position] = value
+            obj = plan.model.from_db(alias, plan.init_list, row[plan.fields])
+            for populator in plan.populators:
+                populator.populate(row, obj)
+            for name, position in plan.annotations.items():
+                setattr(obj, name, row[position])
+            found.append(obj)
+        return found
+
+    def first(self, *arguments: Any) -> M | None:
+        """The first row's object, or None (the queryset should ask for one row)."""
+        found = self(*arguments)
+        return found[0] if found else None
+
+
+def _planned(queryset: models.QuerySet, samples: tuple[Any, ...]) -> _Plan:
+    """Build the queryset's SQL and Django's plan for its rows; find the samples' places."""
+    if queryset._iterable_class is not models.query.ModelIterable:
+        raise ValueError("only querysets of model objects are compiled")
+    if queryset._prefetch_related_lookups or queryset._known_related_objects:
+        raise ValueError("prefetching and known related objects are not compiled")
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    sql, params = compiler.as_sql()
+    places = []
+    for index, sample in enumerate(samples):
+        positions = [p for p, value in enumerate(params) if _same(value, sample)]
+        if not positions:
+            raise ValueError(f"sample {sample!r} is not among the parameters {params!r}")
+        places += [(position, index) for position in positions]
+    select, klass_info = compiler.select, compiler.klass_info
+    start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    fields = [column[0] for column in select[: compiler.col_count]]
+    return _Plan(
+        alias=queryset.db,
+        sql=sql,
+        params=tuple(params),
+        places=tuple(places),
+        for_update=queryset.query.select_for_update,
+        model=klass_info["model"],
+        fields=slice(start, end),
+        init_list=[column[0].target.attname for column in select[start:end]],
+        populators=get_related_populators(klass_info, select, queryset.db),
+        converters=list(compiler.get_converters(fields).items()),
+        annotations=dict(compiler.annotation_col_map),
+    )
+
+
+def _same(value: Any, sample: Any) -> bool:
+    return type(value) is type(sample) and value == sample
