@@ -16,7 +16,7 @@ from niuniu.models import BET_TYPE_LABELS, CATEGORY_LABELS
 SHEET_WORDS = {
     "vi": (
         ("Ngầu Hầm", "Niu 7", "Không Ngầu", "Ngũ Hoa Ngầu"),
-        ("Cược Đơn", "Cược Đôi", "Cược Siêu Trâu"),
+        ("Cược Đơn", "Cược Đôi", "Siêu Trâu"),
     ),
     "ko": (
         ("니우니우", "니우 7", "노 니우", "파이브 페이스 (슈퍼 니우니우)"),
