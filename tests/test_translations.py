@@ -121,7 +121,7 @@ def test_every_message_is_translated(extracted, language):
         f"{title} in locale/{language}/LC_MESSAGES/django.po:\n"
         + "\n".join(f"  {shown(key)}" for key in keys)
         for title, keys in (
-            ("not in the catalogue (add it at the end)", absent),
+            ("not in the catalogue (add it with its translation)", absent),
             ("fuzzy (check the translation, then remove the fuzzy flag)", fuzzy),
             ("untranslated", empty),
         )
