@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
@@ -25,7 +26,19 @@ ROW_LABELS = {
     Row.FRONT: _("Front row (chi 3)"),
 }
 ROW_CHOICES = [(row.value, ROW_LABELS[row]) for row in Row]
-CATEGORY_LABELS = {category: _(category.label) for category in RowCategory}
+#: Written out, not ``_(category.label)``, for makemessages to find them; in the context "row",
+#: as the console's row names, so that a row's "Four of a Kind" has a word of its own.
+CATEGORY_LABELS = {
+    RowCategory.STRAIGHT_FLUSH: pgettext_lazy("row", "Straight Flush"),
+    RowCategory.FOUR_OF_A_KIND: pgettext_lazy("row", "Four of a Kind"),
+    RowCategory.FULL_HOUSE: pgettext_lazy("row", "Full House"),
+    RowCategory.FLUSH: pgettext_lazy("row", "Flush"),
+    RowCategory.STRAIGHT: pgettext_lazy("row", "Straight"),
+    RowCategory.THREE_OF_A_KIND: pgettext_lazy("row", "Three of a Kind"),
+    RowCategory.TWO_PAIR: pgettext_lazy("row", "Two Pair"),
+    RowCategory.PAIR: pgettext_lazy("row", "Pair"),
+    RowCategory.HIGH_CARD: pgettext_lazy("row", "High Card"),
+}
 CATEGORY_CHOICES = [(c.name, CATEGORY_LABELS[c]) for c in sorted(RowCategory, reverse=True)]
 INSTANT_WIN_LABELS = {
     InstantWin.DRAGON_FLUSH: _("Dragon Flush (rồng cuốn: 2 to A of one suit)"),

@@ -8,19 +8,22 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from niuniu.engine.rules import BetType, BonusPredicate, Category
 
+#: The hands in the words of niuniu.console.labels (context "hand"): the admin's paytable and
+#: figures name a hand as the console does, and the hand Niu Niu apart from the game.
 CATEGORY_LABELS = {
-    Category.FIVE_SMALL: _("Five Small"),
-    Category.FOUR_OF_A_KIND: _("Four of a Kind"),
-    Category.FIVE_FACE: _("Five Face (Super Niu Niu)"),
-    Category.NIU_NIU: _("Niu Niu"),
+    Category.FIVE_SMALL: pgettext_lazy("hand", "Five Small"),
+    Category.FOUR_OF_A_KIND: pgettext_lazy("hand", "Four of a Kind"),
+    Category.FIVE_FACE: pgettext_lazy("hand", "Five Face (Super Niu Niu)"),
+    Category.NIU_NIU: pgettext_lazy("hand", "Niu Niu"),
     **{Category(n): format_lazy(_("Niu {n}"), n=n) for n in range(9, 0, -1)},
-    Category.NO_NIU: _("No Niu"),
+    Category.NO_NIU: pgettext_lazy("hand", "No Niu"),
 }
 CATEGORY_CHOICES = [(c.name, CATEGORY_LABELS[c]) for c in sorted(Category, reverse=True)]
 

@@ -1,7 +1,7 @@
 """A dealer's shift in the browser: open, play, refuse a bad card, double-click, void, close.
 
 The floor's venue speaks Vietnamese, and no language is chosen, so the console speaks
-Vietnamese: the hands are named as the venue's sheet names them (Ngầu 9, Không Ngầu).
+Vietnamese: the hands are named as the venue's sheet names them (Niu 9, Ngầu Hầm, Không Ngầu).
 Amounts are VND: thousands separators, no decimals.
 """
 
@@ -75,7 +75,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     assert "300,000" in page.text_content("#stakes-1")
     assert "500,000" in page.text_content("#stakes-2")
     type_cards(page, "#box-1-cards", "ks qs 5h 4h 10c")
-    page.wait_for_selector("#hand-1 .category:has-text('Ngầu 9')")
+    page.wait_for_selector("#hand-1 .category:has-text('Niu 9')")
     assert page.eval_on_selector_all(
         "#hand-1 .two [data-card]", "e => e.map(c => c.dataset.card)"
     ) == [
@@ -94,7 +94,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     assert page.evaluate("document.activeElement.id") == "dealer-cards"
     page.keyboard.type("JS QH JD AC 7H")
     page.wait_for_selector("#hand-2 .category:has-text('Không Ngầu')")
-    page.wait_for_selector("#hand-dealer .category:has-text('Ngầu 8')")
+    page.wait_for_selector("#hand-dealer .category:has-text('Niu 8')")
     # deal from the largest Single (box 2); pay from the dealer's right (box 1)
     orders = page.eval_on_selector_all("#orders .order", "e => e.map(o => o.textContent)")
     assert orders == ["2", "1", "1", "2"]
@@ -133,7 +133,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     pick(page, "KD", "KC", "5S", "5D", "8C")
     assert page.input_value("#box-1-cards") == "TS JS QS 9H AH"
     page.wait_for_selector("#hand-1 .category:has-text('Ngầu Hầm')")
-    page.wait_for_selector("#hand-dealer .category:has-text('Ngầu 8')")
+    page.wait_for_selector("#hand-dealer .category:has-text('Niu 8')")
     # a card in another hand is greyed and cannot be picked again
     assert "used" in page.get_attribute("[data-pick='TS']", "class")
     pick(page, "TS")

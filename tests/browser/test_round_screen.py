@@ -142,7 +142,7 @@ def test_the_first_round_by_keyboard_ends_with_every_stake_and_card_in_its_place
     assert key(page, "{Enter}") == "box-3-single"
     assert key(page, "{Enter}") == "dealer-cards"  # an empty box: the boxes are done
     assert key(page, "js qh jd ac 7h") == "dealer-cards"
-    page.wait_for_selector("#hand-dealer .category:has-text('Ngầu 8')")
+    page.wait_for_selector("#hand-dealer .category:has-text('Niu 8')")
     page.wait_for_selector("#hand-2 .category:has-text('Không Ngầu')")
     assert {
         field: page.input_value(f"#{field}")

@@ -208,4 +208,4 @@ def test_the_rules_problems_are_said_in_the_managers_language():
     version = SimpleNamespace(scoop_multiplier=0, fee_rate=Decimal("0.05"), quit_penalty=3)
     with translation.override("vi"):
         (message,) = ruleset_errors(version, [], [])
-    assert message.startswith("Hệ số sập hầm: 1 (không có luật sập hầm) trở lên")
+    assert message.startswith("Hệ số sập 3 chi: 1 (không có luật sập 3 chi) trở lên")

@@ -45,3 +45,41 @@ def test_in_vietnamese_the_sheets_words(rules):
 def test_a_hand_in_order_has_no_foul(rules):
     hand = check_arrangement("AS AH KD KC 2S", "QS QH 7C 5D 3C", "9S 8H 4C", rules)
     assert not hand.fouled and foul_label(hand) == ""
+
+
+#: One row of each category, strongest first.
+ONE_OF_EACH = (
+    "9H TH JH QH KH",
+    "2C 2D 2H 2S 9C",
+    "AS AH AD KC KD",
+    "2H 5H 9H JH KH",
+    "5C 6D 7H 8S 9C",
+    "KS KH KD",
+    "9S 9D 2C 2H KS",
+    "7S 7D 4C",
+    "AS 9D 4C",
+)
+
+
+@pytest.mark.parametrize("language", ["vi", "ko", "pt"])
+def test_the_admin_names_a_rows_hand_as_the_console_does(rules, language):
+    from maubinh.models import CATEGORY_LABELS
+
+    hands = [evaluate_row(cards, rules) for cards in ONE_OF_EACH]
+    assert [hand.category for hand in hands] == sorted(CATEGORY_LABELS, reverse=True)
+    with translation.override(language):
+        for hand in hands:
+            admin = str(CATEGORY_LABELS[hand.category])
+            assert row_label(hand).casefold().startswith(admin.casefold())
+    with translation.override("vi"):  # sheet 002's words
+        assert [str(CATEGORY_LABELS[hand.category]) for hand in hands] == [
+            "Thùng phá sảnh",
+            "Tứ quý",
+            "Cù lũ",
+            "Thùng",
+            "Sảnh",
+            "Sám cô",
+            "Thú",
+            "Đôi",
+            "Mậu thầu",
+        ]

@@ -274,7 +274,7 @@ def test_the_paytables_problems_are_said_in_the_managers_language():
     )
     with translation.override("pt"):
         (message,) = paytable_errors(version, [row])
-    assert message.endswith(": a odd de ganho tem de ser 0 ou mais.")
+    assert message == "Even / Niu Niu: as odds de pagamento têm de ser 0 ou mais."
 
 
 def test_paytable_rows_read_as_one_table_without_a_label_line_above_each(client, draft, manager):
