@@ -151,14 +151,21 @@ async def api_phase(
     seconds: float,
     tag: str,
     console: list[tuple[dict[str, str], int]] = (),
+    http_client: str = "lean",
 ) -> tuple[Timings, Timings, float]:
     import httpx
+
+    from loadtest.http import LeanClient
 
     api, partials = Timings(), Timings()
     limits = httpx.Limits(max_connections=len(tokens) + 4, max_keepalive_connections=len(tokens))
     started = time.monotonic()
     until = started + seconds
-    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30) as client:
+    if http_client == "lean":
+        api_client: Any = LeanClient(server.url, timeout=30)
+    else:
+        api_client = httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30)
+    async with api_client as client:
         tasks = [
             dealer(client, token, rounds, until, api, tag)
             for token, rounds in zip(tokens, bodies, strict=True)
@@ -192,6 +199,12 @@ def main() -> None:
     parser.add_argument("--worker-class", default="sync")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--console-clients", type=int, default=4)
+    parser.add_argument(
+        "--http-client",
+        choices=["lean", "httpx"],
+        default="lean",
+        help="the API dealers' client: lean (loadtest/http.py, little CPU) or httpx",
+    )
     parser.add_argument("--mixed-duration", type=float, default=30, help="0 skips it")
     parser.add_argument("--rounds-per-client", type=int, default=MAX_ROUNDS_PER_CLIENT)
     parser.add_argument(
@@ -226,6 +239,7 @@ def main() -> None:
         return [list(itertools.islice(cursor, count)) for cursor in cursors]
 
     per_phase = options.rounds_per_client // 3
+    http_client = {"http_client": options.http_client}
     with Server(
         workers=options.workers,
         worker_class=options.worker_class,
@@ -236,13 +250,18 @@ def main() -> None:
         print(
             f"gunicorn: {options.workers} {options.worker_class} workers"
             f"{f' x {options.threads} threads' if options.threads > 1 else ''} at {server.url}"
-            f"{', client-side binding' if options.client_side_binding else ''}",
+            f"{', client-side binding' if options.client_side_binding else ''}; "
+            f"API dealers on the {options.http_client} client",
             flush=True,
         )
-        asyncio.run(api_phase(server, floor.tokens, take(per_phase), options.warmup, "warm"))
+        asyncio.run(
+            api_phase(server, floor.tokens, take(per_phase), options.warmup, "warm", **http_client)
+        )
         with CpuMeter(server, DATABASE) as meter:
             api, _, elapsed = asyncio.run(
-                api_phase(server, floor.tokens, take(per_phase), options.duration, "load")
+                api_phase(
+                    server, floor.tokens, take(per_phase), options.duration, "load", **http_client
+                )
             )
         split = meter.split(api.settled)
 
@@ -260,6 +279,7 @@ def main() -> None:
                     options.mixed_duration,
                     "mixed",
                     console=console,
+                    **http_client,
                 )
             )
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import models
 
+from casino.compiled import insert_rows
 from casino.models import AuditEvent, Venue
 
 
@@ -20,13 +21,18 @@ def audit_record(
     after: Any = None,
 ) -> AuditEvent:
     """Append one audit event. ``user`` may be anonymous or None for system actions."""
-    return AuditEvent.objects.create(
-        user=user if getattr(user, "is_authenticated", False) else None,
-        venue=venue,
-        action=action,
-        object_type=obj._meta.label_lower,
-        object_id=str(obj.pk),
-        summary=summary[:255],
-        before=before,
-        after=after,
+    (event,) = insert_rows(
+        [
+            AuditEvent(
+                user=user if getattr(user, "is_authenticated", False) else None,
+                venue=venue,
+                action=action,
+                object_type=obj._meta.label_lower,
+                object_id=str(obj.pk),
+                summary=summary[:255],
+                before=before,
+                after=after,
+            )
+        ]
     )
+    return event

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
+from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled, insert_rows
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.models import (
@@ -235,49 +235,57 @@ def round_create(
     number = session.next_round_number
     session.next_round_number = number + 1
     session.save(update_fields=["next_round_number"])
-    round_ = Round.objects.create(
-        session=session,
-        number=number,
-        game=adapter.code,
-        ruleset_id=session.table.ruleset_id,
-        ruleset_version_id=version.pk,
-        ruleset_version_number=version.number,
-        dealer_cards=result.dealer_cards,
-        dealer_evaluation=result.dealer_evaluation,
-        create_key=create_key,
-        created_by=user,
+    (round_,) = insert_rows(
+        [
+            Round(
+                session=session,
+                number=number,
+                game=adapter.code,
+                ruleset_id=session.table.ruleset_id,
+                ruleset_version_id=version.pk,
+                ruleset_version_number=version.number,
+                dealer_cards=result.dealer_cards,
+                dealer_evaluation=result.dealer_evaluation,
+                create_key=create_key,
+                created_by=user,
+            )
+        ]
     )
     round_.ruleset = session.table.ruleset
     inputs = {box.position: box for box in boxes}
-    created = Box.objects.bulk_create(
-        Box(
-            round=round_,
-            position=box.position,
-            player=players.get(inputs[box.position].player_id),
-            cards=box.cards,
-            evaluation=box.evaluation,
-            quit=inputs[box.position].quit,
-        )
-        for box in result.boxes
+    created = insert_rows(
+        [
+            Box(
+                round=round_,
+                position=box.position,
+                player=players.get(inputs[box.position].player_id),
+                cards=box.cards,
+                evaluation=box.evaluation,
+                quit=inputs[box.position].quit,
+            )
+            for box in result.boxes
+        ]
     )
     by_position = {box.position: box for box in created}
-    bets = Bet.objects.bulk_create(
-        Bet(
-            box=by_position[box.position],
-            bet_type=bet.bet_type,
-            stake=bet.stake,
-            deposit_shown=inputs[box.position].deposits.get(bet.bet_type),
-            deposit_required=bet.deposit_required,
-            # The round's outcome as evaluated now, under the version it records: what
-            # settling posts. A dealt round is not paid until it is settled.
-            outcome=bet.outcome,
-            odds=bet.odds,
-            gross=bet.gross,
-            commission=bet.commission,
-            net=bet.net,
-        )
-        for box in result.boxes
-        for bet in box.bets
+    bets = insert_rows(
+        [
+            Bet(
+                box=by_position[box.position],
+                bet_type=bet.bet_type,
+                stake=bet.stake,
+                deposit_shown=inputs[box.position].deposits.get(bet.bet_type),
+                deposit_required=bet.deposit_required,
+                # The round's outcome as evaluated now, under the version it records: what
+                # settling posts. A dealt round is not paid until it is settled.
+                outcome=bet.outcome,
+                odds=bet.odds,
+                gross=bet.gross,
+                commission=bet.commission,
+                net=bet.net,
+            )
+            for box in result.boxes
+            for bet in box.bets
+        ]
     )
     audit_record(
         user=user,

@@ -99,3 +99,34 @@ def test_arguments_are_counted():
         BOXES(1, 2)
     with pytest.raises(ValueError, match="differ"):
         Compiled(lambda a, b: Box.objects.filter(pk=a), samples=(SAMPLE_KEY, SAMPLE_KEY))
+
+
+def test_inserted_rows_get_their_keys_in_order_and_read_back_as_given(floor):
+    from casino.compiled import insert_rows
+    from casino.models import AuditEvent
+
+    events = insert_rows(
+        [
+            AuditEvent(user=floor.dealer, action="test.insert", object_type="t", summary=text)
+            for text in ("first", "second", "third")
+        ]
+        + [AuditEvent(action="test.insert", object_type="t", summary="fourth", after={"a": [1]})]
+    )
+    assert [event.pk for event in events] == sorted(event.pk for event in events)
+    read = {event.pk: event for event in AuditEvent.objects.filter(action="test.insert")}
+    for event in events:
+        assert not event._state.adding
+        assert event.at is not None  # auto_now_add, set as save() sets it
+        assert fields(read[event.pk]) == fields(event)
+    assert read[events[-1].pk].after == {"a": [1]}
+    assert read[events[0].pk].user == floor.dealer
+
+
+def test_an_insert_takes_only_new_objects(floor):
+    from casino.compiled import insert_rows
+    from casino.models import AuditEvent
+
+    (saved,) = insert_rows([AuditEvent(action="test.insert", object_type="t")])
+    with pytest.raises(ValueError, match="new AuditEvent objects only"):
+        insert_rows([saved])
+    assert insert_rows([]) == []
