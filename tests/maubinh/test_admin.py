@@ -165,6 +165,9 @@ def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft,
             "fee_rate": "0.04",
             "quit_penalty": "6",
             "wheel_is_lowest": "on",
+            "tied_instant_wins": "each_in_full",
+            "fee_basis": "net_result",
+            "declaring": "automatic",
         },
     )
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -205,7 +208,12 @@ def test_the_rules_problems_are_said_in_the_managers_language():
 
     from maubinh.validation import ruleset_errors
 
-    version = SimpleNamespace(scoop_multiplier=0, fee_rate=Decimal("0.05"), quit_penalty=3)
+    version = SimpleNamespace(
+        scoop_multiplier=0,
+        fee_rate=Decimal("0.05"),
+        quit_penalty=3,
+        tied_instant_wins="each_in_full",
+    )
     with translation.override("vi"):
         (message,) = ruleset_errors(version, [], [])
     assert message.startswith("Hệ số sập hầm: 1 (không có luật sập hầm) trở lên")

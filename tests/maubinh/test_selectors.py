@@ -25,6 +25,11 @@ SNAPSHOT_RULES = (
     "wheel_is_lowest",
     "foul_counts_as_scoop",
     "dragon_flush_counts_as_dragon",
+    "tied_instant_wins",
+    "fee_basis",
+    "declaring",
+    "instant_win_when_fouled",
+    "foul_pays_row_bonuses",
 )
 
 
