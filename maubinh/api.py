@@ -50,8 +50,8 @@ class MauBinhApi:
     )
     dealer_cards_help = "Empty for Mau Binh (no dealer hand)."
     evaluation_help = (
-        "Mau Binh: {label, rows, fouled, foul_reason, instant_win, quit, chi, against, "
-        "scooped, scooped_by}."
+        "Mau Binh: {label, rows, fouled, foul_reason, instant_win, undeclared_instant_win, quit, "
+        "chi, against, scooped, scooped_by}."
     )
 
 
