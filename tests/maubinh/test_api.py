@@ -112,3 +112,28 @@ def test_the_round_body_says_whether_an_instant_win_is_declared(db):
     assert first["net"] == "570000.00"
     declared = deal(seat(1, SIX_PAIRS_60, declared=True), seat(2, WEAK))
     assert declared.json()["boxes"][0]["evaluation"]["chi"] == 18
+
+
+def test_a_version_answers_the_readings_it_plays(db):
+    from casino.roles import AUDITOR
+
+    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"))
+    table = maubinh_table(venue, readings={"declaring": "optional", "fee_basis": "each_win"})
+    auditor = client_for(staff("mb-auditor", AUDITOR, venue))
+    version = auditor.get(f"/api/v1/rulesets/{table.ruleset_id}/versions/1/").json()
+    assert {
+        name: version[name]
+        for name in (
+            "tied_instant_wins",
+            "fee_basis",
+            "declaring",
+            "instant_win_when_fouled",
+            "foul_pays_row_bonuses",
+        )
+    } == {
+        "tied_instant_wins": "each_in_full",
+        "fee_basis": "each_win",
+        "declaring": "optional",
+        "instant_win_when_fouled": True,
+        "foul_pays_row_bonuses": True,
+    }
