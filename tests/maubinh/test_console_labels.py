@@ -45,3 +45,14 @@ def test_in_vietnamese_the_sheets_words(rules):
 def test_a_hand_in_order_has_no_foul(rules):
     hand = check_arrangement("AS AH KD KC 2S", "QS QH 7C 5D 3C", "9S 8H 4C", rules)
     assert not hand.fouled and foul_label(hand) == ""
+
+
+def test_a_seat_that_did_not_declare_its_instant_win_says_so():
+    from maubinh.templatetags.maubinh_console import seat_verdict
+
+    undeclared = {"instant_win": None, "undeclared_instant_win": "six_pairs", "fouled": False}
+    with translation.override("vi"):
+        assert seat_verdict(undeclared) == "Không báo Lục phé bôn"
+        assert seat_verdict({**undeclared, "undeclared_instant_win": None}) == ""
+    with translation.override("en"):
+        assert seat_verdict(undeclared) == "Six Pairs not declared"
