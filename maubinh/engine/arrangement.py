@@ -65,7 +65,8 @@ class Arrangement:
 
     ``fouled`` is True when back < middle or middle < front, and ``foul_reason`` says which
     (None when not fouled). ``instant_win`` is the strongest instant win the ruleset pays that
-    this hand declares, or None.
+    this hand holds, or None (whether it is taken is the settlement's question:
+    ``Ruleset.declaring``).
     """
 
     back: RowCards
