@@ -50,7 +50,7 @@ class BoxInput:
     #: without one ignores it).
     quit: bool = False
     #: Whether the player declared the hand that wins outright, in a game whose rules leave
-    #: that to the player (Mau Binh's instant wins); None when not said.
+    #: that to the player; None when not said.
     declared: bool | None = None
 
 

@@ -47,9 +47,8 @@ class RoundBoxInputSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="Whether the player declares the hand that wins outright, where the rules "
-        "leave it to the player (Mau Binh's instant wins when declaring is optional); leave "
-        "out otherwise.",
+        help_text="Whether the player declares the hand that wins outright, where the game's "
+        "rules leave it to the player; leave out otherwise.",
     )
 
 
