@@ -49,6 +49,9 @@ class BoxInput:
     #: The player quit the round in progress (a game with a quit penalty charges it; a game
     #: without one ignores it).
     quit: bool = False
+    #: Whether the player declared the hand that wins outright, in a game whose rules leave
+    #: that to the player; None when not said.
+    declared: bool | None = None
 
 
 @dataclass(frozen=True)

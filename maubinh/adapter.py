@@ -7,8 +7,11 @@ cards as the three rows it laid out, back first, separated by ``/``::
 
 and one bet, ``stake``: the table stake, the same for every seat (1 chi is worth one stake).
 A seat that quits (``quit=True``) pays the quit penalty to each other player; its cards may
-be empty. Settlement is ``maubinh.engine.settle_table``: the seats' results sum to zero, and
-each winner pays the table fee, rounded to the version's unit in its mode, to the house.
+be empty. Where the version leaves declaring an instant win to the player (``declaring``
+optional), a seat whose hand holds one says whether it is declared (``declared``); an
+undeclared hand plays its rows. Settlement is ``maubinh.engine.settle_table``: the seats'
+results sum to zero, and each winner pays the table fee, rounded to the version's unit in its
+mode, to the house.
 
 The bet's ``deposit_required`` is 0: the rules require no deposit, and no figure short of
 the worst case bounds a Mau Binh loss (the quit penalty a player could be told to show is
@@ -131,12 +134,18 @@ def _lost_all_rows(pair: PairResult) -> bool:
 
 
 def seat_evaluation(
-    seat: SeatResult, against: Sequence[PairResult], rules: engine.Ruleset
+    seat: SeatResult,
+    against: Sequence[PairResult],
+    rules: engine.Ruleset,
+    *,
+    undeclared: bool = False,
 ) -> dict[str, Any]:
-    """A seat as stored on its box and shown on the console."""
+    """A seat as stored on its box and shown on the console (``undeclared``: the player did
+    not declare the instant win the hand holds)."""
     hand: Arrangement | None = seat.arrangement
     judged = None if seat.quit else hand  # a quitter's cards are shown, never compared
-    instant = judged.instant_win if judged is not None else None
+    held = judged.instant_win if judged is not None else None
+    instant = None if undeclared else held
     rows = (
         [
             _row_evaluation(name, cards, evaluated)
@@ -153,12 +162,15 @@ def seat_evaluation(
         label = f"Fouled: {judged.foul_reason}"
     else:
         label = " / ".join(row["label"] for row in rows)
+    if held is not None and instant is None:
+        label = f"{label} ({held.label} not declared)"
     return {
         "label": label,
         "rows": rows,
         "fouled": judged is not None and judged.fouled,
         "foul_reason": judged.foul_reason if judged is not None else None,
         "instant_win": instant.value if instant is not None else None,
+        "undeclared_instant_win": held.value if held is not None and instant is None else None,
         "quit": seat.quit,
         "chi": seat.chi,
         "against": {str(pair.opponent): _pair_evaluation(pair) for pair in against},
@@ -231,12 +243,14 @@ class MauBinhAdapter(GameParts):
                 seen[card] = box.position
             arrangements[box.position] = rows
         ordered = sorted(boxes, key=lambda box: box.position)
+        undeclared = _undeclared(boxes, arrangements, rules)
         try:
             table = engine.settle_table(
                 {box.position: arrangements.get(box.position) for box in ordered},
                 stake,
                 rules,
                 quitters=[box.position for box in ordered if box.quit],
+                undeclared=undeclared,
             )
         except ValueError as error:  # checked above; kept so nothing escapes unexplained
             raise RoundInputError(str(error), field="boxes") from None
@@ -249,7 +263,12 @@ class MauBinhAdapter(GameParts):
                     cards=" / ".join(format_cards(row) for row in arrangements[box.position])
                     if box.position in arrangements
                     else "",
-                    evaluation=seat_evaluation(seat, table.against(box.position), rules),
+                    evaluation=seat_evaluation(
+                        seat,
+                        table.against(box.position),
+                        rules,
+                        undeclared=box.position in undeclared,
+                    ),
                     bets=(
                         BetResult(
                             bet_type=BET_TYPE,
@@ -306,6 +325,62 @@ class MauBinhAdapter(GameParts):
                         )
                     )
         return lines
+
+
+def _undeclared(
+    boxes: Sequence[BoxInput],
+    arrangements: dict[int, tuple[tuple[Card, ...], ...]],
+    rules: engine.Ruleset,
+) -> set[int]:
+    """The seats whose player did not declare the instant win their hand holds.
+
+    Where declaring is optional every seat holding one (quitters aside) must say; where it is
+    automatic none may decline. No seat declares an instant win its hand does not hold.
+    """
+    # The console's package imports this module: its labels are imported when needed.
+    from maubinh.console.labels import instant_win_label
+
+    optional = rules.declaring is engine.Declaring.OPTIONAL
+    undeclared = set()
+    for index, box in enumerate(boxes):
+        rows = arrangements.get(box.position)
+        if box.quit or rows is None or (box.declared is None and not optional):
+            continue
+        held = engine.check_arrangement(*rows, rules).instant_win
+        field = f"boxes[{index}].declared"
+        if held is None:
+            if box.declared:
+                raise RoundInputError(
+                    _("seat %(seat)s declares an instant win, but its cards hold none")
+                    % {"seat": box.position},
+                    field=field,
+                    reason="no_instant_win_to_declare",
+                )
+            continue
+        params = {"seat": box.position, "win": instant_win_label(held)}
+        if box.declared is None:
+            raise RoundInputError(
+                _(
+                    "seat %(seat)s holds %(win)s: ask the player whether it is declared (these "
+                    "rules leave it to the player)"
+                )
+                % params,
+                field=field,
+                reason="declaration_missing",
+            )
+        if not box.declared:
+            if not optional:
+                raise RoundInputError(
+                    _(
+                        "seat %(seat)s holds %(win)s: these rules take every instant win "
+                        "automatically, so it cannot be left undeclared"
+                    )
+                    % params,
+                    field=field,
+                    reason="declaring_automatic",
+                )
+            undeclared.add(box.position)
+    return undeclared
 
 
 def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:

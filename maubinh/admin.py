@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
+from maubinh.engine.rules import Declaring
 from maubinh.house_take import (
     figures_claim,
     figures_row,
@@ -29,6 +30,7 @@ from maubinh.validation import (
     OPPONENTS,
     instant_win_errors,
     row_bonus_errors,
+    shared_amount_errors,
     worst_case_chi,
 )
 
@@ -61,6 +63,7 @@ class _RulesFormSet(forms.BaseInlineFormSet):
         if any(form.errors for form in self.forms):
             return  # each field error is shown beside its field first
         errors, bonuses, wins = self.own_errors()
+        errors += shared_amount_errors(self.instance, wins)
         if not errors:
             worst = worst_case_chi(self.instance, bonuses, wins) * OPPONENTS
             if worst > MAX_SEAT_CHI:
@@ -121,9 +124,29 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
     save_draft = staticmethod(version_save_draft)
     fieldsets = [
         (None, {"fields": ["ruleset", "notes"]}),
-        ("Scoring", {"fields": ["scoop_multiplier", "foul_counts_as_scoop", "wheel_is_lowest"]}),
-        ("Instant wins", {"fields": ["dragon_flush_counts_as_dragon"]}),
-        ("Money", {"fields": ["fee_rate", "quit_penalty"]}),
+        (
+            "Scoring",
+            {
+                "fields": [
+                    "scoop_multiplier",
+                    "foul_counts_as_scoop",
+                    "foul_pays_row_bonuses",
+                    "wheel_is_lowest",
+                ]
+            },
+        ),
+        (
+            "Instant wins",
+            {
+                "fields": [
+                    "dragon_flush_counts_as_dragon",
+                    "declaring",
+                    "tied_instant_wins",
+                    "instant_win_when_fouled",
+                ]
+            },
+        ),
+        ("Money", {"fields": ["fee_rate", "fee_basis", "quit_penalty"]}),
         (_("Fee rounding"), {"fields": list(ROUNDING_FIELDS)}),
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
@@ -170,7 +193,7 @@ class MauBinhAdmin:
     def house_edge_summary(
         self, version: MauBinhRulesetVersion, row: RulesFigures
     ) -> dict[str, Any]:
-        return figures_summary(row, fee_rate=version.fee_rate)
+        return figures_summary(row, fee_rate=version.fee_rate, fee_basis=version.fee_basis)
 
     def house_edge_ready(
         self,
@@ -182,6 +205,8 @@ class MauBinhAdmin:
             "summary": summary,
             "warnings": figures_warnings(version),
             "rows": figures_rows_for_display(summary, compared),
+            "fee_basis_label": version.get_fee_basis_display(),
+            "declaring_optional": version.declaring == Declaring.OPTIONAL,
             "scoop_percent": Decimal(summary["scoops_per_pair"]) * 100,
             "instant_win_percent": Decimal(summary["instant_wins_per_hand"]) * 100,
         }

@@ -21,14 +21,20 @@ class InstantWinSerializer(serializers.Serializer):
 
 
 class MauBinhRulesetVersionSerializer(RulesetVersionSerializer):
-    """A Mau Binh version with its rules: rounding of the fee, scoring switches, fee rate,
-    quit penalty, row bonuses and instant wins."""
+    """A Mau Binh version with its rules: rounding of the fee, scoring switches, the readings
+    of the sheet a venue chose, fee rate and basis, quit penalty, row bonuses and instant
+    wins."""
 
     scoop_multiplier = serializers.IntegerField()
     foul_counts_as_scoop = serializers.BooleanField()
     wheel_is_lowest = serializers.BooleanField()
     dragon_flush_counts_as_dragon = serializers.BooleanField()
+    foul_pays_row_bonuses = serializers.BooleanField()
+    tied_instant_wins = serializers.CharField(help_text="each_in_full or share")
+    declaring = serializers.CharField(help_text="automatic or optional")
+    instant_win_when_fouled = serializers.BooleanField()
     fee_rate = RateField()
+    fee_basis = serializers.CharField(help_text="net_result or each_win")
     quit_penalty = serializers.IntegerField()
     row_bonuses = RowBonusSerializer(many=True)
     instant_wins = InstantWinSerializer(many=True)
@@ -44,8 +50,8 @@ class MauBinhApi:
     )
     dealer_cards_help = "Empty for Mau Binh (no dealer hand)."
     evaluation_help = (
-        "Mau Binh: {label, rows, fouled, foul_reason, instant_win, quit, chi, against, "
-        "scooped, scooped_by}."
+        "Mau Binh: {label, rows, fouled, foul_reason, instant_win, undeclared_instant_win, quit, "
+        "chi, against, scooped, scooped_by}."
     )
 
 

@@ -175,12 +175,15 @@ def _rounds(
         boxes = []
         for n, position in enumerate(positions):
             rows = engine.suggest_arrangement(deck[13 * n : 13 * (n + 1)], rules)
+            holds = engine.check_arrangement(*rows, rules).instant_win is not None
             boxes.append(
                 BoxInput(
                     position=position,
                     cards=seat_cards(rows),
                     stakes={BET_TYPE: stake},
                     player_id=seated[n] if n < len(seated) and rng.random() < 0.7 else None,
+                    # a simulated player declares every instant win (rules that ask, ask)
+                    declared=True if holds else None,
                 )
             )
         yield "", tuple(boxes)

@@ -1,22 +1,27 @@
 """The house take panel: a seeded Monte Carlo of the rules, cached by a content hash.
 
 The house's only income at a Mau Binh table is the table fee: ``fee_rate`` x every positive
-result, rounded up to the venue's unit. Its expected value per round, per unit of table
-stake, is ``fee_rate x E[sum over seats of max(chi, 0)]``; the expectation is estimated by
-dealing seeded decks to four players who all lay out with the engine's auto-arranger
-(``suggest_arrangement``) and settling every 2-, 3- and 4-player table those four hands make
-(docs/MAUBINH.md has the method, its interval and its cost).
+result, rounded to the venue's unit. Its expected value per round, per unit of table stake,
+is ``fee_rate x E[chi the fee is taken from]``: the sum over seats of ``max(chi, 0)`` when the
+fee is on a seat's net result, the sum over ordered pairs of seats of ``max(chi, 0)`` when it
+is on each amount won (the version's ``fee_basis``; the simulation records both). The
+expectation is estimated by dealing seeded decks to four players who all lay out with the
+engine's auto-arranger (``suggest_arrangement``) and settling every 2-, 3- and 4-player table
+those four hands make (docs/MAUBINH.md has the method, its interval and its cost). Where the
+rules let a player leave an instant win undeclared, a simulated player holding one declares
+it unless its rows, laid out without it, win it more at that table.
 
 ``figures_compute`` (run by the Celery task ``maubinh_house_take_task``, or by approval)
 stores the simulation in a ``RulesFigures`` row keyed by ``rules_hash``; every version with
-the same rules reads that row. The hash leaves the fee rate out (the simulation does not
-depend on it), so changing only the fee is never recomputed. ``figures_summary`` turns a
-row into what the admin shows and approval stores; ``figures_warnings`` says what needs an
-override.
+the same rules reads that row. The hash leaves the fee rate and its basis out (the simulation
+does not depend on them), so changing only the fee is never recomputed. ``figures_summary``
+turns a row into what the admin shows and approval stores; ``figures_warnings`` says what
+needs an override.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -31,15 +36,16 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from casino.cards import DECK
+from casino.cards import DECK, Card
 from casino.money import plain
 from maubinh import engine
-from maubinh.engine.rules import InstantWin
+from maubinh.engine.arrange import Layout
+from maubinh.engine.rules import Declaring, FeeBasis, InstantWin
 from maubinh.models import INSTANT_WIN_LABELS, MauBinhRulesetVersion, RulesFigures
 from maubinh.selectors import ruleset_snapshot, version_with_rules
 
 #: Change this when the method changes, so stored figures are recomputed.
-METHOD = "maubinh-house-take/1"
+METHOD = "maubinh-house-take/2"
 #: The deals are the same for every ruleset (common random numbers), so the change between
 #: two rulesets is measured far more precisely than either interval suggests.
 SEED = 20160513
@@ -71,9 +77,10 @@ def high_fee_rate() -> Decimal:
 def rules_hash(rules: engine.Ruleset, *, deals: int, seed: int = SEED) -> str:
     """The content hash of what the simulation depends on.
 
-    Rows, instant wins, the scoop and the switches, the number of deals, the seed and the
-    method; not the fee rate, the quit penalty (nobody quits in the simulation), the rounding
-    unit and mode, the code or the name.
+    Rows, instant wins, the scoop, the switches and the readings of the sheet, the number of
+    deals, the seed and the method; not the fee rate or its basis (the simulation records the
+    chi of both bases), the quit penalty (nobody quits in the simulation), the rounding unit
+    and mode, the code or the name.
     """
     data = {
         "method": METHOD,
@@ -89,6 +96,10 @@ def rules_hash(rules: engine.Ruleset, *, deals: int, seed: int = SEED) -> str:
         "wheel_is_lowest": rules.wheel_is_lowest,
         "foul_counts_as_scoop": rules.foul_counts_as_scoop,
         "dragon_flush_counts_as_dragon": rules.dragon_flush_counts_as_dragon,
+        "tied_instant_wins": rules.tied_instant_wins.value,
+        "declaring": rules.declaring.value,
+        "instant_win_when_fouled": rules.instant_win_when_fouled,
+        "foul_pays_row_bonuses": rules.foul_pays_row_bonuses,
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
@@ -103,6 +114,42 @@ def _mean_and_error(values: list[Decimal]) -> tuple[Decimal, Decimal]:
     return mean, (variance / count).sqrt()
 
 
+def settle_as_players_choose(
+    hands: dict[int, Layout],
+    stake: Decimal,
+    rules: engine.Ruleset,
+    rows_instead: Callable[[int], Layout],
+) -> engine.TableSettlement:
+    """A table settled as its players choose where the rules leave them a choice.
+
+    With ``declaring`` automatic that is the table as laid out. With it optional, each seat
+    whose hand holds an instant win, in seat order, leaves it undeclared and plays
+    ``rows_instead(seat)`` (its best layout were no instant win paid) when that wins the seat
+    more chi at this table, the others' choices so far standing; an equal result declares.
+    """
+    table = engine.settle_table(hands, stake, rules)
+    if rules.declaring is Declaring.AUTOMATIC:
+        return table
+    layouts, undeclared = dict(hands), set()
+    for seat in hands:
+        arrangement = table.seats[seat].arrangement
+        if arrangement is None or arrangement.instant_win is None:
+            continue
+        trial_layouts = {**layouts, seat: rows_instead(seat)}
+        trial = engine.settle_table(trial_layouts, stake, rules, undeclared={*undeclared, seat})
+        if trial.seats[seat].chi > table.seats[seat].chi:
+            table, layouts, undeclared = trial, trial_layouts, {*undeclared, seat}
+    return table
+
+
+def fee_chi(table: engine.TableSettlement) -> tuple[int, int]:
+    """The chi the fee is taken from at a settled table: (the sum of the seats' positive
+    results, the sum of every positive amount one seat won from another)."""
+    seats = sum(result.chi for result in table.seats.values() if result.chi > 0)
+    wins = sum(pair.chi for pair in table.pairwise.values() if pair.chi > 0)
+    return seats, wins
+
+
 def simulate_house_take(
     rules: engine.Ruleset,
     *,
@@ -115,29 +162,35 @@ def simulate_house_take(
     Each deal's four hands make one 4-player table, four 3-player tables and six 2-player
     tables (any subset of hands from one deck is a fair deal for that many players). For
     each size the deal's value is the mean, over its tables, of the chi won (the sum of the
-    positive results); the deals are independent, so their mean and standard error give the
-    estimate and its interval. Returns plain data (decimals as text); ``progress`` is called
-    with the percentage done.
+    positive results: ``positive_chi``; and of every positive amount between two seats:
+    ``won_chi``); the deals are independent, so their mean and standard error give the
+    estimate and its interval. Players choose as :func:`settle_as_players_choose` says.
+    Returns plain data (decimals as text); ``progress`` is called with the percentage done.
     """
     if deals < 1:
         raise ValueError(f"the simulation needs at least one deal, got {deals}")
     rng = random.Random(seed)
     stake = rules.rounding_unit  # any stake will do: only chi are kept
     per_deal: dict[int, list[Decimal]] = {n: [] for n in TABLE_SIZES}
+    per_deal_won: dict[int, list[Decimal]] = {n: [] for n in TABLE_SIZES}
     scoops = pairs = instant_wins = 0
+    no_instant_wins = dataclasses.replace(rules, instant_wins={})
     step = max(1, deals // 20)
     for done in range(1, deals + 1):
         deck = list(DECK)
         rng.shuffle(deck)
-        hands = [
-            engine.suggest_arrangement(deck[HAND_SIZE * k : HAND_SIZE * (k + 1)], rules)
-            for k in range(PLAYERS_PER_DEAL)
-        ]
+        cards = [deck[HAND_SIZE * k : HAND_SIZE * (k + 1)] for k in range(PLAYERS_PER_DEAL)]
+        hands = [engine.suggest_arrangement(hand, rules) for hand in cards]
+        rows_instead = _rows_instead(cards, no_instant_wins)
         for size in TABLE_SIZES:
-            won = 0
+            won = won_each = 0
             for seats in combinations(range(PLAYERS_PER_DEAL), size):
-                table = engine.settle_table({s: hands[s] for s in seats}, stake, rules)
-                won += sum(result.chi for result in table.seats.values() if result.chi > 0)
+                table = settle_as_players_choose(
+                    {s: hands[s] for s in seats}, stake, rules, rows_instead
+                )
+                on_seats, on_wins = fee_chi(table)
+                won += on_seats
+                won_each += on_wins
                 if size == 2:
                     pairs += 1
                     scoops += table.pair(*seats).scoop
@@ -147,26 +200,46 @@ def simulate_house_take(
                         for result in table.seats.values()
                     )
             per_deal[size].append(Decimal(won) / comb(PLAYERS_PER_DEAL, size))
+            per_deal_won[size].append(Decimal(won_each) / comb(PLAYERS_PER_DEAL, size))
         if progress is not None and (done % step == 0 or done == deals):
             progress(done * 100 // deals)
-    positive_chi = {}
-    for size in TABLE_SIZES:
-        mean, error = _mean_and_error(per_deal[size])
-        positive_chi[str(size)] = {
-            "mean": str(mean.quantize(_STAT)),
-            "standard_error": str(error.quantize(_STAT)),
-        }
     return {
         "method": METHOD,
         "seed": seed,
         "deals": deals,
         "tables": {str(n): deals * comb(PLAYERS_PER_DEAL, n) for n in TABLE_SIZES},
-        "positive_chi": positive_chi,
+        "positive_chi": _statistics(per_deal),
+        "won_chi": _statistics(per_deal_won),
         "scoops_per_pair": str((Decimal(scoops) / pairs).quantize(_STAT)),
         "instant_wins_per_hand": str(
             (Decimal(instant_wins) / (deals * PLAYERS_PER_DEAL)).quantize(_STAT)
         ),
     }
+
+
+def _rows_instead(cards: list[list[Card]], rules: engine.Ruleset) -> Callable[[int], Layout]:
+    """Per seat, its best layout were no instant win paid (``rules`` pay none): laid out once,
+    and only for the seats asked about."""
+    found: dict[int, Layout] = {}
+
+    def layout(seat: int) -> Layout:
+        if seat not in found:
+            found[seat] = engine.suggest_arrangement(cards[seat], rules)
+        return found[seat]
+
+    return layout
+
+
+def _statistics(per_deal: dict[int, list[Decimal]]) -> dict[str, dict[str, str]]:
+    """Per table size, the mean of the deals' values and its standard error, as text."""
+    statistics = {}
+    for size in TABLE_SIZES:
+        mean, error = _mean_and_error(per_deal[size])
+        statistics[str(size)] = {
+            "mean": str(mean.quantize(_STAT)),
+            "standard_error": str(error.quantize(_STAT)),
+        }
+    return statistics
 
 
 def _get_or_create(rules_hash_: str, deals: int) -> RulesFigures:
@@ -257,13 +330,15 @@ def figures_failed(*, version_id: int, error: str) -> None:
     )
 
 
-def figures_summary(row: RulesFigures, *, fee_rate: Decimal) -> dict[str, Any]:
+def figures_summary(row: RulesFigures, *, fee_rate: Decimal, fee_basis: str) -> dict[str, Any]:
     """What is shown and stored: per table size (2, 3, 4 players) the expected fee per round
-    per unit of table stake, its 95% interval, and the same per seat. Decimal strings, so
-    the figures travel as JSON without floats."""
+    per unit of table stake, its 95% interval, and the same per seat, on the chi the
+    ``fee_basis`` takes the fee from. Decimal strings, so the figures travel as JSON without
+    floats."""
     figures = row.figures
+    measure = "won_chi" if fee_basis == FeeBasis.EACH_WIN else "positive_chi"
     take, interval, per_seat, chi = {}, {}, {}, {}
-    for size, stats in figures["positive_chi"].items():
+    for size, stats in figures[measure].items():
         mean = Decimal(stats["mean"])
         margin = Z_95 * Decimal(stats["standard_error"])
         take[size] = str((fee_rate * mean).quantize(_FIGURE))
@@ -276,6 +351,7 @@ def figures_summary(row: RulesFigures, *, fee_rate: Decimal) -> dict[str, Any]:
     return {
         "rules_hash": row.rules_hash,
         "fee_rate": plain(fee_rate),
+        "fee_basis": str(fee_basis),
         "house_take": take,
         "house_take_ci": interval,
         "house_take_per_seat": per_seat,

@@ -8,6 +8,8 @@ version into the engine's frozen :class:`maubinh.engine.Ruleset`.
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
@@ -18,7 +20,18 @@ from django.utils.translation import pgettext_lazy
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
-from maubinh.engine.rules import FRONT_CATEGORIES, InstantWin, Row, RowCategory
+from maubinh.engine.rules import (
+    FRONT_CATEGORIES,
+    Declaring,
+    FeeBasis,
+    InstantWin,
+    Row,
+    RowCategory,
+    TiedInstantWins,
+)
+
+if TYPE_CHECKING:
+    from django.utils.functional import StrOrPromise
 
 ROW_LABELS = {
     Row.BACK: _("Back row (chi 1)"),
@@ -52,7 +65,30 @@ INSTANT_WIN_CHOICES = [(kind.value, INSTANT_WIN_LABELS[kind]) for kind in Instan
 #: The front holds three cards: these are the only categories a front-row bonus can name.
 FRONT_CATEGORY_NAMES = tuple(c.name for c in sorted(FRONT_CATEGORIES, reverse=True))
 
+TIED_INSTANT_WIN_CHOICES = [
+    (TiedInstantWins.EACH_IN_FULL.value, _("each tied winner collects in full")),
+    (TiedInstantWins.SHARE.value, _("tied winners share one payment")),
+]
+FEE_BASIS_CHOICES = [
+    (FeeBasis.NET_RESULT.value, _("a seat's net result")),
+    (FeeBasis.EACH_WIN.value, _("each amount won")),
+]
+DECLARING_CHOICES = [
+    (Declaring.AUTOMATIC.value, _("automatic: always taken")),
+    (Declaring.OPTIONAL.value, _("optional: the player declares")),
+]
+
 FEE_RATE_MESSAGE = _("The fee rate is from 0 up to, not including, 1 (0.05 is 5%).")
+
+
+def _reading_field(
+    verbose_name: StrOrPromise, choices: list, default: StrEnum, help_text: StrOrPromise
+) -> models.CharField:
+    """A reading of the sheet a venue chooses: one of its choices, stored as the engine's
+    value."""
+    return models.CharField(
+        verbose_name, max_length=16, choices=choices, default=default.value, help_text=help_text
+    )
 
 
 def validate_fee_rate(value: Decimal) -> None:
@@ -112,6 +148,65 @@ class MauBinhRulesetVersion(RulesetVersion):
         help_text=_("Dragon Flush is paid when its amount below is above 0."),
     )
 
+    # Where the sheet (seed 002) reads two ways; docs/RULES.md "Settings a venue may choose".
+    tied_instant_wins = _reading_field(
+        _("equal instant wins"),
+        TIED_INSTANT_WIN_CHOICES,
+        TiedInstantWins.EACH_IN_FULL,
+        _(
+            'The sheet: "Nếu bằng nhau thì chia tiền thắng" (if equal, the winnings are '
+            "shared). Each in full: every player holding the same instant win takes its whole "
+            "amount from each weaker player. Share: each weaker player pays the amount once, "
+            "split equally between the tied winners (every amount must then be a multiple of "
+            "6, to split between two or three)."
+        ),
+    )
+    fee_basis = _reading_field(
+        _("table fee basis"),
+        FEE_BASIS_CHOICES,
+        FeeBasis.NET_RESULT,
+        _(
+            'The sheet: "Số tiền người chơi thắng được bằng số tiền thắng của nhà cái thua '
+            'cược trừ đi 5% phí bàn chơi" (a player wins what the losers pay, less a 5% table '
+            "fee). Net result: the fee is taken from a seat's result over the whole table, when "
+            "it is positive. Each amount won: the fee is taken from every amount won from one "
+            "opponent, whatever the seat lost to the others."
+        ),
+    )
+    declaring = _reading_field(
+        _("declaring an instant win"),
+        DECLARING_CHOICES,
+        Declaring.AUTOMATIC,
+        _(
+            'The sheet: "Báo mậu binh gồm ba cái thùng, ba cái sảnh, lục phế bôn sẽ ăn mỗi '
+            'người chơi 18 chi" (declaring mau binh, three flushes, three straights or six '
+            "pairs, takes 18 chi from each player). Automatic: a hand holding an instant win "
+            "always takes it. Optional: only when the player declares it (the console asks for "
+            "every seat holding one); an undeclared hand plays its rows."
+        ),
+    )
+    instant_win_when_fouled = models.BooleanField(
+        _("Three Flushes and Three Straights count on a fouled layout"),
+        default=True,
+        help_text=_(
+            'The sheet: "Khi đạt mậu binh thì người chơi sẽ thắng điểm những người còn lại mà '
+            'không cần so sánh bài" (with mau binh a player wins without comparing cards), but '
+            '"Người chơi bị binh lủng ... bị xử thua cả 3 chi" (a fouled player loses all '
+            "three rows). On: ba thùng and ba sảnh pay even when the rows as laid out are "
+            "fouled. Off: a fouled layout holds no instant win."
+        ),
+    )
+    foul_pays_row_bonuses = models.BooleanField(
+        _("row bonuses count against a fouled hand"),
+        default=True,
+        help_text=_(
+            'The sheet: "Người chơi bị binh lủng (chi sau mạnh hơn chi trước) thì người chơi '
+            'bị xử thua cả 3 chi luôn" (a fouled player loses all three rows). On: each row '
+            "the clean hand wins scores as against any hand, its row bonus included (tứ quý chi "
+            "đầu 8 and so on). Off: each row scores 1 chi."
+        ),
+    )
+
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Mau Binh ruleset version")
         constraints = [
@@ -152,7 +247,9 @@ class MauBinhRulesetVersion(RulesetVersion):
         """The house take to store on approval, and what about the rules needs an override."""
         from maubinh.house_take import figures_compute, figures_summary, figures_warnings
 
-        summary = figures_summary(figures_compute(version_id=self.pk), fee_rate=self.fee_rate)
+        summary = figures_summary(
+            figures_compute(version_id=self.pk), fee_rate=self.fee_rate, fee_basis=self.fee_basis
+        )
         return summary, figures_warnings(self)
 
     def rules_as_dict(self) -> dict:
@@ -181,6 +278,11 @@ RULE_FIELDS = (
     "wheel_is_lowest",
     "foul_counts_as_scoop",
     "dragon_flush_counts_as_dragon",
+    "tied_instant_wins",
+    "fee_basis",
+    "declaring",
+    "instant_win_when_fouled",
+    "foul_pays_row_bonuses",
 )
 
 

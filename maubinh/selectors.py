@@ -35,6 +35,11 @@ def ruleset_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
         wheel_is_lowest=version.wheel_is_lowest,
         foul_counts_as_scoop=version.foul_counts_as_scoop,
         dragon_flush_counts_as_dragon=version.dragon_flush_counts_as_dragon,
+        tied_instant_wins=version.tied_instant_wins,
+        fee_basis=version.fee_basis,
+        declaring=version.declaring,
+        instant_win_when_fouled=version.instant_win_when_fouled,
+        foul_pays_row_bonuses=version.foul_pays_row_bonuses,
         rounding_unit=version.rounding_unit,
         rounding_mode=version.rounding_mode,
     )

@@ -51,6 +51,11 @@ def _fill_rules(version: MauBinhRulesetVersion, rules: engine.Ruleset) -> None:
     version.wheel_is_lowest = rules.wheel_is_lowest
     version.foul_counts_as_scoop = rules.foul_counts_as_scoop
     version.dragon_flush_counts_as_dragon = rules.dragon_flush_counts_as_dragon
+    version.tied_instant_wins = rules.tied_instant_wins.value
+    version.fee_basis = rules.fee_basis.value
+    version.declaring = rules.declaring.value
+    version.instant_win_when_fouled = rules.instant_win_when_fouled
+    version.foul_pays_row_bonuses = rules.foul_pays_row_bonuses
     version.full_clean(exclude=["ruleset"])
     version.save()
     _row_bonuses(version, rules)

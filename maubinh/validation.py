@@ -12,7 +12,14 @@ from typing import Protocol
 from django.utils.translation import gettext as _
 
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from maubinh.engine.rules import FRONT_CATEGORIES, InstantWin, Row, RowCategory
+from maubinh.engine.rules import (
+    FRONT_CATEGORIES,
+    SHARED_AMOUNT_DIVISOR,
+    InstantWin,
+    Row,
+    RowCategory,
+    TiedInstantWins,
+)
 from maubinh.engine.settle import MAX_PLAYERS
 from maubinh.models import CATEGORY_LABELS, INSTANT_WIN_LABELS, ROW_LABELS
 
@@ -26,6 +33,7 @@ class VersionLike(Protocol):
     scoop_multiplier: int | None
     fee_rate: Decimal | None
     quit_penalty: int | None
+    tied_instant_wins: str | None
 
 
 class RowBonusLike(Protocol):
@@ -109,6 +117,27 @@ def instant_win_errors(wins: Iterable[InstantWinLike]) -> list[str]:
     return errors
 
 
+def shared_amount_errors(version: VersionLike, wins: Iterable[InstantWinLike]) -> list[str]:
+    """With tied instant wins sharing one payment, each amount splits evenly between two or
+    three winners (the engine keeps chi whole)."""
+    if version.tied_instant_wins != TiedInstantWins.SHARE:
+        return []
+    return [
+        _(
+            "%(label)s pays %(chi)s chi: tied winners share it between two or three, so with "
+            "shared payments it must be a multiple of %(divisor)s (18, 72 and 78 are). Change "
+            "the amount, or let each tied winner collect in full."
+        )
+        % {
+            "label": INSTANT_WIN_LABELS[InstantWin(win.kind)],
+            "chi": win.chi,
+            "divisor": SHARED_AMOUNT_DIVISOR,
+        }
+        for win in wins
+        if win.kind is not None and win.chi and win.chi % SHARED_AMOUNT_DIVISOR
+    ]
+
+
 def worst_case_chi(
     version: VersionLike, rows: Iterable[RowBonusLike], wins: Iterable[InstantWinLike]
 ) -> int:
@@ -131,7 +160,12 @@ def ruleset_errors(
 ) -> list[str]:
     """Every reason the rules cannot be approved; empty when they are complete and sane."""
     rows, wins = list(rows), list(wins)
-    errors = [*version_errors(version), *row_bonus_errors(rows), *instant_win_errors(wins)]
+    errors = [
+        *version_errors(version),
+        *row_bonus_errors(rows),
+        *instant_win_errors(wins),
+        *shared_amount_errors(version, wins),
+    ]
     if not errors:
         worst = worst_case_chi(version, rows, wins) * OPPONENTS
         if worst > MAX_SEAT_CHI:

@@ -2,11 +2,13 @@
 front rows, a membership number and a quit; one table stake.
 
 Field names: ``seat-<n>-back``, ``seat-<n>-middle``, ``seat-<n>-front``, ``seat-<n>-member``,
-``seat-<n>-quit``, ``stake``, ``key`` and ``digest``. Cards are read by the console's one card
-reader, each token once; rows and seats are evaluated as they are typed, except on a Confirm
-(the services evaluate the round as they record it). The floor's and the game's rules (the
-table's limits, the number of players) are theirs: what they refuse comes back in their
-words (``MauBinhEntry.refuse``), on the field they name.
+``seat-<n>-quit``, ``seat-<n>-declared`` (``yes`` or ``no``: asked of a seat holding an instant
+win where the rules leave declaring it to the player), ``stake``, ``key`` and ``digest``.
+Cards are read by the console's one card reader, each token once; rows and seats are evaluated
+as they are typed, except on a Confirm (the services evaluate the round as they record it).
+The floor's and the game's rules (the table's limits, the number of players, what a seat must
+declare) are theirs: what they refuse comes back in their words (``MauBinhEntry.refuse``), on
+the field they name.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from casino.models import Player, Round
 from casino.money import venue_money
 from maubinh.adapter import BET_TYPE, ROW_SEPARATOR
 from maubinh.console.labels import foul_label, instant_win_label, row_label
-from maubinh.engine import ROWS, Arrangement, Row, check_arrangement, evaluate_row
+from maubinh.engine import ROWS, Arrangement, Declaring, Row, check_arrangement, evaluate_row
 
 #: The rows' names as the engine spells them, shown with ``_()``: marked here for the
 #: translators.
@@ -52,6 +54,13 @@ def quit_field(position: int) -> str:
 
 def member_field(position: int) -> str:
     return f"seat-{position}-member"
+
+
+def declared_field(position: int) -> str:
+    return f"seat-{position}-declared"
+
+
+DECLARED = {"yes": True, "no": False}
 
 
 def entry_in(data: Mapping[str, str]) -> bool:
@@ -100,6 +109,10 @@ class SeatEntry:
     position: int
     rows: list[RowEntry]
     quit: bool = False
+    #: Whether the player declares the instant win the hand holds; None: not said.
+    declared: bool | None = None
+    #: The rules leave declaring an instant win to the player.
+    asks_declaring: bool = False
     error: str = ""
     arrangement: Arrangement | None = None
     instant_chi: int = 0
@@ -118,6 +131,15 @@ class SeatEntry:
     @property
     def member_name(self) -> str:
         return member_field(self.position)
+
+    @property
+    def declared_name(self) -> str:
+        return declared_field(self.position)
+
+    @property
+    def asks_declared(self) -> bool:
+        """The dealer is asked whether the player declares the instant win the hand holds."""
+        return self.asks_declaring and bool(self.instant_win)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -211,6 +233,7 @@ class MauBinhEntry:
                 stakes={BET_TYPE: self.stake} if self.stake is not None else {},
                 quit=seat.quit,
                 player_id=seat.player.pk if seat.player else None,
+                declared=seat.declared,
             )
             for seat in self.playing
         ]
@@ -239,7 +262,13 @@ class MauBinhEntry:
         content = [
             str(self.stake.normalize()) if self.stake is not None else "",
             [
-                [seat.position, seat.quit, seat.canonical, seat.player.pk if seat.player else None]
+                [
+                    seat.position,
+                    seat.quit,
+                    seat.canonical,
+                    seat.player.pk if seat.player else None,
+                    seat.declared,
+                ]
                 for seat in self.playing
             ],
         ]
@@ -268,6 +297,8 @@ def read_seat(
             for row in ROWS
         ],
         quit=bool(data.get(quit_field(position))),
+        declared=DECLARED.get(data.get(declared_field(position)) or ""),
+        asks_declaring=rules.declaring is Declaring.OPTIONAL,
         member=(data.get(member_field(position)) or "").strip(),
     )
 
@@ -334,6 +365,8 @@ def form_data(
             data[member_field(box.position)] = players[box.player_id]
         if box.quit:
             data[quit_field(box.position)] = "on"
+        if box.declared is not None:
+            data[declared_field(box.position)] = "yes" if box.declared else "no"
         for stake in box.stakes.values():
             data[STAKE_FIELD] = venue_money(stake, screen.venue)
     return data

@@ -20,9 +20,13 @@ pays it (an amount above 0):
   low in the front: Q-K-A and A-2-3 both count; K-A-2 does not (no wrapping).
 
 Dragon, Dragon Flush and Six Pairs depend on the 13 cards only; Three Flushes and Three
-Straights on the rows as laid out. An instant win is declared before rows are compared, so it
-stands even when the rows as laid out would foul (two 5-card flushes or straights can always
-be swapped into order, and the front, three distinct ranks, is below either).
+Straights on the rows as laid out. With ``instant_win_when_fouled`` (the presets' reading) an
+instant win is declared before rows are compared, so it stands even when the rows as laid out
+would foul (two 5-card flushes or straights can always be swapped into order, and the front,
+three distinct ranks, is below either); off, a fouled layout holds neither.
+
+Whether a hand that holds an instant win takes it is the settlement's question
+(``Ruleset.declaring``): ``instant_win`` is what the hand holds.
 
 >>> from maubinh.engine import presets
 >>> rules = presets.get("bigkool-2016")
@@ -41,7 +45,7 @@ from dataclasses import dataclass
 
 from casino.cards import Card, check_distinct, parse_cards
 from maubinh.engine.rows import _RANK_WEIGHT, RowHand, hand_of
-from maubinh.engine.rules import InstantWin, Row, RowCategory, Ruleset
+from maubinh.engine.rules import LAYOUT_INSTANT_WINS, InstantWin, Row, RowCategory, Ruleset
 
 #: The rank weight of one card of each rank 2..A (a dragon).
 _DRAGON_WEIGHT = sum(1 << (3 * n) for n in range(13))
@@ -61,7 +65,8 @@ class Arrangement:
 
     ``fouled`` is True when back < middle or middle < front, and ``foul_reason`` says which
     (None when not fouled). ``instant_win`` is the strongest instant win the ruleset pays that
-    this hand declares, or None.
+    this hand holds, or None (whether it is taken is the settlement's question:
+    ``Ruleset.declaring``).
     """
 
     back: RowCards
@@ -249,6 +254,7 @@ def arrangement_of(rows: tuple[RowCards, ...], rules: Ruleset) -> Arrangement:
     m = hand_of(middle_weight, 5, middle_flush, wheel)
     f = hand_of(front_weight, 3, False, False)
     hands = (b, m, f)
+    fouled = b.strength < m.strength or m.strength < f.strength
     declared = None
     weight = back_weight + middle_weight + front_weight
     # Most hands declare nothing: look closer only when some instant win is possible.
@@ -259,9 +265,10 @@ def arrangement_of(rows: tuple[RowCards, ...], rules: Ruleset) -> Arrangement:
         or _pairs(weight) == 6
     ):
         declared = _declared_instant_win(rows, hands, weight, rules)
-    return Arrangement(
-        back, middle, front, b, m, f, b.strength < m.strength or m.strength < f.strength, declared
-    )
+        if fouled and declared in LAYOUT_INSTANT_WINS and not rules.instant_win_when_fouled:
+            # The stronger kinds do not depend on the layout, so there is none to fall back to.
+            declared = None
+    return Arrangement(back, middle, front, b, m, f, fouled, declared)
 
 
 def check_arrangement(

@@ -40,6 +40,12 @@ class PresetData(TypedDict):
     wheel_is_lowest: bool
     foul_counts_as_scoop: bool
     dragon_flush_counts_as_dragon: bool
+    #: The readings of the sheet (``rules.READINGS``) and the foul switches.
+    tied_instant_wins: str
+    fee_basis: str
+    declaring: str
+    instant_win_when_fouled: bool
+    foul_pays_row_bonuses: bool
     rounding_unit: str
     #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
     rounding_mode: str
@@ -55,6 +61,17 @@ _ROW_BONUSES = {
     "front:THREE_OF_A_KIND": 6,
 }
 _INSTANT_WINS_18 = {"six_pairs": 18, "three_flushes": 18, "three_straights": 18}
+# Where seed 002 reads two ways (docs/RULES.md "Settings a venue may choose"), the presets keep
+# the reading the product has always played: tied instant wins each collect in full, the fee
+# on a seat's net result, instant wins taken automatically, Three Flushes and Three Straights
+# standing on a fouled layout, row bonuses counted against a fouled hand.
+_READINGS = {
+    "tied_instant_wins": "each_in_full",
+    "fee_basis": "net_result",
+    "declaring": "automatic",
+    "instant_win_when_fouled": True,
+    "foul_pays_row_bonuses": True,
+}
 
 PRESET_DATA: dict[str, PresetData] = {
     "bigkool-2016": {
@@ -68,6 +85,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "wheel_is_lowest": True,
         "foul_counts_as_scoop": True,
         "dragon_flush_counts_as_dragon": True,
+        **_READINGS,
         "rounding_unit": "1",
         "rounding_mode": "up",
     },
@@ -82,6 +100,7 @@ PRESET_DATA: dict[str, PresetData] = {
         "wheel_is_lowest": True,
         "foul_counts_as_scoop": True,
         "dragon_flush_counts_as_dragon": True,
+        **_READINGS,
         "rounding_unit": "1",
         "rounding_mode": "up",
     },
@@ -104,6 +123,11 @@ def ruleset_from_data(data: PresetData) -> Ruleset:
         wheel_is_lowest=data["wheel_is_lowest"],
         foul_counts_as_scoop=data["foul_counts_as_scoop"],
         dragon_flush_counts_as_dragon=data["dragon_flush_counts_as_dragon"],
+        tied_instant_wins=data["tied_instant_wins"],
+        fee_basis=data["fee_basis"],
+        declaring=data["declaring"],
+        instant_win_when_fouled=data["instant_win_when_fouled"],
+        foul_pays_row_bonuses=data["foul_pays_row_bonuses"],
         rounding_unit=Decimal(data["rounding_unit"]),
         rounding_mode=data["rounding_mode"],
     )

@@ -115,6 +115,52 @@ class InstantWin(StrEnum):
 
 _INSTANT_WIN_STRENGTH = {kind: len(InstantWin) - n for n, kind in enumerate(InstantWin)}
 
+#: The instant wins that depend on how the rows are laid out (the others on the 13 cards).
+LAYOUT_INSTANT_WINS: frozenset[InstantWin] = frozenset(
+    {InstantWin.THREE_FLUSHES, InstantWin.THREE_STRAIGHTS}
+)
+
+
+class TiedInstantWins(StrEnum):
+    """What players with equal instant wins take ("Nếu bằng nhau thì chia tiền thắng").
+
+    - ``EACH_IN_FULL``: each takes its amount from every weaker player (two of a kind score
+      0 between them);
+    - ``SHARE``: every weaker player pays the amount once, shared equally by the tied
+      winners (two Six Pairs at a table of four: 9 chi each from each other player).
+    """
+
+    EACH_IN_FULL = "each_in_full"
+    SHARE = "share"
+
+
+class FeeBasis(StrEnum):
+    """What the table fee is a share of ("trừ đi 5% phí bàn chơi").
+
+    - ``NET_RESULT``: a seat's net result over the whole table, when positive;
+    - ``EACH_WIN``: each amount the seat won from one opponent, whatever it lost to others
+      (each rounded on its own).
+    """
+
+    NET_RESULT = "net_result"
+    EACH_WIN = "each_win"
+
+
+class Declaring(StrEnum):
+    """Whether an instant win is taken as soon as a hand holds one ("Báo mậu binh").
+
+    - ``AUTOMATIC``: always (the hand is never compared row by row);
+    - ``OPTIONAL``: only when the player declares it; an undeclared hand plays its rows.
+    """
+
+    AUTOMATIC = "automatic"
+    OPTIONAL = "optional"
+
+
+#: Tied instant wins shared: the most winners that share one payment is three (a table seats
+#: four), so a shared amount must split evenly in two and in three.
+SHARED_AMOUNT_DIVISOR = 6
+
 
 #: The row bonuses of docs/RULES.md B2 step 3, as data: (row, category of the winning row) -> chi.
 #: Every other winning row scores 1 chi.
@@ -168,6 +214,28 @@ def _row_key(key: Any) -> tuple[Row, RowCategory]:
     return row, category
 
 
+#: The rules that are on/off switches.
+SWITCHES = (
+    "wheel_is_lowest",
+    "foul_counts_as_scoop",
+    "dragon_flush_counts_as_dragon",
+    "instant_win_when_fouled",
+    "foul_pays_row_bonuses",
+)
+#: The rules that take one of two readings of the sheet, with their choices.
+READINGS: Mapping[str, type[StrEnum]] = MappingProxyType(
+    {"tied_instant_wins": TiedInstantWins, "fee_basis": FeeBasis, "declaring": Declaring}
+)
+
+
+def _reading(value: Any, name: str, choices: type[StrEnum]) -> Any:
+    try:
+        return choices(value)
+    except ValueError:
+        known = ", ".join(choice.value for choice in choices)
+        raise ValueError(f"{name} is one of {known}; got {value!r}") from None
+
+
 def _instant_win_key(key: Any) -> InstantWin:
     try:
         return InstantWin(key)
@@ -197,6 +265,17 @@ class Ruleset:
       the scoop multiplier applies (on), or not (off).
     - ``dragon_flush_counts_as_dragon``: when Dragon Flush is not offered, a one-suit dragon is
       still a Dragon (on); off, a Dragon must have more than one suit.
+    - ``tied_instant_wins``: equal instant wins each take their amount in full, or share
+      one payment (:class:`TiedInstantWins`; every amount then a multiple of
+      :data:`SHARED_AMOUNT_DIVISOR`).
+    - ``fee_basis``: the fee is a share of a seat's net result or of each amount it won
+      (:class:`FeeBasis`).
+    - ``declaring``: an instant win is taken automatically or only when declared
+      (:class:`Declaring`).
+    - ``instant_win_when_fouled``: Three Flushes and Three Straights count even when the rows
+      as laid out are fouled (on), or a fouled layout holds no instant win (off).
+    - ``foul_pays_row_bonuses``: a clean hand's rows score their row bonuses against a fouled
+      one (on), or 1 chi each (off).
     - ``rounding_unit``: the fee is rounded to a multiple of this, and the stake is one
       (``Decimal("1")`` for presets; a venue's version starts from the venue's chip unit).
     - ``rounding_mode``: how the fee is rounded to the unit, a ``casino.money.Rounding``:
@@ -215,6 +294,11 @@ class Ruleset:
     wheel_is_lowest: bool = True
     foul_counts_as_scoop: bool = True
     dragon_flush_counts_as_dragon: bool = True
+    tied_instant_wins: TiedInstantWins = TiedInstantWins.EACH_IN_FULL
+    fee_basis: FeeBasis = FeeBasis.NET_RESULT
+    declaring: Declaring = Declaring.AUTOMATIC
+    instant_win_when_fouled: bool = True
+    foul_pays_row_bonuses: bool = True
     rounding_unit: Decimal = Decimal("1")
     rounding_mode: Rounding = Rounding.UP
     # Derived lookup tables for the hot loops; not part of the snapshot's identity.
@@ -252,9 +336,18 @@ class Ruleset:
             raise ValueError(f"the rounding unit must be positive, got {rounding_unit}")
         setter(self, "rounding_unit", rounding_unit)
         setter(self, "rounding_mode", rounding_mode(self.rounding_mode))
-        for switch in ("wheel_is_lowest", "foul_counts_as_scoop", "dragon_flush_counts_as_dragon"):
+        for switch in SWITCHES:
             if not isinstance(getattr(self, switch), bool):
                 raise ValueError(f"{switch} is a switch: True or False")
+        for name, choices in READINGS.items():
+            setter(self, name, _reading(getattr(self, name), name, choices))
+        if self.tied_instant_wins is TiedInstantWins.SHARE:
+            for kind, chi in amounts.items():
+                if chi % SHARED_AMOUNT_DIVISOR:
+                    raise ValueError(
+                        f"shared instant wins split among two or three winners: the {kind.label} "
+                        f"amount must be a multiple of {SHARED_AMOUNT_DIVISOR}, got {chi}"
+                    )
         setter(
             self,
             "_bonus_table",
@@ -279,6 +372,11 @@ class Ruleset:
                 self.wheel_is_lowest,
                 self.foul_counts_as_scoop,
                 self.dragon_flush_counts_as_dragon,
+                self.tied_instant_wins,
+                self.fee_basis,
+                self.declaring,
+                self.instant_win_when_fouled,
+                self.foul_pays_row_bonuses,
                 self.rounding_unit,
                 self.rounding_mode,
             )

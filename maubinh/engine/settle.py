@@ -7,10 +7,14 @@ For every pair of players (i, j) (docs/RULES.md B2), in this order:
    the same penalty).
 2. **Instant wins**: a player with one takes its amount from the other without comparing
    rows. If both have one, the stronger (:class:`InstantWin` order) takes its own amount from
-   the weaker; two instant wins of the same kind score 0 between them.
+   the weaker; two instant wins of the same kind score 0 between them. With
+   ``tied_instant_wins`` ``share``, the players holding the same kind share what each weaker
+   player pays: the amount divided by how many hold it. With ``declaring`` ``optional``, a
+   seat in ``undeclared`` holds its instant win without taking it: its rows are compared.
 3. **Fouls**: a fouled player loses every row to a clean one; each row scores for the winner
-   as in step 4 (row bonuses of the winner's rows), and with ``foul_counts_as_scoop`` the
-   scoop multiplier applies. Two fouled players score 0.
+   as in step 4 (row bonuses of the winner's rows; 1 chi a row without
+   ``foul_pays_row_bonuses``), and with ``foul_counts_as_scoop`` the scoop multiplier
+   applies. Two fouled players score 0.
 4. **Row by row**: the winner of a row scores 1 chi or the row bonus of the winning row;
    a tied row scores 0.
 5. **Scoop**: winning all three rows against one opponent multiplies everything won from
@@ -19,11 +23,12 @@ For every pair of players (i, j) (docs/RULES.md B2), in this order:
 Instant-win amounts and quit penalties are never multiplied. The pairwise chi sum to zero
 over the table.
 
-Money (docs/RULES.md B3): a seat's ``gross`` is its chi times the stake; a seat with a positive
-gross pays the table fee, ``fee_rate`` x gross rounded to the ruleset's ``rounding_unit`` in
-its ``rounding_mode`` (``up``, ``ROUND_CEILING``, as the rule sheets have it, unless the
-ruleset says otherwise: ``casino.money.round_to_unit``); losers pay none.
-``net = gross - fee``.
+Money (docs/RULES.md B3): a seat's ``gross`` is its chi times the stake. With ``fee_basis``
+``net_result`` a seat with a positive gross pays the table fee, ``fee_rate`` x gross rounded
+to the ruleset's ``rounding_unit`` in its ``rounding_mode`` (``up``, ``ROUND_CEILING``, as the
+rule sheets have it, unless the ruleset says otherwise: ``casino.money.round_to_unit``);
+losers pay none. With ``each_win`` the fee is taken, rounded the same way, from every amount
+the seat won from one opponent, whatever it lost to the others. ``net = gross - fee``.
 
 >>> from decimal import Decimal
 >>> from maubinh.engine import presets
@@ -44,6 +49,7 @@ ruleset says otherwise: ``casino.money.round_to_unit``); losers pay none.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,7 +59,7 @@ from typing import Any
 
 from casino.money import round_to_unit
 from maubinh.engine.arrangement import Arrangement, arrangement_of, parse_rows_mask
-from maubinh.engine.rules import InstantWin, Ruleset
+from maubinh.engine.rules import Declaring, FeeBasis, InstantWin, Ruleset, TiedInstantWins
 
 Seat = Hashable
 MIN_PLAYERS = 2
@@ -188,6 +194,7 @@ def settle_table(
     rules: Ruleset,
     *,
     quitters: Iterable[Seat] = (),
+    undeclared: Iterable[Seat] = (),
 ) -> TableSettlement:
     """Settle one round of Mau Binh between 2 to 4 players.
 
@@ -195,7 +202,8 @@ def settle_table(
     cards; an :class:`Arrangement` is accepted too). A seat in ``quitters`` quit the round: it
     pays ``quit_penalty`` chi to each other player and is not compared; its cards may be None
     or missing from ``arrangements`` (when given they are checked like the others). All cards
-    at the table must differ.
+    at the table must differ. A seat in ``undeclared`` did not declare the instant win its
+    hand holds (rules with ``declaring`` ``optional`` only): its rows are compared instead.
 
     >>> from maubinh.engine import presets
     >>> settle_table({1: ("AS AH AD AC 2S", "KS KH KD 3C 3D", "QS QH 4C")}, Decimal(1),
@@ -205,6 +213,11 @@ def settle_table(
     ValueError: Mau Binh takes 2 to 4 players, got 1
     """
     stake = _check_stake(stake, rules)
+    undeclared_seats = set(undeclared)
+    if undeclared_seats and rules.declaring is Declaring.AUTOMATIC:
+        raise ValueError(
+            "these rules take every instant win automatically: a player cannot leave one undeclared"
+        )
     quit_seats = set(quitters)
     seats = list(arrangements)
     seats.extend(seat for seat in dict.fromkeys(quitters) if seat not in arrangements)
@@ -228,14 +241,24 @@ def settle_table(
     if mask.bit_count() != card_count:
         _name_repeated_card(hands)
 
-    settled = _settle_pairs(seats, hands, quit_seats, rules)
-    pairwise, chi_by_seat = settled
+    pairwise, chi_by_seat = _settle_pairs(seats, hands, quit_seats, undeclared_seats, rules)
     seat_results: dict[Seat, SeatResult] = {}
     house_fee = _ZERO
+    each_win = rules.fee_basis is FeeBasis.EACH_WIN
     for seat in seats:
         chi = chi_by_seat[seat]
         gross = stake * chi
-        fee = fee_on(gross, rules)
+        if each_win:
+            fee = sum(
+                (
+                    fee_on(stake * pairwise[seat, other].chi, rules)
+                    for other in seats
+                    if other != seat
+                ),
+                _ZERO,
+            )
+        else:
+            fee = fee_on(gross, rules)
         house_fee += fee
         seat_results[seat] = SeatResult(
             seat, chi, gross, fee, gross - fee, seat in quit_seats, hands[seat]
@@ -260,10 +283,12 @@ def _settle_pairs(
     seats: list[Seat],
     hands: Mapping[Seat, Arrangement | None],
     quit_seats: set[Seat],
+    undeclared: set[Seat],
     rules: Ruleset,
 ) -> tuple[dict[tuple[Seat, Seat], PairResult], dict[Seat, int]]:
     bonus_back, bonus_middle, bonus_front = rules._bonus_table
     amounts = dict(rules._offered)
+    foul_bonuses = rules.foul_pays_row_bonuses
     multiplier = rules.scoop_multiplier
     foul_scoops = rules.foul_counts_as_scoop
     penalty = rules.quit_penalty
@@ -281,7 +306,7 @@ def _settle_pairs(
             (
                 seat,
                 False,
-                hand.instant_win,
+                None if seat in undeclared else hand.instant_win,
                 hand.fouled,
                 (
                     b.strength,
@@ -293,6 +318,10 @@ def _settle_pairs(
                 ),
             )
         )
+
+    if rules.tied_instant_wins is TiedInstantWins.SHARE:
+        holders = Counter(win for _seat, _quit, win, _foul, _rows in facts if win is not None)
+        amounts = {kind: chi // holders.get(kind, 1) for kind, chi in amounts.items()}
 
     pairwise: dict[tuple[Seat, Seat], PairResult] = {}
     chi_by_seat = dict.fromkeys(seats, 0)
@@ -319,7 +348,9 @@ def _settle_pairs(
                 if foul_i and foul_j:
                     chi = 0
                 else:
-                    if foul_i:
+                    if not foul_bonuses:
+                        rows = (-1, -1, -1) if foul_i else (1, 1, 1)
+                    elif foul_i:
                         rows = (-rows_j[3], -rows_j[4], -rows_j[5])
                     else:
                         rows = (rows_i[3], rows_i[4], rows_i[5])

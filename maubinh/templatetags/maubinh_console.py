@@ -46,7 +46,8 @@ def seat_rows(evaluation: dict[str, Any] | None) -> SafeString:
 
 @register.filter
 def seat_verdict(evaluation: dict[str, Any] | None) -> str:
-    """What decided a Mau Binh seat before its rows: a quit, an instant win, a foul."""
+    """What decided a Mau Binh seat before its rows: a quit, an instant win, a foul; or the
+    instant win the player held and did not declare."""
     if not evaluation:
         return ""
     if evaluation.get("quit"):
@@ -55,6 +56,9 @@ def seat_verdict(evaluation: dict[str, Any] | None) -> str:
         return labels.instant_win_label(InstantWin(evaluation["instant_win"]))
     if evaluation.get("fouled"):
         return gettext("Fouled")
+    if evaluation.get("undeclared_instant_win"):
+        win = labels.instant_win_label(InstantWin(evaluation["undeclared_instant_win"]))
+        return gettext("%(win)s not declared") % {"win": win}
     return ""
 
 

@@ -84,3 +84,43 @@ def test_a_four_player_round_with_a_scoop_and_a_foul(page, floor, settings):
     detail = page.text_content(f"#round-detail-{settled.pk}")
     assert "Tứ quý A" in detail and "Binh lủng" in detail
     shutil.copyfile(shot(page, "maubinh-history"), SCREENSHOT / "console-maubinh-history.png")
+
+
+def test_the_dealer_says_whether_an_instant_win_is_declared(page, floor, settings):
+    settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
+    table = maubinh_table(floor.venue, readings={"declaring": "optional"})
+    log_in(page, "dealer")
+    page.click(f"#table-{table.pk} a")
+    page.fill("#chips-100000", "50")
+    page.click("button.primary")
+    page.wait_for_selector("#seat-2-front")
+
+    # Six Pairs whose rows would take 60 chi from the weak hand beside it
+    type_seat(page, 1, "AS AH AD AC KS / QS QH QD QC KH / JS JH JD")
+    type_seat(page, 2, "TC 9C 7D 5D 3C / 9D 8D 6C 4C 3H / 8H 6H 5H")
+    # the venue's language asks, in its sheet's words (lục phé bôn: six pairs)
+    page.wait_for_selector("#seat-1-eval legend:has-text('Người chơi có báo Lục phé bôn không?')")
+    assert page.locator("#seat-2-eval .mb-declare").count() == 0
+
+    # unanswered, the preview says what to ask
+    page.click("#preview-button")
+    page.wait_for_selector("#preview .error, #preview [role=alert]")
+    assert "hãy hỏi người chơi có báo hay không" in page.text_content("#preview")
+    assert page.locator("#confirm").count() == 0
+
+    # not declared: the rows play, (8 + 16 + 6) x 2 = 60
+    page.get_by_label("Không báo: so từng chi").check()
+    page.click("#preview-button")
+    page.wait_for_selector("#confirm")
+    chi = page.eval_on_selector_all(".mb-matrix [data-chi]", "e => e.map(c => c.textContent)")
+    assert chi == ["+60", "-60"]
+    # declared: Six Pairs takes 18
+    page.get_by_label("Có báo").check()
+    page.click("#preview-button")
+    page.wait_for_function(
+        "document.querySelector(\".mb-matrix [data-chi]\")?.textContent === '+18'"
+    )
+    page.dblclick("#confirm")
+    page.wait_for_selector(".banner.settled[data-round='1']")
+    (settled,) = Round.objects.filter(session__table=table)
+    assert settled.boxes.get(position=1).evaluation["instant_win"] == "six_pairs"

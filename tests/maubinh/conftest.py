@@ -8,7 +8,9 @@ import pytest
 
 from casino.models import Ruleset, Table, TableLimit, Venue
 from casino.roles import DEALER, MANAGER, SUPERVISOR
+from casino.services.rulesets import version_activate, version_approve, version_content_hash
 from casino.services.sessions import session_open
+from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import venue_ruleset_from_preset
 from tests.factories import staff
 
@@ -30,16 +32,28 @@ def maubinh_table(
     seats: int = 4,
     limits: dict[str, tuple[str, str]] | None = None,
     denominations: tuple[str, ...] = ("1000000", "100000", "10000", "1000"),
+    readings: dict[str, object] | None = None,
 ) -> Table:
-    """A Mau Binh table at ``venue`` with an active copy of ``preset``."""
+    """A Mau Binh table at ``venue`` with an active copy of ``preset`` (``readings``: rules
+    of the version that differ from the preset's, set on the draft before its approval)."""
     ruleset = Ruleset.objects.filter(venue=venue, game="maubinh", code=preset).first()
     if ruleset is None:
+        approver = staff(f"{venue.code}-maubinh-approver", MANAGER, venue)
         version = venue_ruleset_from_preset(
             venue=venue,
             preset_code=preset,
             editor=staff(f"{venue.code}-maubinh-editor", MANAGER, venue),
-            approver=staff(f"{venue.code}-maubinh-approver", MANAGER, venue),
+            approver=None if readings else approver,
         )
+        if readings:
+            MauBinhRulesetVersion.objects.filter(pk=version.pk).update(**readings)
+            version.refresh_from_db()
+            version_activate(
+                version=version_approve(
+                    version=version, content_hash=version_content_hash(version), user=approver
+                ),
+                user=approver,
+            )
         ruleset = version.ruleset
     table = Table.objects.create(
         venue=venue,
@@ -73,4 +87,11 @@ def table(venue):
 
 @pytest.fixture
 def session(table, dealer):
+    return session_open(table=table, user=dealer, opening_chips={"100000": 50})
+
+
+@pytest.fixture
+def optional_session(venue, dealer):
+    """An open session at a table whose version leaves declaring an instant win to the player."""
+    table = maubinh_table(venue, code="MB-OPT", readings={"declaring": "optional"})
     return session_open(table=table, user=dealer, opening_chips={"100000": 50})

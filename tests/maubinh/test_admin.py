@@ -165,6 +165,9 @@ def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft,
             "fee_rate": "0.04",
             "quit_penalty": "6",
             "wheel_is_lowest": "on",
+            "tied_instant_wins": "each_in_full",
+            "fee_basis": "net_result",
+            "declaring": "automatic",
         },
     )
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -205,7 +208,90 @@ def test_the_rules_problems_are_said_in_the_managers_language():
 
     from maubinh.validation import ruleset_errors
 
-    version = SimpleNamespace(scoop_multiplier=0, fee_rate=Decimal("0.05"), quit_penalty=3)
+    version = SimpleNamespace(
+        scoop_multiplier=0,
+        fee_rate=Decimal("0.05"),
+        quit_penalty=3,
+        tied_instant_wins="each_in_full",
+    )
     with translation.override("vi"):
         (message,) = ruleset_errors(version, [], [])
     assert message.startswith("Hệ số sập 3 chi: 1 (không có luật sập 3 chi) trở lên")
+
+
+# The readings of the sheet a venue may choose ---------------------------------------------
+
+READINGS = {
+    "tied_instant_wins": ("each_in_full", "share"),
+    "fee_basis": ("net_result", "each_win"),
+    "declaring": ("automatic", "optional"),
+    "instant_win_when_fouled": (True, False),
+    "foul_pays_row_bonuses": (True, False),
+}
+
+
+def test_a_draft_takes_every_reading_with_the_sheets_words_and_an_audit(client, draft, manager):
+    client.force_login(manager)
+    page = client.get(change_url(draft))
+    html = page.content.decode()
+    # each setting's help quotes the sheet
+    for words in (
+        "Nếu bằng nhau thì chia tiền thắng",
+        "trừ đi 5% phí bàn chơi",
+        "Báo mậu binh",
+        "không cần so sánh bài",
+        "bị xử thua cả 3 chi luôn",
+    ):
+        assert words in html
+    before_hash = version_content_hash(draft)
+    data = form_data(page)
+    for name, (_today, other) in READINGS.items():
+        if other is False:
+            data.pop(name, None)  # an unticked box is not sent
+        else:
+            data[name] = other
+    # when
+    response = client.post(change_url(draft), data)
+    # then
+    assert response.status_code == 302, response.content.decode()[:3000]
+    draft.refresh_from_db()
+    event = AuditEvent.objects.filter(action="ruleset.edit").get()
+    for name, (today, other) in READINGS.items():
+        assert getattr(draft, name) == other
+        assert (event.before[name], event.after[name]) == (today, other)
+    assert version_content_hash(draft) != before_hash
+
+
+def test_shared_instant_wins_must_split_evenly(client, draft, manager):
+    client.force_login(manager)
+    page = client.get(change_url(draft))
+    data = form_data(page)
+    data["tied_instant_wins"] = "share"
+    data[f"{prefix_of(page, kind='six_pairs')}-chi"] = "20"
+    response = client.post(change_url(draft), data)
+    assert response.status_code == 200
+    assert (
+        "Six Pairs (lục phé bôn) pays 20 chi: tied winners share it between two or three, so "
+        "with shared payments it must be a multiple of 6"
+    ) in response.content.decode()
+    draft.refresh_from_db()
+    assert draft.tied_instant_wins == "each_in_full"
+
+
+def test_an_approved_reading_never_changes_and_a_clone_carries_it(client, draft, approver, manager):
+    MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(
+        fee_basis="each_win", declaring="optional", foul_pays_row_bonuses=False
+    )
+    draft.refresh_from_db()
+    version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
+    client.force_login(manager)
+    refused = client.post(change_url(draft), {"fee_basis": "net_result"})
+    assert refused.status_code == 403
+    assert MauBinhRulesetVersion.objects.get(pk=draft.pk).fee_basis == "each_win"
+    client.post(action_url(draft, "clone"))
+    clone = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
+    assert (clone.fee_basis, clone.declaring, clone.foul_pays_row_bonuses) == (
+        "each_win",
+        "optional",
+        False,
+    )

@@ -83,3 +83,57 @@ def test_a_quitter_and_bad_bodies(api):
         },
     )
     assert error_of(short)[:3:2] == (400, "boxes[1].cards")
+
+
+def test_the_round_body_says_whether_an_instant_win_is_declared(db):
+    from tests.maubinh.test_rounds import SIX_PAIRS_60, WEAK
+
+    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"))
+    table = maubinh_table(venue, readings={"declaring": "optional"})
+    client = client_for(staff("mb-dealer", DEALER, venue))
+    opened = client.post(
+        "/api/v1/sessions/", {"table": table.pk, "opening_chips": {"100000": 10}}
+    ).json()
+
+    def deal(*boxes):
+        return client.post(
+            "/api/v1/rounds/", {"session": opened["id"], "dealer_cards": "", "boxes": boxes}
+        )
+
+    # a seat holding Six Pairs must say
+    missing = deal(seat(1, SIX_PAIRS_60), seat(2, WEAK))
+    assert error_of(missing)[:3:2] == (400, "boxes[0].declared")
+    # not declared: its rows play, (8 + 16 + 6) x 2 = 60 chi
+    dealt = deal(seat(1, SIX_PAIRS_60, declared=False), seat(2, WEAK))
+    assert dealt.status_code == 201, dealt.json()
+    first = dealt.json()["boxes"][0]
+    assert first["evaluation"]["chi"] == 60
+    assert first["evaluation"]["undeclared_instant_win"] == "six_pairs"
+    assert first["net"] == "570000.00"
+    declared = deal(seat(1, SIX_PAIRS_60, declared=True), seat(2, WEAK))
+    assert declared.json()["boxes"][0]["evaluation"]["chi"] == 18
+
+
+def test_a_version_answers_the_readings_it_plays(db):
+    from casino.roles import AUDITOR
+
+    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"))
+    table = maubinh_table(venue, readings={"declaring": "optional", "fee_basis": "each_win"})
+    auditor = client_for(staff("mb-auditor", AUDITOR, venue))
+    version = auditor.get(f"/api/v1/rulesets/{table.ruleset_id}/versions/1/").json()
+    assert {
+        name: version[name]
+        for name in (
+            "tied_instant_wins",
+            "fee_basis",
+            "declaring",
+            "instant_win_when_fouled",
+            "foul_pays_row_bonuses",
+        )
+    } == {
+        "tied_instant_wins": "each_in_full",
+        "fee_basis": "each_win",
+        "declaring": "optional",
+        "instant_win_when_fouled": True,
+        "foul_pays_row_bonuses": True,
+    }

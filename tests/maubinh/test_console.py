@@ -336,3 +336,57 @@ def test_a_confirm_parses_each_card_once_and_lays_out_no_seat(dealer_client, ses
     assert rows.call_count == arrangements.call_count == 0
     assert confirm.call_count == 1
     assert Round.objects.get().status == RoundStatus.SETTLED
+
+
+# Declaring an instant win where the version leaves it to the player ---------------------
+
+
+def test_the_dealer_is_asked_whether_an_instant_win_is_declared(dealer_client, optional_session):
+    from tests.maubinh.test_rounds import SIX_PAIRS_60, WEAK
+
+    seats = {1: SIX_PAIRS_60, 2: WEAK}
+    # the seat holding Six Pairs asks; the other does not
+    asked = dealer_client.get(
+        url("mb-seat", optional_session), {"seat": "1", **seat_fields(1, SIX_PAIRS_60)}, **HX
+    ).content.decode()
+    assert "Does the player declare Six Pairs?" in asked
+    assert 'name="seat-1-declared" value="yes"' in asked
+    assert 'name="seat-1-declared" value="no"' in asked
+    plain = dealer_client.get(
+        url("mb-seat", optional_session), {"seat": "2", **seat_fields(2, WEAK)}, **HX
+    ).content.decode()
+    assert "seat-2-declared" not in plain
+    # a preview without the answer says what to do, on the seat
+    unanswered = dealer_client.post(url("mb-preview", optional_session), round_data(seats), **HX)
+    assert unanswered.status_code == 422
+    assert "seat 1 holds Six Pairs: ask the player whether it is declared" in (
+        unanswered.content.decode()
+    )
+    assert 'id="confirm"' not in unanswered.content.decode()
+    # not declared: the rows play, 60 chi; declared: 18
+    for answer, chi in (("no", "+60"), ("yes", "+18")):
+        data = round_data(seats, **{"seat-1-declared": answer})
+        response = dealer_client.post(url("mb-preview", optional_session), data, **HX)
+        body = response.content.decode()
+        assert response.status_code == 200, body
+        cells = dict(re.findall(r'<tr data-seat="(\d)".*?data-chi>([^<]+)</td>', body, re.DOTALL))
+        assert cells["1"] == chi
+        assert f'name="seat-1-declared" value="{answer}" data-mb-declared checked' in body
+    # the answer is part of what is confirmed
+    previewed = dealer_client.post(
+        url("mb-preview", optional_session),
+        round_data(seats, **{"seat-1-declared": "no"}),
+        **HX,
+    )
+    changed = {**round_data(seats, **{"seat-1-declared": "yes"}), "digest": digest_of(previewed)}
+    refused = dealer_client.post(url("mb-confirm", optional_session), changed, **HX)
+    assert refused.status_code == 422
+    assert "The round changed after its preview" in refused.content.decode()
+
+
+def test_where_declaring_is_automatic_nothing_is_asked(dealer_client, session):
+    response = dealer_client.get(
+        url("mb-seat", session), {"seat": "2", **seat_fields(2, SIX_PAIRS)}, **HX
+    )
+    assert "Instant win: Six Pairs" in response.content.decode()
+    assert "seat-2-declared" not in response.content.decode()

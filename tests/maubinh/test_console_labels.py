@@ -83,3 +83,14 @@ def test_the_admin_names_a_rows_hand_as_the_console_does(rules, language):
             "Đôi",
             "Mậu thầu",
         ]
+
+
+def test_a_seat_that_did_not_declare_its_instant_win_says_so():
+    from maubinh.templatetags.maubinh_console import seat_verdict
+
+    undeclared = {"instant_win": None, "undeclared_instant_win": "six_pairs", "fouled": False}
+    with translation.override("vi"):
+        assert seat_verdict(undeclared) == "Không báo Lục phé bôn"
+        assert seat_verdict({**undeclared, "undeclared_instant_win": None}) == ""
+    with translation.override("en"):
+        assert seat_verdict(undeclared) == "Six Pairs not declared"

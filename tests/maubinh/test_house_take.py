@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -15,8 +16,15 @@ from casino.services.rulesets import (
     version_clone,
     version_content_hash,
 )
+from maubinh import engine
 from maubinh.engine import presets
-from maubinh.house_take import figures_compute, rules_hash, simulate_house_take
+from maubinh.house_take import (
+    fee_chi,
+    figures_compute,
+    rules_hash,
+    settle_as_players_choose,
+    simulate_house_take,
+)
 from maubinh.models import MauBinhRulesetVersion, RowBonus, RulesFigures
 from maubinh.services import venue_ruleset_from_preset
 
@@ -184,3 +192,79 @@ def test_a_stored_simulation_is_read_not_run(draft, django_assert_max_num_querie
     with django_assert_max_num_queries(6):  # the version, its rows, the figures row
         row = figures_compute(version_id=draft.pk)
     assert row.status == RulesFigures.Status.DONE and row.figures["deals"] == 3
+
+
+# The readings of the sheet a venue may choose: the house take follows them ----------------
+
+SIX_PAIRS_60 = ("AS AH AD AC KS", "QS QH QD QC KH", "JS JH JD")  # rows: 60 against WEAK
+WEAK = ("TC 9C 7D 5D 3C", "9D 8D 6C 4C 3H", "8H 6H 5H")
+WEAKER = ("9S 7S 6D 4S 2H", "8S 7H 5S 4H 2D", "7C 4D 3S")
+
+
+def _no_other_layout(seat):
+    raise AssertionError(f"seat {seat} was not asked to choose")
+
+
+def test_the_fee_is_taken_from_the_seats_results_or_from_every_amount_won():
+    table = engine.settle_table(
+        {"a": SIX_PAIRS_60, "b": WEAK, "c": WEAKER}, Decimal(1), presets.get("bigkool-2016")
+    )
+    # a takes 18 from each (+36); b scoops c for 6 but ends at -12 over the table
+    assert fee_chi(table) == (36, 42)
+
+
+def test_a_simulated_player_leaves_an_instant_win_undeclared_when_its_rows_win_more():
+    rules = presets.get("bigkool-2016")
+    hands = {"a": SIX_PAIRS_60, "b": WEAK}
+    automatic = settle_as_players_choose(hands, Decimal(1), rules, _no_other_layout)
+    optional = settle_as_players_choose(
+        hands, Decimal(1), replace(rules, declaring="optional"), lambda seat: hands[seat]
+    )
+    assert fee_chi(automatic) == (18, 18)
+    assert fee_chi(optional) == (60, 60)
+
+
+def test_tied_instant_wins_that_share_halve_what_the_fee_is_taken_from():
+    hands = {
+        "a": ("7S 7H 6S 6H 8S", "5S 5H 4S 4H 3S", "3H 2S 2H"),
+        "b": ("7D 7C 6D 6C 8D", "5D 5C 4D 4C 3D", "3C 2D 2C"),
+        "c": ("AS AH KS QD 9C", "KH KD QS JC 9D", "QH JD TS"),
+    }
+    rules = presets.get("bigkool-2016")
+    in_full = settle_as_players_choose(hands, Decimal(1), rules, _no_other_layout)
+    shared = settle_as_players_choose(
+        hands, Decimal(1), replace(rules, tied_instant_wins="share"), _no_other_layout
+    )
+    assert fee_chi(in_full) == (36, 36)
+    assert fee_chi(shared) == (18, 18)
+
+
+def test_declaring_changes_the_simulation_and_fouls_do_not():
+    rules = presets.get("bigkool-2016")
+    # seed 19's first deal holds an instant win that scores more on its rows at some tables
+    automatic = simulate_house_take(rules, deals=1, seed=19)
+    optional = simulate_house_take(replace(rules, declaring="optional"), deals=1, seed=19)
+    assert Decimal(optional["instant_wins_per_hand"]) > 0
+    assert optional["positive_chi"] != automatic["positive_chi"]
+    # the auto-arranger never fouls, so what a foul pays does not move the take
+    fouls = replace(rules, instant_win_when_fouled=False, foul_pays_row_bonuses=False)
+    assert simulate_house_take(fouls, deals=1, seed=19) == automatic
+    assert rules_hash(fouls, deals=1) != rules_hash(rules, deals=1)
+
+
+def test_a_change_of_fee_basis_moves_the_take_without_simulating_again(client, draft, manager):
+    client.force_login(manager)
+    panel(client, draft)
+    before = draft.approval_figures()[0]
+    # when the fee is taken from each amount won
+    MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_basis="each_win")
+    draft.refresh_from_db()
+    html = panel(client, draft)
+    after = draft.approval_figures()[0]
+    # then the same simulation gives a take at least as large (each win is at least the net)
+    assert RulesFigures.objects.count() == 1
+    assert after["fee_basis"] == "each_win"
+    for players in ("3", "4"):
+        assert Decimal(after["house_take"][players]) > Decimal(before["house_take"][players])
+    assert Decimal(after["house_take"]["2"]) == Decimal(before["house_take"]["2"])
+    assert "The fee is taken from each amount won" in html

@@ -268,3 +268,68 @@ def test_a_void_of_a_settled_round_reverses_its_entries(session, dealer, supervi
     for position in (1, 2, 3, 4):
         player = entries.filter(account=Account.PLAYER, box__position=position)
         assert player.aggregate(t=Sum("amount"))["t"] == 0
+
+
+# Declaring an instant win (the version's ``declaring``) ---------------------------------
+
+SIX_PAIRS_60 = "AS AH AD AC KS / QS QH QD QC KH / JS JH JD"  # its rows score 60 against WEAK
+WEAK = "TC 9C 7D 5D 3C / 9D 8D 6C 4C 3H / 8H 6H 5H"
+
+
+def declaring(position, cards, declared):
+    return BoxInput(position=position, cards=cards, stakes={"stake": D(STAKE)}, declared=declared)
+
+
+@pytest.mark.parametrize(
+    ("declared", "chi", "net"),
+    [
+        (True, 18, D("171000")),  # 180,000 less 5% (9,000)
+        (False, 60, D("570000")),  # (8 + 16 + 6) x 2 on the rows: 600,000 less 30,000
+    ],
+)
+def test_where_declaring_is_optional_the_player_says(optional_session, dealer, declared, chi, net):
+    round_, result = deal(
+        optional_session,
+        dealer,
+        declaring(1, SIX_PAIRS_60, declared),
+        declaring(2, WEAK, None),
+    )
+    first = result.boxes[0]
+    assert first.evaluation["chi"] == chi
+    assert first.bets[0].net == net
+    assert first.evaluation["instant_win"] == ("six_pairs" if declared else None)
+    assert first.evaluation["undeclared_instant_win"] == (None if declared else "six_pairs")
+    assert Box.objects.get(round=round_, position=1).evaluation["chi"] == chi
+
+
+def test_a_seat_holding_an_instant_win_must_say_where_declaring_is_optional(
+    optional_session, dealer
+):
+    with pytest.raises(InvalidInput) as error:
+        deal(optional_session, dealer, seat(1, SIX_PAIRS_60), seat(2, WEAK))
+    assert error.value.field == "boxes[0].declared"
+    assert "seat 1 holds Six Pairs: ask the player whether it is declared" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("boxes", "field", "message"),
+    [
+        (
+            (declaring(1, SIX_PAIRS_60, False), seat(2, WEAK)),
+            "boxes[0].declared",
+            "these rules take every instant win automatically",
+        ),
+        (
+            (seat(1, SIX_PAIRS_60), declaring(2, WEAK, True)),
+            "boxes[1].declared",
+            "seat 2 declares an instant win, but its cards hold none",
+        ),
+    ],
+)
+def test_where_it_is_automatic_an_instant_win_cannot_be_left_undeclared(
+    session, dealer, boxes, field, message
+):
+    with pytest.raises(InvalidInput) as error:
+        deal(session, dealer, *boxes)
+    assert error.value.field == field
+    assert message in str(error.value)

@@ -25,6 +25,11 @@ SNAPSHOT_RULES = (
     "wheel_is_lowest",
     "foul_counts_as_scoop",
     "dragon_flush_counts_as_dragon",
+    "tied_instant_wins",
+    "fee_basis",
+    "declaring",
+    "instant_win_when_fouled",
+    "foul_pays_row_bonuses",
 )
 
 
@@ -92,3 +97,23 @@ def test_installing_the_presets_twice_changes_nothing():
             presets.PRESET_DATA[version.ruleset.code]["row_bonuses"]
         )
     assert "bigkool-2016:" in out.getvalue() and "4 players" in out.getvalue()
+
+
+def test_versions_made_before_the_readings_were_settings_keep_the_readings_played():
+    """The migration that adds the readings gives every existing version the presets' reading
+    (what the engine always played), so no settled round reads differently."""
+    from importlib import import_module
+
+    from django.db.migrations import AddField
+
+    migration = import_module("maubinh.migrations.0004_sheet_readings").Migration
+    added = {op.name: op.field.default for op in migration.operations if isinstance(op, AddField)}
+    preset = presets.PRESET_DATA["bigkool-2016"]
+    assert added == {name: preset[name] for name in added}
+    assert set(added) == {
+        "tied_instant_wins",
+        "fee_basis",
+        "declaring",
+        "instant_win_when_fouled",
+        "foul_pays_row_bonuses",
+    }

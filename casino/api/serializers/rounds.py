@@ -43,6 +43,13 @@ class RoundBoxInputSerializer(serializers.Serializer):
         default=False,
         help_text="The player quit the round (in a game with a quit penalty).",
     )
+    declared = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Whether the player declares the hand that wins outright, where the game's "
+        "rules leave it to the player; leave out otherwise.",
+    )
 
 
 class RoundCreateInputSerializer(serializers.Serializer):

@@ -62,6 +62,7 @@ class RoundListView(ApiView):
                 deposits=box.get("deposits") or {},
                 player_id=box.get("player"),
                 quit=box.get("quit", False),
+                declared=box.get("declared"),
             )
             for box in data["boxes"]
         ]
