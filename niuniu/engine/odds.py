@@ -37,8 +37,7 @@ from niuniu.engine.odds_counts import (
     bonus_counts,
     category_totals,
     deck_key,
-    pair_counts,
-    wins_with,
+    wins_by_category,
 )
 from niuniu.engine.odds_report import (
     BET_FIGURES,
@@ -71,7 +70,8 @@ _ZERO = Fraction(0)
 def rules_hash(rules: Ruleset) -> str:
     """sha256 of the canonical JSON of everything the odds depend on, and nothing else.
 
-    Paytable, special-hand switches, bonus lines (in order) and deposit multiples count;
+    Paytable, special-hand switches and ranks, bonus lines (in order) and deposit multiples
+    and bases count;
     the code, the name and the rounding (unit and mode: the odds take the exact commission)
     do not, and neither does how a number is written (``1`` and ``1.00`` are the same odds).
 
@@ -105,6 +105,14 @@ def rules_hash(rules: Ruleset) -> str:
             for bet_type, multiple in rules.deposit_multiples.items()
         },
     }
+    # Written only when set, so the rules of every figure stored before these settings
+    # existed keep their hash.
+    if rules.level_with_niu_niu:
+        canonical["level_with_niu_niu"] = sorted(c.name for c in rules.level_with_niu_niu)
+    if rules.deposit_bases:
+        canonical["deposit_bases"] = {
+            b.value: basis.value for b, basis in rules.deposit_bases.items()
+        }
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -118,7 +126,7 @@ def category_counts(rules: Ruleset, deck: Sequence[Card] = DECK) -> dict[Categor
     >>> category_counts(presets.get("vn-kr-004"))[Category.NIU_NIU]
     191808
     """
-    totals = category_totals(deck_key(deck), frozenset(rules.special_hands))
+    totals = category_totals(deck_key(deck), rules.special_hands, rules.level_with_niu_niu)
     return {category: totals[category] for category in rules.categories}
 
 
@@ -128,8 +136,8 @@ def showdown_counts(rules: Ruleset, deck: Sequence[Card] = DECK) -> dict[Categor
     By the swap symmetry (:mod:`niuniu.engine.odds_counts`) it is also the number of deals
     the dealer wins with ``c``; the values add up to half of all deals.
     """
-    pairs = pair_counts(deck_key(deck), rules.special_hands)
-    return {category: wins_with(pairs, category) for category in rules.categories}
+    wins = wins_by_category(deck_key(deck), rules.special_hands, rules.level_with_niu_niu)
+    return {category: wins[category] for category in rules.categories}
 
 
 def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
@@ -149,8 +157,7 @@ def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
     bets: dict[BetType, BetOdds] = {}
     offered = rules.bet_types
     if any(bet_type in PAYTABLE_BET_TYPES for bet_type in offered):
-        pairs = pair_counts(key, rules.special_hands)
-        wins = {category: wins_with(pairs, category) for category in rules.categories}
+        wins = showdown_counts(rules, deck)
         if sum(wins.values()) * 2 != deals:  # every deal has exactly one winner
             raise AssertionError("the showdown counts do not add up to every deal")
         for bet_type in offered:
@@ -158,7 +165,7 @@ def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
                 bets[bet_type] = _paytable_bet(rules, bet_type, wins, deals)
     if BetType.BONUS in offered:
         bets[BetType.BONUS] = _bonus_bet(rules, key, hands)
-    totals = category_totals(key, frozenset(rules.special_hands))
+    totals = category_totals(key, rules.special_hands, rules.level_with_niu_niu)
     return RulesetOdds(
         rules_hash=rules_hash(rules),
         deck_size=len(key),
