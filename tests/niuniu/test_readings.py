@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
@@ -217,17 +218,23 @@ def test_the_panel_prices_where_a_special_hand_ranks(draft, hand):
 # ---- the box limit at the table -------------------------------------------------------------
 
 
+def put_in_force(floor, **readings):
+    """The floor's table under a new version of its rules with these readings."""
+    second = staff("second-manager", MANAGER, floor.venue)
+    active = version_in_force_for(floor.table.ruleset)
+    version = version_clone(version=active, user=floor.manager)
+    for name, value in readings.items():
+        setattr(version, name, value)
+    version_save_draft(version=version, user=floor.manager)
+    version_approve(version=version, content_hash=version_content_hash(version), user=second)
+    version_activate(version=version, user=second)
+    return floor.table
+
+
 @pytest.fixture
 def three_boxes(floor):
     """The floor's table under a version of its rules that deals to 3 boxes."""
-    second = staff("second-manager", MANAGER, floor.venue)
-    active = version_in_force_for(floor.table.ruleset)
-    three = version_clone(version=active, user=floor.manager)
-    three.max_boxes = 3
-    version_save_draft(version=three, user=floor.manager)
-    version_approve(version=three, content_hash=version_content_hash(three), user=second)
-    version_activate(version=three, user=second)
-    return floor.table
+    return put_in_force(floor, max_boxes=3)
 
 
 def four_boxes():
@@ -274,3 +281,20 @@ def test_the_round_screen_shows_as_many_boxes_as_the_version_deals_to(client, fl
     html = client.get(reverse("console:round", args=[session.pk])).content.decode()
     assert three_boxes.seats == 5
     assert sorted(set(re.findall(r'name="box-(\d+)-cards"', html))) == ["1", "2", "3"]
+
+
+def test_the_round_screen_shows_the_super_deposit_from_the_double_stake(client, floor):
+    table = put_in_force(floor, super_deposit_basis="double")
+    session = session_open(table=table, user=floor.dealer, opening_chips={"100000": 50})
+    client.force_login(floor.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    params = {
+        "box": "1",
+        "box-1-single": "100,000",
+        "box-1-double": "50,000",
+        "box-1-super": "20,000",
+    }
+    stakes = reverse("console:stakes", args=[session.pk])
+    html = client.get(stakes, params, HTTP_HX_REQUEST="true").content.decode()
+    assert "Double 50,000: show 150,000" in html
+    assert "Super 20,000: show 500,000" in html  # 10 x the Double, not 10 x 20,000
