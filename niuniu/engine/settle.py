@@ -197,7 +197,6 @@ def settle_box(
         _check_deposits(deposits, placed, required)
 
     player_wins = compare(player, dealer) > 0
-    unit, mode = rules.rounding_unit, rules.rounding_mode
     lines = []
     for bet_type in SETTLEMENT_ORDER:
         stake = placed.get(bet_type)
@@ -209,7 +208,7 @@ def settle_box(
         if player_wins:
             row = _row(rules, bet_type, player.category)
             gross = stake * row.win_odds
-            commission = min(round_to_unit(gross * row.commission_rate, unit, mode), gross)
+            commission = commission_on(gross, row, rules)
             lines.append(
                 BetLine(
                     bet_type=bet_type,
@@ -240,6 +239,21 @@ def settle_box(
                 )
             )
     return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+
+
+def commission_on(gross: Decimal, row: PaytableRow, rules: Ruleset) -> Decimal:
+    """The commission on winnings ``gross`` paid by ``row``: the row's rate of it, rounded to
+    the rules' unit in their rounding mode, never more than ``gross``.
+
+    >>> from niuniu.engine import presets
+    >>> vnd = presets.get("vn-kr-004").with_rounding(Decimal("1000"), "up")
+    >>> commission_on(Decimal("1000"), vnd.row(BetType.SINGLE, Category.NIU_9), vnd)
+    Decimal('1000')
+    """
+    return min(
+        round_to_unit(gross * row.commission_rate, rules.rounding_unit, rules.rounding_mode),
+        gross,
+    )
 
 
 def _deposits_required(placed: Mapping[BetType, Decimal], rules: Ruleset) -> dict[BetType, Decimal]:

@@ -309,7 +309,13 @@ def test_exact_equals_brute_force_on_20_cards(rules):
 def test_exact_equals_settle_box_on_12_cards(rules):
     """Every ordered pair of hands of a 12-card deck settled by the real settle_box."""
     exact_rules = rules.with_rounding_unit(Decimal("0.000001"))  # no commission rounding
-    stakes = dict.fromkeys(rules.bet_types, Decimal(1))
+    assert_odds_are_settle_box(ruleset_odds(rules, DECK_12), exact_rules, Decimal(1))
+
+
+def assert_odds_are_settle_box(odds, rules, stake):
+    """``odds`` are the mean and variance per unit staked of ``stake`` on every bet, every
+    ordered pair of hands of DECK_12 settled by settle_box under ``rules``."""
+    stakes = dict.fromkeys(rules.bet_types, stake)
     total = dict.fromkeys(rules.bet_types, Fraction(0))
     squares = dict.fromkeys(rules.bet_types, Fraction(0))
     deals = 0
@@ -317,16 +323,32 @@ def test_exact_equals_settle_box_on_12_cards(rules):
         rest = [card for card in DECK_12 if card not in player]
         for dealer in combinations(rest, 5):
             deals += 1
-            for line in settle_box(player, dealer, stakes, exact_rules).lines:
-                net = Fraction(line.net)
+            for line in settle_box(player, dealer, stakes, rules).lines:
+                net = Fraction(line.net) / Fraction(stake)
                 total[line.bet_type] += net
                 squares[line.bet_type] += net * net
-    odds = ruleset_odds(rules, DECK_12)
     assert deals == odds.deals == 792 * 21
     for bet_type in rules.bet_types:
         mean = total[bet_type] / deals
         assert odds.bets[bet_type].expected_return == mean, bet_type
         assert odds.bets[bet_type].variance == squares[bet_type] / deals - mean * mean, bet_type
+
+
+@pytest.mark.parametrize("mode", ["up", "half_up", "down", "none"])
+def test_exact_odds_at_a_stake_round_each_commission_as_the_version_does(mode):
+    # 11,000 at a unit of 1,000: 5% of a single win is 550, 1,000 up or half up, 0 down,
+    # 550 with no unit; 5% of a 9:1 Super win (99,000) is 4,950: 5,000, 5,000, 4,000, 4,950.
+    rules = VN.with_rounding(Decimal("1000"), mode)
+    stake = Decimal("11000")
+    at_stake = ruleset_odds(rules, DECK_12, stake=stake)
+    assert_odds_are_settle_box(at_stake, rules, stake)
+    # Only the cent (mode none) leaves the exact rate as it is.
+    assert (at_stake.bets == ruleset_odds(rules, DECK_12).bets) == (mode == "none")
+
+
+def test_a_stake_must_be_positive():
+    with pytest.raises(ValueError, match="a stake must be positive, got 0"):
+        ruleset_odds(VN, DECK_12, stake=Decimal(0))
 
 
 def test_the_reduced_decks_reach_every_category_and_bonus_line():
