@@ -322,6 +322,10 @@ class GameParts:
     def demo(self) -> GameDemo:
         return self._part("demo", "DEMO")
 
+    def boxes_dealt(self, rules: Any, seats: int) -> int:
+        """Every seat of the table, unless the game's rules deal to fewer."""
+        return seats
+
 
 class GameAdapter(Protocol):
     code: str
@@ -346,6 +350,10 @@ class GameAdapter(Protocol):
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal order and the payment order of a round's boxes (no rule is read), to show
         a settled round from what it recorded."""
+
+    def boxes_dealt(self, rules: Any, seats: int) -> int:
+        """How many of a table's ``seats`` boxes a round under these rules deals to (the
+        round screen shows that many)."""
 
     @property
     def console(self) -> GameConsole:

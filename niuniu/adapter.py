@@ -37,9 +37,6 @@ def hand_evaluation(hand: Hand) -> dict[str, Any]:
     }
 
 
-#: Player boxes besides the dealer (docs/RULES.md A1: 2 to 6 participants).
-MAX_BOXES = 5
-
 #: The engine's refusals (``SettlementError.code``) in the reader's language; the English
 #: reads as the engine's own message.
 SETTLEMENT_MESSAGES = {
@@ -55,6 +52,10 @@ SETTLEMENT_MESSAGES = {
     "deposit_not_placed": _("a deposit is shown for a %(bet)s bet that is not placed"),
     "deposit_short": _(
         "the %(bet)s bet of %(stake)s needs a deposit of %(required)s shown, got %(shown)s"
+    ),
+    "deposit_basis_missing": _(
+        "the %(bet)s deposit is a multiple of the %(basis)s stake: place a %(basis)s bet on "
+        "the same box"
     ),
 }
 
@@ -84,10 +85,10 @@ class NiuNiuAdapter(GameParts):
             raise RoundInputError(
                 _("a round needs at least one box with a bet"), field="boxes", reason="no_boxes"
             )
-        if len(boxes) > MAX_BOXES:
+        if len(boxes) > rules.max_boxes:
             raise RoundInputError(
                 _("Niu Niu deals to at most %(most)s boxes besides the dealer, got %(count)s")
-                % {"most": MAX_BOXES, "count": len(boxes)},
+                % {"most": rules.max_boxes, "count": len(boxes)},
                 field="boxes",
                 reason="too_many_boxes",
             )
@@ -150,6 +151,10 @@ class NiuNiuAdapter(GameParts):
             deal_order=dealt,
             payment_order=paid,
         )
+
+    def boxes_dealt(self, rules: engine.Ruleset, seats: int) -> int:
+        """The table's seats, at most the version's box limit."""
+        return min(seats, rules.max_boxes)
 
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Dealt from the largest single stake; paid from the dealer's right."""

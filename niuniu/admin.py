@@ -94,10 +94,25 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
                     "double_deposit_multiple",
                     "offers_super",
                     "super_deposit_multiple",
+                    "double_deposit_basis",
+                    "super_deposit_basis",
                 ],
             },
         ),
-        ("Special hands", {"fields": ["five_small", "four_of_a_kind", "five_face"]}),
+        (
+            "Special hands",
+            {
+                "fields": [
+                    "five_small",
+                    "five_small_rank",
+                    "four_of_a_kind",
+                    "four_of_a_kind_rank",
+                    "five_face",
+                    "five_face_rank",
+                ]
+            },
+        ),
+        (_("Boxes"), {"fields": ["max_boxes"]}),
         ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 

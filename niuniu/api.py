@@ -25,8 +25,8 @@ class BonusLineSerializer(serializers.Serializer):
 
 
 class NiuNiuRulesetVersionSerializer(RulesetVersionSerializer):
-    """A Niu Niu version with its rules: rounding, switches, deposit multiples, paytable,
-    bonus."""
+    """A Niu Niu version with its rules: rounding, switches, deposit multiples and bases,
+    where special hands rank, the box limit, paytable, bonus."""
 
     offers_double = serializers.BooleanField()
     offers_super = serializers.BooleanField()
@@ -35,6 +35,16 @@ class NiuNiuRulesetVersionSerializer(RulesetVersionSerializer):
     five_face = serializers.BooleanField()
     double_deposit_multiple = RateField()
     super_deposit_multiple = RateField()
+    double_deposit_basis = serializers.CharField(
+        help_text="The bet whose stake the Double deposit multiple applies to."
+    )
+    super_deposit_basis = serializers.CharField(
+        help_text="The bet whose stake the Super deposit multiple applies to."
+    )
+    five_small_rank = serializers.CharField(help_text='"above" Niu Niu, or "level" with it.')
+    four_of_a_kind_rank = serializers.CharField(help_text='"above" Niu Niu, or "level" with it.')
+    five_face_rank = serializers.CharField(help_text='"above" Niu Niu, or "level" with it.')
+    max_boxes = serializers.IntegerField(help_text="The most player boxes a round deals to.")
     paytable_rows = PaytableRowSerializer(many=True)
     bonus_lines = BonusLineSerializer(many=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.text import format_lazy
@@ -13,7 +14,7 @@ from django.utils.translation import pgettext_lazy
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
-from niuniu.engine.rules import BetType, BonusPredicate, Category
+from niuniu.engine.rules import MAX_BOXES, BetType, BonusPredicate, Category
 
 #: The hands in the words of niuniu.console.labels (context "hand"): the admin's paytable and
 #: figures name a hand as the console does, and the hand Niu Niu apart from the game.
@@ -49,6 +50,35 @@ PREDICATE_CHOICES = [
 ]
 
 
+class SpecialRank(models.TextChoices):
+    """Where a special hand ranks (docs/RULES.md A1, "Settings a venue may choose")."""
+
+    ABOVE_NIU_NIU = "above", _("Above Niu Niu")
+    LEVEL_WITH_NIU_NIU = "level", _("Level with Niu Niu (the high card decides)")
+
+
+#: The version's field that says where each special hand ranks.
+SPECIAL_RANK_FIELDS = {
+    Category.FIVE_SMALL: "five_small_rank",
+    Category.FOUR_OF_A_KIND: "four_of_a_kind_rank",
+    Category.FIVE_FACE: "five_face_rank",
+}
+#: What a special hand's rank says on the sheets, quoted for the admin's help text.
+SPECIAL_RANK_HELP = _(
+    'Sheet 001 prints one row "Niu (0) & Super NIU NIU" (Niu and Super Niu Niu together): '
+    "level with Niu Niu, the high card deciding between them, as any two hands of one rank "
+    '("Jogador/Dealer com o mesmo total - A mão é classificada de acordo com o naipe", a '
+    "player and dealer with the same total are ranked by suit). Above Niu Niu: the special "
+    "hand beats every Niu Niu, as the presets play it."
+)
+DEPOSIT_BASIS_HELP = _(
+    "The bet whose stake the deposit multiple applies to. Sheets 000 and 004 say the Super "
+    'deposit is "gấp 10 lần cược Đôi" / "더블 베팅액의 10배" / "10 times the Double Bet"; '
+    'sheet 001 says "100,00 na opção SUPER NIU ... no mínimo 1000,00", ten times the Super '
+    "stake itself, as the presets take it."
+)
+
+
 def _plain(value: object) -> object:
     """A rule value as JSON: decimals as their shortest exact text ("3", not "3.0000")."""
     return plain(value) if isinstance(value, Decimal) else value
@@ -60,6 +90,28 @@ def rate_field(verbose_name, **kwargs) -> models.DecimalField:
         max_digits=RATE_MAX_DIGITS,
         decimal_places=RATE_DECIMAL_PLACES,
         **kwargs,
+    )
+
+
+def deposit_basis_field(verbose_name, own: BetType) -> models.CharField:
+    """The bet whose stake a bet's deposit multiple applies to; ``own`` by default."""
+    return models.CharField(
+        verbose_name,
+        max_length=8,
+        choices=PAYTABLE_BET_TYPE_CHOICES,
+        default=own.value,
+        help_text=DEPOSIT_BASIS_HELP,
+    )
+
+
+def special_rank_field(verbose_name) -> models.CharField:
+    """Where a special hand ranks; above Niu Niu by default."""
+    return models.CharField(
+        verbose_name,
+        max_length=8,
+        choices=SpecialRank.choices,
+        default=SpecialRank.ABOVE_NIU_NIU,
+        help_text=SPECIAL_RANK_HELP,
     )
 
 
@@ -84,6 +136,24 @@ class NiuNiuRulesetVersion(RulesetVersion):
         default=Decimal("10"),
         validators=[MinValueValidator(Decimal("1"))],
         help_text=_("The deposit a player shows for a Super bet, as a multiple of the stake."),
+    )
+    double_deposit_basis = deposit_basis_field(_("Double deposit counted from"), BetType.DOUBLE)
+    super_deposit_basis = deposit_basis_field(_("Super deposit counted from"), BetType.SUPER)
+    five_small_rank = special_rank_field(_("Five Small ranks"))
+    four_of_a_kind_rank = special_rank_field(_("Four of a Kind ranks"))
+    five_face_rank = special_rank_field(_("Five Face ranks"))
+    max_boxes = models.PositiveSmallIntegerField(
+        _("player boxes"),
+        default=MAX_BOXES,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_BOXES)],
+        help_text=format_lazy(
+            _(
+                'The most player boxes a round deals to besides the dealer, 1 to {most}: "từ 2 '
+                'đến 6 người, bao gồm nhà cái" / "딜러(하우스) 및 다른 플레이어를 포함하여 '
+                '2명에서 6명" / "2 to 6 players, including a dealer" (sheets 000 and 004).'
+            ),
+            most=MAX_BOXES,
+        ),
     )
 
     class Meta(RulesetVersion.Meta):
@@ -114,6 +184,39 @@ class NiuNiuRulesetVersion(RulesetVersion):
             BetType.DOUBLE: self.double_deposit_multiple,
             BetType.SUPER: self.super_deposit_multiple,
         }.get(bet_type, Decimal("1"))
+
+    def deposit_bases(self) -> dict[BetType, BetType]:
+        """The bet whose stake each bet's deposit counts from, where it is not its own."""
+        bases = {
+            BetType.DOUBLE: BetType(self.double_deposit_basis),
+            BetType.SUPER: BetType(self.super_deposit_basis),
+        }
+        return {bet: basis for bet, basis in bases.items() if basis is not bet}
+
+    def level_with_niu_niu(self) -> frozenset[Category]:
+        """The special hands this version ranks level with Niu Niu."""
+        return frozenset(
+            category
+            for category, field in SPECIAL_RANK_FIELDS.items()
+            if getattr(self, field) == SpecialRank.LEVEL_WITH_NIU_NIU
+        )
+
+    def clean(self) -> None:
+        super().clean()
+        offered = self.enabled_bet_types()
+        errors = {}
+        for field, bet_type in (
+            ("double_deposit_basis", BetType.DOUBLE),
+            ("super_deposit_basis", BetType.SUPER),
+        ):
+            basis = BetType(getattr(self, field))
+            if bet_type in offered and basis not in offered:
+                errors[field] = _(
+                    "The %(bet)s deposit cannot count from the %(basis)s stake: this version "
+                    "does not offer %(basis)s. Offer it, or count the deposit from another bet."
+                ) % {"bet": BET_TYPE_LABELS[bet_type], "basis": BET_TYPE_LABELS[basis]}
+        if errors:
+            raise ValidationError(errors)
 
     # The three methods casino.services.rulesets needs from a game's version model.
 
@@ -156,8 +259,14 @@ class NiuNiuRulesetVersion(RulesetVersion):
         return summary, figures_warnings(summary)
 
     def rules_as_dict(self) -> dict:
+        # A reading left as the presets take it is not written, so the fingerprint of a
+        # version approved before the reading was a setting stays what it was.
         return {
-            **{name: _plain(getattr(self, name)) for name in RULE_FIELDS},
+            **{
+                name: _plain(getattr(self, name))
+                for name in RULE_FIELDS
+                if name not in READING_DEFAULTS or getattr(self, name) != READING_DEFAULTS[name]
+            },
             "paytable": [
                 [
                     r.bet_type,
@@ -175,6 +284,16 @@ class NiuNiuRulesetVersion(RulesetVersion):
         }
 
 
+#: The readings of the sheets a version may take, each with the one the presets take (and
+#: every version made before it was a setting has).
+READING_DEFAULTS = {
+    "double_deposit_basis": BetType.DOUBLE.value,
+    "super_deposit_basis": BetType.SUPER.value,
+    "five_small_rank": SpecialRank.ABOVE_NIU_NIU.value,
+    "four_of_a_kind_rank": SpecialRank.ABOVE_NIU_NIU.value,
+    "five_face_rank": SpecialRank.ABOVE_NIU_NIU.value,
+    "max_boxes": MAX_BOXES,
+}
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
 RULE_FIELDS = (
     *ROUNDING_FIELDS,
@@ -185,6 +304,7 @@ RULE_FIELDS = (
     "five_face",
     "double_deposit_multiple",
     "super_deposit_multiple",
+    *READING_DEFAULTS,
 )
 
 

@@ -62,6 +62,9 @@ def ruleset_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
         bonus_lines=bonus_lines,
         rounding_unit=version.rounding_unit,
         rounding_mode=version.rounding_mode,
+        level_with_niu_niu=version.level_with_niu_niu(),
+        deposit_bases=version.deposit_bases(),
+        max_boxes=version.max_boxes,
     )
 
 

@@ -17,7 +17,14 @@ from casino.services import rulesets
 from niuniu import engine
 from niuniu.engine import presets
 from niuniu.engine.rules import BetType, Category
-from niuniu.models import RULE_FIELDS, BonusLine, NiuNiuRulesetVersion, PaytableRow
+from niuniu.models import (
+    RULE_FIELDS,
+    SPECIAL_RANK_FIELDS,
+    BonusLine,
+    NiuNiuRulesetVersion,
+    PaytableRow,
+    SpecialRank,
+)
 
 #: A new draft's rows before the manager edits them: even money, no commission.
 DEFAULT_ROW = {
@@ -36,6 +43,14 @@ def _fill_rules(version: NiuNiuRulesetVersion, rules: engine.Ruleset) -> None:
     version.five_face = Category.FIVE_FACE in rules.special_hands
     version.double_deposit_multiple = rules.deposit_multiples.get(BetType.DOUBLE, Decimal("3"))
     version.super_deposit_multiple = rules.deposit_multiples.get(BetType.SUPER, Decimal("10"))
+    version.double_deposit_basis = rules.deposit_basis(BetType.DOUBLE).value
+    version.super_deposit_basis = rules.deposit_basis(BetType.SUPER).value
+    for category, field in SPECIAL_RANK_FIELDS.items():
+        level = category in rules.level_with_niu_niu
+        setattr(
+            version, field, SpecialRank.LEVEL_WITH_NIU_NIU if level else SpecialRank.ABOVE_NIU_NIU
+        )
+    version.max_boxes = rules.max_boxes
     version.full_clean(exclude=["ruleset"])
     version.save()
     PaytableRow.objects.bulk_create(

@@ -184,7 +184,7 @@ def screen_for(*, session: TableSession) -> Screen:
         bet_types=bet_types,
         limits=limits,
         deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),
-        positions=console.positions(table.seats),
+        positions=console.positions(adapter.boxes_dealt(rules, table.seats)),
     )
 
 

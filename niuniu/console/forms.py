@@ -32,7 +32,7 @@ from casino.models import Player, Round
 from casino.money import venue_money
 from niuniu.adapter import hand_evaluation
 from niuniu.console.labels import bet_label
-from niuniu.engine import Hand, deal_order, evaluate, payment_order
+from niuniu.engine import BetType, Hand, deal_order, evaluate, payment_order
 
 DEALER_CARDS = "dealer-cards"
 HAND_SIZE = 5
@@ -153,10 +153,23 @@ def read_stake(position: int, bet_type: str, text: str, screen: Screen) -> Stake
         limit=screen.limits.get(bet_type),
         grouping=screen.venue.amount_grouping,
     )
-    multiple = screen.deposit_multiples.get(bet_type, Decimal(1))
-    if entry.amount is not None and multiple > 1:
-        entry.deposit = entry.amount * multiple
     return entry
+
+
+def read_stakes(position: int, data: Mapping[str, str], screen: Screen) -> list[StakeEntry]:
+    """A box's stakes, each Double and Super with the deposit to show: its multiple of the
+    stake it counts from (its own, unless the rules say another bet's)."""
+    stakes = [
+        read_stake(position, b, data.get(stake_field(position, b)) or "", screen)
+        for b in screen.bet_types
+    ]
+    amounts = {entry.bet_type: entry.amount for entry in stakes}
+    for entry in stakes:
+        multiple = screen.deposit_multiples.get(entry.bet_type, Decimal(1))
+        basis = amounts.get(screen.rules.deposit_basis(BetType(entry.bet_type)).value)
+        if entry.amount is not None and basis is not None and multiple > 1:
+            entry.deposit = basis * multiple
+    return stakes
 
 
 @dataclass
@@ -338,10 +351,7 @@ def read_round(
         box = BoxEntry(
             position=position,
             member=(data.get(member_field(position)) or "").strip(),
-            stakes=[
-                read_stake(position, b, data.get(stake_field(position, b)) or "", screen)
-                for b in screen.bet_types
-            ],
+            stakes=read_stakes(position, data, screen),
             hand=read_hand(position, data.get(cards_field(position)) or ""),
         )
         box.player, box.player_error = forms.read_player(box.member, players)

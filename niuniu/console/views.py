@@ -52,7 +52,7 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
         rules = selectors.rules_for(session=session)
     except NoRulesInForce:
         return rounds.no_rules(request, session)
-    positions = tuple(range(1, session.table.seats + 1))
+    positions = tuple(range(1, min(session.table.seats, rules.max_boxes) + 1))
     position = box_of(request, positions)
     hands = [forms.read_hand(p, request.GET.get(forms.cards_field(p), "")) for p in positions]
     hands.append(forms.read_hand(None, request.GET.get(forms.DEALER_CARDS, "")))

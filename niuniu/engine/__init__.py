@@ -12,6 +12,7 @@ from niuniu.engine.hands import CATEGORY_LABELS, Hand, compare, evaluate
 from niuniu.engine.order import deal_order, payment_order
 from niuniu.engine.rules import (
     BASE_CATEGORIES,
+    MAX_BOXES,
     PAYTABLE_BET_TYPES,
     SPECIAL_CATEGORIES,
     BetType,
@@ -33,6 +34,7 @@ from niuniu.engine.settle import (
 __all__ = [
     "BASE_CATEGORIES",
     "CATEGORY_LABELS",
+    "MAX_BOXES",
     "PAYTABLE_BET_TYPES",
     "SETTLEMENT_ORDER",
     "SPECIAL_CATEGORIES",

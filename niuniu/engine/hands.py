@@ -35,7 +35,9 @@ class Hand:
     ``three`` and ``two`` are the split laid out on the table (strongest card first in
     each); both are empty when the hand has no Niu. ``points`` is 1..9 for Niu 1..9, 10 for
     a Niu Niu split and 0 without Niu; a special hand keeps the points of its split.
-    ``cards`` are the five cards in the order given.
+    ``cards`` are the five cards in the order given. ``rank`` is where the category ranks
+    under the rules it was evaluated with (:meth:`Ruleset.rank`): the category's value, or
+    Niu Niu's for a special hand the rules rank level with Niu Niu.
     """
 
     cards: tuple[Card, ...]
@@ -44,6 +46,7 @@ class Hand:
     two: tuple[Card, ...]
     high_card: Card
     points: int
+    rank: int
 
     @property
     def has_niu(self) -> bool:
@@ -104,7 +107,6 @@ _SHAPES: dict[int, _Shape] = {
 }
 _BY_STRENGTH = attrgetter("strength")
 _NO_CARDS: tuple[Card, ...] = ()
-_NO_SPECIAL_HANDS: frozenset[Category] = frozenset()
 _new = object.__new__
 
 
@@ -137,12 +139,13 @@ def evaluate(cards: Iterable[Card] | str, rules: Ruleset | None = None) -> Hand:
         check_hand(cards)  # names the repeated card
     ordered = sorted(cards, key=_BY_STRENGTH, reverse=True)
     category = shape.category
-    if shape.specials:
-        enabled = _NO_SPECIAL_HANDS if rules is None else rules.special_hands
-        for special in shape.specials:
-            if special in enabled:
-                category = special
-                break
+    rank = int(category)
+    if shape.specials and rules is not None:
+        # The special hand that ranks highest; of two ranking alike, the stronger category.
+        made = [special for special in shape.specials if special in rules.special_hands]
+        if made:
+            category = max(made, key=lambda special: (rules.rank(special), special))
+            rank = int(rules.rank(category))
     # Filled in through its __dict__: the frozen dataclass __init__ (one object.__setattr__
     # per field) would be the slowest part of an evaluation, and evaluate must reach
     # 200,000 hands/s. The fields are exactly those of Hand, so it is an ordinary Hand.
@@ -155,6 +158,7 @@ def evaluate(cards: Iterable[Card] | str, rules: Ruleset | None = None) -> Hand:
             two=_NO_CARDS,
             high_card=ordered[0],
             points=0,
+            rank=rank,
         )
     else:
         hand.__dict__.update(
@@ -164,6 +168,7 @@ def evaluate(cards: Iterable[Card] | str, rules: Ruleset | None = None) -> Hand:
             two=shape.two(ordered),
             high_card=ordered[0],
             points=shape.points,
+            rank=rank,
         )
     return hand
 
@@ -171,17 +176,30 @@ def evaluate(cards: Iterable[Card] | str, rules: Ruleset | None = None) -> Hand:
 def compare(a: Hand, b: Hand) -> int:
     """+1 if hand ``a`` beats hand ``b``, -1 if ``b`` beats ``a``.
 
-    The higher category wins; in the same category the higher high card (rank, then suit).
-    Hands dealt from one deck never tie; hands sharing their high card raise ``ValueError``.
+    The higher rank wins (the category's, or Niu Niu's for a special hand the rules rank
+    level with it); at the same rank the higher high card (card rank, then suit). Hands dealt
+    from one deck never tie; hands sharing their high card raise ``ValueError``.
 
     >>> niu_8, niu_9 = evaluate("JS QH JD AC 7H"), evaluate("KS QS 5H 4H TC")
     >>> compare(niu_8, niu_9), compare(niu_9, niu_8)
     (-1, 1)
     >>> compare(evaluate("KS 8H 4D JH AD"), evaluate("KH 8S 4C JS AC"))  # No Niu, KS > KH
     1
+
+    Five Face against Niu Niu (sheet 001 prints "Niu (0) & Super NIU NIU" in one row):
+
+    >>> from dataclasses import replace
+    >>> from niuniu.engine import presets
+    >>> above = presets.get("macau-001")
+    >>> level = replace(above, level_with_niu_niu=above.special_hands)
+    >>> five_face, niu_niu = "KH QH JH KD QD", "KS TS 5H 5D JC"
+    >>> compare(evaluate(five_face, above), evaluate(niu_niu, above))
+    1
+    >>> compare(evaluate(five_face, level), evaluate(niu_niu, level))  # KS > KH
+    -1
     """
-    if a.category != b.category:
-        return 1 if a.category > b.category else -1
+    if a.rank != b.rank:
+        return 1 if a.rank > b.rank else -1
     a_strength, b_strength = a.high_card.strength, b.high_card.strength
     if a_strength == b_strength:
         raise ValueError(

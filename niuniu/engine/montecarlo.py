@@ -116,9 +116,13 @@ class HandArrays:
 
 
 def evaluate_hands(
-    cards: np.ndarray, deck: DeckArrays, special_hands: frozenset[Category]
+    cards: np.ndarray,
+    deck: DeckArrays,
+    special_hands: frozenset[Category],
+    level: frozenset[Category] = frozenset(),
 ) -> HandArrays:
-    """Evaluate hands given as an (n, 5) array of positions in the deck.
+    """Evaluate hands given as an (n, 5) array of positions in the deck; ``level``: the
+    special hands ranked level with Niu Niu (a hand that is two counts as the higher one).
 
     >>> from casino.cards import parse_cards
     >>> deck = DeckArrays.of(DECK)
@@ -126,11 +130,14 @@ def evaluate_hands(
     >>> Category(int(evaluate_hands(cards, deck, frozenset()).category[0])).name
     'NIU_8'
     """
-    return _evaluate_columns(np.ascontiguousarray(np.asarray(cards).T), deck, special_hands)
+    return _evaluate_columns(np.ascontiguousarray(np.asarray(cards).T), deck, special_hands, level)
 
 
 def _evaluate_columns(
-    cards: np.ndarray, deck: DeckArrays, special_hands: frozenset[Category]
+    cards: np.ndarray,
+    deck: DeckArrays,
+    special_hands: frozenset[Category],
+    level: frozenset[Category] = frozenset(),
 ) -> HandArrays:
     """As :func:`evaluate_hands` for a (5, n) array: one row per card slot, which keeps
     every operation on long contiguous rows instead of reducing along rows of five."""
@@ -153,14 +160,11 @@ def _evaluate_columns(
     small = (highest < _FIVE) & (total <= 10)
     face = lowest >= _JACK
     category = base.copy()
-    # Weakest special first, so the strongest one a hand makes is the one that stays.
-    for special, holds in (
-        (Category.FIVE_FACE, face),
-        (Category.FOUR_OF_A_KIND, four),
-        (Category.FIVE_SMALL, small),
-    ):
+    # Lowest ranked special first, so the highest one a hand makes is the one that stays.
+    made = {Category.FIVE_FACE: face, Category.FOUR_OF_A_KIND: four, Category.FIVE_SMALL: small}
+    for special in sorted(made, key=lambda c: (Category.NIU_NIU if c in level else c, c)):
         if special in special_hands:
-            category[holds] = int(special)
+            category[made[special]] = int(special)
     return HandArrays(
         category=category,
         base_category=base,
@@ -257,6 +261,7 @@ def simulate(
             loss[bet_type][category] = float(row.loss_multiple)
     lines = [(BonusPredicate(line.predicate), float(line.odds)) for line in rules.bonus_lines]
 
+    ranks = np.array([rules.rank(category) for category in Category])
     rng = np.random.default_rng(seed)
     sums = dict.fromkeys(offered, 0.0)
     squares = dict.fromkeys(offered, 0.0)
@@ -267,11 +272,15 @@ def simulate(
         dealt = deal(rng, size, len(deck))
         player_cards, dealer_cards = dealt[:_HAND], dealt[_HAND:]
         hands = _evaluate_columns(
-            np.concatenate([player_cards, dealer_cards], axis=1), arrays, rules.special_hands
+            np.concatenate([player_cards, dealer_cards], axis=1),
+            arrays,
+            rules.special_hands,
+            rules.level_with_niu_niu,
         )
         player, dealer = hands.take(slice(0, size)), hands.take(slice(size, None))
-        wins = (player.category > dealer.category) | (
-            (player.category == dealer.category) & (player.high > dealer.high)
+        player_rank, dealer_rank = ranks[player.category], ranks[dealer.category]
+        wins = (player_rank > dealer_rank) | (
+            (player_rank == dealer_rank) & (player.high > dealer.high)
         )
         player_wins += int(np.count_nonzero(wins))
         for bet_type in offered:

@@ -37,8 +37,7 @@ from niuniu.engine.odds_counts import (
     bonus_counts,
     category_totals,
     deck_key,
-    pair_counts,
-    wins_with,
+    wins_by_category,
 )
 from niuniu.engine.odds_report import (
     BET_FIGURES,
@@ -58,8 +57,10 @@ from niuniu.engine.rules import (
     BetType,
     BonusPredicate,
     Category,
+    PaytableRow,
     Ruleset,
 )
+from niuniu.engine.settle import commission_on
 
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 _ZERO = Fraction(0)
@@ -71,7 +72,8 @@ _ZERO = Fraction(0)
 def rules_hash(rules: Ruleset) -> str:
     """sha256 of the canonical JSON of everything the odds depend on, and nothing else.
 
-    Paytable, special-hand switches, bonus lines (in order) and deposit multiples count;
+    Paytable, special-hand switches and ranks, bonus lines (in order) and deposit multiples
+    and bases count;
     the code, the name and the rounding (unit and mode: the odds take the exact commission)
     do not, and neither does how a number is written (``1`` and ``1.00`` are the same odds).
 
@@ -105,6 +107,14 @@ def rules_hash(rules: Ruleset) -> str:
             for bet_type, multiple in rules.deposit_multiples.items()
         },
     }
+    # Written only when set, so the rules of every figure stored before these settings
+    # existed keep their hash.
+    if rules.level_with_niu_niu:
+        canonical["level_with_niu_niu"] = sorted(c.name for c in rules.level_with_niu_niu)
+    if rules.deposit_bases:
+        canonical["deposit_bases"] = {
+            b.value: basis.value for b, basis in rules.deposit_bases.items()
+        }
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -118,7 +128,7 @@ def category_counts(rules: Ruleset, deck: Sequence[Card] = DECK) -> dict[Categor
     >>> category_counts(presets.get("vn-kr-004"))[Category.NIU_NIU]
     191808
     """
-    totals = category_totals(deck_key(deck), frozenset(rules.special_hands))
+    totals = category_totals(deck_key(deck), rules.special_hands, rules.level_with_niu_niu)
     return {category: totals[category] for category in rules.categories}
 
 
@@ -128,20 +138,38 @@ def showdown_counts(rules: Ruleset, deck: Sequence[Card] = DECK) -> dict[Categor
     By the swap symmetry (:mod:`niuniu.engine.odds_counts`) it is also the number of deals
     the dealer wins with ``c``; the values add up to half of all deals.
     """
-    pairs = pair_counts(deck_key(deck), rules.special_hands)
-    return {category: wins_with(pairs, category) for category in rules.categories}
+    wins = wins_by_category(deck_key(deck), rules.special_hands, rules.level_with_niu_niu)
+    return {category: wins[category] for category in rules.categories}
 
 
-def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
+def ruleset_odds(
+    rules: Ruleset, deck: Sequence[Card] = DECK, *, stake: Decimal | None = None
+) -> RulesetOdds:
     """The exact odds of every bet the ruleset offers (one box against the dealer).
 
     ``deck`` is any set of distinct cards with at least ten (a reduced deck lets a test
     compare with brute force); the default is the standard 52-card deck.
 
+    Without ``stake`` a commission is the row's exact rate (the figures the admin shows and
+    stores):
+
     >>> from niuniu.engine import presets
     >>> odds = ruleset_odds(presets.get("vn-kr-004"))
     >>> odds.bets[BetType.SINGLE].house_edge   # wins pay 0.95, losses cost 1, P(win) = 1/2
     Fraction(1, 40)
+
+    With a ``stake`` on every bet, each commission is rounded as the rules round it (unit
+    and mode, :func:`~niuniu.engine.settle.commission_on`); the figures stay per unit staked:
+
+    >>> vnd = presets.get("vn-kr-004").with_rounding(Decimal("1000"), "up")
+    >>> ruleset_odds(vnd, stake=Decimal("1000")).bets[BetType.SINGLE].house_edge
+    Fraction(1, 2)
+    >>> ruleset_odds(vnd.with_rounding(Decimal("1000"), "down"),
+    ...              stake=Decimal("1000")).bets[BetType.SINGLE].house_edge
+    Fraction(0, 1)
+
+    (5% of 1,000 rounds up to a whole 1,000, so a win pays nothing; rounded down, nothing
+    is taken.)
     """
     key = deck_key(deck)
     hands = comb(len(key), HAND)
@@ -149,16 +177,15 @@ def ruleset_odds(rules: Ruleset, deck: Sequence[Card] = DECK) -> RulesetOdds:
     bets: dict[BetType, BetOdds] = {}
     offered = rules.bet_types
     if any(bet_type in PAYTABLE_BET_TYPES for bet_type in offered):
-        pairs = pair_counts(key, rules.special_hands)
-        wins = {category: wins_with(pairs, category) for category in rules.categories}
+        wins = showdown_counts(rules, deck)
         if sum(wins.values()) * 2 != deals:  # every deal has exactly one winner
             raise AssertionError("the showdown counts do not add up to every deal")
         for bet_type in offered:
             if bet_type in PAYTABLE_BET_TYPES:
-                bets[bet_type] = _paytable_bet(rules, bet_type, wins, deals)
+                bets[bet_type] = _paytable_bet(rules, bet_type, wins, deals, stake)
     if BetType.BONUS in offered:
         bets[BetType.BONUS] = _bonus_bet(rules, key, hands)
-    totals = category_totals(key, frozenset(rules.special_hands))
+    totals = category_totals(key, rules.special_hands, rules.level_with_niu_niu)
     return RulesetOdds(
         rules_hash=rules_hash(rules),
         deck_size=len(key),
@@ -211,7 +238,11 @@ def diff_odds(old: RulesetOdds | Ruleset, new: RulesetOdds | Ruleset) -> OddsDif
 
 
 def _paytable_bet(
-    rules: Ruleset, bet_type: BetType, wins: Mapping[Category, int], deals: int
+    rules: Ruleset,
+    bet_type: BetType,
+    wins: Mapping[Category, int],
+    deals: int,
+    stake: Decimal | None,
 ) -> BetOdds:
     rows = rules.paytable[bet_type]
     missing = [category.name for category in rules.categories if category not in rows]
@@ -219,8 +250,7 @@ def _paytable_bet(
         raise ValueError(f"the ruleset {rules.code} has no {bet_type} row for {', '.join(missing)}")
     outcomes = []
     for category in rules.categories:  # strongest first: wins, then losses
-        row = rows[category]
-        net = Fraction(row.win_odds) * (1 - Fraction(row.commission_rate))
+        net = _win_net(rows[category], rules, stake)
         outcomes.append(_outcome("win", category, None, net, wins[category], deals))
     for category in rules.categories:
         net = -Fraction(rows[category].loss_multiple)
@@ -230,6 +260,17 @@ def _paytable_bet(
         outcomes,
         max_win_odds=max(Fraction(rows[c].win_odds) for c in rules.categories),
     )
+
+
+def _win_net(row: PaytableRow, rules: Ruleset, stake: Decimal | None) -> Fraction:
+    """What a win on ``row`` nets per unit staked: the exact rate off, or at ``stake`` the
+    commission as a settlement rounds it."""
+    if stake is None:
+        return Fraction(row.win_odds) * (1 - Fraction(row.commission_rate))
+    if not stake > 0:
+        raise ValueError(f"a stake must be positive, got {stake}")
+    gross = stake * row.win_odds
+    return Fraction(gross - commission_on(gross, row, rules)) / Fraction(stake)
 
 
 def _bonus_bet(rules: Ruleset, key: tuple[int, ...], hands: int) -> BetOdds:

@@ -10,15 +10,18 @@
   pays: a deal where the player wins with category ``c`` and the same deal with the hands
   swapped, where the dealer wins with ``c``, are equally likely. So of the
   ``pairs[c][c]`` deals, exactly half are player wins, and the deals the player wins with
-  ``c`` number ``sum(pairs[c][d] for d < c) + pairs[c][c] / 2`` (:func:`wins_with`); by
-  the same swap, that is also the number of deals the dealer wins with ``c``. Suits never
+  ``c`` number ``sum(pairs[c][d] for d < c) + pairs[c][c] / 2`` (:func:`wins_by_category`);
+  by the same swap, that is also the number of deals the dealer wins with ``c``. Suits never
   need enumerating.
+- A special hand ranked level with Niu Niu meets other categories of its rank, where the
+  high card decides between two different categories: counted per pair of multisets from
+  their highest ranks, the suits of a shared highest rank by symmetry (:func:`_level_wins`).
 - The bonus depends on the player's five cards alone: counted per rank multiset and exact
   set of suits used (inclusion-exclusion over the 16 suit sets), each predicate judged by the
   engine's own :func:`~niuniu.engine.bonus.satisfies` on one hand of that class.
 
-The counts depend only on the deck and the special-hand switches (the bonus counts on the
-bonus lines' predicates) and are cached per process. A deck is passed as its
+The counts depend only on the deck and the special-hand switches and ranks (the bonus counts
+on the bonus lines' predicates) and are cached per process. A deck is passed as its
 :func:`deck_key`, the sorted card indices, so it can be a cache key.
 
 numpy is allowed here: this is odds code (docs/ARCHITECTURE.md "Layers").
@@ -109,8 +112,10 @@ def _representative(row: Sequence[int]) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=32)
-def _categories_by_switches(key: tuple[int, ...], special_hands: frozenset[Category]) -> np.ndarray:
-    rules = _switches(special_hands)
+def _categories_by_switches(
+    key: tuple[int, ...], special_hands: frozenset[Category], level: frozenset[Category]
+) -> np.ndarray:
+    rules = _switches(special_hands, level)
     tables = _tables(key)
     categories = np.array(
         [int(evaluate(_representative(row), rules).category) for row in tables.multisets.tolist()],
@@ -121,14 +126,24 @@ def _categories_by_switches(key: tuple[int, ...], special_hands: frozenset[Categ
 
 
 @lru_cache(maxsize=32)
-def category_totals(key: tuple[int, ...], special_hands: frozenset[Category]) -> dict[int, int]:
+def category_totals(
+    key: tuple[int, ...],
+    special_hands: frozenset[Category],
+    level: frozenset[Category] = frozenset(),
+) -> dict[int, int]:
+    """Hands per category. ``level`` (the special hands ranked level with Niu Niu) matters
+    only to a hand that is two special hands: it counts as the one ranking higher."""
     totals = np.zeros(len(Category), dtype=np.int64)
-    np.add.at(totals, _categories_by_switches(key, special_hands), _tables(key).ways)
+    np.add.at(totals, _categories_by_switches(key, special_hands, level), _tables(key).ways)
     return {category: int(totals[category]) for category in Category}
 
 
 @lru_cache(maxsize=32)
-def pair_counts(key: tuple[int, ...], special_hands: frozenset[Category]) -> np.ndarray:
+def pair_counts(
+    key: tuple[int, ...],
+    special_hands: frozenset[Category],
+    level: frozenset[Category] = frozenset(),
+) -> np.ndarray:
     """``pairs[c, d]``: ordered deals with the player's category ``c``, the dealer's ``d``.
 
     For multisets ``a`` (player) and ``b`` (dealer) the deals number
@@ -139,7 +154,7 @@ def pair_counts(key: tuple[int, ...], special_hands: frozenset[Category]) -> np.
     One such product is at most 4**10 (ten cards), so int32 holds it; sums are int64.
     """
     tables = _tables(key)
-    categories = _categories_by_switches(key, special_hands)
+    categories = _categories_by_switches(key, special_hands, level)
     multisets, ways = tables.multisets, tables.ways
     count = len(ways)
 
@@ -224,7 +239,7 @@ def bonus_counts(
     if unknown:
         raise ValueError(f"the odds cannot count bonus predicates {sorted(unknown)}")
     tables = _tables(key)
-    rules = _switches(special_hands)
+    rules = _switches(special_hands, frozenset())
     sets = range(1 << len(SUITS))  # bit i: SUITS[i] is used
     # within[m, U]: hands of multiset m with every suit in U.
     in_set = np.array(
@@ -270,24 +285,93 @@ def _hand_of_suits(suits: int) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=32)
-def _switches(special_hands: frozenset[Category]) -> Ruleset:
+def _switches(special_hands: frozenset[Category], level: frozenset[Category]) -> Ruleset:
     return Ruleset(
         code="odds",
         name="switches",
         paytable={},
         deposit_multiples={},
         special_hands=special_hands,
+        level_with_niu_niu=level,
     )
 
 
-def wins_with(pairs: np.ndarray, category: Category) -> int:
-    """The deals the player wins with ``category``, from :func:`pair_counts`: those against a
-    weaker category and half of those against the same one (the swap pairs them off)."""
-    below = int(pairs[category, :category].sum())
-    same = int(pairs[category, category])
-    if same % 2:  # the swap pairs these deals off two by two
-        raise AssertionError(f"an odd number of {category.name} against {category.name} deals")
-    return below + same // 2
+@lru_cache(maxsize=32)
+def wins_by_category(
+    key: tuple[int, ...],
+    special_hands: frozenset[Category],
+    level: frozenset[Category] = frozenset(),
+) -> dict[Category, int]:
+    """For each category: the deals the player wins with it (by the swap, also the deals
+    the dealer wins with it).
+
+    Those against a lower rank, half of those against the same category (the swap pairs
+    them off), and, for a special hand ranked level with Niu Niu (``level``), those against
+    another category of its rank that its high card wins (:func:`_level_wins`).
+    """
+    pairs = pair_counts(key, special_hands, level)
+    rules = _switches(special_hands, level)
+    wins = {}
+    for category in Category:
+        rank = rules.rank(category)
+        same = int(pairs[category, category])
+        if same % 2:  # the swap pairs these deals off two by two
+            raise AssertionError(f"an odd number of {category.name} against {category.name} deals")
+        wins[category] = (
+            sum(int(pairs[category, other]) for other in Category if rules.rank(other) < rank)
+            + same // 2
+            + sum(
+                _level_wins(key, special_hands, level, category, other)
+                for other in Category
+                if other is not category and rules.rank(other) == rank
+            )
+        )
+    return wins
 
 
-__all__ = ["HAND", "bonus_counts", "category_totals", "deck_key", "pair_counts", "wins_with"]
+def _level_wins(
+    key: tuple[int, ...],
+    special_hands: frozenset[Category],
+    level: frozenset[Category],
+    player_category: Category,
+    dealer_category: Category,
+) -> int:
+    """The deals where the player's ``player_category`` beats the dealer's
+    ``dealer_category`` of the same rank on the high card.
+
+    For a player multiset ``a`` and a dealer multiset ``b`` whose highest ranks differ, the
+    higher one wins every deal. When both reach the same highest rank ``t``, the suits
+    decide: of the ``a_t + b_t`` cards of rank ``t`` dealt, each is equally likely to be the
+    highest suit, so the player wins ``a_t / (a_t + b_t)`` of the deals, a whole number
+    (``C(s, a) C(s - a, b) a / (a + b) = C(s, a + b) C(a + b - 1, a - 1)``).
+    """
+    tables = _tables(key)
+    categories = _categories_by_switches(key, special_hands, level)
+    players = tables.multisets[categories == player_category]  # (P, 13)
+    dealers = tables.multisets[categories == dealer_category]  # (D, 13)
+    if not len(players) or not len(dealers):
+        return 0
+    stock = np.array(tables.stock, dtype=np.int64)
+    binomial = np.array([[comb(x, a) for a in range(HAND + 1)] for x in range(5)], dtype=np.int64)
+    player_ways = binomial[stock[None, :], players].prod(axis=1)  # (P,)
+    left = (stock[None, :] - players)[:, None, :]  # (P, 1, 13)
+    deals = player_ways[:, None] * binomial[left, dealers[None, :, :]].prod(axis=2)  # (P, D)
+    last = len(RANKS) - 1
+    player_top = last - np.argmax(players[:, ::-1] > 0, axis=1)  # (P,)
+    dealer_top = last - np.argmax(dealers[:, ::-1] > 0, axis=1)  # (D,)
+    player_copies = players[np.arange(len(players)), player_top][:, None]  # (P, 1)
+    dealer_copies = dealers[:, player_top].T  # (P, D): the dealer's cards of that rank
+    higher = player_top[:, None] > dealer_top[None, :]
+    same = player_top[:, None] == dealer_top[None, :]
+    shared = deals * player_copies // (player_copies + dealer_copies)
+    return int(deals[higher].sum() + shared[same].sum())
+
+
+__all__ = [
+    "HAND",
+    "bonus_counts",
+    "category_totals",
+    "deck_key",
+    "pair_counts",
+    "wins_by_category",
+]

@@ -19,6 +19,7 @@ from functools import cache
 from typing import TypedDict
 
 from niuniu.engine.rules import (
+    MAX_BOXES,
     BetType,
     BonusLine,
     BonusPredicate,
@@ -45,6 +46,12 @@ class PresetData(TypedDict):
     rounding_unit: str
     #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
     rounding_mode: str
+    #: Category names of the special hands ranked level with Niu Niu (not above it).
+    level_with_niu_niu: tuple[str, ...]
+    #: bet type -> the bet whose stake its deposit multiple applies to, when not its own.
+    deposit_bases: dict[str, str]
+    #: Player boxes a round deals to at most, besides the dealer.
+    max_boxes: int
 
 
 NO_COMMISSION = "0"
@@ -113,6 +120,9 @@ PRESET_DATA: dict[str, PresetData] = {
         "bonus_lines": (),
         "rounding_unit": "1",
         "rounding_mode": "up",
+        "level_with_niu_niu": (),
+        "deposit_bases": {},
+        "max_boxes": MAX_BOXES,
     },
     "macau-001": {
         "code": "macau-001",
@@ -123,6 +133,9 @@ PRESET_DATA: dict[str, PresetData] = {
         "bonus_lines": _MACAU_001_BONUS,
         "rounding_unit": "1",
         "rounding_mode": "up",
+        "level_with_niu_niu": (),
+        "deposit_bases": {},
+        "max_boxes": MAX_BOXES,
     },
 }
 
@@ -153,6 +166,11 @@ def ruleset_from_data(data: PresetData) -> Ruleset:
         ),
         rounding_unit=Decimal(data["rounding_unit"]),
         rounding_mode=data["rounding_mode"],
+        level_with_niu_niu=frozenset(Category[name] for name in data["level_with_niu_niu"]),
+        deposit_bases={
+            BetType(bet_type): BetType(basis) for bet_type, basis in data["deposit_bases"].items()
+        },
+        max_boxes=data["max_boxes"],
     )
 
 

@@ -8,7 +8,7 @@ an approved ruleset version (``niuniu.selectors.ruleset_snapshot``) and the pres
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import IntEnum, StrEnum
 from types import MappingProxyType
@@ -59,6 +59,9 @@ class BetType(StrEnum):
 #: Bet types settled against the dealer's hand through paytable rows.
 PAYTABLE_BET_TYPES: tuple[BetType, ...] = (BetType.SINGLE, BetType.DOUBLE, BetType.SUPER)
 
+#: Player boxes besides the dealer: the sheets' "2 to 6 people" count the dealer (000, 004).
+MAX_BOXES = 5
+
 
 class BonusPredicate(StrEnum):
     """Conditions a bonus line may set on the player's five cards (docs/RULES.md A4)."""
@@ -102,9 +105,14 @@ class Ruleset:
     ``PAYTABLE_BET_TYPES`` that the ruleset enables and every category in ``categories``.
     ``bonus_lines`` are ordered best first (the first line the hand satisfies pays);
     an empty tuple means the bonus bet is not offered. ``deposit_multiples[bet_type]`` is
-    the deposit a player must show, as a multiple of the stake. A commission is rounded to
-    a multiple of ``rounding_unit`` as ``rounding_mode`` says (``casino.money.Rounding``),
-    and every stake is a multiple of ``rounding_unit``.
+    the deposit a player must show, as a multiple of the stake of ``deposit_bases[bet_type]``
+    (the bet's own stake when it has no entry there). A commission is rounded to a multiple
+    of ``rounding_unit`` as ``rounding_mode`` says (``casino.money.Rounding``), and every
+    stake is a multiple of ``rounding_unit``.
+
+    A special hand in ``level_with_niu_niu`` ranks level with Niu Niu (the high card decides
+    between them) instead of above it; it is still paid by its own rows. A round deals to at
+    most ``max_boxes`` player boxes besides the dealer.
     """
 
     code: str
@@ -115,6 +123,9 @@ class Ruleset:
     bonus_lines: tuple[BonusLine, ...] = ()
     rounding_unit: Decimal = Decimal("1")
     rounding_mode: Rounding = Rounding.UP
+    level_with_niu_niu: frozenset[Category] = frozenset()
+    deposit_bases: Mapping[BetType, BetType] = field(default_factory=dict)
+    max_boxes: int = MAX_BOXES
     categories: tuple[Category, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -124,6 +135,15 @@ class Ruleset:
         unknown = self.special_hands - set(SPECIAL_CATEGORIES)
         if unknown:
             raise ValueError(f"not special hands: {sorted(c.name for c in unknown)}")
+        if not self.level_with_niu_niu <= set(SPECIAL_CATEGORIES):
+            raise ValueError("only special hands can rank level with Niu Niu")
+        # A hand that is switched off ranks nowhere: keeping it would tell two equal rule
+        # sets apart.
+        object.__setattr__(
+            self, "level_with_niu_niu", frozenset(self.level_with_niu_niu & self.special_hands)
+        )
+        if isinstance(self.max_boxes, bool) or not 1 <= self.max_boxes <= MAX_BOXES:
+            raise ValueError(f"a round deals to 1 to {MAX_BOXES} boxes, got {self.max_boxes!r}")
         categories = tuple(sorted(set(BASE_CATEGORIES) | self.special_hands, reverse=True))
         object.__setattr__(self, "categories", categories)
         # Read-only views, so a snapshot shared between threads cannot be changed.
@@ -139,6 +159,12 @@ class Ruleset:
             "deposit_multiples",
             MappingProxyType({BetType(b): Decimal(m) for b, m in self.deposit_multiples.items()}),
         )
+        bases = {BetType(b): BetType(basis) for b, basis in self.deposit_bases.items()}
+        object.__setattr__(
+            self,
+            "deposit_bases",
+            MappingProxyType({b: basis for b, basis in bases.items() if basis is not b}),
+        )
 
     @property
     def bet_types(self) -> tuple[BetType, ...]:
@@ -150,6 +176,24 @@ class Ruleset:
 
     def row(self, bet_type: BetType, category: Category) -> PaytableRow:
         return self.paytable[bet_type][category]
+
+    def rank(self, category: Category) -> int:
+        """Where a category ranks: its own value, or Niu Niu's for a special hand ranked
+        level with Niu Niu. Hands of one rank are told apart by their high card.
+
+        >>> from niuniu.engine import presets
+        >>> rules = presets.get("macau-001")
+        >>> rules.rank(Category.FIVE_FACE) > rules.rank(Category.NIU_NIU)
+        True
+        >>> level = replace(rules, level_with_niu_niu=frozenset({Category.FIVE_FACE}))
+        >>> level.rank(Category.FIVE_FACE) == level.rank(Category.NIU_NIU)
+        True
+        """
+        return Category.NIU_NIU if category in self.level_with_niu_niu else category
+
+    def deposit_basis(self, bet_type: BetType) -> BetType:
+        """The bet whose stake a bet's deposit multiple applies to (its own by default)."""
+        return self.deposit_bases.get(bet_type, bet_type)
 
     def with_rounding_unit(self, rounding_unit: Decimal) -> Ruleset:
         """The same rules with another rounding unit (the rounding mode kept)."""
@@ -163,13 +207,4 @@ class Ruleset:
         >>> rules.rounding_unit, rules.rounding_mode
         (Decimal('1000'), <Rounding.DOWN: 'down'>)
         """
-        return Ruleset(
-            code=self.code,
-            name=self.name,
-            paytable=self.paytable,
-            deposit_multiples=self.deposit_multiples,
-            special_hands=self.special_hands,
-            bonus_lines=self.bonus_lines,
-            rounding_unit=rounding_unit,
-            rounding_mode=rounding_mode,
-        )
+        return replace(self, rounding_unit=rounding_unit, rounding_mode=rounding_mode)

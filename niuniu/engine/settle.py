@@ -121,7 +121,8 @@ class BoxSettlement:
 
 
 def deposit_multiple(rules: Ruleset, bet_type: BetType) -> Decimal:
-    """The deposit a player shows for a bet, as a multiple of its stake.
+    """The deposit a player shows for a bet, as a multiple of the stake of its deposit
+    basis (:meth:`Ruleset.deposit_basis`: its own stake unless the rules say another bet's).
 
     The ruleset's ``deposit_multiples`` when set; otherwise the largest loss multiple of the
     bet's paytable (docs/RULES.md A3: the deposit covers the largest possible loss), and 1 for
@@ -147,9 +148,11 @@ def settle_box(
     """Settle one box's bets against the dealer's hand.
 
     ``stakes`` maps bet types to stakes; a ``single`` is required on every box. Stakes must
-    be positive multiples of ``rules.rounding_unit`` on bet types the ruleset offers. With
-    ``deposits`` (bet type -> the deposit the player shows), each must cover
-    ``deposit_required``; a bet type missing from ``deposits`` shows just its stake.
+    be positive multiples of ``rules.rounding_unit`` on bet types the ruleset offers. A bet's
+    ``deposit_required`` is its deposit multiple times the stake of its deposit basis, which
+    must then be placed too (sheets 000/004: "10 times the Double Bet"). With ``deposits``
+    (bet type -> the deposit the player shows), each must cover ``deposit_required``; a bet
+    type missing from ``deposits`` shows just its stake.
 
     Player wins: gross = stake x win odds of the player's category; the commission is
     commission rate x gross rounded to ``rules.rounding_unit`` as ``rules.rounding_mode``
@@ -189,14 +192,11 @@ def settle_box(
         check_distinct({"the player's hand": player.cards, "the dealer's hand": dealer.cards})
     except ValueError as error:
         raise SettlementError(str(error), field="cards") from None
-    required = {
-        bet_type: stake * deposit_multiple(rules, bet_type) for bet_type, stake in placed.items()
-    }
+    required = _deposits_required(placed, rules)
     if deposits is not None:
         _check_deposits(deposits, placed, required)
 
     player_wins = compare(player, dealer) > 0
-    unit, mode = rules.rounding_unit, rules.rounding_mode
     lines = []
     for bet_type in SETTLEMENT_ORDER:
         stake = placed.get(bet_type)
@@ -208,7 +208,7 @@ def settle_box(
         if player_wins:
             row = _row(rules, bet_type, player.category)
             gross = stake * row.win_odds
-            commission = min(round_to_unit(gross * row.commission_rate, unit, mode), gross)
+            commission = commission_on(gross, row, rules)
             lines.append(
                 BetLine(
                     bet_type=bet_type,
@@ -239,6 +239,50 @@ def settle_box(
                 )
             )
     return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+
+
+def commission_on(gross: Decimal, row: PaytableRow, rules: Ruleset) -> Decimal:
+    """The commission on winnings ``gross`` paid by ``row``: the row's rate of it, rounded to
+    the rules' unit in their rounding mode, never more than ``gross``.
+
+    >>> from niuniu.engine import presets
+    >>> vnd = presets.get("vn-kr-004").with_rounding(Decimal("1000"), "up")
+    >>> commission_on(Decimal("1000"), vnd.row(BetType.SINGLE, Category.NIU_9), vnd)
+    Decimal('1000')
+    """
+    return min(
+        round_to_unit(gross * row.commission_rate, rules.rounding_unit, rules.rounding_mode),
+        gross,
+    )
+
+
+def _deposits_required(placed: Mapping[BetType, Decimal], rules: Ruleset) -> dict[BetType, Decimal]:
+    """Each placed bet's deposit: its multiple times the stake of its deposit basis.
+
+    >>> from dataclasses import replace
+    >>> from niuniu.engine import presets
+    >>> rules = presets.get("vn-kr-004")
+    >>> stakes = {BetType.SINGLE: Decimal(100), BetType.DOUBLE: Decimal(50),
+    ...           BetType.SUPER: Decimal(20)}
+    >>> _deposits_required(stakes, rules)[BetType.SUPER]  # 10 x its own 20
+    Decimal('200')
+    >>> on_double = replace(rules, deposit_bases={BetType.SUPER: BetType.DOUBLE})
+    >>> _deposits_required(stakes, on_double)[BetType.SUPER]  # 10 x the Double's 50
+    Decimal('500')
+    """
+    required = {}
+    for bet_type in placed:
+        basis = rules.deposit_basis(bet_type)
+        if basis not in placed:
+            raise SettlementError(
+                f"the {bet_type} deposit is a multiple of the {basis} stake: "
+                f"place a {basis} bet on the same box",
+                field=bet_type.value,
+                code="deposit_basis_missing",
+                params={"bet": bet_type.value, "basis": basis.value},
+            )
+        required[bet_type] = placed[basis] * deposit_multiple(rules, bet_type)
+    return required
 
 
 def _row(rules: Ruleset, bet_type: BetType, category: Category) -> PaytableRow:

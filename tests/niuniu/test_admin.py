@@ -10,19 +10,18 @@ from django.urls import reverse
 from casino.models import AuditEvent, VersionStatus
 from casino.roles import MANAGER
 from casino.services.rulesets import version_approve, version_content_hash
-from niuniu.models import NiuNiuRulesetVersion, PaytableRow
+from niuniu.models import READING_DEFAULTS, NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def draft(venue, manager):
-    return venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
-
-
 def change_url(version):
     return reverse("admin:niuniu_niuniurulesetversion_change", args=[version.pk])
+
+
+#: The readings of the sheets as the add form offers them first (the presets' readings).
+READINGS_AS_PRESETS = {name: str(value) for name, value in READING_DEFAULTS.items()}
 
 
 def form_data(response) -> dict[str, str]:
@@ -220,6 +219,7 @@ def test_a_new_draft_from_the_admin_gets_a_row_for_every_hand(client, draft, man
             "offers_double": "on",
             "double_deposit_multiple": "3",
             "super_deposit_multiple": "10",
+            **READINGS_AS_PRESETS,
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]

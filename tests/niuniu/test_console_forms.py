@@ -67,8 +67,9 @@ def test_a_card_in_two_hands_is_marked_on_the_later_hand():
 
 def test_stakes_are_checked_against_the_table_and_show_the_deposit(screen):
     # the floor's table: VND, unit 1,000; single 10,000-10,000,000; double up to 5,000,000
-    single = forms.read_stake(1, "single", "5,000", screen)
-    double = forms.read_stake(1, "double", "100000", screen)
+    single, double, *_ = forms.read_stakes(
+        1, {"box-1-single": "5,000", "box-1-double": "100000"}, screen
+    )
     too_big = forms.read_stake(1, "double", "6,000,000", screen)
     off_unit = forms.read_stake(1, "single", "10500", screen)
     # the floor's own words (casino.services.rounds.check_stake), as the API says them

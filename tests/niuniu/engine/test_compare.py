@@ -1,3 +1,4 @@
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -14,7 +15,11 @@ ALL_SPECIALS = Ruleset(
     deposit_multiples={},
     special_hands=frozenset({Category.FIVE_SMALL, Category.FOUR_OF_A_KIND, Category.FIVE_FACE}),
 )
-RULESETS = st.sampled_from([presets.get("vn-kr-004"), presets.get("macau-001"), ALL_SPECIALS])
+#: Every special hand ranked level with Niu Niu (sheet 001's "Niu (0) & Super NIU NIU").
+ALL_LEVEL = replace(ALL_SPECIALS, level_with_niu_niu=ALL_SPECIALS.special_hands)
+RULESETS = st.sampled_from(
+    [presets.get("vn-kr-004"), presets.get("macau-001"), ALL_SPECIALS, ALL_LEVEL]
+)
 
 
 def disjoint_hands(count):
@@ -47,10 +52,11 @@ def test_a_full_table_sorts_consistently(cards, rules):
 
 @settings(deadline=None)  # the machine is shared: timing is not under test
 @given(disjoint_hands(2), RULESETS)
-def test_higher_category_wins_then_high_card(cards, rules):
+def test_higher_rank_wins_then_high_card(cards, rules):
     a, b = (evaluate(hand, rules) for hand in cards)
-    if a.category != b.category:
-        assert (compare(a, b) == 1) == (a.category > b.category)
+    assert a.rank == rules.rank(a.category)
+    if a.rank != b.rank:
+        assert (compare(a, b) == 1) == (a.rank > b.rank)
     else:
         assert (compare(a, b) == 1) == (a.high_card.strength > b.high_card.strength)
 
@@ -94,3 +100,52 @@ def test_a_hand_does_not_compare_with_itself():
     hand = evaluate("KS QS TH 5C 5D")
     with pytest.raises(ValueError, match="tie on their high card 'KS'"):
         compare(hand, hand)
+
+
+# ---- where the special hands rank (NiuNiuRulesetVersion.<hand>_rank) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("level", "winner"),
+    [
+        (frozenset(), "five face"),  # the preset: Five Face above Niu Niu
+        (frozenset({Category.FIVE_FACE}), "niu niu"),  # one rank: KS beats KH
+    ],
+)
+def test_five_face_against_niu_niu_in_each_reading(level, winner):
+    rules = replace(presets.get("macau-001"), level_with_niu_niu=level)
+    five_face = evaluate("KH QH JH KD QD", rules)
+    niu_niu = evaluate("KS TS 5H 5D JC", rules)
+    assert five_face.category is Category.FIVE_FACE  # paid by its own rows either way
+    expected = 1 if winner == "five face" else -1
+    assert compare(five_face, niu_niu) == expected
+    assert compare(niu_niu, five_face) == -expected
+
+
+def test_a_level_special_hand_still_beats_niu_9_and_loses_to_a_higher_special():
+    rules = replace(ALL_SPECIALS, level_with_niu_niu=frozenset({Category.FOUR_OF_A_KIND}))
+    four = evaluate("2S 2H 2C 2D 3S", rules)  # Four of a Kind, No Niu by its points
+    niu_9 = evaluate("KS QS TH 5C 4D", rules)
+    five_face = evaluate("QS QH JC JD KH", rules)
+    niu_niu_with_king = evaluate("KD TD 5H 5S TC", rules)
+    assert four.category is Category.FOUR_OF_A_KIND and four.rank == Category.NIU_NIU
+    assert compare(four, niu_9) == 1
+    assert compare(five_face, four) == 1  # Five Face still ranks above
+    assert compare(niu_niu_with_king, four) == 1  # same rank: K beats 3
+
+
+def test_a_hand_that_is_two_special_hands_counts_as_the_higher_ranked():
+    # Four kings and a queen: Four of a Kind and Five Face at once.
+    cards = "KS KH KC KD QS"
+    assert evaluate(cards, ALL_SPECIALS).category is Category.FOUR_OF_A_KIND
+    face_above = replace(ALL_SPECIALS, level_with_niu_niu=frozenset({Category.FOUR_OF_A_KIND}))
+    assert evaluate(cards, face_above).category is Category.FIVE_FACE
+    assert evaluate(cards, ALL_LEVEL).category is Category.FOUR_OF_A_KIND  # one rank: the order
+
+
+def test_only_special_hands_rank_level_with_niu_niu():
+    with pytest.raises(ValueError, match="only special hands"):
+        replace(ALL_SPECIALS, level_with_niu_niu=frozenset({Category.NIU_9}))
+    # A special hand switched off ranks nowhere.
+    macau = replace(presets.get("macau-001"), level_with_niu_niu=ALL_SPECIALS.special_hands)
+    assert macau.level_with_niu_niu == {Category.FIVE_FACE}

@@ -5,6 +5,7 @@ No database and no Django: run with ``pytest -p no:django --noconftest``.
 
 import doctest
 import json
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations, permutations
@@ -119,20 +120,48 @@ def switches(*special_hands):
 def replace_rows(rules, bet_type, change):
     """``rules`` with ``change(category, row) -> row`` applied to one bet type's rows."""
     rows = {category: change(category, row) for category, row in rules.paytable[bet_type].items()}
-    return Ruleset(
-        code=rules.code,
-        name=rules.name,
-        paytable={**rules.paytable, bet_type: rows},
-        deposit_multiples=rules.deposit_multiples,
-        special_hands=rules.special_hands,
-        bonus_lines=rules.bonus_lines,
-        rounding_unit=rules.rounding_unit,
-    )
+    return replace(rules, paytable={**rules.paytable, bet_type: rows})
+
+
+def commission_on_every_win(rules, *bet_types):
+    """``rules`` with 5% taken on every win of these bet types, 1:1 rows included (the
+    Korean and English text of sheet 004)."""
+    for bet_type in bet_types:
+        rules = replace_rows(
+            rules,
+            bet_type,
+            lambda c, row: PaytableRow(row.win_odds, Decimal("0.05"), row.loss_multiple),
+        )
+    return rules
+
+
+def with_four_of_a_kind(rules):
+    """``rules`` with Four of a Kind switched on, paid like Five Face (sheet 001: "Niu Niu
+    e Four of a Kind - 3:1")."""
+    rows = {
+        bet_type: {**table, C.FOUR_OF_A_KIND: table[C.FIVE_FACE]}
+        for bet_type, table in rules.paytable.items()
+    }
+    return replace(rules, paytable=rows, special_hands=rules.special_hands | {C.FOUR_OF_A_KIND})
 
 
 def win_net(rules, bet_type, category):
     row = rules.row(bet_type, category)
     return Fraction(row.win_odds) * (1 - Fraction(row.commission_rate))
+
+
+# Each reading a version may take, on rules where it changes the figures.
+READINGS = {
+    "every special level with Niu Niu": replace(MADE_UP, level_with_niu_niu=MADE_UP.special_hands),
+    "Four of a Kind level, the others above": replace(
+        MADE_UP, level_with_niu_niu=frozenset({C.FOUR_OF_A_KIND})
+    ),
+    "Five Face level, the others above": replace(
+        MADE_UP, level_with_niu_niu=frozenset({C.FIVE_FACE})
+    ),
+    "macau-001 with Four of a Kind": with_four_of_a_kind(MACAU),
+    "vn-kr-004 with commission on 1:1 rows": commission_on_every_win(VN, B.DOUBLE, B.SUPER),
+}
 
 
 # --- Category counts (docs/ODDS.md "How often each hand comes, and wins") -------------------------
@@ -212,13 +241,14 @@ def test_single_bet_of_macau_001_by_hand():
 
 
 def brute_force_counts(rules, deck):
-    """Every ordered pair of disjoint hands of the deck, decided by category then high card
+    """Every ordered pair of disjoint hands of the deck, decided by rank then high card
     (what ``compare`` does), evaluated by the engine: wins by the player's category, losses
     by the dealer's category, and bonus results by the line that pays."""
     hands = list(combinations(deck, 5))
     evaluated = [evaluate(hand, rules) for hand in hands]
     category = np.array([int(h.category) for h in evaluated])
-    key = category * 64 + np.array([h.high_card.strength for h in evaluated])
+    rank = np.array([rules.rank(h.category) for h in evaluated])
+    key = rank * 64 + np.array([h.high_card.strength for h in evaluated])
     masks = np.array([sum(card.mask for card in hand) for hand in hands], dtype=np.int64)
     player_wins = np.zeros(len(Category), dtype=np.int64)
     dealer_wins = np.zeros(len(Category), dtype=np.int64)
@@ -239,7 +269,7 @@ def brute_force_counts(rules, deck):
     return player_wins, dealer_wins, bonus, deals
 
 
-@pytest.mark.parametrize("rules", RULESETS, ids=RULESET_IDS)
+@pytest.mark.parametrize("rules", [*RULESETS, *READINGS.values()], ids=[*RULESET_IDS, *READINGS])
 def test_exact_equals_brute_force_on_20_cards(rules):
     player_wins, dealer_wins, bonus, deals = brute_force_counts(rules, DECK_20)
     odds = ruleset_odds(rules, DECK_20)
@@ -275,11 +305,17 @@ def test_exact_equals_brute_force_on_20_cards(rules):
         assert bet.variance == square - mean * mean
 
 
-@pytest.mark.parametrize("rules", RULESETS, ids=RULESET_IDS)
+@pytest.mark.parametrize("rules", [*RULESETS, *READINGS.values()], ids=[*RULESET_IDS, *READINGS])
 def test_exact_equals_settle_box_on_12_cards(rules):
     """Every ordered pair of hands of a 12-card deck settled by the real settle_box."""
     exact_rules = rules.with_rounding_unit(Decimal("0.000001"))  # no commission rounding
-    stakes = dict.fromkeys(rules.bet_types, Decimal(1))
+    assert_odds_are_settle_box(ruleset_odds(rules, DECK_12), exact_rules, Decimal(1))
+
+
+def assert_odds_are_settle_box(odds, rules, stake):
+    """``odds`` are the mean and variance per unit staked of ``stake`` on every bet, every
+    ordered pair of hands of DECK_12 settled by settle_box under ``rules``."""
+    stakes = dict.fromkeys(rules.bet_types, stake)
     total = dict.fromkeys(rules.bet_types, Fraction(0))
     squares = dict.fromkeys(rules.bet_types, Fraction(0))
     deals = 0
@@ -287,16 +323,32 @@ def test_exact_equals_settle_box_on_12_cards(rules):
         rest = [card for card in DECK_12 if card not in player]
         for dealer in combinations(rest, 5):
             deals += 1
-            for line in settle_box(player, dealer, stakes, exact_rules).lines:
-                net = Fraction(line.net)
+            for line in settle_box(player, dealer, stakes, rules).lines:
+                net = Fraction(line.net) / Fraction(stake)
                 total[line.bet_type] += net
                 squares[line.bet_type] += net * net
-    odds = ruleset_odds(rules, DECK_12)
     assert deals == odds.deals == 792 * 21
     for bet_type in rules.bet_types:
         mean = total[bet_type] / deals
         assert odds.bets[bet_type].expected_return == mean, bet_type
         assert odds.bets[bet_type].variance == squares[bet_type] / deals - mean * mean, bet_type
+
+
+@pytest.mark.parametrize("mode", ["up", "half_up", "down", "none"])
+def test_exact_odds_at_a_stake_round_each_commission_as_the_version_does(mode):
+    # 11,000 at a unit of 1,000: 5% of a single win is 550, 1,000 up or half up, 0 down,
+    # 550 with no unit; 5% of a 9:1 Super win (99,000) is 4,950: 5,000, 5,000, 4,000, 4,950.
+    rules = VN.with_rounding(Decimal("1000"), mode)
+    stake = Decimal("11000")
+    at_stake = ruleset_odds(rules, DECK_12, stake=stake)
+    assert_odds_are_settle_box(at_stake, rules, stake)
+    # Only the cent (mode none) leaves the exact rate as it is.
+    assert (at_stake.bets == ruleset_odds(rules, DECK_12).bets) == (mode == "none")
+
+
+def test_a_stake_must_be_positive():
+    with pytest.raises(ValueError, match="a stake must be positive, got 0"):
+        ruleset_odds(VN, DECK_12, stake=Decimal(0))
 
 
 def test_the_reduced_decks_reach_every_category_and_bonus_line():
@@ -346,7 +398,11 @@ MONTE_CARLO_ROUNDS = 10_000_000
 MONTE_CARLO_SEED = 20240601  # the seed of bench/engine.py, chosen before the first run
 
 
-@pytest.mark.parametrize("rules", [VN, MACAU], ids=["vn-kr-004", "macau-001"])
+@pytest.mark.parametrize(
+    "rules",
+    [VN, MACAU, READINGS["every special level with Niu Niu"]],
+    ids=["vn-kr-004", "macau-001", "made-up, specials level with Niu Niu"],
+)
 def test_exact_figures_fall_in_the_monte_carlo_interval(rules):
     exact = ruleset_odds(rules)
     sampled = simulate(rules, MONTE_CARLO_ROUNDS, seed=MONTE_CARLO_SEED)
@@ -531,6 +587,56 @@ def test_the_brute_force_helper_agrees_with_compare():
     for a, b in permutations(hands, 2):
         if set(a) & set(b):
             continue
-        x, y = evaluate(a, MADE_UP), evaluate(b, MADE_UP)
-        by_key = (x.category, x.high_card.strength) > (y.category, y.high_card.strength)
-        assert compare(x, y) == (1 if by_key else -1)
+        for rules in (MADE_UP, READINGS["Four of a Kind level, the others above"]):
+            x, y = evaluate(a, rules), evaluate(b, rules)
+            by_key = (rules.rank(x.category), x.high_card.strength) > (
+                rules.rank(y.category),
+                y.high_card.strength,
+            )
+            assert compare(x, y) == (1 if by_key else -1)
+
+
+# --- The readings a version may take (docs/RULES.md "Settings a venue may choose") ----------
+
+
+def test_commission_on_the_1_to_1_rows_moves_the_double_edge_to_4_02_percent():
+    """Sheet 004 read in Korean/English: 5% on every Double win, 1:1 included."""
+    vietnamese = ruleset_odds(VN).bets[B.DOUBLE]
+    every_win = ruleset_odds(READINGS["vn-kr-004 with commission on 1:1 rows"]).bets[B.DOUBLE]
+    assert as_decimal(vietnamese.house_edge, 4) == Decimal("0.0269")
+    assert every_win.house_edge == Fraction(267_402_166_147, 6_644_410_172_400)
+    assert as_decimal(every_win.house_edge, 4) == Decimal("0.0402")
+
+
+def test_four_of_a_kind_switched_on_is_priced():
+    four = READINGS["macau-001 with Four of a Kind"]
+    odds = ruleset_odds(four)
+    assert odds.categories[C.FOUR_OF_A_KIND] == 624
+    double = odds.bets[B.DOUBLE]
+    wins = {o.category: o for o in double.outcomes if o.result == "win"}
+    assert wins[C.FOUR_OF_A_KIND].net == Fraction(3) * Fraction(95, 100)  # 3:1 less 5%
+    assert wins[C.FOUR_OF_A_KIND].count == showdown_counts(four)[C.FOUR_OF_A_KIND] > 0
+    assert rules_hash(four) != rules_hash(MACAU)
+    assert double.house_edge != ruleset_odds(MACAU).bets[B.DOUBLE].house_edge
+
+
+def test_a_special_hand_level_with_niu_niu_wins_less_often_on_the_full_deck():
+    above = showdown_counts(MADE_UP)
+    level = showdown_counts(READINGS["every special level with Niu Niu"])
+    assert sum(level.values()) == sum(above.values()) == FULL_DEALS // 2
+    for special in (C.FIVE_SMALL, C.FOUR_OF_A_KIND, C.FIVE_FACE):
+        assert 0 < level[special] < above[special]
+    assert level[C.NIU_NIU] > above[C.NIU_NIU]
+    assert level[C.NIU_9] == above[C.NIU_9]  # nothing below Niu Niu moves
+
+
+def test_the_readings_change_the_hash_only_when_taken():
+    assert rules_hash(replace(VN, level_with_niu_niu=frozenset())) == rules_hash(VN)
+    assert rules_hash(replace(VN, deposit_bases={B.SUPER: B.SUPER})) == rules_hash(VN)
+    assert rules_hash(replace(VN, max_boxes=3)) == rules_hash(VN)  # not a figure
+    level = replace(MACAU, level_with_niu_niu=MACAU.special_hands)
+    on_double = replace(VN, deposit_bases={B.SUPER: B.DOUBLE})
+    assert rules_hash(level) != rules_hash(MACAU)
+    assert rules_hash(on_double) != rules_hash(VN)
+    # Per unit staked, where a deposit is counted from changes no figure.
+    assert ruleset_odds(on_double).bets == ruleset_odds(VN).bets

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -512,3 +513,100 @@ def test_a_ruleset_without_the_row_it_needs_is_a_clear_error():
     )
     with pytest.raises(ValueError, match="no-five-face-row has no single row for FIVE_FACE"):
         settle_box(EXAMPLES[C.FIVE_FACE], WEAK, {"single": D("100")}, rules)
+
+
+# ---- the readings a version may take (docs/RULES.md "Settings a venue may choose") ----------
+
+
+FIVE_FACE_HAND = "KH QH JH KD QD"
+NIU_NIU_KING_OF_SPADES = "KS TS 5H 5D JC"
+
+
+@pytest.mark.parametrize(
+    ("level", "single", "double", "super_"),
+    [
+        # Above Niu Niu: the player's Five Face wins 1:1, 3:1 less 5%, 10:1 less 5%.
+        (frozenset(), "100", "285", "950"),
+        # Level with it: the dealer's Niu Niu with KS wins; it collects 1, 3 and 10 stakes.
+        (frozenset({C.FIVE_FACE}), "-100", "-300", "-1000"),
+    ],
+)
+def test_five_face_against_niu_niu_settles_as_the_version_ranks_it(level, single, double, super_):
+    rules = replace(presets.get("macau-001"), level_with_niu_niu=level)
+    stakes = {"single": D("100"), "double": D("100"), "super": D("100")}
+    box = settle_box(FIVE_FACE_HAND, NIU_NIU_KING_OF_SPADES, stakes, rules)
+    nets = [str(box.line(bet).net) for bet in ("single", "double", "super")]
+    assert nets == [single, double, super_]
+
+
+def test_four_of_a_kind_switched_on_pays_its_own_row():
+    macau = presets.get("macau-001")
+    rows = {
+        bet: {**table, C.FOUR_OF_A_KIND: table[C.FIVE_FACE]}  # as docs/RULES.md A4 says
+        for bet, table in macau.paytable.items()
+    }
+    four_on = replace(macau, paytable=rows, special_hands=macau.special_hands | {C.FOUR_OF_A_KIND})
+    stakes = {"single": D("100"), "double": D("100")}
+    quads, niu_9 = "9S 9H 9C 9D 2S", "KS QS TH 5C 4D"
+    # Off (the preset): four nines and a two are Niu 8 (9+9+2 = 20, 9+9 = 18), below Niu 9.
+    off = settle_box(quads, niu_9, stakes, macau)
+    assert [line.net for line in off.lines] == [D("-100"), D("-200")]
+    # On: Four of a Kind beats Niu 9 and the Double pays 3:1 less 5%.
+    on = settle_box(quads, niu_9, stakes, four_on)
+    assert on.player.category is C.FOUR_OF_A_KIND
+    assert [line.net for line in on.lines] == [D("100"), D("285")]
+
+
+@pytest.mark.parametrize(
+    ("basis", "required"),
+    [
+        (BetType.SUPER, D("200")),  # its own stake: 10 x 20
+        (BetType.DOUBLE, D("500")),  # sheets 000/004: 10 x the Double's 50
+    ],
+)
+def test_the_super_deposit_is_counted_from_its_basis(basis, required):
+    rules = replace(presets.get("vn-kr-004"), deposit_bases={BetType.SUPER: basis})
+    stakes = {"single": D("100"), "double": D("50"), "super": D("20")}
+    box = settle_box(EXAMPLES[C.NIU_9], WEAK, stakes, rules)
+    assert box.line("super").deposit_required == required
+    assert box.line("double").deposit_required == D("150")
+    settle_box(EXAMPLES[C.NIU_9], WEAK, stakes, rules, deposits={"double": 150, "super": required})
+    short = required - 1
+    with pytest.raises(SettlementError, match=f"needs a deposit of {required} shown, got {short}"):
+        settle_box(EXAMPLES[C.NIU_9], WEAK, stakes, rules, deposits={"double": 150, "super": short})
+
+
+def test_a_deposit_counted_from_a_bet_not_placed_is_refused():
+    rules = replace(presets.get("vn-kr-004"), deposit_bases={BetType.SUPER: BetType.DOUBLE})
+    with pytest.raises(SettlementError) as error:
+        settle_box(EXAMPLES[C.NIU_9], WEAK, {"single": D("100"), "super": D("20")}, rules)
+    assert error.value.code == "deposit_basis_missing"
+    assert error.value.field == "super"
+    assert error.value.params == {"bet": "super", "basis": "double"}
+    assert str(error.value) == (
+        "the super deposit is a multiple of the double stake: place a double bet on the same box"
+    )
+
+
+@pytest.mark.parametrize(
+    ("commission_rate", "net"),
+    [
+        ("0", "100"),  # sheet 004 in Vietnamese: a 1:1 win pays in full
+        ("0.05", "95"),  # in Korean and English: 5% on every win
+    ],
+)
+def test_commission_on_a_1_to_1_double_row_is_the_rows_own(commission_rate, net):
+    vn = presets.get("vn-kr-004")
+    rows = dict(vn.paytable[BetType.DOUBLE])
+    rows[C.NIU_6] = PaytableRow(D("1"), D(commission_rate), D("1"))
+    rules = replace(vn, paytable={**vn.paytable, BetType.DOUBLE: rows})
+    box = settle_box(EXAMPLES[C.NIU_6], WEAK, {"single": D("100"), "double": D("100")}, rules)
+    assert box.line("double").commission == D("100") - D(net)
+    assert box.line("double").net == D(net)
+
+
+@pytest.mark.parametrize("boxes", [0, 6, True])
+def test_the_box_limit_is_1_to_5(boxes):
+    with pytest.raises(ValueError, match="a round deals to 1 to 5 boxes"):
+        replace(presets.get("vn-kr-004"), max_boxes=boxes)
+    assert replace(presets.get("vn-kr-004"), max_boxes=3).max_boxes == 3
