@@ -113,6 +113,20 @@ class Compiled(Generic[M]):
         return found[0] if found else None
 
 
+def lock_by_key(model: type[M], *related: str) -> Compiled[M]:
+    """A read of the ``model`` row of a key, locked (``FOR UPDATE OF`` its own row only),
+    with its ``related`` rows (``select_related`` paths) read in the same statement."""
+    return Compiled(
+        lambda pk: (
+            model._default_manager.select_for_update(of=("self",))
+            .select_related(*related)
+            .filter(pk=pk)
+            .order_by()
+        ),
+        samples=(SAMPLE_KEY,),
+    )
+
+
 def _planned(queryset: models.QuerySet, samples: tuple[Any, ...]) -> _Plan:
     """Build the queryset's SQL and Django's plan for its rows; find the samples' places."""
     if queryset._iterable_class is not models.query.ModelIterable:

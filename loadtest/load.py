@@ -13,6 +13,7 @@ Prints settled rounds/s, p50/p95/p99 of both requests, the errors, where the CPU
 the machine) per settled round, and the ledger's integrity + ``audit_ledger`` afterwards.
 
     .venv/bin/python -m loadtest.load [--clients 16] [--duration 60] [--workers 4]
+        [--http-client lean|httpx]
 """
 
 from __future__ import annotations

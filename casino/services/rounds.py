@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled, insert_rows
+from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled, insert_rows, lock_by_key
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.models import (
@@ -108,15 +108,7 @@ _LIMITS = Compiled(
     lambda table: TableLimit.objects.filter(table_id=table).order_by(), samples=(SAMPLE_KEY,)
 )
 #: What the posting and the answer need, and no more.
-_LOCK_ROUND_TO_SETTLE = Compiled(
-    lambda pk: (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("session__table__venue", "ruleset")
-        .filter(pk=pk)
-        .order_by()
-    ),
-    samples=(SAMPLE_KEY,),
-)
+_LOCK_ROUND_TO_SETTLE = lock_by_key(Round, "session__table__venue", "ruleset")
 _BOXES = Compiled(
     lambda round_: Box.objects.filter(round_id=round_).select_related("player").order_by("pk"),
     samples=(SAMPLE_KEY,),

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from casino.compiled import SAMPLE_KEY, Compiled
+from casino.compiled import lock_by_key
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
@@ -196,15 +196,7 @@ def session_open(
     return session
 
 
-_LOCK_SESSION = Compiled(
-    lambda pk: (
-        TableSession.objects.select_for_update(of=("self",))
-        .select_related("table__venue", "table__ruleset")
-        .filter(pk=pk)
-        .order_by()
-    ),
-    samples=(SAMPLE_KEY,),
-)
+_LOCK_SESSION = lock_by_key(TableSession, "table__venue", "table__ruleset")
 
 
 def lock_open_session(session_id: int, *, seen_by: Any = None) -> TableSession:
