@@ -51,8 +51,9 @@ class _Plan:
     alias: str
     sql: str
     params: tuple[Any, ...]
-    #: (position in params, index of the argument) for each place a sample was found.
-    places: tuple[tuple[int, int], ...]
+    #: (position in params, index of the argument, how the argument is made a parameter
+    #: where the database takes it otherwise) for each place a sample was found.
+    places: tuple[tuple[int, int, Callable[[Any], Any] | None], ...]
     for_update: bool
     model: type[models.Model]
     fields: slice
@@ -85,8 +86,8 @@ class Compiled(Generic[M]):
                 "select_for_update cannot be used outside of a transaction."
             )
         params = list(plan.params)
-        for position, index in plan.places:
-            params[position] = arguments[index]
+        for position, index, adapt in plan.places:
+            params[position] = arguments[index] if adapt is None else adapt(arguments[index])
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
@@ -137,10 +138,16 @@ def _planned(queryset: models.QuerySet, samples: tuple[Any, ...]) -> _Plan:
     sql, params = compiler.as_sql()
     places = []
     for index, sample in enumerate(samples):
+        adapt = None
         positions = [p for p, value in enumerate(params) if _same(value, sample)]
+        if not positions and isinstance(sample, datetime):
+            # A database without a time type (SQLite) takes an instant as the text its
+            # operations make of it; each call's instant is made into that text likewise.
+            adapt = compiler.connection.ops.adapt_datetimefield_value
+            positions = [p for p, value in enumerate(params) if _same(value, adapt(sample))]
         if not positions:
             raise ValueError(f"sample {sample!r} is not among the parameters {params!r}")
-        places += [(position, index) for position in positions]
+        places += [(position, index, adapt) for position in positions]
     select, klass_info = compiler.select, compiler.klass_info
     start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
     fields = [column[0] for column in select[: compiler.col_count]]
