@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
 from niuniu.house_edge import (
+    figures_lack_rounding,
     figures_row,
     figures_rows_for_display,
     figures_summary,
@@ -154,12 +155,16 @@ class NiuNiuAdmin:
             # computes it and the panel polls until it is done.
             ruleset_figures_task.delay_on_commit(version.pk)
             row.refresh_from_db()
+        elif figures_lack_rounding(version, row):
+            # The same rules rounded otherwise (or stored before rounded edges were): the
+            # edges under this version's rounding are added, the panel shows the rest now.
+            ruleset_figures_task.delay_on_commit(version.pk)
         return row
 
     def house_edge_summary(
         self, version: NiuNiuRulesetVersion, row: RulesFigures
     ) -> dict[str, Any]:
-        return figures_summary(row)
+        return figures_summary(row, version)
 
     def house_edge_ready(
         self,
@@ -169,7 +174,7 @@ class NiuNiuAdmin:
     ) -> dict[str, object]:
         return {
             "warnings": figures_warnings(summary),
-            "rows": figures_rows_for_display(summary, compared),
+            "rows": figures_rows_for_display(summary, compared, version.ruleset.venue),
         }
 
     def house_edge_waiting(self, version: NiuNiuRulesetVersion) -> dict[str, object]:

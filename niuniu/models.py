@@ -255,7 +255,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
         """The exact odds to store on approval, and what about them needs an override."""
         from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 
-        summary = figures_summary(figures_compute(version_id=self.pk))
+        summary = figures_summary(figures_compute(version_id=self.pk), self)
         return summary, figures_warnings(summary)
 
     def rules_as_dict(self) -> dict:

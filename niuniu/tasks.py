@@ -17,7 +17,8 @@ from niuniu.house_edge import figures_compute, figures_failed
     max_retries=3,
 )
 def ruleset_figures_task(self, version_id: int) -> str:
-    """Compute the exact odds of a ruleset version's rules (idempotent by content hash)."""
+    """Compute the exact odds of a ruleset version's rules, and the house edge at a few
+    stakes under its rounding (idempotent by content hash and rounding)."""
     try:
         row = figures_compute(version_id=version_id)
     except Exception as error:

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
@@ -15,7 +16,10 @@ from casino.services.rulesets import (
     version_clone,
     version_content_hash,
 )
-from niuniu.models import PaytableRow, RulesFigures
+from niuniu.engine.odds import as_decimal, ruleset_odds
+from niuniu.house_edge import figures_compute, figures_rows_for_display, figures_summary
+from niuniu.models import NiuNiuRulesetVersion, PaytableRow, RulesFigures
+from niuniu.selectors import ruleset_snapshot, version_with_rules
 from niuniu.services import venue_ruleset_from_preset
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("celery_eager")]
@@ -139,3 +143,88 @@ def test_the_macau_bonus_is_flagged_as_unusually_high(client, venue, manager, ap
     draft.refresh_from_db()
     assert draft.status == VersionStatus.APPROVED
     assert draft.house_edge("bonus") == Decimal("0.642344630160")
+
+
+def rounded_up_and_down(venue, manager):
+    """A VND draft rounding every commission up to 1,000, and a clone rounding it down:
+    the same rules, so one figures row."""
+    up = venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
+    assert (up.rounding_unit, up.rounding_mode) == (Decimal("1000"), "up")
+    down = version_clone(version=up, user=manager)
+    NiuNiuRulesetVersion.objects.filter(pk=down.pk).update(rounding_mode="down")
+    down.refresh_from_db()
+    return up, down
+
+
+def rounded_table(html: str) -> str:
+    """The panel's table of the edges under the version's rounding, cells run together."""
+    table = html.split('class="rounded-edges"')[1].split("</table>")[0]
+    return "".join(line.strip() for line in table.splitlines())
+
+
+def test_the_edges_at_stakes_are_the_engines_under_the_versions_rounding(venue, manager):
+    up, down = rounded_up_and_down(venue, manager)
+    edges = {}
+    for version in (up, down):
+        row = figures_compute(version_id=version.pk)
+        rules = ruleset_snapshot(version_with_rules(version.pk))
+        stored = figures_summary(row, version)["rounded"]["house_edge"]
+        assert list(stored) == ["1000", "10000", "100000"]
+        for stake, bets in stored.items():
+            engine = ruleset_odds(rules, stake=Decimal(stake)).bets
+            assert bets == {b.value: str(as_decimal(o.house_edge)) for b, o in engine.items()}
+        edges[version.rounding_mode] = stored
+    assert RulesFigures.objects.count() == 1, "the rounding is not part of the rules' hash"
+    # 5% of a 1,000 win rounds up to 1,000 (the win pays nothing) or down to 0
+    assert Decimal(edges["up"]["1000"]["single"]) == Decimal("0.5")
+    assert Decimal(edges["down"]["1000"]["single"]) == 0
+    # 5% of 10,000 is 500: up to 1,000 or down to 0; 5% of 100,000 is a whole 5,000
+    assert edges["up"]["10000"]["single"] != edges["down"]["10000"]["single"]
+    assert Decimal(edges["up"]["100000"]["single"]) == Decimal("0.025")
+    assert Decimal(edges["down"]["100000"]["single"]) == Decimal("0.025")
+    assert Decimal(edges["up"]["1000"]["single"]) > Decimal(
+        figures_summary(RulesFigures.objects.get())["house_edge"]["single"]
+    )
+
+
+def test_the_panel_shows_the_edges_under_the_versions_rounding(client, venue, manager):
+    up, down = rounded_up_and_down(venue, manager)
+    client.force_login(manager)
+    html = panel(client, up)
+    assert "House edge at a stake of 1,000, commission rounded up to 1,000" in html
+    assert "House edge at a stake of 100,000, commission rounded up to 1,000" in html
+    assert "<td>Single / Even</td><td>50.000%</td>" in rounded_table(html)
+    # the clone shares the row: its own rounding is added by the task, then shown
+    first = panel(client, down)
+    assert "is being computed" in first and "2.500%" in first
+    html = panel(client, down)
+    assert "House edge at a stake of 1,000, commission rounded down to 1,000" in html
+    assert "<td>Single / Even</td><td>0.000%</td>" in rounded_table(html)
+    assert "rounded up" not in html
+
+
+def test_a_version_not_rounding_to_a_unit_says_the_rounding_changes_nothing(client, venue, manager):
+    draft = venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
+    NiuNiuRulesetVersion.objects.filter(pk=draft.pk).update(rounding_mode="none")
+    client.force_login(manager)
+    html = panel(client, draft)
+    assert "the rounding changes nothing" in html and "House edge at a stake" not in html
+    assert "rounded" not in RulesFigures.objects.get().odds
+
+
+def test_figures_stored_without_the_rounded_edges_still_show(client, venue, manager):
+    draft = venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
+    row = figures_compute(version_id=draft.pk)
+    del row.odds["rounded"]  # as stored before the panel showed them
+    row.save(update_fields=["odds"])
+    client.force_login(manager)
+    html = panel(client, draft)
+    assert "2.500%" in html and "7.3802%" in html and "is being computed" in html
+    assert "House edge at a stake of 1,000" in panel(client, draft)
+    # an approved version's figures stored before have no rounded edges: the tables as before
+    old = figures_summary(RulesFigures.objects.get())
+    rows = figures_rows_for_display(old, None)
+    single = next(bet for bet in rows["bets"] if bet["label"] == "Single / Even")
+    assert rows["rounded"] is None and single["house_edge"] == Decimal("0.025")
+    shown = render_to_string("admin/niuniu/house_edge.html", {"rows": rows})
+    assert "2.500%" in shown and "House edge at a stake" not in shown
