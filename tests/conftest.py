@@ -4,8 +4,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
+from casino.services.sessions import session_open
 from tests.factories import VenueFactory, niuniu_table, staff
 
 
@@ -64,6 +66,20 @@ def floor(db) -> Floor:
         other_dealer=staff("other-dealer", DEALER, other),
         other_supervisor=staff("other-supervisor", SUPERVISOR, other),
     )
+
+
+@pytest.fixture
+def session(floor):
+    """An open session at the floor's table, dealt by its dealer (a module may override it)."""
+    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+
+
+@pytest.fixture
+def dealer(client, floor):
+    """The floor's dealer's client, speaking English (the venue's language is Vietnamese)."""
+    client.force_login(floor.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
 
 
 @pytest.fixture

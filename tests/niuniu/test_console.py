@@ -15,7 +15,6 @@ from django.urls import reverse
 
 from casino.models import LedgerEntry, Player, Round, RoundStatus, TableSession
 from casino.services.closing import session_close
-from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +22,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 NIU_9 = "ks qs 5h 4h 10c"  # Niu 9, high card K♠
 NO_NIU = "kh 8h 4d jh ad"
 NIU_8 = "js qh jd ac 7h"  # the dealer: Niu 8
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def url(name, session, *args):

@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 
 from casino.models import Player, Round
-from casino.services.sessions import session_open
 from tests.niuniu.test_console import HX, NIU_9, digest_of, round_data, url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 @pytest.fixture

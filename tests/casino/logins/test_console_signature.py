@@ -7,7 +7,6 @@ import pytest
 from django.conf import settings
 
 from casino.models import Round, RoundStatus
-from casino.services.sessions import session_open
 from tests.casino.console.test_views import (
     HX,
     NIU_9,
@@ -18,18 +17,6 @@ from tests.casino.console.test_views import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
-@pytest.fixture
-def dealer(client, floor):
-    client.force_login(floor.dealer)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the venue's language is Vietnamese
-    return client
 
 
 @pytest.fixture

@@ -27,7 +27,6 @@ from casino.services.rulesets import (
     version_content_hash,
     version_record_edit,
 )
-from casino.services.sessions import session_open
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft
 from tests.casino.api import client_for, settle
@@ -38,11 +37,6 @@ pytestmark = pytest.mark.django_db
 NIU_9 = "KS QS 5H 4H TC"  # the player: Niu 9
 NIU_8 = "JS QH JD AC 7H"  # the dealer: Niu 8
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
 
 
 def deal(session, user, single):

@@ -18,18 +18,12 @@ from casino.services.rounds import (
     round_void_approve,
     round_void_request,
 )
-from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 
 NIU_9 = "KS QS 5H 4H TC"  # player: Niu 9, high card KS
 NIU_8 = "JS QH JD AC 7H"  # dealer: Niu 8
 NO_NIU = "KH 8H 4D JH AD"
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
 
 
 def deal(session, user, *boxes, dealer=NIU_8, key=None):

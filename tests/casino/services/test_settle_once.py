@@ -17,7 +17,6 @@ from casino.games import BoxInput
 from casino.models import Account, Bet, LedgerEntry, Round, RoundStatus
 from casino.services.ledger import UnbalancedPosting, ledger_post
 from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 
@@ -25,11 +24,6 @@ NIU_9 = "KS QS 5H 4H TC"
 NIU_8 = "JS QH JD AC 7H"
 NO_NIU = "KH 8H 4D JH AD"
 MORE = ("2S 3S 4S 5S 7D", "2H 3H 6H 9S TD", "2C 3C 6C 8C 9D")
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
 
 
 def boxes(count):

@@ -12,7 +12,6 @@ from django.utils import translation
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Drop, TableSession, Venue
 from casino.services.closing import check_closable, session_close
-from casino.services.sessions import session_open
 from casino.services.slips import (
     ISSUE,
     VERIFY,
@@ -34,11 +33,6 @@ def english():
     """The messages in English, whatever an earlier request in this thread activated."""
     with translation.override("en"):
         yield
-
-
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
 
 
 def fill(session, user, chips=None):

@@ -24,11 +24,6 @@ NIU_8 = "JS QH JD AC 7H"  # the dealer: Niu 8
 NO_NIU = "KH 8H 4D JH AD"
 
 
-@pytest.fixture
-def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-
-
 def box(position, cards, player=None, **stakes):
     return BoxInput(
         position=position,
