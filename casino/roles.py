@@ -5,7 +5,9 @@ What each role may do on the floor, cumulatively:
 - supervisor: + approve voids, fills and credits, count drops, close sessions; watch the
   pit, read the venue's reports, and its tables, players and floor records in the admin;
 - manager: + tables, players and rulesets;
-- auditor: read everything at their venues, write nothing.
+- auditor: read everything at their venues, write nothing;
+- cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
+- count: the count team: counts the drop boxes, independent of the pit.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from django.db import connection
 from casino import games
 
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
-ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR)
+CAGE, COUNT = "cage", "count"
+ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT)
 
 #: Capabilities and the roles that have them.
 PLAY = frozenset({DEALER, SUPERVISOR, MANAGER})
 SUPERVISE = frozenset({SUPERVISOR, MANAGER})
 MANAGE = frozenset({MANAGER})
+#: The cage and the count team are apart from the pit: no pit role has their capability.
+CASHIER = frozenset({CAGE})
+COUNT_TEAM = frozenset({COUNT})
 READ = frozenset(ROLES)
 
 _RULESET_ADMIN = [
@@ -77,6 +83,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
         ("casino", "view_loginattempt"),
     ],
+    # The cage and the count team work on their own screens; the admin shows them nothing.
+    CAGE: [],
+    COUNT: [],
 }
 
 
