@@ -1,4 +1,5 @@
-"""Staff roles are Django groups; a user works only at the venues they are staff of.
+"""Staff roles are held per venue (``StaffRole``); a user works only at the venues they
+are staff of, in the roles they hold there.
 
 What each role may do on the floor, cumulatively:
 - dealer: open sessions, deal and settle rounds, request voids at their venues' tables;
@@ -8,11 +9,16 @@ What each role may do on the floor, cumulatively:
 - auditor: read everything at their venues, write nothing;
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
 - count: the count team: counts the drop boxes, independent of the pit.
+
+Each role's Django group carries the admin's model permissions: a member is in the group of
+every role they hold somewhere (``sync_groups``), and the admin keeps each permission to the
+venues where a role having it is held (``venues_permitted``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
@@ -113,24 +119,28 @@ def role_group(role: str) -> Group:
 
 
 def access_selects(user: str) -> tuple[str, str]:
-    """Two SELECTs of one column: the names of the groups of the user whose id is the SQL
-    expression ``user``, and the venues they are staff of."""
-    from casino.models import Venue
+    """Two SELECTs of one column: the roles of the user whose id is the SQL expression
+    ``user``, each as ``"<venue id>:<role>"``, and the venues they are staff of."""
+    from casino.models import StaffRole, Venue
 
-    groups = Group._meta.db_table
-    user_groups = Group.user_set.through._meta.db_table
     venue_staff = Venue.staff.through._meta.db_table
     return (
-        f"SELECT g.name FROM {groups} g JOIN {user_groups} ug ON ug.group_id = g.id "  # noqa: S608
-        f"WHERE ug.user_id = {user}",
+        f"SELECT r.venue_id || ':' || r.role FROM {StaffRole._meta.db_table} r "  # noqa: S608
+        f"WHERE r.user_id = {user}",
         f"SELECT s.venue_id FROM {venue_staff} s WHERE s.user_id = {user}",  # noqa: S608
     )
 
 
-def remember_access(user: Any, *, groups: Iterable[str], venue_ids: Iterable[int]) -> None:
-    """Keep the user's roles (of their ``groups``) and venues on the user object for the rest
-    of the request."""
-    user._casino_roles = frozenset(groups).intersection(ROLES)
+def remember_access(user: Any, *, roles: Iterable[str], venue_ids: Iterable[int]) -> None:
+    """Keep the user's roles per venue (``"<venue id>:<role>"``, as ``access_selects`` reads
+    them) and the venues they work at on the user object for the rest of the request."""
+    at: dict[int, set[str]] = {}
+    for held in roles:
+        venue_id, _colon, role = held.partition(":")
+        if role in ROLES:
+            at.setdefault(int(venue_id), set()).add(role)
+    user._casino_venue_roles = {venue_id: frozenset(held) for venue_id, held in at.items()}
+    user._casino_roles = frozenset().union(*user._casino_venue_roles.values())
     user._casino_venue_ids = frozenset(venue_ids)
 
 
@@ -139,28 +149,49 @@ def _load_access(user: Any) -> None:
     roles, venues = access_selects("%s")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.name, NULL FROM ({roles}) r "  # noqa: S608
+            f"SELECT r.held, NULL FROM ({roles}) r(held) "  # noqa: S608
             f"UNION ALL SELECT NULL, v.venue_id FROM ({venues}) v",
             [user.pk, user.pk],
         )
         rows = cursor.fetchall()
     remember_access(
         user,
-        groups=[role for role, _venue in rows if role is not None],
-        venue_ids=[venue for role, venue in rows if role is None],
+        roles=[held for held, _venue in rows if held is not None],
+        venue_ids=[venue for held, venue in rows if held is None],
     )
 
 
+def _access(user: Any, name: str) -> Any:
+    if getattr(user, name, None) is None:
+        _load_access(user)
+    return getattr(user, name)
+
+
 def roles_of(user: Any) -> frozenset[str]:
-    """The user's roles, read once per request and kept on the user object."""
+    """The roles the user holds at any venue, read once per request and kept on the user
+    object. A decision about a venue's object asks ``can`` (the roles held there)."""
     if not getattr(user, "is_authenticated", False):
         return frozenset()
-    if getattr(user, "_casino_roles", None) is None:
-        _load_access(user)
-    return user._casino_roles
+    return _access(user, "_casino_roles")
+
+
+def roles_at(user: Any, venue_id: int) -> frozenset[str]:
+    """The roles the user holds at the venue."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    return _access(user, "_casino_venue_roles").get(venue_id, frozenset())
+
+
+def venue_roles(user: Any) -> dict[int, frozenset[str]]:
+    """The user's roles by venue (venues where they hold none are left out)."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    return _access(user, "_casino_venue_roles")
 
 
 def has_role(user: Any, roles: frozenset[str]) -> bool:
+    """Whether the user holds one of ``roles`` at some venue (a first gate, before the
+    object's venue is known; ``can`` decides at the venue)."""
     return bool(roles_of(user) & roles)
 
 
@@ -168,17 +199,68 @@ def venue_ids(user: Any) -> frozenset[int]:
     """The venues the user works at (kept on the user object like the roles)."""
     if not getattr(user, "is_authenticated", False):
         return frozenset()
-    if getattr(user, "_casino_venue_ids", None) is None:
-        _load_access(user)
-    return user._casino_venue_ids
+    return _access(user, "_casino_venue_ids")
 
 
 def can(user: Any, capability: frozenset[str], venue_id: int) -> bool:
-    """Whether the user has ``capability`` at the venue."""
-    return venue_id in venue_ids(user) and has_role(user, capability)
+    """Whether the user holds a role with ``capability`` at the venue."""
+    return bool(roles_at(user, venue_id) & capability) and venue_id in venue_ids(user)
+
+
+def venues_where(user: Any, capability: frozenset[str]) -> frozenset[int]:
+    """The venues at which the user has ``capability``."""
+    return frozenset(
+        venue_id for venue_id in venue_ids(user) if roles_at(user, venue_id) & capability
+    )
+
+
+@cache
+def _permission_roles() -> dict[tuple[str, str], frozenset[str]]:
+    """Each admin permission (app label, codename) and the roles that have it."""
+    holders: dict[tuple[str, str], set[str]] = {}
+    for role in ROLES:
+        for permission in role_permissions(role):
+            holders.setdefault(permission, set()).add(role)
+    return {permission: frozenset(roles) for permission, roles in holders.items()}
+
+
+def venues_permitted(user: Any, app_label: str, codename: str) -> frozenset[int]:
+    """The venues at which the user holds a role that has the admin permission: a manager
+    at one venue and a dealer at another changes tables at the first only."""
+    roles = _permission_roles().get((app_label, codename), frozenset())
+    return venues_where(user, roles)
+
+
+def grant(member: Any, venue: Any, role: str) -> None:
+    """Give ``member`` ``role`` at ``venue`` (and a place on its staff), and keep their
+    groups, which carry the admin's model permissions, in step. The staff service checks
+    and audits; this only writes."""
+    from casino.models import StaffRole
+
+    if role not in ROLES:
+        raise ValueError(f"{role!r} is not a role; the roles are {', '.join(ROLES)}")
+    venue.staff.add(member)
+    StaffRole.objects.get_or_create(user=member, venue=venue, role=role)
+    sync_groups(member)
+
+
+def sync_groups(member: Any) -> None:
+    """Put ``member`` in the group of each role they hold somewhere, and in no other role's
+    group: the admin's model permissions follow, and ``VenueScopedAdmin`` keeps each to the
+    venues where the role is held."""
+    from casino.models import StaffRole
+
+    held = set(StaffRole.objects.filter(user=member).values_list("role", flat=True))
+    current = set(member.groups.filter(name__in=ROLES).values_list("name", flat=True))
+    if held - current:
+        member.groups.add(*[role_group(role) for role in sorted(held - current)])
+    if current - held:
+        member.groups.remove(*Group.objects.filter(name__in=current - held))
+    forget(member)
 
 
 def forget(user: Any) -> None:
     """Drop the roles and venues kept on ``user`` (after changing them in the same request)."""
     user.__dict__.pop("_casino_roles", None)
+    user.__dict__.pop("_casino_venue_roles", None)
     user.__dict__.pop("_casino_venue_ids", None)

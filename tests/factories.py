@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth.models import User
 
 from casino.models import Player, Ruleset, Table, TableLimit, Venue
-from casino.roles import AUDITOR, MANAGER, SUPERVISOR, role_group
+from casino.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
 from niuniu.services import venue_ruleset_from_preset
 
 
@@ -42,11 +42,13 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def staff(username: str, role: str, *venues: Venue) -> User:
-    """A staff user in ``role``'s group working at ``venues``."""
+    """A staff user holding ``role`` at each of ``venues`` (with none: in the role's group
+    only, which lets them do nothing at any venue)."""
     user = UserFactory(username=username, is_staff=role in (SUPERVISOR, MANAGER, AUDITOR))
-    user.groups.add(role_group(role))
+    if not venues:
+        user.groups.add(role_group(role))
     for venue in venues:
-        venue.staff.add(user)
+        grant(user, venue, role)
     return user
 
 

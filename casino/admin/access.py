@@ -9,10 +9,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from casino.admin.base import ShowsOnly
 from casino.admin.writes import ServiceWrites
-from casino.models import ApiToken, LoginAttempt
+from casino.models import ApiToken, LoginAttempt, StaffRole
 from casino.roles import venue_ids
 from casino.services.logins import token_revoke
 from casino.services.staff import ACCESS_FIELDS, staff_access_update
@@ -21,11 +22,46 @@ User = get_user_model()
 admin.site.unregister(User)
 
 
+class StaffRoleInline(admin.TabularInline):
+    """The member's roles, one row per venue and role; saved by ``staff_access_update``."""
+
+    model = StaffRole
+    fields = ["venue", "role"]
+    extra = 1
+    verbose_name = _("role at a venue")
+    verbose_name_plural = _("roles at venues")
+
+
+def _roles_of(formsets: list) -> list[tuple[Any, str]] | None:
+    """The roles the inline's rows hold once saved, or None when it was not changed."""
+    for formset in formsets:
+        if formset.model is StaffRole and formset.has_changed():
+            return [
+                (row.cleaned_data["venue"], row.cleaned_data["role"])
+                for row in formset.forms
+                if row.cleaned_data
+                and row.cleaned_data.get("venue")
+                and not formset._should_delete_form(row)
+            ]
+    return None
+
+
 @admin.register(User)
 class StaffUserAdmin(ServiceWrites, UserAdmin):
-    """Django's user admin, with a member's access (flags, groups = roles, own permissions)
-    changed by ``staff_access_update``, which audits it with before and after. A new
+    """Django's user admin, with a member's access (flags, roles per venue, own permissions)
+    changed by ``staff_access_update``, which audits it with before and after. The groups
+    follow the roles (they carry the admin's permissions) and are not edited here. A new
     account is a username and a password, with no access yet."""
+
+    inlines = [StaffRoleInline]
+    fieldsets = [
+        (fields_name, {**options, "fields": [f for f in options["fields"] if f != "groups"]})
+        for fields_name, options in UserAdmin.fieldsets
+    ]
+    list_filter = ["is_staff", "is_superuser", "is_active", "venue_roles__role"]
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list:
+        return self.inlines if obj is not None else []
 
     def write(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> Any:
         if not change:
@@ -40,6 +76,9 @@ class StaffUserAdmin(ServiceWrites, UserAdmin):
         access = {
             name: form.cleaned_data[name] for name in ACCESS_FIELDS if name in form.changed_data
         }
+        roles = _roles_of(formsets)
+        if roles is not None:
+            access["roles"] = roles
         if access:
             member = staff_access_update(member=member, user=request.user, **access)
         return member

@@ -25,7 +25,6 @@ from casino.admin.base import VenueScopedAdmin, messages_of
 from casino.admin.house_edge import house_edge_panel
 from casino.models import Ruleset, Venue, VersionStatus
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.roles import venue_ids
 from casino.services.rulesets import (
     check_writer,
     ruleset_create,
@@ -286,7 +285,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
         self._require(request, f"{self.opts.app_label}.add_{self.opts.model_name}")
         venues = Venue.objects.all()
         if not request.user.is_superuser:
-            venues = venues.filter(pk__in=venue_ids(request.user))
+            venues = venues.filter(pk__in=self.venues_for(request, "add"))
         venue = venues.filter(pk=request.POST.get("venue") or None).first()
         if venue is None:
             version = get_object_or_404(self.get_queryset(request), pk=pk)
@@ -346,7 +345,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
             may_add = request.user.has_perm("{}.add_{}".format(*info))
             editors = version_editors(obj) if obj.is_editable else set()
             approved = obj.status == VersionStatus.APPROVED
-            copy_venues = Venue.objects.filter(pk__in=venue_ids(request.user))
+            copy_venues = Venue.objects.filter(pk__in=self.venues_for(request, "add"))
             if obj.ruleset.venue_id is not None:
                 copy_venues = copy_venues.none()  # a venue's ruleset is cloned in place
             context.update(

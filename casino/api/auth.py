@@ -9,6 +9,8 @@ revokes its user's tokens, and logs out.
 - ``POST auth/logout-all/``: revokes every token of the user (every device logs in again).
 - ``GET auth/tokens/``: the user's tokens (device, created, expiry, last use; never a key).
 - ``DELETE auth/tokens/{id}/``: revokes one of them (another user's is not found).
+- ``GET auth/me/``: who the caller is and the roles they hold at each venue, so that a
+  device offers at each table only what its user may do there.
 
 These need an account, not a floor role (a role's rights are the other endpoints').
 """
@@ -31,6 +33,7 @@ from casino.api.errors import ErrorSerializer
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views import parse
 from casino.models import ApiToken
+from casino.roles import ROLES, venue_roles
 from casino.services.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
 from casino.throttling import refusal_message
 
@@ -186,3 +189,38 @@ class TokenDetailView(AuthView):
             not_found("API token of yours", pk)
         token_revoke(token=token, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class VenueRolesSerializer(serializers.Serializer):
+    venue = serializers.IntegerField(help_text="The venue's id.")
+    code = serializers.CharField(help_text="The venue's code.")
+    roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=ROLES),
+        help_text="The roles held at this venue, in the order dealer, supervisor, manager, "
+        "auditor, cage, count.",
+    )
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    venues = VenueRolesSerializer(many=True)
+
+
+class MeView(AuthView):
+    @extend_schema(
+        operation_id="auth_me",
+        tags=TAGS,
+        summary="You, and the roles you hold at each venue you work at",
+        responses={200: MeSerializer, **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        held = venue_roles(request.user)
+        venues = [
+            {
+                "venue": venue.pk,
+                "code": venue.code,
+                "roles": [role for role in ROLES if role in held.get(venue.pk, ())],
+            }
+            for venue in selectors.venue_list(user=request.user)
+        ]
+        return Response(MeSerializer({"username": request.user.username, "venues": venues}).data)

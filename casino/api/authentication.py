@@ -68,7 +68,7 @@ def tokens_of_key(key_start: str) -> list[ApiToken]:
     for row in rows:
         token = ApiToken.from_db(connection.alias, token_names, row[: len(token_names)])
         user = user_model.from_db(connection.alias, user_names, row[len(token_names) : -2])
-        remember_access(user, groups=row[-2], venue_ids=row[-1])
+        remember_access(user, roles=row[-2], venue_ids=row[-1])
         token.user = user
         tokens.append(token)
     return tokens

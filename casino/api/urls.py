@@ -72,5 +72,6 @@ urlpatterns = [
     path("auth/logout-all/", auth.LogoutAllView.as_view(), name="auth-logout-all"),
     path("auth/tokens/", auth.TokenListView.as_view(), name="auth-token-list"),
     path("auth/tokens/<int:pk>/", auth.TokenDetailView.as_view(), name="auth-token-detail"),
+    path("auth/me/", auth.MeView.as_view(), name="auth-me"),
     re_path(r"^.*$", views.NoSuchEndpointView.as_view(), name="no-such-endpoint"),
 ]

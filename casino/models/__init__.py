@@ -22,7 +22,7 @@ from casino.models.reports import (
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
-from casino.models.venues import Venue, game_choices, validate_time_zone
+from casino.models.venues import StaffRole, Venue, game_choices, validate_time_zone
 
 __all__ = [
     "Account",
@@ -48,6 +48,7 @@ __all__ = [
     "Slip",
     "SlipStatus",
     "StaffPin",
+    "StaffRole",
     "Table",
     "TableLimit",
     "TableRulesetChange",

@@ -1,8 +1,11 @@
 """Who works where, and in which role: a superuser's job, audited with before and after.
 
-A member of staff's roles are their Django groups (``casino.roles``) and the venues they
-work at are the venues whose ``staff`` they are in; together with the account's flags and
-own permissions they are what the member may do, so every change of them is recorded.
+A member of staff holds roles per venue (``StaffRole``, ``casino.roles``) and works at the
+venues whose ``staff`` they are in; a role at a venue puts them on its staff, and leaving a
+venue's staff takes their roles there away. Their Django groups follow the roles they hold
+(``casino.roles.sync_groups``): they carry the admin's model permissions, never set by hand.
+Together with the account's flags and own permissions that is what the member may do, so
+every change of it is recorded.
 
 Locking: a change locks the row it changes (the member's account, or the venue).
 """
@@ -13,17 +16,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils.translation import gettext
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import Venue
-from casino.roles import forget
+from casino.models import StaffRole, Venue
+from casino.roles import ROLES, forget, sync_groups
 from casino.services.audit import audit_record
 
 #: What ``staff_access_update`` may change.
-ACCESS_FIELDS = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions", "venues")
+ACCESS_FIELDS = ("is_active", "is_staff", "is_superuser", "roles", "user_permissions", "venues")
 FLAGS = ("is_active", "is_staff", "is_superuser")
 
 
@@ -36,7 +39,12 @@ def _access(member: Any) -> dict[str, Any]:
     permissions = member.user_permissions.select_related("content_type")
     return {
         **{flag: getattr(member, flag) for flag in FLAGS},
-        "groups": sorted(member.groups.values_list("name", flat=True)),
+        "roles": sorted(
+            f"{code}:{role}"
+            for code, role in StaffRole.objects.filter(user=member).values_list(
+                "venue__code", "role"
+            )
+        ),
         "user_permissions": sorted(f"{p.content_type.app_label}.{p.codename}" for p in permissions),
         "venues": sorted(member.venues.values_list("code", flat=True)),
     }
@@ -51,10 +59,45 @@ def _many(values: Any, model: type, field: str) -> list[Any]:
     return items
 
 
+def _roles(values: Any) -> set[tuple[Venue, str]]:
+    """``[(venue, "dealer"), ...]`` checked: each a venue and one of the roles."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise InvalidInput(gettext("give a list of (venue, role) pairs"), field="roles")
+    pairs = set()
+    for item in values:
+        venue, role = item if isinstance(item, tuple | list) and len(item) == 2 else (None, None)
+        if not isinstance(venue, Venue) or role not in ROLES:
+            raise InvalidInput(
+                gettext("each role is a venue and one of: %(roles)s") % {"roles": ", ".join(ROLES)},
+                field="roles",
+            )
+        pairs.add((venue, role))
+    return pairs
+
+
+def _roles_set(member: Any, pairs: set[tuple[Venue, str]]) -> None:
+    """Make ``pairs`` the member's roles; each venue of one takes them on its staff."""
+    wanted = {(venue.pk, role) for venue, role in pairs}
+    held = set(StaffRole.objects.filter(user=member).values_list("venue_id", "role"))
+    for venue_id, role in held - wanted:
+        StaffRole.objects.filter(user=member, venue_id=venue_id, role=role).delete()
+    StaffRole.objects.bulk_create(
+        [StaffRole(user=member, venue_id=venue_id, role=role) for venue_id, role in wanted - held]
+    )
+    for venue in {venue for venue, _role in pairs}:
+        venue.staff.add(member)
+
+
+def _left(member: Any, venue_ids: set[int]) -> None:
+    """``member`` no longer works at ``venue_ids``: their roles there go too."""
+    StaffRole.objects.filter(user=member, venue_id__in=venue_ids).delete()
+
+
 @transaction.atomic
 def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
-    """Change a member's flags (active, staff, superuser), groups (their roles), own
-    permissions and venues. ``groups``, ``user_permissions`` and ``venues`` replace them."""
+    """Change a member's flags (active, staff, superuser), roles (``[(venue, role), ...]``),
+    own permissions and venues. ``roles``, ``user_permissions`` and ``venues`` replace them;
+    a role's venue is added to their venues, and a venue left takes its roles along."""
     unknown = set(changes) - set(ACCESS_FIELDS)
     if unknown:
         raise InvalidInput(
@@ -80,14 +123,17 @@ def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
         setattr(member, flag, bool(changes[flag]))
     if flags:
         member.save(update_fields=flags)
-    if "groups" in changes:
-        member.groups.set(_many(changes["groups"], Group, "groups"))
     if "user_permissions" in changes:
         member.user_permissions.set(
             _many(changes["user_permissions"], Permission, "user_permissions")
         )
     if "venues" in changes:
-        member.venues.set(_many(changes["venues"], Venue, "venues"))
+        venues = _many(changes["venues"], Venue, "venues")
+        _left(member, set(member.venues.values_list("pk", flat=True)) - {v.pk for v in venues})
+        member.venues.set(venues)
+    if "roles" in changes:
+        _roles_set(member, _roles(changes["roles"]))
+    sync_groups(member)
     forget(member)
     after = _access(member)
     if after != before:
@@ -102,15 +148,28 @@ def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
     return member
 
 
+def _venue_access(venue: Venue) -> dict[str, list[str]]:
+    roles = StaffRole.objects.filter(venue=venue).values_list("user__username", "role")
+    return {
+        "staff": sorted(venue.staff.values_list("username", flat=True)),
+        "roles": sorted(f"{username}:{role}" for username, role in roles),
+    }
+
+
 @transaction.atomic
 def venue_staff_set(*, venue: Venue, user: Any, staff: Iterable[Any]) -> Venue:
-    """Set who works at ``venue`` (its staff see its tables, players and records)."""
+    """Set who works at ``venue`` (its staff see its tables, players and records); those
+    who leave it lose their roles there."""
     _superuser_only(user)
     venue = Venue.objects.select_for_update().get(pk=venue.pk)
     members = _many(staff, get_user_model(), "staff")
-    before = sorted(venue.staff.values_list("username", flat=True))
+    before = _venue_access(venue)
+    leaving = set(venue.staff.values_list("pk", flat=True)) - {member.pk for member in members}
     venue.staff.set(members)
-    after = sorted(venue.staff.values_list("username", flat=True))
+    for member in get_user_model().objects.filter(pk__in=leaving):
+        _left(member, {venue.pk})
+        sync_groups(member)
+    after = _venue_access(venue)
     if after != before:
         audit_record(
             user=user,
@@ -118,7 +177,7 @@ def venue_staff_set(*, venue: Venue, user: Any, staff: Iterable[Any]) -> Venue:
             obj=venue,
             venue=venue,
             summary=f"changed who works at {venue.code}",
-            before={"staff": before},
-            after={"staff": after},
+            before=before,
+            after=after,
         )
     return venue

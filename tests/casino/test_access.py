@@ -60,6 +60,8 @@ from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
 from casino.roles import (
     AUDITOR,
+    CAGE,
+    COUNT,
     DEALER,
     MANAGE,
     MANAGER,
@@ -68,6 +70,7 @@ from casino.roles import (
     ROLE_PERMISSIONS,
     SUPERVISE,
     SUPERVISOR,
+    grant,
     role_group,
     role_permissions,
 )
@@ -87,11 +90,12 @@ from tests.maubinh.test_rounds import SEAT_1, SEAT_2
 
 pytestmark = pytest.mark.django_db
 
-ANONYMOUS, STAFF, SUPERUSER = "anonymous", "staff", "superuser"
-#: Every caller: the four floor roles at the own venue, staff there with no role (the admin
+ANONYMOUS, STAFF, SUPERUSER, BOTH = "anonymous", "staff", "superuser", "both"
+#: Every caller: the six floor roles at the own venue, staff there with no role (the admin
 #: lets any staff member in, the model permissions decide), a superuser working at no venue.
-CALLERS = (ANONYMOUS, DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER)
-VENUE_STAFF = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, STAFF})
+#: (``test_a_member_is_at_each_venue_what_they_are_there`` adds one with a role at each.)
+CALLERS = (ANONYMOUS, DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT, STAFF, SUPERUSER)
+VENUE_STAFF = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT, STAFF})
 ADMIN_STAFF = frozenset({SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER})
 #: "Supervisors, managers and auditors of a venue read its reports" (casino/reports/views.py).
 REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
@@ -214,6 +218,8 @@ class Side:
     supervisor2: Any
     manager: Any
     auditor: Any
+    cage: Any
+    count: Any
     staff: Any
     table: Table  # Niu Niu, with a session open
     free_table: Table  # Niu Niu, closed
@@ -246,6 +252,8 @@ class World:
     own: Side
     other: Side
     superuser: Any
+    #: A manager at the own venue who deals at the other one.
+    both: Any
     group: Group
     beat: dict[str, int]
     #: A logged-in session per caller, made once: a cell's client only sets the cookie.
@@ -255,6 +263,8 @@ class World:
     def user(self, role: str) -> Any:
         if role == SUPERUSER:
             return self.superuser
+        if role == BOTH:
+            return self.both
         return getattr(self.own, "staff" if role == STAFF else role)
 
     def side(self, venue: str) -> Side:
@@ -323,6 +333,8 @@ def build_side(mark: str) -> Side:
         supervisor2=staff(f"{mark}-supervisor2", SUPERVISOR, venue),
         manager=staff(f"{mark}-manager", MANAGER, venue),
         auditor=staff(f"{mark}-auditor", AUDITOR, venue),
+        cage=staff(f"{mark}-cage", CAGE, venue),
+        count=staff(f"{mark}-count", COUNT, venue),
         staff=bare,
         table=table,
         free_table=free_table,
@@ -400,6 +412,7 @@ def build_world() -> World:
         own=own,
         other=other,
         superuser=UserFactory(username="root", is_staff=True, is_superuser=True),
+        both=staff("two-hats", MANAGER, own.venue),
         group=role_group(MANAGER),
         beat={
             "periodictask": periodic.pk,
@@ -411,7 +424,8 @@ def build_world() -> World:
             "clockedschedule": ClockedSchedule.objects.create(clocked_time=timezone.now()).pk,
         },
     )
-    for role in CALLERS:
+    grant(world.both, other.venue, DEALER)
+    for role in (*CALLERS, BOTH):
         if role != ANONYMOUS:
             client = Client()
             client.force_login(world.user(role))
@@ -861,6 +875,8 @@ API_ROUTES = {
     "api:auth-token-list": Route(
         _api("auth-token-list"), signed_in(200, anonymous=401), venue_bound=False
     ),
+    # Who the caller is and their roles at their venues (a superuser's: none).
+    "api:auth-me": Route(_api("auth-me"), signed_in(200, anonymous=401), venue_bound=False),
     "api:auth-token-detail": Route(
         _api("auth-token-detail", lambda side: side.token.pk),
         API_POST_ONLY,
@@ -1426,3 +1442,25 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     requested = client.post(slips, slip, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert requested.status_code == 201
     assert db_state() != before
+
+
+def test_a_member_is_at_each_venue_what_they_are_there(world):
+    """A manager at the own venue who deals at the other one gets, at each venue's pages,
+    what a manager gets at the own venue and what a dealer gets at theirs: the roles held at
+    one venue open nothing at the other. The admin keeps the manager's permissions to the
+    venue where they manage: the other venue's rows are not theirs there."""
+    wrong = []
+    for key, route in ROUTES.items():
+        if not route.venue_bound:
+            continue
+        for venue, as_role, as_venue in ((OWN, MANAGER, OWN), (OTHER, DEALER, OWN)):
+            if key.startswith("admin:") or key.startswith("/admin/"):
+                as_role, as_venue = MANAGER, venue
+            want = route.get(as_role, as_venue)
+            path = route.path(world, world.side(venue))
+            response = send(world, BOTH, route, path)
+            # the status only: this member may see both venues
+            problem = verdict(world, route, SUPERUSER, venue, path, want, response)
+            if problem:
+                wrong.append(f"GET {venue:5} {path}: want {want} (as {as_role}), {problem}")
+    assert not wrong, "\n".join(wrong)

@@ -14,11 +14,19 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from casino.models import AuditEvent, Player, Ruleset, Table, TableLimit, TableRulesetChange, Venue
-from casino.roles import DEALER, MANAGER, role_group
+from casino.models import (
+    AuditEvent,
+    Player,
+    Ruleset,
+    StaffRole,
+    Table,
+    TableLimit,
+    TableRulesetChange,
+    Venue,
+)
+from casino.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from tests.casino.api import client_for as api_client
@@ -293,7 +301,7 @@ def test_a_preset_ruleset_is_refused_like_another_venues(client, floor):
     """A superuser's form lists every ruleset; the service still takes only the venue's own."""
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     floor.venue.staff.add(root)
-    root.groups.add(role_group(MANAGER))
+    grant(root, floor.venue, MANAGER)
     preset = Ruleset.objects.create(venue=None, game="niuniu", code="vn-kr-004", name="Preset")
     client.force_login(root)
     for ruleset in (preset, Ruleset.objects.get(pk=floor.other_table.ruleset_id)):
@@ -615,7 +623,10 @@ def test_a_superuser_sets_up_a_venue_with_its_staff(client, floor):
     created = AuditEvent.objects.get(action="venue.create")
     assert created.after["rounding_unit"] == "0.1"
     staffed = AuditEvent.objects.get(action="venue.staff")
-    assert (staffed.before, staffed.after) == ({"staff": []}, {"staff": ["floor-manager"]})
+    assert (staffed.before, staffed.after) == (
+        {"staff": [], "roles": []},
+        {"staff": ["floor-manager"], "roles": []},
+    )
     # a bad time zone is named on its field
     data.update(code="lisbon", timezone="Europe/Nowhere")
     bad = client.post(reverse("admin:casino_venue_add"), data)
@@ -672,20 +683,56 @@ def test_a_player_is_registered_and_edited_with_the_apis_audit(admin_client, flo
 # Staff: who works where and in which role, set by a superuser and audited
 
 
-def test_a_superuser_changes_a_members_roles_audited(client, floor):
+def _role_rows(data: dict, rows: list[tuple[Any, str]]) -> dict:
+    """The user form's data with the roles inline holding ``rows`` (venue, role) in place
+    of what it held."""
+    data = {key: value for key, value in data.items() if not key.startswith("venue_roles-")}
+    data.update(
+        {
+            "venue_roles-TOTAL_FORMS": str(len(rows)),
+            "venue_roles-INITIAL_FORMS": "0",
+            "venue_roles-MIN_NUM_FORMS": "0",
+            "venue_roles-MAX_NUM_FORMS": "1000",
+        }
+    )
+    for index, (venue, role) in enumerate(rows):
+        data[f"venue_roles-{index}-venue"] = str(venue.pk)
+        data[f"venue_roles-{index}-role"] = role
+    return data
+
+
+def test_a_superuser_changes_a_members_roles_per_venue_audited(client, floor):
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     client.force_login(root)
     url = reverse("admin:auth_user_change", args=[floor.dealer.pk])
-    data = form_data(client.get(url))
-    data["groups"] = [str(role_group(DEALER).pk), str(role_group(MANAGER).pk)]
+    page = client.get(url)
+    assert b"Roles at venues" in page.content
+    data = form_data(page)
+    assert "groups" not in data  # the groups follow the roles; nobody sets them by hand
+    StaffRole.objects.filter(user=floor.dealer).delete()  # the inline's rows replace them
+    data = _role_rows(
+        data, [(floor.venue, DEALER), (floor.other_venue, MANAGER), (floor.venue, COUNT)]
+    )
     data["first_name"] = "Linh"
     response = client.post(url, data)
     assert response.status_code == 302, errors_of(response)
     floor.dealer.refresh_from_db()
-    assert sorted(floor.dealer.groups.values_list("name", flat=True)) == ["dealer", "manager"]
+    # a manager at the other venue only, a dealer and a counter at the own venue
+    assert roles_at(floor.dealer, floor.venue.pk) == {DEALER, COUNT}
+    assert roles_at(floor.dealer, floor.other_venue.pk) == {MANAGER}
+    assert can(floor.dealer, MANAGE, floor.other_venue.pk)
+    assert not can(floor.dealer, MANAGE, floor.venue.pk)
+    assert floor.dealer.venues.filter(pk=floor.other_venue.pk).exists()  # now works there
+    assert sorted(floor.dealer.groups.values_list("name", flat=True)) == [
+        "count",
+        "dealer",
+        "manager",
+    ]
     assert floor.dealer.first_name == "Linh"
     event = AuditEvent.objects.get(action="staff.update")
-    assert (event.before["groups"], event.after["groups"]) == (["dealer"], ["dealer", "manager"])
+    assert event.before["roles"] == []
+    assert event.after["roles"] == ["hanoi:count", "hanoi:dealer", "seoul:manager"]
+    assert event.after["venues"] == ["hanoi", "seoul"]
     assert event.user == root
 
 
@@ -700,13 +747,15 @@ def test_a_new_account_has_no_access_until_a_superuser_gives_it(client, floor):
     assert response.status_code == 302, errors_of(response)
     newcomer = type(root).objects.get(username="newcomer")
     assert (newcomer.is_staff, list(newcomer.groups.all())) == (False, [])
+    assert not StaffRole.objects.filter(user=newcomer).exists()
     url = reverse("admin:auth_user_change", args=[newcomer.pk])
-    data = form_data(client.get(url))
-    data.update(is_staff="on", groups=[str(role_group(DEALER).pk)])
+    data = _role_rows(form_data(client.get(url)), [(floor.venue, DEALER)])
+    data.update(is_staff="on")
     assert client.post(url, data).status_code == 302
     event = AuditEvent.objects.get(action="staff.update")
     assert (event.before["is_staff"], event.after["is_staff"]) == (False, True)
-    assert event.after["groups"] == ["dealer"]
+    assert event.after["roles"] == ["hanoi:dealer"]
+    assert can(newcomer, PLAY, floor.venue.pk)
 
 
 def test_a_superuser_cannot_take_away_their_own_superuser_status(client, floor):
@@ -742,7 +791,7 @@ def test_staff_services_are_for_superusers(floor):
         venue_staff_set(venue=floor.venue, user=floor.manager, staff=[floor.manager])
     with pytest.raises(Forbidden):
         staff_access_update(
-            member=floor.dealer, user=floor.manager, groups=[Group.objects.get(name=MANAGER)]
+            member=floor.dealer, user=floor.manager, roles=[(floor.venue, MANAGER)]
         )
     assert not AuditEvent.objects.filter(action__in=["venue.staff", "staff.update"]).exists()
 

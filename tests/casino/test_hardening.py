@@ -29,7 +29,7 @@ from schemathesis.checks import not_a_server_error
 from casino.api.unavailable import DatabaseUnavailableMiddleware
 from casino.cards import DECK, Card, format_cards, parse_cards
 from casino.models import LedgerEntry, Round, RoundStatus
-from casino.roles import MANAGER, role_group
+from casino.roles import MANAGER, grant
 from casino.services.logins import token_issue
 from loadtest.fuzz_checks import json_error_body
 from tests.casino.api import (
@@ -175,7 +175,7 @@ def fuzz_token(floor, settings):
     dealt = deal(dealer, session_id, box(1, NIU_9, single="100000"))
     settle(dealer, dealt["id"], "fuzz")
     deal(dealer, session_id, box(2, NO_NIU, single="100000"))
-    floor.supervisor.groups.add(role_group(MANAGER))
+    grant(floor.supervisor, floor.venue, MANAGER)
     return token_issue(user=floor.supervisor, device="fuzz")[1]
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from casino import games
 from casino.models import Venue
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
+from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.players import player_create
 
 D = Decimal
@@ -33,6 +33,9 @@ STAFF = [
     ("manager", MANAGER, "edits rulesets (drafts), tables and players"),
     ("approver", MANAGER, "approves and activates what the manager edited"),
     ("auditor", AUDITOR, "reads everything, changes nothing"),
+    ("cashier", CAGE, "the cage: issues fill and credit slips, receives credits"),
+    ("counter", COUNT, "the count team: counts the drop boxes"),
+    ("counter2", COUNT, "the count team's second counter"),
 ]
 
 PLAYER_NAMES = [
@@ -69,7 +72,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, rounds: int = ROUNDS_PER_VENUE, **options) -> None:
         call_command("install_presets", stdout=self.stdout)
-        users = {}
+        users, roles = {}, {}
         for username, role, _what in STAFF:
             user, created = User.objects.get_or_create(
                 username=username,
@@ -81,8 +84,7 @@ class Command(BaseCommand):
             if created:
                 user.set_password(password_of(username))
                 user.save()
-            user.groups.add(role_group(role))
-            users[username] = user
+            users[username], roles[username] = user, role
         for code, name, currency, unit, tz, language, grouping in VENUES:
             venue, created = Venue.objects.get_or_create(
                 code=code,
@@ -95,9 +97,8 @@ class Command(BaseCommand):
                     "amount_grouping": grouping,
                 },
             )
-            venue.staff.add(*users.values())
-            for user in users.values():
-                forget(user)
+            for username, user in users.items():
+                grant(user, venue, roles[username])
             self.stdout.write(f"venue {venue.code}: {venue.name}, {currency}")
             if created:
                 self._set_up_floor(venue, users, rounds)

@@ -44,7 +44,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
+from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
@@ -195,9 +195,7 @@ def _floor(code: str, tables: int, game: GameAdapter) -> _Floor:
         user, _created = get_user_model().objects.get_or_create(
             username=username, defaults={"email": f"{username}@example.com"}
         )
-        user.groups.add(role_group(role))
-        venue.staff.add(user)
-        forget(user)
+        grant(user, venue, role)
         users[username] = user
     ruleset = Ruleset.objects.filter(venue=venue, game=game.code).first()
     if ruleset is None:
