@@ -125,7 +125,7 @@ def access_selects(user: str) -> tuple[str, str]:
 
     venue_staff = Venue.staff.through._meta.db_table
     return (
-        f"SELECT r.venue_id || ':' || r.role FROM {StaffRole._meta.db_table} r "  # noqa: S608
+        f"SELECT r.venue_id || ':' || r.role AS held FROM {StaffRole._meta.db_table} r "  # noqa: S608
         f"WHERE r.user_id = {user}",
         f"SELECT s.venue_id FROM {venue_staff} s WHERE s.user_id = {user}",  # noqa: S608
     )
@@ -149,7 +149,7 @@ def _load_access(user: Any) -> None:
     roles, venues = access_selects("%s")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.held, NULL FROM ({roles}) r(held) "  # noqa: S608
+            f"SELECT r.held, NULL FROM ({roles}) r "  # noqa: S608
             f"UNION ALL SELECT NULL, v.venue_id FROM ({venues}) v",
             [user.pk, user.pk],
         )

@@ -52,7 +52,12 @@ class VenueScopedAdmin(admin.ModelAdmin):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
-        mine = Q(**{f"{self.venue_path}__in": self.venues_for(request, "view", "change")})
+        venues = self.venues_for(request, "view", "change")
+        if not self.has_view_or_change_permission(request):
+            # Nothing here is theirs to see: their venues' rows are found, and refused (403)
+            # by the permission, as Django answers; another venue's are not found.
+            venues = venue_ids(request.user)
+        mine = Q(**{f"{self.venue_path}__in": venues})
         if self.include_presets:
             mine |= Q(**{f"{self.venue_path}__isnull": True})
         return queryset.filter(mine)

@@ -1444,6 +1444,18 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     assert db_state() != before
 
 
+def _admin_label(key: str) -> str | None:
+    """The model label of an admin route's key (``admin:casino_table_change``,
+    ``/admin/casino/table/<path:object_id>/``), or None for another route."""
+    for label in ADMIN_MODELS:
+        app_label, model = label.split(".")
+        if key.startswith(f"admin:{app_label}_{model}_") or key.startswith(
+            f"/admin/{app_label}/{model}/"
+        ):
+            return label
+    return None
+
+
 def test_a_member_is_at_each_venue_what_they_are_there(world):
     """A manager at the own venue who deals at the other one gets, at each venue's pages,
     what a manager gets at the own venue and what a dealer gets at theirs: the roles held at
@@ -1453,9 +1465,16 @@ def test_a_member_is_at_each_venue_what_they_are_there(world):
     for key, route in ROUTES.items():
         if not route.venue_bound:
             continue
+        label = _admin_label(key)
         for venue, as_role, as_venue in ((OWN, MANAGER, OWN), (OTHER, DEALER, OWN)):
-            if key.startswith("admin:") or key.startswith("/admin/"):
-                as_role, as_venue = MANAGER, venue
+            if key.startswith(("admin:", "/admin/")) and label is None:
+                as_role, as_venue = MANAGER, venue  # the admin's own pages: as a manager
+            elif label is not None:
+                # The manager's permissions hold at the own venue; at the other one, the
+                # rows of a model they may see are not theirs, those of one they may not
+                # are refused as at their own (they work there).
+                viewed = has_perm(MANAGER, label, "view") or has_perm(MANAGER, label, "change")
+                as_role, as_venue = MANAGER, (venue if viewed else OWN)
             want = route.get(as_role, as_venue)
             path = route.path(world, world.side(venue))
             response = send(world, BOTH, route, path)
