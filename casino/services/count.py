@@ -237,12 +237,13 @@ def count_record(
     """
     if box.venue_id not in venue_ids(user):
         raise NotFound(_("there is no such drop box at your venues"), field="box")
-    venue = Venue.objects.get(pk=box.venue_id)
-    day = _count_day(venue, box.gaming_date)
-    box = DropBox.objects.select_for_update().select_related("table").get(pk=box.pk)
+    box = DropBox.objects.select_related("table", "venue").get(pk=box.pk)
     refused = counter_refusal(box=box, user=user)
     if refused is not None:
         raise refused
+    venue = box.venue
+    day = _count_day(venue, box.gaming_date)
+    box = DropBox.objects.select_for_update().select_related("table").get(pk=box.pk)
     if day.status == CountDay.Status.CLOSED:
         raise _closed_count(day)
     if box.status == DropBox.Status.COUNTED:
@@ -372,6 +373,11 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
             _("you supervise the tables at this venue, so you do not close their count"),
             reason="counter_supervises",
         )
+    if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():
+        raise Conflict(
+            _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
+            reason="no_boxes",
+        )
     day = _count_day(venue, gaming_date)
     if day.status == CountDay.Status.CLOSED:
         raise Conflict(
@@ -381,11 +387,6 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
     boxes = list(
         DropBox.objects.filter(venue=venue, gaming_date=gaming_date).select_related("table")
     )
-    if not boxes:
-        raise Conflict(
-            _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
-            reason="no_boxes",
-        )
     waiting = [box.label for box in boxes if box.status != DropBox.Status.COUNTED]
     if waiting:
         raise Conflict(
