@@ -696,6 +696,21 @@ def _write(gate: frozenset[str]) -> Rule:
 API_POST_ONLY = signed_in(405, anonymous=401)
 
 
+def _count_read(role: str, venue: str) -> Outcome | None:
+    """casino/api/views/count.py: a floor role first (403), the venue (404), then the
+    count's readers there (403 to the others)."""
+    outcome = api()(role, venue)
+    if outcome == 200 and role not in COUNT_FIGURES:
+        return 403
+    return outcome
+
+
+def _api_count(name: str) -> Callable[[World, Side], str]:
+    return lambda world, side: reverse(
+        f"api:{name}", args=[side.venue.pk, side.shift.gaming_date.isoformat()]
+    )
+
+
 def _own_token(role: str, venue: str) -> Outcome | None:
     """Revoking a token: the dealer's own (the side's token is theirs); anyone else's is
     not found, whatever the caller's role."""
@@ -814,6 +829,18 @@ API_ROUTES = {
         API_POST_ONLY,
         post=_write(SUPERVISE),
         json=True,
+    ),
+    "api:count-day": Route(_api_count("count-day"), _count_read, shows=mark),
+    "api:count-close": Route(
+        _api_count("count-close"), API_POST_ONLY, post=_write(COUNT_TEAM), json=True
+    ),
+    "api:count-figures": Route(_api_count("count-figures"), _count_read, shows=mark),
+    "api:box-count": Route(
+        _api("box-count", _box),
+        API_POST_ONLY,
+        post=_write(COUNT_TEAM),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 5}},
     ),
     "api:session-drop": Route(
         _api("session-drop", _session),
