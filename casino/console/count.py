@@ -215,8 +215,12 @@ def _differences(line: Any, counted: dict[str, Any]) -> dict[str, Any]:
     ) + sum((o["amount"] for o in counted["others"]), Decimal(0))
     differences = count_differences(line.first, {**counted, "total": total})
     differences["lines"] = [
-        (_("Note %(value)s") % {"value": d}, n) for d, n in differences["notes"].items()
-    ] + [(_("Chip %(value)s") % {"value": d}, n) for d, n in differences["chips"].items()]
+        (_("Note %(value)s") % {"value": venue_money(d, line.box.venue)}, n)
+        for d, n in differences["notes"].items()
+    ] + [
+        (_("Chip %(value)s") % {"value": venue_money(d, line.box.venue)}, n)
+        for d, n in differences["chips"].items()
+    ]
     return differences
 
 
