@@ -188,13 +188,16 @@ def _box_context(venue: Venue, day: date, box: DropBox, user: Any, **extra: Any)
     listing = selectors.count_day(venue, day)
     line = next(line for line in listing["boxes"] if line.box.pk == box.pk)
     refused = counter_refusal(box=box, user=user)
+    refusal = refused.message if refused is not None else ""
+    if not refusal and line.first is not None and line.first.counted_by_id == user.pk:
+        refusal = _("You made the first count: another counter makes the second.")
     return {
         "venue": venue,
         "gaming_date": day,
         "box": box,
         "line": line,
         "closed": listing["closed"],
-        "refusal": refused.message if refused is not None else "",
+        "refusal": refusal,
         "second": line.first is not None,
         "note_denominations": venue.note_denominations,
         "chip_denominations": box.table.chip_denominations,

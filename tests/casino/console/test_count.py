@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import BoxCount, CountDay, Drop, DropBox
+from casino.models import AuditEvent, BoxCount, CountDay, Drop, DropBox
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
@@ -130,3 +130,29 @@ def test_a_bad_count_is_shown_again_with_the_field_marked(client, floor, box):
     text = page.content.decode()
     assert 'aria-invalid="true"' in text and "Say what it is" in text
     assert not BoxCount.objects.exists()
+
+
+def test_a_manager_sets_the_venues_notes_and_drop_in_the_admin(client, floor):
+    from tests.casino.test_admin_writes import edit_venue, errors_of
+
+    client.force_login(floor.manager)
+    refused = edit_venue(client, floor.venue, note_denominations='["500000", "500000"]')
+    assert any("given twice" in message for message in errors_of(refused))
+    saved = edit_venue(
+        client, floor.venue, note_denominations='["100000", "500000"]', drop_each_close="on"
+    )
+    assert saved.status_code == 302
+    floor.venue.refresh_from_db()
+    assert (floor.venue.note_denominations, floor.venue.drop_each_close) == (
+        ["500000", "100000"],
+        True,
+    )
+    event = AuditEvent.objects.get(action="venue.update")
+    assert event.after["note_denominations"] == "500000, 100000"
+    assert event.user == floor.manager
+
+
+def test_the_count_speaks_the_venues_language(client, floor, box):
+    client.force_login(staff("counter", COUNT, floor.venue))  # no language cookie: Vietnamese
+    page = client.get(urls(box)["day"]).content.decode()
+    assert "Các hộp tiền ngày" in page and "Lần đếm thứ nhất" in page
