@@ -392,3 +392,19 @@ def test_a_venues_notes_are_kept_largest_first_and_audited(count):
     assert venue.note_denominations == ["500000", "10000"]
     event = AuditEvent.objects.filter(action="venue.update").latest("pk")
     assert event.after["note_denominations"] == "500000, 10000"
+
+
+def test_the_shift_reports_count_gives_win_drop_with_the_counted_drop(count):
+    from casino.reports.listings import section_sessions
+
+    session = open_table(count)
+    drop_record(session=session, user=count.supervisor, amount=D("50000"))
+    session = close(session, count.supervisor)
+    box = box_of(session)
+    count_record(box=box, user=count.counter, **FIRST)
+    count_record(box=box, user=count.counter2, **FIRST)
+    figures = section_sessions(session.shift)
+    drop = D("50000") + FIRST_TOTAL
+    win = session.win_by_count + FIRST_TOTAL
+    assert (figures["counted_drop"], figures["win_with_count"]) == (FIRST_TOTAL, win)
+    assert figures["win_drop_pct"] == (win * 100 / drop).quantize(D("0.01"))
