@@ -37,6 +37,9 @@ MANAGE = frozenset({MANAGER})
 #: The cage and the count team are apart from the pit: no pit role has their capability.
 CASHIER = frozenset({CAGE})
 COUNT_TEAM = frozenset({COUNT})
+#: Who reads the count's figures per table (win, win/drop): the count team and those who
+#: watch the tables' results.
+COUNT_FIGURES = frozenset({SUPERVISOR, MANAGER, AUDITOR, COUNT})
 READ = frozenset(ROLES)
 
 _RULESET_ADMIN = [

@@ -3,6 +3,7 @@
 from django.urls import path, re_path
 
 from casino.api import auth, views
+from casino.api.views import count
 
 app_name = "api"
 
@@ -65,6 +66,22 @@ urlpatterns = [
     path("slips/<int:pk>/verify/", views.SlipVerifyView.as_view(), name="slip-verify"),
     path("slips/<int:pk>/void/", views.SlipVoidView.as_view(), name="slip-void"),
     path("slips/<int:pk>/ledger/", views.SlipLedgerView.as_view(), name="slip-ledger"),
+    path(
+        "venues/<int:pk>/count/<str:gaming_date>/",
+        count.CountDayView.as_view(),
+        name="count-day",
+    ),
+    path(
+        "venues/<int:pk>/count/<str:gaming_date>/close/",
+        count.CountCloseView.as_view(),
+        name="count-close",
+    ),
+    path(
+        "venues/<int:pk>/count/<str:gaming_date>/figures/",
+        count.CountFiguresView.as_view(),
+        name="count-figures",
+    ),
+    path("drop-boxes/<int:pk>/counts/", count.BoxCountView.as_view(), name="box-count"),
     path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
     path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),
     path("auth/login/", auth.LoginView.as_view(), name="auth-login"),

@@ -4,7 +4,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import closing, history, lock, pit, slips, tables
+from casino.console import closing, count, history, lock, pit, slips, tables
 
 app_name = "console"
 
@@ -34,6 +34,23 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",
         closing.drop_reversal,
         name="drop-reverse",
+    ),
+    path("count/", count.count_home, name="count-home"),
+    path("count/<int:venue_id>/<str:gaming_date>/", count.count_day, name="count-day"),
+    path(
+        "count/<int:venue_id>/<str:gaming_date>/boxes/<int:box_id>/",
+        count.count_box,
+        name="count-box",
+    ),
+    path(
+        "count/<int:venue_id>/<str:gaming_date>/close/",
+        count.count_day_close,
+        name="count-close",
+    ),
+    path(
+        "count/<int:venue_id>/<str:gaming_date>/figures/",
+        count.count_figures,
+        name="count-figures",
     ),
 ]
 

@@ -1,6 +1,7 @@
 """The floor's models, one module per part; import them from here."""
 
 from casino.models.audit import AuditEvent
+from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
 from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import (
     Account,
@@ -31,7 +32,11 @@ __all__ = [
     "Bet",
     "BetTally",
     "Box",
+    "BoxCount",
+    "CountDay",
     "Drop",
+    "DropBox",
+    "DropBoxSession",
     "EntryKind",
     "LedgerEntry",
     "LoginAttempt",

@@ -92,6 +92,22 @@ class Venue(models.Model):
             "console also locks itself after a few idle minutes."
         ),
     )
+    drop_each_close = models.BooleanField(
+        _("a drop box per session"),
+        default=False,
+        help_text=_(
+            "On: each table session has its own drop box, taken at its close. Off: one drop "
+            "box per table and gaming day."
+        ),
+    )
+    note_denominations = models.JSONField(
+        _("bank note denominations"),
+        default=list,
+        blank=True,
+        help_text=_(
+            'The bank notes the count counts, as text, largest first, e.g. ["500000", "200000"].'
+        ),
+    )
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

@@ -22,6 +22,7 @@ from casino.models import (
     TableSession,
 )
 from casino.reports.cells import ZERO, settled_bets
+from casino.reports.sections import pct
 
 #: Rows listed one by one (voids, slips); past this they are counted, not listed.
 LIST_LIMIT = 200
@@ -130,7 +131,8 @@ def section_voids(shift: Shift) -> dict[str, Any]:
 
 
 def section_sessions(shift: Shift) -> dict[str, Any]:
-    """Per table session: fills, credits, drop, win by count against win by ledger.
+    """Per table session: fills, credits, drop, win by count against win by ledger; the
+    closed sessions' win/drop, with the drops the count posted to them after their close.
 
     A closed session's figures were fixed when it closed; an open one's are summed now
     (it has no count yet, so no variance). A variance other than zero is flagged.
@@ -200,6 +202,16 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
         win_by_ledger=Sum("win_by_ledger"),
         variance=Sum("variance"),
     )
+    # The count room's drops, posted to closed sessions after their close (their stored
+    # figures do not hold them): the shift's win and drop with them give its win/drop.
+    counted = (
+        Drop.objects.filter(session__in=closed, drop_box__isnull=False).aggregate(
+            total=Sum("amount")
+        )["total"]
+        or ZERO
+    )
+    win_with_count = (totals["win_by_count"] or ZERO) + counted
+    drop_with_count = (totals["drop"] or ZERO) + counted
     slips = (
         Slip.objects.filter(session__shift=shift, status=SlipStatus.VERIFIED)
         .select_related("session__table", "requested_by", "issued_by", "verified_by")
@@ -209,6 +221,9 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
         "sessions": lines,
         "closed_totals": {k: v if v is not None else ZERO for k, v in totals.items()},
         "open": len(open_ids),
+        "counted_drop": counted,
+        "win_with_count": win_with_count,
+        "win_drop_pct": pct(win_with_count, drop_with_count),
         "flagged_sessions": sum(1 for line in lines if line["flagged"]),
         "slips": [
             {

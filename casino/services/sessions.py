@@ -36,6 +36,7 @@ from casino.money import (
 )
 from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
+from casino.services.dropboxes import dropbox_attach
 from casino.services.ledger import ledger_post
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
@@ -185,6 +186,7 @@ def session_open(
             )
     except IntegrityError:
         raise Conflict(f"table {table.code} is already open; close it first") from None
+    dropbox_attach(session=session)
     audit_record(
         user=user,
         action="session.open",

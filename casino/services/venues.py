@@ -2,7 +2,9 @@
 
 A venue also says how far a table's closing count may be off its ledger without a reason
 (``variance_reason_over``, 0 or more; 0: every variance needs one), which
-``session_close`` asks for.
+``session_close`` asks for; whether its tables drop at each close or once a gaming day
+(``drop_each_close``, casino.services.dropboxes), and the bank notes its count counts by
+(``note_denominations``, casino.services.count).
 
 A venue's currency, time zone and rounding unit are what its money is counted, dated and
 rounded in: they change only while no session is open at any of its tables, and a new
@@ -25,7 +27,7 @@ from django.utils.translation import gettext
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
-from casino.money import is_multiple, plain, to_decimal
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
@@ -40,7 +42,11 @@ EDITABLE = (
     "language",
     "session_hours",
     "amount_grouping",
+    "drop_each_close",
+    "note_denominations",
 )
+#: The most bank notes a venue counts by.
+MAX_NOTES = 20
 #: What cannot change while a session is open at one of the venue's tables.
 LIVE_FIELDS = ("currency", "timezone", "rounding_unit")
 
@@ -56,6 +62,8 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "language": venue.language,
         "session_hours": str(venue.session_hours),
         "amount_grouping": venue.amount_grouping,
+        "drop_each_close": str(bool(venue.drop_each_close)).lower(),
+        "note_denominations": ", ".join(venue.note_denominations or []),
     }
 
 
@@ -102,6 +110,47 @@ def _variance_reason_over(value: Any) -> Decimal:
     return amount
 
 
+def _note_denominations(values: Any) -> list[str]:
+    """Bank notes as text, largest first; each a positive amount, none twice (empty: the
+    count counts no notes by denomination)."""
+    if values in (None, ""):
+        return []
+    if isinstance(values, str | bytes) or not isinstance(values, list | tuple):
+        raise InvalidInput(
+            gettext('give the bank notes as a list of values, e.g. ["500000", "200000"]'),
+            field="note_denominations",
+        )
+    if len(values) > MAX_NOTES:
+        raise InvalidInput(
+            gettext("a venue counts at most %(most)d kinds of note") % {"most": MAX_NOTES},
+            field="note_denominations",
+        )
+    notes: dict[Decimal, str] = {}
+    for value in values:
+        try:
+            note = to_decimal(str(value).strip())
+        except (TypeError, ValueError):
+            note = None
+        if (
+            note is None
+            or note <= 0
+            or note.as_tuple().exponent < -MONEY_DECIMAL_PLACES
+            or note.adjusted() >= MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES - 1
+        ):
+            raise InvalidInput(
+                gettext("%(value)s is not a bank note's value; give an amount more than 0")
+                % {"value": value},
+                field="note_denominations",
+            )
+        if note in notes:
+            raise InvalidInput(
+                gettext("the %(value)s note is given twice") % {"value": plain(note)},
+                field="note_denominations",
+            )
+        notes[note] = plain(note)
+    return [notes[note] for note in sorted(notes, reverse=True)]
+
+
 def _taken(venue: Venue) -> InvalidInput:
     return InvalidInput(
         gettext("there is already a venue with the code %(code)s; choose another code")
@@ -142,6 +191,8 @@ def venue_create(
     session_hours: Any = DEFAULT_SESSION_HOURS,
     variance_reason_over: Any = 0,
     amount_grouping: str = "comma",
+    drop_each_close: bool = False,
+    note_denominations: Any = None,
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -156,6 +207,8 @@ def venue_create(
         language=language,
         session_hours=_session_hours(session_hours),
         amount_grouping=amount_grouping,
+        drop_each_close=bool(drop_each_close),
+        note_denominations=_note_denominations(note_denominations),
     )
     _check(venue)
     _save(venue)
@@ -220,6 +273,10 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
             value = _session_hours(value)
         elif name == "variance_reason_over":
             value = _variance_reason_over(value)
+        elif name == "drop_each_close":
+            value = bool(value)
+        elif name == "note_denominations":
+            value = _note_denominations(value)
         elif isinstance(value, str):
             value = value.strip()
         setattr(venue, name, value)

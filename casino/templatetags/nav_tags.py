@@ -7,18 +7,20 @@ from typing import Any
 from django import template
 
 from casino.reports.selectors import report_venues
-from casino.roles import roles_of, venue_ids
+from casino.roles import COUNT_FIGURES, can, roles_of, venue_ids
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def nav_access(context: Any) -> dict[str, bool]:
-    """The console (a floor role at a venue), the reports (one venue's, at least) and the
-    admin (staff): each link only for those it lets in."""
+    """The console (a floor role at a venue), the count (its team, and who reads its
+    figures), the reports (one venue's, at least) and the admin (staff): each link only
+    for those it lets in."""
     user = context["request"].user
     return {
         "console": bool(roles_of(user) and venue_ids(user)),
+        "count": any(can(user, COUNT_FIGURES, venue_id) for venue_id in venue_ids(user)),
         "reports": report_venues(user=user).exists(),
         "admin": bool(user.is_active and user.is_staff),
     }

@@ -42,6 +42,7 @@ from casino.models import (
     ApiToken,
     AuditEvent,
     Drop,
+    DropBox,
     LedgerEntry,
     LoginAttempt,
     Player,
@@ -62,6 +63,8 @@ from casino.roles import (
     AUDITOR,
     CAGE,
     COUNT,
+    COUNT_FIGURES,
+    COUNT_TEAM,
     DEALER,
     MANAGE,
     MANAGER,
@@ -148,6 +151,20 @@ def console(ok: Outcome | None = 200) -> Rule:
         if not works_at(role, venue):
             return 404
         return ok if role in PLAY else 403
+
+    return rule
+
+
+def count_team(ok: Outcome | None = 200, capability: frozenset[str] = COUNT_TEAM) -> Rule:
+    """casino/console/count.py: login, then the venue (404), then the count team's role
+    there (403); the figures also to the pit's supervisors, managers and auditors."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in capability else 403
 
     return rule
 
@@ -481,6 +498,19 @@ def _mb_session(side: Side) -> int:
     return side.mb_session.pk
 
 
+def _count(name: str, *ids: Callable[[Side], int]) -> Callable[[World, Side], str]:
+    """A count page of the side's venue and gaming day (``ids``: what follows them)."""
+    return lambda world, side: reverse(
+        f"console:{name}",
+        args=[side.venue.pk, side.shift.gaming_date.isoformat(), *[get(side) for get in ids]],
+    )
+
+
+def _box(side: Side) -> int:
+    """The drop box of the side's open session (in use at its table)."""
+    return DropBox.objects.get(box_sessions__session=side.session).pk
+
+
 def _round_form(world: World, side: Side) -> dict:
     return side.round_form
 
@@ -588,6 +618,24 @@ CONSOLE_ROUTES = {
         body=lambda world, side: _signed(world, side, **{"chips-100000": "50"}),
         shows=mark,
     ),
+    # The count: its team's pages; the venues it lists are the caller's own.
+    "console:count-home": Route(
+        lambda world, side: reverse("console:count-home"),
+        signed_in(200, anonymous=LOGIN),
+        venue_bound=False,
+    ),
+    "console:count-day": Route(_count("count-day"), count_team(), shows=mark),
+    "console:count-box": Route(
+        _count("count-box", _box),
+        count_team(),
+        post=count_team(None),
+        body=lambda world, side: {"chips-100000": "5"},
+        shows=mark,
+    ),
+    "console:count-close": Route(_count("count-close"), everyone(405), post=count_team(None)),
+    "console:count-figures": Route(
+        _count("count-figures"), count_team(capability=COUNT_FIGURES), shows=mark
+    ),
 }
 
 REPORT_ROUTES = {
@@ -660,6 +708,21 @@ def _write(gate: frozenset[str]) -> Rule:
 
 
 API_POST_ONLY = signed_in(405, anonymous=401)
+
+
+def _count_read(role: str, venue: str) -> Outcome | None:
+    """casino/api/views/count.py: a floor role first (403), the venue (404), then the
+    count's readers there (403 to the others)."""
+    outcome = api()(role, venue)
+    if outcome == 200 and role not in COUNT_FIGURES:
+        return 403
+    return outcome
+
+
+def _api_count(name: str) -> Callable[[World, Side], str]:
+    return lambda world, side: reverse(
+        f"api:{name}", args=[side.venue.pk, side.shift.gaming_date.isoformat()]
+    )
 
 
 def _own_token(role: str, venue: str) -> Outcome | None:
@@ -780,6 +843,18 @@ API_ROUTES = {
         API_POST_ONLY,
         post=_write(SUPERVISE),
         json=True,
+    ),
+    "api:count-day": Route(_api_count("count-day"), _count_read, shows=mark),
+    "api:count-close": Route(
+        _api_count("count-close"), API_POST_ONLY, post=_write(COUNT_TEAM), json=True
+    ),
+    "api:count-figures": Route(_api_count("count-figures"), _count_read, shows=mark),
+    "api:box-count": Route(
+        _api("box-count", _box),
+        API_POST_ONLY,
+        post=_write(COUNT_TEAM),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 5}},
     ),
     "api:session-drop": Route(
         _api("session-drop", _session),

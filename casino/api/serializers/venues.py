@@ -33,6 +33,12 @@ class VenueSerializer(serializers.Serializer):
     )
     timezone = serializers.CharField()
     language = serializers.CharField()
+    drop_each_close = serializers.BooleanField(
+        help_text="Each table session has its own drop box (else one per table and gaming day)."
+    )
+    note_denominations = serializers.ListField(
+        child=serializers.CharField(), help_text="The bank notes the count counts by."
+    )
 
 
 # Tables

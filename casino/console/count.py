@@ -1,0 +1,277 @@
+"""The count room's screens: the venues one counts at, a gaming day's drop boxes, a box's
+count by denomination (the second count shows how it differs from the first and asks
+why), closing the day's count, and the win per table of the day.
+
+The count's pages are the count team's (403 to anyone else at the venue, 404 for another
+venue); the figures are also read by the venue's supervisors, managers and auditors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from casino import count_selectors as selectors
+from casino.console.access import console_login_required, go, page, refusal, use_venue_language
+from casino.console.forms import read_amount, read_chips
+from casino.errors import ServiceError
+from casino.models import DropBox, Venue
+from casino.money import venue_money
+from casino.roles import COUNT_FIGURES, COUNT_TEAM, can
+from casino.services.count import (
+    MAX_REASON,
+    MAX_WHAT,
+    count_close,
+    count_differences,
+    count_record,
+    counter_refusal,
+)
+
+View = Callable[..., HttpResponse]
+#: How many other instruments the count's form takes at once.
+OTHER_ROWS = 3
+
+
+def _gaming_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise Http404("not a gaming date") from None
+
+
+def count_view(capability: frozenset[str]) -> Callable[[View], View]:
+    """Resolve ``venue_id`` to one of the user's venues (404 otherwise) and the gaming
+    date, speak the venue's language and require ``capability`` there (403 otherwise)."""
+
+    def decorate(view: View) -> View:
+        @console_login_required
+        @wraps(view)
+        def wrapper(
+            request: HttpRequest, venue_id: int, gaming_date: str, **kwargs: Any
+        ) -> HttpResponse:
+            venue = selectors.venue_for(user=request.user, pk=venue_id)
+            if venue is None:
+                raise Http404("no such venue among yours")
+            day = _gaming_date(gaming_date)
+            use_venue_language(request, venue.language)
+            if not can(request.user, capability, venue.pk):
+                if capability == COUNT_TEAM:
+                    message = _("Only the count team counts the drop boxes.")
+                else:
+                    message = _(
+                        "The count's figures are for the count team and the pit's managers."
+                    )
+                return refusal(request, 403, message)
+            return view(request, venue, day, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+@require_GET
+@console_login_required
+def count_home(request: HttpRequest) -> HttpResponse:
+    """The venues the user counts at (or reads the count of), each with its latest gaming
+    days; a date typed in the form goes to that day."""
+    venues = selectors.count_venues(request.user)
+    wanted, text = request.GET.get("venue", ""), request.GET.get("date", "")
+    if wanted.isdecimal() and text:
+        try:
+            day = date.fromisoformat(text)
+        except ValueError:
+            day = None
+        row = next((r for r in venues if r["venue"].pk == int(wanted)), None)
+        if day is not None and row is not None:
+            name = "console:count-day" if row["counts"] else "console:count-figures"
+            return go(request, reverse(name, args=[row["venue"].pk, day.isoformat()]))
+    for row in venues:
+        row["dates"] = selectors.recent_gaming_dates(row["venue"])
+    return page(request, "console/count_home.html", None, {"venues": venues})
+
+
+def _day_context(venue: Venue, day: date, user: Any, **extra: Any) -> dict[str, Any]:
+    listing = selectors.count_day(venue, day)
+    for line in listing["boxes"]:
+        refused = counter_refusal(box=line.box, user=user)
+        line.refusal = refused.message if refused is not None else ""
+        line.may_count = (
+            refused is None
+            and line.ready
+            and line.box.status != DropBox.Status.COUNTED
+            and not listing["closed"]
+            and not (line.first is not None and line.first.counted_by_id == user.pk)
+        )
+    return {"venue": venue, "gaming_date": day, **listing, "message": "", "notice": "", **extra}
+
+
+def _counted_notice(venue: Venue, lines: list[Any], box_id: str) -> str:
+    """What the count just recorded of the box ``box_id`` (after the form's redirect)."""
+    line = next((line for line in lines if str(line.box.pk) == box_id), None)
+    if line is None or line.first is None:
+        return ""
+    if line.second is None:
+        notice = _("First count of box %(box)s: %(total)s. Another counter makes the second.")
+        total = line.first.total
+    else:
+        total = line.second.total
+        if not line.second.difference:
+            notice = _("Second count of box %(box)s agrees: %(total)s posted as its drop.")
+        else:
+            notice = _(
+                "Second count of box %(box)s: %(total)s posted as its drop, with the reason "
+                "for the difference."
+            )
+    return notice % {"box": line.box.label, "total": venue_money(total, venue)}
+
+
+@require_GET
+@count_view(COUNT_TEAM)
+def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    """The day's drop boxes, their sessions and counts, and closing the day's count."""
+    context = _day_context(venue, day, request.user)
+    context["notice"] = _counted_notice(venue, context["boxes"], request.GET.get("box", ""))
+    return page(request, "console/count_day.html", "boxes", context)
+
+
+@require_POST
+@count_view(COUNT_TEAM)
+def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    try:
+        count_close(venue=venue, gaming_date=day, user=request.user)
+    except ServiceError as refused:
+        context = _day_context(venue, day, request.user, message=refused.message)
+        if refused.status == 403:
+            return refusal(request, 403, refused.message)
+        return page(request, "console/count_day.html", "boxes", context, status=refused.status)
+    context = _day_context(venue, day, request.user, notice=_("The count of this day is closed."))
+    return page(request, "console/count_day.html", "boxes", context)
+
+
+def _read_count(data: Any, venue: Venue, box: DropBox) -> tuple[dict[str, Any], dict[str, str]]:
+    """The form's notes, chips and other instruments, and its mistakes by field name."""
+    grouping = venue.amount_grouping
+    notes, errors = read_chips(data, venue.note_denominations, prefix="notes-", grouping=grouping)
+    chips, chip_errors = read_chips(
+        data, box.table.chip_denominations, prefix="chips-", grouping=grouping
+    )
+    errors.update(chip_errors)
+    others = []
+    for row in range(1, OTHER_ROWS + 1):
+        what = (data.get(f"other-{row}-what") or "").strip()
+        text = (data.get(f"other-{row}-amount") or "").strip()
+        if not what and not text:
+            continue
+        if not what:
+            errors[f"other-{row}-what"] = _("Say what it is, e.g. a cheque")
+        try:
+            amount = read_amount(text, grouping)
+        except ValueError as error:
+            errors[f"other-{row}-amount"] = str(error)
+            continue
+        if amount is None or amount <= 0:
+            errors[f"other-{row}-amount"] = _("Give its amount, more than 0")
+            continue
+        others.append({"what": what[:MAX_WHAT], "amount": amount})
+    return {"notes": notes, "chips": chips, "others": others}, errors
+
+
+def _box_context(venue: Venue, day: date, box: DropBox, user: Any, **extra: Any) -> dict[str, Any]:
+    listing = selectors.count_day(venue, day)
+    line = next(line for line in listing["boxes"] if line.box.pk == box.pk)
+    refused = counter_refusal(box=box, user=user)
+    refusal = refused.message if refused is not None else ""
+    if not refusal and line.first is not None and line.first.counted_by_id == user.pk:
+        refusal = _("You made the first count: another counter makes the second.")
+    return {
+        "venue": venue,
+        "gaming_date": day,
+        "box": box,
+        "line": line,
+        "closed": listing["closed"],
+        "refusal": refusal,
+        "second": line.first is not None,
+        "note_denominations": venue.note_denominations,
+        "chip_denominations": box.table.chip_denominations,
+        "other_rows": [str(n) for n in range(1, OTHER_ROWS + 1)],
+        "max_reason": MAX_REASON,
+        "data": {},
+        "errors": {},
+        "message": "",
+        "differences": None,
+        **extra,
+    }
+
+
+def _differences(line: Any, counted: dict[str, Any]) -> dict[str, Any]:
+    total = sum(
+        (Decimal(d) * n for part in ("notes", "chips") for d, n in counted[part].items()),
+        Decimal(0),
+    ) + sum((o["amount"] for o in counted["others"]), Decimal(0))
+    differences = count_differences(line.first, {**counted, "total": total})
+    differences["lines"] = [
+        (_("Note %(value)s") % {"value": venue_money(d, line.box.venue)}, n)
+        for d, n in differences["notes"].items()
+    ] + [
+        (_("Chip %(value)s") % {"value": venue_money(d, line.box.venue)}, n)
+        for d, n in differences["chips"].items()
+    ]
+    return differences
+
+
+@require_http_methods(["GET", "POST"])
+@count_view(COUNT_TEAM)
+def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> HttpResponse:
+    """A box's count by denomination; the second count says how it differs and why."""
+    box = selectors.box_for(venue=venue, gaming_date=day, pk=box_id)
+    if box is None:
+        raise Http404("no such box that day")
+    if request.method == "GET":
+        return page(
+            request,
+            "console/count_box.html",
+            "count-form",
+            _box_context(venue, day, box, request.user),
+        )
+    counted, errors = _read_count(request.POST, venue, box)
+    reason = (request.POST.get("reason") or "").strip()
+    context = _box_context(venue, day, box, request.user, data=request.POST, errors=errors)
+    if errors:
+        context["message"] = _("Check the marked fields.")
+        return page(request, "console/count_box.html", "count-form", context, status=422)
+    if context["second"]:
+        context["differences"] = _differences(context["line"], counted)
+    try:
+        count_record(box=box, user=request.user, reason=reason, **counted)
+    except ServiceError as refused:
+        if refused.status == 403:
+            return refusal(request, 403, refused.message)
+        context["message"] = refused.message
+        status = 422 if refused.status == 400 else refused.status
+        return page(request, "console/count_box.html", "count-form", context, status=status)
+    url = reverse("console:count-day", args=[venue.pk, day.isoformat()])
+    return go(request, f"{url}?box={box.pk}")
+
+
+@require_GET
+@count_view(COUNT_FIGURES)
+def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    """Win, hold and win/drop per table for the gaming day."""
+    figures = selectors.win_figures(venue, day)
+    listing = selectors.count_day(venue, day)
+    context = {
+        "venue": venue,
+        "gaming_date": day,
+        **figures,
+        "closed": listing["closed"],
+        "counts": can(request.user, COUNT_TEAM, venue.pk),
+    }
+    return page(request, "console/count_figures.html", None, context)

@@ -1,0 +1,408 @@
+"""Drop boxes and the count: two counters count each box, the count posts the drop, and
+the gaming day's count is closed.
+
+- A box is attached to each session when it opens (``casino.services.dropboxes``): the table's box
+  of the gaming day (the session's shift's ``gaming_date``), or a box of its own where the
+  venue drops at each close (``Venue.drop_each_close``). A box already taken to the count
+  is not used again: the next session of that day gets the table's next box.
+- A box is counted once every session it covers is closed. The first count takes it from
+  the table (``removed``); the second count, by another counter, is the verification
+  count. When it differs from the first (any denomination, or the other instruments'
+  total), the counter says why; either way the box's drop is the second count's total,
+  posted as a ``Drop`` of the box with balanced ledger entries (drop box +, players -) to
+  the box's last session. The session's stored figures (its drop at close, its win by
+  count) do not change: history is never evaluated again; the day's figures
+  (``casino.count_selectors.win_figures``) add the counted drop.
+- Segregation of duties: a counter has the count team's role at the venue, does not
+  supervise there, and took no part (dealer, opener, closer) in a session of the box's
+  table that gaming day. The two counts are by two people.
+- The gaming day's count closes once every box of the day is counted; a closed count
+  takes no more counts.
+
+Locking: a count locks the day's ``CountDay`` row, then the ``DropBox`` row; attaching a
+session locks its table (``session_open`` does), then the box. Nothing here locks in the
+other order, so the two cannot deadlock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.models import (
+    Account,
+    BoxCount,
+    CountDay,
+    Drop,
+    DropBox,
+    EntryKind,
+    LedgerEntry,
+    TableSession,
+    Venue,
+)
+from casino.money import MONEY_DECIMAL_PLACES, plain, to_decimal, written
+from casino.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
+from casino.services.audit import audit_record
+from casino.services.ledger import ledger_post
+from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
+
+#: The longest reason for a difference between the two counts.
+MAX_REASON = 1000
+#: The longest description of another instrument (a cheque, a voucher, a coupon).
+MAX_WHAT = 120
+_ZERO = Decimal(0)
+
+
+def box_sessions(box: DropBox) -> list[TableSession]:
+    """The sessions whose drop went into the box, first opened first."""
+    return list(
+        TableSession.objects.filter(drop_box_link__box=box)
+        .select_related("dealer", "opened_by", "closed_by")
+        .order_by("opened_at", "pk")
+    )
+
+
+def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
+    """Why ``user`` may not count ``box`` (segregation of duties), or None. The screens
+    ask it to offer the form; ``count_record`` raises it."""
+    venue_id = box.venue_id
+    if not can(user, COUNT_TEAM, venue_id):
+        return Forbidden(_("only the count team counts the drop boxes"), reason="not_counter")
+    if can(user, SUPERVISE, venue_id):
+        return Forbidden(
+            _("you supervise the tables at this venue, so you do not count their drop boxes"),
+            reason="counter_supervises",
+        )
+    took_part = TableSession.objects.filter(
+        table_id=box.table_id, shift__gaming_date=box.gaming_date
+    ).filter(Q(dealer=user) | Q(opened_by=user) | Q(closed_by=user))
+    if took_part.exists():
+        return Forbidden(
+            _(
+                "you worked at table %(table)s on %(date)s (dealt, opened or closed it), so "
+                "another counter counts its box"
+            )
+            % {"table": box.table.code, "date": box.gaming_date.isoformat()},
+            reason="counter_at_table",
+        )
+    return None
+
+
+def _pieces(
+    values: Mapping[str, Any] | None, denominations: Sequence[str], *, field: str
+) -> tuple[dict[str, int], Decimal]:
+    """A count of bank notes (denomination -> number of notes), cleaned, with its total."""
+    if values is None:
+        return {}, _ZERO
+    if not isinstance(values, Mapping):
+        raise InvalidInput(
+            _("give the notes as an object of denomination -> number of notes"), field=field
+        )
+    allowed = {to_decimal(d): d for d in denominations}
+    clean: dict[str, int] = {}
+    total = _ZERO
+    for denomination, count in values.items():
+        try:
+            value = to_decimal(str(denomination))
+        except (TypeError, ValueError):
+            value = None
+        if value not in allowed:
+            raise InvalidInput(
+                _("%(value)s is not a bank note of this venue; its notes are %(notes)s")
+                % {"value": denomination, "notes": ", ".join(denominations) or "-"},
+                field=f"{field}.{denomination}",
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CHIPS:
+            raise InvalidInput(
+                _("the number of %(value)s notes is a whole number from 0 to %(most)s")
+                % {"value": denomination, "most": MAX_CHIPS},
+                field=f"{field}.{denomination}",
+            )
+        if count:
+            clean[allowed[value]] = clean.get(allowed[value], 0) + count
+        total += value * count
+    return clean, total
+
+
+def _others(values: Sequence[Mapping[str, Any]] | None) -> tuple[list[dict[str, str]], Decimal]:
+    """Other instruments: each a description and a positive amount."""
+    if not values:
+        return [], _ZERO
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
+        raise InvalidInput(
+            _('give the other instruments as a list of {"what": ..., "amount": ...}'),
+            field="others",
+        )
+    clean: list[dict[str, str]] = []
+    total = _ZERO
+    for index, item in enumerate(values):
+        field = f"others[{index}]"
+        what = str((item or {}).get("what", "")).strip() if isinstance(item, Mapping) else ""
+        if not what or len(what) > MAX_WHAT:
+            raise InvalidInput(
+                _(
+                    "say what the instrument is (a cheque, a voucher...), in at most %(most)s "
+                    "characters"
+                )
+                % {"most": MAX_WHAT},
+                field=f"{field}.what",
+            )
+        try:
+            amount = to_decimal(item.get("amount"))
+        except (TypeError, ValueError):
+            amount = None
+        if (
+            amount is None
+            or amount <= 0
+            or amount.as_tuple().exponent < -MONEY_DECIMAL_PLACES
+            or amount >= SESSION_TOTAL_LIMIT
+        ):
+            raise InvalidInput(
+                _("the amount of %(what)s is an amount more than 0, e.g. 500000") % {"what": what},
+                field=f"{field}.amount",
+            )
+        clean.append({"what": what, "amount": plain(amount)})
+        total += amount
+    return clean, total
+
+
+def count_differences(first: BoxCount, second: Mapping[str, Any]) -> dict[str, Any]:
+    """Second - first, per note and chip denomination (only those that differ) and for
+    the other instruments' total; ``agrees`` when nothing differs."""
+    notes = {
+        d: second["notes"].get(d, 0) - first.notes.get(d, 0)
+        for d in sorted({*first.notes, *second["notes"]}, key=to_decimal, reverse=True)
+    }
+    chips = {
+        d: second["chips"].get(d, 0) - first.chips.get(d, 0)
+        for d in sorted({*first.chips, *second["chips"]}, key=to_decimal, reverse=True)
+    }
+    first_others = sum((to_decimal(o["amount"]) for o in first.others), _ZERO)
+    second_others = sum((to_decimal(o["amount"]) for o in second["others"]), _ZERO)
+    notes = {d: n for d, n in notes.items() if n}
+    chips = {d: n for d, n in chips.items() if n}
+    others = second_others - first_others
+    return {
+        "notes": notes,
+        "chips": chips,
+        "others": others,
+        "total": second["total"] - first.total,
+        "agrees": not notes and not chips and not others,
+    }
+
+
+def _count_day(venue: Venue, gaming_date: date) -> CountDay:
+    """The day's count, locked (made at its first use)."""
+    try:
+        with transaction.atomic():
+            CountDay.objects.get_or_create(venue=venue, gaming_date=gaming_date)
+    except IntegrityError:
+        pass  # made at the same moment by another counter
+    return CountDay.objects.select_for_update().get(venue=venue, gaming_date=gaming_date)
+
+
+def _closed_count(day: CountDay) -> Conflict:
+    return Conflict(
+        _("the count of %(date)s is closed; it takes no more counts")
+        % {"date": day.gaming_date.isoformat()},
+        reason="count_closed",
+    )
+
+
+@transaction.atomic
+def count_record(
+    *,
+    box: DropBox,
+    user: Any,
+    notes: Mapping[str, Any] | None = None,
+    chips: Mapping[str, Any] | None = None,
+    others: Sequence[Mapping[str, Any]] | None = None,
+    reason: str = "",
+) -> BoxCount:
+    """Record a counter's count of ``box``: bank notes by the venue's notes, chips by the
+    table's denominations, other instruments (what and amount).
+
+    The first count removes the box from the table. The second, by another counter, is
+    the verification count: when it differs from the first (``count_differences``) it
+    needs ``reason``; the box is then counted and its drop, the second count's total, is
+    posted to the ledger (nothing is posted for an empty box).
+    """
+    if box.venue_id not in venue_ids(user):
+        raise NotFound(_("there is no such drop box at your venues"), field="box")
+    box = DropBox.objects.select_related("table", "venue").get(pk=box.pk)
+    refused = counter_refusal(box=box, user=user)
+    if refused is not None:
+        raise refused
+    venue = box.venue
+    day = _count_day(venue, box.gaming_date)
+    box = DropBox.objects.select_for_update().select_related("table").get(pk=box.pk)
+    if day.status == CountDay.Status.CLOSED:
+        raise _closed_count(day)
+    if box.status == DropBox.Status.COUNTED:
+        raise Conflict(
+            _("box %(box)s is already counted twice") % {"box": box.label}, reason="box_counted"
+        )
+    sessions = box_sessions(box)
+    still_open = [s for s in sessions if s.status == TableSession.Status.OPEN]
+    if still_open:
+        raise Conflict(
+            _("table %(table)s is still open; its box is counted once it closes")
+            % {"table": box.table.code},
+            reason="session_open",
+        )
+    first = BoxCount.objects.filter(box=box, ordinal=1).first()
+    if first is not None and first.counted_by_id == user.pk:
+        raise Forbidden(
+            _("you made the first count of box %(box)s; another counter makes the second")
+            % {"box": box.label},
+            reason="same_counter",
+        )
+    clean_notes, notes_total = _pieces(notes, venue.note_denominations, field="notes")
+    clean_chips, chips_sum = chips_total(
+        chips or {}, box.table.chip_denominations, field="chips", grouping=venue.amount_grouping
+    )
+    clean_chips = {d: n for d, n in clean_chips.items() if n}
+    clean_others, others_total = _others(others)
+    total = notes_total + chips_sum + others_total
+    if total >= SESSION_TOTAL_LIMIT:
+        raise InvalidInput(
+            _("the box comes to %(total)s, more than a box can hold; check the count")
+            % {"total": written(total, venue.amount_grouping)},
+            field="notes",
+        )
+    reason = (reason or "").strip()[:MAX_REASON]
+    now = timezone.now()
+    counted = {"notes": clean_notes, "chips": clean_chips, "others": clean_others, "total": total}
+    if first is None:
+        count = BoxCount.objects.create(
+            box=box, ordinal=1, counted_by=user, counted_at=now, **counted
+        )
+        box.status = DropBox.Status.REMOVED
+        box.save(update_fields=["status"])
+        audit_record(
+            user=user,
+            action="count.first",
+            obj=count,
+            venue=venue,
+            summary=f"first count of box {box.label}: {total}",
+            after={**counted, "total": str(total)},
+        )
+        return count
+    differences = count_differences(first, counted)
+    if not differences["agrees"] and not reason:
+        raise InvalidInput(
+            _(
+                "this count is %(difference)s off the first count: say why in the reason, or "
+                "count again"
+            )
+            % {"difference": written(differences["total"], venue.amount_grouping, signed=True)},
+            field="reason",
+            reason="count_difference_reason_required",
+        )
+    count = BoxCount.objects.create(
+        box=box,
+        ordinal=2,
+        counted_by=user,
+        counted_at=now,
+        difference=differences["total"],
+        reason=reason if not differences["agrees"] else "",
+        **counted,
+    )
+    if total > 0:
+        _post_drop(box=box, session=sessions[-1], user=user, amount=total, at=now)
+    box.status = DropBox.Status.COUNTED
+    box.counted_at = now
+    box.total = total
+    box.save(update_fields=["status", "counted_at", "total"])
+    audit_record(
+        user=user,
+        action="count.second",
+        obj=count,
+        venue=venue,
+        summary=f"second count of box {box.label}: {total}, posted",
+        before={"first_total": str(first.total)},
+        after={
+            **counted,
+            "total": str(total),
+            "difference": str(differences["total"]),
+            "reason": count.reason,
+        },
+    )
+    return count
+
+
+def _post_drop(*, box: DropBox, session: TableSession, user: Any, amount: Decimal, at) -> Drop:
+    drop = Drop.objects.create(
+        session=session, amount=amount, counted_by=user, counted_at=at, drop_box=box
+    )
+    ledger_post(
+        [
+            LedgerEntry(
+                venue_id=box.venue_id,
+                session=session,
+                drop=drop,
+                account=account,
+                kind=EntryKind.DROP,
+                amount=signed,
+                created_by=user,
+            )
+            for account, signed in ((Account.DROP, amount), (Account.PLAYER, -amount))
+        ]
+    )
+    return drop
+
+
+@transaction.atomic
+def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
+    """Close the venue's count of ``gaming_date`` once every box of the day is counted
+    (and so posted); a counter of the venue who does not supervise there closes it."""
+    if venue.pk not in venue_ids(user):
+        raise NotFound(_("there is no such venue among yours"), field="venue")
+    if not can(user, COUNT_TEAM, venue.pk):
+        raise Forbidden(_("only the count team closes the count"), reason="not_counter")
+    if can(user, SUPERVISE, venue.pk):
+        raise Forbidden(
+            _("you supervise the tables at this venue, so you do not close their count"),
+            reason="counter_supervises",
+        )
+    if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():
+        raise Conflict(
+            _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
+            reason="no_boxes",
+        )
+    day = _count_day(venue, gaming_date)
+    if day.status == CountDay.Status.CLOSED:
+        raise Conflict(
+            _("the count of %(date)s is already closed") % {"date": gaming_date.isoformat()},
+            reason="count_closed",
+        )
+    boxes = list(
+        DropBox.objects.filter(venue=venue, gaming_date=gaming_date).select_related("table")
+    )
+    waiting = [box.label for box in boxes if box.status != DropBox.Status.COUNTED]
+    if waiting:
+        raise Conflict(
+            _("these boxes are not counted yet: %(boxes)s; count them before closing")
+            % {"boxes": ", ".join(waiting)},
+            reason="boxes_not_counted",
+        )
+    day.status = CountDay.Status.CLOSED
+    day.closed_by = user
+    day.closed_at = timezone.now()
+    day.save(update_fields=["status", "closed_by", "closed_at"])
+    audit_record(
+        user=user,
+        action="count.close",
+        obj=day,
+        venue=venue,
+        summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
+    )
+    return day

@@ -1,0 +1,46 @@
+"""Drop boxes at the tables: each session's drop goes into a box when it opens.
+
+A table has one box per gaming day (the session's shift's ``gaming_date``), or one box per
+session where the venue drops at each close (``Venue.drop_each_close``). A box taken to
+the count (its first count made) is not used again: the next session of that day gets the
+table's next box. The count itself: ``casino.services.count``.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Max
+from django.utils import timezone
+
+from casino.models import DropBox, DropBoxSession, TableSession
+
+
+def dropbox_attach(*, session: TableSession) -> DropBox:
+    """Put the opened session's drop into a box (called by ``session_open``, which holds
+    the table's lock): the table's box of the gaming day still at the table, or a new one."""
+    table = session.table
+    venue = table.venue
+    gaming_date = session.shift.gaming_date
+    box = None
+    if not venue.drop_each_close:
+        box = (
+            DropBox.objects.select_for_update()
+            .filter(table=table, gaming_date=gaming_date, per_session=False)
+            .order_by("-number")
+            .first()
+        )
+        if box is not None and (box.status != DropBox.Status.IN_USE or box.counts.exists()):
+            box = None
+    if box is None:
+        number = DropBox.objects.filter(table=table, gaming_date=gaming_date).aggregate(
+            top=Max("number")
+        )["top"]
+        box = DropBox.objects.create(
+            venue=venue,
+            table=table,
+            gaming_date=gaming_date,
+            number=(number or 0) + 1,
+            per_session=venue.drop_each_close,
+            created_at=timezone.now(),
+        )
+    DropBoxSession.objects.create(box=box, session=session)
+    return box

@@ -1,0 +1,102 @@
+"""In the browser: the count of a gaming day's drop box by two counters, found by the
+names the screens give their controls and regions.
+
+The first counter counts the box by note, chip and other instrument; the second counts
+one note fewer, is shown the difference per denomination, says why, and the box is
+posted; then the day's count is closed. Each counter works in their own browser.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from casino.models import CountDay, Drop, DropBox
+from casino.roles import COUNT
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
+from tests.browser.conftest import VIEWPORT, log_in, shot
+from tests.factories import staff
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def person(browser, live_server):
+    """A browser of their own for each counter, logged in as ``username``."""
+    contexts = []
+
+    def sign_in(username: str):
+        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        return page
+
+    yield sign_in
+    for context in contexts:
+        context.close()
+
+
+def test_two_counters_count_a_box_and_close_the_days_count(person, floor):
+    floor.venue.language = "en"
+    floor.venue.note_denominations = ["500000", "100000"]
+    floor.venue.save()
+    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    box = DropBox.objects.get(box_sessions__session=session)
+    day = box.gaming_date.isoformat()
+    staff("counter", COUNT, floor.venue)
+    staff("counter2", COUNT, floor.venue)
+
+    first = person("counter")
+    first.get_by_role("link", name="Count", exact=True).click()
+    first.get_by_role("link", name=f"Count of {day}").click()
+    boxes = first.get_by_role("region", name=f"Drop boxes of {day}")
+    boxes.get_by_role("link", name=f"Count box {box.label}").click()
+    form = first.get_by_role("region", name=f"First count of box {box.label}")
+    form.get_by_label("Notes of 500,000").fill("2")
+    form.get_by_label("Notes of 100,000").fill("3")
+    form.get_by_label("Chips of 10,000").fill("5")
+    assert form.get_by_label("Total of notes and chips").inner_text() == "1,350,000"
+    form.get_by_label("Instrument 1", exact=True).fill("cheque 0042")
+    form.get_by_label("Amount of instrument 1").fill("200,000")
+    form.get_by_role("button", name="Record the first count").click()
+    boxes = first.get_by_role("region", name=f"Drop boxes of {day}")
+    boxes.get_by_role("status").filter(has_text="First count of box").wait_for()
+    assert "1,550,000" in boxes.inner_text()
+    assert boxes.get_by_role("link", name=f"Count box {box.label}").count() == 0
+
+    second = person("counter2")
+    second.goto(f"/console/count/{floor.venue.pk}/{day}/")
+    second.get_by_role("link", name=f"Count box {box.label}").click()
+    form = second.get_by_role("region", name=f"Second count of box {box.label}")
+    form.get_by_label("Notes of 500,000").fill("2")
+    form.get_by_label("Notes of 100,000").fill("2")
+    form.get_by_label("Chips of 10,000").fill("5")
+    form.get_by_label("Instrument 1", exact=True).fill("cheque 0042")
+    form.get_by_label("Amount of instrument 1").fill("200,000")
+    form.get_by_role("button", name="Record the second count").click()
+    differences = second.get_by_role("region", name="Difference from the first count")
+    assert "Note 100,000" in differences.inner_text() and "-100,000" in differences.inner_text()
+    second.get_by_role("alert").filter(has_text="off the first count").wait_for()
+    shot(second, "count-second-differs")
+    second.get_by_label("Reason for a difference from the first count").fill(
+        "a note stuck in the box's slot"
+    )
+    second.get_by_role("button", name="Record the second count").click()
+    boxes = second.get_by_role("region", name=f"Drop boxes of {day}")
+    boxes.get_by_role("status").filter(has_text="posted as its drop").wait_for()
+    assert Drop.objects.get(drop_box=box).amount == D("1450000")
+
+    boxes.get_by_role("button", name="Close the count").click()
+    second.get_by_role("status", name="State of the count").filter(
+        has_text="The count is closed"
+    ).wait_for()
+    assert CountDay.objects.get().status == "closed"
+    second.get_by_role("link", name="Win per table of this day").click()
+    figures = second.get_by_role("region", name=f"Win per table, {day}")
+    assert "1,450,000" in figures.inner_text()
+    shot(second, "count-figures")

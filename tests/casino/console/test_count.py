@@ -1,0 +1,158 @@
+"""The count's screens: the venues, a day's boxes, a box's two counts (the second showing
+its difference and asking why), closing the count, and the win per table."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from casino.models import AuditEvent, BoxCount, CountDay, Drop, DropBox
+from casino.roles import COUNT
+from casino.services.closing import session_close
+from casino.services.sessions import session_open
+from tests.factories import staff
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def box(floor):
+    floor.venue.note_denominations = ["500000", "100000"]
+    floor.venue.amount_grouping = "dot"
+    floor.venue.save()
+    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    return DropBox.objects.get(box_sessions__session=session)
+
+
+def client_of(client, user):
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def urls(box):
+    day = box.gaming_date.isoformat()
+    return {
+        "day": reverse("console:count-day", args=[box.venue_id, day]),
+        "box": reverse("console:count-box", args=[box.venue_id, day, box.pk]),
+        "close": reverse("console:count-close", args=[box.venue_id, day]),
+        "figures": reverse("console:count-figures", args=[box.venue_id, day]),
+    }
+
+
+def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
+    first, second = staff("counter", COUNT, floor.venue), staff("counter2", COUNT, floor.venue)
+    url = urls(box)
+    home = client_of(client, first).get(reverse("console:count-home"))
+    assert home.status_code == 200
+    assert url["day"] in home.content.decode()
+    day = client.get(url["day"]).content.decode()
+    assert box.label in day and "First count" in day
+    form = client.get(url["box"]).content.decode()
+    assert 'for="notes-500000"' in form and "Notes of 500.000" in form  # the venue's grouping
+    posted = client.post(
+        url["box"],
+        {
+            "notes-500000": "2",
+            "chips-10000": "3",
+            "other-1-what": "cheque",
+            "other-1-amount": "20.000",
+        },
+    )
+    assert posted.status_code == 303 and posted["Location"] == f"{url['day']}?box={box.pk}"
+    day = client.get(posted["Location"]).content.decode()
+    assert "First count of box" in day and "1.050.000" in day
+    # The same counter is not offered the second count.
+    assert "another counter makes the second" in day
+
+    client_of(client, second)
+    differs = client.post(url["box"], {"notes-500000": "2", "chips-10000": "2"})
+    assert differs.status_code == 422
+    page = differs.content.decode()
+    assert "Difference from the first count" in page and "-1" in page and "-20.000" in page
+    assert not BoxCount.objects.filter(ordinal=2).exists()
+    posted = client.post(
+        url["box"],
+        {"notes-500000": "2", "chips-10000": "2", "reason": "a chip and a cheque were missed"},
+    )
+    assert posted.status_code == 303
+    day = client.get(posted["Location"]).content.decode()
+    assert "posted as its drop" in day and "Close the count" in day
+    assert Drop.objects.get(drop_box=box).amount == D("1020000")
+
+    closed = client.post(url["close"], headers={"HX-Request": "true"})
+    assert closed.status_code == 200
+    assert "The count is closed" in closed.content.decode()
+    assert CountDay.objects.get().status == "closed"
+
+    figures = client.get(url["figures"]).content.decode()
+    assert "1.020.000" in figures and "Win/drop %" in figures
+
+
+def test_the_count_is_the_count_teams_and_another_venue_is_not_found(client, floor, box):
+    url = urls(box)
+    client_of(client, floor.supervisor)
+    for name in ("day", "box"):
+        assert client.get(url[name]).status_code == 403
+    assert client.post(url["close"]).status_code == 403
+    assert client.get(url["figures"]).status_code == 200
+    client_of(client, floor.dealer)
+    assert client.get(url["figures"]).status_code == 403
+    outsider = staff("outsider", COUNT, floor.other_venue)
+    client_of(client, outsider)
+    for name in ("day", "box", "figures"):
+        assert client.get(url[name]).status_code == 404
+    assert (
+        client.get(reverse("console:count-day", args=[floor.venue.pk, "not-a-date"])).status_code
+        == 404
+    )
+
+
+def test_a_supervisor_on_the_count_team_is_told_why_not(client, floor, box):
+    both = staff("both", COUNT, floor.venue)
+    staff("both", "supervisor", floor.venue)
+    client_of(client, both)
+    day = client.get(urls(box)["day"]).content.decode()
+    assert "you do not count their drop boxes" in day
+    refused = client.post(urls(box)["box"], {"notes-500000": "1"})
+    assert refused.status_code == 403
+    assert not BoxCount.objects.exists()
+
+
+def test_a_bad_count_is_shown_again_with_the_field_marked(client, floor, box):
+    client_of(client, staff("counter", COUNT, floor.venue))
+    page = client.post(urls(box)["box"], {"notes-500000": "two", "other-1-amount": "5"})
+    assert page.status_code == 422
+    text = page.content.decode()
+    assert 'aria-invalid="true"' in text and "Say what it is" in text
+    assert not BoxCount.objects.exists()
+
+
+def test_a_manager_sets_the_venues_notes_and_drop_in_the_admin(client, floor):
+    from tests.casino.test_admin_writes import edit_venue, errors_of
+
+    client.force_login(floor.manager)
+    refused = edit_venue(client, floor.venue, note_denominations='["500000", "500000"]')
+    assert any("given twice" in message for message in errors_of(refused))
+    saved = edit_venue(
+        client, floor.venue, note_denominations='["100000", "500000"]', drop_each_close="on"
+    )
+    assert saved.status_code == 302
+    floor.venue.refresh_from_db()
+    assert (floor.venue.note_denominations, floor.venue.drop_each_close) == (
+        ["500000", "100000"],
+        True,
+    )
+    event = AuditEvent.objects.get(action="venue.update")
+    assert event.after["note_denominations"] == "500000, 100000"
+    assert event.user == floor.manager
+
+
+def test_the_count_speaks_the_venues_language(client, floor, box):
+    client.force_login(staff("counter", COUNT, floor.venue))  # no language cookie: Vietnamese
+    page = client.get(urls(box)["day"]).content.decode()
+    assert "Các hộp tiền ngày" in page and "Lần đếm thứ nhất" in page
