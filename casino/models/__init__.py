@@ -1,7 +1,7 @@
 """The floor's models, one module per part; import them from here."""
 
 from casino.models.audit import AuditEvent
-from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
+from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import (
     Account,
     Drop,
@@ -33,6 +33,7 @@ __all__ = [
     "Box",
     "Drop",
     "EntryKind",
+    "GamingDay",
     "LedgerEntry",
     "LoginAttempt",
     "Player",
