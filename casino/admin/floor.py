@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -54,7 +55,8 @@ def shifts_read(text: str) -> list[dict[str, str]]:
 
 
 class VenueForm(ParseOnlyModelForm):
-    shifts = forms.CharField(
+    # Named as the model's field (which it edits as lines): ``Venue.shifts`` is its Shift rows.
+    shift_plan = forms.CharField(
         label=_("Shifts"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -68,12 +70,12 @@ class VenueForm(ParseOnlyModelForm):
 
     class Meta:
         model = Venue
-        exclude = ["shift_plan"]
+        fields = "__all__"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if "shifts" in self.fields:
-            self.initial["shifts"] = shifts_written(self.instance.shift_plan or [])
+        if "shift_plan" in self.fields:
+            self.initial["shift_plan"] = shifts_written(self.instance.shift_plan or [])
 
 
 @admin.register(Venue)
@@ -96,6 +98,20 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
     ]
     search_fields = ["code", "name"]
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if self.has_change_permission(request, obj):
+            return fields
+        return ["shifts_planned" if name == "shift_plan" else name for name in fields]
+
+    @admin.display(description=_("Shifts"))
+    def shifts_planned(self, venue: Venue) -> Any:
+        return format_html_join(
+            mark_safe("<br>"),
+            "{} {}",
+            ((shift["starts"], shift["name"]) for shift in venue.shift_plan or []),
+        )
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # Who works at a venue is given by a superuser: the choices would list every
         # account of every venue, and a manager could take on anyone's.
@@ -116,13 +132,18 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
             venue = form.instance
             if changes:
                 venue = venue_update(venue=venue, user=request.user, **changes)
-        if "gaming_day_starts" in form.changed_data or "shifts" in form.changed_data:
-            venue = gaming_day_set(
-                venue=venue,
-                user=request.user,
-                gaming_day_starts=data["gaming_day_starts"],
-                shifts=shifts_read(data.get("shifts") or ""),
-            )
+        if "gaming_day_starts" in form.changed_data or "shift_plan" in form.changed_data:
+            try:
+                venue = gaming_day_set(
+                    venue=venue,
+                    user=request.user,
+                    gaming_day_starts=data["gaming_day_starts"],
+                    shifts=shifts_read(data.get("shift_plan") or ""),
+                )
+            except ServiceError as error:
+                if error.field and error.field.startswith("shifts"):
+                    error.field = "shift_plan" + error.field[len("shifts") :]
+                raise
         if "staff" in form.fields and (not change or "staff" in form.changed_data):
             venue_staff_set(venue=venue, user=request.user, staff=data["staff"])
         return venue
