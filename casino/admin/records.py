@@ -10,7 +10,16 @@ from django.db.models import Model
 from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
-from casino.models import AuditEvent, Box, LedgerEntry, Round, Shift, Slip, TableSession
+from casino.models import (
+    AuditEvent,
+    Box,
+    GamingDay,
+    LedgerEntry,
+    Round,
+    Shift,
+    Slip,
+    TableSession,
+)
 from casino.money import venue_money
 
 
@@ -46,6 +55,14 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(Shift)
 class ShiftAdmin(ReadOnlyAdmin):
     list_display = ["venue", "gaming_date", "name", "starts_at", "ends_at"]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter)]
+
+
+@admin.register(GamingDay)
+class GamingDayAdmin(ReadOnlyAdmin):
+    """The gaming days made, each with the shift plan it began with (never changed)."""
+
+    list_display = ["venue", "gaming_date", "starts_at", "ends_at"]
     list_filter = [("venue", admin.RelatedOnlyFieldListFilter)]
 
 

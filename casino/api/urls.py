@@ -10,6 +10,11 @@ app_name = "api"
 urlpatterns = [
     path("venues/", views.VenueListView.as_view(), name="venue-list"),
     path("venues/<int:pk>/", views.VenueDetailView.as_view(), name="venue-detail"),
+    path(
+        "venues/<int:pk>/gaming-day/",
+        views.VenueGamingDayView.as_view(),
+        name="venue-gaming-day",
+    ),
     path("tables/", views.TableListView.as_view(), name="table-list"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
     path(

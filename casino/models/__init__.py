@@ -2,7 +2,7 @@
 
 from casino.models.audit import AuditEvent
 from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
-from casino.models.floor import Player, Shift, Table, TableLimit, TableSession
+from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import (
     Account,
     Drop,
@@ -38,6 +38,7 @@ __all__ = [
     "DropBox",
     "DropBoxSession",
     "EntryKind",
+    "GamingDay",
     "LedgerEntry",
     "LoginAttempt",
     "Player",

@@ -132,6 +132,36 @@ class Shift(models.Model):
         return f"{self.venue.code} {self.gaming_date} {self.name}"
 
 
+class GamingDay(models.Model):
+    """A venue's gaming date as it began: its instants and the shift plan it keeps.
+
+    Made with the first shift of the day (``casino.services.gaming_days``); the plan is a
+    copy of the venue's when the day began, so a later change of plan applies from the
+    next gaming day and the day's later shifts follow the plan its first one did.
+    """
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="gaming_days")
+    gaming_date = models.DateField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    shift_plan = models.JSONField(
+        default=list, help_text=_("The shifts of the day: a name and the time it starts.")
+    )
+
+    class Meta:
+        ordering = ["venue__code", "-starts_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "gaming_date"], name="gaming_day_unique"),
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="gaming_day_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue.code} {self.gaming_date}"
+
+
 class TableSession(models.Model):
     """A table open under one dealer for part of a shift: opener to closer count.
 

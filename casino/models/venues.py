@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import time
 from decimal import Decimal
 
 from django.conf import settings
@@ -18,6 +19,9 @@ from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
 #: two weeks of Django's default, on terminals that dealers share.
 DEFAULT_SESSION_HOURS = 12
 MIN_SESSION_HOURS, MAX_SESSION_HOURS = 1, 24
+#: When a venue's gaming day starts, in venue time, unless it sets its own
+#: (``Venue.gaming_day_starts``).
+DEFAULT_GAMING_DAY_STARTS = time(6, 0)
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -106,6 +110,24 @@ class Venue(models.Model):
         blank=True,
         help_text=_(
             'The bank notes the count counts, as text, largest first, e.g. ["500000", "200000"].'
+        ),
+    )
+    gaming_day_starts = models.TimeField(
+        _("gaming day starts"),
+        default=DEFAULT_GAMING_DAY_STARTS,
+        help_text=_(
+            "The time of day, in the venue's time zone, when its gaming day starts; it "
+            "changes only while all of its tables are closed."
+        ),
+    )
+    shift_plan = models.JSONField(
+        _("shifts"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "The gaming day's shifts in order, each a name and the time it starts; the first "
+            "starts when the gaming day starts, each ends when the next starts. None: one "
+            'shift named "day" for the whole gaming day.'
         ),
     )
     staff = models.ManyToManyField(

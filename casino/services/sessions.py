@@ -6,9 +6,8 @@ opening locks the ``Table`` row so two openings of one table cannot both succeed
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Mapping
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -37,6 +36,7 @@ from casino.money import (
 from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.dropboxes import dropbox_attach
+from casino.services.gaming_days import shift_at
 from casino.services.ledger import ledger_post
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
@@ -49,8 +49,6 @@ MAX_AMOUNT = Decimal(10) ** (MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES)
 #: off that) always fits its field, and a session can always be closed.
 SESSION_TOTAL_LIMIT = MAX_AMOUNT / 10
 
-#: When a venue's gaming date starts, in venue time, for the shift made when none is set up.
-GAMING_DAY_STARTS = time(6, 0)
 _ZERO = Decimal(0)
 
 
@@ -121,26 +119,10 @@ def check_session_total(
 
 
 def shift_current(*, venue: Any, at: datetime | None = None) -> Shift:
-    """The shift covering ``at`` at the venue; a whole gaming day when none is set up.
-
-    A venue with its own shift plan creates its shifts ahead; one without gets a shift
-    named "day" from 06:00 to 06:00 venue time, so a table can always be opened.
-    """
-    at = at or timezone.now()
-    shift = Shift.objects.filter(venue=venue, starts_at__lte=at, ends_at__gt=at).first()
-    if shift is not None:
-        return shift
-    tz = zoneinfo.ZoneInfo(venue.timezone)
-    local = at.astimezone(tz)
-    gaming_date = local.date() if local.time() >= GAMING_DAY_STARTS else local.date() - timedelta(1)
-    starts = datetime.combine(gaming_date, GAMING_DAY_STARTS, tzinfo=tz)
-    shift, _created = Shift.objects.get_or_create(
-        venue=venue,
-        gaming_date=gaming_date,
-        name="day",
-        defaults={"starts_at": starts, "ends_at": starts + timedelta(days=1)},
-    )
-    return shift
+    """The shift covering ``at`` (now by default) at the venue, made from the venue's plan
+    when it does not exist yet (``casino.services.gaming_days``): a table can always be
+    opened. A venue without a plan has one shift named "day" for the whole gaming day."""
+    return shift_at(venue=venue, at=at)
 
 
 @transaction.atomic

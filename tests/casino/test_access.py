@@ -43,6 +43,7 @@ from casino.models import (
     AuditEvent,
     Drop,
     DropBox,
+    GamingDay,
     LedgerEntry,
     LoginAttempt,
     Player,
@@ -738,6 +739,19 @@ API_ROUTES = {
         _api("venue-list"), api(), venue_bound=False, listed=lambda side: side.venue.pk
     ),
     "api:venue-detail": Route(_api("venue-detail", lambda side: side.venue.pk), api(), shows=mark),
+    # The venue's tables are open: a plan of shifts keeping the day's start is taken.
+    "api:venue-gaming-day": Route(
+        _api("venue-gaming-day", lambda side: side.venue.pk),
+        api(),
+        post=_write(MANAGE),
+        method="put",
+        json=True,
+        body=lambda world, side: {
+            "gaming_day_starts": "06:00",
+            "shifts": [{"name": "Early", "starts": "06:00"}, {"name": "Late", "starts": "18:00"}],
+        },
+        shows=mark,
+    ),
     "api:table-list": _api_list(
         "table-list",
         "venue={side.venue.pk}",
@@ -1019,6 +1033,11 @@ ADMIN_MODELS = {
     # Requests are made on the table's page and decided by their own views (below).
     "casino.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
     "casino.player": AdminModel(lambda world, side: side.player.pk, delete=False),
+    "casino.gamingday": _read_only(
+        lambda world, side: (
+            GamingDay.objects.get(venue=side.venue, gaming_date=side.shift.gaming_date).pk
+        )
+    ),
     "casino.shift": _read_only(lambda world, side: side.shift.pk),
     "casino.tablesession": _read_only(lambda world, side: side.session.pk),
     "casino.round": _read_only(lambda world, side: side.round.pk),

@@ -817,3 +817,63 @@ def test_a_plain_edit_keeps_djangos_history_message(admin_client, floor):
     edit_table(admin_client, floor.table, seats="6")
     message = LogEntry.objects.get().change_message
     assert json.loads(message) == [{"changed": {"fields": ["Seats"]}}]
+
+
+# Venues: their gaming day and shifts, saved by gaming_day_set
+
+
+def test_a_venues_shifts_are_saved_from_its_page_and_audited(admin_client, floor):
+    page = admin_client.get(venue_url(floor.venue))
+    assert 'name="shift_plan"' in page.content.decode()
+    response = edit_venue(
+        admin_client, floor.venue, shift_plan="06:00 Ca sáng\n14:00 Ca chiều\n\n22:00  Ca đêm\n"
+    )
+    assert response.status_code == 302, errors_of(response)
+    assert Venue.objects.get(pk=floor.venue.pk).shift_plan == [
+        {"name": "Ca sáng", "starts": "06:00"},
+        {"name": "Ca chiều", "starts": "14:00"},
+        {"name": "Ca đêm", "starts": "22:00"},
+    ]
+    event = AuditEvent.objects.get(action="venue.gaming_day")
+    assert (event.user, event.before["shifts"]) == (floor.manager, [])
+    assert not AuditEvent.objects.filter(action="venue.update").exists()
+    # The page shows the plan as it was written, one shift a line.
+    shown = form_data(admin_client.get(venue_url(floor.venue)))["shift_plan"]
+    assert shown.splitlines() == ["06:00 Ca sáng", "14:00 Ca chiều", "22:00 Ca đêm"]
+
+
+def test_a_wrong_shift_is_shown_on_the_shifts_field(admin_client, floor):
+    response = edit_venue(admin_client, floor.venue, shift_plan="06:00 Ca sáng\n14:00 ca sáng")
+    assert field_errors(response, "shift_plan") == [
+        "two shifts are named ca sáng; give each shift a name of its own"
+    ]
+    assert Venue.objects.get(pk=floor.venue.pk).shift_plan == []
+
+
+def test_a_venues_gaming_day_start_waits_for_its_tables_to_close(admin_client, floor):
+    session = open_table(floor)
+    refused = edit_venue(admin_client, floor.venue, gaming_day_starts="08:00")
+    assert any(
+        "these tables are open: NN1" in m for m in field_errors(refused, "gaming_day_starts")
+    )
+    close_table(floor, session)
+    saved = edit_venue(admin_client, floor.venue, gaming_day_starts="08:00", shift_plan="08:00 Day")
+    assert saved.status_code == 302, errors_of(saved)
+    venue = Venue.objects.get(pk=floor.venue.pk)
+    assert (str(venue.gaming_day_starts), venue.shift_plan) == (
+        "08:00:00",
+        [{"name": "Day", "starts": "08:00"}],
+    )
+
+
+def test_a_venues_shifts_are_shown_to_who_only_reads_the_venue(client, floor):
+    edit_venue(client_logged_in(client, floor.manager), floor.venue, shift_plan="06:00 Ca sáng")
+    client.force_login(floor.supervisor)
+    page = client.get(venue_url(floor.venue))
+    assert page.status_code == 200
+    assert "06:00 Ca sáng" in page.content.decode()
+
+
+def client_logged_in(client: Any, user: Any) -> Any:
+    client.force_login(user)
+    return client

@@ -41,6 +41,46 @@ class VenueSerializer(serializers.Serializer):
     )
 
 
+# A venue's gaming day and shifts
+
+
+class PlannedShiftSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The venue's own name for the shift, shown as is.")
+    starts = serializers.CharField(help_text="When it starts, venue time, HH:MM.")
+    ends = serializers.CharField(
+        help_text="When it ends: the next shift's start, the last one's the next gaming day's."
+    )
+
+
+class GamingDaySerializer(serializers.Serializer):
+    """The plan each new gaming day follows; the days begun keep the plan they began with."""
+
+    venue = VenueRefSerializer()
+    gaming_day_starts = serializers.CharField(help_text="When the gaming day starts, HH:MM.")
+    shifts = PlannedShiftSerializer(
+        many=True, help_text='In order; without a plan, one shift named "day".'
+    )
+
+
+class PlannedShiftInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
+    starts = serializers.CharField(max_length=8, allow_blank=True, help_text="HH:MM")
+
+
+class GamingDayInputSerializer(serializers.Serializer):
+    """The day's start and all of its shifts (an empty list: one shift for the day)."""
+
+    gaming_day_starts = serializers.CharField(
+        max_length=8, allow_blank=True, help_text="When the gaming day starts, HH:MM, e.g. 06:00."
+    )
+    shifts = serializers.ListField(
+        child=PlannedShiftInputSerializer(),
+        allow_empty=True,
+        max_length=100,
+        help_text="In the order they start; the first starts at gaming_day_starts.",
+    )
+
+
 # Tables
 
 

@@ -50,6 +50,7 @@ from casino.api.views.venues import (
     TableRulesetChangeListView,
     TableRulesetChangeRefuseView,
     VenueDetailView,
+    VenueGamingDayView,
     VenueListView,
 )
 
@@ -86,6 +87,7 @@ __all__ = [
     "TableRulesetChangeListView",
     "TableRulesetChangeRefuseView",
     "VenueDetailView",
+    "VenueGamingDayView",
     "VenueListView",
     "parse",
     "selectors",

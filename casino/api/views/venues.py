@@ -3,6 +3,8 @@ players."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -14,6 +16,7 @@ from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.roles import MANAGE
+from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (
     ruleset_change_approve,
@@ -48,6 +51,54 @@ class VenueDetailView(ApiView):
     def get(self, request: Request, pk: int) -> Response:
         venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
         return Response(s.VenueSerializer(venue).data)
+
+
+class VenueGamingDayView(ApiView):
+    write_capability = MANAGE
+
+    @staticmethod
+    def shown(venue: Any) -> dict[str, Any]:
+        return s.GamingDaySerializer(
+            {
+                "venue": venue,
+                "gaming_day_starts": written_time(venue.gaming_day_starts),
+                "shifts": plan_shown(plan_of(venue)),
+            }
+        ).data
+
+    @extend_schema(
+        operation_id="venues_gaming_day_retrieve",
+        tags=["venues"],
+        summary="When the venue's gaming day starts and its shifts",
+        responses={200: s.GamingDaySerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
+        return Response(self.shown(venue))
+
+    @extend_schema(
+        operation_id="venues_gaming_day_update",
+        tags=["venues"],
+        summary="Set the venue's gaming day and shifts (managers)",
+        description="Replaces the plan: the time the gaming day starts and its shifts in "
+        "order, each a name and the time it starts (the first at the day's start; each ends "
+        "when the next starts, the last when the next gaming day starts; an empty list is one "
+        'shift named "day"). The gaming days already begun keep the plan they began with; '
+        "the change applies from the next one. The start cannot change while a table of the "
+        "venue is open (409).",
+        request=s.GamingDayInputSerializer,
+        responses={200: s.GamingDaySerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
+        data = parse(s.GamingDayInputSerializer, request)
+        venue = gaming_day_set(
+            venue=venue,
+            user=request.user,
+            gaming_day_starts=data["gaming_day_starts"],
+            shifts=[dict(shift) for shift in data["shifts"]],
+        )
+        return Response(self.shown(venue))
 
 
 # Tables

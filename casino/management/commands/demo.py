@@ -14,6 +14,7 @@ from django.db import transaction
 from casino import games
 from casino.models import Venue
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
+from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create
 
 D = Decimal
@@ -24,6 +25,18 @@ VENUES = [
     ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko", "comma"),
     ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt", "comma"),
 ]
+
+#: Venues with shifts of their own (the others play one shift a gaming day from 06:00).
+SHIFT_PLANS = {
+    "hanoi": (
+        "06:00",
+        [
+            {"name": "Ca sáng", "starts": "06:00"},
+            {"name": "Ca chiều", "starts": "14:00"},
+            {"name": "Ca đêm", "starts": "22:00"},
+        ],
+    ),
+}
 
 STAFF = [
     # username, role, what they do
@@ -112,7 +125,14 @@ class Command(BaseCommand):
             self.stdout.write(f"  log in as {username} / {password_of(username)}  ({what})")
 
     def _set_up_floor(self, venue: Venue, users: dict, rounds: int) -> None:
-        """The venue's players, then each game's demo there."""
+        """The venue's shifts and players, then each game's demo there."""
+        if venue.code in SHIFT_PLANS:
+            starts, shifts = SHIFT_PLANS[venue.code]
+            gaming_day_set(
+                venue=venue, user=users["manager"], gaming_day_starts=starts, shifts=shifts
+            )
+            names = ", ".join(f"{shift['name']} {shift['starts']}" for shift in shifts)
+            self.stdout.write(f"  shifts: {names}")
         for n, name in enumerate(PLAYER_NAMES, start=1):
             player_create(
                 venue=venue,

@@ -46,6 +46,7 @@ from casino.models import (
 )
 from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.closing import session_close, session_figures
+from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open
 from casino.services.slips import slip_issue, slip_request, slip_verify
 from casino.simulation import chips_for, play
@@ -238,15 +239,16 @@ def _shift(venue: Venue, name: str, hours: float, *, ended: bool) -> Shift:
     length = timedelta(hours=hours)
     starts = now - length if ended else now
     local = starts.astimezone(ZoneInfo(venue.timezone))
-    taken = Shift.objects.filter(venue=venue, gaming_date=local.date())
+    gaming_date = gaming_date_of(venue, starts)  # under the venue's own gaming day start
+    taken = Shift.objects.filter(venue=venue, gaming_date=gaming_date)
     if name and taken.filter(name=name).exists():
-        raise CommandError(f"{venue.code} already has a shift '{name}' on {local.date()}")
+        raise CommandError(f"{venue.code} already has a shift '{name}' on {gaming_date}")
     if not name:
         name = f"sim {local:%H:%M}"
         if taken.filter(name__startswith=name).exists():
             name = f"{name} #{taken.filter(name__startswith=name).count() + 1}"
     return Shift.objects.create(
-        venue=venue, gaming_date=local.date(), name=name, starts_at=starts, ends_at=starts + length
+        venue=venue, gaming_date=gaming_date, name=name, starts_at=starts, ends_at=starts + length
     )
 
 

@@ -12,6 +12,7 @@ from casino.models import (
     LedgerEntry,
     Player,
     Round,
+    Shift,
     Table,
     TableSession,
     Venue,
@@ -51,6 +52,11 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         assert closed.variance == 0
         assert Round.objects.filter(session=closed).count() == 6
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
+    # Hà Nội plays its own shifts; the others one shift a gaming day.
+    hanoi = venues["hanoi"]
+    assert [shift["name"] for shift in hanoi.shift_plan] == ["Ca sáng", "Ca chiều", "Ca đêm"]
+    assert {s.name for s in Shift.objects.filter(venue=hanoi)} <= {"Ca sáng", "Ca chiều", "Ca đêm"}
+    assert {s.name for s in Shift.objects.filter(venue=venues["seoul"])} == {"day"}
     assert tally_differences() == []  # the reports' tallies hold every settled round
     mau_binh = Round.objects.filter(game="maubinh", session__table__venue__code="hanoi")
     assert mau_binh.filter(status="settled").count() >= 20
