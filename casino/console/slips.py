@@ -57,23 +57,23 @@ def waiting_for(slip: Slip) -> str:
         return _("At the cage: waiting to be issued.")
     if slip.status != SlipStatus.ISSUED:
         return ""
-    missing = [
-        line
-        for line, signed in (
-            (_("the dealer"), slip.dealer_confirmed_by_id),
-            (_("a supervisor"), slip.supervisor_confirmed_by_id),
-        )
-        if signed is None
-    ]
-    if not missing:
+    dealer = slip.dealer_confirmed_by_id is not None
+    supervisor = slip.supervisor_confirmed_by_id is not None
+    if dealer and supervisor:
         return _("Signed out: the chips are on their way to the cage.")
     if slip.kind == Slip.Kind.FILL:
-        return _("Chips on their way: %(who)s signs for their receipt at the table.") % {
-            "who": _(" and ").join(str(who) for who in missing)
-        }
-    return _("Issued: %(who)s signs the chips out at the table.") % {
-        "who": _(" and ").join(str(who) for who in missing)
-    }
+        if dealer:
+            return _("Chips received by the dealer: a supervisor signs for them too.")
+        if supervisor:
+            return _("Chips received by a supervisor: the dealer signs for them too.")
+        return _(
+            "Chips on their way: the dealer and a supervisor sign for their receipt at the table."
+        )
+    if dealer:
+        return _("Signed out by the dealer: a supervisor signs the chips out too.")
+    if supervisor:
+        return _("Signed out by a supervisor: the dealer signs the chips out too.")
+    return _("Issued: the dealer and a supervisor sign the chips out at the table.")
 
 
 @require_http_methods(["GET", "POST"])

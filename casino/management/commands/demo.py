@@ -13,7 +13,7 @@ from django.db import transaction
 
 from casino import games
 from casino.models import Venue
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, forget, role_group
+from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, forget, role_group
 from casino.services.players import player_create
 
 D = Decimal
@@ -28,11 +28,12 @@ VENUES = [
 STAFF = [
     # username, role, what they do
     ("dealer", DEALER, "deals and settles at the tables"),
-    ("supervisor", SUPERVISOR, "approves voids, fills and credits; closes tables"),
+    ("supervisor", SUPERVISOR, "approves voids, signs for fills and credits; closes tables"),
     ("pitboss", SUPERVISOR, "the second supervisor for two-person steps"),
     ("manager", MANAGER, "edits rulesets (drafts), tables and players"),
     ("approver", MANAGER, "approves and activates what the manager edited"),
     ("auditor", AUDITOR, "reads everything, changes nothing"),
+    ("cashier", CAGE, "the cage: issues fills and credits, receives credits"),
 ]
 
 PLAYER_NAMES = [

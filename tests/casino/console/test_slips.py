@@ -69,7 +69,10 @@ def test_the_dealer_and_a_supervisor_confirm_receipt_on_the_page(
     client = as_user(floor.dealer)
     page = slips_page(client, session)
     assert buttons(page) == [f"Confirm receipt of slip {slip.label} as dealer"]
-    assert "Chips on their way: the dealer and a supervisor signs" in page
+    assert (
+        "Chips on their way: the dealer and a supervisor sign for their receipt at the table."
+        in page
+    )
     assert "runner Minh" in page
     signed = client.post(step(session, slip, "confirm-dealer"), **HX)
     assert signed.status_code == 200
@@ -106,7 +109,7 @@ def test_a_credit_is_signed_out_at_the_table(as_user, floor, session, cashier):
     slip_issue(slip=credit, user=cashier)
     page = slips_page(as_user(floor.supervisor), session)
     assert f"Sign out slip {credit.label} as supervisor" in buttons(page)
-    assert "Issued: the dealer and a supervisor signs the chips out at the table." in page
+    assert "Issued: the dealer and a supervisor sign the chips out at the table." in page
 
 
 def test_a_forged_step_is_refused_with_why_and_changes_nothing(
