@@ -183,7 +183,7 @@ def _report_day(request: HttpRequest, venue: Venue) -> date:
         return date.fromisoformat(request.GET.get("day", ""))
     except ValueError:
         current = selectors.current_gaming_date(venue=venue)
-        return current or timezone.localdate()
+        return current or timezone.now().astimezone(zoneinfo.ZoneInfo(venue.timezone)).date()
 
 
 @require_GET
