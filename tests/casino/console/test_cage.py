@@ -224,3 +224,26 @@ def test_the_slip_report_lists_voided_slips_and_missing_numbers(as_user, floor, 
     assert any(row.startswith(voided.label) and "asked twice" in row for row in rows)
     assert rows[-1].startswith(f"{voided.year}-000004,") and "Missing" in rows[-1]
     assert as_user(floor.other_supervisor).get(url).status_code == 404
+
+
+def test_the_cage_page_costs_the_same_queries_however_many_slips(as_user, floor, session, cashier):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        client = as_user(cashier)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(cage_url(floor.venue)).status_code == 200
+        return len(captured)
+
+    def request(kind: str) -> Slip:
+        return slip_request(session=session, user=floor.dealer, kind=kind, chips={"1000": 1})
+
+    request("fill")
+    slip_issue(slip=request("credit"), user=cashier)
+    few = queries()
+    for _ in range(3):
+        request("fill")
+        slip_issue(slip=request("credit"), user=cashier)
+    slip_void(slip=request("fill"), user=cashier, reason="twice")
+    assert queries() == few
