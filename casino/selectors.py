@@ -394,7 +394,15 @@ def slip_list(
     slips = (
         Slip.objects.filter(venue_id__in=venue_ids(user))
         .select_related(
-            "venue", "session__table", "requested_by", "issued_by", "verified_by", "voided_by"
+            "venue",
+            "session__table",
+            "requested_by",
+            "issued_by",
+            "dealer_confirmed_by",
+            "supervisor_confirmed_by",
+            "received_by",
+            "verified_by",
+            "voided_by",
         )
         .order_by("venue__code", "-year", "-number")
     )

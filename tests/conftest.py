@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
+from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
 from tests.factories import VenueFactory, niuniu_table, staff
 
@@ -66,6 +66,12 @@ def floor(db) -> Floor:
         other_dealer=staff("other-dealer", DEALER, other),
         other_supervisor=staff("other-supervisor", SUPERVISOR, other),
     )
+
+
+@pytest.fixture
+def cashier(floor):
+    """The cage's cashier at the floor's venue."""
+    return staff("cashier", CAGE, floor.venue)
 
 
 @pytest.fixture

@@ -135,10 +135,23 @@ class SlipAdmin(ReadOnlyAdmin):
         "status",
         "requested_by",
         "issued_by",
-        "verified_by",
+        "dealer_confirmed_by",
+        "supervisor_confirmed_by",
+        "received_by",
+        "verified_at",
+        "voided_by",
+        "void_reason",
     ]
     list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind", "status"]
-    list_select_related = ["venue"]
+    list_select_related = [
+        "venue",
+        "requested_by",
+        "issued_by",
+        "dealer_confirmed_by",
+        "supervisor_confirmed_by",
+        "received_by",
+        "voided_by",
+    ]
 
 
 # Login records and API tokens (casino/throttling.py, casino/services/logins.py)

@@ -68,7 +68,17 @@ urlpatterns = [
     path("slips/", views.SlipListView.as_view(), name="slip-list"),
     path("slips/<int:pk>/", views.SlipDetailView.as_view(), name="slip-detail"),
     path("slips/<int:pk>/issue/", views.SlipIssueView.as_view(), name="slip-issue"),
-    path("slips/<int:pk>/verify/", views.SlipVerifyView.as_view(), name="slip-verify"),
+    path(
+        "slips/<int:pk>/confirm-dealer/",
+        views.SlipConfirmDealerView.as_view(),
+        name="slip-confirm-dealer",
+    ),
+    path(
+        "slips/<int:pk>/confirm-supervisor/",
+        views.SlipConfirmSupervisorView.as_view(),
+        name="slip-confirm-supervisor",
+    ),
+    path("slips/<int:pk>/receive/", views.SlipReceiveView.as_view(), name="slip-receive"),
     path("slips/<int:pk>/void/", views.SlipVoidView.as_view(), name="slip-void"),
     path("slips/<int:pk>/ledger/", views.SlipLedgerView.as_view(), name="slip-ledger"),
     path(

@@ -1,6 +1,9 @@
-"""Fills and credits of a session: the dealer requests; supervisors issue, verify (a second
-one) or void each slip from the list, which offers a viewer only the steps they may take
-(``casino.services.slips.slip_steps``, the rule the services themselves apply)."""
+"""Fills and credits of a session, the table's side: the dealer (or a supervisor) requests by
+denomination; once the cage has issued a slip, the dealer and a supervisor each sign for its
+chips from their own login on this page (a fill's received, a credit's sent); a supervisor
+voids. The list offers a viewer only the steps they may take
+(``casino.services.slips.slip_steps``, the rule the services themselves apply); the cage's
+side is ``casino/console/cage.py``."""
 
 from __future__ import annotations
 
@@ -17,14 +20,13 @@ from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Slip, SlipStatus, TableSession
 from casino.money import venue_money
 from casino.services.slips import (
-    ISSUE,
-    STEPS,
-    VERIFY,
+    CONFIRM_DEALER,
+    CONFIRM_SUPERVISOR,
+    TABLE_STEPS,
     VOID,
-    slip_issue,
-    slip_refusal,
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
     slip_steps,
-    slip_verify,
     slip_void,
 )
 
@@ -38,7 +40,7 @@ def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, A
         "denominations": session.table.chip_denominations,
         "kinds": Slip.Kind.choices,
         "steps": {slip.pk: slip_steps(slip=slip, user=user) for slip in slips},
-        "waiting": _waiting_for_another(slips, user),
+        "waiting": {slip.pk: waiting_for(slip) for slip in slips},
         "errors": {},
         "data": {},
         "message": "",
@@ -49,15 +51,29 @@ def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, A
     }
 
 
-def _waiting_for_another(slips: list[Slip], user: Any) -> dict[int, str]:
-    """Why the viewer is not offered Verify on a slip they issued (a second person counts)."""
-    waiting = {}
-    for slip in slips:
-        if slip.status == SlipStatus.ISSUED:
-            refused = slip_refusal(slip=slip, user=user, step=VERIFY)
-            if refused is not None and refused.reason == "verify_by_issuer":
-                waiting[slip.pk] = _("You issued it: another supervisor verifies it.")
-    return waiting
+def waiting_for(slip: Slip) -> str:
+    """What the slip waits for, in the reader's language ("" once posted or voided)."""
+    if slip.status == SlipStatus.REQUESTED:
+        return _("At the cage: waiting to be issued.")
+    if slip.status != SlipStatus.ISSUED:
+        return ""
+    dealer = slip.dealer_confirmed_by_id is not None
+    supervisor = slip.supervisor_confirmed_by_id is not None
+    if dealer and supervisor:
+        return _("Signed out: the chips are on their way to the cage.")
+    if slip.kind == Slip.Kind.FILL:
+        if dealer:
+            return _("Chips received by the dealer: a supervisor signs for them too.")
+        if supervisor:
+            return _("Chips received by a supervisor: the dealer signs for them too.")
+        return _(
+            "Chips on their way: the dealer and a supervisor sign for their receipt at the table."
+        )
+    if dealer:
+        return _("Signed out by the dealer: a supervisor signs the chips out too.")
+    if supervisor:
+        return _("Signed out by a supervisor: the dealer signs the chips out too.")
+    return _("Issued: the dealer and a supervisor sign the chips out at the table.")
 
 
 @require_http_methods(["GET", "POST"])
@@ -106,29 +122,33 @@ def slips(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 
 def _step_done(slip: Slip, step: str) -> str:
-    done = {
-        ISSUE: _("%(kind)s %(number)s issued: another supervisor verifies it."),
-        VERIFY: _("%(kind)s %(number)s verified and entered in the ledger."),
-        VOID: _("%(kind)s %(number)s voided."),
-    }[step]
+    if slip.status == SlipStatus.VERIFIED:
+        done = _(
+            "%(kind)s %(number)s signed by the dealer and a supervisor: entered in the ledger."
+        )
+    elif step == VOID:
+        done = _("%(kind)s %(number)s voided.")
+    else:
+        done = _("%(kind)s %(number)s signed at the table.")
     return done % {"kind": slip.get_kind_display(), "number": slip.label}
 
 
 def _take_step(slip: Slip, user: Any, step: str, reason: str) -> Slip:
-    if step == ISSUE:
-        return slip_issue(slip=slip, user=user)
-    if step == VERIFY:
-        return slip_verify(slip=slip, user=user)
+    if step == CONFIRM_DEALER:
+        return slip_confirm_dealer(slip=slip, user=user)
+    if step == CONFIRM_SUPERVISOR:
+        return slip_confirm_supervisor(slip=slip, user=user)
     return slip_void(slip=slip, user=user, reason=reason)
 
 
 @require_POST
 @with_session
 def slip_step(request: HttpRequest, session: TableSession, slip_id: int, step: str) -> HttpResponse:
-    """Issue, verify or void a slip of the session as the signed-in supervisor. A step the
-    viewer may not take is refused (403) with why, however the request was made."""
-    if step not in STEPS:
-        raise Http404("no such step of a slip")
+    """Sign for a slip's chips at the table (as its dealer or as a supervisor) or void it,
+    as the signed-in user. A step the viewer may not take is refused (403) with why, however
+    the request was made; the cage's steps are not this page's (404)."""
+    if step not in (*TABLE_STEPS, VOID):
+        raise Http404("no such step of a slip at the table")
     slip = selectors.session_slip_for(session=session, pk=slip_id)
     if slip is None:
         raise Http404("no such slip in this session")
@@ -136,15 +156,6 @@ def slip_step(request: HttpRequest, session: TableSession, slip_id: int, step: s
     try:
         slip = _take_step(slip, request.user, step, reason)
     except Forbidden as refused:
-        if refused.reason == "not_supervisor":
-            return refusal(
-                request,
-                403,
-                _(
-                    "Only a supervisor issues, verifies or voids a fill or a credit; a "
-                    "supervisor does it from their own login."
-                ),
-            )
         return refusal(request, 403, refused.message)
     except ServiceError as refused:
         context = slips_context(

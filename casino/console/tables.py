@@ -19,7 +19,7 @@ from casino.console.access import (
 )
 from casino.errors import Conflict, ServiceError
 from casino.models import Table, TableSession
-from casino.roles import PLAY, can, has_role
+from casino.roles import CASHIER, PLAY, can, has_role
 from casino.services.sessions import session_open
 
 
@@ -37,9 +37,16 @@ def home(request: HttpRequest) -> HttpResponse:
         use_venue_language(request, languages.pop())
     pit = selectors.pit_for(user=request.user)
     watches = has_role(request.user, selectors.PIT)
-    return render(
-        request, "console/home.html", {"groups": groups, "pit": pit, "watches_floor": watches}
-    )
+    context = {
+        "groups": groups,
+        "pit": pit,
+        "watches_floor": watches,
+        "cage_venues": selectors.venues_where(user=request.user, capability=CASHIER),
+        "slip_report_venues": selectors.venues_where(
+            user=request.user, capability=selectors.SLIP_REPORT
+        ),
+    }
+    return render(request, "console/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])

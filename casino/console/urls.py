@@ -4,7 +4,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import closing, count, history, lock, pit, slips, tables
+from casino.console import cage, closing, count, history, lock, pit, slips, tables
 
 app_name = "console"
 
@@ -29,6 +29,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         slips.slip_step,
         name="slip-step",
     ),
+    path("cage/", cage.cage_home, name="cage-home"),
+    path("cage/<int:venue_id>/", cage.cage, name="cage"),
+    path(
+        "cage/<int:venue_id>/slips/<int:slip_id>/<slug:step>/",
+        cage.cage_step,
+        name="cage-step",
+    ),
+    path("slips/<int:slip_id>/pdf/", cage.slip_pdf, name="slip-pdf"),
+    path("venues/<int:venue_id>/slip-report/", cage.slip_report, name="slip-report"),
+    path("venues/<int:venue_id>/slip-report.csv", cage.slip_report_csv, name="slip-report-csv"),
     path("sessions/<int:session_id>/close/", closing.close, name="close"),
     path(
         "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",

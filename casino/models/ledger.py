@@ -45,8 +45,11 @@ class SlipStatus(models.TextChoices):
 class Slip(models.Model):
     """A fill (chips from the cage to the table) or a credit (back to the cage).
 
-    Numbered per venue and year; requested, issued and verified by named people, the
-    issuer and the verifier two different people. Posted to the ledger when verified.
+    Numbered per venue and year; every step signed by a named person and timed
+    (``casino/services/slips.py`` says the order): requested at the table, issued by the
+    cage's cashier, confirmed at the table by its dealer and a supervisor (two people, neither
+    the cashier), for a credit received back at the cage by a cashier. Posted to the ledger
+    by its last step (``verified``); a slip voided before then keeps its number and reason.
     """
 
     class Kind(models.TextChoices):
@@ -71,6 +74,25 @@ class Slip(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     issued_at = models.DateTimeField(null=True, blank=True)
+    runner = models.CharField(
+        max_length=150, blank=True, help_text=_("Who carries the chips between cage and table.")
+    )
+    # The table's two signatures: the chips of a fill received, those of a credit sent.
+    dealer_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    dealer_confirmed_at = models.DateTimeField(null=True, blank=True)
+    supervisor_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    supervisor_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # A credit's chips received at the cage.
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    received_at = models.DateTimeField(null=True, blank=True)
+    # Who posted it to the ledger, and when: a fill's second table signature, a credit's
+    # receipt at the cage.
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -86,9 +108,31 @@ class Slip(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["venue", "year", "number"], name="slip_number"),
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="slip_amount_positive"),
+            # The cage and the table are different people: the cashier who issued a slip
+            # signs neither of the table's lines, nor does the cashier who receives a credit;
+            # the table's two lines are two people.
             models.CheckConstraint(
-                condition=~models.Q(verified_by=models.F("issued_by")),
+                condition=~models.Q(dealer_confirmed_by=models.F("issued_by"))
+                & ~models.Q(supervisor_confirmed_by=models.F("issued_by")),
+                name="slip_cashier_is_not_a_table_signer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(received_by=models.F("dealer_confirmed_by"))
+                & ~models.Q(received_by=models.F("supervisor_confirmed_by")),
+                name="slip_receiver_is_not_a_table_signer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(dealer_confirmed_by=models.F("supervisor_confirmed_by")),
+                name="slip_table_signers_differ",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="credit") | ~models.Q(verified_by=models.F("issued_by")),
                 name="slip_verifier_is_not_issuer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="void")
+                | (models.Q(voided_by__isnull=False) & ~models.Q(void_reason="")),
+                name="slip_void_has_reason",
             ),
         ]
 

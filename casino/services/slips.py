@@ -1,12 +1,36 @@
-"""Fill and credit slips: requested, issued, verified by named people, or voided.
+"""Fill and credit slips through the cage: each step signed by a named person.
+
+A fill (chips from the cage to the table):
+1. requested at the table, by denomination, by its dealer or a supervisor (``slip_request``);
+2. issued at the cage by a cashier, who counts the chips out and names the runner who
+   carries them (``slip_issue``);
+3. the chips travel; at the table the dealer and a supervisor each confirm receipt, in
+   either order (``slip_confirm_dealer``, ``slip_confirm_supervisor``): two people, neither
+   the cashier who issued it. The second confirmation posts the fill to the ledger
+   (status ``verified``).
+
+A credit (chips from the table back to the cage), in the order a cage count expects, with
+the chips always in someone's signed hands:
+1. requested at the table as a fill is;
+2. issued (prepared) at the cage by a cashier, who sends the runner for the chips;
+3. the dealer and a supervisor count the chips out of the tray and sign them out, in
+   either order (the same two services as a fill's receipt);
+4. the runner carries them to the cage, where a cashier (not one of the table's signers)
+   counts them in and confirms receipt (``slip_receive``), which posts the credit.
+
+A slip is voided (``slip_void``) at any step before it is posted; it keeps its number,
+with the reason and who voided it. A requested slip is voided by a supervisor at the table
+or a cashier at the cage; once issued, by the side the chips came from: a fill by a cashier
+(the chips go back into the cage), a credit by a supervisor (they stay in, or go back to,
+the tray). A posted slip is corrected by an opposite slip.
 
 Who takes which step is said once, by ``slip_refusal``: each step's service raises what it
 answers, and a screen asks it (``slip_steps``) to offer a viewer only the steps they may
 take, so the console, the API and the commands refuse alike.
 
-Locking: a slip's number is allocated under a lock on its venue row, so numbers are
-sequential per venue and year with no gaps from concurrent requests; each later step locks
-the slip row.
+Locking: a slip's number is allocated under a lock on its venue row (after the session's
+row), so numbers are sequential per venue and year with no gaps from concurrent requests;
+each later step locks the slip row.
 """
 
 from __future__ import annotations
@@ -23,27 +47,35 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
-from casino.roles import PLAY, SUPERVISE, can
+from casino.roles import CASHIER, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
 from casino.services.sessions import check_session_total, chips_total, lock_open_session
 
 #: A slip that is not voided counts against its session's limit from its request on, so
-#: verifying it never takes the session's fills or credits past what a close can hold.
+#: posting it never takes the session's fills or credits past what a close can hold.
 _COUNTED = (SlipStatus.REQUESTED, SlipStatus.ISSUED, SlipStatus.VERIFIED)
 
 #: The steps of a slip after its request, each a service below, in the order it takes them.
-ISSUE, VERIFY, VOID = "issue", "verify", "void"
-STEPS = (ISSUE, VERIFY, VOID)
-#: The states each step starts from.
-_STEP_FROM = {
-    ISSUE: (SlipStatus.REQUESTED,),
-    VERIFY: (SlipStatus.ISSUED,),
-    VOID: (SlipStatus.REQUESTED, SlipStatus.ISSUED),
-}
+ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE, VOID = (
+    "issue",
+    "confirm-dealer",
+    "confirm-supervisor",
+    "receive",
+    "void",
+)
+STEPS = (ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE, VOID)
+#: The steps taken at the cage (by a cashier) and at the table.
+CAGE_STEPS = (ISSUE, RECEIVE)
+TABLE_STEPS = (CONFIRM_DEALER, CONFIRM_SUPERVISOR)
+
 _WRONG_STATE = {
     ISSUE: _("slip %(slip)s is %(status)s; only a requested slip is issued"),
-    VERIFY: _("slip %(slip)s is %(status)s; only an issued slip is verified"),
+    CONFIRM_DEALER: _("slip %(slip)s is %(status)s; only an issued slip is signed at the table"),
+    CONFIRM_SUPERVISOR: _(
+        "slip %(slip)s is %(status)s; only an issued slip is signed at the table"
+    ),
+    RECEIVE: _("slip %(slip)s is %(status)s; only an issued credit is received at the cage"),
     VOID: _(
         "slip %(slip)s is %(status)s; only a requested or issued slip is voided, and a "
         "verified one is corrected by an opposite slip"
@@ -51,30 +83,154 @@ _WRONG_STATE = {
 }
 
 
-def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
-    """Why ``user`` may not take ``step`` (``ISSUE``, ``VERIFY``, ``VOID``) on ``slip`` as
-    it stands, or ``None`` when they may.
-
-    Supervisors (and managers) of the slip's venue take every step; the dealer only
-    requests. The verifier is not the issuer: the chips are counted by a second person.
-    """
-    if not can(user, SUPERVISE, slip.venue_id):
-        return Forbidden(_("only a supervisor handles fills and credits"), reason="not_supervisor")
-    if slip.status not in _STEP_FROM[step]:
-        status = str(slip.get_status_display()).lower()
-        return Conflict(
-            _WRONG_STATE[step] % {"slip": slip.label, "status": status}, reason="slip_state"
-        )
-    if step == VERIFY and slip.issued_by_id == user.pk:
+def _refuse_role(slip: Slip, user: Any, step: str) -> ServiceError | None:
+    venue_id = slip.venue_id
+    if step == ISSUE and not can(user, CASHIER, venue_id):
+        return Forbidden(_("only the cage's cashier issues a slip"), reason="not_cashier")
+    if step == RECEIVE and not can(user, CASHIER, venue_id):
         return Forbidden(
-            _("you issued slip %(slip)s; a second person must verify it") % {"slip": slip.label},
-            reason="verify_by_issuer",
+            _("only the cage's cashier receives a credit's chips"), reason="not_cashier"
+        )
+    if step == CONFIRM_DEALER and not can(user, PLAY, venue_id):
+        return Forbidden(
+            _("only the table's dealer or a supervisor signs for the chips at the table"),
+            reason="not_table",
+        )
+    if step == CONFIRM_SUPERVISOR and not can(user, SUPERVISE, venue_id):
+        return Forbidden(
+            _("only a supervisor signs the supervisor's line at the table"),
+            reason="not_supervisor",
+        )
+    if step == VOID:
+        return _refuse_void_role(slip, user)
+    return None
+
+
+def _refuse_void_role(slip: Slip, user: Any) -> ServiceError | None:
+    cashier = can(user, CASHIER, slip.venue_id)
+    supervisor = can(user, SUPERVISE, slip.venue_id)
+    if slip.status != SlipStatus.ISSUED:
+        if cashier or supervisor:
+            return None
+        return Forbidden(
+            _("only a supervisor at the table or the cage's cashier voids a slip"),
+            reason="not_voider",
+        )
+    if slip.kind == Slip.Kind.FILL and not cashier:
+        return Forbidden(
+            _(
+                "fill %(slip)s was issued: only the cage's cashier voids it, taking the "
+                "chips back into the cage"
+            )
+            % {"slip": slip.label},
+            reason="void_at_cage",
+        )
+    if slip.kind == Slip.Kind.CREDIT and not supervisor:
+        return Forbidden(
+            _(
+                "credit %(slip)s was issued: only a supervisor at the table voids it, the "
+                "chips staying in the tray"
+            )
+            % {"slip": slip.label},
+            reason="void_at_table",
         )
     return None
 
 
+def _refuse_state(slip: Slip, step: str) -> ServiceError | None:
+    wanted = SlipStatus.REQUESTED if step == ISSUE else SlipStatus.ISSUED
+    if step == VOID:
+        ok = slip.status in (SlipStatus.REQUESTED, SlipStatus.ISSUED)
+    elif step == RECEIVE:
+        ok = slip.status == wanted and slip.kind == Slip.Kind.CREDIT
+    else:
+        ok = slip.status == wanted
+    if not ok:
+        if step == RECEIVE and slip.kind == Slip.Kind.FILL:
+            return Conflict(
+                _("slip %(slip)s is a fill: its chips are received at the table, not the cage")
+                % {"slip": slip.label},
+                reason="slip_state",
+            )
+        status = str(slip.get_status_display()).lower()
+        return Conflict(
+            _WRONG_STATE[step] % {"slip": slip.label, "status": status}, reason="slip_state"
+        )
+    signed = {
+        CONFIRM_DEALER: slip.dealer_confirmed_by_id,
+        CONFIRM_SUPERVISOR: slip.supervisor_confirmed_by_id,
+    }
+    if signed.get(step) is not None:
+        return Conflict(
+            _("slip %(slip)s is already signed on that line at the table") % {"slip": slip.label},
+            reason="already_signed",
+        )
+    if step == RECEIVE and (
+        slip.dealer_confirmed_by_id is None or slip.supervisor_confirmed_by_id is None
+    ):
+        return Conflict(
+            _(
+                "credit %(slip)s is not signed out at the table yet: its dealer and a "
+                "supervisor sign first"
+            )
+            % {"slip": slip.label},
+            reason="not_signed_out",
+        )
+    return None
+
+
+def _refuse_person(slip: Slip, user: Any, step: str) -> ServiceError | None:
+    """Segregation of duties: the cage and the table are different people, and the
+    table's two lines are two people."""
+    if step in TABLE_STEPS and slip.issued_by_id == user.pk:
+        return Forbidden(
+            _(
+                "you issued slip %(slip)s at the cage; the table's dealer and a supervisor "
+                "other than you sign for it"
+            )
+            % {"slip": slip.label},
+            reason="cashier_at_table",
+        )
+    other_line = {
+        CONFIRM_DEALER: slip.supervisor_confirmed_by_id,
+        CONFIRM_SUPERVISOR: slip.dealer_confirmed_by_id,
+    }
+    if step in TABLE_STEPS and other_line[step] == user.pk:
+        return Forbidden(
+            _("you already signed slip %(slip)s; a second person signs the other line")
+            % {"slip": slip.label},
+            reason="same_person_twice",
+        )
+    if step == RECEIVE and user.pk in (
+        slip.dealer_confirmed_by_id,
+        slip.supervisor_confirmed_by_id,
+    ):
+        return Forbidden(
+            _("you signed credit %(slip)s out at the table; another person receives it at the cage")
+            % {"slip": slip.label},
+            reason="table_at_cage",
+        )
+    return None
+
+
+def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
+    """Why ``user`` may not take ``step`` (one of ``STEPS``) on ``slip`` as it stands, or
+    ``None`` when they may.
+
+    In order: the role at the slip's venue (``Forbidden``), the slip's state (``Conflict``),
+    then who already signed it (``Forbidden``): the cashier who issued a slip signs neither
+    of the table's lines; the dealer's and the supervisor's lines are two people; whoever
+    signed a credit out at the table does not receive it at the cage.
+    """
+    return (
+        _refuse_role(slip, user, step)
+        or _refuse_state(slip, step)
+        or _refuse_person(slip, user, step)
+    )
+
+
 def slip_steps(*, slip: Slip, user: Any) -> tuple[str, ...]:
-    """The steps ``user`` may take on ``slip`` now (none for a dealer or a settled slip)."""
+    """The steps ``user`` may take on ``slip`` now (none for an auditor or a posted slip)."""
     return tuple(step for step in STEPS if slip_refusal(slip=slip, user=user, step=step) is None)
 
 
@@ -88,7 +244,7 @@ def _check_step(slip: Slip, user: Any, step: str) -> None:
 def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]) -> Slip:
     """Request a fill or a credit of ``chips`` (denomination -> count) for an open table.
 
-    The dealer (or a supervisor) requests; supervisors issue and verify.
+    The dealer (or a supervisor) requests at the table; the cage's cashier issues it.
     """
     session = lock_open_session(session.pk)
     venue = Venue.objects.select_for_update().get(pk=session.table.venue_id)
@@ -152,14 +308,16 @@ def _venue(slip: Slip) -> Venue:
 
 
 @transaction.atomic
-def slip_issue(*, slip: Slip, user: Any) -> Slip:
-    """A supervisor issues the chips of a requested slip (from the cage, or back to it)."""
+def slip_issue(*, slip: Slip, user: Any, runner: str = "") -> Slip:
+    """The cage's cashier issues a requested slip: counts a fill's chips out to ``runner``
+    (who carries them), or sends ``runner`` for a credit's chips."""
     slip = _lock(slip)
     _check_step(slip, user, ISSUE)
     slip.status = SlipStatus.ISSUED
     slip.issued_by = user
     slip.issued_at = timezone.now()
-    slip.save(update_fields=["status", "issued_by", "issued_at"])
+    slip.runner = (runner or "").strip()[:150]
+    slip.save(update_fields=["status", "issued_by", "issued_at", "runner"])
     audit_record(
         user=user,
         action="slip.issue",
@@ -171,13 +329,54 @@ def slip_issue(*, slip: Slip, user: Any) -> Slip:
 
 
 @transaction.atomic
-def slip_verify(*, slip: Slip, user: Any) -> Slip:
-    """The table verifies the chips arrived (a fill) or left (a credit); posted to the ledger.
+def slip_confirm_dealer(*, slip: Slip, user: Any) -> Slip:
+    """The table's dealer signs for an issued slip's chips (a fill's received, a credit's
+    sent); a fill is posted when the supervisor has signed too."""
+    return _table_sign(slip, user, CONFIRM_DEALER)
 
-    The verifier must be someone other than the issuer.
-    """
+
+@transaction.atomic
+def slip_confirm_supervisor(*, slip: Slip, user: Any) -> Slip:
+    """A supervisor signs for an issued slip's chips at the table (from their own login);
+    a fill is posted when the dealer has signed too."""
+    return _table_sign(slip, user, CONFIRM_SUPERVISOR)
+
+
+def _table_sign(slip: Slip, user: Any, step: str) -> Slip:
     slip = _lock(slip)
-    _check_step(slip, user, VERIFY)
+    _check_step(slip, user, step)
+    now = timezone.now()
+    line = "dealer_confirmed" if step == CONFIRM_DEALER else "supervisor_confirmed"
+    setattr(slip, f"{line}_by", user)
+    setattr(slip, f"{line}_at", now)
+    slip.save(update_fields=[f"{line}_by", f"{line}_at"])
+    audit_record(
+        user=user,
+        action=f"slip.{step}",
+        obj=slip,
+        venue=_venue(slip),
+        summary=f"{step} on {slip.kind} {slip.label}",
+    )
+    both = slip.dealer_confirmed_by_id is not None and slip.supervisor_confirmed_by_id is not None
+    if both and slip.kind == Slip.Kind.FILL:
+        _post(slip, user)
+    return slip
+
+
+@transaction.atomic
+def slip_receive(*, slip: Slip, user: Any) -> Slip:
+    """The cage's cashier counts a credit's chips in, signed out at the table; posted."""
+    slip = _lock(slip)
+    _check_step(slip, user, RECEIVE)
+    slip.received_by = user
+    slip.received_at = timezone.now()
+    slip.save(update_fields=["received_by", "received_at"])
+    _post(slip, user)
+    return slip
+
+
+def _post(slip: Slip, user: Any) -> None:
+    """Post ``slip`` (locked) to the ledger, the cage against the table's tray."""
     venue = _venue(slip)
     try:  # counted since its request; checked again as it reaches the ledger
         check_session_total(
@@ -197,20 +396,12 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
                 venue_id=slip.venue_id,
                 session_id=slip.session_id,
                 slip=slip,
-                account=Account.TRAY,
+                account=account,
                 kind=kind,
-                amount=into_tray,
+                amount=amount,
                 created_by=user,
-            ),
-            LedgerEntry(
-                venue_id=slip.venue_id,
-                session_id=slip.session_id,
-                slip=slip,
-                account=Account.CAGE,
-                kind=kind,
-                amount=-into_tray,
-                created_by=user,
-            ),
+            )
+            for account, amount in ((Account.TRAY, into_tray), (Account.CAGE, -into_tray))
         ]
     )
     slip.status = SlipStatus.VERIFIED
@@ -222,14 +413,14 @@ def slip_verify(*, slip: Slip, user: Any) -> Slip:
         action="slip.verify",
         obj=slip,
         venue=venue,
-        summary=f"verified {slip.kind} {slip.label} of {slip.amount}",
+        summary=f"posted {slip.kind} {slip.label} of {slip.amount}",
     )
-    return slip
 
 
 @transaction.atomic
 def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
-    """Void a slip that was not verified; a verified one is corrected by an opposite slip."""
+    """Void a slip that is not posted; it keeps its number, with ``reason`` and who voided
+    it. A posted one is corrected by an opposite slip."""
     slip = _lock(slip)
     _check_step(slip, user, VOID)
     reason = (reason or "").strip()

@@ -1,20 +1,24 @@
 """In the browser: a fill from the dealer's request to a close that counts it.
 
-The dealer requests a fill, a supervisor issues it, a second supervisor verifies it (the
-issuer is offered no Verify, a dealer's forged Issue is refused), then the table closes:
+The dealer requests a fill; the cage's cashier finds it on the cage's screen and issues it
+to a runner (a dealer's forged Issue is refused); the dealer and a supervisor each confirm
+receipt at the table, which posts it; then the table closes:
 first with a count off the ledger and no reason, refused with the count still on screen,
 then with the reason. Each person works in their own browser; the venue speaks Vietnamese.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal as D
 
 import pytest
 
 from casino.models import AuditEvent, LedgerEntry, Slip, TableSession
+from casino.roles import CAGE
 from casino.services.sessions import session_open
 from tests.browser.conftest import VIEWPORT, log_in, shot
+from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,7 +53,8 @@ def forged_post(page, url: str) -> int:
     )
 
 
-def test_a_fill_is_requested_issued_verified_and_the_table_closes(page, person, floor):
+def test_a_fill_goes_through_the_cage_to_the_table_and_the_table_closes(page, person, floor):
+    staff("cashier", CAGE, floor.venue)
     session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
     slips = f"/console/sessions/{session.pk}/slips/"
 
@@ -62,37 +67,58 @@ def test_a_fill_is_requested_issued_verified_and_the_table_closes(page, person, 
     slip = Slip.objects.get(session=session)
     listing = page.get_by_role("region", name="Các phiếu của phiên này")
     assert slip.label in listing.text_content()
-    # ... and is offered none of a supervisor's steps; a forged one is refused
+    assert "Tại quầy thu ngân: đang chờ xuất." in listing.text_content()
+    # ... and is offered nothing to sign yet; a forged issue is refused
     assert listing.get_by_role("button").count() == 0
-    issue_url = f"{slips}{slip.pk}/issue/"
+    issue_url = f"/console/cage/{floor.venue.pk}/slips/{slip.pk}/issue/"
     assert forged_post(page, issue_url) == 403
     shot(page, "23-slip-requested")
 
-    # a supervisor issues it from their own login
-    supervisor = person("supervisor")
-    supervisor.goto(slips)
-    supervisor.get_by_role("button", name=f"Xuất phiếu {slip.label}").click()
-    notice = supervisor.get_by_role("status")
+    # the cashier finds the request on the cage's screen and issues it to a runner
+    cashier = person("cashier")
+    cashier.get_by_role("link", name=f"Quầy thu ngân của {floor.venue.name}").click()
+    waiting = cashier.get_by_role("region", name="Yêu cầu đang chờ xuất")
+    row = waiting.get_by_role("row", name=f"Bổ sung phỉnh {slip.label} cho bàn NN1")
+    assert "100,000 × 10 = 1,000,000" in row.text_content()
+    row.get_by_label(f"Người vận chuyển phiếu {slip.label}").fill("Minh")
+    row.get_by_role("button", name=f"Xuất phiếu {slip.label}").click()
+    notice = cashier.get_by_role("status")
     notice.wait_for()
     assert f"Đã xuất Bổ sung phỉnh {slip.label}" in notice.text_content()
-    # the issuer is not offered Verify: a second person counts the chips
-    assert supervisor.get_by_role("button", name=f"Xác nhận phiếu {slip.label}").count() == 0
-    assert "một giám sát khác sẽ xác nhận" in supervisor.locator(f"#slip-{slip.pk}").text_content()
-    shot(supervisor, "24-slip-issued")
+    out = cashier.get_by_role("region", name="Đã xuất: phỉnh đang chuyển hoặc đang được ký nhận")
+    assert slip.label in out.text_content()
+    shot(cashier, "24-slip-issued-at-the-cage")
+    # the printable slip
+    pdf = cashier.request.get(f"/console/slips/{slip.pk}/pdf/")
+    assert pdf.ok and pdf.body().startswith(b"%PDF")
 
-    # a second supervisor verifies it: the chips reach the tray in the ledger
-    verifier = person("supervisor2")
-    verifier.goto(slips)
-    verifier.get_by_role("button", name=f"Xác nhận phiếu {slip.label}").click()
-    verifier.get_by_role("status").wait_for()
+    # the chips arrive: the dealer confirms receipt ...
+    page.goto(slips)
+    page.get_by_role(
+        "button", name=f"Xác nhận đã nhận phiếu {slip.label} với tư cách người chia bài"
+    ).click()
+    page.get_by_role("status").wait_for()
+    assert LedgerEntry.objects.filter(slip=slip).count() == 0
+    # ... and a supervisor, from their own login: posted
+    supervisor = person("supervisor")
+    supervisor.goto(slips)
+    supervisor.get_by_role(
+        "button", name=f"Xác nhận đã nhận phiếu {slip.label} với tư cách giám sát"
+    ).click()
+    supervisor.get_by_role("status").wait_for()
     slip.refresh_from_db()
-    assert (slip.status, slip.issued_by, slip.verified_by) == (
-        "verified",
+    assert (slip.status, slip.issued_by.username, slip.runner) == ("verified", "cashier", "Minh")
+    assert (slip.dealer_confirmed_by, slip.supervisor_confirmed_by) == (
+        floor.dealer,
         floor.supervisor,
-        floor.supervisor2,
     )
     assert LedgerEntry.objects.filter(slip=slip).count() == 2
-    shot(verifier, "25-slip-verified")
+    shot(supervisor, "25-slip-received-at-the-table")
+
+    # the cage sees it among the day's posted slips
+    cashier.get_by_role("link", name="Làm mới các danh sách").click()
+    done = cashier.get_by_role("region", name=re.compile("Đã ghi sổ và đã hủy"))
+    assert slip.label in done.text_content()
 
     # the dealer closes: 6,000,000 expected in the tray, 5,900,000 counted
     page.goto(f"/console/sessions/{session.pk}/close/")

@@ -63,6 +63,7 @@ from casino.reports.services import report_build, report_request
 from casino.roles import (
     AUDITOR,
     CAGE,
+    CASHIER,
     COUNT,
     COUNT_FIGURES,
     COUNT_TEAM,
@@ -179,6 +180,33 @@ def read_only(ok: Outcome | None = 200) -> Rule:
         if not works_at(role, venue):
             return 404
         return ok if role in READ else 403
+
+    return rule
+
+
+def cashier_page(ok: Outcome | None = 200) -> Rule:
+    """casino/console/cage.py: login, then the venue (404), then the cashier's role (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER else 403
+
+    return rule
+
+
+def slip_report(ok: Outcome | None = 200) -> Rule:
+    """The slip report: the venue (404), then its cashiers, supervisors, managers and
+    auditors (403 to anyone else)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER | SUPERVISE | {AUDITOR} else 403
 
     return rule
 
@@ -598,13 +626,47 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"kind": "fill", "chips-100000": "5", "seen": "1"},
         shows=mark,
     ),
-    # A slip's steps are a supervisor's: the dealer's POST is refused by the service (403).
+    # Voiding a requested slip at the table is a supervisor's: the dealer's POST is refused
+    # by the service (403).
     "console:slip-step": Route(
-        _console("slip-step", _mb_session, lambda side: side.slip.pk, lambda side: "issue"),
+        _console("slip-step", _mb_session, lambda side: side.slip.pk, lambda side: "void"),
         everyone(405),
         post=lambda role, venue: (
             console(None)(role, venue) or (403 if role not in SUPERVISE else None)
         ),
+        body=lambda world, side: {"reason": "asked twice"},
+    ),
+    # The cage's screens are the cashier's alone (casino/console/cage.py).
+    "console:cage-home": Route(
+        lambda world, side: reverse("console:cage-home"),
+        lambda role, venue: LOGIN if role == ANONYMOUS else (200 if role in CASHIER else 403),
+        venue_bound=False,
+    ),
+    "console:cage": Route(
+        lambda world, side: reverse("console:cage", args=[side.venue.pk]),
+        cashier_page(),
+        shows=mark,
+    ),
+    "console:cage-step": Route(
+        lambda world, side: reverse(
+            "console:cage-step", args=[side.venue.pk, side.slip.pk, "issue"]
+        ),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"runner": "Lan"},
+    ),
+    # Any role at the slip's venue prints it.
+    "console:slip-pdf": Route(
+        lambda world, side: reverse("console:slip-pdf", args=[side.slip.pk]), read_only()
+    ),
+    "console:slip-report": Route(
+        lambda world, side: reverse("console:slip-report", args=[side.venue.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:slip-report-csv": Route(
+        lambda world, side: reverse("console:slip-report-csv", args=[side.venue.pk]),
+        slip_report(),
     ),
     "console:drop-reverse": Route(
         _console("drop-reverse", _session, lambda side: side.drop.pk),
@@ -926,19 +988,32 @@ API_ROUTES = {
     "api:slip-issue": Route(
         _api("slip-issue", lambda side: side.slip.pk),
         API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"runner": "Lan"},
+    ),
+    "api:slip-confirm-dealer": Route(
+        _api("slip-confirm-dealer", lambda side: side.slip.pk),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+    ),
+    "api:slip-confirm-supervisor": Route(
+        _api("slip-confirm-supervisor", lambda side: side.slip.pk),
+        API_POST_ONLY,
         post=_write(SUPERVISE),
         json=True,
     ),
-    "api:slip-verify": Route(
-        _api("slip-verify", lambda side: side.slip.pk),
+    "api:slip-receive": Route(
+        _api("slip-receive", lambda side: side.slip.pk),
         API_POST_ONLY,
-        post=_write(SUPERVISE),
+        post=_write(CASHIER),
         json=True,
     ),
     "api:slip-void": Route(
         _api("slip-void", lambda side: side.slip.pk),
         API_POST_ONLY,
-        post=_write(SUPERVISE),
+        post=_write(CASHIER | SUPERVISE),
         json=True,
         body=lambda world, side: {"reason": "wrong table"},
     ),

@@ -163,7 +163,16 @@ class SlipSerializer(serializers.Serializer):
     requested_at = serializers.DateTimeField()
     issued_by = person("issued_by", allow_null=True)
     issued_at = serializers.DateTimeField(allow_null=True)
-    verified_by = person("verified_by", allow_null=True)
+    runner = serializers.CharField(allow_blank=True, help_text="Who carried the chips.")
+    dealer_confirmed_by = person("dealer_confirmed_by", allow_null=True)
+    dealer_confirmed_at = serializers.DateTimeField(allow_null=True)
+    supervisor_confirmed_by = person("supervisor_confirmed_by", allow_null=True)
+    supervisor_confirmed_at = serializers.DateTimeField(allow_null=True)
+    received_by = person("received_by", allow_null=True, help_text="A credit's, at the cage.")
+    received_at = serializers.DateTimeField(allow_null=True)
+    verified_by = person(
+        "verified_by", allow_null=True, help_text="Whose signature posted it to the ledger."
+    )
     verified_at = serializers.DateTimeField(allow_null=True)
     voided_by = person("voided_by", allow_null=True)
     voided_at = serializers.DateTimeField(allow_null=True)
@@ -174,6 +183,12 @@ class SlipRequestInputSerializer(serializers.Serializer):
     session = id_field()
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = chip_count()
+
+
+class SlipIssueInputSerializer(serializers.Serializer):
+    runner = serializers.CharField(
+        required=False, allow_blank=True, max_length=150, help_text="Who carries the chips."
+    )
 
 
 class SlipVoidInputSerializer(serializers.Serializer):

@@ -12,10 +12,17 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
-from casino.roles import PLAY, SUPERVISE
+from casino.roles import CASHIER, PLAY, SUPERVISE
 from casino.services.closing import session_close, session_reconcile
 from casino.services.sessions import drop_record, drop_reverse, session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_receive,
+    slip_request,
+    slip_void,
+)
 
 # Sessions
 
@@ -230,9 +237,7 @@ class SlipDetailView(ApiView):
 
 
 class _SlipStepView(ApiView):
-    """Issue or verify: a step on a slip with no input."""
-
-    write_capability = SUPERVISE
+    """A step on a slip with no input: the service decides who may take it, and why not."""
 
     def step(self, request: Request, pk: int) -> Response:
         slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
@@ -241,12 +246,33 @@ class _SlipStepView(ApiView):
         return Response(s.SlipSerializer(slip).data)
 
 
-class SlipIssueView(_SlipStepView):
-    service = staticmethod(slip_issue)
+class SlipIssueView(ApiView):
+    write_capability = CASHIER
 
     @extend_schema(
         tags=["slips"],
-        summary="The cage issues a requested slip (supervisors)",
+        summary="The cage's cashier issues a requested slip, naming the runner",
+        request=s.SlipIssueInputSerializer,
+        responses={200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        data = parse(s.SlipIssueInputSerializer, request)
+        slip_issue(slip=slip, user=request.user, runner=data.get("runner", ""))
+        slip = selectors.slip_get(user=request.user, pk=pk)
+        return Response(s.SlipSerializer(slip).data)
+
+
+class SlipConfirmDealerView(_SlipStepView):
+    write_capability = PLAY
+    service = staticmethod(slip_confirm_dealer)
+
+    @extend_schema(
+        tags=["slips"],
+        summary=(
+            "The table's dealer signs for an issued slip's chips (a fill received, a credit "
+            "sent); a fill is posted once a supervisor has signed too"
+        ),
         request=None,
         responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
     )
@@ -254,12 +280,30 @@ class SlipIssueView(_SlipStepView):
         return self.step(request, pk)
 
 
-class SlipVerifyView(_SlipStepView):
-    service = staticmethod(slip_verify)
+class SlipConfirmSupervisorView(_SlipStepView):
+    write_capability = SUPERVISE
+    service = staticmethod(slip_confirm_supervisor)
 
     @extend_schema(
         tags=["slips"],
-        summary="Verify an issued slip; posts it to the ledger (a second supervisor)",
+        summary=(
+            "A supervisor signs for an issued slip's chips at the table; a fill is posted "
+            "once the dealer has signed too"
+        ),
+        request=None,
+        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipReceiveView(_SlipStepView):
+    write_capability = CASHIER
+    service = staticmethod(slip_receive)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="The cage's cashier receives a credit's chips signed out at the table; posted",
         request=None,
         responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
     )
@@ -268,11 +312,14 @@ class SlipVerifyView(_SlipStepView):
 
 
 class SlipVoidView(ApiView):
-    write_capability = SUPERVISE
+    write_capability = CASHIER | SUPERVISE
 
     @extend_schema(
         tags=["slips"],
-        summary="Void a slip that is not verified (supervisors)",
+        summary=(
+            "Void a slip not yet posted (a requested one: a supervisor or the cashier; an "
+            "issued fill: the cashier; an issued credit: a supervisor)"
+        ),
         request=s.SlipVoidInputSerializer,
         responses={200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
     )

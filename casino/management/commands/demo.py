@@ -41,7 +41,7 @@ SHIFT_PLANS = {
 STAFF = [
     # username, role, what they do
     ("dealer", DEALER, "deals and settles at the tables"),
-    ("supervisor", SUPERVISOR, "approves voids, fills and credits; closes tables"),
+    ("supervisor", SUPERVISOR, "approves voids, signs for fills and credits; closes tables"),
     ("pitboss", SUPERVISOR, "the second supervisor for two-person steps"),
     ("manager", MANAGER, "edits rulesets (drafts), tables and players"),
     ("approver", MANAGER, "approves and activates what the manager edited"),

@@ -44,11 +44,16 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR, grant
+from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify
+from casino.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze
 
@@ -168,6 +173,7 @@ class _Floor:
         self.dealer = users["sim-dealer"]
         self.supervisor = users["sim-supervisor"]
         self.pitboss = users["sim-pitboss"]
+        self.cashier = users["sim-cashier"]
 
 
 @transaction.atomic
@@ -189,6 +195,7 @@ def _floor(code: str, tables: int, game: GameAdapter) -> _Floor:
         ("sim-dealer", DEALER),
         ("sim-supervisor", SUPERVISOR),
         ("sim-pitboss", SUPERVISOR),
+        ("sim-cashier", CAGE),
         ("sim-manager", MANAGER),
         ("sim-ruleset-editor", MANAGER),
         ("sim-auditor", AUDITOR),
@@ -265,10 +272,12 @@ def _open_sessions(floor: _Floor, shift: Shift) -> list[TableSession]:
 
 
 def _fill(session: TableSession, floor: _Floor, chips: dict[str, int]) -> None:
-    """A fill slip requested, issued and verified by two supervisors (the services')."""
+    """A fill slip requested at the table, issued by the cage's cashier, and signed for at
+    the table by its dealer and a supervisor, which posts it (the services')."""
     slip = slip_request(session=session, user=floor.supervisor, kind="fill", chips=chips)
-    slip_issue(slip=slip, user=floor.supervisor)
-    slip_verify(slip=slip, user=floor.pitboss)
+    slip = slip_issue(slip=slip, user=floor.cashier, runner="sim runner")
+    slip = slip_confirm_dealer(slip=slip, user=floor.dealer)
+    slip_confirm_supervisor(slip=slip, user=floor.supervisor)
 
 
 def _split(total: int, parts: int) -> list[int]:

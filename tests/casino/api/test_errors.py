@@ -236,7 +236,7 @@ def test_closing_checks_the_count_the_drop_and_the_rounds(floor, dealer, session
     assert error_of(drop) == (409, "conflict", None)
 
 
-def test_slip_steps_in_the_wrong_order_or_by_the_issuer(floor, session_id):
+def test_slip_steps_in_the_wrong_order_or_by_the_wrong_person(floor, session_id, cashier):
     supervisor = client_for(floor.supervisor)
     body = {"session": session_id, "kind": "fill", "chips": {"100000": 1}}
     assert error_of(supervisor.post("/api/v1/slips/", {**body, "kind": "gift"})) == (
@@ -251,12 +251,25 @@ def test_slip_steps_in_the_wrong_order_or_by_the_issuer(floor, session_id):
     )
     slip = supervisor.post("/api/v1/slips/", body).json()
     assert (slip["status"], slip["amount"], slip["number"]) == ("requested", "100000.00", 1)
-    verify = f"/api/v1/slips/{slip['id']}/verify/"
-    assert error_of(supervisor.post(verify)) == (409, "conflict", None)
-    supervisor.post(f"/api/v1/slips/{slip['id']}/issue/")
-    by_issuer = supervisor.post(verify)
-    assert error_of(by_issuer) == (403, "forbidden", None)
-    assert "second person" in by_issuer.json()["detail"]
+    sign = f"/api/v1/slips/{slip['id']}/confirm-supervisor/"
+    assert error_of(supervisor.post(sign)) == (409, "conflict", None)
+    issue = f"/api/v1/slips/{slip['id']}/issue/"
+    by_supervisor = supervisor.post(issue)
+    assert error_of(by_supervisor) == (403, "forbidden", None)
+    cage = client_for(cashier)
+    assert error_of(cage.post(issue, {"runner": "x" * 151})) == (400, "invalid", "runner")
+    assert cage.post(issue, {"runner": "Lan"}).status_code == 200
+    assert supervisor.post(sign).status_code == 200
+    twice = supervisor.post(f"/api/v1/slips/{slip['id']}/confirm-dealer/")
+    assert error_of(twice) == (403, "forbidden", None)
+    assert "a second person signs the other line" in twice.json()["detail"]
+    receive = cage.post(f"/api/v1/slips/{slip['id']}/receive/")
+    assert error_of(receive) == (409, "conflict", None)
+    assert "is a fill" in receive.json()["detail"]
+    # an issued fill is voided at the cage
+    at_table = supervisor.post(f"/api/v1/slips/{slip['id']}/void/", {"reason": "wrong table"})
+    assert error_of(at_table) == (403, "forbidden", None)
+    supervisor = cage
     assert error_of(supervisor.post(f"/api/v1/slips/{slip['id']}/void/", {})) == (
         400,
         "invalid",

@@ -28,20 +28,29 @@ from tests.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 
-def slip(requester, issuer, verifier, session_id, kind, chips):
+def slip(requester, cashier, dealer, supervisor, session_id, kind, chips):
+    """Requested at the table, issued by the cage, signed at the table by ``dealer`` and
+    ``supervisor``, and for a credit received back at the cage: posted."""
     created = requester.post(
         "/api/v1/slips/", {"session": session_id, "kind": kind, "chips": chips}, format="json"
     )
     assert created.status_code == 201, created.json()
     slip_id = created.json()["id"]
-    assert issuer.post(f"/api/v1/slips/{slip_id}/issue/").status_code == 200
-    verified = verifier.post(f"/api/v1/slips/{slip_id}/verify/")
-    assert verified.status_code == 200, verified.json()
-    assert verified.json()["status"] == "verified"
-    return verified.json()
+    issued = cashier.post(f"/api/v1/slips/{slip_id}/issue/", {"runner": "Lan"}, format="json")
+    assert issued.status_code == 200, issued.json()
+    assert dealer.post(f"/api/v1/slips/{slip_id}/confirm-dealer/").status_code == 200
+    posted = supervisor.post(f"/api/v1/slips/{slip_id}/confirm-supervisor/")
+    assert posted.status_code == 200, posted.json()
+    if kind == "credit":
+        assert posted.json()["status"] == "issued"
+        posted = cashier.post(f"/api/v1/slips/{slip_id}/receive/")
+        assert posted.status_code == 200, posted.json()
+    assert posted.json()["status"] == "verified"
+    assert posted.json()["runner"] == "Lan"
+    return posted.json()
 
 
-def test_a_session_from_opening_to_reconciliation(floor):
+def test_a_session_from_opening_to_reconciliation(floor, cashier):
     dealer = client_for(floor.dealer)
     supervisor = client_for(floor.supervisor)
     supervisor2 = client_for(floor.supervisor2)
@@ -92,8 +101,9 @@ def test_a_session_from_opening_to_reconciliation(floor):
     assert (voided.json()["status"], voided.json()["voided_by"]) == ("voided", "supervisor")
 
     # Fill: 10 x 100,000 = 1,000,000 to the table; credit: 5 x 100,000 = 500,000 back.
-    fill = slip(dealer, supervisor, supervisor2, session["id"], "fill", {"100000": 10})
-    credit = slip(supervisor, supervisor2, supervisor, session["id"], "credit", {"100000": 5})
+    cage = client_for(cashier)
+    fill = slip(dealer, cage, dealer, supervisor2, session["id"], "fill", {"100000": 10})
+    credit = slip(supervisor, cage, dealer, supervisor, session["id"], "credit", {"100000": 5})
     assert (fill["amount"], credit["amount"]) == ("1000000.00", "500000.00")
 
     # Closing count: 5 x 1,000,000 + 5 x 100,000 + 4 x 10,000 + 5 x 1,000 = 5,545,000,

@@ -39,11 +39,27 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.roles import AUDITOR, DEALER, MANAGE, MANAGER, PLAY, READ, SUPERVISE, SUPERVISOR
+from casino.roles import (
+    AUDITOR,
+    CAGE,
+    CASHIER,
+    DEALER,
+    MANAGE,
+    MANAGER,
+    PLAY,
+    READ,
+    SUPERVISE,
+    SUPERVISOR,
+)
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
 from casino.services.sessions import drop_record, session_open
-from casino.services.slips import slip_issue, slip_request
+from casino.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.services.table_rulesets import ruleset_change_request
 from tests.casino.api import NIU_8, NIU_9, client_for
 from tests.factories import PlayerFactory, staff
@@ -51,7 +67,7 @@ from tests.factories import PlayerFactory, staff
 pytestmark = pytest.mark.django_db
 
 ANONYMOUS = "anonymous"
-ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, ANONYMOUS)
+ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, ANONYMOUS)
 OWN, OTHER = "own", "other"
 
 
@@ -63,8 +79,10 @@ class Side:
     table: Table
     dealer: Any
     supervisor: Any
-    #: A second supervisor: requests the voids and issues the slips the caller approves.
+    #: A second supervisor: requests the voids and signs the slips the caller takes on.
     second: Any
+    #: The cage's cashier: issues the slips the table signs.
+    cashier: Any = None
 
 
 @dataclass
@@ -129,12 +147,15 @@ def _void_requested(side: Side) -> Round:
     return round_
 
 
-def _slip(side: Side, issued: bool = False) -> Slip:
+def _slip(side: Side, issued: bool = False, kind: str = "fill", signed: bool = False) -> Slip:
     slip = slip_request(
-        session=_session(side), user=side.supervisor, kind="fill", chips={"100000": 5}
+        session=_session(side), user=side.supervisor, kind=kind, chips={"100000": 5}
     )
-    if issued:
-        slip_issue(slip=slip, user=side.second)
+    if issued or signed:
+        slip = slip_issue(slip=slip, user=side.cashier)
+    if signed:  # signed out at the table by its dealer and the second supervisor
+        slip = slip_confirm_dealer(slip=slip, user=side.dealer)
+        slip = slip_confirm_supervisor(slip=slip, user=side.second)
     return slip
 
 
@@ -302,20 +323,32 @@ ENDPOINTS = [
     Endpoint(
         "issue slip",
         "POST",
-        lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/issue/"),
+        lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/issue/", {"runner": "Lan"}),
+        gate=CASHIER,
+    ),
+    Endpoint(
+        "dealer signs slip",
+        "POST",
+        lambda s: Call(f"/api/v1/slips/{_slip(s, issued=True).pk}/confirm-dealer/"),
+        gate=PLAY,
+    ),
+    Endpoint(
+        "supervisor signs slip",
+        "POST",
+        lambda s: Call(f"/api/v1/slips/{_slip(s, issued=True).pk}/confirm-supervisor/"),
         gate=SUPERVISE,
     ),
     Endpoint(
-        "verify slip",
+        "receive credit",
         "POST",
-        lambda s: Call(f"/api/v1/slips/{_slip(s, issued=True).pk}/verify/"),
-        gate=SUPERVISE,
+        lambda s: Call(f"/api/v1/slips/{_slip(s, kind='credit', signed=True).pk}/receive/"),
+        gate=CASHIER,
     ),
     Endpoint(
         "void slip",
         "POST",
         lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/void/", {"reason": "wrong table"}),
-        gate=SUPERVISE,
+        gate=CASHIER | SUPERVISE,
     ),
     # Managing: managers.
     Endpoint(
@@ -436,15 +469,23 @@ def test_the_matrix_covers_every_route():
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=[e.name for e in ENDPOINTS])
-def test_every_role_at_every_venue(floor, endpoint):
+def test_every_role_at_every_venue(floor, cashier, endpoint):
     sides = {
-        OWN: Side(floor.venue, floor.table, floor.dealer, floor.supervisor, floor.supervisor2),
+        OWN: Side(
+            floor.venue,
+            floor.table,
+            floor.dealer,
+            floor.supervisor,
+            floor.supervisor2,
+            cashier,
+        ),
         OTHER: Side(
             floor.other_venue,
             floor.other_table,
             floor.other_dealer,
             floor.other_supervisor,
-            floor.other_supervisor,
+            staff("other-supervisor2", SUPERVISOR, floor.other_venue),
+            staff("other-cashier", CAGE, floor.other_venue),
         ),
     }
     users = {
@@ -452,6 +493,7 @@ def test_every_role_at_every_venue(floor, endpoint):
         SUPERVISOR: floor.supervisor,
         MANAGER: floor.manager,
         AUDITOR: floor.auditor,
+        CAGE: cashier,
         ANONYMOUS: None,
     }
     wrong = []

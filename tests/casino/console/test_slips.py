@@ -1,5 +1,6 @@
-"""Fills and credits on the console's slips page: each viewer sees the steps they may take,
-a step they may not take is refused however it is sent; and the close page after a
+"""Fills and credits on the console's slips page (the table's side): each viewer sees the
+steps they may take (the dealer's and the supervisor's signatures, a supervisor's void), a
+step they may not take is refused however it is sent; and the close page after a
 refusal (what was typed stays, the variance's reason, the slips still to verify)."""
 
 from __future__ import annotations
@@ -49,38 +50,53 @@ def buttons(page: str) -> list[str]:
     return re.findall(r'<button type="submit"[^>]*aria-label="([^"]+)"', page)
 
 
-def test_the_dealer_requests_and_sees_no_step_a_supervisor_takes(as_user, floor, session, slip):
+def test_the_table_sees_no_step_until_the_cage_issues(as_user, floor, session, slip):
     page = slips_page(as_user(floor.dealer), session)
     assert slip.label in page
     assert buttons(page) == []
+    assert "At the cage: waiting to be issued." in page
     page = slips_page(as_user(floor.supervisor), session)
-    assert buttons(page) == [f"Issue slip {slip.label}", f"Void slip {slip.label}"]
+    assert buttons(page) == [f"Void slip {slip.label}"]
     assert f'aria-label="Reason for voiding slip {slip.label}"' in page
+    assert f'aria-label="Fill {slip.label}"' in page  # the row's name
+    assert "1,000,000" in page and "100,000 × 10 = 1,000,000" in page
 
 
-def test_a_supervisor_issues_and_another_verifies_on_the_page(as_user, floor, session, slip):
+def test_the_dealer_and_a_supervisor_confirm_receipt_on_the_page(
+    as_user, floor, session, slip, cashier
+):
+    slip_issue(slip=slip, user=cashier, runner="Minh")
+    client = as_user(floor.dealer)
+    page = slips_page(client, session)
+    assert buttons(page) == [f"Confirm receipt of slip {slip.label} as dealer"]
+    assert (
+        "Chips on their way: the dealer and a supervisor sign for their receipt at the table."
+        in page
+    )
+    assert "runner Minh" in page
+    signed = client.post(step(session, slip, "confirm-dealer"), **HX)
+    assert signed.status_code == 200
+    assert f"Fill {slip.label} signed at the table." in signed.content.decode()
+    assert buttons(signed.content.decode()) == []
+    assert not LedgerEntry.objects.filter(slip=slip).exists()
+    # the supervisor, from their own login, signs the second line: posted
     client = as_user(floor.supervisor)
-    issued = client.post(step(session, slip, "issue"), **HX)
-    assert issued.status_code == 200
-    text = issued.content.decode()
-    assert f"Fill {slip.label} issued: another supervisor verifies it." in text
-    # its issuer is not offered Verify, and is told who does it
-    assert buttons(text) == [f"Void slip {slip.label}"]
-    assert "You issued it: another supervisor verifies it." in text
-    slip.refresh_from_db()
-    assert (slip.status, slip.issued_by) == ("issued", floor.supervisor)
-    # a second supervisor verifies it: the chips reach the ledger
-    client = as_user(floor.supervisor2)
     assert buttons(slips_page(client, session)) == [
-        f"Verify slip {slip.label}",
-        f"Void slip {slip.label}",
+        f"Confirm receipt of slip {slip.label} as supervisor",
     ]
-    verified = client.post(step(session, slip, "verify"))  # a plain form, without htmx
-    assert verified.status_code == 200
-    assert "<html" in verified.content.decode()
-    assert f"Fill {slip.label} verified and entered in the ledger." in verified.content.decode()
+    posted = client.post(step(session, slip, "confirm-supervisor"))  # a plain form
+    assert posted.status_code == 200
+    text = posted.content.decode()
+    assert "<html" in text
+    assert f"Fill {slip.label} signed by the dealer and a supervisor: entered in the ledger." in (
+        text
+    )
     slip.refresh_from_db()
-    assert (slip.status, slip.verified_by) == ("verified", floor.supervisor2)
+    assert (slip.status, slip.dealer_confirmed_by, slip.supervisor_confirmed_by) == (
+        "verified",
+        floor.dealer,
+        floor.supervisor,
+    )
     assert sorted(e.amount for e in LedgerEntry.objects.filter(slip=slip)) == [
         D("-1000000"),
         D("1000000"),
@@ -88,55 +104,75 @@ def test_a_supervisor_issues_and_another_verifies_on_the_page(as_user, floor, se
     assert buttons(slips_page(client, session)) == []
 
 
-def test_a_forged_step_is_refused_with_why_and_changes_nothing(as_user, floor, session, slip):
+def test_a_credit_is_signed_out_at_the_table(as_user, floor, session, cashier):
+    credit = slip_request(session=session, user=floor.dealer, kind="credit", chips={"1000": 5})
+    slip_issue(slip=credit, user=cashier)
+    page = slips_page(as_user(floor.supervisor), session)
+    assert f"Sign out slip {credit.label} as supervisor" in buttons(page)
+    assert "Issued: the dealer and a supervisor sign the chips out at the table." in page
+
+
+def test_a_forged_step_is_refused_with_why_and_changes_nothing(
+    as_user, floor, session, slip, cashier
+):
     client = as_user(floor.dealer)
     page = client.post(step(session, slip, "issue"))
-    assert page.status_code == 403
-    assert "Only a supervisor issues, verifies or voids a fill or a credit" in page.content.decode()
+    assert page.status_code == 404  # the cage's step is not the table's
     partial = client.post(step(session, slip, "void"), {"reason": "forged"}, **HX)
     assert partial.status_code == 403 and partial["Content-Type"].startswith("text/plain")
-    assert "Only a supervisor" in partial.content.decode()
+    assert "only a supervisor at the table or the cage" in partial.content.decode()
     slip.refresh_from_db()
     assert slip.status == "requested"
-    # the issuer forging a verify is told a second person verifies
-    slip_issue(slip=slip, user=floor.supervisor)
-    own = as_user(floor.supervisor).post(step(session, slip, "verify"))
+    # the dealer forging the supervisor's line is told who signs it
+    slip_issue(slip=slip, user=cashier)
+    own = client.post(step(session, slip, "confirm-supervisor"))
     assert own.status_code == 403
-    assert "a second person must verify it" in own.content.decode()
+    assert "only a supervisor signs the supervisor&#x27;s line" in own.content.decode()
+    # the cashier has no table page at all
+    assert as_user(cashier).get(reverse("console:slips", args=[session.pk])).status_code == 403
     assert not LedgerEntry.objects.filter(slip=slip).exists()
     assert AuditEvent.objects.filter(action__startswith="slip.").count() == 2  # request, issue
 
 
 def test_a_repeated_step_or_a_void_without_reason_is_shown_on_the_slip(
-    as_user, floor, session, slip
+    as_user, floor, session, slip, cashier
 ):
-    client = as_user(floor.supervisor)
-    assert client.post(step(session, slip, "issue"), **HX).status_code == 200
-    again = client.post(step(session, slip, "issue"), **HX)
+    slip_issue(slip=slip, user=cashier)
+    client = as_user(floor.dealer)
+    assert client.post(step(session, slip, "confirm-dealer"), **HX).status_code == 200
+    again = as_user(floor.supervisor).post(step(session, slip, "confirm-dealer"), **HX)
     assert again.status_code == 409
-    assert f"slip {slip.label} is issued; only a requested slip is issued" in again.content.decode()
-    no_reason = client.post(step(session, slip, "void"), {"reason": "  "}, **HX)
+    assert f"slip {slip.label} is already signed on that line" in again.content.decode()
+    # an issued credit is voided at the table by a supervisor
+    credit = slip_request(session=session, user=floor.dealer, kind="credit", chips={"1000": 5})
+    slip_issue(slip=credit, user=cashier)
+    client = as_user(floor.dealer)
+    by_dealer = client.post(step(session, credit, "void"), {"reason": "no"}, **HX)
+    assert by_dealer.status_code == 403  # the dealer may not void
+    client = as_user(floor.supervisor)
+    no_reason = client.post(step(session, credit, "void"), {"reason": "  "}, **HX)
     assert no_reason.status_code == 422
     assert "say why the slip is voided" in no_reason.content.decode()
-    voided = client.post(step(session, slip, "void"), {"reason": "the cage was short"}, **HX)
-    assert f"Fill {slip.label} voided." in voided.content.decode()
-    assert "the cage was short" in voided.content.decode()
-    slip.refresh_from_db()
-    assert (slip.status, slip.voided_by, slip.void_reason) == (
+    voided = client.post(step(session, credit, "void"), {"reason": "kept at the table"}, **HX)
+    assert f"Credit {credit.label} voided." in voided.content.decode()
+    assert "kept at the table" in voided.content.decode()
+    credit.refresh_from_db()
+    assert (credit.status, credit.voided_by, credit.void_reason) == (
         "void",
         floor.supervisor,
-        "the cage was short",
+        "kept at the table",
     )
 
 
 def test_no_such_step_or_slip_is_not_found(as_user, floor, session, slip):
     client = as_user(floor.supervisor)
     assert client.post(step(session, slip, "delete")).status_code == 404
+    assert client.post(step(session, slip, "receive")).status_code == 404
     table = niuniu_table(floor.venue, code="NN2")
     other = session_open(table=table, user=floor.dealer, opening_chips={"100000": 5})
-    elsewhere = reverse("console:slip-step", args=[other.pk, slip.pk, "issue"])
-    assert client.post(elsewhere).status_code == 404
-    assert client.get(step(session, slip, "issue")).status_code == 405
+    elsewhere = reverse("console:slip-step", args=[other.pk, slip.pk, "void"])
+    assert client.post(elsewhere, {"reason": "x"}).status_code == 404
+    assert client.get(step(session, slip, "void")).status_code == 405
     assert Slip.objects.get(pk=slip.pk).status == "requested"
 
 

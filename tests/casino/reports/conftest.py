@@ -60,10 +60,11 @@ from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request
 from casino.services.sessions import session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.slips import slip_request, slip_void
 from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for
 from niuniu.models import NiuNiuRulesetVersion
+from tests.casino.slips import slip_post
 from tests.factories import VenueFactory, niuniu_table, staff
 
 D = Decimal
@@ -306,8 +307,7 @@ def night_shift() -> NightShift:
     )
     round_void(round_=rounds["R4"], requested_by=dealer, approved_by=supervisor, reason="misdeal")
     fill = slip_request(session=s1, user=supervisor, kind="fill", chips={"1000000": 1})
-    slip_issue(slip=fill, user=supervisor)
-    slip_verify(slip=fill, user=supervisor2)
+    slip_post(fill, dealer=supervisor2, supervisor=supervisor)
 
     rounds["R5"] = _niuniu(
         s2,

@@ -26,7 +26,8 @@ from casino.models import (
 )
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import SESSION_TOTAL_LIMIT, drop_record, drop_reverse, session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.slips import slip_request, slip_void
+from tests.casino.slips import slip_post
 from tests.factories import niuniu_table
 
 pytestmark = pytest.mark.django_db
@@ -111,8 +112,7 @@ def test_fills_and_credits_stay_below_the_limit_counting_slips_not_yet_verified(
     slip_void(slip=credit, user=floor.supervisor, reason="asked by mistake")
     slip_request(session=session, user=floor.dealer, kind="credit", chips={BIG_CHIP: 9})
     # the fill is verified, posted, and the session closes with every figure in its field
-    slip_issue(slip=fill, user=floor.supervisor)
-    slip_verify(slip=fill, user=floor.supervisor2)
+    slip_post(fill, dealer=floor.dealer, supervisor=floor.supervisor2)
     assert session_figures(session)["fills"] == D("900000000000000")
 
 

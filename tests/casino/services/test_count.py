@@ -26,10 +26,11 @@ from casino.services.closing import session_close, session_figures
 from casino.services.count import count_close, count_record
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify
+from casino.services.slips import slip_request
 from casino.services.venues import venue_update
 from casino.simulation import chips_for
 from tests.casino.api import NIU_8, NIU_9
+from tests.casino.slips import slip_post
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
@@ -324,8 +325,7 @@ def test_the_pits_drops_still_work_and_count_in_the_days_drop(count):
     win = closer - opener + credits - fills + drop, by hand."""
     first = open_table(count)  # opener 5,000,000
     slip = slip_request(session=first, user=count.dealer, kind="fill", chips={"100000": 5})
-    slip_issue(slip=slip, user=count.supervisor)
-    slip_verify(slip=slip, user=count.supervisor2)  # fills 500,000
+    slip_post(slip, dealer=count.dealer, supervisor=count.supervisor2)  # fills 500,000
     settle_round(first, count.dealer)  # handle 100,000
     mistaken = drop_record(session=first, user=count.supervisor, amount=D("70000"))
     drop_reverse(drop=mistaken, user=count.supervisor, reason="wrong table")

@@ -13,7 +13,8 @@ from casino.models import Account, LedgerEntry, SlipStatus, TableSession
 from casino.services.closing import session_close, session_reconcile
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.slips import slip_issue, slip_request, slip_void
+from tests.casino.slips import slip_post
 
 pytestmark = pytest.mark.django_db
 
@@ -58,16 +59,13 @@ def test_a_dealer_cannot_open_another_venues_table(floor):
         session_open(table=floor.other_table, user=floor.dealer, opening_chips={"1000": 1})
 
 
-def test_slips_need_two_people_and_post_when_verified(floor):
+def test_slips_need_the_cage_and_two_people_at_the_table_and_post_when_verified(floor):
     session = open_table(floor)
     fill = slip_request(session=session, user=floor.supervisor, kind="fill", chips={"100000": 10})
     credit = slip_request(session=session, user=floor.supervisor, kind="credit", chips={"10000": 5})
     assert (fill.number, credit.number) == (1, 2)
     assert not LedgerEntry.objects.filter(slip=fill).exists()
-    slip_issue(slip=fill, user=floor.supervisor)
-    with pytest.raises(Forbidden, match="second person"):
-        slip_verify(slip=fill, user=floor.supervisor)
-    fill = slip_verify(slip=fill, user=floor.supervisor2)
+    fill = slip_post(fill, dealer=floor.dealer, supervisor=floor.supervisor)
     assert fill.status == SlipStatus.VERIFIED
     tray = LedgerEntry.objects.get(slip=fill, account=Account.TRAY)
     cage = LedgerEntry.objects.get(slip=fill, account=Account.CAGE)
@@ -100,8 +98,7 @@ def test_closing_reconciles_count_against_ledger(floor):
     # a fill of 1,000,000, a credit of 300,000, a drop of 500,000
     for kind, chips in (("fill", {"100000": 10}), ("credit", {"100000": 3})):
         slip = slip_request(session=session, user=floor.supervisor, kind=kind, chips=chips)
-        slip_issue(slip=slip, user=floor.supervisor)
-        slip_verify(slip=slip, user=floor.supervisor2)
+        slip_post(slip, dealer=floor.dealer, supervisor=floor.supervisor2)
     drop_record(session=session, user=floor.supervisor, amount=D("500000"))
     # when the closer counts 5,705,000 on the table... (one chip short of the ledger's)
     closed = session_close(

@@ -1,0 +1,245 @@
+"""The cage's side of fills and credits: the cashier's screen per venue (requests to issue,
+slips out at the tables, the gaming day's finished ones), a slip's printable PDF, and the
+slip report of a gaming day.
+
+The cage's pages are the cashier's (``CASHIER`` at the venue, 403 otherwise; another
+venue's page is 404). A slip's PDF is read by anyone working at its venue; the slip report
+by its cashiers, supervisors, managers and auditors. The steps offered on a row are those
+``casino.services.slips.slip_steps`` allows, the rule the services apply.
+"""
+
+from __future__ import annotations
+
+import csv
+import zoneinfo
+from datetime import date
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.console import selectors
+from casino.console.access import console_login_required, page, refusal, use_venue_language
+from casino.console.slips import waiting_for
+from casino.errors import Conflict, Forbidden, ServiceError
+from casino.models import Slip, Venue
+from casino.money import venue_money
+from casino.roles import CASHIER, READ, can
+from casino.services.slips import (
+    ISSUE,
+    RECEIVE,
+    VOID,
+    slip_issue,
+    slip_receive,
+    slip_steps,
+    slip_void,
+)
+
+
+def _not_cashier(request: HttpRequest) -> HttpResponse:
+    return refusal(request, 403, _("Only the cage's cashier works on this screen."))
+
+
+@require_GET
+@console_login_required
+def cage_home(request: HttpRequest) -> HttpResponse:
+    """The venues where the user is the cage's cashier."""
+    venues = selectors.venues_where(user=request.user, capability=CASHIER)
+    if not venues:
+        return _not_cashier(request)
+    if len({venue.language for venue in venues}) == 1:
+        use_venue_language(request, venues[0].language)
+    return render(request, "console/cage_home.html", {"venues": venues})
+
+
+def _cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
+    venue = selectors.venue_for(user=request.user, pk=venue_id)
+    if venue is None:
+        raise Http404("no such venue among yours")
+    use_venue_language(request, venue.language)
+    if not can(request.user, CASHIER, venue.pk):
+        return _not_cashier(request)
+    return venue
+
+
+def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
+    lists = selectors.cage_lists(venue=venue)
+    every = [*lists.waiting, *lists.travelling, *lists.finished]
+    return {
+        "venue": venue,
+        "lists": lists,
+        "steps": {slip.pk: slip_steps(slip=slip, user=user) for slip in every},
+        "waiting": {slip.pk: waiting_for(slip) for slip in every},
+        "step_errors": {},
+        "notice": "",
+        "void_reason": "",
+        **extra,
+    }
+
+
+@require_GET
+@console_login_required
+def cage(request: HttpRequest, venue_id: int) -> HttpResponse:
+    """The cashier's screen of the venue (``?list=1``: its lists only, which htmx polls)."""
+    venue = _cage_venue(request, venue_id)
+    if isinstance(venue, HttpResponse):
+        return venue
+    partial = "cage-lists" if request.GET.get("list") else "cage"
+    return page(request, "console/cage.html", partial, cage_context(venue, request.user))
+
+
+def _cage_done(slip: Slip, step: str) -> str:
+    done = {
+        ISSUE: _("%(kind)s %(number)s issued: the table signs for its chips."),
+        RECEIVE: _("%(kind)s %(number)s received at the cage and entered in the ledger."),
+        VOID: _("%(kind)s %(number)s voided."),
+    }[step]
+    return done % {"kind": slip.get_kind_display(), "number": slip.label}
+
+
+@require_POST
+@console_login_required
+def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> HttpResponse:
+    """Issue (naming the runner), receive a credit, or void (with a reason) a slip of the
+    venue as the signed-in cashier; refused (403) with why when the service refuses."""
+    venue = _cage_venue(request, venue_id)
+    if isinstance(venue, HttpResponse):
+        return venue
+    if step not in (ISSUE, RECEIVE, VOID):
+        raise Http404("no such step of a slip at the cage")
+    slip = selectors.cage_slip_for(venue=venue, pk=slip_id)
+    if slip is None:
+        raise Http404("no such slip at this venue")
+    reason = (request.POST.get("reason") or "").strip()
+    try:
+        if step == ISSUE:
+            slip = slip_issue(slip=slip, user=request.user, runner=request.POST.get("runner", ""))
+        elif step == RECEIVE:
+            slip = slip_receive(slip=slip, user=request.user)
+        else:
+            slip = slip_void(slip=slip, user=request.user, reason=reason)
+    except Forbidden as refused:
+        return refusal(request, 403, refused.message)
+    except ServiceError as refused:
+        context = cage_context(
+            venue, request.user, step_errors={slip.pk: refused.message}, void_reason=reason
+        )
+        status = 409 if isinstance(refused, Conflict) else 422
+        return page(request, "console/cage.html", "cage", context, status=status)
+    context = cage_context(venue, request.user, notice=_cage_done(slip, step))
+    return page(request, "console/cage.html", "cage", context)
+
+
+# The slip's PDF
+
+
+def slip_pdf_bytes(slip: Slip) -> bytes:
+    """The printable slip (WeasyPrint): venue, number, kind, table, session, each
+    denomination x count = amount, total, times, and the four signature lines."""
+    from weasyprint import HTML
+
+    html = render_to_string("console/slip_pdf.html", {"slip": slip, "venue": slip.venue})
+    return HTML(string=html).write_pdf()
+
+
+@require_GET
+@console_login_required
+def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
+    """A slip as a PDF to print and sign, for anyone working at its venue."""
+    slip = selectors.slip_for(user=request.user, pk=slip_id)
+    if slip is None:
+        raise Http404("no such slip at your venues")
+    use_venue_language(request, slip.venue.language)
+    if not can(request.user, READ, slip.venue_id):
+        return refusal(request, 403, _("You do not work at this slip's venue."))
+    response = HttpResponse(slip_pdf_bytes(slip), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="slip-{slip.venue.code}-{slip.label}.pdf"'
+    return response
+
+
+# The slip report
+
+
+def _report_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
+    venue = selectors.venue_for(user=request.user, pk=venue_id)
+    if venue is None:
+        raise Http404("no such venue among yours")
+    use_venue_language(request, venue.language)
+    if not can(request.user, selectors.SLIP_REPORT, venue.pk):
+        return refusal(
+            request,
+            403,
+            _("The slip report is read by the cage, the supervisors, managers and auditors."),
+        )
+    return venue
+
+
+def _report_day(request: HttpRequest, venue: Venue) -> date:
+    try:
+        return date.fromisoformat(request.GET.get("day", ""))
+    except ValueError:
+        current = selectors.current_gaming_date(venue=venue)
+        return current or timezone.now().astimezone(zoneinfo.ZoneInfo(venue.timezone)).date()
+
+
+@require_GET
+@console_login_required
+def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
+    """The venue's slips of a gaming day (``?day=YYYY-MM-DD``, the current one otherwise)."""
+    venue = _report_venue(request, venue_id)
+    if isinstance(venue, HttpResponse):
+        return venue
+    day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
+    return render(request, "console/slip_report.html", {"venue": venue, "day": day})
+
+
+@require_GET
+@console_login_required
+def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
+    """The slip report as CSV: one row per slip, then one per missing number."""
+    venue = _report_venue(request, venue_id)
+    if isinstance(venue, HttpResponse):
+        return venue
+    day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="slips-{venue.code}-{day.gaming_date.isoformat()}.csv"'
+    )
+    writer = csv.writer(response)
+    zone = zoneinfo.ZoneInfo(venue.timezone)
+    writer.writerow(
+        [
+            _("Slip"),
+            _("Kind"),
+            _("Table"),
+            _("Amount"),
+            _("Status"),
+            _("Issued by"),
+            _("Posted at"),
+            _("Voided by"),
+            _("Reason"),
+        ]
+    )
+    for slip in day.slips:
+        writer.writerow(
+            [
+                slip.label,
+                slip.get_kind_display(),
+                slip.session.table.code,
+                venue_money(slip.amount, venue),
+                slip.get_status_display(),
+                slip.issued_by.get_username() if slip.issued_by else "",
+                slip.verified_at.astimezone(zone).isoformat(timespec="minutes")
+                if slip.verified_at
+                else "",
+                slip.voided_by.get_username() if slip.voided_by else "",
+                slip.void_reason,
+            ]
+        )
+    for label in day.missing:
+        writer.writerow([label, "", "", "", _("Missing"), "", "", "", ""])
+    return response
