@@ -153,7 +153,8 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         .order_by()
     }
     rows = []
-    totals = defaultdict(lambda: _ZERO)
+    summed = ("opener", "fills", "credits", "drop", "counted_drop", "handle", "house_win")
+    totals = dict.fromkeys((*summed, "closer", "win"), _ZERO)  # a day with no table: zeros
     complete = True
     for table_sessions in by_table.values():
         table = table_sessions[0].table
@@ -184,7 +185,7 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
             "win_drop_pct": pct(win, drop),
         }
         rows.append(row)
-        for name in ("opener", "fills", "credits", "drop", "counted_drop", "handle", "house_win"):
+        for name in summed:
             totals[name] += row[name]
         if closer is not None:
             totals["closer"] += closer
@@ -194,6 +195,6 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         "win": totals["win"] if complete and rows else None,
         "closer": totals["closer"] if complete and rows else None,
     }
-    total["hold_pct"] = pct(total.get("house_win", _ZERO), total.get("handle", _ZERO))
-    total["win_drop_pct"] = pct(total["win"], total.get("drop", _ZERO))
+    total["hold_pct"] = pct(total["house_win"], total["handle"])
+    total["win_drop_pct"] = pct(total["win"], total["drop"])
     return {"rows": rows, "total": total}

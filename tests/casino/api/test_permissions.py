@@ -27,6 +27,7 @@ from casino.models import (
     Bet,
     Box,
     Drop,
+    DropBox,
     LedgerEntry,
     Player,
     Round,
@@ -43,6 +44,8 @@ from casino.roles import (
     AUDITOR,
     CAGE,
     CASHIER,
+    COUNT_FIGURES,
+    COUNT_TEAM,
     DEALER,
     MANAGE,
     MANAGER,
@@ -53,7 +56,7 @@ from casino.roles import (
 )
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
-from casino.services.sessions import drop_record, session_open
+from casino.services.sessions import drop_record, session_open, shift_current
 from casino.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -123,6 +126,15 @@ class Endpoint:
 
 def _session(side: Side) -> TableSession:
     return session_open(table=side.table, user=side.dealer, opening_chips={"100000": 10})
+
+
+def _gaming_date(side: Side) -> str:
+    return shift_current(venue=side.venue).gaming_date.isoformat()
+
+
+def _box(side: Side) -> DropBox:
+    """The drop box of a session of the side's table (its session open)."""
+    return DropBox.objects.get(box_sessions__session=_session(side))
 
 
 def _round(side: Side, session: TableSession | None = None) -> Round:
@@ -237,6 +249,34 @@ ENDPOINTS = [
     ),
     Endpoint("audit list", "GET", _listed("/api/v1/audit/", _event), is_list=True),
     Endpoint("audit event", "GET", lambda s: Call(f"/api/v1/audit/{_event(s).pk}/")),
+    Endpoint("gaming day", "GET", lambda s: Call(f"/api/v1/venues/{s.venue.pk}/gaming-day/")),
+    # The count: its figures for the count team and the venue's supervisors, managers and
+    # auditors; its writes for the count team only (none of the roles here).
+    Endpoint(
+        "count day",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/"),
+        allowed=COUNT_FIGURES,
+    ),
+    Endpoint(
+        "count figures",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/figures/"),
+        allowed=COUNT_FIGURES,
+    ),
+    Endpoint(
+        "close the count",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/close/", {}),
+        gate=COUNT_TEAM,
+    ),
+    Endpoint(
+        "count a box",
+        "POST",
+        lambda s: Call(f"/api/v1/drop-boxes/{_box(s).pk}/counts/", {"chips": {"100000": 10}}),
+        gate=COUNT_TEAM,
+        ok=201,
+    ),
     # Playing: dealers, supervisors, managers.
     Endpoint(
         "open session",

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession, Venue
-from casino.roles import CAGE, SUPERVISOR, forget, role_group
+from casino.roles import CAGE, SUPERVISOR, grant
 from casino.services.closing import check_closable, session_close
 from casino.services.slips import (
     CONFIRM_DEALER,
@@ -135,8 +135,7 @@ def test_the_same_person_does_not_sign_both_lines_at_the_table(floor, session, c
 def test_the_cashier_who_issued_a_slip_does_not_sign_it_at_the_table(floor, session):
     # one person who is both the cage's cashier and a supervisor at the venue
     both = staff("cashier-and-supervisor", CAGE, floor.venue)
-    both.groups.add(role_group(SUPERVISOR))
-    forget(both)
+    grant(both, floor.venue, SUPERVISOR)
     slip = slip_issue(slip=fill(session, floor.dealer), user=both)
     for sign in (slip_confirm_dealer, slip_confirm_supervisor):
         with pytest.raises(Forbidden) as refused:
