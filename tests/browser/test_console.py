@@ -32,7 +32,12 @@ def type_cards(page, field: str, text: str) -> None:
 
 
 def open_session(floor) -> TableSession:
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
 
 
 def settled_round(floor, session) -> Round:

@@ -50,7 +50,12 @@ def forged_post(page, url: str) -> int:
 
 
 def test_a_fill_is_requested_issued_verified_and_the_table_closes(page, person, floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     slips = f"/console/sessions/{session.pk}/slips/"
 
     # the dealer requests a fill of 1,000,000

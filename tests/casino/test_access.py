@@ -279,7 +279,8 @@ def _closed(session: TableSession, supervisor: Any) -> TableSession:
     tray = session.opening_total + figures["fills"] - figures["credits"] + figures["win_by_ledger"]
     return session_close(
         session=session,
-        user=supervisor,
+        counted_by=session.dealer,
+        confirmed_by=supervisor,
         closing_chips=chips_for(tray, session.table.chip_denominations),
     )
 
@@ -298,12 +299,23 @@ def build_side(mark: str) -> Side:
         venue=venue, membership_number=f"{mark.upper()}-1", name=f"{mark.title()} Player"
     )
     shift = shift_current(venue=venue)
-    closed = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    closed = session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING, shift=shift
+    )
     _settled_round(closed, dealer, player)
     closed = _closed(closed, supervisor)
-    session = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    session = session_open(
+        table=table,
+        counted_by=dealer,
+        confirmed_by=supervisor,
+        opening_chips=OPENING,
+        discrepancy_reason="the tray is made up to the opener",
+        shift=shift,
+    )
     round_ = _settled_round(session, dealer, player)
-    mb_session = session_open(table=mb_table, user=dealer, opening_chips=OPENING)
+    mb_session = session_open(
+        table=mb_table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING
+    )
     report = report_request(shift_id=shift.pk, send=False)
     free_table = niuniu_table(venue, code=f"{mark.upper()}-FREE")
     alt_ruleset = Ruleset.objects.create(

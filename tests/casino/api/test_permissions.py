@@ -104,7 +104,12 @@ class Endpoint:
 
 
 def _session(side: Side) -> TableSession:
-    return session_open(table=side.table, user=side.dealer, opening_chips={"100000": 10})
+    return session_open(
+        table=side.table,
+        counted_by=side.dealer,
+        confirmed_by=side.supervisor,
+        opening_chips={"100000": 10},
+    )
 
 
 def _round(side: Side, session: TableSession | None = None) -> Round:
@@ -149,7 +154,12 @@ def _reversal_of(drop: Drop) -> Call:
 
 def _closed_session(side: Side) -> TableSession:
     session = _session(side)
-    return session_close(session=session, user=side.supervisor, closing_chips={"100000": 10})
+    return session_close(
+        session=session,
+        counted_by=side.dealer,
+        confirmed_by=side.supervisor,
+        closing_chips={"100000": 10},
+    )
 
 
 def _player(side: Side) -> Player:

@@ -101,12 +101,19 @@ def test_absurd_numbers_are_refused_on_the_form_not_with_an_error_page(dealer, f
 def test_another_venues_table_is_not_found_and_a_user_without_the_role_is_refused(client, floor):
     client.force_login(floor.dealer)
     assert client.get(reverse("console:open", args=[floor.other_table.pk])).status_code == 404
-    other_session = session_open(table=floor.other_table, user=floor.other_dealer, opening_chips={})
+    other_session = session_open(
+        table=floor.other_table,
+        counted_by=floor.other_dealer,
+        confirmed_by=floor.other_supervisor,
+        opening_chips={},
+    )
     assert client.get(reverse("console:round", args=[other_session.pk])).status_code == 404
     assert client.post(url("preview", other_session), {}, **HX).status_code == 404
     client.force_login(floor.auditor)
     assert client.get(reverse("console:open", args=[floor.table.pk])).status_code == 403
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={})
+    session = session_open(
+        table=floor.table, counted_by=floor.dealer, confirmed_by=floor.supervisor, opening_chips={}
+    )
     refused = client.post(url("preview", session), {}, **HX)
     assert refused.status_code == 403
     assert refused["Content-Type"].startswith("text/plain")
