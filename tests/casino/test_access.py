@@ -492,6 +492,15 @@ def _signed(world: World, side: Side, **data: Any) -> dict:
     return {"supervisor": world.own.supervisor.username, "password": PASSWORD, **data}
 
 
+def _confirmed(world: World, side: Side, **data: Any) -> dict:
+    """A count the own venue's second supervisor confirms (whoever calls counted it)."""
+    return {"supervisor": world.own.supervisor2.username, "password": PASSWORD, **data}
+
+
+def _credentials(user: Any) -> dict:
+    return {"username": user.username, "password": PASSWORD}
+
+
 CONSOLE_ROUTES = {
     "console:home": Route(
         lambda world, side: reverse("console:home"),
@@ -523,7 +532,7 @@ CONSOLE_ROUTES = {
         lambda world, side: reverse("console:open", args=[side.free_table.pk]),
         console(),
         post=console(None),
-        body=lambda world, side: {"chips-100000": "50"},
+        body=lambda world, side: _confirmed(world, side, **{"chips-100000": "50"}),
         shows=mark,
     ),
     "console:round": Route(_console("round", _session), console(), shows=mark),
@@ -583,7 +592,7 @@ CONSOLE_ROUTES = {
         _console("close", _session),
         console(),
         post=console(None),
-        body=lambda world, side: _signed(world, side, **{"chips-100000": "50"}),
+        body=lambda world, side: _confirmed(world, side, **{"chips-100000": "50"}),
         shows=mark,
     ),
 }
@@ -763,7 +772,11 @@ API_ROUTES = {
         "venue={side.venue.pk}",
         lambda side: side.session.pk,
         post=_write(PLAY),
-        body=lambda world, side: {"table": side.free_table.pk, "opening_chips": {"100000": 1}},
+        body=lambda world, side: {
+            "table": side.free_table.pk,
+            "opening_chips": {"100000": 1},
+            "confirmed_by": _credentials(world.own.supervisor2),
+        },
     ),
     "api:session-detail": Route(_api("session-detail", _session), api()),
     "api:session-close": Route(
@@ -771,7 +784,10 @@ API_ROUTES = {
         API_POST_ONLY,
         post=_write(SUPERVISE),
         json=True,
-        body=lambda world, side: {"closing_chips": OPENING},
+        body=lambda world, side: {
+            "closing_chips": OPENING,
+            "counted_by": _credentials(world.own.dealer),
+        },
     ),
     "api:session-reconcile": Route(
         _api("session-reconcile", lambda side: side.closed_session.pk),
@@ -1424,7 +1440,8 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     slip = {"session": world.own.session.pk, "kind": "credit", "chips": {"100000": 2}}
     before = db_state()
     # when a console form and the API (logged in by the session cookie) get no token
-    page = client.post(form, {"chips-100000": "50"})
+    signed = {"chips-100000": "50", "supervisor": world.own.supervisor.username}
+    page = client.post(form, {**signed, "password": PASSWORD})
     api_call = client.post(slips, slip, content_type="application/json")
     # then both are refused and nothing is written
     assert page.status_code == 403
@@ -1433,7 +1450,7 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     # and with the token the console hands out, the same calls go through
     client.get(form)
     token = client.cookies[settings.CSRF_COOKIE_NAME].value
-    opened = client.post(form, {"chips-100000": "50", "csrfmiddlewaretoken": token})
+    opened = client.post(form, {**signed, "password": PASSWORD, "csrfmiddlewaretoken": token})
     assert opened.status_code == 303
     requested = client.post(slips, slip, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert requested.status_code == 201

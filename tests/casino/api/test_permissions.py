@@ -45,7 +45,7 @@ from casino.services.rounds import round_create, round_settle, round_void_reques
 from casino.services.sessions import drop_record, session_open
 from casino.services.slips import slip_issue, slip_request
 from casino.services.table_rulesets import ruleset_change_request
-from tests.casino.api import NIU_8, NIU_9, client_for
+from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff
 
 pytestmark = pytest.mark.django_db
@@ -230,7 +230,14 @@ ENDPOINTS = [
     Endpoint(
         "open session",
         "POST",
-        lambda s: Call("/api/v1/sessions/", {"table": s.table.pk, "opening_chips": {"100000": 1}}),
+        lambda s: Call(
+            "/api/v1/sessions/",
+            {
+                "table": s.table.pk,
+                "opening_chips": {"100000": 1},
+                "confirmed_by": credentials(s.second),
+            },
+        ),
         ok=201,
         gate=PLAY,
     ),
@@ -275,7 +282,8 @@ ENDPOINTS = [
         "close session",
         "POST",
         lambda s: Call(
-            f"/api/v1/sessions/{_session(s).pk}/close/", {"closing_chips": {"100000": 10}}
+            f"/api/v1/sessions/{_session(s).pk}/close/",
+            {"closing_chips": {"100000": 10}, "counted_by": credentials(s.dealer)},
         ),
         gate=SUPERVISE,
     ),
