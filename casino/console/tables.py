@@ -101,15 +101,16 @@ def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
                         message = error.message
             if session is not None:
                 return HttpResponseRedirect(reverse("console:round", args=[session.pk]), status=303)
+    typo = bool(errors.keys() - {"discrepancy_reason"})  # a count not read: no difference
     context = {
         "table": table,
         "venue": table.venue,
-        "rows": open_rows(table.chip_denominations, expected, None if errors else chips),
+        "rows": open_rows(table.chip_denominations, expected, None if typo else chips),
         "expected": expected,
         "expected_total": None if expected is None else forms.chips_value(expected),
         "discrepancy": (
             None
-            if expected is None or chips is None or errors.keys() - {"discrepancy_reason"}
+            if expected is None or chips is None or typo
             else chips_discrepancy(chips, expected, table.chip_denominations)
         ),
         "data": request.POST,
