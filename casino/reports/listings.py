@@ -190,7 +190,9 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "opening_confirmed_by": _username(s.opening_confirmed_by),
                 # How the opener differed from the table's inventory (None: it matched,
                 # or the table had never been closed), each denomination's chips, the reason.
-                "opening_difference": s.opening_discrepancy_total if s.opening_discrepancy else None,
+                "opening_difference": s.opening_discrepancy_total
+                if s.opening_discrepancy
+                else None,
                 "opening_difference_chips": [
                     {"denomination": Decimal(d), "chips": n}
                     for d, n in (s.opening_discrepancy or {}).items()

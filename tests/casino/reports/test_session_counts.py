@@ -55,7 +55,7 @@ def test_the_sessions_show_the_opening_difference_and_both_people_of_each_count(
     # and the report's page shows them
     shown = present({"count": listed, "shift": {"currency": "VND", "grouping": "comma"}})
     html = render_to_string("reports/sections.html#count", {"f": shown})
-    assert "<th scope=\"col\">Opening difference</th>" in html
+    assert '<th scope="col">Opening difference</th>' in html
     assert "-100,000</span>: -1 × 100,000" in html
     assert "Reason: “a chip taken to the cage”" in html
     assert "Opener: dealer · supervisor" in html and "Closer: dealer · supervisor2" in html
