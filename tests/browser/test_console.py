@@ -63,6 +63,10 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.fill("#chips-100000", "50")
     page.fill("#chips-10000", "100")
     assert page.text_content("[data-total]") == "6,000,000"
+    # the table's first opening: nothing to compare with, a supervisor confirms the count
+    assert "chưa từng được đóng" in page.text_content("#inventory-note")
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
     shot(page, "02-open-table")
     page.click("button.primary")
     page.wait_for_selector("#round-form")
