@@ -6,41 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('casino', '0015_venue_amount_grouping'),
+        ("casino", "0015_venue_amount_grouping"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tablesession',
-            name='closing_counted_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="tablesession",
+            name="closing_counted_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='tablesession',
-            name='opening_confirmed_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="tablesession",
+            name="opening_confirmed_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='tablesession',
-            name='opening_discrepancy',
-            field=models.JSONField(blank=True, help_text='Counted minus expected chips per denomination, where they differ.', null=True),
+            model_name="tablesession",
+            name="opening_discrepancy",
+            field=models.JSONField(
+                blank=True,
+                help_text="Counted minus expected chips per denomination, where they differ.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='tablesession',
-            name='opening_discrepancy_reason',
-            field=models.TextField(blank=True, default=''),
+            model_name="tablesession",
+            name="opening_discrepancy_reason",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AddField(
-            model_name='tablesession',
-            name='opening_discrepancy_total',
+            model_name="tablesession",
+            name="opening_discrepancy_total",
             field=models.DecimalField(blank=True, decimal_places=2, max_digits=18, null=True),
         ),
         migrations.AddField(
-            model_name='tablesession',
-            name='opening_expected_chips',
-            field=models.JSONField(blank=True, help_text="The table's inventory the opener was compared with: what its last session counted at close, per denomination; empty when the table had never been closed.", null=True),
+            model_name="tablesession",
+            name="opening_expected_chips",
+            field=models.JSONField(
+                blank=True,
+                help_text="The table's inventory the opener was compared with: what its last session counted at close, per denomination; empty when the table had never been closed.",
+                null=True,
+            ),
         ),
     ]
