@@ -73,7 +73,7 @@ def main() -> None:
     from casino.cards import DECK, format_cards
     from casino.console.selectors import screen_for
     from casino.models import Venue
-    from casino.roles import DEALER
+    from casino.roles import DEALER, SUPERVISOR
     from casino.services.sessions import session_open
     from niuniu.console import forms
     from tests.factories import niuniu_table, staff
@@ -88,7 +88,13 @@ def main() -> None:
     )
     table = niuniu_table(venue)
     dealer = staff("bench-dealer", DEALER, venue)
-    session = session_open(table=table, user=dealer, opening_chips={"1000000": 100})
+    supervisor = staff("bench-supervisor", SUPERVISOR, venue)
+    session = session_open(
+        table=table,
+        counted_by=dealer,
+        confirmed_by=supervisor,
+        opening_chips={"1000000": 100},
+    )
     screen = screen_for(session=session)
     client = Client()
     client.force_login(dealer)

@@ -68,8 +68,10 @@ def main() -> None:
         },
     )
     dealer = staff("bench-dealer", DEALER, venue)
-    staff("bench-supervisor", SUPERVISOR, venue)
-    session = session_open(table=table, user=dealer, opening_chips={"10000": 100})
+    supervisor = staff("bench-supervisor", SUPERVISOR, venue)
+    session = session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"10000": 100}
+    )
 
     # The reports' tallies (two upserts) timed inside each settle, so their share is
     # measured in the same run as the settles themselves.

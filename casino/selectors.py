@@ -227,7 +227,15 @@ def session_list(
 ) -> QuerySet[TableSession]:
     sessions = (
         TableSession.objects.filter(table__venue_id__in=venue_ids(user))
-        .select_related("table__venue", "shift", "dealer", "opened_by", "closed_by")
+        .select_related(
+            "table__venue",
+            "shift",
+            "dealer",
+            "opened_by",
+            "opening_confirmed_by",
+            "closing_counted_by",
+            "closed_by",
+        )
         .order_by("-opened_at", "-pk")
     )
     if table_id is not None:

@@ -147,7 +147,12 @@ def build_floor(*, tables: int, code: str = "load") -> Floor:
         floor.dealers.append(dealer)
         floor.tokens.append(token_issue(user=dealer, device="loadtest")[1])
         floor.sessions.append(
-            session_open(table=table, user=dealer, opening_chips={"1000000": 100})
+            session_open(
+                table=table,
+                counted_by=dealer,
+                confirmed_by=supervisor,
+                opening_chips={"1000000": 100},
+            )
         )
     return floor
 

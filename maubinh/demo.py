@@ -86,7 +86,10 @@ def maubinh_demo(
     )
     dealer = users["dealer"]
     session = session_open(
-        table=table, user=dealer, opening_chips={d: 20 for d in denominations[:4]}
+        table=table,
+        counted_by=dealer,
+        confirmed_by=users["supervisor"],
+        opening_chips={d: 20 for d in denominations[:4]},
     )
     players = list(
         Player.objects.filter(venue=venue, status=Player.Status.ACTIVE).values_list("pk", flat=True)

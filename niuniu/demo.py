@@ -104,7 +104,12 @@ class NiuNiuDemo:
             for number in (1, 2)
         ]
         opening = {d: 40 for d in denominations[:4]}
-        session = session_open(table=tables[0], user=users["dealer"], opening_chips=opening)
+        session = session_open(
+            table=tables[0],
+            counted_by=users["dealer"],
+            confirmed_by=users["supervisor"],
+            opening_chips=opening,
+        )
         voided = play(
             session=session,
             rounds=rounds,
@@ -115,14 +120,20 @@ class NiuNiuDemo:
         tray = session.opening_total + session_figures(session)["win_by_ledger"]
         closed = session_close(
             session=session,
-            user=users["supervisor"],
+            counted_by=users["dealer"],
+            confirmed_by=users["supervisor"],
             closing_chips=chips_for(tray, denominations),
             variance_reason="the demo's count: what no chip makes up is not stacked",
         )
         report = report_build(
             report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
         )
-        session_open(table=tables[1], user=users["dealer"], opening_chips=opening)
+        session_open(
+            table=tables[1],
+            counted_by=users["dealer"],
+            confirmed_by=users["supervisor"],
+            opening_chips=opening,
+        )
         assert closed.status == TableSession.Status.CLOSED
         return [
             f"  Niu Niu ruleset from {preset}",

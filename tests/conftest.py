@@ -77,7 +77,12 @@ def cashier(floor):
 @pytest.fixture
 def session(floor):
     """An open session at the floor's table, dealt by its dealer (a module may override it)."""
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
 
 
 @pytest.fixture

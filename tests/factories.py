@@ -52,6 +52,11 @@ def staff(username: str, role: str, *venues: Venue) -> User:
     return user
 
 
+def pit_boss(venue: Venue) -> User:
+    """A supervisor at ``venue`` to confirm a count where a test does not care who does."""
+    return staff(f"{venue.code}-pit-boss", SUPERVISOR, venue)
+
+
 def niuniu_table(
     venue: Venue,
     *,

@@ -80,7 +80,8 @@ class Table:
         )
         self.session = session_open(
             table=self.table,
-            user=self.dealer,
+            counted_by=self.dealer,
+            confirmed_by=self.supervisor,
             opening_chips={"1000000": 50, "100000": 50},
             shift=self.shift,
         )

@@ -22,14 +22,14 @@ from django.contrib.auth.signals import user_logged_in
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import selectors
 from casino.api.base import MAX_ID, ApiView, errors, not_found
-from casino.api.errors import ErrorSerializer
+from casino.api.errors import ErrorSerializer, LockedOut
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views import parse
 from casino.models import ApiToken
@@ -68,11 +68,6 @@ class IssuedTokenSerializer(TokenSerializer):
 
 class RevokedSerializer(serializers.Serializer):
     revoked = serializers.IntegerField(help_text="How many tokens were revoked.")
-
-
-class LockedOut(APIException):
-    status_code = status.HTTP_403_FORBIDDEN
-    default_code = "locked_out"
 
 
 def _error(description: str) -> OpenApiResponse:

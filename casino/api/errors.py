@@ -38,6 +38,14 @@ _CODES = {
 _NON_FIELD_KEYS = {api_settings.NON_FIELD_ERRORS_KEY, NON_FIELD_ERRORS}
 
 
+class LockedOut(exceptions.APIException):
+    """The login lockout refused a username and password (403 ``locked_out``): the right
+    password would not help until the lock runs out."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    default_code = "locked_out"
+
+
 class ErrorSerializer(serializers.Serializer):
     """The body of every error response."""
 

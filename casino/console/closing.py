@@ -68,7 +68,8 @@ def summary(request: HttpRequest, session: TableSession) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @with_session
 def close(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Close the table with the closing count; a supervisor signs with their credentials."""
+    """Close the table with the closing count: the dealer logged in counts, a supervisor
+    confirms with their own credentials; both are recorded."""
     done = reverse("console:round", args=[session.pk])
     if session.status != TableSession.Status.OPEN:
         if request.method == "POST":  # closed already (a repeat of this form)
@@ -105,15 +106,19 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
                 try:
                     session_close(
                         session=session,
-                        user=supervisor,
+                        counted_by=request.user,
+                        confirmed_by=supervisor,
                         closing_chips=chips,
                         drop=drop,
                         variance_reason=reason,
                     )
-                except Forbidden:
-                    message = _(
-                        "%(user)s is not a supervisor at this venue and cannot close the table."
-                    ) % {"user": supervisor.get_username()}
+                except Forbidden as error:
+                    if error.reason == "confirmed_by_counter":
+                        message = error.message
+                    else:
+                        message = _(
+                            "%(user)s is not a supervisor at this venue and cannot close the table."
+                        ) % {"user": supervisor.get_username()}
                 except Conflict as error:
                     session.refresh_from_db(fields=["status"])
                     if session.status != TableSession.Status.OPEN:

@@ -146,7 +146,15 @@ def open_session_of(table: Table) -> TableSession | None:
 def session_for(*, user: Any, pk: int) -> TableSession | None:
     return (
         TableSession.objects.filter(pk=pk, table__venue_id__in=venue_ids(user))
-        .select_related("table__venue", "table__ruleset__venue", "dealer")
+        .select_related(
+            "table__venue",
+            "table__ruleset__venue",
+            "dealer",
+            "opened_by",
+            "opening_confirmed_by",
+            "closing_counted_by",
+            "closed_by",
+        )
         .first()
     )
 

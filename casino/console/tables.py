@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -14,12 +16,14 @@ from casino.console import forms, selectors
 from casino.console.access import (
     console_login_required,
     forbidden,
+    signed_by,
     use_venue_language,
     with_session,
 )
 from casino.errors import Conflict, ServiceError
 from casino.models import Table, TableSession
 from casino.roles import CASHIER, PLAY, can, has_role
+from casino.services.inventory import chips_discrepancy, table_inventory
 from casino.services.sessions import session_open
 
 
@@ -52,6 +56,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @console_login_required
 def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Open a table: the dealer counts the tray beside the table's inventory (what its last
+    session counted at close), a supervisor confirms the count with their own username and
+    password, and a difference is opened only with its reason."""
     table = selectors.table_for(user=request.user, pk=table_id)
     if table is None or selectors.console_of(table.game) is None:
         raise Http404("no such table at your venues")
@@ -61,34 +68,87 @@ def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
     already = selectors.open_session_of(table)
     if already is not None:  # open already (also a repeated POST of this form)
         return HttpResponseRedirect(reverse("console:round", args=[already.pk]), status=303)
+    expected = table_inventory(table=table)
     errors: dict[str, str] = {}
     message = ""
+    chips: dict[str, int] | None = None
     if request.method == "POST":
         chips, errors = forms.read_chips(
             request.POST, table.chip_denominations, grouping=table.venue.amount_grouping
         )
+        reason = (request.POST.get("discrepancy_reason") or "").strip()
+        credentials = forms.read_credentials(request.POST)
         if table.status != Table.Status.ACTIVE:
             message = _("Table %(table)s is inactive; a manager can reactivate it.") % {
                 "table": table.code
             }
+        elif not errors and not credentials.given:
+            message = _("A supervisor confirms the count with their username and password.")
         elif not errors:
-            try:
-                session = session_open(table=table, user=request.user, opening_chips=chips)
-            except ServiceError as error:
-                # opened meanwhile (a double submit racing itself): show that session
-                session = selectors.open_session_of(table) if isinstance(error, Conflict) else None
-                message = "" if session else error.message
-            if session is not None and not message:
+            supervisor, message = signed_by(
+                request, credentials, _("Wrong username or password: the table is not open yet.")
+            )
+            session = None
+            if supervisor is not None:
+                try:
+                    session = session_open(
+                        table=table,
+                        counted_by=request.user,
+                        confirmed_by=supervisor,
+                        opening_chips=chips,
+                        discrepancy_reason=reason,
+                    )
+                except ServiceError as error:
+                    # opened meanwhile (a double submit racing itself): show that session
+                    if isinstance(error, Conflict):
+                        session = selectors.open_session_of(table)
+                    if session is None and error.field == "discrepancy_reason":
+                        errors["discrepancy_reason"] = error.message
+                    elif session is None:
+                        message = error.message
+            if session is not None:
                 return HttpResponseRedirect(reverse("console:round", args=[session.pk]), status=303)
+    typo = bool(errors.keys() - {"discrepancy_reason"})  # a count not read: no difference
     context = {
         "table": table,
         "venue": table.venue,
-        "denominations": table.chip_denominations,
+        "rows": open_rows(table.chip_denominations, expected, None if typo else chips),
+        "expected": expected,
+        "expected_total": None if expected is None else forms.chips_value(expected),
+        "discrepancy": (
+            None
+            if expected is None or chips is None or typo
+            else chips_discrepancy(chips, expected, table.chip_denominations)
+        ),
         "data": request.POST,
         "errors": errors,
         "message": message,
     }
     return render(request, "console/open.html", context, status=422 if errors or message else 200)
+
+
+@dataclass(frozen=True)
+class OpenRow:
+    """One denomination of the opening count: the chips expected (``None`` when the table
+    was never closed) and, after a refused submit, the difference of the count."""
+
+    denomination: str
+    name: str
+    expected: int | None
+    difference: int | None
+
+
+def open_rows(
+    denominations: list[str], expected: dict[str, int] | None, counted: dict[str, int] | None
+) -> list[OpenRow]:
+    rows = []
+    for denomination in denominations:
+        want = None if expected is None else expected.get(denomination, 0)
+        difference = (
+            None if want is None or counted is None else counted.get(denomination, 0) - want
+        )
+        rows.append(OpenRow(denomination, f"chips-{denomination}", want, difference))
+    return rows
 
 
 @require_GET

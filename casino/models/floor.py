@@ -178,12 +178,36 @@ class TableSession(models.Model):
     shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="sessions")
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    #: Who counted the opener (the dealer); ``opening_confirmed_by`` is the supervisor who
+    #: confirmed the count with their own credentials.
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opening_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     opened_at = models.DateTimeField()
     opening_chips = models.JSONField(help_text=_("Chip count per denomination at opening."))
     opening_total = money_field()
+    opening_expected_chips = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The table's inventory the opener was compared with: what its last session "
+            "counted at close, per denomination; empty when the table had never been closed."
+        ),
+    )
+    opening_discrepancy = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("Counted minus expected chips per denomination, where they differ."),
+    )
+    opening_discrepancy_total = money_field(null=True, blank=True)
+    opening_discrepancy_reason = models.TextField(blank=True, default="")
+    #: Who counted the closer (the dealer); ``closed_by`` is the supervisor who confirmed it.
+    closing_counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -132,14 +132,23 @@ def section_voids(shift: Shift) -> dict[str, Any]:
 
 def section_sessions(shift: Shift) -> dict[str, Any]:
     """Per table session: fills, credits, drop, win by count against win by ledger; the
-    closed sessions' win/drop, with the drops the count posted to them after their close.
+    closed sessions' win/drop, with the drops the count posted to them after their close;
+    who counted and who confirmed each count, and the opener's difference from the table's
+    inventory with its reason.
 
     A closed session's figures were fixed when it closed; an open one's are summed now
     (it has no count yet, so no variance). A variance other than zero is flagged.
     """
     sessions = list(
         TableSession.objects.filter(shift=shift)
-        .select_related("table", "dealer", "opened_by", "closed_by")
+        .select_related(
+            "table",
+            "dealer",
+            "opened_by",
+            "opening_confirmed_by",
+            "closing_counted_by",
+            "closed_by",
+        )
         .order_by("table__code", "opened_at", "pk")
     )
     open_ids = [s.pk for s in sessions if s.status == TableSession.Status.OPEN]
@@ -180,7 +189,19 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "dealer": _username(s.dealer),
                 "opened_at": s.opened_at,
                 "opened_by": _username(s.opened_by),
+                "opening_confirmed_by": _username(s.opening_confirmed_by),
+                # How the opener differed from the table's inventory (None: it matched,
+                # or the table had never been closed), each denomination's chips, the reason.
+                "opening_difference": s.opening_discrepancy_total
+                if s.opening_discrepancy
+                else None,
+                "opening_difference_chips": [
+                    {"denomination": Decimal(d), "chips": n}
+                    for d, n in (s.opening_discrepancy or {}).items()
+                ],
+                "opening_reason": s.opening_discrepancy_reason,
                 "closed_at": s.closed_at,
+                "closing_counted_by": _username(s.closing_counted_by),
                 "closed_by": _username(s.closed_by),
                 "opening": s.opening_total,
                 "closing": s.closing_total,

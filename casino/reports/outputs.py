@@ -145,6 +145,11 @@ SESSION_COLUMNS = [
     ("win_by_ledger", "Win by ledger"),
     ("variance", "Variance"),
     ("flagged", "Flagged"),
+    ("opened_by", "Opener counted by"),
+    ("opening_confirmed_by", "Opener confirmed by"),
+    ("opening_difference", "Opening difference"),
+    ("opening_reason", "Opening difference reason"),
+    ("closing_counted_by", "Closer counted by"),
     ("closed_by", "Closed by"),
 ]
 SLIP_COLUMNS = [
@@ -172,6 +177,8 @@ MONEY = {
     "net",
     "amount",
     "opening",
+    "opening_difference",
+    "denomination",
     "closing",
     "fills",
     "credits",

@@ -31,7 +31,13 @@ from casino.money import written
 from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import SUPERVISE, can
 from casino.services.audit import audit_record
-from casino.services.sessions import MAX_AMOUNT, chips_total, drop_record, lock_open_session
+from casino.services.sessions import (
+    MAX_AMOUNT,
+    check_co_signers,
+    chips_total,
+    drop_record,
+    lock_open_session,
+)
 
 #: The longest reason for a variance a close keeps (the console's and the API's limit).
 MAX_REASON = 1000
@@ -121,12 +127,15 @@ def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:
 def session_close(
     *,
     session: TableSession,
-    user: Any,
+    counted_by: Any,
+    confirmed_by: Any,
     closing_chips: Mapping[str, Any],
     drop: Decimal | str | None = None,
     variance_reason: str = "",
 ) -> TableSession:
-    """Close a table with the closer's count and reconcile it against the ledger.
+    """Close a table with the closer: ``counted_by`` (the dealer) counts the tray,
+    ``confirmed_by`` (a supervisor of the venue, another person) confirms it and closes the
+    table (``closed_by``); the closing count is the table's inventory from then on.
 
     Win by count = closing - opening + credits - fills + drop; win by ledger = what the
     settled rounds moved to the house; the variance (count - ledger) is stored. A variance
@@ -135,8 +144,12 @@ def session_close(
     """
     session = lock_open_session(session.pk)
     venue = session.table.venue
+    user = confirmed_by
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden("only a supervisor closes a table")
+    check_co_signers(
+        counted_by=counted_by, confirmed_by=confirmed_by, venue=venue, field="counted_by"
+    )
     check_closable(session)
     chips, closing_total = chips_total(
         closing_chips,
@@ -175,6 +188,7 @@ def session_close(
     check_variance_reason(venue, variance, variance_reason)
     session.status = TableSession.Status.CLOSED
     session.closed_by = user
+    session.closing_counted_by = counted_by
     session.closed_at = timezone.now()
     session.closing_chips = chips
     session.closing_total = closing_total
@@ -193,7 +207,10 @@ def session_close(
         summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
         after={k: str(v) for k, v in figures.items()}
         | {
+            "closing_chips": chips,
             "closing_total": str(closing_total),
+            "counted_by": counted_by.get_username(),
+            "confirmed_by": confirmed_by.get_username(),
             "variance": str(session.variance),
             "variance_reason": variance_reason,
         },

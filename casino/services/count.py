@@ -83,12 +83,18 @@ def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
         )
     took_part = TableSession.objects.filter(
         table_id=box.table_id, shift__gaming_date=box.gaming_date
-    ).filter(Q(dealer=user) | Q(opened_by=user) | Q(closed_by=user))
+    ).filter(
+        Q(dealer=user)
+        | Q(opened_by=user)
+        | Q(opening_confirmed_by=user)
+        | Q(closing_counted_by=user)
+        | Q(closed_by=user)
+    )
     if took_part.exists():
         return Forbidden(
             _(
-                "you worked at table %(table)s on %(date)s (dealt, opened or closed it), so "
-                "another counter counts its box"
+                "you worked at table %(table)s on %(date)s (dealt, counted or confirmed its "
+                "opener or closer), so another counter counts its box"
             )
             % {"table": box.table.code, "date": box.gaming_date.isoformat()},
             reason="counter_at_table",

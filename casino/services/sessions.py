@@ -14,6 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from casino.compiled import lock_by_key
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -37,6 +38,7 @@ from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.dropboxes import dropbox_attach
 from casino.services.gaming_days import shift_at
+from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.services.ledger import ledger_post
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
@@ -125,22 +127,80 @@ def shift_current(*, venue: Any, at: datetime | None = None) -> Shift:
     return shift_at(venue=venue, at=at)
 
 
+#: The longest reason for an opening discrepancy a session keeps (the screens' limit too).
+MAX_DISCREPANCY_REASON = 1000
+
+
+def discrepancy_text(discrepancy: Discrepancy, grouping: Grouping | str) -> str:
+    """A discrepancy as a person reads it: ``-2 × 100,000, +1 × 10,000 (in all -190,000)``."""
+    lines = ", ".join(
+        f"{'+' if n > 0 else ''}{n} × {written(to_decimal(d), grouping)}"
+        for d, n in discrepancy.chips.items()
+    )
+    return f"{lines} ({written(discrepancy.total, grouping, signed=True)})"
+
+
+def check_co_signers(*, counted_by: Any, confirmed_by: Any, venue: Any, field: str) -> None:
+    """The two people of a count: the counter runs tables at the venue (``PLAY``), the
+    confirmer supervises it (``SUPERVISE``), and they are two different people (refused
+    on ``field``, the person a screen asked for)."""
+    if not can(counted_by, PLAY, venue.pk):
+        raise Forbidden(
+            _("%(user)s does not run tables at %(venue)s and cannot count its chips")
+            % {"user": counted_by.get_username(), "venue": venue.name},
+            field="counted_by",
+            reason="counter_not_dealer",
+        )
+    if counted_by.pk == confirmed_by.pk:
+        raise Forbidden(
+            _(
+                "%(user)s counted the chips and cannot also confirm the count: a second "
+                "person, a supervisor, confirms it with their own credentials"
+            )
+            % {"user": counted_by.get_username()},
+            field=field,
+            reason="confirmed_by_counter",
+        )
+    if not can(confirmed_by, SUPERVISE, venue.pk):
+        raise Forbidden(
+            _("%(user)s is not a supervisor at %(venue)s and cannot confirm the count")
+            % {"user": confirmed_by.get_username(), "venue": venue.name},
+            field="confirmed_by",
+            reason="confirmer_not_supervisor",
+        )
+
+
 @transaction.atomic
 def session_open(
     *,
     table: Table,
-    user: Any,
+    counted_by: Any,
+    confirmed_by: Any,
     opening_chips: Mapping[str, Any],
+    discrepancy_reason: str = "",
     dealer: Any = None,
     shift: Shift | None = None,
 ) -> TableSession:
-    """Open a table with the opener's chip count; one open session per table."""
+    """Open a table with the opener: ``counted_by`` (who counted, the dealer unless
+    ``dealer`` names another) counts the tray, ``confirmed_by`` (a supervisor of the venue,
+    another person) confirms it. One open session per table.
+
+    The count is compared with the table's inventory (what its last session counted at
+    close, ``table_inventory``); a difference is recorded per denomination and in all
+    (counted - expected, signed) and needs ``discrepancy_reason`` (``InvalidInput`` on
+    ``discrepancy_reason``, reason ``discrepancy_reason_required``, naming the
+    difference). A table never closed has nothing to compare with: the count stands.
+    """
     table = Table.objects.select_for_update().select_related("venue").get(pk=table.pk)
-    dealer = dealer or user
-    if not can(user, PLAY, table.venue_id):
+    venue = table.venue
+    dealer = dealer or counted_by
+    if not can(counted_by, PLAY, venue.pk):
         raise Forbidden("you do not run tables at this venue")
-    if not can(dealer, PLAY, table.venue_id):
-        raise InvalidInput(f"{dealer} is not a dealer at {table.venue.name}", field="dealer")
+    if not can(dealer, PLAY, venue.pk):
+        raise InvalidInput(f"{dealer} is not a dealer at {venue.name}", field="dealer")
+    check_co_signers(
+        counted_by=counted_by, confirmed_by=confirmed_by, venue=venue, field="confirmed_by"
+    )
     if table.status != Table.Status.ACTIVE:
         raise Conflict(f"table {table.code} is inactive; a manager can reactivate it")
     open_session = TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
@@ -152,30 +212,70 @@ def session_open(
         opening_chips,
         table.chip_denominations,
         field="opening_chips",
-        grouping=table.venue.amount_grouping,
+        grouping=venue.amount_grouping,
     )
+    # Under the table's lock with none of its sessions open: no close changes it meanwhile.
+    expected = table_inventory(table=table)
+    discrepancy = (
+        None if expected is None else chips_discrepancy(chips, expected, table.chip_denominations)
+    )
+    reason = (discrepancy_reason or "").strip()[:MAX_DISCREPANCY_REASON]
+    if discrepancy and not reason:
+        raise InvalidInput(
+            _(
+                "the count differs from the table's inventory (what its last session "
+                "counted at close) by %(difference)s: say why in the reason for the "
+                "difference, or count again"
+            )
+            % {"difference": discrepancy_text(discrepancy, venue.amount_grouping)},
+            field="discrepancy_reason",
+            reason="discrepancy_reason_required",
+        )
+    if not discrepancy:
+        reason = ""  # nothing to explain
     now = timezone.now()
     try:
         with transaction.atomic():
             session = TableSession.objects.create(
                 table=table,
-                shift=shift or shift_current(venue=table.venue, at=now),
+                shift=shift or shift_current(venue=venue, at=now),
                 dealer=dealer,
-                opened_by=user,
+                opened_by=counted_by,
+                opening_confirmed_by=confirmed_by,
                 opened_at=now,
                 opening_chips=chips,
                 opening_total=total,
+                opening_expected_chips=expected,
+                opening_discrepancy=None if discrepancy is None else discrepancy.chips,
+                opening_discrepancy_total=None if discrepancy is None else discrepancy.total,
+                opening_discrepancy_reason=reason,
             )
     except IntegrityError:
         raise Conflict(f"table {table.code} is already open; close it first") from None
     dropbox_attach(session=session)
+    if discrepancy is None:
+        compared = "first opening: no inventory to compare with"
+    elif discrepancy:
+        compared = f"differs by {discrepancy_text(discrepancy, venue.amount_grouping)}"
+    else:
+        compared = "matches the inventory"
     audit_record(
-        user=user,
+        user=counted_by,
         action="session.open",
         obj=session,
-        venue=table.venue,
-        summary=f"opened {table} with {total}",
-        after={"opening_chips": chips, "opening_total": str(total), "dealer": dealer.username},
+        venue=venue,
+        summary=f"opened {table} with {total}, {compared}",
+        after={
+            "opening_chips": chips,
+            "opening_total": str(total),
+            "dealer": dealer.username,
+            "counted_by": counted_by.get_username(),
+            "confirmed_by": confirmed_by.get_username(),
+            "expected_chips": expected,
+            "discrepancy": None if discrepancy is None else discrepancy.chips,
+            "discrepancy_total": None if discrepancy is None else str(discrepancy.total),
+            "discrepancy_reason": reason,
+        },
     )
     return session
 

@@ -307,14 +307,30 @@
     const format = formatter(totalCell ? totalCell.dataset.currency : "", grouping);
     const thousands = (MARKS[grouping] || MARKS.comma)[0];
     let total = 0;
+    let expectedTotal = 0;
     form.querySelectorAll("input[data-denomination]").forEach((input) => {
       const count = parseInt(input.value.replace(/[\s_]/g, "").split(thousands).join(""), 10) || 0;
       const value = count * parseFloat(input.dataset.denomination);
       total += value;
       const line = input.closest("tr").querySelector("[data-line]");
       if (line) line.textContent = count ? format.format(value) : "";
+      /* Opening: each denomination's difference from the table's inventory, in chips. */
+      const difference = input.closest("tr").querySelector("[data-difference]");
+      if (difference && input.dataset.expected !== undefined) {
+        const expected = parseInt(input.dataset.expected, 10) || 0;
+        expectedTotal += expected * parseFloat(input.dataset.denomination);
+        const chips = count - expected;
+        difference.textContent = chips ? (chips > 0 ? "+" : "") + chips : "";
+        difference.className = "num " + (chips === 0 ? "" : chips > 0 ? "plus" : "minus");
+      }
     });
     if (totalCell) totalCell.textContent = format.format(total);
+    const differenceTotal = form.querySelector("[data-difference-total]");
+    if (differenceTotal) {
+      const off = total - expectedTotal;
+      differenceTotal.textContent = off ? (off > 0 ? "+" : "") + format.format(off) : "";
+      differenceTotal.className = "num " + (off === 0 ? "" : off > 0 ? "plus" : "minus");
+    }
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
       const drop = form.querySelector("input[data-drop]");

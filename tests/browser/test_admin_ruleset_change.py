@@ -32,7 +32,12 @@ def test_a_ruleset_change_is_asked_by_one_manager_and_approved_by_another(
 ):
     macau = Ruleset.objects.create(venue=floor.venue, game="niuniu", code="macau-001", name="Macau")
     second = staff("second-manager", MANAGER, floor.venue)
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 10})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 10},
+    )
 
     # the first manager changes the ruleset on the table's page: a request, nothing applied
     admin_log_in(page, "floor-manager")
@@ -67,7 +72,12 @@ def test_a_ruleset_change_is_asked_by_one_manager_and_approved_by_another(
     assert change.status == "pending"
 
     # once the table is closed, the same button applies it
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 10})
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 10},
+    )
     other.get_by_role("button", name="Approve the change of NN1 to macau-001").click()
     other.wait_for_selector(".messagelist .success")
     assert "table NN1 now plays macau-001" in other.text_content(".messagelist")

@@ -20,7 +20,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_close_is_counted_and_typed_as_the_venue_writes_amounts(page, floor):
     floor.venue.amount_grouping = "dot"
     floor.venue.save(update_fields=["amount_grouping"])
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"1000000": 5})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"1000000": 5},
+    )
     said: list[str] = []
     page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
     log_in(page, "dealer")

@@ -14,6 +14,7 @@ from django.db.models import Sum
 
 from casino.games import BoxInput
 from casino.models import LedgerEntry, Player, Round, RoundStatus, TableSession
+from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 from tests.browser.conftest import log_in, shot
@@ -32,7 +33,12 @@ def type_cards(page, field: str, text: str) -> None:
 
 
 def open_session(floor) -> TableSession:
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
 
 
 def settled_round(floor, session) -> Round:
@@ -57,6 +63,10 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.fill("#chips-100000", "50")
     page.fill("#chips-10000", "100")
     assert page.text_content("[data-total]") == "6,000,000"
+    # the table's first opening: nothing to compare with, a supervisor confirms the count
+    assert "chưa từng được đóng" in page.text_content("#inventory-note")
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
     shot(page, "02-open-table")
     page.click("button.primary")
     page.wait_for_selector("#round-form")
@@ -274,6 +284,46 @@ def test_the_session_is_closed_with_its_variance(page, floor):
     shot(page, "14-closed-summary")
     session.refresh_from_db()
     assert (session.status, session.variance) == (TableSession.Status.CLOSED, D("1000"))
+
+
+def test_the_table_opens_with_the_count_beside_its_inventory(page, floor):
+    # given the table closed with 50 x 100,000 in its tray
+    closed = session_close(
+        session=open_session(floor),
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
+    log_in(page, "dealer")
+    page.goto(f"/console/tables/{floor.table.pk}/open/")
+    row = page.locator("tr[data-row='100000']")
+    assert row.locator("[data-expected-count]").text_content() == "50"
+    # the difference shows as the dealer types
+    page.fill("#chips-100000", "49")
+    assert row.locator("[data-difference]").text_content() == "-1"
+    assert page.text_content("[data-difference-total]") == "-100,000"
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
+    page.get_by_role("button", name="Mở bàn").click()
+    # refused without a reason, the difference named
+    refusal = page.locator("#discrepancy-reason-error")
+    refusal.wait_for()
+    assert "-1 × 100,000 (-100,000)" in refusal.text_content()
+    assert row.locator("[data-difference]").text_content() == "-1"
+    shot(page, "15a-open-difference")
+    page.get_by_label("Lý do chênh lệch").fill("một phỉnh đã chuyển về quầy thu ngân")
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", "pw-for-tests")
+    page.get_by_role("button", name="Mở bàn").click()
+    banner = page.locator("#opening-discrepancy")
+    banner.wait_for()
+    assert "một phỉnh đã chuyển về quầy thu ngân" in banner.text_content()
+    opened = TableSession.objects.get(status="open")
+    assert opened.opening_expected_chips == closed.closing_chips
+    assert (opened.opening_discrepancy, opened.opening_confirmed_by) == (
+        {"100000": -1},
+        floor.supervisor,
+    )
 
 
 def test_a_dealer_of_one_venue_cannot_open_another_venues_table(page, floor):

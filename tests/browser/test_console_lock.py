@@ -25,7 +25,12 @@ IDLE = 6 * 60 * 1000  # past the default five idle minutes
 def session(floor) -> TableSession:
     pin_set(user=floor.dealer, member=floor.dealer, pin="2580")
     pin_set(user=floor.supervisor, member=floor.supervisor, pin="7391")
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
 
 
 def english(page, live_server) -> None:

@@ -44,8 +44,18 @@ def test_two_counters_count_a_box_and_close_the_days_count(person, floor):
     floor.venue.language = "en"
     floor.venue.note_denominations = ["500000", "100000"]
     floor.venue.save()
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
     box = DropBox.objects.get(box_sessions__session=session)
     day = box.gaming_date.isoformat()
     staff("counter", COUNT, floor.venue)

@@ -17,7 +17,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_supervisor_reverses_a_mistaken_drop_on_the_close_page(page, floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     drop = drop_record(session=session, user=floor.supervisor, amount=D("5000000"))
     log_in(page, "dealer")
     page.goto(f"/console/sessions/{session.pk}/close/")

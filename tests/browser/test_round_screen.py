@@ -87,7 +87,12 @@ def watched(page):
 
 
 def open_session(floor) -> TableSession:
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
 
 
 def key(page, text: str) -> str:
@@ -264,7 +269,12 @@ def test_two_ctrl_enter_on_mau_binh_settle_one_round_on_a_tablet(watched, floor,
     page = watched
     page.set_viewport_size({"width": 768, "height": 1024})
     table = maubinh_table(floor.venue)
-    session = session_open(table=table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     log_in(page, "dealer")
     page.goto(f"/console/sessions/{session.pk}/")
     for position, cards in enumerate((SEAT_1, SEAT_2, SEAT_3, SEAT_4), start=1):

@@ -55,7 +55,12 @@ def forged_post(page, url: str) -> int:
 
 def test_a_fill_goes_through_the_cage_to_the_table_and_the_table_closes(page, person, floor):
     staff("cashier", CAGE, floor.venue)
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     slips = f"/console/sessions/{session.pk}/slips/"
 
     # the dealer requests a fill of 1,000,000

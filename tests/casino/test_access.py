@@ -335,7 +335,8 @@ def _closed(session: TableSession, supervisor: Any) -> TableSession:
     tray = session.opening_total + figures["fills"] - figures["credits"] + figures["win_by_ledger"]
     return session_close(
         session=session,
-        user=supervisor,
+        counted_by=session.dealer,
+        confirmed_by=supervisor,
         closing_chips=chips_for(tray, session.table.chip_denominations),
     )
 
@@ -354,12 +355,23 @@ def build_side(mark: str) -> Side:
         venue=venue, membership_number=f"{mark.upper()}-1", name=f"{mark.title()} Player"
     )
     shift = shift_current(venue=venue)
-    closed = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    closed = session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING, shift=shift
+    )
     _settled_round(closed, dealer, player)
     closed = _closed(closed, supervisor)
-    session = session_open(table=table, user=dealer, opening_chips=OPENING, shift=shift)
+    session = session_open(
+        table=table,
+        counted_by=dealer,
+        confirmed_by=supervisor,
+        opening_chips=OPENING,
+        discrepancy_reason="the tray is made up to the opener",
+        shift=shift,
+    )
     round_ = _settled_round(session, dealer, player)
-    mb_session = session_open(table=mb_table, user=dealer, opening_chips=OPENING)
+    mb_session = session_open(
+        table=mb_table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING
+    )
     report = report_request(shift_id=shift.pk, send=False)
     free_table = niuniu_table(venue, code=f"{mark.upper()}-FREE")
     alt_ruleset = Ruleset.objects.create(
@@ -553,6 +565,15 @@ def _signed(world: World, side: Side, **data: Any) -> dict:
     return {"supervisor": world.own.supervisor.username, "password": PASSWORD, **data}
 
 
+def _confirmed(world: World, side: Side, **data: Any) -> dict:
+    """A count the own venue's second supervisor confirms (whoever calls counted it)."""
+    return {"supervisor": world.own.supervisor2.username, "password": PASSWORD, **data}
+
+
+def _credentials(user: Any) -> dict:
+    return {"username": user.username, "password": PASSWORD}
+
+
 CONSOLE_ROUTES = {
     "console:home": Route(
         lambda world, side: reverse("console:home"),
@@ -584,7 +605,7 @@ CONSOLE_ROUTES = {
         lambda world, side: reverse("console:open", args=[side.free_table.pk]),
         console(),
         post=console(None),
-        body=lambda world, side: {"chips-100000": "50"},
+        body=lambda world, side: _confirmed(world, side, **{"chips-100000": "50"}),
         shows=mark,
     ),
     "console:round": Route(_console("round", _session), console(), shows=mark),
@@ -678,7 +699,7 @@ CONSOLE_ROUTES = {
         _console("close", _session),
         console(),
         post=console(None),
-        body=lambda world, side: _signed(world, side, **{"chips-100000": "50"}),
+        body=lambda world, side: _confirmed(world, side, **{"chips-100000": "50"}),
         shows=mark,
     ),
     # The count: its team's pages; the venues it lists are the caller's own.
@@ -904,7 +925,11 @@ API_ROUTES = {
         "venue={side.venue.pk}",
         lambda side: side.session.pk,
         post=_write(PLAY),
-        body=lambda world, side: {"table": side.free_table.pk, "opening_chips": {"100000": 1}},
+        body=lambda world, side: {
+            "table": side.free_table.pk,
+            "opening_chips": {"100000": 1},
+            "confirmed_by": _credentials(world.own.supervisor2),
+        },
     ),
     "api:session-detail": Route(_api("session-detail", _session), api()),
     "api:session-close": Route(
@@ -912,7 +937,10 @@ API_ROUTES = {
         API_POST_ONLY,
         post=_write(SUPERVISE),
         json=True,
-        body=lambda world, side: {"closing_chips": OPENING},
+        body=lambda world, side: {
+            "closing_chips": OPENING,
+            "counted_by": _credentials(world.own.dealer),
+        },
     ),
     "api:session-reconcile": Route(
         _api("session-reconcile", lambda side: side.closed_session.pk),
@@ -1597,7 +1625,8 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     slip = {"session": world.own.session.pk, "kind": "credit", "chips": {"100000": 2}}
     before = db_state()
     # when a console form and the API (logged in by the session cookie) get no token
-    page = client.post(form, {"chips-100000": "50"})
+    signed = {"chips-100000": "50", "supervisor": world.own.supervisor.username}
+    page = client.post(form, {**signed, "password": PASSWORD})
     api_call = client.post(slips, slip, content_type="application/json")
     # then both are refused and nothing is written
     assert page.status_code == 403
@@ -1606,7 +1635,7 @@ def test_a_post_without_the_csrf_token_is_refused(world):
     # and with the token the console hands out, the same calls go through
     client.get(form)
     token = client.cookies[settings.CSRF_COOKIE_NAME].value
-    opened = client.post(form, {"chips-100000": "50", "csrfmiddlewaretoken": token})
+    opened = client.post(form, {**signed, "password": PASSWORD, "csrfmiddlewaretoken": token})
     assert opened.status_code == 303
     requested = client.post(slips, slip, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert requested.status_code == 201

@@ -149,11 +149,21 @@ def macau(floor):
 
 
 def open_table(floor: Any) -> Any:
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 10})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 10},
+    )
 
 
 def close_table(floor: Any, session: Any) -> None:
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 10})
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 10},
+    )
 
 
 # A live table: its boxes, chips, game and ruleset change only while it is closed

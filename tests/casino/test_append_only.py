@@ -23,7 +23,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def event(floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 5})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
     drop_record(session=session, user=floor.supervisor, amount=D("1000"))
     return AuditEvent.objects.filter(action="drop.record").get()
 
@@ -69,7 +74,12 @@ def test_neither_table_is_truncated(event, table):
 @pytest.mark.django_db(transaction=True)
 def test_flush_empties_the_append_only_tables_and_only_it(floor):
     # given entries and events committed for real (no test transaction around them)
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 5})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
     drop_record(session=session, user=floor.supervisor, amount=D("1000"))
     with connection.cursor() as cursor, pytest.raises(DatabaseError, match="append-only"):
         cursor.execute("TRUNCATE casino_ledgerentry, casino_auditevent CASCADE")

@@ -37,7 +37,12 @@ def fields(obj):
 def test_a_compiled_read_gives_what_its_queryset_gives_for_each_key(
     floor, django_assert_num_queries
 ):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     first, second = deal(floor, session), deal(floor, session, dealer_cards="KH 8H 4D JH AD")
     for round_ in (first, second):
         expected = list(
@@ -53,7 +58,12 @@ def test_a_compiled_read_gives_what_its_queryset_gives_for_each_key(
 
 
 def test_related_objects_and_text_keys_are_read_with_the_row(floor, django_assert_num_queries):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     round_, _ = round_create(
         session=session,
         user=floor.dealer,
@@ -84,7 +94,12 @@ def test_a_sample_the_orm_transforms_is_refused_when_the_read_is_built(floor):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_locking_read_needs_a_transaction(floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     lock = Compiled(
         lambda pk: TableSession.objects.select_for_update().filter(pk=pk), samples=(SAMPLE_KEY,)
     )

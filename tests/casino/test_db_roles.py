@@ -60,7 +60,12 @@ def refused(conn: psycopg.Connection, sql: str, *params) -> str:
 
 def test_the_app_role_cannot_disable_a_trigger_or_truncate_but_can_append(floor, app_role):
     # given a session with a drop, committed
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 5})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
     drop_record(session=session, user=floor.supervisor, amount=D("1000"))
     role, password = app_role
     with connect_as(role, password) as app:

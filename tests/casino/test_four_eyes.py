@@ -263,7 +263,9 @@ def test_a_manager_cannot_rename_a_preset(client, preset, manager):
 
 def test_an_approved_version_lists_the_tables_it_will_reach(client, active, manager, approver):
     table = niuniu_table(active.ruleset.venue, code="NN7", preset="vn-kr-004")
-    session_open(table=table, user=manager, opening_chips={"100000": 10})
+    session_open(
+        table=table, counted_by=manager, confirmed_by=approver, opening_chips={"100000": 10}
+    )
     niuniu_table(active.ruleset.venue, code="NN8", preset="vn-kr-004")
     draft = version_clone(version=active, user=manager)
     version_approve(version=draft, user=approver, content_hash=version_content_hash(draft))
@@ -284,7 +286,9 @@ def test_a_round_dealt_before_an_activation_settles_under_its_version(
     # given a round dealt under version 1 (single pays Niu 9 at 5% commission)
     table = niuniu_table(venue, code="NN9", preset="vn-kr-004")
     dealer = staff("dealer9", MANAGER, venue)
-    session = session_open(table=table, user=dealer, opening_chips={"100000": 10})
+    session = session_open(
+        table=table, counted_by=dealer, confirmed_by=approver, opening_chips={"100000": 10}
+    )
     box = BoxInput(position=1, cards="KS QH 9D JC TS", stakes={"single": Decimal("100000")})
     dealt, preview = round_create(
         session=session, user=dealer, dealer_cards="AS 2H 3D 4C 6S", boxes=[box]

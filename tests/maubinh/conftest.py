@@ -86,12 +86,16 @@ def table(venue):
 
 
 @pytest.fixture
-def session(table, dealer):
-    return session_open(table=table, user=dealer, opening_chips={"100000": 50})
+def session(table, dealer, supervisor):
+    return session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"100000": 50}
+    )
 
 
 @pytest.fixture
-def optional_session(venue, dealer):
+def optional_session(venue, dealer, supervisor):
     """An open session at a table whose version leaves declaring an instant win to the player."""
     table = maubinh_table(venue, code="MB-OPT", readings={"declaring": "optional"})
-    return session_open(table=table, user=dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"100000": 50}
+    )

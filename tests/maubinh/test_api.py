@@ -7,8 +7,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.roles import DEALER
-from tests.casino.api import client_for, error_of, ledger_total
-from tests.factories import VenueFactory, staff
+from tests.casino.api import client_for, credentials, error_of, ledger_total
+from tests.factories import VenueFactory, pit_boss, staff
 from tests.maubinh.conftest import maubinh_table
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
 
@@ -21,7 +21,12 @@ def api(db):
     table = maubinh_table(venue)
     client = client_for(staff("mb-dealer", DEALER, venue))
     opened = client.post(
-        "/api/v1/sessions/", {"table": table.pk, "opening_chips": {"100000": 10}}
+        "/api/v1/sessions/",
+        {
+            "table": table.pk,
+            "opening_chips": {"100000": 10},
+            "confirmed_by": credentials(pit_boss(venue)),
+        },
     ).json()
     return client, opened["id"]
 
@@ -92,7 +97,12 @@ def test_the_round_body_says_whether_an_instant_win_is_declared(db):
     table = maubinh_table(venue, readings={"declaring": "optional"})
     client = client_for(staff("mb-dealer", DEALER, venue))
     opened = client.post(
-        "/api/v1/sessions/", {"table": table.pk, "opening_chips": {"100000": 10}}
+        "/api/v1/sessions/",
+        {
+            "table": table.pk,
+            "opening_chips": {"100000": 10},
+            "confirmed_by": credentials(pit_boss(venue)),
+        },
     ).json()
 
     def deal(*boxes):

@@ -57,13 +57,12 @@ def digest_of(response):
 
 
 def test_a_mau_binh_table_opens_in_the_console_and_shows_its_own_screen(
-    dealer_client, table, dealer
+    dealer_client, table, dealer, supervisor
 ):
     home = dealer_client.get(reverse("console:home"))
     assert reverse("console:open", args=[table.pk]) in home.content.decode()
-    opened = dealer_client.post(
-        reverse("console:open", args=[table.pk]), {"chips-100000": "50"}, follow=True
-    )
+    count = {"chips-100000": "50", "supervisor": supervisor.username, "password": "pw-for-tests"}
+    opened = dealer_client.post(reverse("console:open", args=[table.pk]), count, follow=True)
     session = TableSession.objects.get(table=table)
     assert opened.redirect_chain[-1][0] == url("round", session)
     body = opened.content.decode()

@@ -6,7 +6,7 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import Box, LedgerEntry, Round, RoundStatus, TableSession, VersionStatus
-from casino.roles import DEALER, MANAGER
+from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.rules import version_in_force
 from maubinh.demo import maubinh_demo
 from maubinh.models import MauBinhRulesetVersion
@@ -16,7 +16,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_plays_rounds_through_the_services(venue, manager, approver):
-    users = {"manager": manager, "approver": approver, "dealer": staff("d", DEALER, venue)}
+    users = {
+        "manager": manager,
+        "approver": approver,
+        "dealer": staff("d", DEALER, venue),
+        "supervisor": staff("s", SUPERVISOR, venue),
+    }
     PlayerFactory.create_batch(4, venue=venue)
     # when
     table = maubinh_demo(venue, users, rounds=6, seed=1)
@@ -41,6 +46,11 @@ def test_the_demo_plays_rounds_through_the_services(venue, manager, approver):
 
 def test_the_demo_needs_no_other_table_at_the_venue(venue, approver):
     editor = staff("mb-editor", MANAGER, venue)
-    users = {"manager": editor, "approver": approver, "dealer": staff("d2", DEALER, venue)}
+    users = {
+        "manager": editor,
+        "approver": approver,
+        "dealer": staff("d2", DEALER, venue),
+        "supervisor": staff("s2", SUPERVISOR, venue),
+    }
     table = maubinh_demo(venue, users, rounds=2)
     assert table.chip_denominations[-1] == "1000"  # the venue's rounding unit

@@ -251,7 +251,12 @@ def test_confirm_without_htmx_redirects_to_the_next_round_prefilled(dealer, floo
 
 
 def test_a_closed_session_takes_no_round(dealer, floor, session):
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
     data = round_data(box1=(NIU_9, {"single": "100,000"}))
     response = dealer.post(url("preview", session), data, **HX)
     assert response.status_code == 409

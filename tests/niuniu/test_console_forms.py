@@ -23,7 +23,9 @@ def english():
 
 @pytest.fixture
 def screen(floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={})
+    session = session_open(
+        table=floor.table, counted_by=floor.dealer, confirmed_by=floor.supervisor, opening_chips={}
+    )
     return screen_for(session=session)
 
 

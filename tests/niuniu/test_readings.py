@@ -276,7 +276,12 @@ def test_the_api_refuses_more_boxes_than_the_version_deals_to(floor, three_boxes
 
 
 def test_the_round_screen_shows_as_many_boxes_as_the_version_deals_to(client, floor, three_boxes):
-    session = session_open(table=three_boxes, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=three_boxes,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     client.force_login(floor.dealer)
     html = client.get(reverse("console:round", args=[session.pk])).content.decode()
     assert three_boxes.seats == 5
@@ -285,7 +290,12 @@ def test_the_round_screen_shows_as_many_boxes_as_the_version_deals_to(client, fl
 
 def test_the_round_screen_shows_the_super_deposit_from_the_double_stake(client, floor):
     table = put_in_force(floor, super_deposit_basis="double")
-    session = session_open(table=table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     client.force_login(floor.dealer)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     params = {

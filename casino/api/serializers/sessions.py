@@ -41,6 +41,18 @@ class ReconciliationSerializer(serializers.Serializer):
     variance = MoneyField()
 
 
+class OpeningDiscrepancySerializer(serializers.Serializer):
+    """How the opener differed from the table's inventory."""
+
+    chips = serializers.DictField(
+        source="opening_discrepancy",
+        child=serializers.IntegerField(),
+        help_text="Counted - expected chips per denomination, only where they differ.",
+    )
+    total = MoneyField(source="opening_discrepancy_total", help_text="Their value, signed.")
+    reason = serializers.CharField(source="opening_discrepancy_reason")
+
+
 class SessionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     venue = VenueRefSerializer(source="table.venue")
@@ -48,11 +60,32 @@ class SessionSerializer(serializers.Serializer):
     shift = ShiftSerializer()
     dealer = person("dealer")
     status = serializers.CharField(help_text="open, closed or reconciled")
-    opened_by = person("opened_by")
+    opened_by = person("opened_by", help_text="Who counted the opener (the dealer).")
+    opening_confirmed_by = person(
+        "opening_confirmed_by",
+        allow_null=True,
+        help_text="The supervisor who confirmed the opener.",
+    )
     opened_at = serializers.DateTimeField()
     opening_chips = serializers.DictField(child=serializers.IntegerField())
     opening_total = MoneyField()
-    closed_by = person("closed_by", allow_null=True)
+    opening_expected_chips = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The table's inventory the opener was compared with (what its last session "
+        "counted at close); null for a table's first opening, which has nothing to compare "
+        "with.",
+    )
+    opening_discrepancy = serializers.SerializerMethodField(
+        help_text="The opener's difference from the inventory; null when it matched or when "
+        "there was nothing to compare with."
+    )
+    closing_counted_by = person(
+        "closing_counted_by", allow_null=True, help_text="Who counted the closer (the dealer)."
+    )
+    closed_by = person(
+        "closed_by", allow_null=True, help_text="The supervisor who confirmed the closer."
+    )
     closed_at = serializers.DateTimeField(allow_null=True)
     closing_chips = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     closing_total = MoneyField(allow_null=True)
@@ -66,10 +99,38 @@ class SessionSerializer(serializers.Serializer):
             return None
         return ReconciliationSerializer(session).data
 
+    @extend_schema_field(OpeningDiscrepancySerializer(allow_null=True))
+    def get_opening_discrepancy(self, session: TableSession) -> dict[str, Any] | None:
+        if not session.opening_discrepancy:
+            return None
+        return OpeningDiscrepancySerializer(session).data
+
+
+class CredentialsSerializer(serializers.Serializer):
+    """The second person of a count signs with their own username and password, checked
+    like a login (a wrong password counts towards the same lockout)."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
 
 class SessionOpenInputSerializer(serializers.Serializer):
     table = id_field()
     opening_chips = chip_count()
+    confirmed_by = CredentialsSerializer(
+        help_text="The supervisor of the table's venue who confirms the count, by their own "
+        "username and password: another person than the caller, who counted. A wrong "
+        "password is refused (400, field confirmed_by) and counts towards the login "
+        "lockout (403 locked_out once locked)."
+    )
+    discrepancy_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="Why the count differs from the table's inventory (what its last session "
+        "counted at close): required when it differs (400, field discrepancy_reason, "
+        "naming the difference).",
+    )
     dealer = serializers.CharField(
         required=False,
         allow_null=True,
@@ -80,6 +141,11 @@ class SessionOpenInputSerializer(serializers.Serializer):
 
 class SessionCloseInputSerializer(serializers.Serializer):
     closing_chips = chip_count()
+    counted_by = CredentialsSerializer(
+        help_text="The dealer who counted the tray, by their own username and password: "
+        "another person than the caller, the supervisor who confirms. A wrong password is "
+        "refused (400, field counted_by) and counts towards the login lockout."
+    )
     drop = MoneyField(
         required=False,
         allow_null=True,

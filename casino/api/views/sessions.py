@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -10,6 +14,7 @@ from rest_framework.response import Response
 from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
+from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.roles import CASHIER, PLAY, SUPERVISE
@@ -23,8 +28,32 @@ from casino.services.slips import (
     slip_request,
     slip_void,
 )
+from casino.throttling import refusal_message
 
 # Sessions
+
+
+def co_signer(request: Request, credentials: dict[str, str], *, field: str) -> Any:
+    """The second person of a count, by their own username and password: checked through
+    ``authenticate()``, so the login lockout counts a wrong password (403 ``locked_out``
+    once it refuses; 400 on ``field`` for a wrong password)."""
+    http_request = request._request
+    person = authenticate(
+        http_request, username=credentials["username"], password=credentials["password"]
+    )
+    if person is not None:
+        return person
+    locked = refusal_message(http_request)
+    if locked is not None:
+        error = LockedOut(locked)
+        error.field = field  # type: ignore[attr-defined]
+        raise error
+    raise InvalidInput(
+        _("wrong username or password of the person who signs the count (%(field)s)")
+        % {"field": field},
+        field=field,
+        reason="wrong_credentials",
+    )
 
 
 class SessionListView(ApiView):
@@ -51,7 +80,14 @@ class SessionListView(ApiView):
 
     @extend_schema(
         tags=["sessions"],
-        summary="Open a table with the opening chip count",
+        summary="Open a table with the opening chip count, confirmed by a supervisor",
+        description="The caller counted the tray; confirmed_by is the supervisor who "
+        "confirms it with their own credentials (another person, a supervisor of the "
+        "table's venue: 403 otherwise). The count is compared with the table's inventory, "
+        "what its last session counted at close: a difference is recorded per denomination "
+        "and in all (opening_discrepancy) and needs a discrepancy_reason (400 without one, "
+        "naming the difference). A table's first opening has nothing to compare with "
+        "(opening_expected_chips null).",
         request=s.SessionOpenInputSerializer,
         responses={201: s.SessionSerializer, **errors(400, 401, 403, 404, 409)},
     )
@@ -70,8 +106,14 @@ class SessionListView(ApiView):
                 raise InvalidInput(
                     f"there is no staff member {data['dealer']!r} at your venues", field="dealer"
                 )
+        supervisor = co_signer(request, data["confirmed_by"], field="confirmed_by")
         session = session_open(
-            table=table, user=request.user, opening_chips=data["opening_chips"], dealer=dealer
+            table=table,
+            counted_by=request.user,
+            confirmed_by=supervisor,
+            opening_chips=data["opening_chips"],
+            discrepancy_reason=data.get("discrepancy_reason", ""),
+            dealer=dealer,
         )
         session = selectors.session_get(user=request.user, pk=session.pk)
         return Response(s.SessionSerializer(session).data, status=status.HTTP_201_CREATED)
@@ -94,7 +136,10 @@ class SessionCloseView(ApiView):
     @extend_schema(
         tags=["sessions"],
         summary="Close a table with the closing count (supervisors)",
-        description="Answers the session with its reconciliation: win by count = closing - "
+        description="The caller, a supervisor, confirms the count; counted_by is the dealer "
+        "who counted it, with their own credentials (another person). The closing count "
+        "becomes the table's inventory, which the next opener is compared with. "
+        "Answers the session with its reconciliation: win by count = closing - "
         "opening + credits - fills + drop; win by ledger = what the settled rounds moved "
         "to the house; variance = count - ledger. A variance larger than the venue's "
         "variance_reason_over is refused (400, field variance_reason) without a reason.",
@@ -105,9 +150,11 @@ class SessionCloseView(ApiView):
         session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
         data = parse(s.SessionCloseInputSerializer, request)
         drop = data.get("drop") or None  # an empty drop box is no drop
+        counter = co_signer(request, data["counted_by"], field="counted_by")
         session_close(
             session=session,
-            user=request.user,
+            counted_by=counter,
+            confirmed_by=request.user,
             closing_chips=data["closing_chips"],
             drop=drop,
             variance_reason=data.get("variance_reason", ""),

@@ -64,6 +64,8 @@ DENOMINATIONS = ["5000000", "1000000", "500000", "100000", "50000", "10000", "50
 OPENING = {"5000000": 40, "1000000": 40, "500000": 40, "100000": 40}
 FILL = {"1000000": 20}
 PLAYERS = 40
+#: Why a table reopens with OPENING when its last count left another tray.
+SIMULATED_OPENING = "a simulated opening: the tray is made up to the same opener each run"
 
 
 class Command(BaseCommand):
@@ -145,7 +147,8 @@ class Command(BaseCommand):
                 tray -= short
             session_close(
                 session=session,
-                user=floor.supervisor,
+                counted_by=floor.dealer,
+                confirmed_by=floor.supervisor,
                 closing_chips=chips_for(tray, DENOMINATIONS),
                 variance_reason="a simulated count (the first table is short on purpose)",
             )
@@ -265,7 +268,14 @@ def _open_sessions(floor: _Floor, shift: Shift) -> list[TableSession]:
         open_session = TableSession.objects.filter(table=table, status="open").first()
         if open_session is not None:
             raise CommandError(f"table {table} is open (session {open_session.pk}); close it")
-        session = session_open(table=table, user=floor.dealer, opening_chips=OPENING, shift=shift)
+        session = session_open(
+            table=table,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            opening_chips=OPENING,
+            discrepancy_reason=SIMULATED_OPENING,
+            shift=shift,
+        )
         _fill(session, floor, FILL)
         sessions.append(session)
     return sessions

@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
-from casino.models import LedgerEntry
+from casino.models import LedgerEntry, Table
+from tests.factories import pit_boss
 
 # Hands from tests/casino/services/test_rounds.py (vn-kr-004 at a venue rounding to 1000).
 NIU_9 = "KS QS 5H 4H TC"  # Niu 9, high card KS
@@ -48,10 +49,35 @@ def round_body(session_id: int, *boxes: dict[str, Any], dealer: str = NIU_8, **e
     return {"session": session_id, "dealer_cards": dealer, "boxes": list(boxes), **extra}
 
 
-def open_session(client: APIClient, table_id: int, chips: dict[str, int] | None = None) -> dict:
+#: Every test user's password (tests/factories.py).
+PASSWORD = "pw-for-tests"
+
+
+def credentials(user: Any) -> dict[str, str]:
+    """The body's signature of a second person: their username and password."""
+    return {"username": user.get_username(), "password": PASSWORD}
+
+
+def open_session(
+    client: APIClient,
+    table_id: int,
+    chips: dict[str, int] | None = None,
+    *,
+    confirmed_by: Any = None,
+    **extra: Any,
+) -> dict:
+    """Open the table through the API; a supervisor of its venue (the venue's pit boss
+    unless ``confirmed_by`` says who) confirms the count."""
+    if confirmed_by is None:
+        confirmed_by = pit_boss(Table.objects.select_related("venue").get(pk=table_id).venue)
     response = client.post(
         "/api/v1/sessions/",
-        {"table": table_id, "opening_chips": chips or {"100000": 50}},
+        {
+            "table": table_id,
+            "opening_chips": chips or {"100000": 50},
+            "confirmed_by": credentials(confirmed_by),
+            **extra,
+        },
         format="json",
     )
     assert response.status_code == 201, response.json()

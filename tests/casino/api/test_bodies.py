@@ -27,7 +27,12 @@ FORM = "application/x-www-form-urlencoded"
 
 @pytest.fixture
 def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 5})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
 
 
 def signed_in(user) -> tuple[Client, str]:

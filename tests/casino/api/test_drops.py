@@ -7,7 +7,7 @@ from decimal import Decimal as D
 import pytest
 
 from casino.models import Drop, LedgerEntry
-from tests.casino.api import client_for, error_of, ledger_total, open_session
+from tests.casino.api import client_for, credentials, error_of, ledger_total, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,11 @@ def test_a_drop_past_the_limit_is_a_400_and_a_mistaken_one_is_reversed(floor):
     # closing counts the drop that stays
     closed = supervisor.post(
         f"/api/v1/sessions/{session['id']}/close/",
-        {"closing_chips": {"100000": 50}, "variance_reason": "the drop is cash bought in"},
+        {
+            "closing_chips": {"100000": 50},
+            "variance_reason": "the drop is cash bought in",
+            "counted_by": credentials(floor.dealer),
+        },
         format="json",
     )
     assert closed.status_code == 200, closed.json()

@@ -5,7 +5,20 @@ from __future__ import annotations
 import pytest
 
 from casino.models import Round, TableSession
-from tests.casino.api import NIU_8, NIU_9, NO_NIU, box, client_for, error_of, open_session
+from tests.casino.api import (
+    NIU_8,
+    NIU_9,
+    NO_NIU,
+    PASSWORD,
+    box,
+    client_for,
+    credentials,
+    error_of,
+    open_session,
+)
+
+#: The floor's supervisor confirms the dealer's count (tests/conftest.py ``floor``).
+SIGNED = {"username": "supervisor", "password": PASSWORD}
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +199,7 @@ BAD_COUNTS = [
 
 def test_a_bad_opening_count(floor, dealer):
     for chips, field, words in BAD_COUNTS:
-        body = {"table": floor.table.pk, "opening_chips": chips}
+        body = {"table": floor.table.pk, "opening_chips": chips, "confirmed_by": SIGNED}
         response = dealer.post("/api/v1/sessions/", body)
         assert error_of(response) == (400, "invalid", field), chips
         assert words in response.json()["detail"], response.json()
@@ -194,7 +207,7 @@ def test_a_bad_opening_count(floor, dealer):
 
 
 def test_opening_a_table_twice_or_for_a_stranger(floor, dealer):
-    body = {"table": floor.table.pk, "opening_chips": {"100000": 1}}
+    body = {"table": floor.table.pk, "opening_chips": {"100000": 1}, "confirmed_by": SIGNED}
     stranger = dealer.post("/api/v1/sessions/", {**body, "dealer": "other-dealer"})
     assert error_of(stranger) == (400, "invalid", "dealer")
     auditor = dealer.post("/api/v1/sessions/", {**body, "dealer": "auditor"})
@@ -214,10 +227,10 @@ def test_opening_a_table_twice_or_for_a_stranger(floor, dealer):
 def test_closing_checks_the_count_the_drop_and_the_rounds(floor, dealer, session_id):
     supervisor = client_for(floor.supervisor)
     url = f"/api/v1/sessions/{session_id}/close/"
-    good = {"closing_chips": {"100000": 50}}
+    good = {"closing_chips": {"100000": 50}, "counted_by": credentials(floor.dealer)}
     assert error_of(supervisor.post(url, {**good, "drop": "abc"})) == (400, "invalid", "drop")
     assert error_of(supervisor.post(url, {**good, "drop": "-5"})) == (400, "invalid", "drop")
-    assert error_of(supervisor.post(url, {"closing_chips": {"7": 1}})) == (
+    assert error_of(supervisor.post(url, {**good, "closing_chips": {"7": 1}})) == (
         400,
         "invalid",
         "closing_chips.7",

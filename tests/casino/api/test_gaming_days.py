@@ -90,7 +90,12 @@ def test_a_wrong_plan_is_refused_on_its_field(floor, change, field, words):
 
 
 def test_the_start_waits_for_the_tables_to_close(floor):
-    session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     manager = client_for(floor.manager)
     response = manager.put(
         url(floor.venue), {**PLAN, "gaming_day_starts": "08:00", "shifts": []}, format="json"

@@ -18,6 +18,7 @@ from tests.casino.api import (
     NO_NIU,
     box,
     client_for,
+    credentials,
     deal,
     ledger_total,
     open_session,
@@ -57,7 +58,11 @@ def test_a_session_from_opening_to_reconciliation(floor, cashier):
     player = PlayerFactory(venue=floor.venue, membership_number="M-1")
 
     # Opening: 2 x 1,000,000 + 30 x 100,000 = 5,000,000
-    session = open_session(dealer, floor.table.pk, {"1000000": 2, "100000": 30})
+    session = open_session(
+        dealer, floor.table.pk, {"1000000": 2, "100000": 30}, confirmed_by=floor.supervisor
+    )
+    assert (session["opened_by"], session["opening_confirmed_by"]) == ("dealer", "supervisor")
+    assert session["opening_expected_chips"] is None  # the table's first opening
     assert (session["status"], session["opening_total"]) == ("open", "5000000.00")
     assert session["dealer"] == "dealer"
 
@@ -108,7 +113,11 @@ def test_a_session_from_opening_to_reconciliation(floor, cashier):
 
     # Closing count: 5 x 1,000,000 + 5 x 100,000 + 4 x 10,000 + 5 x 1,000 = 5,545,000,
     # with 300,000 cash in the drop box. The count is off: the venue wants a reason.
-    count = {"closing_chips": {"1000000": 5, "100000": 5, "10000": 4, "1000": 5}, "drop": "300000"}
+    count = {
+        "closing_chips": {"1000000": 5, "100000": 5, "10000": 4, "1000": 5},
+        "drop": "300000",
+        "counted_by": credentials(floor.dealer),
+    }
     close = f"/api/v1/sessions/{session['id']}/close/"
     refused = supervisor.post(close, count, format="json")
     assert (refused.status_code, refused.json()["field"]) == (400, "variance_reason")
@@ -117,6 +126,10 @@ def test_a_session_from_opening_to_reconciliation(floor, cashier):
     reason = "a 10,000 chip paid out twice in round 2"
     closed = supervisor.post(close, {**count, "variance_reason": reason}, format="json")
     assert closed.status_code == 200, closed.json()
+    assert (closed.json()["closing_counted_by"], closed.json()["closed_by"]) == (
+        "dealer",
+        "supervisor",
+    )
     event = AuditEvent.objects.get(action="session.close", object_id=str(session["id"]))
     assert (event.after["variance"], event.after["variance_reason"]) == ("-10000.00", reason)
     # win by count = closing - opening + credits - fills + drop

@@ -64,7 +64,7 @@ from casino.services.slips import (
     slip_request,
 )
 from casino.services.table_rulesets import ruleset_change_request
-from tests.casino.api import NIU_8, NIU_9, client_for
+from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +125,12 @@ class Endpoint:
 
 
 def _session(side: Side) -> TableSession:
-    return session_open(table=side.table, user=side.dealer, opening_chips={"100000": 10})
+    return session_open(
+        table=side.table,
+        counted_by=side.dealer,
+        confirmed_by=side.supervisor,
+        opening_chips={"100000": 10},
+    )
 
 
 def _gaming_date(side: Side) -> str:
@@ -182,7 +187,12 @@ def _reversal_of(drop: Drop) -> Call:
 
 def _closed_session(side: Side) -> TableSession:
     session = _session(side)
-    return session_close(session=session, user=side.supervisor, closing_chips={"100000": 10})
+    return session_close(
+        session=session,
+        counted_by=side.dealer,
+        confirmed_by=side.supervisor,
+        closing_chips={"100000": 10},
+    )
 
 
 def _player(side: Side) -> Player:
@@ -281,7 +291,14 @@ ENDPOINTS = [
     Endpoint(
         "open session",
         "POST",
-        lambda s: Call("/api/v1/sessions/", {"table": s.table.pk, "opening_chips": {"100000": 1}}),
+        lambda s: Call(
+            "/api/v1/sessions/",
+            {
+                "table": s.table.pk,
+                "opening_chips": {"100000": 1},
+                "confirmed_by": credentials(s.second),
+            },
+        ),
         ok=201,
         gate=PLAY,
     ),
@@ -326,7 +343,8 @@ ENDPOINTS = [
         "close session",
         "POST",
         lambda s: Call(
-            f"/api/v1/sessions/{_session(s).pk}/close/", {"closing_chips": {"100000": 10}}
+            f"/api/v1/sessions/{_session(s).pk}/close/",
+            {"closing_chips": {"100000": 10}, "counted_by": credentials(s.dealer)},
         ),
         gate=SUPERVISE,
     ),

@@ -17,7 +17,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def closed_session(floor):
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 100})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 100},
+    )
     play(
         session=session,
         rounds=12,
@@ -31,7 +36,8 @@ def closed_session(floor):
     )
     return session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips=chips_for(tray, floor.table.chip_denominations),
     )
 

@@ -23,8 +23,18 @@ def box(floor):
     floor.venue.note_denominations = ["500000", "100000"]
     floor.venue.amount_grouping = "dot"
     floor.venue.save()
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
-    session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
     return DropBox.objects.get(box_sessions__session=session)
 
 

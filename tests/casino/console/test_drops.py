@@ -63,7 +63,10 @@ def test_a_drop_is_reversed_on_the_close_page_with_a_supervisors_credentials(
 
 def test_a_drop_of_another_session_is_not_found(dealer, floor, session):
     other = session_open(
-        table=floor.other_table, user=floor.other_dealer, opening_chips={"100000": 5}
+        table=floor.other_table,
+        counted_by=floor.other_dealer,
+        confirmed_by=floor.other_supervisor,
+        opening_chips={"100000": 5},
     )
     theirs = drop_record(session=other, user=floor.other_supervisor, amount=D("1000"))
     path, data = reversal(session, theirs)

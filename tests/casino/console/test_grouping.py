@@ -38,7 +38,12 @@ def grouped(floor, request):
 
 @pytest.fixture
 def session(floor):
-    return session_open(table=floor.table, user=floor.dealer, opening_chips={"1000000": 5})
+    return session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"1000000": 5},
+    )
 
 
 def signed_in(client, user):
@@ -79,7 +84,12 @@ def test_closing_and_its_summary_write_amounts_as_the_venue_does(client, grouped
     assert f"Drop entered</dt><dd>{million}</dd>" in page
     assert f"Tray expected</dt><dd>{million.replace('1', '4', 1)}</dd>" in page
     assert f'<td class="num">+{million}</td>' in page  # the drop in its list
-    session_close(session=session, user=grouped.supervisor, closing_chips={"1000000": 4})
+    session_close(
+        session=session,
+        counted_by=grouped.dealer,
+        confirmed_by=grouped.supervisor,
+        closing_chips={"1000000": 4},
+    )
     summary = client.get(url("round", session)).content.decode()
     assert f"Opening count</dt><dd>{five}</dd>" in summary
     assert f"Closing count</dt><dd>{million.replace('1', '4', 1)}</dd>" in summary
@@ -144,7 +154,12 @@ def test_a_stake_refused_by_the_service_names_the_limits_as_the_venue_does(floor
 def test_a_variance_refused_without_a_reason_is_written_as_the_venue_does(floor, session):
     dot(floor)
     with pytest.raises(InvalidInput) as refused:
-        session_close(session=session, user=floor.supervisor, closing_chips={"100000": 45})
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={"100000": 45},
+        )
     assert "the count is -500.000 off the ledger" in str(refused.value.message)
 
 

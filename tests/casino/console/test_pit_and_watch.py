@@ -41,7 +41,12 @@ def test_a_supervisors_home_is_the_pit_with_every_live_session(client, floor, se
     assert reverse("console:close", args=[session.pk]) in row
     assert reverse("console:watch", args=[session.pk]) in row
     # another venue's sessions are not in it
-    other = session_open(table=floor.other_table, user=floor.other_dealer, opening_chips={})
+    other = session_open(
+        table=floor.other_table,
+        counted_by=floor.other_dealer,
+        confirmed_by=floor.other_supervisor,
+        opening_chips={},
+    )
     assert f"pit-session-{other.pk}" not in client.get(reverse("console:home")).content.decode()
 
 
@@ -79,7 +84,12 @@ def test_the_read_only_view_and_every_write_refuse_the_auditor(client, floor, se
         assert client.post(url(name, session), data, **HX).status_code == 403, name
     assert not Round.objects.exists() and not Slip.objects.exists()
     # another venue's session is not found at all
-    other = session_open(table=floor.other_table, user=floor.other_dealer, opening_chips={})
+    other = session_open(
+        table=floor.other_table,
+        counted_by=floor.other_dealer,
+        confirmed_by=floor.other_supervisor,
+        opening_chips={},
+    )
     assert client.get(reverse("console:watch", args=[other.pk])).status_code == 404
 
 

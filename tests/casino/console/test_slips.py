@@ -169,7 +169,12 @@ def test_no_such_step_or_slip_is_not_found(as_user, floor, session, slip):
     assert client.post(step(session, slip, "delete")).status_code == 404
     assert client.post(step(session, slip, "receive")).status_code == 404
     table = niuniu_table(floor.venue, code="NN2")
-    other = session_open(table=table, user=floor.dealer, opening_chips={"100000": 5})
+    other = session_open(
+        table=table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
     elsewhere = reverse("console:slip-step", args=[other.pk, slip.pk, "void"])
     assert client.post(elsewhere, {"reason": "x"}).status_code == 404
     assert client.get(step(session, slip, "void")).status_code == 405

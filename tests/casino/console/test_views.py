@@ -65,9 +65,16 @@ def test_my_tables_are_those_of_my_venues(dealer, floor, session):
 def test_opening_a_table_with_a_chip_count_leads_to_the_round_screen(dealer, floor):
     form = dealer.get(reverse("console:open", args=[floor.table.pk]))
     assert b'name="chips-100000"' in form.content
+    assert b"This table has never been closed" in form.content
     data = {"chips-100000": "50", "chips-1000": "1,000"}
+    # a supervisor confirms the count: without their credentials nothing opens
+    unsigned = dealer.post(reverse("console:open", args=[floor.table.pk]), data)
+    assert unsigned.status_code == 422
+    assert b"A supervisor confirms the count" in unsigned.content
+    data |= {"supervisor": "supervisor", "password": "pw-for-tests"}
     response = dealer.post(reverse("console:open", args=[floor.table.pk]), data)
     session = TableSession.objects.get(table=floor.table)
+    assert (session.opened_by, session.opening_confirmed_by) == (floor.dealer, floor.supervisor)
     assert response.status_code == 303
     assert response.url == reverse("console:round", args=[session.pk])
     assert session.opening_total == D("6000000")
@@ -101,12 +108,19 @@ def test_absurd_numbers_are_refused_on_the_form_not_with_an_error_page(dealer, f
 def test_another_venues_table_is_not_found_and_a_user_without_the_role_is_refused(client, floor):
     client.force_login(floor.dealer)
     assert client.get(reverse("console:open", args=[floor.other_table.pk])).status_code == 404
-    other_session = session_open(table=floor.other_table, user=floor.other_dealer, opening_chips={})
+    other_session = session_open(
+        table=floor.other_table,
+        counted_by=floor.other_dealer,
+        confirmed_by=floor.other_supervisor,
+        opening_chips={},
+    )
     assert client.get(reverse("console:round", args=[other_session.pk])).status_code == 404
     assert client.post(url("preview", other_session), {}, **HX).status_code == 404
     client.force_login(floor.auditor)
     assert client.get(reverse("console:open", args=[floor.table.pk])).status_code == 403
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={})
+    session = session_open(
+        table=floor.table, counted_by=floor.dealer, confirmed_by=floor.supervisor, opening_chips={}
+    )
     refused = client.post(url("preview", session), {}, **HX)
     assert refused.status_code == 403
     assert refused["Content-Type"].startswith("text/plain")
@@ -225,7 +239,7 @@ def test_closing_needs_a_supervisor_and_shows_the_variance(dealer, floor, sessio
     assert response.headers["HX-Redirect"] == url("round", session)
     session.refresh_from_db()
     assert session.status == TableSession.Status.CLOSED
-    assert session.closed_by == floor.supervisor
+    assert (session.closing_counted_by, session.closed_by) == (floor.dealer, floor.supervisor)
     assert (session.win_by_count, session.win_by_ledger, session.variance) == (
         D("-90000"),
         D("-95000"),

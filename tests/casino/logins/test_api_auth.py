@@ -224,7 +224,11 @@ def test_writes_are_rate_limited_per_user_and_reads_are_not(floor, settings):
         "DEFAULT_THROTTLE_RATES": {"login": "30/minute", "write": "2/minute"},
     }
     dealer, supervisor = client_for(floor.dealer), client_for(floor.supervisor)
-    body = {"table": floor.table.pk, "opening_chips": {"100000": 50}}
+    body = {
+        "table": floor.table.pk,
+        "opening_chips": {"100000": 50},
+        "confirmed_by": {"username": "supervisor", "password": "pw-for-tests"},
+    }
     assert dealer.post("/api/v1/sessions/", body, format="json").status_code == 201
     assert dealer.post("/api/v1/sessions/", body, format="json").status_code == 409  # open
 

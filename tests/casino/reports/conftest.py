@@ -175,7 +175,8 @@ def _close(session, user, short="0"):
     tray = session.opening_total + figures["fills"] - figures["credits"] + figures["win_by_ledger"]
     return session_close(
         session=session,
-        user=user,
+        counted_by=session.dealer,
+        confirmed_by=user,
         closing_chips=chips_for(tray - D(short), session.table.chip_denominations),
         variance_reason="a short count" if D(short) else "",
     )
@@ -252,9 +253,15 @@ def night_shift() -> NightShift:
         starts_at=at(28, 22, 0),
         ends_at=at(29, 6, 0),
     )
-    s1 = session_open(table=nn1, user=dealer, opening_chips=OPENING, shift=shift)
-    s2 = session_open(table=nn2, user=dealer2, opening_chips=OPENING, shift=shift)
-    s3 = session_open(table=mb1, user=dealer2, opening_chips=OPENING, shift=shift)
+    s1 = session_open(
+        table=nn1, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING, shift=shift
+    )
+    s2 = session_open(
+        table=nn2, counted_by=dealer2, confirmed_by=supervisor, opening_chips=OPENING, shift=shift
+    )
+    s3 = session_open(
+        table=mb1, counted_by=dealer2, confirmed_by=supervisor, opening_chips=OPENING, shift=shift
+    )
 
     def box(position, cards, player=None, **stakes):
         return BoxInput(

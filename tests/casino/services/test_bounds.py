@@ -39,7 +39,10 @@ BIG_CHIP = "100000000000000"
 
 def open_table(floor, table=None, chips=None):
     return session_open(
-        table=table or floor.table, user=floor.dealer, opening_chips=chips or {"100000": 50}
+        table=table or floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips=chips or {"100000": 50},
     )
 
 
@@ -64,7 +67,8 @@ def test_two_huge_drops_are_refused_and_the_session_still_closes(floor):
     # and the session closes
     closed = session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 50},
         drop="1000",
         variance_reason="the drop is counted with no round played",
@@ -81,7 +85,11 @@ def test_the_drop_that_would_take_the_total_over_is_refused_not_the_ones_before(
     # the drop entered at close is refused the same way, naming the drop
     with pytest.raises(InvalidInput) as refused:
         session_close(
-            session=session, user=floor.supervisor, closing_chips={"100000": 50}, drop=half
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={"100000": 50},
+            drop=half,
         )
     assert refused.value.field == "drop"
     assert TableSession.objects.get(pk=session.pk).status == "open"
@@ -89,7 +97,8 @@ def test_the_drop_that_would_take_the_total_over_is_refused_not_the_ones_before(
     last = SESSION_TOTAL_LIMIT - half - D("0.01")
     closed = session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 50},
         drop=last,
         variance_reason="the drop is counted with no round played",
@@ -124,10 +133,20 @@ def test_a_count_beyond_the_limit_is_refused_as_a_count(floor):
     assert "the chips come to 1,000,000,000,000,000" in refused.value.message
     session = open_table(floor, table, {BIG_CHIP: 9})
     with pytest.raises(InvalidInput) as refused:
-        session_close(session=session, user=floor.supervisor, closing_chips={BIG_CHIP: 11})
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={BIG_CHIP: 11},
+        )
     assert refused.value.field == "closing_chips"
     # the worst a session can hold still closes: the most it may take in, none of it out
-    closed = session_close(session=session, user=floor.supervisor, closing_chips={BIG_CHIP: 9})
+    closed = session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={BIG_CHIP: 9},
+    )
     assert closed.variance == 0
 
 
@@ -165,7 +184,8 @@ def test_a_mistaken_drop_is_reversed_by_a_drop_that_names_it(floor):
     # and the close counts only the drop that stays
     closed = session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 50},
         variance_reason="the drop is counted with no round played",
     )
@@ -199,7 +219,8 @@ def test_a_closed_sessions_drop_is_not_reversed(floor):
     drop = drop_record(session=session, user=floor.supervisor, amount=D("70000"))
     session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 50},
         variance_reason="the drop is counted with no round played",
     )
@@ -256,5 +277,10 @@ def test_a_settled_win_beyond_a_money_field_stops_the_close_with_a_conflict(floo
             for account, amount in ((Account.HOUSE, HUGE), (Account.PLAYER, -HUGE))
         )
     with pytest.raises(Conflict, match=r"the settled win would be 19,999,999,999,999,999\.98"):
-        session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={"100000": 50},
+        )
     assert TableSession.objects.get(pk=session.pk).status == "open"

@@ -55,7 +55,13 @@ def count(floor):
 
 
 def open_table(floor, table=None):
-    return session_open(table=table or floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    return session_open(
+        table=table or floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+        discrepancy_reason="the tray made up again for the test",
+    )
 
 
 def settle_round(session, dealer):
@@ -79,7 +85,8 @@ def close(session, supervisor):
     )
     return session_close(
         session=session,
-        user=supervisor,
+        counted_by=session.dealer,
+        confirmed_by=supervisor,
         closing_chips=chips_for(tray, session.table.chip_denominations),
     )
 
@@ -231,7 +238,11 @@ def test_the_tables_dealer_does_not_count_its_box(count):
 def test_who_opened_the_table_that_day_does_not_count_its_box(count):
     opener = staff("opener", DEALER, count.venue)
     session = session_open(
-        table=count.table, user=opener, dealer=count.dealer, opening_chips={"100000": 50}
+        table=count.table,
+        counted_by=opener,
+        confirmed_by=count.supervisor,
+        dealer=count.dealer,
+        opening_chips={"100000": 50},
     )
     close(session, count.supervisor)
     staff("opener", COUNT, count.venue)

@@ -312,7 +312,12 @@ def test_an_earlier_start_never_overlaps_the_day_made(floor):
 
 def test_a_table_opens_in_the_plans_shift(floor):
     planned(floor.venue, "06:00", HANOI_PLAN)
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 5})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 5},
+    )
     now = session.opened_at.astimezone(HANOI).time()
     expected = "Ca sáng" if time(6) <= now < time(14) else "Ca chiều" if now >= time(14) else None
     if now >= time(22) or now < time(6):

@@ -251,7 +251,8 @@ def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
 
     session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 49},
         variance_reason="a chip short",
     )

@@ -21,7 +21,10 @@ pytestmark = pytest.mark.django_db
 
 def open_table(floor, chips=None):
     return session_open(
-        table=floor.table, user=floor.dealer, opening_chips=chips or {"100000": 50, "10000": 20}
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips=chips or {"100000": 50, "10000": 20},
     )
 
 
@@ -44,7 +47,12 @@ def test_opening_counts_the_chips(floor):
 )
 def test_a_bad_chip_count_is_refused(floor, chips, field, message):
     with pytest.raises(InvalidInput) as error:
-        session_open(table=floor.table, user=floor.dealer, opening_chips=chips)
+        session_open(
+            table=floor.table,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            opening_chips=chips,
+        )
     assert (error.value.field, message in error.value.message) == (field, True)
 
 
@@ -56,7 +64,12 @@ def test_a_table_opens_once(floor):
 
 def test_a_dealer_cannot_open_another_venues_table(floor):
     with pytest.raises(Forbidden):
-        session_open(table=floor.other_table, user=floor.dealer, opening_chips={"1000": 1})
+        session_open(
+            table=floor.other_table,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            opening_chips={"1000": 1},
+        )
 
 
 def test_slips_need_the_cage_and_two_people_at_the_table_and_post_when_verified(floor):
@@ -103,7 +116,8 @@ def test_closing_reconciles_count_against_ledger(floor):
     # when the closer counts 5,705,000 on the table... (one chip short of the ledger's)
     closed = session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips={"100000": 57, "1000": 4},
         drop=D("100000"),
         variance_reason="the drop is cash bought in",
@@ -136,9 +150,19 @@ def test_closing_waits_for_unsettled_rounds_and_open_slips(floor):
         boxes=[BoxInput(1, "KS QS 5H 4H TC", {"single": D("100000")})],
     )
     with pytest.raises(Conflict, match="round 1 is not settled"):
-        session_close(session=session, user=floor.supervisor, closing_chips={})
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={},
+        )
     with pytest.raises(Forbidden):
-        session_close(session=session, user=floor.dealer, closing_chips={})
+        session_close(
+            session=session,
+            counted_by=floor.supervisor,
+            confirmed_by=floor.dealer,
+            closing_chips={},
+        )
 
 
 @pytest.mark.parametrize(
@@ -148,6 +172,12 @@ def test_closing_waits_for_unsettled_rounds_and_open_slips(floor):
 def test_a_bad_drop_at_close_names_the_drop(floor, drop, message):
     session = open_table(floor)
     with pytest.raises(InvalidInput) as error:
-        session_close(session=session, user=floor.supervisor, closing_chips={}, drop=drop)
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={},
+            drop=drop,
+        )
     assert error.value.field == "drop"
     assert message in error.value.message

@@ -12,6 +12,7 @@ from casino.games import BoxInput
 from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
+from tests.factories import pit_boss
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,10 @@ NIU_9, NIU_8 = "KS QS 5H 4H TC", "JS QH JD AC 7H"
 
 def dealt(table, dealer):
     session = table.sessions.filter(status="open").first() or session_open(
-        table=table, user=dealer, opening_chips={"100000": 50}
+        table=table,
+        counted_by=dealer,
+        confirmed_by=pit_boss(table.venue),
+        opening_chips={"100000": 50},
     )
     round_, _result = round_create(
         session=session,

@@ -25,7 +25,8 @@ def test_concurrent_requests_are_numbered_in_sequence_without_gaps(floor):
     sessions = [
         session_open(
             table=niuniu_table(floor.venue, code=f"C{n}") if n else floor.table,
-            user=floor.dealer,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
             opening_chips={"100000": 50},
         )
         for n in range(TABLES)

@@ -258,7 +258,13 @@ def test_any_variance_needs_a_reason_by_default_and_the_audit_keeps_it(floor, se
     assert floor.venue.variance_reason_over == 0
     count = {"100000": 49}  # 100,000 short, nothing played
     with pytest.raises(InvalidInput) as refused:
-        session_close(session=session, user=floor.supervisor, closing_chips=count, drop="5000")
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips=count,
+            drop="5000",
+        )
     assert (refused.value.field, refused.value.reason) == (
         "variance_reason",
         "variance_reason_required",
@@ -269,7 +275,8 @@ def test_any_variance_needs_a_reason_by_default_and_the_audit_keeps_it(floor, se
     assert not Drop.objects.filter(session=session).exists()
     closed = session_close(
         session=session,
-        user=floor.supervisor,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
         closing_chips=count,
         drop="5000",
         variance_reason="  a 100,000 chip went to the cage by hand ",
@@ -280,7 +287,12 @@ def test_any_variance_needs_a_reason_by_default_and_the_audit_keeps_it(floor, se
 
 
 def test_a_count_that_matches_the_ledger_needs_no_reason(floor, session):
-    closed = session_close(session=session, user=floor.supervisor, closing_chips={"100000": 50})
+    closed = session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
     assert (closed.status, closed.variance) == ("closed", 0)
     assert AuditEvent.objects.get(action="session.close").after["variance_reason"] == ""
 
@@ -294,9 +306,19 @@ def test_the_venue_sets_how_much_variance_needs_no_reason(floor, session):
         "100000",
     )
     with pytest.raises(InvalidInput) as refused:
-        session_close(session=session, user=floor.supervisor, closing_chips={"100000": 48})
+        session_close(
+            session=session,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            closing_chips={"100000": 48},
+        )
     assert "-200,000 off the ledger, more than the 100,000 this venue" in refused.value.message
-    closed = session_close(session=session, user=floor.supervisor, closing_chips={"100000": 49})
+    closed = session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 49},
+    )
     assert closed.variance == D("-100000")
 
 

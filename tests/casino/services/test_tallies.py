@@ -187,7 +187,12 @@ def test_the_audit_checks_the_tallies_on_request(floor, session):
 @pytest.mark.django_db(transaction=True)
 def test_rounds_of_one_table_settled_at_once_add_up(floor):
     # given: six dealt rounds of one session, their bets in the same tallies
-    session = session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     member = PlayerFactory(venue=floor.venue)
     rounds = [
         round_create(

@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_manager_changes_the_grouping_even_with_a_table_open_and_it_is_audited(floor):
-    session_open(table=floor.table, user=floor.dealer, opening_chips={"100000": 50})
+    session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
     venue = venue_update(venue=floor.venue, user=floor.manager, amount_grouping="dot")
     assert venue.amount_grouping == "dot"
     event = AuditEvent.objects.get(action="venue.update")
