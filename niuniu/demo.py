@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractUser
+from django.utils import timezone
 
 from casino.cards import DECK, format_cards
 from casino.games import BoxInput
@@ -17,7 +19,13 @@ from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
-from casino.services.sessions import session_open
+from casino.services.sessions import session_open, shift_current
+from casino.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.services.tables import table_create
 from casino.simulation import chips_for, play
 from niuniu.models import NiuNiuRulesetVersion
@@ -104,12 +112,16 @@ class NiuNiuDemo:
             for number in (1, 2)
         ]
         opening = {d: 40 for d in denominations[:4]}
+        # NN1 played yesterday's gaming day, whose drop box the count has counted.
+        yesterday = shift_current(venue=venue, at=timezone.now() - timedelta(days=1))
         session = session_open(
             table=tables[0],
             counted_by=users["dealer"],
             confirmed_by=users["supervisor"],
             opening_chips=opening,
+            shift=yesterday,
         )
+        fill = demo_fill(session, users, denominations[1])
         voided = play(
             session=session,
             rounds=rounds,
@@ -117,13 +129,18 @@ class NiuNiuDemo:
             supervisor=users["supervisor"],
             seed=venue.pk,
         )
-        tray = session.opening_total + session_figures(session)["win_by_ledger"]
+        # Players bought chips with cash: out of the tray, the notes into the drop box.
+        cash = 10 * Decimal(denominations[1])
+        tray = session.opening_total + session_figures(session)["win_by_ledger"] + fill - cash
         closed = session_close(
             session=session,
             counted_by=users["dealer"],
             confirmed_by=users["supervisor"],
             closing_chips=chips_for(tray, denominations),
-            variance_reason="the demo's count: what no chip makes up is not stacked",
+            variance_reason=(
+                "the demo's count: the chips sold for cash are paid for in the drop box, and "
+                "what no chip makes up is not stacked"
+            ),
         )
         report = report_build(
             report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
@@ -152,6 +169,16 @@ class NiuNiuDemo:
 class SimulatedRound(NamedTuple):
     dealer_cards: str
     boxes: tuple[BoxInput, ...]
+
+
+def demo_fill(session: TableSession, users: Mapping[str, AbstractUser], chip: str) -> Decimal:
+    """A fill of ten ``chip`` chips through the cage: requested by the dealer, issued by
+    the cashier, signed for by the dealer and the pit boss. Its amount."""
+    slip = slip_request(session=session, user=users["dealer"], kind="fill", chips={chip: 10})
+    slip = slip_issue(slip=slip, user=users["cashier"], runner="runner")
+    slip = slip_confirm_dealer(slip=slip, user=users["dealer"])
+    slip = slip_confirm_supervisor(slip=slip, user=users["pitboss"])
+    return slip.amount
 
 
 def table_stream(

@@ -12,10 +12,14 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from casino import games
-from casino.models import Venue
+from casino.models import DropBox, ShiftReport, Venue
+from casino.reports.services import report_build
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
+from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create
+from casino.services.sessions import shift_current
+from casino.simulation import chips_for
 
 D = Decimal
 
@@ -25,6 +29,13 @@ VENUES = [
     ("seoul", "Seoul Riverside Casino", "KRW", D("100"), "Asia/Seoul", "ko", "comma"),
     ("macau", "Macau Lotus Casino", "MOP", D("0.10"), "Asia/Macau", "pt", "comma"),
 ]
+
+#: The bank notes each venue's count counts, largest first.
+NOTES = {
+    "hanoi": ["500000", "200000", "100000", "50000", "20000", "10000"],
+    "seoul": ["50000", "10000", "5000", "1000"],
+    "macau": ["1000", "500", "100", "50", "20", "10"],
+}
 
 #: Venues with shifts of their own (the others play one shift a gaming day from 06:00).
 SHIFT_PLANS = {
@@ -108,6 +119,7 @@ class Command(BaseCommand):
                     "timezone": tz,
                     "language": language,
                     "amount_grouping": grouping,
+                    "note_denominations": NOTES[code],
                 },
             )
             for username, user in users.items():
@@ -143,3 +155,30 @@ class Command(BaseCommand):
         for game in games.all_games():
             for line in game.demo.set_up_venue(venue=venue, users=users, rounds=rounds):
                 self.stdout.write(line)
+        for line in self._count_last_day(venue, users):
+            self.stdout.write(line)
+
+    def _count_last_day(self, venue: Venue, users: dict) -> list[str]:
+        """The count of the venue's last gaming day before today, if its tables played one:
+        each drop box counted by the two counters, its notes the cash the table took for
+        chips (what its closer's count is short of the ledger), then the day's count closed."""
+        today = shift_current(venue=venue).gaming_date
+        last = DropBox.objects.filter(venue=venue, gaming_date__lt=today).order_by("gaming_date")
+        day = last.values_list("gaming_date", flat=True).last()
+        if day is None:
+            return []
+        drop = D(0)
+        for box in DropBox.objects.filter(venue=venue, gaming_date=day).order_by("pk"):
+            cash = -sum((session.variance or D(0) for session in box_sessions(box)), D(0))
+            notes = chips_for(cash, venue.note_denominations) if cash > 0 else {}
+            for counter in ("counter", "counter2"):
+                counted = count_record(box=box, user=users[counter], notes=notes)
+            drop += counted.total
+        count_close(venue=venue, gaming_date=day, user=users["counter"])
+        # the day's shift reports, built at its close, again with the counted drop
+        for report in ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day):
+            report_build(report_id=report.pk, email=False)
+        return [
+            f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
+            f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/"
+        ]

@@ -1,18 +1,23 @@
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db.models import Sum
 
+from casino.count_selectors import win_figures
 from casino.models import (
     AuditEvent,
+    CountDay,
+    Drop,
     LedgerEntry,
     Player,
     Round,
     Shift,
+    Slip,
     Table,
     TableSession,
     Venue,
@@ -49,8 +54,29 @@ def test_demo_builds_a_floor_that_reconciles(settings):
             table__venue=venue, table__game="niuniu", status="open"
         )
         assert niuniu_open.count() == 1
-        assert closed.variance == 0
         assert Round.objects.filter(session=closed).count() == 6
+        # the played table took a fill through the cage and sold chips for cash ...
+        (fill,) = Slip.objects.filter(session=closed)
+        assert (fill.status, fill.issued_by.username) == ("verified", "cashier")
+        assert (fill.dealer_confirmed_by.username, fill.supervisor_confirmed_by.username) == (
+            "dealer",
+            "pitboss",
+        )
+        assert closed.variance < 0  # its tray short of the ledger by the cash taken
+        # ... and its gaming day, yesterday's, is counted by the two counters and closed
+        day = closed.shift.gaming_date
+        assert CountDay.objects.get(venue=venue, gaming_date=day).status == "closed"
+        (drop,) = Drop.objects.filter(session=closed, drop_box__isnull=False)
+        counts = drop.drop_box.counts.order_by("ordinal")
+        assert [c.counted_by.username for c in counts] == ["counter", "counter2"]
+        (row,) = win_figures(venue, day)["rows"]
+        assert row["win"] == row["closer"] - row["opener"] + row["credits"] - row["fills"] + (
+            row["drop"]
+        )
+        # the count's drop makes up the cash: the day's win is the settled win, but for what
+        # no chip made up at the close
+        smallest = min(Decimal(d) for d in closed.table.chip_denominations)
+        assert 0 <= closed.win_by_ledger - row["win"] < smallest
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
     # Hà Nội plays its own shifts; the others one shift a gaming day.
     hanoi = venues["hanoi"]
@@ -66,7 +92,17 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert tables.count() == Table.objects.count() == 7
     assert AuditEvent.objects.filter(action="player.create").count() == Player.objects.count()
     text = out.getvalue()
-    for username in ("dealer", "supervisor", "pitboss", "manager", "approver", "auditor"):
+    for username in (
+        "dealer",
+        "supervisor",
+        "pitboss",
+        "manager",
+        "approver",
+        "auditor",
+        "cashier",
+        "counter",
+        "counter2",
+    ):
         assert f"log in as {username} / demo-{username}" in text
         user = authenticate(username=username, password=f"demo-{username}")
         assert user is not None
