@@ -134,7 +134,10 @@ class Venue(models.Model):
         settings.AUTH_USER_MODEL,
         blank=True,
         related_name="venues",
-        help_text=_("Staff who work at this venue; their role comes from their group."),
+        help_text=_(
+            "Staff who work at this venue; the roles they hold here are given on their user "
+            "page (roles at venues)."
+        ),
     )
 
     class Meta:
