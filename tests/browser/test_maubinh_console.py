@@ -14,7 +14,7 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import LedgerEntry, Round, RoundStatus, TableSession
-from tests.browser.conftest import log_in, shot
+from tests.browser.conftest import PASSWORD, log_in, shot
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
 
@@ -36,6 +36,9 @@ def test_a_four_player_round_with_a_scoop_and_a_foul(page, floor, settings):
     # the Mau Binh table opens from My tables like any other, onto its own screen
     page.click(f"#table-{table.pk} a")
     page.fill("#chips-100000", "50")
+    # a supervisor confirms the dealer's count with their own credentials
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", PASSWORD)
     page.click("button.primary")
     page.wait_for_selector("#seat-4-front")
     session = TableSession.objects.get(table=table)
@@ -92,6 +95,9 @@ def test_the_dealer_says_whether_an_instant_win_is_declared(page, floor, setting
     log_in(page, "dealer")
     page.click(f"#table-{table.pk} a")
     page.fill("#chips-100000", "50")
+    # a supervisor confirms the dealer's count with their own credentials
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", PASSWORD)
     page.click("button.primary")
     page.wait_for_selector("#seat-2-front")
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from casino.roles import forget
+from casino.roles import MANAGER, grant
 from niuniu.engine import presets
 from niuniu.selectors import ruleset_snapshot, version_with_rules
 from niuniu.services import preset_install, venue_ruleset_from_preset
@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("code", ["vn-kr-004", "macau-001"])
 def test_snapshot_of_a_venue_copy_equals_the_preset(code, manager):
     venue = VenueFactory(code="macau", currency="MOP", rounding_unit=Decimal("0.10"))
-    venue.staff.add(manager)
-    forget(manager)
+    grant(manager, venue, MANAGER)
     version = venue_ruleset_from_preset(venue=venue, preset_code=code, editor=manager)
     preset = presets.get(code)
     # when

@@ -13,7 +13,8 @@ from casino.models import AuditEvent
 from casino.services.closing import session_close, session_reconcile
 from casino.services.inventory import chips_discrepancy, table_inventory, tray_inventory
 from casino.services.sessions import session_open
-from casino.services.slips import slip_issue, slip_request, slip_verify, slip_void
+from casino.services.slips import slip_issue, slip_request, slip_void
+from tests.casino.slips import cashier_at, slip_post
 
 pytestmark = pytest.mark.django_db
 
@@ -169,10 +170,13 @@ def test_verified_fills_and_credits_move_the_running_tray(floor):
     session = opened(floor)
     assert tray_inventory(session=session) == COUNT
 
+    cashier = cashier_at(floor.venue)
+
     def slip(kind, chips, *, verify=True):
         made = slip_request(session=session, user=floor.dealer, kind=kind, chips=chips)
-        made = slip_issue(slip=made, user=floor.supervisor)
-        return slip_verify(slip=made, user=floor.supervisor2) if verify else made
+        if verify:
+            return slip_post(made, dealer=floor.dealer, supervisor=floor.supervisor2)
+        return slip_issue(slip=made, user=cashier)
 
     slip("fill", {"1000000": 2, "100000": 5})
     slip("credit", {"10000": 20, "1000": 0})
@@ -180,7 +184,7 @@ def test_verified_fills_and_credits_move_the_running_tray(floor):
     # a slip not verified (issued, or voided) moves nothing
     pending = slip("fill", {"1000": 10}, verify=False)
     assert tray_inventory(session=session) == {"1000000": 2, "100000": 55}
-    slip_void(slip=pending, user=floor.supervisor, reason="asked twice")
+    slip_void(slip=pending, user=cashier, reason="asked twice")  # an issued fill: the cage
     assert tray_inventory(session=session) == {"1000000": 2, "100000": 55}
 
 
