@@ -19,6 +19,7 @@ from casino.console.services import slip_request_once
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Slip, SlipStatus, TableSession
 from casino.money import venue_money
+from casino.services.inventory import tray_inventory
 from casino.services.slips import (
     CONFIRM_DEALER,
     CONFIRM_SUPERVISOR,
@@ -38,6 +39,7 @@ def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, A
         "slips": slips,
         "seen": len(slips),
         "denominations": session.table.chip_denominations,
+        "tray": _tray_rows(session),
         "kinds": Slip.Kind.choices,
         "steps": {slip.pk: slip_steps(slip=slip, user=user) for slip in slips},
         "waiting": {slip.pk: waiting_for(slip) for slip in slips},
@@ -49,6 +51,18 @@ def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, A
         "void_reason": "",
         **extra,
     }
+
+
+def _tray_rows(session: TableSession) -> list[tuple[str, int, int]]:
+    """The tray by denomination, the table's order: the opener's chips, and with the
+    posted fills and credits (``tray_inventory``)."""
+    tray = tray_inventory(session=session)
+    opener = session.opening_chips
+    return [
+        (denomination, int(opener.get(denomination, 0)), tray.get(denomination, 0))
+        for denomination in session.table.chip_denominations
+        if opener.get(denomination) or tray.get(denomination)
+    ]
 
 
 def waiting_for(slip: Slip) -> str:

@@ -55,6 +55,39 @@ def page(browser, live_server):
     assert not errors, f"JavaScript errors: {errors}"
 
 
+@pytest.fixture
+def person(browser, live_server):
+    """A browser of their own for each person at the table, the cage or the count:
+    ``person(username)`` is a page logged in as them."""
+    contexts = []
+
+    def sign_in(username: str):
+        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        return page
+
+    yield sign_in
+    for context in contexts:
+        context.close()
+
+
+def forged_post(page, url: str, data: dict[str, str] | None = None) -> int:
+    """POST ``url`` (with ``data``) from the page with its CSRF token, as a hand-made
+    request would: what the screen did not offer, refused all the same."""
+    return page.evaluate(
+        """async ([url, data]) => {
+        const token = JSON.parse(document.body.getAttribute('hx-headers') || '{}')['X-CSRFToken'];
+        const answer = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token || ''},
+                                         body: new URLSearchParams(data)});
+        return answer.status;
+    }""",
+        [url, data or {}],
+    )
+
+
 def shot(page, name: str) -> Path:
     """Save a screenshot of the page as it is now: ``test-artifacts/<name>.png``."""
     ARTIFACTS.mkdir(exist_ok=True)

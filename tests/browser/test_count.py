@@ -16,28 +16,10 @@ from casino.models import CountDay, Drop, DropBox
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
-from tests.browser.conftest import VIEWPORT, log_in, shot
+from tests.browser.conftest import shot
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def person(browser, live_server):
-    """A browser of their own for each counter, logged in as ``username``."""
-    contexts = []
-
-    def sign_in(username: str):
-        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        log_in(page, username)
-        return page
-
-    yield sign_in
-    for context in contexts:
-        context.close()
 
 
 def test_two_counters_count_a_box_and_close_the_days_count(person, floor):

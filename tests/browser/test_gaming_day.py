@@ -35,7 +35,7 @@ from casino.roles import CAGE, COUNT
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open, shift_current
-from tests.browser.conftest import PASSWORD, VIEWPORT, log_in, shot
+from tests.browser.conftest import PASSWORD, forged_post, log_in, shot
 from tests.casino.api import NIU_8, NO_NIU
 from tests.factories import staff
 
@@ -51,37 +51,6 @@ CLOSER = OPENER + FILL - CREDIT + HOUSE_WIN - CASH  # 4,500,000 = 45 x 100,000
 WIN = CLOSER - OPENER + CREDIT - FILL + CASH  # 100,000: the drop is the second count's
 WIN_DROP = "10.00"  # WIN / CASH, in percent
 HOLD = "100.00"  # the house's settled win over the handle (100,000 / 100,000)
-
-
-@pytest.fixture
-def person(browser, live_server):
-    """A browser of their own for each person, logged in as ``username``."""
-    contexts = []
-
-    def sign_in(username: str):
-        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        log_in(page, username)
-        return page
-
-    yield sign_in
-    for context in contexts:
-        context.close()
-
-
-def forged_post(page, url: str, data: dict[str, str] | None = None) -> int:
-    """POST ``url`` from the page with its CSRF token, as a hand-made request would."""
-    return page.evaluate(
-        """async ([url, data]) => {
-        const token = JSON.parse(document.body.getAttribute('hx-headers') || '{}')['X-CSRFToken'];
-        const answer = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token || ''},
-                                         body: new URLSearchParams(data)});
-        return answer.status;
-    }""",
-        [url, data or {}],
-    )
 
 
 def sign_as_supervisor(page, username: str) -> None:

@@ -17,40 +17,10 @@ import pytest
 from casino.models import AuditEvent, LedgerEntry, Slip, TableSession
 from casino.roles import CAGE
 from casino.services.sessions import session_open
-from tests.browser.conftest import VIEWPORT, log_in, shot
+from tests.browser.conftest import forged_post, log_in, shot
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def person(browser, live_server):
-    """A browser of their own for each person at the table, logged in as ``username``."""
-    contexts = []
-
-    def sign_in(username: str):
-        context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        log_in(page, username)
-        return page
-
-    yield sign_in
-    for context in contexts:
-        context.close()
-
-
-def forged_post(page, url: str) -> int:
-    """POST ``url`` from the page with its CSRF token, as a hand-made request would."""
-    return page.evaluate(
-        """async (url) => {
-        const token = JSON.parse(document.body.getAttribute('hx-headers') || '{}')['X-CSRFToken'];
-        const answer = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token || ''}});
-        return answer.status;
-    }""",
-        url,
-    )
 
 
 def test_a_fill_goes_through_the_cage_to_the_table_and_the_table_closes(page, person, floor):

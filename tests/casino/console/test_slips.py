@@ -102,6 +102,14 @@ def test_the_dealer_and_a_supervisor_confirm_receipt_on_the_page(
         D("1000000"),
     ]
     assert buttons(slips_page(client, session)) == []
+    # the running tray: the opener's 50 chips of 100,000 with the fill's 10
+    tray = slips_page(client, session)
+    assert "The tray with the posted fills and credits" in tray
+    assert re.search(
+        r'<tr data-tray="100000"><th scope="row">100,000</th><td class="num">50</td>'
+        r'<td class="num">60</td></tr>',
+        tray,
+    )
 
 
 def test_a_credit_is_signed_out_at_the_table(as_user, floor, session, cashier):
