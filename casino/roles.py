@@ -2,9 +2,11 @@
 are staff of, in the roles they hold there.
 
 What each role may do on the floor, cumulatively:
-- dealer: open sessions, deal and settle rounds, request voids at their venues' tables;
-- supervisor: + approve voids, fills and credits, count drops, close sessions; watch the
-  pit, read the venue's reports, and its tables, players and floor records in the admin;
+- dealer: count the tray to open and close sessions, deal and settle rounds, request voids,
+  fills and credits, sign for a slip's chips at their venues' tables;
+- supervisor: + confirm the dealer's count at opening and closing, approve voids, sign for
+  a slip's chips as the supervisor, enter a drop, close sessions; watch the pit, read the
+  venue's reports, and its tables, players and floor records in the admin;
 - manager: + tables, players and rulesets;
 - auditor: read everything at their venues, write nothing;
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;

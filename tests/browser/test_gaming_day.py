@@ -184,9 +184,10 @@ def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
     page.goto(slips_url)
     page.get_by_role("button", name=f"Sign out slip {credit.label} as dealer").click()
     page.get_by_role("status").wait_for()
-    # the cage receives only once both table lines are signed
+    # the cage receives only once both table lines are signed, and only the cage does
     receive = f"/console/cage/{venue.pk}/slips/{credit.pk}/receive/"
     assert forged_post(cashier, receive) == 409
+    assert forged_post(page, receive) == 403
     supervisor.goto(slips_url)
     supervisor.get_by_role("button", name=f"Sign out slip {credit.label} as supervisor").click()
     supervisor.get_by_role("status").wait_for()
@@ -198,6 +199,8 @@ def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
 
     # -- a slip requested by mistake, voided with its reason: its number stays ------------
     mistake = request_slip(page, session, "Fill", 3)
+    void_url = f"/console/sessions/{session.pk}/slips/{mistake.pk}/void/"
+    assert forged_post(page, void_url, {"reason": "not mine to void"}) == 403  # a dealer
     supervisor.goto(slips_url)
     supervisor.get_by_label(f"Reason for voiding slip {mistake.label}").fill("asked twice")
     supervisor.get_by_role("button", name=f"Void slip {mistake.label}").click()
@@ -281,6 +284,9 @@ def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
     assert Drop.objects.get(drop_box=box).amount == CASH
     second_count = BoxCount.objects.get(box=box, ordinal=2)
     assert second_count.reason == "a note folded inside another"
+    close_count = f"/console/count/{venue.pk}/{date}/close/"
+    supervisor.goto(slips_url)  # a page of theirs, with its CSRF token
+    assert forged_post(supervisor, close_count) == 403  # the pit does not close the count
     boxes.get_by_role("button", name="Close the count").click()
     counter2.get_by_role("status", name="State of the count").filter(
         has_text="The count is closed"
