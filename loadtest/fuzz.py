@@ -43,7 +43,7 @@ def seed_floor() -> str:
     """The floor the fuzzer works on; the token of a user with every floor role but auditor."""
     from decimal import Decimal
 
-    from casino.roles import MANAGER, SUPERVISOR, role_group
+    from casino.roles import MANAGER, SUPERVISOR, grant
     from casino.services.logins import token_issue
     from casino.services.rounds import round_settle, round_void
     from casino.services.slips import slip_request
@@ -52,7 +52,7 @@ def seed_floor() -> str:
 
     floor = build_floor(tables=2, code="fuzz")
     boss = staff("fuzz-boss", SUPERVISOR, floor.venue)
-    boss.groups.add(role_group(MANAGER))
+    grant(boss, floor.venue, MANAGER)
     dealer = floor.dealers[0]
     session = floor.sessions[0]
     play(session=session, rounds=20, dealer=dealer, seed=3)
