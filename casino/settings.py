@@ -119,6 +119,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 20}
     )
+# A streaming replica for report reads (casino/replicas.py, docs/OPERATIONS.md): reports and
+# the dashboard read from it, every write goes to the primary. In tests the alias mirrors
+# the primary (Django's test mirror), so the routing is exercised on one database.
+if os.environ.get("REPLICA_DATABASE_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["REPLICA_DATABASE_URL"],
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+DATABASE_ROUTERS = ["casino.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
