@@ -25,6 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
+from django.db.models import Q
 
 from casino import games
 
@@ -115,10 +116,18 @@ def role_permissions(role: str) -> list[tuple[str, str]]:
 def role_group(role: str) -> Group:
     """The group for ``role`` with exactly its permissions (created or brought up to date)."""
     group, _created = Group.objects.get_or_create(name=role)
-    wanted = [
-        Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        for app_label, codename in role_permissions(role)
-    ]
+    keys = set(role_permissions(role))
+    # One query for all of them (a role has a dozen or more), each named by app and codename.
+    matching = Q()
+    for app_label, codename in keys:
+        matching |= Q(content_type__app_label=app_label, codename=codename)
+    wanted = (
+        list(Permission.objects.filter(matching).select_related("content_type")) if keys else []
+    )
+    missing = keys - {(p.content_type.app_label, p.codename) for p in wanted}
+    if missing:
+        names = ", ".join(f"{app}.{codename}" for app, codename in sorted(missing))
+        raise Permission.DoesNotExist(f"no such permission: {names} (run migrate)")
     group.permissions.set(wanted)
     return group
 

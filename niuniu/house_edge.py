@@ -75,6 +75,22 @@ def rounded_edges(rules: Ruleset) -> dict[str, dict[str, str]]:
     }
 
 
+#: The exact odds of the rules this process computed, by rules hash: the same rules give the
+#: same odds, so a second venue (or a rolled-back transaction) copying them costs nothing.
+_EXACT_ODDS: dict[str, exact.RulesetOdds] = {}
+EXACT_ODDS_KEPT = 64
+
+
+def exact_odds(rules_hash: str, rules: Ruleset) -> exact.RulesetOdds:
+    """``exact.ruleset_odds(rules)``, computed once per process for each rules hash."""
+    odds = _EXACT_ODDS.get(rules_hash)
+    if odds is None:
+        if len(_EXACT_ODDS) >= EXACT_ODDS_KEPT:
+            _EXACT_ODDS.clear()
+        odds = _EXACT_ODDS[rules_hash] = exact.ruleset_odds(rules)
+    return odds
+
+
 def figures_row(version: NiuNiuRulesetVersion) -> RulesFigures:
     """The figures row for the version's rules, created (pending) when there is none."""
     rules_hash = version_rules_hash(version)
@@ -108,7 +124,7 @@ def figures_compute(*, version_id: int) -> RulesFigures:
         if done and (key is None or key in row.odds.get(ROUNDED, {})):
             return row
         if not done:
-            row.odds = exact.ruleset_odds(rules).to_dict()
+            row.odds = exact_odds(rules_hash, rules).to_dict()
             row.status = RulesFigures.Status.DONE
             row.progress = 100
             row.error = ""
