@@ -41,32 +41,29 @@ MAX_LOG_DAYS = 366
 STEPS = ("reassign", "note", "findings", "sign-off", "close")
 
 
-def _venue(request: HttpRequest, venues: list[Venue], *, required: bool) -> Venue | None:
+def _venues(request: HttpRequest, *, required: bool) -> tuple[list[Venue], Venue | None]:
+    """The venues whose reports the user reads, and the one ``?venue=`` names (another
+    venue: 404 if they do not work there, 403 if they hold no reader's role there)."""
+    venues = list(selectors.report_venues(user=request.user))
     code = request.GET.get("venue")
-    if not code:
-        return venues[0] if required and venues else None
-    venue = next((v for v in venues if v.code == code), None)
-    if venue is None:
+    venue = next((v for v in venues if v.code == code), None) if code else None
+    if code and venue is None:
         wanted = Venue.objects.filter(code=code).first()
         if wanted is None:
             raise Http404("no such venue")
         _check(request.user, wanted.pk)
-    return venue
-
-
-def _readable_venues(request: HttpRequest) -> list[Venue]:
-    venues = list(selectors.report_venues(user=request.user))
     if not venues:
         raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
-    return venues
+    if venue is None and required:
+        venue = venues[0]
+    return venues, venue
 
 
 @login_required
 @require_GET
 def investigation_list(request: HttpRequest) -> HttpResponse:
     """The investigations of the user's venues, by status, overdue and venue."""
-    venues = _readable_venues(request)
-    venue = _venue(request, venues, required=False)
+    venues, venue = _venues(request, required=False)
     status = request.GET.get("status", "")
     overdue = request.GET.get("overdue") == "1"
     context = {
@@ -181,8 +178,7 @@ def _log_range(request: HttpRequest) -> tuple[date, date]:
 @require_GET
 def investigation_log(request: HttpRequest) -> HttpResponse:
     """A venue's investigations opened in a date range, as a page or (``?format=csv``) a CSV."""
-    venues = _readable_venues(request)
-    venue = _venue(request, venues, required=True)
+    venues, venue = _venues(request, required=True)
     date_from, date_to = _log_range(request)
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":

@@ -133,6 +133,7 @@ def _range_text(line: dict[str, Any], venue: Any) -> dict[str, str]:
     }
 
 
+@transaction.atomic
 def investigations_sync(report: ShiftReport) -> list[FluctuationInvestigation]:
     """Open an investigation for each flagged line of a finished report, once; note on the
     open ones whose flag a rebuild took away (or put back). Returns those it opened.

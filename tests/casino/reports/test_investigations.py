@@ -84,7 +84,9 @@ def test_a_rebuild_whose_flag_vanished_notes_it_on_the_investigation(night, flag
     build(flagged.pk)  # twice: one note
     nn1 = opened(flagged)["NN1"]
     (note,) = nn1.notes.all()
-    assert note.author is None and "no longer flags this line" in note.text
+    # written by the system in the venue's language (Hanoi: Vietnamese), with the new figures
+    assert note.author is None and "không còn gắn cờ dòng này" in note.text
+    assert "+470,000" in note.text and "127.92%" in note.text
     assert nn1.flag_cleared_at is not None and nn1.status == "open"
 
 
