@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -195,3 +196,20 @@ def test_the_log_page_and_its_csv(client, night, flagged):
     nn1 = next(row for row in rows if ",NN1," in row)
     assert ",850000.00,470000.00,27500.00," in nn1 and ",'@risk," in nn1
     assert len(rows) == 3 + len(found)
+
+
+def test_nothing_is_deleted_and_notes_are_never_changed(night, flagged):
+    inv = opened(flagged)["NN2"]
+    note = steps.investigation_note_add(investigation=inv, user=night.floor.manager, text="seen")
+    for sql, params in [
+        ("DELETE FROM casino_fluctuationinvestigation WHERE id = %s", [inv.pk]),
+        ("UPDATE casino_investigationnote SET text = 'nothing' WHERE id = %s", [note.pk]),
+        ("DELETE FROM casino_investigationnote WHERE id = %s", [note.pk]),
+        ("TRUNCATE casino_investigationnote CASCADE", None),
+    ]:
+        with pytest.raises(DatabaseError) as error, transaction.atomic(), connection.cursor() as c:
+            c.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            c.execute(sql, params)
+        assert "never" in str(error.value), sql
+    note.refresh_from_db()
+    assert note.text == "seen" and FluctuationInvestigation.objects.filter(pk=inv.pk).exists()
