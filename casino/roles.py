@@ -55,7 +55,17 @@ _RULESET_ADMIN = [
 
 _FLOOR_RECORDS = [
     ("casino", f"view_{model}")
-    for model in ("gamingday", "shift", "tablesession", "round", "box", "ledgerentry", "slip")
+    for model in (
+        "gamingday",
+        "shift",
+        "tablesession",
+        "round",
+        "box",
+        "ledgerentry",
+        "slip",
+        "fluctuationinvestigation",
+        "investigationnote",
+    )
 ]
 
 #: The floor's admin permissions per role (the floor itself is governed by the capabilities

@@ -168,6 +168,9 @@ LOGIN_REDIRECT_URL = "/console/"
 # a session that no login set. The console locks itself after CONSOLE_IDLE_MINUTES idle.
 SESSION_COOKIE_AGE = 12 * 3600
 CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
+# A fluctuation investigation is due this many days after the report that flagged it opens
+# it (casino/services/investigations.py); past it, the dashboard lists it as overdue.
+INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
 
 REST_FRAMEWORK = {
     # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".

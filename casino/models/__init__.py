@@ -3,6 +3,7 @@
 from casino.models.audit import AuditEvent
 from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
 from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
+from casino.models.investigations import FluctuationInvestigation, InvestigationNote
 from casino.models.ledger import (
     Account,
     Drop,
@@ -38,7 +39,9 @@ __all__ = [
     "DropBox",
     "DropBoxSession",
     "EntryKind",
+    "FluctuationInvestigation",
     "GamingDay",
+    "InvestigationNote",
     "LedgerEntry",
     "LoginAttempt",
     "Player",

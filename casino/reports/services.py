@@ -43,6 +43,7 @@ from casino.reports import outputs
 from casino.reports.figures import shift_figures
 from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record
+from casino.services.investigations import investigations_sync
 
 logger = logging.getLogger(__name__)
 
@@ -234,6 +235,8 @@ def _finish(
         venue=report.venue,
         summary=f"built the report of {report.shift} in {seconds:.1f} s",
     )
+    if not out_of_date:
+        investigations_sync(report)
     if out_of_date:
         _send(report.pk)
     elif email and report.emailed_at is None:

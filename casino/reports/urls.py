@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino.reports import views
+from casino.reports import investigation_views, views
 
 app_name = "reports"
 
@@ -10,4 +10,16 @@ urlpatterns = [
     path("shift/<int:pk>/rebuild/", views.report_rebuild, name="rebuild"),
     path("shift/<int:pk>/files/<str:name>", views.report_download, name="file"),
     path("shifts/<int:shift_id>/build/", views.shift_build, name="build"),
+    path("investigations/", investigation_views.investigation_list, name="investigations"),
+    path("investigations/log/", investigation_views.investigation_log, name="investigation_log"),
+    path(
+        "investigations/<int:pk>/",
+        investigation_views.investigation_detail,
+        name="investigation",
+    ),
+    path(
+        "investigations/<int:pk>/<str:step>/",
+        investigation_views.investigation_step,
+        name="investigation_step",
+    ),
 ]

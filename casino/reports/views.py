@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, Venue
-from casino.reports import outputs, selectors, services
+from casino.reports import investigation_selectors, outputs, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 
@@ -98,6 +98,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
         "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
+        "overdue_investigations": investigation_selectors.overdue_investigations(venue=venue),
     }
     if request.htmx:
         response = render(request, "reports/dashboard.html#dashboard", context)

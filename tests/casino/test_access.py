@@ -43,7 +43,9 @@ from casino.models import (
     AuditEvent,
     Drop,
     DropBox,
+    FluctuationInvestigation,
     GamingDay,
+    InvestigationNote,
     LedgerEntry,
     LoginAttempt,
     Player,
@@ -80,6 +82,7 @@ from casino.roles import (
     role_permissions,
 )
 from casino.services.closing import session_close, session_figures
+from casino.services.investigations import investigation_note_add, investigations_sync
 from casino.services.logins import login_record, token_issue
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open, shift_current
@@ -291,6 +294,9 @@ class Side:
     #: A round's form as the console previewed it (with its digest): Confirm would settle it.
     round_form: dict = field(default_factory=dict)
     mb_round_form: dict = field(default_factory=dict)
+    #: Opened by a flag of ``report`` (its total, flagged for the test), with a note.
+    investigation: FluctuationInvestigation | None = None
+    note: InvestigationNote | None = None
 
 
 @dataclass
@@ -383,7 +389,7 @@ def build_side(mark: str) -> Side:
         ruleset=alt_ruleset,
         reason="a new sheet",
     )
-    return Side(
+    side = Side(
         mark=mark,
         venue=venue,
         dealer=dealer,
@@ -422,6 +428,20 @@ def build_side(mark: str) -> Side:
             outcome=LoginAttempt.Outcome.FAILED,
         ),
     )
+    side.investigation = _investigation(side.report)
+    side.note = investigation_note_add(
+        investigation=side.investigation, user=side.manager, text=f"{mark} note"
+    )
+    return side
+
+
+def _investigation(report: ShiftReport) -> FluctuationInvestigation:
+    """The report's total flagged (the figures as a wild shift would leave them)."""
+    total = {**report.figures["total"], "flagged": True}
+    ShiftReport.objects.filter(pk=report.pk).update(figures={**report.figures, "total": total})
+    report.refresh_from_db()
+    (investigation,) = investigations_sync(report)
+    return investigation
 
 
 ROUND_FORM = {
@@ -745,6 +765,30 @@ REPORT_ROUTES = {
         lambda world, side: reverse("reports:build", args=[side.spare_shift.pk]),
         signed_in(405, anonymous=LOGIN),
         post=reports(None, capability=MANAGE),
+    ),
+    "reports:investigations": Route(
+        lambda world, side: f"{reverse('reports:investigations')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:investigation_log": Route(
+        lambda world, side: f"{reverse('reports:investigation_log')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:investigation": Route(
+        lambda world, side: reverse("reports:investigation", args=[side.investigation.pk]),
+        reports(),
+        shows=mark,
+    ),
+    # Each step is its service's to refuse: a reader who is not a manager is forbidden.
+    "reports:investigation_step": Route(
+        lambda world, side: reverse(
+            "reports:investigation_step", args=[side.investigation.pk, "note"]
+        ),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"text": "seen on the tape"},
     ),
 }
 
@@ -1147,6 +1191,8 @@ ADMIN_MODELS = {
     "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "casino.slip": _read_only(lambda world, side: side.slip.pk),
     "casino.loginattempt": _read_only(lambda world, side: side.login.pk),
+    "casino.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
+    "casino.investigationnote": _read_only(lambda world, side: side.note.pk),
     "niuniu.niuniurulesetversion": AdminModel(
         lambda world, side: side.nn_version.pk, delete=False, object_changes=False
     ),

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from casino import games
-from casino.models import DropBox, ShiftReport, Venue
+from casino.models import DropBox, FluctuationInvestigation, ShiftReport, Venue
 from casino.reports.services import report_build
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.count import box_sessions, count_close, count_record
@@ -178,7 +178,15 @@ class Command(BaseCommand):
         # the day's shift reports, built at its close, again with the counted drop
         for report in ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day):
             report_build(report_id=report.pk, email=False)
-        return [
+        lines = [
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
             f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/"
         ]
+        # a report's flags open their investigations as it is built
+        flagged = FluctuationInvestigation.objects.filter(venue=venue).count()
+        if flagged:
+            lines.append(
+                f"  {flagged} fluctuation investigation(s) opened by the reports' flags: "
+                f"http://127.0.0.1:8000/reports/investigations/?venue={venue.code}"
+            )
+        return lines

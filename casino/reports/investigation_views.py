@@ -1,0 +1,284 @@
+"""The fluctuation investigation pages: the list, one investigation and its steps, the log.
+
+Whoever reads a venue's reports reads its investigations (a venue the user does not work
+at is "not found", one where they hold no reader's role "forbidden"); each step is a POST
+to one service, which decides who may take it. A refused step shows the investigation
+again with the service's message (and its status: 400, 403 or 409), never a 500; a step
+done redirects to the page, and the same form posted twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.errors import ServiceError
+from casino.models import FluctuationInvestigation, Venue
+from casino.reports import investigation_selectors as chosen
+from casino.reports import selectors
+from casino.reports.outputs import csv_text
+from casino.reports.views import _check, _date
+from casino.roles import MANAGE, can
+from casino.services import investigations as steps
+from casino.services.investigations import venue_managers
+
+Status = FluctuationInvestigation.Status
+LOG_DAYS = 30
+MAX_LOG_DAYS = 366
+STEPS = ("reassign", "note", "findings", "sign-off", "close")
+
+
+def _venues(request: HttpRequest, *, required: bool) -> tuple[list[Venue], Venue | None]:
+    """The venues whose reports the user reads, and the one ``?venue=`` names (another
+    venue: 404 if they do not work there, 403 if they hold no reader's role there)."""
+    venues = list(selectors.report_venues(user=request.user))
+    code = request.GET.get("venue")
+    venue = next((v for v in venues if v.code == code), None) if code else None
+    if code and venue is None:
+        wanted = Venue.objects.filter(code=code).first()
+        if wanted is None:
+            raise Http404("no such venue")
+        _check(request.user, wanted.pk)
+    if not venues:
+        raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
+    if venue is None and required:
+        venue = venues[0]
+    return venues, venue
+
+
+@login_required
+@require_GET
+def investigation_list(request: HttpRequest) -> HttpResponse:
+    """The investigations of the user's venues, by status, overdue and venue."""
+    venues, venue = _venues(request, required=False)
+    status = request.GET.get("status", "")
+    overdue = request.GET.get("overdue") == "1"
+    context = {
+        "venues": venues,
+        "venue": venue,
+        "status": status if status in Status.values else "",
+        "statuses": Status.choices,
+        "overdue": overdue,
+        "investigations": chosen.investigations_list(
+            user=request.user, venue=venue, status=status, overdue=overdue
+        ),
+    }
+    return render(request, "reports/investigations.html", context)
+
+
+def _get(request: HttpRequest, pk: int) -> FluctuationInvestigation:
+    investigation = chosen.investigation_get(pk=pk)
+    if investigation is None:
+        raise Http404("no such investigation")
+    _check(request.user, investigation.venue_id)
+    return investigation
+
+
+def _detail(
+    request: HttpRequest,
+    investigation: FluctuationInvestigation,
+    *,
+    error: ServiceError | None = None,
+    step: str = "",
+) -> HttpResponse:
+    user = request.user
+    manager = can(user, MANAGE, investigation.venue_id)
+    assignee = investigation.assigned_to_id == user.pk
+    open_ = investigation.status != Status.CLOSED
+    context = {
+        "inv": chosen.shown(investigation),
+        "notes": chosen.investigation_notes(investigation),
+        "managers": list(venue_managers(investigation.venue_id)) if manager and open_ else [],
+        "outcomes": FluctuationInvestigation.Outcome.choices,
+        "can_reassign": manager and open_,
+        "can_note": manager or assignee,
+        "can_write_findings": (manager or assignee)
+        and investigation.status in (Status.OPEN, Status.FINDINGS),
+        "can_sign_off": manager and investigation.status == Status.FINDINGS,
+        "can_close": manager and investigation.status == Status.SIGNED_OFF,
+        "note_key": uuid.uuid4().hex,
+        "error": error,
+        "error_step": step,
+        "done": request.GET.get("done", "") if error is None else "",
+        "posted": request.POST if error is not None else {},
+    }
+    status = error.status if error is not None else 200
+    return render(request, "reports/investigations_detail.html", context, status=status)
+
+
+@login_required
+@require_GET
+def investigation_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One investigation: its figures, its notes and the forms of its next steps."""
+    return _detail(request, _get(request, pk))
+
+
+@login_required
+@require_POST
+def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    """One step of an investigation, by the service of that step."""
+    if step not in STEPS:
+        raise Http404("no such step")
+    investigation = _get(request, pk)
+    user, data = request.user, request.POST
+    try:
+        if step == "reassign":
+            assignee = (
+                get_user_model().objects.filter(pk=data.get("assignee")).first()
+                if str(data.get("assignee", "")).isdigit()
+                else None
+            )
+            steps.investigation_reassign(investigation=investigation, user=user, assignee=assignee)
+        elif step == "note":
+            steps.investigation_note_add(
+                investigation=investigation,
+                user=user,
+                text=data.get("text", ""),
+                key=data.get("key", ""),
+            )
+        elif step == "findings":
+            steps.investigation_findings(
+                investigation=investigation, user=user, findings=data.get("findings", "")
+            )
+        elif step == "sign-off":
+            steps.investigation_sign_off(investigation=investigation, user=user)
+        else:
+            steps.investigation_close(
+                investigation=investigation, user=user, outcome=data.get("outcome", "")
+            )
+    except ServiceError as error:
+        investigation = chosen.investigation_get(pk=pk)
+        return _detail(request, investigation, error=error, step=step)
+    return redirect(reverse("reports:investigation", args=[pk]) + f"?done={step}")
+
+
+def _log_range(request: HttpRequest) -> tuple[date, date]:
+    today = timezone.localdate()
+    date_to = _date(request.GET.get("to"), today)
+    date_from = _date(request.GET.get("from"), date_to - timedelta(days=LOG_DAYS - 1))
+    if date_from > date_to:
+        date_from, date_to = date_to, date_from
+    return max(date_from, date_to - timedelta(days=MAX_LOG_DAYS - 1)), date_to
+
+
+@login_required
+@require_GET
+def investigation_log(request: HttpRequest) -> HttpResponse:
+    """A venue's investigations opened in a date range, as a page or (``?format=csv``) a CSV."""
+    venues, venue = _venues(request, required=True)
+    date_from, date_to = _log_range(request)
+    log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(log_csv(log), content_type="text/csv; charset=utf-8")
+        name = f"{venue.code}-investigations-{date_from}-{date_to}.csv"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        response["Cache-Control"] = "private, no-cache"
+        return response
+    context = {
+        "venues": venues,
+        "venue": venue,
+        "date_from": date_from,
+        "date_to": date_to,
+        "log": log,
+    }
+    return render(request, "reports/investigations_log.html", context)
+
+
+def _when(value: Any) -> str:
+    return f"{value:%Y-%m-%d %H:%M}" if value else ""
+
+
+def _name(user: Any) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def log_csv(log: chosen.Log) -> bytes:
+    """The log as CSV: amounts as plain numbers in the venue's currency, times in its zone,
+    every text cell kept from being read as a formula; UTF-8 with a byte order mark."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    venue = log.venue
+
+    def text(value: Any) -> str:
+        return csv_text(str(value)) if value not in (None, "") else ""
+
+    writer.writerow(
+        [
+            text(gettext("Investigation log")),
+            text(venue.name),
+            log.date_from.isoformat(),
+            log.date_to.isoformat(),
+        ]
+    )
+    writer.writerow(
+        [
+            text(gettext("Currency")),
+            text(venue.currency),
+            text(gettext("Time zone")),
+            venue.timezone,
+        ]
+    )
+    writer.writerow(
+        [
+            text(header)
+            for header in (
+                gettext("Opened"),
+                gettext("Gaming date"),
+                gettext("Shift"),
+                gettext("Table"),
+                gettext("Handle"),
+                gettext("House win"),
+                gettext("Theoretical win"),
+                gettext("Hold %"),
+                gettext("Range low %"),
+                gettext("Range high %"),
+                gettext("Assigned to"),
+                gettext("Due"),
+                gettext("Status"),
+                gettext("Outcome"),
+                gettext("Findings by"),
+                gettext("Signed off by"),
+                gettext("Closed at"),
+                gettext("Days taken"),
+                gettext("Overdue"),
+            )
+        ]
+    )
+    for row in log.rows:
+        writer.writerow(
+            [
+                _when(row.local_opened_at),
+                row.shift.gaming_date.isoformat(),
+                text(row.shift.name),
+                text(row.line_label),
+                str(row.handle),
+                str(row.house_win),
+                "" if row.theoretical_win is None else str(row.theoretical_win),
+                "" if row.hold_pct is None else str(row.hold_pct),
+                "" if row.range_low_pct is None else str(row.range_low_pct),
+                "" if row.range_high_pct is None else str(row.range_high_pct),
+                text(_name(row.assigned_to) or gettext("unassigned")),
+                _when(row.local_due_at),
+                text(row.get_status_display()),
+                text(row.get_outcome_display()),
+                text(_name(row.findings_by)),
+                text(_name(row.signed_off_by)),
+                _when(row.local_closed_at),
+                row.days_taken,
+                text(gettext("yes") if row.overdue else gettext("no")),
+            ]
+        )
+    return buffer.getvalue().encode("utf-8-sig")
