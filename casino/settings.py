@@ -129,6 +129,11 @@ if os.environ.get("REPLICA_DATABASE_URL"):
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        # A replica that is down costs a request this long before it reads from the primary.
+        DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "3"))
+        )
 DATABASE_ROUTERS = ["casino.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -30,15 +30,17 @@ the house banks and which take a fee, and their labels).
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db import connection
+from django.db import connections
 from django.db.models import QuerySet
 
 from casino.models import Shift, ShiftReport, ShiftReportCell
+from casino.replicas import PRIMARY, read_alias, replica_reads
 from casino.reports.cells import (
     VersionRates,
     aware,
@@ -71,8 +73,18 @@ Progress = Callable[[int, str], None]
 def shift_figures(report: ShiftReport, *, progress: Progress | None = None) -> dict[str, Any]:
     """Build the report's cells and return all its figures (JSON-ready: strings, not
     decimals). The same rows give the same figures: nothing here depends on when it runs."""
-    with connection.cursor() as cursor, settings_for_sums(cursor):
+    with replica_reads(caught_up=True), _settings_for_sums():
         return _shift_figures(report, progress or (lambda _percent, _step: None))
+
+
+@contextmanager
+def _settings_for_sums() -> Iterator[None]:
+    """The sums' session settings on each database the build reads from."""
+    with ExitStack() as stack:
+        for alias in dict.fromkeys([PRIMARY, read_alias()]):
+            cursor = stack.enter_context(connections[alias].cursor())
+            stack.enter_context(settings_for_sums(cursor))
+        yield
 
 
 def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
@@ -86,7 +98,8 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     step(35, "applying each ruleset version's house edge")
     rates = version_rates(report)
     cells_rate(report, rates, fee)
-    cells = ShiftReportCell.objects.filter(report=report)
+    # Just written: read on the primary (the replica has not replayed them yet).
+    cells = ShiftReportCell.objects.using(PRIMARY).filter(report=report)
     rounds = RoundCounts.of(shift)
 
     step(40, "tables, dealers and games")
