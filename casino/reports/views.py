@@ -13,16 +13,18 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, Venue
+from casino.replicas import replica_reads
 from casino.reports import outputs, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
@@ -31,6 +33,9 @@ DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
 UNRATED_RANGE = "n/a (house edge not computed for a ruleset version played in the range)"
+#: A cached trend chart is dropped by its key changing (a report of its range finished);
+#: this only bounds how long an entry nobody asks for again stays in the cache.
+TREND_CACHE_SECONDS = 24 * 3600
 
 
 def _check(user: Any, venue_id: int) -> None:
@@ -74,9 +79,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if date_from > date_to:
         date_from, date_to = date_to, date_from
     date_from = max(date_from, date_to - timedelta(days=MAX_DAYS - 1))
-    from casino.reports.charts import trend  # matplotlib: loaded on the first dashboard
-
-    board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
+    with replica_reads():
+        board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
+        shifts = selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to)
     data = jsonable(
         {
             "total": board.total,
@@ -95,14 +100,45 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "d": outputs.present(
             data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
         ),
-        "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
-        "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
+        "trend_svg": _trend(board, data["days"]),
+        "shifts": shifts,
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
     }
     if request.htmx:
         response = render(request, "reports/dashboard.html#dashboard", context)
         return push_url(response, request.get_full_path())
     return render(request, "reports/dashboard.html", context)
+
+
+def trend_cache_key(board: selectors.Dashboard) -> str:
+    """The trend chart's cache key: the venue and its range, how the chart is written
+    (language, amounts' grouping, currency) and the version of the figures it draws."""
+    venue = board.venue
+    return ":".join(
+        [
+            "reports-trend",
+            str(venue.pk),
+            board.date_from.isoformat(),
+            board.date_to.isoformat(),
+            translation.get_language() or "",
+            str(venue.amount_grouping),
+            venue.currency,
+            board.version,
+        ]
+    )
+
+
+def _trend(board: selectors.Dashboard, days: list[dict[str, Any]]) -> str:
+    """The dashboard's trend SVG, drawn once per range until a report of it finishes."""
+    key = trend_cache_key(board)
+    svg = cache.get(key)
+    if svg is None:
+        from casino.reports.charts import trend  # matplotlib: loaded on the first chart
+
+        venue = board.venue
+        svg = trend(days, venue.currency, venue.amount_grouping)
+        cache.set(key, svg, TREND_CACHE_SECONDS)
+    return svg
 
 
 @login_required
