@@ -38,6 +38,7 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
 from casino.models import Shift, ShiftReport, ShiftReportCell
 from casino.replicas import PRIMARY, read_alias, replica_reads
@@ -93,27 +94,27 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     tz = zoneinfo.ZoneInfo(venue.timezone)
     fee = fee_games()
 
-    step(5, "summing the shift's bets")
+    step(5, gettext_noop("summing the shift's bets"))
     cells_build(report, shift)
-    step(35, "applying each ruleset version's house edge")
+    step(35, gettext_noop("applying each ruleset version's house edge"))
     rates = version_rates(report)
     cells_rate(report, rates, fee)
     # Just written: read on the primary (the replica has not replayed them yet).
     cells = ShiftReportCell.objects.using(PRIMARY).filter(report=report)
     rounds = RoundCounts.of(shift)
 
-    step(40, "tables, dealers and games")
+    step(40, gettext_noop("tables, dealers and games"))
     total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
     games_ = section_games(cells, rounds)
-    step(50, "bet types and hours")
+    step(50, gettext_noop("bet types and hours"))
     bet_types = section_bet_types(cells)
     hours = section_hours(cells, rounds, tz)
-    step(60, "player ratings")
+    step(60, gettext_noop("player ratings"))
     players = section_players(cells, shift)
     anonymous = figure_line(cells.filter(player__isnull=True).aggregate(**cell_sums()))
-    step(65, "voids, payouts and the count")
+    step(65, gettext_noop("voids, payouts and the count"))
     figures = {
         "layout": LAYOUT,
         "shift": {
