@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
+from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
 from casino.replicas import replica_reads
 from casino.reports import outputs, selectors, services
@@ -41,6 +42,7 @@ TREND_CACHE_SECONDS = 24 * 3600
 def _check(user: Any, venue_id: int) -> None:
     status = selectors.report_access(user=user, venue_id=venue_id)
     if status == 404:
+        not_at_venue(f"the reports of venue {venue_id}", venue_id=venue_id)
         raise Http404("no such report")
     if status == 403:
         raise PermissionDenied(
@@ -68,11 +70,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             wanted = Venue.objects.filter(code=code).first()
             if wanted is None:
                 raise Http404("no such venue")
+            log_venue(wanted)
             _check(request.user, wanted.pk)
     elif venues:
         venue = venues[0]
     else:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
+    log_venue(venue)
     today = timezone.localdate()
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
@@ -149,6 +153,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     ready = report.status == ShiftReport.Status.DONE
     if request.htmx and request.GET.get("poll"):
@@ -196,6 +201,7 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     return _request(request, report.shift_id)
 
@@ -204,9 +210,10 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def shift_build(request: HttpRequest, shift_id: int) -> HttpResponse:
     """Managers: build the report of a shift that has none yet."""
-    shift = Shift.objects.filter(pk=shift_id).first()
+    shift = Shift.objects.select_related("venue").filter(pk=shift_id).first()
     if shift is None:
         raise Http404("no such shift")
+    log_venue(shift.venue)
     _check(request.user, shift.venue_id)
     return _request(request, shift.pk)
 
@@ -229,6 +236,7 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     stored = selectors.report_file_content(report=report, name=name)
     if stored is None:
