@@ -64,8 +64,12 @@ def read_alias() -> str:
 
 
 def _reachable() -> bool:
+    replica = connections[REPLICA]
     try:
-        connections[REPLICA].ensure_connection()
+        # A kept connection that died with the replica is found out here (once a request,
+        # CONN_HEALTH_CHECKS), not by the block's first query.
+        replica.close_if_health_check_failed()
+        replica.ensure_connection()
     except DatabaseError as error:
         logger.warning("replica unreachable, reading from the primary: %s", error)
         return False
