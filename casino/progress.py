@@ -4,7 +4,7 @@ One line every ``every`` seconds or every tenth of the work, whichever comes fir
 final one: what is done of the total, the percent, the rate per second and the time left
 at that rate::
 
-    simulate: 3,000/10,000 rounds (30%), 512.0/s, about 14 s left
+    simulate: 3,000/10,000 rounds (30%), 512.0/s, ETA 14 s
     simulate: 10,000/10,000 rounds (100%), 498.2/s, in 20 s
 
 Pure Python: the clock and where lines go are passed in (a fake clock in tests, the
@@ -87,7 +87,7 @@ class Progress:
         if final:
             return f"{text}, in {duration(elapsed)}"
         if rate > 0:
-            return f"{text}, about {duration((self.total - self.done) / rate)} left"
+            return f"{text}, ETA {duration((self.total - self.done) / rate)}"
         return text
 
     def _emit(self, text: str) -> None:

@@ -29,11 +29,11 @@ def test_a_line_every_tenth_or_two_seconds_with_rate_and_time_left():
     # a tenth (100 rounds) in 2 s: 50/s, 900 left, 18 s
     clock.now += 1
     progress.advance(50)
-    assert lines == ["simulate: 100/1,000 rounds (10%), 50.0/s, about 18 s left"]
+    assert lines == ["simulate: 100/1,000 rounds (10%), 50.0/s, ETA 18 s"]
     # 2 s pass with only 10 more: a line anyway (110 in 4 s: 27.5/s, 890 left, 32 s)
     clock.now += 2
     progress.advance(10)
-    assert lines[-1] == "simulate: 110/1,000 rounds (11%), 27.5/s, about 32 s left"
+    assert lines[-1] == "simulate: 110/1,000 rounds (11%), 27.5/s, ETA 32 s"
     # the rest, then the final line
     clock.now += 36
     progress.advance(890)
@@ -58,7 +58,7 @@ def test_simulate_writes_progress_to_stderr_and_nothing_at_verbosity_0():
         stdout=io.StringIO(),
     )
     lines = err.getvalue().splitlines()
-    pattern = r"simulate: (\d+)/10 rounds \((\d+)%\), [\d.,]+/s, (about .* left|in .*)"
+    pattern = r"simulate: (\d+)/10 rounds \((\d+)%\), [\d.,]+/s, (ETA .*|in .*)"
     assert len(lines) >= 2 and all(re.fullmatch(pattern, line) for line in lines), lines
     assert lines[0].startswith("simulate: 1/10 rounds (10%)")
     assert re.fullmatch(r"simulate: 10/10 rounds \(100%\), [\d.,]+/s, in \d+ s", lines[-1])
