@@ -25,11 +25,12 @@ demo: migrate
 	DEBUG=1 $(PY) manage.py demo
 
 run: demo
-	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=1 LOG_FORMAT=text $(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)
 	DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1 \
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+	REPLICA_DATABASE_URL=$(TEST_DATABASE_URL) \
 	$(VENV)/bin/pytest -n 2 --dist loadfile -q
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
@@ -52,7 +53,7 @@ bench-large: $(STAMP)
 	BENCH_ROUNDS=1000000 $(PY) bench/reports.py
 
 worker: $(STAMP)
-	DEBUG=1 $(VENV)/bin/celery -A casino worker --loglevel=info
+	DEBUG=1 LOG_FORMAT=text $(VENV)/bin/celery -A casino worker --loglevel=info
 
 beat: $(STAMP)
 	DEBUG=1 $(VENV)/bin/celery -A casino beat --loglevel=info

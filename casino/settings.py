@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every line of a request carries its id, and every request has an access line.
+    "casino.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
     # the session middleware so a failure reading the session is answered too.
@@ -129,6 +131,11 @@ if os.environ.get("REPLICA_DATABASE_URL"):
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        # A replica that is down costs a request this long before it reads from the primary.
+        DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "3"))
+        )
 DATABASE_ROUTERS = ["casino.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -246,14 +253,41 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+# Logs (casino/logs.py): one JSON object a line on stderr (LOG_FORMAT=json, the default),
+# each with its request's (or task's) id, user and venue; LOG_FORMAT=text for a terminal.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
+if LOG_FORMAT not in ("json", "text"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"LOG_FORMAT is {LOG_FORMAT!r}: set it to json or text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "casino.logs.ContextFilter"}},
+    "formatters": {
+        "json": {"()": "casino.logs.JsonFormatter"},
+        "text": {"()": "casino.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # Failed logins and lockouts (casino/throttling.py), one line each, whatever LOG_LEVEL.
-    "loggers": {"casino.security": {"level": "INFO"}},
+    "loggers": {
+        # Failed logins and lockouts (casino/throttling.py), 403 answers and requests for
+        # another venue's rows, one line each, whatever LOG_LEVEL.
+        "casino.security": {"level": "INFO"},
+        # Django's lines once, in the same format (not also through its own handler).
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # Its "Not Found"/"Forbidden" warnings: the access line says as much.
+        "django.request": {"level": "ERROR"},
+    },
 }
+# Celery's workers log through the same handler (JSON) rather than their own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 if env_bool("TESTING"):
     # Tests create many users; a fast hasher keeps the suite quick. Never in production.

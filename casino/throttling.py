@@ -191,6 +191,12 @@ def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None
         record.entry_point,
         record.user_agent,
         lockout_seconds(),
+        extra={
+            "event": f"login_{outcome}",
+            "username": record.username,
+            "address": record.address,
+            "entry_point": record.entry_point,
+        },
     )
 
 

@@ -6,9 +6,34 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
+from casino import replicas
 from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
 from tests.factories import VenueFactory, niuniu_table, staff
+
+_replica_configured = replicas.replica_configured
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _reads_on_the_primary():
+    """Reads go to the primary in tests (module fixtures included), but see below: the
+    replica alias is Django's test mirror, a second connection, and inside a test's
+    transaction (every test but the transactional ones) it sees none of the test's rows."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(replicas, "replica_configured", lambda: False)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _replica_where_asked(request, monkeypatch):
+    """A transactional test that asks for the replica alias reads from it."""
+    marker = request.node.get_closest_marker("django_db")
+    if (
+        marker is not None
+        and marker.kwargs.get("transaction")
+        and replicas.REPLICA in (marker.kwargs.get("databases") or ())
+    ):
+        monkeypatch.setattr(replicas, "replica_configured", _replica_configured)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from casino.console import selectors
 from casino.console.forms import Credentials
+from casino.logs import log_venue, not_at_venue
 from casino.models import TableSession
 from casino.roles import PLAY, can
 from casino.throttling import refusal_message
@@ -88,7 +89,11 @@ def session_view(view: View, *, capability: frozenset[str], read_only: bool = Fa
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
         session = selectors.session_for(user=request.user, pk=session_id)
-        if session is None or selectors.console_of(session.table.game) is None:
+        if session is None:
+            not_at_venue(f"session {session_id}", session_id=session_id)
+            raise Http404("no such session at your venues")
+        log_venue(session.table.venue)
+        if selectors.console_of(session.table.game) is None:
             raise Http404("no such session at your venues")
         use_venue_language(request, session.table.venue.language)
         if not can(request.user, capability, session.table.venue_id):

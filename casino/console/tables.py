@@ -21,6 +21,7 @@ from casino.console.access import (
     with_session,
 )
 from casino.errors import Conflict, ServiceError
+from casino.logs import log_venue, not_at_venue
 from casino.models import Table, TableSession
 from casino.roles import CASHIER, PLAY, can, has_role
 from casino.services.inventory import chips_discrepancy, table_inventory
@@ -60,7 +61,11 @@ def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
     session counted at close), a supervisor confirms the count with their own username and
     password, and a difference is opened only with its reason."""
     table = selectors.table_for(user=request.user, pk=table_id)
-    if table is None or selectors.console_of(table.game) is None:
+    if table is None:
+        not_at_venue(f"table {table_id}", table_id=table_id)
+        raise Http404("no such table at your venues")
+    log_venue(table.venue)
+    if selectors.console_of(table.game) is None:
         raise Http404("no such table at your venues")
     use_venue_language(request, table.venue.language)
     if not can(request.user, PLAY, table.venue_id):

@@ -18,6 +18,7 @@ from django.db.models import F, QuerySet, Value
 from casino import games
 from casino.models import Bet, BetTally, RoundStatus, Shift, ShiftReport, ShiftReportCell
 from casino.models.reports import BET_KEYS, BET_SUMS
+from casino.replicas import PRIMARY
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
@@ -56,7 +57,7 @@ def settings_for_sums(cursor: Any) -> Iterator[None]:
     """PostgreSQL settings for the few large sums of a report, for this session only:
     memory to hash a shift's bets in one pass, and no JIT (compiling the query costs
     seconds and saves less on a single pass)."""
-    if connection.vendor != "postgresql":
+    if cursor.db.vendor != "postgresql":
         yield
         return
     cursor.execute("SELECT current_setting('work_mem'), current_setting('jit')")
@@ -86,9 +87,11 @@ class VersionRates:
 
 
 def version_rates(report: ShiftReport) -> list[VersionRates]:
-    """The rates of every ruleset version the report's cells were played under."""
+    """The rates of every ruleset version the report's cells were played under: the cells
+    read on the primary (just written), the versions where reads go (a replica in a build)."""
     used = (
-        ShiftReportCell.objects.filter(report=report)
+        ShiftReportCell.objects.using(PRIMARY)
+        .filter(report=report)
         .values_list("game", "ruleset_version_id")
         .distinct()
         .order_by("game", "ruleset_version_id")

@@ -30,15 +30,18 @@ the house banks and which take a fee, and their labels).
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db import connection
+from django.db import connections
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
 from casino.models import Shift, ShiftReport, ShiftReportCell
+from casino.replicas import PRIMARY, read_alias, replica_reads
 from casino.reports.cells import (
     VersionRates,
     aware,
@@ -71,8 +74,18 @@ Progress = Callable[[int, str], None]
 def shift_figures(report: ShiftReport, *, progress: Progress | None = None) -> dict[str, Any]:
     """Build the report's cells and return all its figures (JSON-ready: strings, not
     decimals). The same rows give the same figures: nothing here depends on when it runs."""
-    with connection.cursor() as cursor, settings_for_sums(cursor):
+    with replica_reads(caught_up=True), _settings_for_sums():
         return _shift_figures(report, progress or (lambda _percent, _step: None))
+
+
+@contextmanager
+def _settings_for_sums() -> Iterator[None]:
+    """The sums' session settings on each database the build reads from."""
+    with ExitStack() as stack:
+        for alias in dict.fromkeys([PRIMARY, read_alias()]):
+            cursor = stack.enter_context(connections[alias].cursor())
+            stack.enter_context(settings_for_sums(cursor))
+        yield
 
 
 def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
@@ -81,26 +94,27 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     tz = zoneinfo.ZoneInfo(venue.timezone)
     fee = fee_games()
 
-    step(5, "summing the shift's bets")
+    step(5, gettext_noop("summing the shift's bets"))
     cells_build(report, shift)
-    step(35, "applying each ruleset version's house edge")
+    step(35, gettext_noop("applying each ruleset version's house edge"))
     rates = version_rates(report)
     cells_rate(report, rates, fee)
-    cells = ShiftReportCell.objects.filter(report=report)
+    # Just written: read on the primary (the replica has not replayed them yet).
+    cells = ShiftReportCell.objects.using(PRIMARY).filter(report=report)
     rounds = RoundCounts.of(shift)
 
-    step(40, "tables, dealers and games")
+    step(40, gettext_noop("tables, dealers and games"))
     total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
     games_ = section_games(cells, rounds)
-    step(50, "bet types and hours")
+    step(50, gettext_noop("bet types and hours"))
     bet_types = section_bet_types(cells)
     hours = section_hours(cells, rounds, tz)
-    step(60, "player ratings")
+    step(60, gettext_noop("player ratings"))
     players = section_players(cells, shift)
     anonymous = figure_line(cells.filter(player__isnull=True).aggregate(**cell_sums()))
-    step(65, "voids, payouts and the count")
+    step(65, gettext_noop("voids, payouts and the count"))
     figures = {
         "layout": LAYOUT,
         "shift": {

@@ -26,6 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_noop
 
 from casino.money import Grouping, currency_places, grouped
 from casino.reports.figures import theoretical_note
@@ -489,10 +490,10 @@ def render_all(
     step = progress or (lambda _percent, _step: None)
     svgs = charts.shift_charts(figures)
     files = {name: (CONTENT_TYPES["svg"], svg.encode("utf-8")) for name, svg in svgs.items()}
-    step(75, "CSV and XLSX")
+    step(75, gettext_noop("CSV and XLSX"))
     files[CSV_NAME] = (CONTENT_TYPES["csv"], render_csv(figures))
     files[XLSX_NAME] = (CONTENT_TYPES["xlsx"], render_xlsx(figures))
-    step(85, "PDF")
+    step(85, gettext_noop("PDF"))
     files[PDF_NAME] = (CONTENT_TYPES["pdf"], render_pdf(figures, svgs))
     return files
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import zoneinfo
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, Prefetch, QuerySet, Sum
+from django.db.models import Count, F, IntegerField, Max, Prefetch, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
@@ -97,6 +97,14 @@ class Dashboard:
     days: list[dict[str, Any]]
     tables: list[dict[str, Any]]
     players: list[dict[str, Any]]
+    #: When the range's last finished report finished: with ``reports``, what the range's
+    #: figures were summed from (a cached chart of the range is good while both hold).
+    finished: datetime | None = None
+
+    @property
+    def version(self) -> str:
+        """Changes whenever a report of the range finishes, is rebuilt or leaves it."""
+        return f"{self.reports}:{self.finished.timestamp() if self.finished else 0}"
 
 
 def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
@@ -150,14 +158,14 @@ def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
     for line in players:
         bets = line["bets"]
         line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
-    total = figure_line(
-        cells.aggregate(**cell_sums()), rounds=reports.aggregate(rounds=rounds)["rounds"] or 0
-    )
+    summary = reports.aggregate(count=Count("pk"), rounds=rounds, finished=Max("finished_at"))
+    total = figure_line(cells.aggregate(**cell_sums()), rounds=summary["rounds"] or 0)
     return Dashboard(
         venue=venue,
         date_from=date_from,
         date_to=date_to,
-        reports=reports.count(),
+        reports=summary["count"],
+        finished=summary["finished"],
         total=total,
         days=days,
         tables=tables,

@@ -36,6 +36,7 @@ from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, ShiftReportFile, TableSession
@@ -94,7 +95,7 @@ def report_request(
             "venue": shift.venue,
             "requested_at": now,
             "requested_by": user,
-            "step": "waiting for a worker",
+            "step": gettext_noop("waiting for a worker"),
         },
     )
     if not created:
@@ -104,7 +105,7 @@ def report_request(
         if report.status != ShiftReport.Status.RUNNING:
             report.status = ShiftReport.Status.PENDING
             report.progress = 0
-            report.step = "waiting for a worker"
+            report.step = gettext_noop("waiting for a worker")
             fields += ["status", "progress", "step"]
         report.save(update_fields=fields)
     if user is not None:
@@ -184,14 +185,14 @@ def report_build(*, report_id: int, email: bool = True) -> ShiftReport:
             started_at=started,
             heartbeat_at=started,
             progress=1,
-            step="starting",
+            step=gettext_noop("starting"),
             error="",
             attempts=F("attempts") + 1,
         )
         clock = time.perf_counter()
         try:
             figures = shift_figures(report, progress=partial(_progress, report_id))
-            _progress(report_id, 70, "charts, CSV, XLSX and PDF")
+            _progress(report_id, 70, gettext_noop("charts, CSV, XLSX and PDF"))
             files = outputs.render_all(figures, progress=partial(_progress, report_id))
         except Exception as error:
             report_failed(report_id=report_id, error=f"{type(error).__name__}: {error}")
@@ -224,7 +225,11 @@ def _finish(
     report.figures = figures
     report.status = ShiftReport.Status.PENDING if out_of_date else ShiftReport.Status.DONE
     report.progress = 0 if out_of_date else 100
-    report.step = "asked again while building: waiting for a worker" if out_of_date else "ready"
+    report.step = (
+        gettext_noop("asked again while building: waiting for a worker")
+        if out_of_date
+        else gettext_noop("ready")
+    )
     report.finished_at = timezone.now()
     report.build_seconds = round(seconds, 3)
     report.save()
@@ -249,7 +254,7 @@ def _finish(
 def report_failed(*, report_id: int, error: str) -> None:
     """Record a failed build (kept until the next one starts)."""
     ShiftReport.objects.filter(pk=report_id).update(
-        status=ShiftReport.Status.FAILED, step="failed", error=error[:2000]
+        status=ShiftReport.Status.FAILED, step=gettext_noop("failed"), error=error[:2000]
     )
 
 
@@ -257,7 +262,7 @@ def report_retry_wait(*, report_id: int, error: str) -> None:
     """Record that a build hit a passing error and waits to be tried again."""
     ShiftReport.objects.filter(pk=report_id).update(
         status=ShiftReport.Status.PENDING,
-        step="waiting to try again",
+        step=gettext_noop("waiting to try again"),
         error=error[:2000],
     )
 

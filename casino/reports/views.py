@@ -13,16 +13,19 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
+from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
+from casino.replicas import replica_reads
 from casino.reports import investigation_selectors, outputs, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
@@ -31,11 +34,15 @@ DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
 UNRATED_RANGE = "n/a (house edge not computed for a ruleset version played in the range)"
+#: A cached trend chart is dropped by its key changing (a report of its range finished);
+#: this only bounds how long an entry nobody asks for again stays in the cache.
+TREND_CACHE_SECONDS = 24 * 3600
 
 
 def _check(user: Any, venue_id: int) -> None:
     status = selectors.report_access(user=user, venue_id=venue_id)
     if status == 404:
+        not_at_venue(f"the reports of venue {venue_id}", venue_id=venue_id)
         raise Http404("no such report")
     if status == 403:
         raise PermissionDenied(
@@ -63,20 +70,22 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             wanted = Venue.objects.filter(code=code).first()
             if wanted is None:
                 raise Http404("no such venue")
+            log_venue(wanted)
             _check(request.user, wanted.pk)
     elif venues:
         venue = venues[0]
     else:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
+    log_venue(venue)
     today = timezone.localdate()
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
     if date_from > date_to:
         date_from, date_to = date_to, date_from
     date_from = max(date_from, date_to - timedelta(days=MAX_DAYS - 1))
-    from casino.reports.charts import trend  # matplotlib: loaded on the first dashboard
-
-    board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
+    with replica_reads():
+        board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
+        shifts = selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to)
     data = jsonable(
         {
             "total": board.total,
@@ -95,8 +104,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "d": outputs.present(
             data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
         ),
-        "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
-        "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
+        "trend_svg": _trend(board, data["days"]),
+        "shifts": shifts,
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
         "overdue_investigations": investigation_selectors.overdue_investigations(venue=venue),
     }
@@ -104,6 +113,37 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         response = render(request, "reports/dashboard.html#dashboard", context)
         return push_url(response, request.get_full_path())
     return render(request, "reports/dashboard.html", context)
+
+
+def trend_cache_key(board: selectors.Dashboard) -> str:
+    """The trend chart's cache key: the venue and its range, how the chart is written
+    (language, amounts' grouping, currency) and the version of the figures it draws."""
+    venue = board.venue
+    return ":".join(
+        [
+            "reports-trend",
+            str(venue.pk),
+            board.date_from.isoformat(),
+            board.date_to.isoformat(),
+            translation.get_language() or "",
+            str(venue.amount_grouping),
+            venue.currency,
+            board.version,
+        ]
+    )
+
+
+def _trend(board: selectors.Dashboard, days: list[dict[str, Any]]) -> str:
+    """The dashboard's trend SVG, drawn once per range until a report of it finishes."""
+    key = trend_cache_key(board)
+    svg = cache.get(key)
+    if svg is None:
+        from casino.reports.charts import trend  # matplotlib: loaded on the first chart
+
+        venue = board.venue
+        svg = trend(days, venue.currency, venue.amount_grouping)
+        cache.set(key, svg, TREND_CACHE_SECONDS)
+    return svg
 
 
 @login_required
@@ -114,6 +154,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     ready = report.status == ShiftReport.Status.DONE
     if request.htmx and request.GET.get("poll"):
@@ -161,6 +202,7 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     return _request(request, report.shift_id)
 
@@ -169,9 +211,10 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def shift_build(request: HttpRequest, shift_id: int) -> HttpResponse:
     """Managers: build the report of a shift that has none yet."""
-    shift = Shift.objects.filter(pk=shift_id).first()
+    shift = Shift.objects.select_related("venue").filter(pk=shift_id).first()
     if shift is None:
         raise Http404("no such shift")
+    log_venue(shift.venue)
     _check(request.user, shift.venue_id)
     return _request(request, shift.pk)
 
@@ -194,6 +237,7 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     report = selectors.report_get(pk=pk)
     if report is None:
         raise Http404("no such report")
+    log_venue(report.venue)
     _check(request.user, report.venue_id)
     stored = selectors.report_file_content(report=report, name=name)
     if stored is None:

@@ -8,7 +8,7 @@ dealer would through the console or API. ``casino.simulation.bulk`` writes them 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -25,8 +25,10 @@ def play(
     supervisor: Any | None = None,
     seed: int = 1,
     void_rate: float = 0.01,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
-    """Deal and settle ``rounds`` rounds at an open session; returns how many were voided."""
+    """Deal and settle ``rounds`` rounds at an open session; returns how many were voided.
+    ``progress`` is told of each round played (with 1)."""
     rng = random.Random(seed)
     stream = games.get(session.table.game).demo.round_stream(session=session, rng=rng)
     voided = 0
@@ -44,6 +46,8 @@ def play(
                 reason="simulated misdeal",
             )
             voided += 1
+        if progress is not None:
+            progress(1)
     return voided
 
 

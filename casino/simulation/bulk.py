@@ -15,7 +15,7 @@ import json
 import queue
 import random
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -62,7 +62,15 @@ class BulkWriter:
         self.version = version_in_force(model=self.adapter.version_model, ruleset=table.ruleset)
         self.rules = self.adapter.snapshot(self.version)
 
-    def write(self, rounds: int, *, seed: int, void_rate: float) -> int:
+    def write(
+        self,
+        rounds: int,
+        *,
+        seed: int,
+        void_rate: float,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Write ``rounds`` rounds; ``progress`` is told of each batch written (its rounds)."""
         step = (self.shift.ends_at - self.shift.starts_at) / max(rounds, 1)
         voided = 0
         number = self.session.next_round_number
@@ -72,6 +80,8 @@ class BulkWriter:
             number += len(settled)
             done += len(settled)
             _analyze_as_tables_grow()
+            if progress is not None:
+                progress(len(settled))
         TableSession.objects.filter(pk=self.session.pk).update(next_round_number=number)
         return voided
 

@@ -449,8 +449,14 @@ def test_the_settings_answer_a_lost_database_and_replace_dead_connections():
     from django.conf import settings as django_settings
 
     middleware = django_settings.MIDDLEWARE
-    assert middleware.index(UNAVAILABLE) == 1  # outside the session's middleware
-    assert middleware[0] == "django.middleware.security.SecurityMiddleware"
+    # outside the session's middleware; inside the request log (its 503s have their line)
+    assert middleware.index(UNAVAILABLE) < middleware.index(
+        "django.contrib.sessions.middleware.SessionMiddleware"
+    )
+    assert middleware[:2] == [
+        "casino.logs.RequestLogMiddleware",
+        "django.middleware.security.SecurityMiddleware",
+    ]
     assert django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
 
 

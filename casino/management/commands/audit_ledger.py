@@ -17,6 +17,7 @@ from django.db.models import DecimalField, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from casino.models import Account, LedgerEntry, Round, RoundStatus, TableSession
+from casino.progress import command_progress
 from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())
@@ -77,18 +78,33 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         started = time.perf_counter()
+        tallies = bool(options["tallies"] or options["shift"])
+        # The checks are a few large queries: progress counts checks, not rows.
+        progress = command_progress(
+            self,
+            7 if tallies else 6,
+            verbosity=options["verbosity"],
+            label="audit_ledger",
+            unit="checks",
+        )
         problems = []
         for owner in ("round", "slip", "drop"):
             for pk, total in unbalanced(owner):
                 problems.append(f"{owner} {pk}: its entries sum to {total}, not 0")
+            progress.advance()
         for pk in settled_without_entries():
             problems.append(f"round {pk}: settled with results but no ledger entries")
+        progress.advance()
         for pk, stored, ledger in sessions_off():
             problems.append(f"session {pk}: win by ledger stored {stored}, ledger says {ledger}")
-        if options["tallies"] or options["shift"]:
+        progress.advance()
+        if tallies:
             problems += tally_differences(options["shift"])[:20]
+            progress.advance()
         entries = LedgerEntry.objects.count()
         rounds = Round.objects.count()
+        progress.advance()
+        progress.finish()
         elapsed = time.perf_counter() - started
         self.stdout.write(
             f"checked {rounds} rounds and {entries} ledger entries in {elapsed:.1f} s"

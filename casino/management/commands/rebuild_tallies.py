@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from casino.models import Shift
+from casino.progress import command_progress
 from casino.services.tallies import tally_differences, tally_rebuild
 
 
@@ -29,6 +30,13 @@ class Command(BaseCommand):
             if not Shift.objects.filter(pk=options["shift"]).exists():
                 raise CommandError(f"there is no shift {options['shift']}")
             shifts = [options["shift"]]
+        progress = command_progress(
+            self,
+            len(shifts),
+            verbosity=options["verbosity"],
+            label="rebuild_tallies",
+            unit="shifts",
+        )
         for shift_id in shifts:
             with transaction.atomic():
                 tally_rebuild(shift_id)
@@ -36,3 +44,5 @@ class Command(BaseCommand):
                 if problems:  # rolled back: the tallies stay as they were
                     raise CommandError(f"shift {shift_id}: " + "; ".join(problems[:5]))
             self.stdout.write(f"shift {shift_id}: tallies made again from its settled rounds")
+            progress.advance()
+        progress.finish()

@@ -44,6 +44,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.progress import command_progress
 from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
@@ -111,6 +112,9 @@ class Command(BaseCommand):
         sessions = _open_sessions(floor, shift)
         per_table = _split(rounds, len(sessions))
         voided = 0
+        progress = command_progress(
+            self, rounds, verbosity=options["verbosity"], label="simulate", unit="rounds"
+        )
         for index, (session, count) in enumerate(zip(sessions, per_table, strict=True)):
             seed = options["seed"] * 1000 + index
             if via == "services":
@@ -121,6 +125,7 @@ class Command(BaseCommand):
                     supervisor=floor.supervisor,
                     seed=seed,
                     void_rate=options["void_rate"],
+                    progress=progress.advance,
                 )
             else:
                 writer = BulkWriter(
@@ -130,8 +135,11 @@ class Command(BaseCommand):
                     supervisor=floor.supervisor,
                     batch=options["batch"],
                 )
-                voided += writer.write(count, seed=seed, void_rate=options["void_rate"])
+                voided += writer.write(
+                    count, seed=seed, void_rate=options["void_rate"], progress=progress.advance
+                )
             self.stdout.write(f"  {session.table.code}: {count} rounds")
+        progress.finish()
         if via == "bulk":
             # Fresh statistics, so the report's queries are planned for the rows just added.
             analyze()

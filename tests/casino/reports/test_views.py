@@ -87,7 +87,9 @@ def test_a_manager_rebuilds_and_the_page_polls_until_ready(client, night, done, 
     # while it builds, a poll answers with the status partial
     ShiftReport.objects.filter(pk=done.pk).update(status="running", progress=40, step="tables")
     poll = client.get(reverse("reports:report", args=[done.pk]) + "?poll=1", **HTMX)
-    assert '<progress max="100" value="40">' in poll.content.decode()
+    status = poll.content.decode()
+    assert 'max="100" value="40" aria-describedby="report-step"' in status
+    assert '<label for="report-progress">Build progress</label>' in status and "40% done" in status
     # once done, the page reloads itself
     ShiftReport.objects.filter(pk=done.pk).update(status="done")
     poll = client.get(reverse("reports:report", args=[done.pk]) + "?poll=1", **HTMX)
@@ -137,6 +139,19 @@ def test_the_dashboard_is_for_readers_of_the_venue(client, night, done):
     page = client.get(reverse("reports:dashboard")).content.decode()
     assert "Dashboard · Venue seoul" in page and "No shifts in the range." in page
     assert timezone.localdate().isoformat() in page
+
+
+def test_a_build_in_progress_reads_in_the_users_language(client, night, done):
+    ShiftReport.objects.filter(pk=done.pk).update(
+        status="running", progress=35, step="applying each ruleset version's house edge"
+    )
+    client.force_login(night.floor.manager)
+    client.cookies["django_language"] = "vi"
+    poll = client.get(reverse("reports:report", args=[done.pk]) + "?poll=1", **HTMX)
+    status = poll.content.decode()
+    assert "Tiến độ tạo báo cáo" in status and "đã xong 35%" in status
+    assert "áp dụng lợi thế nhà cái của từng phiên bản luật" in status
+    assert 'role="status"' in status and 'hx-trigger="every 2s"' in status
 
 
 def test_a_shift_without_a_report_can_be_built_by_a_manager(client, night, monkeypatch):
