@@ -10,4 +10,6 @@ urlpatterns = [
     path("shift/<int:pk>/rebuild/", views.report_rebuild, name="rebuild"),
     path("shift/<int:pk>/files/<str:name>", views.report_download, name="file"),
     path("shifts/<int:shift_id>/build/", views.shift_build, name="build"),
+    path("periods/", views.period_report, name="periods"),
+    path("periods/csv/", views.period_report_csv, name="periods_csv"),
 ]
