@@ -12,7 +12,7 @@ import csv
 import io
 import zoneinfo
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, Venue
-from casino.money import grouped, venue_money
+from casino.money import currency_places, grouped, venue_money
 from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
@@ -326,7 +326,10 @@ def _period_text(key: str, how: str, value: Any, venue: Venue) -> str:
     """A period figure as people read it: the venue's money, grouped percentages."""
     if value is None:
         return _("n/a") if how.startswith("theoretical") else "—"
-    if how in {"money", "theoretical"}:
+    if how == "theoretical":  # computed: rounded half up to the currency's decimals
+        unit = Decimal(1).scaleb(-currency_places(venue.currency))
+        return venue_money(value.quantize(unit, rounding=ROUND_HALF_UP), venue)
+    if how == "money":
         return venue_money(value, venue)
     if how == "change":
         return venue_money(value, venue, signed=True)
