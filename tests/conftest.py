@@ -102,3 +102,11 @@ def celery_eager():
     app.conf.task_always_eager = True
     yield app
     app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def reads_on_primary(monkeypatch):
+    """Report reads as a deployment without a replica makes them: the replica alias (a
+    mirror of the primary in tests) has a connection of its own, which cannot see the
+    rows of a test's open transaction."""
+    monkeypatch.delitem(settings.DATABASES, "replica", raising=False)

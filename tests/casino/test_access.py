@@ -93,7 +93,7 @@ from tests.factories import PlayerFactory, UserFactory, VenueFactory, niuniu_tab
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads_on_primary")]
 
 ANONYMOUS, STAFF, SUPERUSER, BOTH = "anonymous", "staff", "superuser", "both"
 #: Every caller: the six floor roles at the own venue, staff there with no role (the admin
@@ -730,6 +730,16 @@ REPORT_ROUTES = {
     ),
     "reports:report": Route(
         lambda world, side: reverse("reports:report", args=[side.report.pk]), reports(), shows=mark
+    ),
+    "reports:periods": Route(
+        lambda world, side: f"{reverse('reports:periods')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:periods_csv": Route(
+        lambda world, side: f"{reverse('reports:periods_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
     ),
     "reports:file": Route(
         lambda world, side: reverse("reports:file", args=[side.report.pk, outputs.CSV_NAME]),

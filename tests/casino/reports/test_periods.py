@@ -15,7 +15,6 @@ from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 
 from casino.models import BetTally, Shift
@@ -23,15 +22,8 @@ from casino.reports import periods
 from casino.reports.periods import period_figures, period_of
 
 D = Decimal
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reads_on_primary")]
 NIGHT = date(2026, 11, 28)  # a Saturday
-
-
-@pytest.fixture(autouse=True)
-def without_replica(monkeypatch):
-    """Reads as a venue without a replica has them: a replica's connection cannot see the
-    rows of a test's open transaction."""
-    monkeypatch.delitem(settings.DATABASES, "replica", raising=False)
 
 
 def d(text: str) -> date:
