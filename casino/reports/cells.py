@@ -96,6 +96,11 @@ def version_rates(report: ShiftReport) -> list[VersionRates]:
         .distinct()
         .order_by("game", "ruleset_version_id")
     )
+    return rates_of(used)
+
+
+def rates_of(used: Iterable[tuple[str, int]]) -> list[VersionRates]:
+    """The rates of the ruleset versions named by (game, version id), in that order."""
     by_game: dict[str, list[int]] = defaultdict(list)
     for game, version_id in used:
         by_game[game].append(version_id)

@@ -22,4 +22,6 @@ urlpatterns = [
         investigation_views.investigation_step,
         name="investigation_step",
     ),
+    path("periods/", views.period_report, name="periods"),
+    path("periods/csv/", views.period_report_csv, name="periods_csv"),
 ]

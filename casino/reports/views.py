@@ -8,8 +8,11 @@ renders the named partial of the same template.
 
 from __future__ import annotations
 
+import csv
+import io
 import zoneinfo
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -19,16 +22,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino.errors import Forbidden
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
+from casino.money import currency_places, grouped, venue_money
 from casino.replicas import replica_reads
-from casino.reports import investigation_selectors, outputs, selectors, services
+from casino.reports import investigation_selectors, outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
+from casino.services.gaming_days import gaming_date_of
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -255,3 +261,226 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+
+
+# Periods: a venue's figures over a day, week, month or year to date or a range of gaming
+# dates, by dimension, beside the previous period (casino.reports.periods).
+
+#: The columns of a period's lines: (key, header, how it is written).
+PERIOD_COLUMNS = [
+    ("bets", _("Bets"), "count"),
+    ("handle", _("Handle"), "money"),
+    ("player_result", _("Player win/loss"), "money"),
+    ("commission", _("Commission"), "money"),
+    ("house_win", _("House win"), "money"),
+    ("hold_pct", _("Hold %"), "pct"),
+    ("theoretical_win", _("Theoretical win"), "theoretical"),
+    ("theoretical_hold_pct", _("Theoretical hold %"), "theoretical_pct"),
+    ("actual_minus_theoretical", _("Actual − theoretical"), "theoretical"),
+    ("hold_low_pct", _("95% range low %"), "pct"),
+    ("hold_high_pct", _("95% range high %"), "pct"),
+    ("flagged", _("Outside the range"), "flag"),
+    ("previous_handle", _("Previous handle"), "money"),
+    ("previous_house_win", _("Previous house win"), "money"),
+    ("previous_hold_pct", _("Previous hold %"), "pct"),
+    ("handle_change", _("Handle change"), "change"),
+    ("handle_change_pct", _("Handle change %"), "change_pct"),
+    ("house_win_change", _("House win change"), "change"),
+    ("house_win_change_pct", _("House win change %"), "change_pct"),
+    ("hold_change_pts", _("Hold change (points)"), "change_pct"),
+]
+TREND_COLUMNS = [
+    column
+    for column in PERIOD_COLUMNS
+    if column[0]
+    in {"bets", "handle", "house_win", "hold_pct", "theoretical_win", "actual_minus_theoretical"}
+]
+#: Lines shown on the page (the CSV has every line).
+PERIOD_LINES_SHOWN = 200
+
+
+def _period_venue(request: HttpRequest) -> tuple[Venue, list[Venue]]:
+    """The venue asked for (404 or 403 as the other report pages) or the user's first."""
+    venues = list(selectors.report_venues(user=request.user))
+    code = request.GET.get("venue")
+    if code:
+        venue = next((v for v in venues if v.code == code), None)
+        if venue is None:
+            wanted = Venue.objects.filter(code=code).first()
+            if wanted is None:
+                raise Http404("no such venue")
+            _check(request.user, wanted.pk)
+        return venue, venues
+    if not venues:
+        raise PermissionDenied("only supervisors, managers and auditors read reports")
+    return venues[0], venues
+
+
+def _period_asked(request: HttpRequest, venue: Venue) -> dict[str, Any]:
+    """The period, dimension and trend the form asks for; what was wrong with it, said."""
+    errors = []
+    today = gaming_date_of(venue, timezone.now())
+    kind = request.GET.get("kind") or periods.MONTH
+    if kind not in periods.KINDS:
+        errors.append(_("Unknown period %(kind)s: showing the month to date.") % {"kind": kind})
+        kind = periods.MONTH
+    dimension = request.GET.get("dimension") or "table"
+    if dimension not in periods.DIMENSIONS:
+        errors.append(_("Unknown dimension %(dimension)s: by table.") % {"dimension": dimension})
+        dimension = "table"
+
+    def asked_date(name: str, default: date) -> date:
+        text = (request.GET.get(name) or "").strip()
+        if not text:
+            return default
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            errors.append(
+                _("%(text)s is not a date (write it YYYY-MM-DD): %(default)s is shown.")
+                % {"text": text, "default": default.isoformat()}
+            )
+            return default
+
+    day = asked_date("date", today)
+    date_from = asked_date("from", day)
+    date_to = asked_date("to", day)
+    if kind == periods.RANGE:
+        period = periods.period_of(kind, date_from, date_to)
+        if period.days > periods.MAX_DAYS:
+            start = period.end - timedelta(days=periods.MAX_DAYS - 1)
+            errors.append(
+                _("A range covers at most %(days)s gaming dates: from %(start)s.")
+                % {"days": periods.MAX_DAYS, "start": start.isoformat()}
+            )
+            period = periods.period_of(kind, start, period.end)
+    else:
+        period = periods.period_of(kind, day)
+    return {
+        "period": period,
+        "dimension": dimension,
+        "trend": request.GET.get("trend", ""),
+        "errors": errors,
+        "day": period.end,
+        "date_from": period.start,
+        "date_to": period.end,
+    }
+
+
+def _period_text(key: str, how: str, value: Any, venue: Venue) -> str:
+    """A period figure as people read it: the venue's money, grouped percentages."""
+    if value is None:
+        return _("n/a") if how.startswith("theoretical") else "—"
+    if how == "theoretical":  # computed: rounded half up to the currency's decimals
+        unit = Decimal(1).scaleb(-currency_places(venue.currency))
+        return venue_money(value.quantize(unit, rounding=ROUND_HALF_UP), venue)
+    if how == "money":
+        return venue_money(value, venue)
+    if how == "change":
+        return venue_money(value, venue, signed=True)
+    if how in {"pct", "theoretical_pct", "change_pct"}:
+        text = f"{grouped(value, 2, venue.amount_grouping)}%"
+        if how == "change_pct":
+            text = f"{'+' if value > 0 else ''}{text}"
+            return text[:-1] if key == "hold_change_pts" else text
+        return text
+    if how == "count":
+        return grouped(Decimal(value), 0, venue.amount_grouping)
+    if how == "flag":
+        return str(_("outside")) if value else ""
+    return str(value)
+
+
+def _period_shown(line: dict[str, Any], venue: Venue, columns: list) -> dict[str, Any]:
+    return {
+        "key": line.get("key", ""),
+        "label": line.get("label", ""),
+        "flagged": bool(line.get("flagged")),
+        "cells": [_period_text(key, how, line.get(key), venue) for key, _h, how in columns],
+    }
+
+
+@login_required
+@require_GET
+def period_report(request: HttpRequest) -> HttpResponse:
+    """A venue's figures over a period by dimension, beside the previous period, and the
+    monthly trend of the venue, a table or a game (read from the tallies)."""
+    venue, venues = _period_venue(request)
+    asked = _period_asked(request, venue)
+    period = asked["period"]
+    figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
+    trend_lines = periods.trend_of(venue, asked["trend"], period.end)
+    lines = figures.lines[:PERIOD_LINES_SHOWN]
+    context = {
+        **asked,
+        "venues": venues,
+        "venue": venue,
+        "kinds": list(periods.KINDS.items()),
+        "dimensions": [(d.code, d.label) for d in periods.DIMENSIONS.values()],
+        "trend_choices": periods.trend_choices(venue),
+        "figures": figures,
+        "headers": [header for _k, header, _how in PERIOD_COLUMNS],
+        "lines": [_period_shown(line, venue, PERIOD_COLUMNS) for line in lines],
+        "unshown": len(figures.lines) - len(lines),
+        "total": _period_shown(figures.total, venue, PERIOD_COLUMNS),
+        "trend_headers": [header for _k, header, _how in TREND_COLUMNS],
+        "trend_lines": [_period_shown(line, venue, TREND_COLUMNS) for line in trend_lines],
+        "csv_url": reverse("reports:periods_csv") + "?" + request.GET.urlencode(),
+    }
+    if request.htmx:
+        response = render(request, "reports/periods.html#periods", context)
+        return push_url(response, request.get_full_path())
+    return render(request, "reports/periods.html", context)
+
+
+@login_required
+@require_GET
+def period_report_csv(request: HttpRequest) -> HttpResponse:
+    """The page's lines as CSV: plain numbers, text no spreadsheet runs, a UTF-8 BOM."""
+    venue, _venues = _period_venue(request)
+    asked = _period_asked(request, venue)
+    period = asked["period"]
+    figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+
+    def text_row(*cells: Any) -> None:
+        writer.writerow([outputs.csv_text(str(cell)) for cell in cells])
+
+    text_row(_("Period report"), venue.name, periods.KINDS[period.kind])
+    text_row(_("Gaming dates"), period.start.isoformat(), period.end.isoformat())
+    text_row(
+        _("Previous period"), period.previous_start.isoformat(), period.previous_end.isoformat()
+    )
+    text_row(_("Currency"), venue.currency, _("Dimension"), figures.dimension.label)
+    for note in figures.notes:
+        text_row(_("Note"), note)
+    writer.writerow([])
+    text_row(_("Key"), figures.dimension.label, *(h for _k, h, _how in PERIOD_COLUMNS))
+
+    def values(line: dict[str, Any]) -> list[str]:
+        cells = []
+        for key, _header, how in PERIOD_COLUMNS:
+            value = line.get(key)
+            if value is None:
+                cells.append("")
+            elif how == "flag":
+                cells.append("1" if value else "0")
+            else:
+                cells.append(str(value))
+        return cells
+
+    for line in [*figures.lines, figures.total]:
+        writer.writerow(
+            [
+                outputs.csv_text(str(line["key"])),
+                outputs.csv_text(str(line["label"])),
+                *values(line),
+            ]
+        )
+    content = buffer.getvalue().encode("utf-8-sig")  # the BOM: Excel then reads UTF-8
+    response = HttpResponse(content, content_type=outputs.CONTENT_TYPES["csv"])
+    name = f"{venue.code}-{period.kind}-{period.start}-{period.end}-{figures.dimension.code}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{_safe(name)}"'
+    response["Cache-Control"] = "private, no-cache"
+    return response

@@ -751,6 +751,16 @@ REPORT_ROUTES = {
     "reports:report": Route(
         lambda world, side: reverse("reports:report", args=[side.report.pk]), reports(), shows=mark
     ),
+    "reports:periods": Route(
+        lambda world, side: f"{reverse('reports:periods')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:periods_csv": Route(
+        lambda world, side: f"{reverse('reports:periods_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
     "reports:file": Route(
         lambda world, side: reverse("reports:file", args=[side.report.pk, outputs.CSV_NAME]),
         reports(),
