@@ -18,9 +18,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
+from casino.console.access import use_venue_language
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, Venue
 from casino.reports import outputs, selectors, services
@@ -30,7 +32,7 @@ from casino.reports.listings import LIST_LIMIT
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
-UNRATED_RANGE = "n/a (house edge not computed for a ruleset version played in the range)"
+UNRATED_RANGE = _lazy("n/a (house edge not computed for a ruleset version played in the range)")
 
 
 def _check(user: Any, venue_id: int) -> None:
@@ -68,6 +70,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         venue = venues[0]
     else:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
+    use_venue_language(request, venue.language)
     today = timezone.localdate()
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
@@ -93,7 +96,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "date_to": date_to,
         "reports": board.reports,
         "d": outputs.present(
-            data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
+            data, note=str(UNRATED_RANGE), currency=venue.currency, grouping=venue.amount_grouping
         ),
         "trend_svg": trend(data["days"], venue.currency, venue.amount_grouping),
         "shifts": selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to),
@@ -114,6 +117,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if report is None:
         raise Http404("no such report")
     _check(request.user, report.venue_id)
+    use_venue_language(request, report.venue.language)
     ready = report.status == ShiftReport.Status.DONE
     if request.htmx and request.GET.get("poll"):
         if ready:
