@@ -142,6 +142,7 @@ def win_by_hour(figures: dict[str, Any]) -> str:
 def hold_against_theoretical(figures: dict[str, Any]) -> str:
     """Per table: the hold %, the theoretical hold % and the 95% range around it."""
     tables = figures["tables"]
+    # xgettext:no-python-format
     figure, ax = _frame(_("Hold % against theoretical, by table"))
     if not tables:
         _empty(ax)
@@ -182,6 +183,7 @@ def hold_against_theoretical(figures: dict[str, Any]) -> str:
             ecolor="#333333",
             capsize=3,
             linewidth=0.8,
+            # xgettext:no-python-format
             label=_("95% range"),
         )
     ax.axhline(0, color="#444444", linewidth=0.8)

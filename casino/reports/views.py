@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
@@ -32,7 +32,9 @@ from casino.reports.listings import LIST_LIMIT
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
-UNRATED_RANGE = _lazy("n/a (house edge not computed for a ruleset version played in the range)")
+UNRATED_RANGE = gettext_lazy(
+    "n/a (house edge not computed for a ruleset version played in the range)"
+)
 
 
 def _check(user: Any, venue_id: int) -> None:
