@@ -201,7 +201,7 @@ def _staff() -> Staff:
     # English, so the figures read as the tests spell them (test_languages.py speaks the others).
     venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"), language="en")
     other = VenueFactory(
-        code="seoul", currency="KRW", rounding_unit=D("100"), timezone="Asia/Seoul"
+        code="seoul", currency="KRW", rounding_unit=D("100"), timezone="Asia/Seoul", language="en"
     )
     manager = staff("floor-manager", MANAGER, venue)
     manager.email = "floor-manager@example.com"
