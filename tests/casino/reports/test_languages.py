@@ -170,3 +170,12 @@ def test_money_reads_alike_in_the_report_and_on_the_console(
     svg = charts.bars("t", ["a"], [float(ledger)], currency, grouping)
     assert f"<!-- {tick} -->" in svg
     assert (",00 -->" in svg) is False and ("0.00 -->" in svg) is (currency == "MOP")
+
+
+def test_a_building_reports_step_reads_in_the_venues_language(client, night, built):
+    speak(night, "vi")
+    services.report_request(shift_id=night.shift.pk, send=False)  # pending again
+    (step,) = words("vi", "waiting for a worker")
+    client.force_login(night.floor.manager)
+    page = client.get(reverse("reports:report", args=[built.pk])).content.decode()
+    assert step in page
