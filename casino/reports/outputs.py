@@ -1,9 +1,12 @@
 """A report's files from its figures: CSV, XLSX (a sheet per section), PDF, chart SVGs.
 
 Each writer reads the stored figures only, so the files always say what the page says.
-``present`` turns the figures into display text (amounts with the currency's decimals in
-the venue's grouping, percentages, "n/a" with its reason) for the HTML page and the PDF;
-the CSV and XLSX keep plain numbers.
+``present`` turns the figures into display text in the active language (amounts by
+``casino.money.format_money`` with the currency's decimals in the venue's grouping, a
+computed figure rounded to the currency's minor units; percentages; "n/a" with its reason;
+statuses and notes worded) for the HTML page and the PDF; the CSV and XLSX keep plain
+numbers, their money cells formatted with the currency's decimals, their titles and headers
+in the active language (the venue's, for the files a worker builds: ``render_all``).
 
 Names and reasons are typed by people (a player, a venue, a void's reason), so a
 spreadsheet must never run them: a text cell starting with ``=``, ``+``, ``-``, ``@``, a
@@ -249,17 +252,6 @@ def _decimal(value: Any) -> Any:
 
 
 # Display
-
-
-def money_text(value: Any, currency: str, grouping: Grouping | str = Grouping.COMMA) -> str:
-    """A computed figure (an average bet, a theoretical win) as people read it: rounded
-    half up to the currency's decimals, in the venue's ``grouping``
-    (``casino.money.format_money`` with ``computed=True``).
-
-    >>> money_text("1234567.50", "VND", "dot"), money_text("95", "MOP"), money_text("-0.4", "VND")
-    ('1.234.568', '95.00', '0')
-    """
-    return format_money(value, currency, grouping=grouping, computed=True)
 
 
 def figure_money(key: str | None, value: Any, currency: str, grouping: Grouping | str) -> str:
