@@ -53,6 +53,8 @@ THEORETICAL = "#8a8f98"
 ACCENT = "#1f4e79"
 #: Inches: three side by side fill a landscape A4 page of the PDF at a legible size.
 SIZE = (5.6, 3.0)
+#: The dashboard's trend, a month of days on one page's width.
+TREND_SIZE = (7.2, 3.0)
 
 
 def _number(value: Any) -> float:
@@ -82,8 +84,8 @@ def _svg(figure: Figure) -> str:
     return buffer.getvalue()
 
 
-def _frame(title: str) -> tuple[Figure, Any]:
-    figure = Figure(figsize=SIZE)
+def _frame(title: str, size: tuple[float, float] = SIZE) -> tuple[Figure, Any]:
+    figure = Figure(figsize=size)
     ax = figure.add_subplot()
     ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
     ax.spines[["top", "right"]].set_visible(False)
@@ -210,7 +212,8 @@ def trend(
     """The dashboard's daily house win (bars) with the hold % against theoretical (lines),
     amounts in the venue's ``grouping``."""
     figure, ax = _frame(
-        _("House win and hold by gaming date (%(currency)s)") % {"currency": currency}
+        _("House win and hold by gaming date (%(currency)s)") % {"currency": currency},
+        TREND_SIZE,
     )
     if not days:
         _empty(ax)
