@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint bench bench-large worker beat migrate demo install clean
+.PHONY: run test lint bench bench-large worker beat migrate demo install fonts clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,13 +18,33 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# The reports' PDF and charts write Hangul with Noto Sans CJK (Debian's fonts-noto-cjk; Latin
+# and Vietnamese with DejaVu Sans): installed with apt-get when run as root or with sudo
+# without a password, otherwise this says what to install (the reports then show boxes).
+CJK_FONTS := fonts-noto-cjk fonts-dejavu-core
+fonts:
+	@if fc-list 2>/dev/null | grep -q "Noto Sans CJK"; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing $(CJK_FONTS) for the reports' Korean text"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null; } \
+		|| echo "could not install $(CJK_FONTS): install them for the reports' Korean text"; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
+		echo "installing $(CJK_FONTS) for the reports' Korean text (sudo)"; \
+		sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null \
+		|| echo "could not install $(CJK_FONTS): install them for the reports' Korean text"; \
+	else \
+		echo "note: the reports' PDF and charts need a font with Hangul: install Noto Sans CJK"; \
+		echo "      (Debian/Ubuntu: sudo apt-get install fonts-noto-cjk; macOS: brew install --cask font-noto-sans-cjk)"; \
+	fi
+
 migrate: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
 
 demo: migrate
 	DEBUG=1 $(PY) manage.py demo
 
-run: demo
+run: demo fonts
 	DEBUG=1 LOG_FORMAT=text $(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)

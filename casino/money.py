@@ -299,9 +299,16 @@ def format_money(
     *,
     signed: bool = False,
     grouping: Grouping | str = Grouping.COMMA,
+    computed: bool = False,
 ) -> str:
-    """``1,234,000`` for VND and KRW, ``1,234.50`` for MOP, in the venue's ``grouping``
-    (``1.234.000``); never hides a digit of money.
+    """An amount of ``currency`` as a person reads it, in the venue's ``grouping``: what the
+    console, the admin, the services' messages and the reports all write money with.
+
+    A ledger amount (a stake, a win, a fill, a handle: the default) never hides a digit:
+    the currency's decimals, more only when the amount has them (``1,000.5`` VND).
+    A ``computed`` figure (an average bet, a theoretical win: a quotient or a product of
+    amounts) is rounded half up to the currency's minor units, as no ledger holds its
+    extra digits (``479,412`` VND, ``12.35`` MOP), and never reads ``-0``.
 
     >>> format_money(Decimal("1234000"), "VND"), format_money(Decimal("-95.5"), "MOP")
     ('1,234,000', '-95.50')
@@ -309,14 +316,35 @@ def format_money(
     ('+95,000', '0.25')
     >>> format_money(Decimal("1000.5"), "VND"), format_money("500000", "VND", grouping="dot")
     ('1,000.5', '500.000')
+    >>> format_money("12", "MOP"), format_money("61082000.00", "VND", grouping="dot")
+    ('12.00', '61.082.000')
+    >>> format_money("479411.76", "VND", computed=True)
+    '479,412'
+    >>> format_money("12.345", "MOP", computed=True)
+    '12.35'
+    >>> format_money("-0.4", "VND", computed=True), format_money("12", "MOP", computed=True)
+    ('0', '12.00')
     """
     if amount is None or amount == "":
         return ""
     if not isinstance(amount, Decimal):
         amount = to_decimal(amount)  # a chip denomination is stored as text
-    return written(amount, grouping, places=currency_places(currency), signed=signed)
+    places = currency_places(currency)
+    if computed:
+        amount = amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        amount = amount if amount else abs(amount)
+    return written(amount, grouping, places=places, signed=signed)
 
 
-def venue_money(amount: Decimal | int | str | None, venue: Any, *, signed: bool = False) -> str:
-    """An amount as ``venue`` writes it: its currency's decimals, its grouping."""
-    return format_money(amount, venue.currency, signed=signed, grouping=venue.amount_grouping)
+def venue_money(
+    amount: Decimal | int | str | None, venue: Any, *, signed: bool = False, computed: bool = False
+) -> str:
+    """An amount as ``venue`` writes it: its currency's decimals, its grouping
+    (``format_money``: a ``computed`` figure rounded to the currency's minor units)."""
+    return format_money(
+        amount,
+        venue.currency,
+        signed=signed,
+        grouping=venue.amount_grouping,
+        computed=computed,
+    )

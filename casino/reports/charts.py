@@ -13,35 +13,63 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from matplotlib import rcParams
+from django.utils.translation import gettext as _
+from matplotlib import font_manager, rcParams
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from casino.money import Grouping, grouped
+from casino.money import Grouping, format_money
 
 # Hour labels ("22:00") look like times to matplotlib, which says so at INFO level.
 logging.getLogger("matplotlib.category").setLevel(logging.WARNING)
 
-# Same input, same SVG bytes: fixed ids, no creation date.
+#: The fonts the charts draw with, each glyph from the first that has it: DejaVu Sans for
+#: Latin (Vietnamese's diacritics included), Noto Sans CJK (Debian's ``fonts-noto-cjk``)
+#: for Hangul; the same stack as the PDF's (templates/reports/shift_report_pdf.html).
+FONTS = ["DejaVu Sans", "Noto Sans CJK KR", "Noto Sans CJK JP"]
+
+
+def _installed_fonts() -> list[str]:
+    """The stack's fonts matplotlib knows; one installed after matplotlib cached its font
+    list is added from the system's fonts."""
+    known = {font.name for font in font_manager.fontManager.ttflist}
+    if not all(name in known for name in FONTS):
+        for path in font_manager.findSystemFonts():
+            if "NotoSansCJK" in path.rsplit("/", 1)[-1]:
+                font_manager.fontManager.addfont(path)
+        known = {font.name for font in font_manager.fontManager.ttflist}
+    return [name for name in FONTS if name in known] or ["DejaVu Sans"]
+
+
+# Same input, same SVG bytes: fixed ids, no creation date; glyphs drawn as paths.
 rcParams["svg.hashsalt"] = "casino-reports"
-rcParams["font.family"] = "DejaVu Sans"
+rcParams["svg.fonttype"] = "path"
+rcParams["font.family"] = _installed_fonts()
 rcParams["font.size"] = 9
 
 WIN = "#2f6f4f"
 LOSS = "#b03a2e"
 THEORETICAL = "#8a8f98"
 ACCENT = "#1f4e79"
-SIZE = (7.2, 3.0)
+#: Inches: three side by side fill a landscape A4 page of the PDF at a legible size.
+SIZE = (5.6, 3.0)
+#: The dashboard's trend, a month of days on one page's width.
+TREND_SIZE = (7.2, 3.0)
 
 
 def _number(value: Any) -> float:
     return float(Decimal(value)) if value not in (None, "") else 0.0
 
 
-def _amounts(ax: Any, grouping: Grouping | str) -> None:
-    """Whole amounts on the axis, in the venue's ``grouping``."""
+def _amounts(ax: Any, currency: str, grouping: Grouping | str) -> None:
+    """Amounts on the axis as the report writes them: the currency's decimals (``12.00``
+    MOP, ``1.000.000`` VND), in the venue's ``grouping``."""
     ax.yaxis.set_major_formatter(
-        FuncFormatter(lambda x, _pos: grouped(Decimal(f"{x:.0f}"), 0, grouping))
+        FuncFormatter(
+            lambda x, _pos: format_money(
+                Decimal(str(float(x))), currency, grouping=grouping, computed=True
+            )
+        )
     )
 
 
@@ -56,8 +84,8 @@ def _svg(figure: Figure) -> str:
     return buffer.getvalue()
 
 
-def _frame(title: str) -> tuple[Figure, Any]:
-    figure = Figure(figsize=SIZE)
+def _frame(title: str, size: tuple[float, float] = SIZE) -> tuple[Figure, Any]:
+    figure = Figure(figsize=size)
     ax = figure.add_subplot()
     ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
     ax.spines[["top", "right"]].set_visible(False)
@@ -67,7 +95,7 @@ def _frame(title: str) -> tuple[Figure, Any]:
 
 
 def _empty(ax: Any) -> None:
-    ax.text(0.5, 0.5, "no settled rounds", ha="center", va="center", transform=ax.transAxes)
+    ax.text(0.5, 0.5, _("no settled rounds"), ha="center", va="center", transform=ax.transAxes)
     ax.set_xticks([])
     ax.set_yticks([])
 
@@ -86,7 +114,7 @@ def bars(
         return _svg(figure)
     ax.bar(labels, values, color=[WIN if v >= 0 else LOSS for v in values], width=0.6)
     ax.axhline(0, color="#444444", linewidth=0.8)
-    _amounts(ax, grouping)
+    _amounts(ax, currency, grouping)
     ax.tick_params(axis="x", labelrotation=45 if len(labels) > 10 else 0)
     return _svg(figure)
 
@@ -94,7 +122,7 @@ def bars(
 def win_by_table(figures: dict[str, Any]) -> str:
     tables = figures["tables"]
     return bars(
-        "House win by table",
+        _("House win by table"),
         [t["label"] for t in tables],
         [_number(t["house_win"]) for t in tables],
         figures["shift"]["currency"],
@@ -105,7 +133,7 @@ def win_by_table(figures: dict[str, Any]) -> str:
 def win_by_hour(figures: dict[str, Any]) -> str:
     hours = figures["hours"]
     return bars(
-        f"House win by hour ({figures['shift']['timezone']})",
+        _("House win by hour (%(timezone)s)") % {"timezone": figures["shift"]["timezone"]},
         [h["label"] for h in hours],
         [_number(h["house_win"]) for h in hours],
         figures["shift"]["currency"],
@@ -116,7 +144,8 @@ def win_by_hour(figures: dict[str, Any]) -> str:
 def hold_against_theoretical(figures: dict[str, Any]) -> str:
     """Per table: the hold %, the theoretical hold % and the 95% range around it."""
     tables = figures["tables"]
-    figure, ax = _frame("Hold % against theoretical, by table")
+    # xgettext:no-python-format
+    figure, ax = _frame(_("Hold % against theoretical, by table"))
     if not tables:
         _empty(ax)
         return _svg(figure)
@@ -126,7 +155,7 @@ def hold_against_theoretical(figures: dict[str, Any]) -> str:
         [_number(t["hold_pct"]) for t in tables],
         width=0.36,
         color=ACCENT,
-        label="hold %",
+        label=_("hold %"),
     )
     rated = [(p, t) for p, t in zip(positions, tables, strict=True) if t["theoretical_hold_pct"]]
     ax.bar(
@@ -134,7 +163,7 @@ def hold_against_theoretical(figures: dict[str, Any]) -> str:
         [_number(t["theoretical_hold_pct"]) for _p, t in rated],
         width=0.36,
         color=THEORETICAL,
-        label="theoretical hold %",
+        label=_("theoretical hold %"),
     )
     ranged = [(p, t) for p, t in rated if t["hold_low_pct"] is not None]
     if ranged:
@@ -156,12 +185,15 @@ def hold_against_theoretical(figures: dict[str, Any]) -> str:
             ecolor="#333333",
             capsize=3,
             linewidth=0.8,
-            label="95% range",
+            # xgettext:no-python-format
+            label=_("95% range"),
         )
     ax.axhline(0, color="#444444", linewidth=0.8)
     ax.set_xticks(list(positions), [t["label"] for t in tables])
     ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:.0f}%"))
-    ax.legend(frameon=False, fontsize=8, ncols=3, loc="upper right")
+    # Above the axes, below the title: no bar and no range can cover it.
+    ax.set_title(ax.get_title("left"), loc="left", fontsize=10, fontweight="bold", pad=20)
+    ax.legend(frameon=False, fontsize=8, ncols=3, loc="lower left", bbox_to_anchor=(0, 1.0))
     return _svg(figure)
 
 
@@ -179,7 +211,10 @@ def trend(
 ) -> str:
     """The dashboard's daily house win (bars) with the hold % against theoretical (lines),
     amounts in the venue's ``grouping``."""
-    figure, ax = _frame(f"House win and hold by gaming date ({currency})")
+    figure, ax = _frame(
+        _("House win and hold by gaming date (%(currency)s)") % {"currency": currency},
+        TREND_SIZE,
+    )
     if not days:
         _empty(ax)
         return _svg(figure)
@@ -189,7 +224,7 @@ def trend(
         [_number(d["house_win"]) for d in days],
         color=[WIN if _number(d["house_win"]) >= 0 else LOSS for d in days],
         width=0.6,
-        label="house win",
+        label=_("house win"),
     )
     ax.plot(
         labels,
@@ -197,9 +232,9 @@ def trend(
         color=THEORETICAL,
         marker="o",
         linewidth=1.2,
-        label="theoretical win",
+        label=_("theoretical win"),
     )
-    _amounts(ax, grouping)
+    _amounts(ax, currency, grouping)
     hold = ax.twinx()
     hold.plot(
         labels,
@@ -207,7 +242,7 @@ def trend(
         color=ACCENT,
         marker="s",
         linewidth=1.2,
-        label="hold %",
+        label=_("hold %"),
     )
     hold.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:.0f}%"))
     hold.spines[["top"]].set_visible(False)

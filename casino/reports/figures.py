@@ -38,6 +38,7 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.models import Shift, ShiftReport, ShiftReportCell
@@ -66,7 +67,8 @@ from casino.reports.sections import (
 )
 
 #: Version of the figures' layout, for readers of stored figures.
-LAYOUT = 1
+#: 2: notes stored as {"kind", "ruleset", "bet_types"} and worded when shown (1: English text).
+LAYOUT = 2
 
 Progress = Callable[[int, str], None]
 
@@ -146,10 +148,18 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     return jsonable(figures, tz)
 
 
-def _notes(rates: list[VersionRates], fee: frozenset[str], cells: QuerySet) -> list[str]:
-    """Why a theoretical figure reads n/a: the versions whose figures are missing."""
+#: A theoretical figure's note: the ruleset version has no house edge for a bet type.
+NO_EDGE = "no_edge"
+#: A fluctuation range's note: the ruleset version has no SD for a bet type.
+NO_SD = "no_sd"
+
+
+def _notes(rates: list[VersionRates], fee: frozenset[str], cells: QuerySet) -> list[dict[str, Any]]:
+    """Why a theoretical figure reads n/a: the versions whose figures are missing, as
+    ``{"kind": NO_EDGE or NO_SD, "ruleset": label, "bet_types": [...]}``; ``note_text``
+    words one in the language in force when it is shown."""
     played = set(cells.values_list("game", "ruleset_version_id", "bet_type").distinct())
-    notes = []
+    notes: list[dict[str, Any]] = []
     for rate in rates:
         if rate.game in fee:
             continue
@@ -159,29 +169,51 @@ def _notes(rates: list[VersionRates], fee: frozenset[str], cells: QuerySet) -> l
             if (g, v) == (rate.game, rate.version_id) and b not in rate.edges
         )
         if missing:
-            notes.append(
-                f"n/a (house edge not computed for ruleset {rate.label}): "
-                f"theoretical win is unavailable for {', '.join(missing)} bets"
-            )
+            notes.append({"kind": NO_EDGE, "ruleset": rate.label, "bet_types": missing})
         no_sd = sorted(
             b
             for g, v, b in played
             if (g, v) == (rate.game, rate.version_id) and b in rate.edges and b not in rate.sds
         )
         if no_sd:
-            notes.append(
-                f"n/a (SD not computed for ruleset {rate.label}): no fluctuation range for "
-                f"{', '.join(no_sd)} bets"
-            )
+            notes.append({"kind": NO_SD, "ruleset": rate.label, "bet_types": no_sd})
     return notes
+
+
+def note_text(note: dict[str, Any] | str) -> str:
+    """A note in the active language; a report built before notes were stored so keeps
+    its English text."""
+    if isinstance(note, str):
+        return note
+    values = {"ruleset": note.get("ruleset", ""), "bet_types": ", ".join(note.get("bet_types", []))}
+    if note.get("kind") == NO_SD:
+        return (
+            _(
+                "n/a (SD not computed for ruleset %(ruleset)s): no fluctuation range for "
+                "%(bet_types)s bets"
+            )
+            % values
+        )
+    return (
+        _(
+            "n/a (house edge not computed for ruleset %(ruleset)s): theoretical win is "
+            "unavailable for %(bet_types)s bets"
+        )
+        % values
+    )
 
 
 def theoretical_note(figures: dict[str, Any]) -> str:
     """The text shown in place of a theoretical figure that is unavailable."""
     for note in figures.get("notes", []):
-        if note.startswith("n/a (house edge"):
-            return note.split(":", 1)[0]
-    return "n/a"
+        if isinstance(note, str):
+            if note.startswith("n/a (house edge"):
+                return note.split(":", 1)[0]
+        elif note.get("kind") == NO_EDGE:
+            return _("n/a (house edge not computed for ruleset %(ruleset)s)") % {
+                "ruleset": note.get("ruleset", "")
+            }
+    return _("n/a")
 
 
 def jsonable(value: Any, tz: Any) -> Any:

@@ -1,9 +1,12 @@
 """A report's files from its figures: CSV, XLSX (a sheet per section), PDF, chart SVGs.
 
 Each writer reads the stored figures only, so the files always say what the page says.
-``present`` turns the figures into display text (amounts with the currency's decimals in
-the venue's grouping, percentages, "n/a" with its reason) for the HTML page and the PDF;
-the CSV and XLSX keep plain numbers.
+``present`` turns the figures into display text in the active language (amounts by
+``casino.money.format_money`` with the currency's decimals in the venue's grouping, a
+computed figure rounded to the currency's minor units; percentages; "n/a" with its reason;
+statuses and notes worded) for the HTML page and the PDF; the CSV and XLSX keep plain
+numbers, their money cells formatted with the currency's decimals, their titles and headers
+in the active language (the venue's, for the files a worker builds: ``render_all``).
 
 Names and reasons are typed by people (a player, a venue, a void's reason), so a
 spreadsheet must never run them: a text cell starting with ``=``, ``+``, ``-``, ``@``, a
@@ -22,14 +25,17 @@ import csv
 import io
 import logging
 from collections.abc import Callable, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.translation import gettext_noop
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 
-from casino.money import Grouping, currency_places, grouped
-from casino.reports.figures import theoretical_note
+from casino.models import RoundStatus, Slip, SlipStatus, TableSession
+from casino.money import Grouping, currency_places, format_money, grouped
+from casino.reports.figures import note_text, theoretical_note
 from casino.reports.kinds import game_label
 
 # WeasyPrint logs every layout step at INFO level.
@@ -47,121 +53,122 @@ CONTENT_TYPES = {
 
 #: The performance sections: (figures key, title, what the first column is).
 SECTIONS = [
-    ("tables", "Tables", "Table"),
-    ("dealers", "Dealers", "Dealer"),
-    ("games", "Games", "Game"),
-    ("bet_types", "Bet types", "Bet type"),
-    ("hours", "Hours", "Hour"),
+    ("tables", gettext_lazy("Tables"), gettext_lazy("Table")),
+    ("dealers", gettext_lazy("Dealers"), pgettext_lazy("staff role", "Dealer")),
+    ("games", gettext_lazy("Games"), gettext_lazy("Game")),
+    ("bet_types", gettext_lazy("Bet types"), gettext_lazy("Bet type")),
+    ("hours", gettext_lazy("Hours"), gettext_lazy("Hour")),
 ]
 #: Columns of a performance section: (key, header).
 FIGURE_COLUMNS = [
-    ("rounds", "Rounds"),
-    ("bets", "Bets"),
-    ("handle", "Handle"),
-    ("player_result", "Player win/loss"),
-    ("commission", "Commission"),
-    ("house_win", "House win"),
-    ("hold_pct", "Hold %"),
-    ("theoretical_win", "Theoretical win"),
-    ("theoretical_hold_pct", "Theoretical hold %"),
-    ("actual_minus_theoretical", "Actual - theoretical"),
-    ("hold_low_pct", "95% range low %"),
-    ("hold_high_pct", "95% range high %"),
-    ("flagged", "Outside range"),
+    ("rounds", gettext_lazy("Rounds")),
+    ("bets", gettext_lazy("Bets")),
+    ("handle", gettext_lazy("Handle")),
+    ("player_result", gettext_lazy("Player win/loss")),
+    ("commission", gettext_lazy("Commission")),
+    ("house_win", gettext_lazy("House win")),
+    ("hold_pct", gettext_lazy("Hold %")),
+    ("theoretical_win", gettext_lazy("Theoretical win")),
+    ("theoretical_hold_pct", gettext_lazy("Theoretical hold %")),
+    ("actual_minus_theoretical", gettext_lazy("Actual - theoretical")),
+    ("hold_low_pct", gettext_lazy("95% range low %")),
+    ("hold_high_pct", gettext_lazy("95% range high %")),
+    ("flagged", gettext_lazy("Outside range")),
 ]
 PLAYER_COLUMNS = [
-    ("key", "Member"),
-    ("label", "Name"),
-    ("rounds", "Rounds"),
-    ("hands", "Hands"),
-    ("minutes", "Minutes at table"),
-    ("bets", "Bets"),
-    ("handle", "Handle"),
-    ("average_bet", "Average bet"),
-    ("theoretical_win", "Theoretical win"),
-    ("house_win", "Actual win"),
-    ("commission", "Commission"),
+    ("key", gettext_lazy("Member")),
+    ("label", gettext_lazy("Name")),
+    ("rounds", gettext_lazy("Rounds")),
+    ("hands", gettext_lazy("Hands")),
+    ("minutes", gettext_lazy("Minutes at table")),
+    ("bets", gettext_lazy("Bets")),
+    ("handle", gettext_lazy("Handle")),
+    ("average_bet", gettext_lazy("Average bet")),
+    ("theoretical_win", gettext_lazy("Theoretical win")),
+    ("house_win", gettext_lazy("Actual win")),
+    ("commission", gettext_lazy("Commission")),
 ]
 FEE_COLUMNS = [
-    ("label", "Table"),
-    ("rounds", "Rounds"),
-    ("seats", "Seats played"),
-    ("volume", "Volume between players"),
-    ("fees", "Fees"),
-    ("fee_pct", "Fee % of volume"),
+    ("label", gettext_lazy("Table")),
+    ("rounds", gettext_lazy("Rounds")),
+    ("seats", gettext_lazy("Seats played")),
+    ("volume", gettext_lazy("Volume between players")),
+    ("fees", gettext_lazy("Fees")),
+    # xgettext:no-python-format
+    ("fee_pct", gettext_lazy("Fee % of volume")),
 ]
 PAYOUT_COLUMNS = [
-    ("table", "Table"),
-    ("round", "Round"),
-    ("box", "Box"),
-    ("player", "Member"),
-    ("player_name", "Name"),
-    ("bet_type", "Bet type"),
-    ("stake", "Stake"),
-    ("odds", "Odds"),
-    ("net", "Paid (net)"),
-    ("settled_at", "Settled at"),
-    ("settled_by", "Settled by"),
+    ("table", gettext_lazy("Table")),
+    ("round", gettext_lazy("Round")),
+    ("box", gettext_lazy("Box")),
+    ("player", gettext_lazy("Member")),
+    ("player_name", gettext_lazy("Name")),
+    ("bet_type", gettext_lazy("Bet type")),
+    ("stake", gettext_lazy("Stake")),
+    ("odds", gettext_lazy("Odds")),
+    ("net", gettext_lazy("Paid (net)")),
+    ("settled_at", gettext_lazy("Settled at")),
+    ("settled_by", gettext_lazy("Settled by")),
 ]
 VOID_COLUMNS = [
-    ("table", "Table"),
-    ("round", "Round"),
-    ("handle", "Handle"),
-    ("house_net", "House net reversed"),
-    ("reason", "Reason"),
-    ("requested_by", "Requested by"),
-    ("requested_at", "Requested at"),
-    ("approved_by", "Approved by"),
-    ("approved_at", "Approved at"),
+    ("table", gettext_lazy("Table")),
+    ("round", gettext_lazy("Round")),
+    ("handle", gettext_lazy("Handle")),
+    ("house_net", gettext_lazy("House net reversed")),
+    ("reason", gettext_lazy("Reason")),
+    ("requested_by", gettext_lazy("Requested by")),
+    ("requested_at", gettext_lazy("Requested at")),
+    ("approved_by", gettext_lazy("Approved by")),
+    ("approved_at", gettext_lazy("Approved at")),
 ]
 REQUEST_COLUMNS = [
-    ("table", "Table"),
-    ("round", "Round"),
-    ("status", "Status"),
-    ("reason", "Reason"),
-    ("requested_by", "Requested by"),
-    ("requested_at", "Requested at"),
+    ("table", gettext_lazy("Table")),
+    ("round", gettext_lazy("Round")),
+    ("status", gettext_lazy("Status")),
+    ("reason", gettext_lazy("Reason")),
+    ("requested_by", gettext_lazy("Requested by")),
+    ("requested_at", gettext_lazy("Requested at")),
 ]
 VOIDED_SLIP_COLUMNS = [
-    ("table", "Table"),
-    ("slip", "Slip"),
-    ("kind", "Kind"),
-    ("amount", "Amount"),
-    ("reason", "Reason"),
-    ("requested_by", "Requested by"),
-    ("voided_by", "Voided by"),
-    ("voided_at", "Voided at"),
+    ("table", gettext_lazy("Table")),
+    ("slip", gettext_lazy("Slip")),
+    ("kind", gettext_lazy("Kind")),
+    ("amount", gettext_lazy("Amount")),
+    ("reason", gettext_lazy("Reason")),
+    ("requested_by", gettext_lazy("Requested by")),
+    ("voided_by", gettext_lazy("Voided by")),
+    ("voided_at", gettext_lazy("Voided at")),
 ]
 SESSION_COLUMNS = [
-    ("table", "Table"),
-    ("session", "Session"),
-    ("status", "Status"),
-    ("dealer", "Dealer"),
-    ("opening", "Opening"),
-    ("closing", "Closing"),
-    ("fills", "Fills"),
-    ("credits", "Credits"),
-    ("drop", "Drop"),
-    ("win_by_count", "Win by count"),
-    ("win_by_ledger", "Win by ledger"),
-    ("variance", "Variance"),
-    ("flagged", "Flagged"),
-    ("opened_by", "Opener counted by"),
-    ("opening_confirmed_by", "Opener confirmed by"),
-    ("opening_difference", "Opening difference"),
-    ("opening_reason", "Opening difference reason"),
-    ("closing_counted_by", "Closer counted by"),
-    ("closed_by", "Closed by"),
+    ("table", gettext_lazy("Table")),
+    ("session", gettext_lazy("Session")),
+    ("status", gettext_lazy("Status")),
+    ("dealer", pgettext_lazy("staff role", "Dealer")),
+    ("opening", gettext_lazy("Opening")),
+    ("closing", gettext_lazy("Closing")),
+    ("fills", gettext_lazy("Fills")),
+    ("credits", gettext_lazy("Credits")),
+    ("drop", gettext_lazy("Drop")),
+    ("win_by_count", gettext_lazy("Win by count")),
+    ("win_by_ledger", gettext_lazy("Win by ledger")),
+    ("variance", gettext_lazy("Variance")),
+    ("flagged", gettext_lazy("Flagged")),
+    ("opened_by", gettext_lazy("Opener counted by")),
+    ("opening_confirmed_by", gettext_lazy("Opener confirmed by")),
+    ("opening_difference", gettext_lazy("Opening difference")),
+    ("opening_reason", gettext_lazy("Opening difference reason")),
+    ("closing_counted_by", gettext_lazy("Closer counted by")),
+    ("closed_by", gettext_lazy("Closed by")),
 ]
 SLIP_COLUMNS = [
-    ("table", "Table"),
-    ("slip", "Slip"),
-    ("kind", "Kind"),
-    ("amount", "Amount"),
-    ("requested_by", "Requested by"),
-    ("issued_by", "Issued by"),
-    ("verified_by", "Verified by"),
-    ("verified_at", "Verified at"),
+    ("table", gettext_lazy("Table")),
+    ("slip", gettext_lazy("Slip")),
+    ("kind", gettext_lazy("Kind")),
+    ("amount", gettext_lazy("Amount")),
+    ("requested_by", gettext_lazy("Requested by")),
+    ("issued_by", gettext_lazy("Issued by")),
+    ("verified_by", gettext_lazy("Verified by")),
+    ("verified_at", gettext_lazy("Verified at")),
 ]
 
 MONEY = {
@@ -190,8 +197,20 @@ MONEY = {
     "average_bet",
     "house_net",
     "house_net_reversed",
+    "counted_drop",
+    "win_with_count",
 }
-PERCENT = {"hold_pct", "theoretical_hold_pct", "hold_low_pct", "hold_high_pct", "fee_pct"}
+#: Figures computed from amounts (a quotient, a product): rounded half up to the currency's
+#: minor units when shown (``casino.money.format_money``); every other amount shows whole.
+COMPUTED = {"average_bet", "theoretical_win", "actual_minus_theoretical"}
+PERCENT = {
+    "hold_pct",
+    "theoretical_hold_pct",
+    "hold_low_pct",
+    "hold_high_pct",
+    "fee_pct",
+    "win_drop_pct",
+}
 COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
 
 Progress = Callable[[int, str], None]
@@ -235,17 +254,33 @@ def _decimal(value: Any) -> Any:
 # Display
 
 
-def money_text(value: Any, currency: str, grouping: Grouping | str = Grouping.COMMA) -> str:
-    """A figure as people read it: the currency's decimals (``1.234.568`` for VND, a
-    computed figure such as an average bet or a theoretical win rounded half up to them),
-    in the venue's ``grouping``.
+def figure_money(key: str | None, value: Any, currency: str, grouping: Grouping | str) -> str:
+    """A stored amount as display text: a computed figure rounded to the currency's minor
+    units, a ledger amount with every digit it has.
 
-    >>> money_text("1234567.50", "VND", "dot"), money_text("95", "MOP"), money_text("-0.4", "VND")
-    ('1.234.568', '95.00', '0')
+    >>> figure_money("average_bet", "479411.76", "VND", "dot")
+    '479.412'
+    >>> figure_money("handle", "12", "MOP", "comma")
+    '12.00'
+    >>> figure_money("drop", "61082000.00", "VND", "dot")
+    '61.082.000'
     """
-    places = currency_places(currency)
-    amount = Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    return grouped(amount if amount else abs(amount), places, grouping)
+    return format_money(value, currency, grouping=grouping, computed=key in COMPUTED)
+
+
+def status_label(value: str) -> str:
+    """A session's, a round's or a slip's status (or a slip's kind) in the active language."""
+    labels = {
+        **dict(RoundStatus.choices),
+        **dict(SlipStatus.choices),
+        **dict(TableSession.Status.choices),
+        **dict(Slip.Kind.choices),
+    }
+    return str(labels.get(value, value))
+
+
+def yes_no(value: bool) -> str:
+    return str(_("yes") if value else _("no"))
 
 
 def present(
@@ -255,56 +290,92 @@ def present(
     currency: str | None = None,
     grouping: Grouping | str | None = None,
 ) -> dict[str, Any]:
-    """A copy of the figures as display text, amounts in ``currency`` and the venue's
-    ``grouping`` (by default a shift report's own: those of its venue when it was built;
-    a report built before venues had a grouping writes commas); an unavailable
-    theoretical figure reads "n/a (house edge not computed for ruleset ...)"."""
+    """A copy of the figures as display text in the active language, amounts in
+    ``currency`` and the venue's ``grouping`` (by default a shift report's own: those of
+    its venue when it was built; a report built before venues had a grouping writes
+    commas); an unavailable theoretical figure reads "n/a (house edge not computed for
+    ruleset ...)", the notes are worded (``note_text``), a flag reads "FLAG"."""
     note = note or theoretical_note(figures)
     shift = figures.get("shift", {})
     gaming_date = shift.get("gaming_date")
     currency = currency or shift.get("currency", "")
     grouping = grouping or shift.get("grouping", Grouping.COMMA)
+    flag = str(_("FLAG"))
 
     def walk(value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):
             return {k: walk(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(v, key) for v in value]
+        if key == "flagged":
+            return flag if value else ""
         if value is None:
             if key in {"theoretical_win", "theoretical_hold_pct", "actual_minus_theoretical"}:
                 return note
             return "—"
         if key in MONEY:
-            return money_text(value, currency, grouping)
+            return figure_money(key, value, currency, grouping)
         if key in PERCENT:
             return f"{grouped(Decimal(value), 2, grouping)}%"
         if key in COUNTS and isinstance(value, int):
             return grouped(Decimal(value), 0, grouping)
         if key == "odds":
             return f"{Decimal(value).normalize():f}:1"
-        if key == "flagged":
-            return "FLAG" if value else ""
+        if key in {"status", "kind"} and isinstance(value, str):
+            return status_label(value)
+        if isinstance(value, bool):
+            return yes_no(value)
         if isinstance(value, str) and len(value) > 18 and value[10:11] == "T":
             return value[11:16] if value[:10] == gaming_date else value[:16].replace("T", " ")
         return value
 
-    shown = walk(copy.deepcopy(figures))
+    notes = figures.get("notes")
+    shown = walk(copy.deepcopy({k: v for k, v in figures.items() if k != "notes"}))
+    if notes is not None:
+        shown["notes"] = [note_text(n) for n in notes]
+    for section in ("games", "bet_types"):
+        if isinstance(shown.get(section), list):
+            shown[section] = [relabelled(section, row) for row in shown[section]]
     if isinstance(shown.get("fee_games"), dict):
         shown["fee_games"]["title"] = fee_games_title(figures)
     return shown
 
 
+def relabelled(section: str, row: Any) -> Any:
+    """A game's or a bet type's row named in the active language (the stored label is in
+    the language of the build)."""
+    if not isinstance(row, dict) or not isinstance(row.get("key"), str):
+        return row
+    if section == "games":
+        return {**row, "label": game_label(row["key"])}
+    game, colon, bet_type = row["key"].partition(":")
+    return {**row, "label": f"{game_label(game)} {bet_type}"} if colon else row
+
+
 def fee_games_title(figures: dict[str, Any]) -> str:
     """The title of the fee games' section: the names of the games in it."""
     codes = dict.fromkeys(row["game"] for row in figures.get("fee_games", {}).get("tables", []))
-    return " / ".join(game_label(code) for code in codes) or "Fee games"
+    return " / ".join(game_label(code) for code in codes) or str(_("Fee games"))
 
 
 # CSV
 
 
+def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The count's figures of the shift, as the page's summary shows them: (key, label,
+    stored value)."""
+    count = figures.get("count", {})
+    return [
+        ("win_with_count", str(_("Win with the count's drops")), count.get("win_with_count")),
+        ("counted_drop", str(_("Drops counted after close")), count.get("counted_drop")),
+        ("win_drop_pct", str(_("Win/drop %")), count.get("win_drop_pct")),
+        ("flagged_sessions", str(_("Sessions flagged")), count.get("flagged_sessions")),
+    ]
+
+
 def render_csv(figures: dict[str, Any]) -> bytes:
-    """The figures as CSV blocks: a title row, a header row and the rows, per section."""
+    """The figures as CSV blocks: a title row, a header row and the rows, per section, in
+    the active language (the venue's, for a report a worker builds)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
 
@@ -312,18 +383,20 @@ def render_csv(figures: dict[str, Any]) -> bytes:
         writer.writerow([csv_text(_cell_text(None, cell)) for cell in cells])
 
     shift = figures["shift"]
-    text_row("Shift report", shift["venue_name"], shift["gaming_date"], shift["name"])
-    text_row("Currency", shift["currency"], "Time zone", shift["timezone"])
+    text_row(_("Shift report"), shift["venue_name"], shift["gaming_date"], shift["name"])
+    text_row(_("Currency"), shift["currency"], _("Time zone"), shift["timezone"])
     for note in figures["notes"]:
-        text_row("Note", note)
+        text_row(_("Note"), note_text(note))
+    for key, label, value in count_lines(figures):
+        if value is not None:
+            writer.writerow([label, _cell_text(key, value)])
     for key, title, first, columns, rows in _tables(figures):
+        headers = ([(key, first)] if first else []) + columns
         writer.writerow([])
         writer.writerow([f"[{title}]"])
-        writer.writerow([h for _k, h in ([(key, first)] if first else []) + columns])
+        writer.writerow([str(h) for _k, h in headers])
         for row in rows:
-            writer.writerow(
-                [_cell_text(k, row.get(k)) for k, _h in ([(key, first)] if first else []) + columns]
-            )
+            writer.writerow([_cell_text(k, row.get(k)) for k, _h in headers])
     # The byte order mark tells Excel the file is UTF-8 (without it, "Hà Nội" is garbled).
     return buffer.getvalue().encode("utf-8-sig")
 
@@ -343,89 +416,156 @@ def _cell_text(key: str | None, value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return yes_no(value)
     if _number(key, value):
         return str(value)
+    if key in {"status", "kind"}:
+        return csv_text(status_label(str(value)))
     return csv_text(str(value))
 
 
 def _tables(
     figures: dict[str, Any],
-) -> list[tuple[str, str, str | None, list[tuple[str, str]], list[dict[str, Any]]]]:
+) -> list[tuple[str, str, str | None, list[tuple[str, Any]], list[dict[str, Any]]]]:
     """Every tabular section: (key column, title, its header, columns, rows)."""
-    total = dict(figures["total"], label="Shift total")
-    tables: list[Any] = [("label", "Summary", "Section", FIGURE_COLUMNS, [total])]
+    total = dict(figures["total"], label=str(_("Shift total")))
+    tables: list[Any] = [("label", str(_("Summary")), str(_("Section")), FIGURE_COLUMNS, [total])]
     for key, title, first in SECTIONS:
-        tables.append(("label", title, first, FIGURE_COLUMNS, figures[key]))
+        rows = [relabelled(key, row) for row in figures[key]]
+        tables.append(("label", str(title), str(first), FIGURE_COLUMNS, rows))
+    voids = figures["voids"]
     tables += [
-        ("label", "Player ratings", None, PLAYER_COLUMNS, figures["players"]),
+        ("label", str(_("Player ratings")), None, PLAYER_COLUMNS, figures["players"]),
         ("label", fee_games_title(figures), None, FEE_COLUMNS, figures["fee_games"]["tables"]),
-        ("label", "Largest payouts", None, PAYOUT_COLUMNS, figures["payouts"]),
-        ("label", "Voided rounds", None, VOID_COLUMNS, figures["voids"]["listed"]),
+        ("label", str(_("Largest payouts")), None, PAYOUT_COLUMNS, figures["payouts"]),
+        ("label", str(_("Voided rounds")), None, VOID_COLUMNS, voids["listed"]),
         (
             "label",
-            "Void requests not approved",
+            str(_("Void requests not approved")),
             None,
             REQUEST_COLUMNS,
-            figures["voids"]["requests_not_approved"],
+            voids["requests_not_approved"],
         ),
-        ("label", "Voided slips", None, VOIDED_SLIP_COLUMNS, figures["voids"]["voided_slips"]),
-        ("label", "Count against ledger", None, SESSION_COLUMNS, figures["count"]["sessions"]),
-        ("label", "Fills and credits", None, SLIP_COLUMNS, figures["count"]["slips"]),
+        ("label", str(_("Voided slips")), None, VOIDED_SLIP_COLUMNS, voids["voided_slips"]),
+        (
+            "label",
+            str(_("Count against ledger")),
+            None,
+            SESSION_COLUMNS,
+            figures["count"]["sessions"],
+        ),
+        ("label", str(_("Fills and credits")), None, SLIP_COLUMNS, figures["count"]["slips"]),
     ]
     return tables
 
 
 # XLSX
 
+#: What Excel refuses in a sheet's name.
+SHEET_NAME_REFUSED = str.maketrans({c: "-" for c in "[]:*?/\\"})
+
+
+def sheet_name(title: str, taken: set[str]) -> str:
+    """A sheet's name from a title: at most 31 characters, none Excel refuses, unique.
+
+    >>> sheet_name("Niu Niu / Mau Binh", set()), sheet_name("Tables", {"Tables"})
+    ('Niu Niu - Mau Binh', 'Tables 2')
+    """
+    name = title.translate(SHEET_NAME_REFUSED)[:31]
+    number = 2
+    while name.lower() in {t.lower() for t in taken}:
+        name = f"{title.translate(SHEET_NAME_REFUSED)[:28]} {number}"
+        number += 1
+    taken.add(name)
+    return name
+
+
+def number_formats(currency: str) -> dict[str, str]:
+    """The XLSX number format of an amount (the currency's decimals), a percentage and a
+    count.
+
+    >>> number_formats("VND")["money"], number_formats("MOP")["money"]
+    ('#,##0', '#,##0.00')
+    """
+    places = currency_places(currency)
+    return {
+        "money": "#,##0" + ("." + "0" * places if places else ""),
+        "percent": "0.00",
+        "count": "#,##0",
+    }
+
+
+def _format_of(key: str | None, formats: dict[str, str]) -> str | None:
+    if key in MONEY:
+        return formats["money"]
+    if key in PERCENT:
+        return formats["percent"]
+    if key in COUNTS:
+        return formats["count"]
+    return None
+
 
 def render_xlsx(figures: dict[str, Any]) -> bytes:
-    """One sheet per section; amounts as numbers, so sums can be checked in the sheet."""
+    """One sheet per section, in the active language; amounts as numbers (so sums can be
+    checked in the sheet) shown with the currency's decimals."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
     workbook = Workbook()
     workbook.remove(workbook.active)
     bold = Font(bold=True)
-    summary = workbook.create_sheet("Summary")
+    taken: set[str] = set()
     shift = figures["shift"]
+    formats = number_formats(shift["currency"])
+    summary = workbook.create_sheet(sheet_name(str(_("Summary")), taken))
     for row in [
-        ["Venue", shift["venue_name"]],
-        ["Gaming date", shift["gaming_date"]],
-        ["Shift", shift["name"]],
-        ["From", shift["starts_at"]],
-        ["To", shift["ends_at"]],
-        ["Currency", shift["currency"]],
-        ["Time zone", shift["timezone"]],
+        [_("Venue"), shift["venue_name"]],
+        [_("Gaming date"), shift["gaming_date"]],
+        [_("Shift"), shift["name"]],
+        [_("From"), shift["starts_at"]],
+        [_("To"), shift["ends_at"]],
+        [_("Currency"), shift["currency"]],
+        [_("Time zone"), shift["timezone"]],
         [],
     ]:
-        _append(summary, row)
+        _append(summary, [str(c) if not isinstance(c, str) else c for c in row])
     for key, header in [("label", ""), *FIGURE_COLUMNS]:
-        value = "Shift total" if key == "label" else _decimal(figures["total"][key])
-        _append(summary, [header or "Figure", value])
+        value = str(_("Shift total")) if key == "label" else _xlsx_value(key, figures["total"][key])
+        _append(
+            summary, [str(header) or str(_("Figure")), value], formats=[None, key], styles=formats
+        )
     _append(summary, [])
     voids = figures["voids"]
-    _append(summary, ["Voided rounds", voids["count"]])
-    _append(summary, ["Voided handle", _decimal(voids["handle"])])
+    _append(summary, [str(_("Voided rounds")), voids["count"]])
     _append(
         summary,
-        ["Sessions flagged (count against ledger)", figures["count"]["flagged_sessions"]],
+        [str(_("Voided handle")), _decimal(voids["handle"])],
+        formats=[None, "handle"],
+        styles=formats,
     )
+    _append(
+        summary,
+        [str(_("Sessions flagged (count against ledger)")), figures["count"]["flagged_sessions"]],
+    )
+    for key, label, value in count_lines(figures)[:3]:
+        if value is not None:
+            _append(summary, [label, _decimal(value)], formats=[None, key], styles=formats)
     for note in figures["notes"]:
-        _append(summary, ["Note", note])
+        _append(summary, [str(_("Note")), note_text(note)])
     summary.column_dimensions["A"].width = 40
     summary.column_dimensions["B"].width = 24
     for _key, title, first, columns, rows in _tables(figures)[1:]:
-        sheet = workbook.create_sheet(title[:31])
+        sheet = workbook.create_sheet(sheet_name(title, taken))
         headers = ([("label", first)] if first else []) + columns
-        sheet.append([h for _k, h in headers])
+        sheet.append([str(h) for _k, h in headers])
         for cell in sheet[1]:
             cell.font = bold
+        keys = [k for k, _h in headers]
         for row in rows:
-            _append(sheet, [_xlsx_value(k, row.get(k)) for k, _h in headers])
+            _append(sheet, [_xlsx_value(k, row.get(k)) for k in keys], formats=keys, styles=formats)
         for index, (_k, header) in enumerate(headers, start=1):
             letter = sheet.cell(row=1, column=index).column_letter
-            sheet.column_dimensions[letter].width = max(10, min(28, len(header) + 4))
+            sheet.column_dimensions[letter].width = max(10, min(28, len(str(header)) + 4))
         sheet.freeze_panes = "B2"
     buffer = io.BytesIO()
     workbook.save(buffer)
@@ -438,12 +578,21 @@ def _xlsx_value(key: str, value: Any) -> Any:
     if key in MONEY or key in PERCENT or key == "odds":
         return _decimal(value)
     if isinstance(value, bool):
-        return "yes" if value else ""
+        return yes_no(True) if value else ""
+    if key in {"status", "kind"} and isinstance(value, str):
+        return status_label(value)
     return value
 
 
-def _append(sheet: Any, values: list[Any]) -> None:
-    """Append a row whose text cells stay text.
+def _append(
+    sheet: Any,
+    values: list[Any],
+    *,
+    formats: list[str | None] | None = None,
+    styles: dict[str, str] | None = None,
+) -> None:
+    """Append a row whose text cells stay text, its numbers in the format of their figure
+    (``formats``: each cell's figure key, ``styles``: ``number_formats``).
 
     openpyxl stores a string starting with ``=`` as a formula; any text a formula could
     start with is stored as a string with Excel's quote prefix instead, exactly as typed.
@@ -454,13 +603,19 @@ def _append(sheet: Any, values: list[Any]) -> None:
             cell = sheet.cell(row=sheet.max_row, column=column)
             cell.data_type = "s"
             cell.quotePrefix = True
+        elif (
+            formats and styles and isinstance(value, int | Decimal) and not isinstance(value, bool)
+        ):
+            number_format = _format_of(formats[column - 1], styles)
+            if number_format:
+                sheet.cell(row=sheet.max_row, column=column).number_format = number_format
 
 
 # PDF
 
 
 def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
-    """The report as a PDF (WeasyPrint), with the charts; one section per page, amounts
+    """The report as a PDF (WeasyPrint), with the charts, in the active language; amounts
     in the grouping the venue wrote them in when the report was built."""
     from weasyprint import HTML
 
@@ -481,20 +636,30 @@ def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
     return HTML(string=html).write_pdf()
 
 
+#: The build's steps after the figures, stored untranslated and worded when shown.
+STEP_FILES = gettext_noop("CSV and XLSX")
+STEP_PDF = gettext_noop("PDF")
+
+
 def render_all(
-    figures: dict[str, Any], *, progress: Progress | None = None
+    figures: dict[str, Any],
+    *,
+    progress: Progress | None = None,
+    language: str | None = None,
 ) -> dict[str, tuple[str, bytes]]:
-    """Every file of a report: name -> (content type, bytes)."""
+    """Every file of a report: name -> (content type, bytes), in ``language`` (the
+    venue's; by default the active one)."""
     from casino.reports import charts  # matplotlib: loaded by the processes that draw
 
     step = progress or (lambda _percent, _step: None)
-    svgs = charts.shift_charts(figures)
-    files = {name: (CONTENT_TYPES["svg"], svg.encode("utf-8")) for name, svg in svgs.items()}
-    step(75, gettext_noop("CSV and XLSX"))
-    files[CSV_NAME] = (CONTENT_TYPES["csv"], render_csv(figures))
-    files[XLSX_NAME] = (CONTENT_TYPES["xlsx"], render_xlsx(figures))
-    step(85, gettext_noop("PDF"))
-    files[PDF_NAME] = (CONTENT_TYPES["pdf"], render_pdf(figures, svgs))
+    with translation.override(language or translation.get_language()):
+        svgs = charts.shift_charts(figures)
+        files = {name: (CONTENT_TYPES["svg"], svg.encode("utf-8")) for name, svg in svgs.items()}
+        step(75, STEP_FILES)
+        files[CSV_NAME] = (CONTENT_TYPES["csv"], render_csv(figures))
+        files[XLSX_NAME] = (CONTENT_TYPES["xlsx"], render_xlsx(figures))
+        step(85, STEP_PDF)
+        files[PDF_NAME] = (CONTENT_TYPES["pdf"], render_pdf(figures, svgs))
     return files
 
 

@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from decimal import Decimal as D
 from functools import partial
 from typing import Any
 
@@ -35,13 +36,15 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.errors import Forbidden
 from casino.models import Shift, ShiftReport, ShiftReportFile, TableSession
+from casino.money import Grouping, grouped
 from casino.reports import outputs
-from casino.reports.figures import shift_figures
+from casino.reports.figures import shift_figures, theoretical_note
 from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record
 from casino.services.investigations import investigations_sync
@@ -190,10 +193,14 @@ def report_build(*, report_id: int, email: bool = True) -> ShiftReport:
             attempts=F("attempts") + 1,
         )
         clock = time.perf_counter()
+        language = report.shift.venue.language
         try:
             figures = shift_figures(report, progress=partial(_progress, report_id))
             _progress(report_id, 70, gettext_noop("charts, CSV, XLSX and PDF"))
-            files = outputs.render_all(figures, progress=partial(_progress, report_id))
+            # The figures speak no language; the files speak the venue's.
+            files = outputs.render_all(
+                figures, progress=partial(_progress, report_id), language=language
+            )
         except Exception as error:
             report_failed(report_id=report_id, error=f"{type(error).__name__}: {error}")
             raise
@@ -337,22 +344,9 @@ def report_email(*, report_id: int) -> int:
         return 0
     recipients = report_managers(report)
     if recipients:
-        shift = report.shift
-        total = report.figures["total"]
-        currency = report.figures["shift"]["currency"]
-        message = EmailMessage(
-            subject=f"Shift report: {shift.venue.name}, {shift.gaming_date} {shift.name}",
-            body=(
-                f"The report of the {shift.name} shift of {shift.gaming_date} at "
-                f"{shift.venue.name} is ready.\n\n"
-                f"Rounds: {total['rounds']}\n"
-                f"Handle: {total['handle']} {currency}\n"
-                f"House win: {total['house_win']} {currency} (hold {total['hold_pct']}%)\n"
-                f"Theoretical win: {total['theoretical_win'] or 'n/a'}\n\n"
-                "The PDF and the XLSX are attached."
-            ),
-            to=recipients,
-        )
+        with translation.override(report.shift.venue.language):
+            subject, body = report_message(report)
+        message = EmailMessage(subject=subject, body=body, to=recipients)
         for stored in report.files.filter(name__in=[outputs.PDF_NAME, outputs.XLSX_NAME]):
             message.attach(stored.name, bytes(stored.content), stored.content_type)
         message.send()
@@ -360,6 +354,50 @@ def report_email(*, report_id: int) -> int:
     report.emailed_to = recipients
     report.save(update_fields=["emailed_at", "emailed_to"])
     return len(recipients)
+
+
+def report_message(report: ShiftReport) -> tuple[str, str]:
+    """The e-mail's subject and body in the active language, amounts as the report's
+    page writes them (the currency's decimals, the venue's grouping)."""
+    shift = report.shift
+    figures = report.figures
+    total = figures["total"]
+    currency = figures["shift"]["currency"]
+    grouping = figures["shift"].get("grouping", Grouping.COMMA)
+
+    def amount(key: str) -> str:
+        return outputs.figure_money(key, total[key], currency, grouping)
+
+    names = {
+        "venue": shift.venue.name,
+        "date": shift.gaming_date.isoformat(),
+        "shift": shift.name,
+        "currency": currency,
+    }
+    subject = _("Shift report: %(venue)s, %(date)s %(shift)s") % names
+    theoretical = (
+        f"{amount('theoretical_win')} {currency}"
+        if total["theoretical_win"] is not None
+        else theoretical_note(figures)
+    )
+    lines = [
+        _("The report of the %(shift)s shift of %(date)s at %(venue)s is ready.") % names,
+        "",
+        _("Rounds: %(rounds)s") % {"rounds": grouped(D(total["rounds"]), 0, grouping)},
+        _("Handle: %(amount)s %(currency)s") % {**names, "amount": amount("handle")},
+        _("House win: %(amount)s %(currency)s (hold %(hold)s)")
+        % {
+            **names,
+            "amount": amount("house_win"),
+            "hold": f"{grouped(D(total['hold_pct']), 2, grouping)}%"
+            if total["hold_pct"] is not None
+            else "—",
+        },
+        _("Theoretical win: %(amount)s") % {"amount": theoretical},
+        "",
+        _("The PDF and the XLSX are attached."),
+    ]
+    return subject, "\n".join(str(line) for line in lines)
 
 
 def report_file(report: ShiftReport, name: str) -> ShiftReportFile | None:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
+from casino.console.access import use_venue_language
 from casino.errors import Forbidden
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
@@ -39,10 +40,14 @@ from casino.services.gaming_days import gaming_date_of
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
-UNRATED_RANGE = "n/a (house edge not computed for a ruleset version played in the range)"
+UNRATED_RANGE = _(
+    "n/a (house edge not computed for a ruleset version played in the range)"
+)
 #: A cached trend chart is dropped by its key changing (a report of its range finished);
 #: this only bounds how long an entry nobody asks for again stays in the cache.
 TREND_CACHE_SECONDS = 24 * 3600
+#: Changed with the chart's drawing, so a deployment does not serve charts drawn before it.
+TREND_CHART_LAYOUT = "2"
 
 
 def _check(user: Any, venue_id: int) -> None:
@@ -83,6 +88,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     else:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
     log_venue(venue)
+    use_venue_language(request, venue.language)
     today = timezone.localdate()
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
@@ -108,7 +114,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "date_to": date_to,
         "reports": board.reports,
         "d": outputs.present(
-            data, note=UNRATED_RANGE, currency=venue.currency, grouping=venue.amount_grouping
+            data, note=str(UNRATED_RANGE), currency=venue.currency, grouping=venue.amount_grouping
         ),
         "trend_svg": _trend(board, data["days"]),
         "shifts": shifts,
@@ -128,6 +134,7 @@ def trend_cache_key(board: selectors.Dashboard) -> str:
     return ":".join(
         [
             "reports-trend",
+            TREND_CHART_LAYOUT,
             str(venue.pk),
             board.date_from.isoformat(),
             board.date_to.isoformat(),
@@ -162,6 +169,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such report")
     log_venue(report.venue)
     _check(request.user, report.venue_id)
+    use_venue_language(request, report.venue.language)
     ready = report.status == ShiftReport.Status.DONE
     if request.htmx and request.GET.get("poll"):
         if ready:

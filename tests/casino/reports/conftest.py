@@ -198,9 +198,10 @@ class Staff:
 def _staff() -> Staff:
     """The venue's staff of every role (like tests/conftest.py's ``floor``), and a manager
     at a second venue."""
-    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"))
+    # English, so the figures read as the tests spell them (test_languages.py speaks the others).
+    venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"), language="en")
     other = VenueFactory(
-        code="seoul", currency="KRW", rounding_unit=D("100"), timezone="Asia/Seoul"
+        code="seoul", currency="KRW", rounding_unit=D("100"), timezone="Asia/Seoul", language="en"
     )
     manager = staff("floor-manager", MANAGER, venue)
     manager.email = "floor-manager@example.com"

@@ -8,7 +8,7 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import Bet, LedgerEntry, ShiftReportCell
-from casino.reports.figures import shift_figures
+from casino.reports.figures import note_text, shift_figures, theoretical_note
 from casino.reports.sections import figure_line, fluctuation
 from casino.reports.services import report_request
 from niuniu.models import NiuNiuRulesetVersion
@@ -263,7 +263,14 @@ def test_a_version_without_a_house_edge_reads_n_a(night, built):
     figures = shift_figures(built[0])
     (note,) = figures["notes"]
     version = NiuNiuRulesetVersion.objects.get(ruleset=night.nn1.ruleset)
-    assert note.startswith(f"n/a (house edge not computed for ruleset vn-kr-004 v{version.number})")
+    ruleset = f"vn-kr-004 v{version.number}"
+    missing = ["double", "single", "super"]
+    assert note == {"kind": "no_edge", "ruleset": ruleset, "bet_types": missing}
+    assert note_text(note) == (
+        f"n/a (house edge not computed for ruleset {ruleset}): theoretical win is unavailable "
+        "for double, single, super bets"
+    )
+    assert theoretical_note(figures) == f"n/a (house edge not computed for ruleset {ruleset})"
     tables = by_key(figures["tables"])
     assert tables["NN1"]["theoretical_win"] is None
     assert tables["NN1"]["unrated_handle"] == "850000.00"

@@ -209,7 +209,8 @@ def test_the_report_is_emailed_to_the_managers_once(night, report, quick_pdf, ma
     (message,) = mailoutbox
     assert message.to == ["floor-manager@example.com"]
     assert message.subject == "Shift report: Venue hanoi, 2026-11-28 night"
-    assert "House win: -1385000.00 VND (hold -48.60%)" in message.body
+    # amounts as the report's page writes them: no decimals VND has not got
+    assert "Handle: 2,850,000 VND\nHouse win: -1,385,000 VND (hold -48.60%)" in message.body
     assert sorted(name for name, _content, _type in message.attachments) == [
         outputs.PDF_NAME,
         outputs.XLSX_NAME,
