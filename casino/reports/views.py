@@ -40,9 +40,7 @@ from casino.services.gaming_days import gaming_date_of
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
 POLL_SECONDS = 2
-UNRATED_RANGE = _(
-    "n/a (house edge not computed for a ruleset version played in the range)"
-)
+UNRATED_RANGE = _("n/a (house edge not computed for a ruleset version played in the range)")
 #: A cached trend chart is dropped by its key changing (a report of its range finished);
 #: this only bounds how long an entry nobody asks for again stays in the cache.
 TREND_CACHE_SECONDS = 24 * 3600
@@ -98,6 +96,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     with replica_reads():
         board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
         shifts = selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to)
+        overdue = investigation_selectors.overdue_investigations(venue=venue)
     data = jsonable(
         {
             "total": board.total,
@@ -119,7 +118,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "trend_svg": _trend(board, data["days"]),
         "shifts": shifts,
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
-        "overdue_investigations": investigation_selectors.overdue_investigations(venue=venue),
+        "overdue_investigations": overdue,
     }
     if request.htmx:
         response = render(request, "reports/dashboard.html#dashboard", context)

@@ -81,11 +81,12 @@ def test_each_flag_opens_one_investigation_assigned_to_the_least_busy_manager(
 
 def test_a_rebuild_whose_flag_vanished_notes_it_on_the_investigation(night, flagged, quick_pdf):
     NiuNiuRulesetVersion.objects.filter(ruleset=night.nn1.ruleset).update(figures=FIGURES)
+    type(night.venue).objects.filter(pk=night.venue.pk).update(language="vi")
     build(flagged.pk)
     build(flagged.pk)  # twice: one note
     nn1 = opened(flagged)["NN1"]
     (note,) = nn1.notes.all()
-    # written by the system in the venue's language (Hanoi: Vietnamese), with the new figures
+    # written by the system in the venue's language (here Vietnamese), with the new figures
     assert note.author is None and "không còn gắn cờ dòng này" in note.text
     assert "+470,000" in note.text and "127.92%" in note.text
     assert nn1.flag_cleared_at is not None and nn1.status == "open"
