@@ -2,9 +2,9 @@
 
 A shift of a million rounds has five million bets; a report that summed them all would
 read them all. Instead each settlement adds its round to ``BetTally`` (per table session,
-hour on the venue's clocks, player, ruleset version and bet type) and ``SeatTally`` (per table session and
-member) with one upsert each, and a void takes it off again. A report then copies a few
-thousand tallies (casino.reports.figures).
+hour on the venue's clocks, player, ruleset version and bet type) and ``SeatTally`` (per
+table session and member) with one upsert each, and a void takes it off again. A report
+then copies a few thousand tallies (casino.reports.figures).
 
 The sums are computed by the database from the round's own rows (an ``INSERT ... SELECT
 ... GROUP BY ... ON CONFLICT DO UPDATE``), in the settlement's transaction, so a tally
