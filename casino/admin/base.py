@@ -22,6 +22,19 @@ from casino.roles import venue_ids, venues_permitted
 from casino.timezones import local_time, zone, zone_name
 
 
+def _in_zone(tz: zoneinfo.ZoneInfo | None) -> Any:
+    """Times shown and read in ``tz`` (left as they are, UTC, for None)."""
+    return timezone.override(tz) if tz is not None else nullcontext()
+
+
+def _rendered(response: Any) -> Any:
+    """The response rendered now, in the zone the view runs in (a ``TemplateResponse``
+    renders after the view returns, when the zone is no longer set)."""
+    if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+        response.render()
+    return response
+
+
 class VenueScopedAdmin(admin.ModelAdmin):
     """Staff see only the rows of the venues where a role they hold has the permission
     (superusers see all): a manager at one venue and a dealer at another changes the first
@@ -83,13 +96,15 @@ class VenueScopedAdmin(admin.ModelAdmin):
         return zone(zones.pop()) if len(zones) == 1 else None
 
     def zone_of(self, request: HttpRequest, obj: Any) -> zoneinfo.ZoneInfo | None:
-        """The zone an object's times are read in: its venue's; for a new object (or a
-        preset) the zone the user's venues share, if they share one."""
-        venue_id = self.venue_of(obj) if obj is not None else None
-        if venue_id is not None:
-            venue = Venue.objects.filter(pk=venue_id).values_list("timezone", flat=True).first()
-            return zone(venue) if venue else None
-        return self.shared_zone(request)
+        """The zone an object's times are read in: its venue's (None, so UTC, for a preset
+        of no venue); for a new object the zone the user's venues share, if they share one."""
+        if obj is None:
+            return self.shared_zone(request)
+        venue_id = self.venue_of(obj)
+        if venue_id is None:
+            return None
+        name = Venue.objects.filter(pk=venue_id).values_list("timezone", flat=True).first()
+        return zone(name) if name else None
 
     def changeform_view(
         self,
@@ -99,14 +114,12 @@ class VenueScopedAdmin(admin.ModelAdmin):
         extra_context: dict | None = None,
     ) -> Any:
         obj = self.get_object(request, unquote(object_id)) if object_id else None
-        tz = self.zone_of(request, obj)
-        with timezone.override(tz) if tz else nullcontext():
-            return super().changeform_view(request, object_id, form_url, extra_context)
+        with _in_zone(self.zone_of(request, obj)):
+            return _rendered(super().changeform_view(request, object_id, form_url, extra_context))
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
-        tz = self.shared_zone(request)
-        with timezone.override(tz) if tz else nullcontext():
-            return super().changelist_view(request, extra_context)
+        with _in_zone(self.shared_zone(request)):
+            return _rendered(super().changelist_view(request, extra_context))
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
         """The form, each time field labelled with the zone it is shown and read in (the
@@ -124,9 +137,7 @@ class VenueScopedAdmin(admin.ModelAdmin):
         """The list's columns, a time field's written on its venue's clocks: the zone in
         the column's title when the user's venues share one, else on each row."""
         shown = super().get_list_display(request)
-        return [
-            self._time_column(request, name) if self._is_time(name) else name for name in shown
-        ]
+        return [self._time_column(request, name) if self._is_time(name) else name for name in shown]
 
     def _is_time(self, name: Any) -> bool:
         if not isinstance(name, str):
