@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from django.db import connection
 from django.db.models import DateTimeField, Func
 from django.utils import timezone
 
@@ -89,6 +90,16 @@ class LocalHour(Func):
     def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list[Any]]:
         instant, tz = (compiler.compile(expression) for expression in self.get_source_expressions())
         return f"casino_local_hour({instant[0]}, {tz[0]})", [*instant[1], *tz[1]]
+
+
+def database_knows_zone(name: str) -> bool:
+    """Whether the database can read instants in the zone ``name`` (PostgreSQL has its own
+    copy of the time zone data, which may be older than Python's)."""
+    if connection.vendor != "postgresql":
+        return True  # SQLite calls Python's zoneinfo
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_timezone_names WHERE name = %s", [name])
+        return cursor.fetchone() is not None
 
 
 def sqlite_local_hour(value: str | None, name: str | None) -> str | None:

@@ -28,6 +28,7 @@ from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
+from casino.timezones import database_knows_zone
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
@@ -171,3 +172,9 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     event = AuditEvent.objects.get(action="ruleset.activate", object_id=str(draft.pk))
     assert event.summary == f"activated v{draft.number} from {local:%Y-%m-%d} 10:00 (Asia/Kolkata)"
     assert datetime.fromisoformat(event.after["effective_from"]) == local  # ISO, for machines
+
+
+def test_a_zone_the_database_does_not_know_is_refused():
+    # settlements bucket hours in the database: its time zone data must know the zone
+    assert database_knows_zone("Asia/Kolkata")
+    assert not database_knows_zone("Asia/Nowhere")
