@@ -148,14 +148,24 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     page = client.get(reverse("admin:casino_round_changelist")).content.decode()
     assert "2026-12-01 15:40 (Asia/Kolkata)" in page
     assert "2026-12-01 16:20 (Asia/Kolkata)" in page
+    page = client.get(reverse("admin:casino_shift_changelist")).content.decode()
+    assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
+    for model in ("auditevent", "tablesession", "slip", "ledgerentry", "gamingday"):
+        assert client.get(reverse(f"admin:casino_{model}_changelist")).status_code == 200
     # a round's page is in its venue's zone, its time fields labelled with it
     page = client.get(reverse("admin:casino_round_change", args=[rounds[0].pk])).content.decode()
     assert "Settled at (Asia/Kolkata)" in page
     assert "3:40 p.m." in page
     assert "10:10 a.m." not in page
 
-    # a time typed on a version's page is read on the venue's clocks, and audited so
+    # a manager of the one venue reads its zone in the columns' titles
     manager = staff("k-manager", MANAGER, venue)
+    client.force_login(manager)
+    page = client.get(reverse("admin:casino_round_changelist")).content.decode()
+    assert "Settled at (Asia/Kolkata)" in page
+    assert "2026-12-01 15:40<" in page
+
+    # a time typed on a version's page is read on the venue's clocks, and audited so
     approver = staff("k-approver", MANAGER, venue)
     draft = venue_ruleset_from_preset(venue=venue, preset_code="vn-kr-004", editor=manager)
     version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
