@@ -197,23 +197,31 @@ def section_hours(cells: QuerySet, rounds: RoundCounts, tz: Any) -> list[dict[st
     counted = rounds.by(HOUR)
     rows = cells.values("hour").annotate(**cell_sums()).order_by("hour")
     lines = []
-    for row in rows:
-        hour = aware(row["hour"])
-        local = hour.astimezone(tz)
+    hours = [aware(row["hour"]) for row in rows]
+    for row, hour, label in zip(rows, hours, hour_labels(hours, tz), strict=True):
         lines.append(
             {
                 "key": hour.isoformat(),
-                "label": f"{local:%H:%M}",
-                "local": local.isoformat(),
+                "label": label,
+                "local": hour.astimezone(tz).isoformat(),
                 **figure_line(row, rounds=counted.get(hour, 0)),
             }
         )
-    labels = [line["label"] for line in lines]
-    for line in lines:
-        if labels.count(line["label"]) > 1:
-            offset = f"{datetime.fromisoformat(line['local']):%z}"
-            line["label"] += f" {offset[:3]}:{offset[3:5]}"
     return lines
+
+
+def hour_labels(hours: list[datetime], tz: Any) -> list[str]:
+    """Each hour's start on the zone's clocks (``15:00``), with its offset from UTC where
+    the clocks show one start twice (``02:00 +10:30``, ``02:00 +09:30``)."""
+    locals_ = [hour.astimezone(tz) for hour in hours]
+    labels = [f"{local:%H:%M}" for local in locals_]
+    shown = []
+    for local, label in zip(locals_, labels, strict=True):
+        if labels.count(label) > 1:
+            offset = f"{local:%z}"
+            label = f"{label} {offset[:3]}:{offset[3:5]}"
+        shown.append(label)
+    return shown
 
 
 def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Value
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,12 +24,13 @@ from casino.games import BoxInput
 from casino.models import AuditEvent, BetTally, Shift, VersionStatus
 from casino.reports import services
 from casino.reports.figures import shift_figures
+from casino.reports.sections import hour_labels
 from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
-from casino.timezones import database_knows_zone
+from casino.timezones import LocalHour, database_knows_zone, local_hour
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
@@ -188,3 +190,22 @@ def test_a_zone_the_database_does_not_know_is_refused():
     # settlements bucket hours in the database: its time zone data must know the zone
     assert database_knows_zone("Asia/Kolkata")
     assert not database_knows_zone("Asia/Nowhere")
+
+
+def test_an_hour_the_clocks_repeat_stays_two_hours():
+    # Adelaide's clocks go back at 03:00 (+10:30) to 02:00 (+09:30), 16:30 UTC on 4 April
+    adelaide = ZoneInfo("Australia/Adelaide")
+    venue = VenueFactory(code="adelaide", timezone="Australia/Adelaide")
+    settled = [datetime(2026, 4, 4, 16, m, tzinfo=UTC) for m in (20, 40)]  # 02:50, 02:10
+    found = [
+        type(venue)
+        .objects.filter(pk=venue.pk)
+        .annotate(hour=LocalHour(Value(at), "timezone"))
+        .values_list("hour", flat=True)
+        .get()
+        for at in settled
+    ]
+    expected = [datetime(2026, 4, 4, 15, 30, tzinfo=UTC), datetime(2026, 4, 4, 16, 30, tzinfo=UTC)]
+    assert found == expected == [local_hour(at, adelaide) for at in settled]
+    assert hour_labels(expected, adelaide) == ["02:00 +10:30", "02:00 +09:30"]
+    assert hour_labels([utc(9, 30), utc(10, 30)], KOLKATA) == ["15:00", "16:00"]
