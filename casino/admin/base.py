@@ -135,7 +135,8 @@ class VenueScopedAdmin(admin.ModelAdmin):
 
     def get_list_display(self, request: HttpRequest) -> Any:
         """The list's columns, a time field's written on its venue's clocks: the zone in
-        the column's title when the user's venues share one, else on each row."""
+        the column's title when the user's venues share one, else on each row (and on a
+        row of another zone, a preset's UTC)."""
         shown = super().get_list_display(request)
         return [self._time_column(request, name) if self._is_time(name) else name for name in shown]
 
@@ -157,10 +158,8 @@ class VenueScopedAdmin(admin.ModelAdmin):
             value = getattr(obj, name)
             if value is None:
                 return None  # the admin's empty value
-            if shared is not None:
-                return local_time(value, shared, labelled=False)
-            venue_id = admin_.venue_of(obj)
-            return local_time(value, zones.get(venue_id) or zone("UTC"))
+            tz = zones.get(admin_.venue_of(obj)) or zone("UTC")  # a preset's: UTC
+            return local_time(value, tz, labelled=tz != shared)
 
         column.__name__ = name
         title = capfirst(field.verbose_name)
