@@ -136,6 +136,11 @@ def test_the_report_pages_read_in_the_venues_time(client, kolkata, quick_pdf, mo
     page = client.get(dashboard).content.decode()
     assert "15:00–17:00 (Asia/Kolkata)" in page  # not the UTC 09:30–11:30
 
+    # the pit's watch of the table says when it opened on the venue's clocks
+    opened = shift.sessions.get().opened_at.astimezone(KOLKATA)
+    watch = reverse("console:watch", args=[shift.sessions.get().pk])
+    assert f"{opened:%Y-%m-%d %H:%M}" in client.get(watch).content.decode()
+
     # the default range ends on the venue's date: 20:00 UTC is already the 2nd in Kolkata
     monkeypatch.setattr(timezone, "now", lambda: utc(20, 0))
     response = client.get(reverse("reports:dashboard") + "?venue=kolkata")
