@@ -1,16 +1,38 @@
-"""What every admin of the floor shares: rows of the user's venues only, read-only records."""
+"""What every admin of the floor shares: rows of the user's venues only, read-only records,
+and times on the venue's clocks."""
 
 from __future__ import annotations
 
+import zoneinfo
+from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import ValidationError
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import models
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.text import capfirst
 
 from casino.models import Ruleset, Venue
 from casino.roles import venue_ids, venues_permitted
+from casino.timezones import local_time, zone, zone_name
+
+
+def _in_zone(tz: zoneinfo.ZoneInfo | None) -> Any:
+    """Times shown and read in ``tz`` (left as they are, UTC, for None)."""
+    return timezone.override(tz) if tz is not None else nullcontext()
+
+
+def _rendered(response: Any) -> Any:
+    """The response rendered now, in the zone the view runs in (a ``TemplateResponse``
+    renders after the view returns, when the zone is no longer set)."""
+    if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+        response.render()
+    return response
 
 
 class VenueScopedAdmin(admin.ModelAdmin):
@@ -20,6 +42,12 @@ class VenueScopedAdmin(admin.ModelAdmin):
 
     ``venue_path`` is the lookup from the model to its venue; ``include_presets`` also
     shows rows without a venue (the shipped presets, read-only templates).
+
+    Times are the venue's: an object's change (and view) page runs in its venue's time
+    zone, so its times are shown and a time typed into its form is read on the venue's
+    clocks, each time field labelled with the zone. A list runs in the zone the user's
+    venues share; if they are in several zones, each row's times are written in its own
+    venue's zone with the zone's name.
     """
 
     venue_path = "venue"
@@ -47,6 +75,97 @@ class VenueScopedAdmin(admin.ModelAdmin):
             if obj is None:
                 return None
         return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
+
+    # -- times on the venue's clocks -------------------------------------------------------
+
+    def venue_zones(self, request: HttpRequest) -> dict[int, zoneinfo.ZoneInfo]:
+        """The zone of each venue whose rows the user sees here (read once per request)."""
+        cache = request.__dict__.setdefault("_casino_venue_zones", {})
+        if self.opts.label not in cache:
+            venues = Venue.objects.all()
+            if not request.user.is_superuser:
+                venues = venues.filter(pk__in=self.venues_for(request, "view", "change"))
+            cache[self.opts.label] = {
+                pk: zone(name) for pk, name in venues.values_list("pk", "timezone")
+            }
+        return cache[self.opts.label]
+
+    def shared_zone(self, request: HttpRequest) -> zoneinfo.ZoneInfo | None:
+        """The zone all the user's venues here share; None if they are in several (or none)."""
+        zones = {tz.key for tz in self.venue_zones(request).values()}
+        return zone(zones.pop()) if len(zones) == 1 else None
+
+    def zone_of(self, request: HttpRequest, obj: Any) -> zoneinfo.ZoneInfo | None:
+        """The zone an object's times are read in: its venue's (None, so UTC, for a preset
+        of no venue); for a new object the zone the user's venues share, if they share one."""
+        if obj is None:
+            return self.shared_zone(request)
+        venue_id = self.venue_of(obj)
+        if venue_id is None:
+            return None
+        name = Venue.objects.filter(pk=venue_id).values_list("timezone", flat=True).first()
+        return zone(name) if name else None
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict | None = None,
+    ) -> Any:
+        obj = self.get_object(request, unquote(object_id)) if object_id else None
+        with _in_zone(self.zone_of(request, obj)):
+            return _rendered(super().changeform_view(request, object_id, form_url, extra_context))
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
+        with _in_zone(self.shared_zone(request)):
+            return _rendered(super().changelist_view(request, extra_context))
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
+        """The form, each time field labelled with the zone it is shown and read in (the
+        current one: ``changeform_view`` set it)."""
+        tz = zone_name(timezone.get_current_timezone())
+        labels = {
+            field.name: f"{capfirst(field.verbose_name)} ({tz})"
+            for field in self.opts.fields
+            if isinstance(field, models.DateTimeField)
+        }
+        kwargs["labels"] = {**labels, **kwargs.get("labels", {})}
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        """The list's columns, a time field's written on its venue's clocks: the zone in
+        the column's title when the user's venues share one, else on each row (and on a
+        row of another zone, a preset's UTC)."""
+        shown = super().get_list_display(request)
+        return [self._time_column(request, name) if self._is_time(name) else name for name in shown]
+
+    def _is_time(self, name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
+        try:
+            return isinstance(self.opts.get_field(name), models.DateTimeField)
+        except FieldDoesNotExist:
+            return False
+
+    def _time_column(self, request: HttpRequest, name: str) -> Callable[[Any], str | None]:
+        zones = self.venue_zones(request)
+        shared = self.shared_zone(request)
+        field = self.opts.get_field(name)
+        admin_ = self
+
+        def column(obj: Any) -> str | None:
+            value = getattr(obj, name)
+            if value is None:
+                return None  # the admin's empty value
+            tz = zones.get(admin_.venue_of(obj)) or zone("UTC")  # a preset's: UTC
+            return local_time(value, tz, labelled=tz != shared)
+
+        column.__name__ = name
+        title = capfirst(field.verbose_name)
+        if shared is not None:
+            title = f"{title} ({zone_name(shared)})"
+        return admin.display(description=title, ordering=name)(column)
 
     def get_queryset(self, request: HttpRequest) -> Any:
         queryset = super().get_queryset(request)

@@ -414,7 +414,7 @@ class TableRulesetChangeAdmin(ReadOnlyAdmin):
             )
 
         decision.short_description = pgettext_lazy("ruleset change", "Decision")  # type: ignore[attr-defined]
-        first, *rest = self.list_display
+        first, *rest = super().get_list_display(request)  # times in the venue's zone
         return [first, decision, *rest]
 
     def change_view(

@@ -25,7 +25,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
@@ -35,6 +35,7 @@ from casino.logs import log_venue, not_at_venue
 from casino.models import TableSession
 from casino.roles import PLAY, can
 from casino.throttling import refusal_message
+from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
 
@@ -82,8 +83,9 @@ def forbidden(request: HttpRequest) -> HttpResponse:
 
 def session_view(view: View, *, capability: frozenset[str], read_only: bool = False) -> View:
     """Resolve ``session_id`` to a session at the user's venues (404 otherwise), speak
-    its venue's language, and require ``capability`` there (403 otherwise); a
-    ``read_only`` view refuses anything but a GET (403): nothing is written from it."""
+    its venue's language and show times in its zone, and require ``capability`` there
+    (403 otherwise); a ``read_only`` view refuses anything but a GET (403): nothing is
+    written from it."""
 
     @console_login_required
     @wraps(view)
@@ -100,7 +102,8 @@ def session_view(view: View, *, capability: frozenset[str], read_only: bool = Fa
             return forbidden(request)
         if read_only and request.method != "GET":
             return refusal(request, 403, _("This view is read-only: nothing changes from it."))
-        return view(request, session, **kwargs)
+        with timezone.override(venue_zone(session.table.venue)):  # times on its clocks
+            return view(request, session, **kwargs)
 
     return wrapper
 

@@ -38,6 +38,7 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.timezones import venue_zone
 
 
 def _not_cashier(request: HttpRequest) -> HttpResponse:
@@ -156,7 +157,9 @@ def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
     use_venue_language(request, slip.venue.language)
     if not can(request.user, READ, slip.venue_id):
         return refusal(request, 403, _("You do not work at this slip's venue."))
-    response = HttpResponse(slip_pdf_bytes(slip), content_type="application/pdf")
+    with timezone.override(venue_zone(slip.venue)):  # the slip's times on the venue's clocks
+        content = slip_pdf_bytes(slip)
+    response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="slip-{slip.venue.code}-{slip.label}.pdf"'
     return response
 

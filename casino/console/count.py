@@ -16,6 +16,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -34,6 +35,7 @@ from casino.services.count import (
     count_record,
     counter_refusal,
 )
+from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
 #: How many other instruments the count's form takes at once.
@@ -70,7 +72,8 @@ def count_view(capability: frozenset[str]) -> Callable[[View], View]:
                         "The count's figures are for the count team and the pit's managers."
                     )
                 return refusal(request, 403, message)
-            return view(request, venue, day, **kwargs)
+            with timezone.override(venue_zone(venue)):  # times on the venue's clocks
+                return view(request, venue, day, **kwargs)
 
         return wrapper
 

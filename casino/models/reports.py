@@ -10,18 +10,18 @@ process can serve what any worker built without a shared disk.
 
 from __future__ import annotations
 
-from datetime import UTC
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Case, Count, DecimalField, F, Sum, Value, When
-from django.db.models.functions import Coalesce, TruncHour
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.floor import Player, Shift, Table, TableSession, money_field
 from casino.models.venues import Venue
+from casino.timezones import LocalHour
 
 
 class ShiftReport(models.Model):
@@ -90,14 +90,16 @@ class ShiftReportFile(models.Model):
 
 
 class BetSums(models.Model):
-    """Settled bets summed per table session, UTC hour, player, ruleset version and bet
-    type: the columns a tally and a report's cell share."""
+    """Settled bets summed per table session, local hour (the venue's clocks), player,
+    ruleset version and bet type: the columns a tally and a report's cell share."""
 
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="+")
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    hour = models.DateTimeField(help_text=_("The start of the UTC hour the rounds settled in."))
+    hour = models.DateTimeField(
+        help_text=_("The start of the hour on the venue's clocks the rounds settled in.")
+    )
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -144,7 +146,7 @@ class ShiftReportCell(BetSums):
 
 
 class BetTally(BetSums):
-    """The settled bets of a table session summed per UTC hour, player, ruleset version and
+    """The settled bets of a table session summed per local hour, player, ruleset version and
     bet type, kept up to date as rounds settle and are voided (casino.services.tallies).
 
     A shift report copies its shift's tallies into its cells instead of summing millions of
@@ -176,7 +178,7 @@ class BetTally(BetSums):
         indexes = [models.Index(fields=["shift"])]
 
     def __str__(self) -> str:
-        return f"bets of session {self.session_id} at {self.hour:%Y-%m-%d %H:00}Z"
+        return f"bets of session {self.session_id} at {self.hour:%Y-%m-%d %H:%M}Z"
 
 
 class SeatTally(models.Model):
@@ -215,7 +217,10 @@ BET_KEYS: dict[str, Any] = {
     "session_id": F("box__round__session_id"),
     "table_id": F("box__round__session__table_id"),
     "dealer_id": F("box__round__session__dealer_id"),
-    "hour": TruncHour("box__round__settled_at", tzinfo=UTC),
+    # The start of the hour on the venue's clocks (an instant): a venue half an hour off
+    # UTC has hours from :30 UTC. The venue's zone comes by the join the round's table
+    # already makes, not by a query per round.
+    "hour": LocalHour("box__round__settled_at", "box__round__session__table__venue__timezone"),
     "player_id": F("box__player_id"),
     "game": F("box__round__game"),
     "ruleset_version_id": F("box__round__ruleset_version_id"),

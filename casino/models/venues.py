@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
+from casino.timezones import database_knows_zone
 
 #: How long a login lasts, in hours, by venue (``Venue.session_hours``): a shift, not the
 #: two weeks of Django's default, on terminals that dealers share.
@@ -36,6 +37,17 @@ def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
             _("'%(value)s' is not a time zone; use an IANA name such as Asia/Ho_Chi_Minh."),
+            params={"value": value},
+        )
+    # Settlements bucket rounds by the venue's local hour in the database: a zone newer
+    # than the database's time zone data would make every settlement fail.
+    if not database_knows_zone(value):
+        raise ValidationError(
+            _(
+                "The database does not know the time zone '%(value)s' (its time zone data "
+                "is older): update the database server's time zone data, or use the zone's "
+                "older IANA name."
+            ),
             params={"value": value},
         )
 

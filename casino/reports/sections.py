@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
-from django.db.models.functions import TruncHour
 
 from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import game_label
+from casino.timezones import LocalHour
 
 Z95 = Decimal("1.96")
 
@@ -88,8 +88,9 @@ def fluctuation(
 
 @dataclass(frozen=True)
 class RoundCounts:
-    """The shift's settled rounds counted per table, dealer, game and UTC hour in one
-    pass (a round spans several cells, so cells cannot count rounds)."""
+    """The shift's settled rounds counted per table, dealer, game and local hour (the
+    venue's, as the tallies bucket them) in one pass (a round spans several cells, so
+    cells cannot count rounds)."""
 
     rows: list[tuple[int, int, str, datetime, int]]
 
@@ -101,7 +102,7 @@ class RoundCounts:
                 "session__table_id",
                 "session__dealer_id",
                 "game",
-                TruncHour("settled_at", tzinfo=UTC),
+                LocalHour("settled_at", "session__table__venue__timezone"),
             )
             .annotate(n=Count("pk"))
             .order_by()
@@ -190,21 +191,37 @@ def section_bet_types(cells: QuerySet) -> list[dict[str, Any]]:
 
 
 def section_hours(cells: QuerySet, rounds: RoundCounts, tz: Any) -> list[dict[str, Any]]:
+    """Per hour on the venue's clocks (each cell's hour is the start of a local hour),
+    labelled with its start (``15:00``); an hour the clocks repeat when they go back is
+    told apart by its offset from UTC (``02:00 +09:30``)."""
     counted = rounds.by(HOUR)
     rows = cells.values("hour").annotate(**cell_sums()).order_by("hour")
     lines = []
-    for row in rows:
-        hour = aware(row["hour"])
-        local = hour.astimezone(tz)
+    hours = [aware(row["hour"]) for row in rows]
+    for row, hour, label in zip(rows, hours, hour_labels(hours, tz), strict=True):
         lines.append(
             {
                 "key": hour.isoformat(),
-                "label": f"{local:%H:%M}",
-                "local": local.isoformat(),
+                "label": label,
+                "local": hour.astimezone(tz).isoformat(),
                 **figure_line(row, rounds=counted.get(hour, 0)),
             }
         )
     return lines
+
+
+def hour_labels(hours: list[datetime], tz: Any) -> list[str]:
+    """Each hour's start on the zone's clocks (``15:00``), with its offset from UTC where
+    the clocks show one start twice (``02:00 +10:30``, ``02:00 +09:30``)."""
+    locals_ = [hour.astimezone(tz) for hour in hours]
+    labels = [f"{local:%H:%M}" for local in locals_]
+    shown = []
+    for local, label in zip(locals_, labels, strict=True):
+        if labels.count(label) > 1:
+            offset = f"{local:%z}"
+            label = f"{label} {offset[:3]}:{offset[3:5]}"
+        shown.append(label)
+    return shown
 
 
 def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:

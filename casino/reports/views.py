@@ -3,7 +3,8 @@
 Supervisors, managers and auditors of a venue read its reports; a venue the user does not work at is
 "not found" and one they work at in another role "forbidden". Managers rebuild reports.
 Each view parses its input, calls one selector or service and renders; with HTMX a view
-renders the named partial of the same template.
+renders the named partial of the same template. Pages render in the venue's time zone
+(``_render``): a time on them is what the venue's clocks showed, and says which zone.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from casino.reports import investigation_selectors, outputs, periods, selectors,
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.services.gaming_days import gaming_date_of
+from casino.timezones import venue_today, venue_zone
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -57,6 +59,12 @@ def _check(user: Any, venue_id: int) -> None:
         raise PermissionDenied(
             "only the venue's supervisors, managers and auditors read its reports"
         )
+
+
+def _render(request: HttpRequest, venue: Venue, template: str, context: dict) -> HttpResponse:
+    """The page in the venue's time zone: the ``date`` filter writes times on its clocks."""
+    with timezone.override(venue_zone(venue)):
+        return render(request, template, context)
 
 
 def _date(text: str | None, default: date) -> date:
@@ -87,7 +95,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
     log_venue(venue)
     use_venue_language(request, venue.language)
-    today = timezone.localdate()
+    today = venue_today(venue)
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
     if date_from > date_to:
@@ -121,9 +129,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "overdue_investigations": overdue,
     }
     if request.htmx:
-        response = render(request, "reports/dashboard.html#dashboard", context)
+        response = _render(request, venue, "reports/dashboard.html#dashboard", context)
         return push_url(response, request.get_full_path())
-    return render(request, "reports/dashboard.html", context)
+    return _render(request, venue, "reports/dashboard.html", context)
 
 
 def trend_cache_key(board: selectors.Dashboard) -> str:
@@ -173,7 +181,9 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.GET.get("poll"):
         if ready:
             return HttpResponseClientRefresh()
-        return render(request, "reports/shift_report.html#report-status", _status(report))
+        return _render(
+            request, report.venue, "reports/shift_report.html#report-status", _status(report)
+        )
     context = {
         **_status(report),
         "f": _presented(report),
@@ -187,7 +197,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ("PDF", outputs.PDF_NAME),
         ],
     }
-    return render(request, "reports/shift_report.html", context)
+    return _render(request, report.venue, "reports/shift_report.html", context)
 
 
 def _presented(report: ShiftReport) -> dict[str, Any] | None:
@@ -239,7 +249,9 @@ def _request(request: HttpRequest, shift_id: int) -> HttpResponse:
         raise PermissionDenied(error.message) from None
     report.refresh_from_db()
     if request.htmx:
-        return render(request, "reports/shift_report.html#report-status", _status(report))
+        return _render(
+            request, report.venue, "reports/shift_report.html#report-status", _status(report)
+        )
     return redirect("reports:report", pk=report.pk)
 
 

@@ -20,7 +20,11 @@ def audit_record(
     before: Any = None,
     after: Any = None,
 ) -> AuditEvent:
-    """Append one audit event. ``user`` may be anonymous or None for system actions."""
+    """Append one audit event. ``user`` may be anonymous or None for system actions.
+
+    ``summary`` is for people: a time in it is written on the venue's clocks with the
+    zone's name (``casino.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);
+    ``before`` and ``after`` stay machine-readable (ISO 8601 instants)."""
     (event,) = insert_rows(
         [
             AuditEvent(

@@ -44,6 +44,7 @@ from casino.models import (
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.timezones import venue_time
 
 
 class GameRules(Protocol):
@@ -345,7 +346,7 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
         raise ValidationError(
             {
                 "effective_from": f"Version {later.number} is already scheduled from "
-                f"{later.effective_from:%Y-%m-%d %H:%M %Z}; choose a later time."
+                f"{venue_time(later.effective_from, ruleset.venue)}; choose a later time."
             }
         )
     replaced = list(
@@ -367,7 +368,7 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
         version,
         user=user,
         action="ruleset.activate",
-        summary=f"activated v{version.number} from {effective_from.isoformat()}",
+        summary=f"activated v{version.number} from {venue_time(effective_from, ruleset.venue)}",
         after={
             "effective_from": effective_from.isoformat(),
             "tables": [reach.as_dict() for reach in version_reach(ruleset=ruleset)],

@@ -2,15 +2,21 @@
 
 A shift of a million rounds has five million bets; a report that summed them all would
 read them all. Instead each settlement adds its round to ``BetTally`` (per table session,
-UTC hour, player, ruleset version and bet type) and ``SeatTally`` (per table session and
-member) with one upsert each, and a void takes it off again. A report then copies a few
-thousand tallies (casino.reports.figures).
+hour on the venue's clocks, player, ruleset version and bet type) and ``SeatTally`` (per
+table session and member) with one upsert each, and a void takes it off again. A report
+then copies a few thousand tallies (casino.reports.figures).
 
 The sums are computed by the database from the round's own rows (an ``INSERT ... SELECT
 ... GROUP BY ... ON CONFLICT DO UPDATE``), in the settlement's transaction, so a tally
 holds exactly the settled rounds: :func:`tally_differences` checks that against the bets
 (``manage.py audit_ledger --tallies``). Rows are upserted in key order, so two
 settlements at one table cannot deadlock on them.
+
+The hour is the start of the venue's local hour (``casino.timezones.LocalHour``, an
+instant): the venue's zone is read through the join to the round's table the statement
+makes anyway, so settling costs no query more. Tallies written before hours were local
+are bucketed by the UTC hour; ``manage.py rebuild_tallies`` makes them again (only a venue
+whose zone is not a whole number of hours off UTC differs).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Verify the ledger: every round, slip and drop sums to zero, every closed session reconciles.
 
 ``--tallies`` also checks that the reports' tallies (casino.services.tallies) hold exactly
-the settled rounds' bets and seats.
+the settled rounds' bets and seats, each bet in the hour on its venue's clocks it settled
+in (tallies bucketed by the UTC hour before hours were local show as differences at a
+venue half an hour off UTC: ``manage.py rebuild_tallies --venue CODE`` makes them again).
 
 Everything is computed in the database (GROUP BY / HAVING), so it runs over millions of
 rounds in seconds and memory that does not grow with them. Exit status 1 when anything is

@@ -1,8 +1,11 @@
 """Make a shift's tallies again from its settled rounds, then check them.
 
 The tallies follow every settlement and void by themselves; this is for rows repaired by
-hand in the database (``audit_ledger --tallies`` names the difference). Rebuild the
-shift's report afterwards from the reports page.
+hand in the database (``audit_ledger --tallies`` names the difference), and for tallies
+written before report hours were the venue's local hours: a venue whose zone is not a whole
+number of hours off UTC (Asia/Kolkata, Australia/Adelaide) had them bucketed by the UTC
+hour (``--venue CODE`` makes that venue's again). Rebuild the shifts' reports afterwards
+from the reports page.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from casino.models import Shift
+from casino.models import Shift, Venue
 from casino.progress import command_progress
 from casino.services.tallies import tally_differences, tally_rebuild
 
@@ -21,11 +24,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         which = parser.add_mutually_exclusive_group(required=True)
         which.add_argument("--shift", type=int, help="the shift's id (on its report's page)")
+        which.add_argument("--venue", help="every shift of the venue with this code")
         which.add_argument("--all", action="store_true", help="every shift")
 
     def handle(self, *args, **options) -> None:
         if options["all"]:
             shifts = list(Shift.objects.order_by("pk").values_list("pk", flat=True))
+        elif options["venue"]:
+            venue = Venue.objects.filter(code=options["venue"]).first()
+            if venue is None:
+                raise CommandError(f"there is no venue with the code {options['venue']!r}")
+            shifts = list(venue.shifts.order_by("pk").values_list("pk", flat=True))
         else:
             if not Shift.objects.filter(pk=options["shift"]).exists():
                 raise CommandError(f"there is no shift {options['shift']}")

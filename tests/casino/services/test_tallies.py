@@ -17,6 +17,7 @@ from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import play
+from casino.timezones import local_hour, venue_zone
 from tests.factories import PlayerFactory
 
 NIU_9 = "KS QS 5H 4H TC"  # Niu 9
@@ -66,7 +67,8 @@ def test_a_settled_round_is_tallied_per_player_and_bet_type(floor, session):
         D("95000"),
     )
     assert single.stake_squared == D("10000000000")
-    assert single.hour == round_.settled_at.replace(minute=0, second=0, microsecond=0)
+    # the start of the hour on the venue's clocks (Hanoi's hours start on UTC's)
+    assert single.hour == local_hour(round_.settled_at, venue_zone(floor.venue))
     assert (single.shift_id, single.table_id, single.dealer_id) == (
         session.shift_id,
         floor.table.pk,
