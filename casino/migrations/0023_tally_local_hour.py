@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("casino", "0021_venue_staff_roles_help"),
+        ("casino", "0022_investigations"),
     ]
 
     operations = [
