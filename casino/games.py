@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 from importlib import import_module
@@ -247,8 +248,33 @@ class GameAdmin(Protocol):
         and ``poll_seconds`` (how often it asks again)."""
 
 
+@dataclass(frozen=True)
+class RatedPlay:
+    """A player's rated play at one table session, as a game rates it: what the player page,
+    the comps and the reports read for a game whose play is rated by hand (a supervisor's
+    rating: average bet, time in and out) rather than from settled bets."""
+
+    player_id: int
+    session_id: int
+    table_code: str
+    game: str
+    started_at: datetime
+    ended_at: datetime
+    average_bet: Decimal
+    #: Decisions (hands, spins) the rating stands for; None when the game does not count them.
+    decisions: int | None
+    theoretical_win: Decimal
+    #: The house's win from the player, when the rating records it (None: not recorded).
+    actual_win: Decimal | None
+
+
 class GameReports(Protocol):
-    """How the management reports show the game."""
+    """How the management reports show the game.
+
+    A game whose play is rated by hand also provides ``rated_play(*, player_ids, date_from,
+    date_to) -> list[RatedPlay]`` (gaming dates, inclusive; ``player_ids`` None for every
+    player); the floor reads the card games' play from their tallies instead.
+    """
 
     #: The game's name in a report (translatable).
     label: StrOrPromise
