@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from casino import replicas
 from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
@@ -34,6 +35,14 @@ def _replica_where_asked(request, monkeypatch):
         and replicas.REPLICA in (marker.kwargs.get("databases") or ())
     ):
         monkeypatch.setattr(replicas, "replica_configured", _replica_configured)
+
+
+@pytest.fixture(autouse=True)
+def _language_of_its_own():
+    """Each test starts in the default language: a page that spoke a venue's language
+    leaves it active in the thread (the next request's middleware sets its own)."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -468,8 +468,8 @@ SHEET_NAME_REFUSED = str.maketrans({c: "-" for c in "[]:*?/\\"})
 def sheet_name(title: str, taken: set[str]) -> str:
     """A sheet's name from a title: at most 31 characters, none Excel refuses, unique.
 
-    >>> sheet_name("Niu Niu / Mau Binh", set()), sheet_name("Tables", {"Tables"})
-    ('Niu Niu - Mau Binh', 'Tables 2')
+    >>> sheet_name("Bets: tables / hours", set()), sheet_name("Tables", {"Tables"})
+    ('Bets- tables - hours', 'Tables 2')
     """
     name = title.translate(SHEET_NAME_REFUSED)[:31]
     number = 2

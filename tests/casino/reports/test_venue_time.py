@@ -46,7 +46,7 @@ def utc(hour: int, minute: int) -> datetime:
 
 @pytest.fixture
 def kolkata(monkeypatch):
-    venue = VenueFactory(code="kolkata", timezone="Asia/Kolkata")
+    venue = VenueFactory(code="kolkata", timezone="Asia/Kolkata", language="en")
     VenueFactory(code="seoul", timezone="Asia/Seoul")  # a venue in another zone
     table = niuniu_table(venue)
     # in force before the rounds (dealt at their own times, days ago)
