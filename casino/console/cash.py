@@ -17,14 +17,17 @@ from casino.console.access import closed, page, refusal, session_context, with_s
 from casino.errors import Forbidden, InvalidInput, ServiceError
 from casino.models import CashInstrument, CashKind, TableSession
 from casino.money import venue_money
+from casino.roles import SUPERVISE, can
 from casino.services.cash import cash_record, cash_void, player_of
 
 TEMPLATE = "console/cash.html"
 
 
-def cash_context(session: TableSession, **extra: Any) -> dict[str, Any]:
+def cash_context(session: TableSession, user: Any, **extra: Any) -> dict[str, Any]:
     return {
         **session_context(session, "cash"),
+        # The void is a supervisor's (the service refuses anyone else's).
+        "can_void": can(user, SUPERVISE, session.table.venue_id),
         "transactions": cash_selectors.session_cash(session=session),
         "kinds": CashKind.choices,
         "instruments": CashInstrument.choices,
@@ -42,7 +45,7 @@ def cash_context(session: TableSession, **extra: Any) -> dict[str, Any]:
 def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The session's buy-ins and cash-outs; a POST records one."""
     if request.method == "GET":
-        return page(request, TEMPLATE, "cash", cash_context(session))
+        return page(request, TEMPLATE, "cash", cash_context(session, request.user))
     if session.status != TableSession.Status.OPEN:
         return closed(request, session, "cash")
     venue = session.table.venue
@@ -76,7 +79,9 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         except ServiceError as error:
             errors[error.field or "amount"] = error.message
     if errors:
-        context = cash_context(session, errors=errors, data=data, key=forms.read_key(data))
+        context = cash_context(
+            session, request.user, errors=errors, data=data, key=forms.read_key(data)
+        )
         return page(request, TEMPLATE, "cash", context, status=422)
     notice = _("%(kind)s of %(amount)s (%(instrument)s) recorded for %(player)s.") % {
         "kind": tx.get_kind_display(),
@@ -84,7 +89,7 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         "instrument": tx.get_instrument_display(),
         "player": tx.player.name if tx.player_id else _("an unknown player"),
     }
-    return page(request, TEMPLATE, "cash", cash_context(session, notice=notice))
+    return page(request, TEMPLATE, "cash", cash_context(session, request.user, notice=notice))
 
 
 @require_POST
@@ -99,10 +104,10 @@ def cash_void_view(request: HttpRequest, session: TableSession, tx_id: int) -> H
     except Forbidden as refused:
         return refusal(request, 403, refused.message)
     except ServiceError as error:
-        context = cash_context(session, void_errors={tx.pk: error.message})
+        context = cash_context(session, request.user, void_errors={tx.pk: error.message})
         return page(request, TEMPLATE, "cash", context, status=422)
     notice = _("%(kind)s of %(amount)s voided.") % {
         "kind": tx.get_kind_display(),
         "amount": venue_money(tx.amount, session.table.venue),
     }
-    return page(request, TEMPLATE, "cash", cash_context(session, notice=notice))
+    return page(request, TEMPLATE, "cash", cash_context(session, request.user, notice=notice))

@@ -206,3 +206,20 @@ def test_console_records_a_buy_in_by_membership_number(dealer, floor, session, p
     assert wrong.status_code == 422
     assert "No player with membership number NOBODY" in wrong.content.decode()
     assert CashTransaction.objects.count() == 1
+
+
+def test_a_supervisor_voids_from_the_console_a_dealer_is_not_offered_it(
+    client, floor, session, player
+):
+    tx = buy_in(session, floor.dealer, player, "1000000")
+    page = reverse("console:cash", args=[session.pk])
+    void = reverse("console:cash-void", args=[session.pk, tx.pk])
+    client.force_login(floor.dealer)
+    assert void not in client.get(page).content.decode()
+    assert client.post(void, {"reason": "typed twice"}).status_code == 403
+    client.force_login(floor.supervisor)
+    assert void in client.get(page).content.decode()
+    assert client.post(void, {"reason": ""}).status_code == 422
+    assert client.post(void, {"reason": "typed twice"}).status_code == 200
+    tx.refresh_from_db()
+    assert (tx.voided_by, tx.void_reason) == (floor.supervisor, "typed twice")
