@@ -5,8 +5,9 @@
   amount (more than 0, in the venue's currency units: no more decimals than the currency
   has). The player is a member of the venue (by membership number) or nobody known: a
   buy-in of an unknown player still counts for the table, but no threshold can follow
-  it. It counts in the gaming day of the venue it is recorded in (``GamingDay``, or the
-  venue's start time when no day is made yet), not the calendar day.
+  it; a barred player cannot buy in (a cash-out is still recorded). It counts in the
+  gaming day of the venue it is recorded in (``GamingDay``, or the venue's start time
+  when no day is made yet), not the calendar day.
 - No ledger entry: chips given for cash leave the tray and the cash goes into the drop
   box, which the count measures (the drop); the table's result is the change of its tray
   with the fills, credits and drop. A transaction is the record of who brought in or took
@@ -190,6 +191,12 @@ def cash_record(
     if player is not None:
         # Serialises one player's transactions, so two tables do not raise one alert twice.
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if kind == CashKind.BUY_IN and player.status == Player.Status.BARRED:
+            raise Conflict(
+                gettext("%(name)s is barred and cannot buy in; a cash-out is still recorded.")
+                % {"name": player.name},
+                field="player",
+            )
     at = at or timezone.now()
     tx = CashTransaction(
         venue=venue,

@@ -164,13 +164,18 @@ def test_refusals(floor, session, player, thresholds, approver):
         thresholds_approve(version=version, user=floor.manager)  # the proposer
     with pytest.raises(Forbidden):
         thresholds_approve(version=version, user=floor.supervisor)
+    player.status = "barred"
+    player.save(update_fields=["status"])
+    with pytest.raises(Conflict, match="barred"):
+        buy_in(session, floor.dealer, player, "1000")
+    assert buy_in(session, floor.dealer, player, "1000", kind="cash_out").kind == "cash_out"
     session.status = "closed"
     session.save(update_fields=["status"])
     with pytest.raises(Conflict):
         buy_in(session, floor.dealer, player, "1000")
 
 
-def test_report_page_and_csv(client, floor, session, player, thresholds):
+def test_report_page_and_csv(client, floor, session, player, thresholds, cashier):
     tx = buy_in(session, floor.dealer, player, "120000000")
     client.force_login(floor.auditor)
     day = tx.gaming_date.isoformat()
@@ -188,6 +193,9 @@ def test_report_page_and_csv(client, floor, session, player, thresholds):
     dashboard = client.get(reverse("reports:dashboard") + f"?venue={floor.venue.code}")
     assert 'id="cash-alerts-title"' in dashboard.content.decode()
     assert "Tran Van A" in dashboard.content.decode()
+    client.force_login(cashier)
+    cage = client.get(reverse("console:cage", args=[floor.venue.pk])).content.decode()
+    assert 'id="cash-alerts-title"' in cage and "Tran Van A" in cage
 
 
 def test_console_records_a_buy_in_by_membership_number(dealer, floor, session, player):
