@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import cash_selectors
 from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.console.slips import waiting_for
@@ -73,6 +74,7 @@ def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
     return {
         "venue": venue,
         "lists": lists,
+        "cash_alerts": cash_selectors.recent_alerts(venue=venue),
         "steps": {slip.pk: slip_steps(slip=slip, user=user) for slip in every},
         "waiting": {slip.pk: waiting_for(slip) for slip in every},
         "step_errors": {},

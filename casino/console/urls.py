@@ -4,7 +4,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import cage, closing, count, history, lock, pit, slips, tables
+from casino.console import cage, cash, closing, count, history, lock, pit, slips, tables
 
 app_name = "console"
 
@@ -28,6 +28,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "sessions/<int:session_id>/slips/<int:slip_id>/<slug:step>/",
         slips.slip_step,
         name="slip-step",
+    ),
+    path("sessions/<int:session_id>/cash/", cash.cash, name="cash"),
+    path(
+        "sessions/<int:session_id>/cash/<int:tx_id>/void/",
+        cash.cash_void_view,
+        name="cash-void",
     ),
     path("cage/", cage.cage_home, name="cage-home"),
     path("cage/<int:venue_id>/", cage.cage, name="cage"),

@@ -1,6 +1,13 @@
 """The floor's models, one module per part; import them from here."""
 
 from casino.models.audit import AuditEvent
+from casino.models.cash import (
+    CashAlert,
+    CashInstrument,
+    CashKind,
+    CashThresholds,
+    CashTransaction,
+)
 from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
 from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
 from casino.models.investigations import FluctuationInvestigation, InvestigationNote
@@ -34,6 +41,11 @@ __all__ = [
     "BetTally",
     "Box",
     "BoxCount",
+    "CashAlert",
+    "CashInstrument",
+    "CashKind",
+    "CashThresholds",
+    "CashTransaction",
     "CountDay",
     "Drop",
     "DropBox",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino.reports import investigation_views, views
+from casino.reports import cash_views, investigation_views, views
 
 app_name = "reports"
 
@@ -21,6 +21,14 @@ urlpatterns = [
         "investigations/<int:pk>/<str:step>/",
         investigation_views.investigation_step,
         name="investigation_step",
+    ),
+    path("cash/", cash_views.cash_report, name="cash"),
+    path("cash/csv/", cash_views.cash_report_csv, name="cash_csv"),
+    path("cash/thresholds/", cash_views.thresholds_propose_view, name="cash_thresholds"),
+    path(
+        "cash/thresholds/<int:pk>/approve/",
+        cash_views.thresholds_approve_view,
+        name="cash_thresholds_approve",
     ),
     path("periods/", views.period_report, name="periods"),
     path("periods/csv/", views.period_report_csv, name="periods_csv"),

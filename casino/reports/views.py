@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
+from casino import cash_selectors
 from casino.console.access import use_venue_language
 from casino.errors import Forbidden
 from casino.logs import log_venue, not_at_venue
@@ -105,6 +106,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
         shifts = selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to)
         overdue = investigation_selectors.overdue_investigations(venue=venue)
+        cash_alerts = cash_selectors.recent_alerts(venue=venue)
     data = jsonable(
         {
             "total": board.total,
@@ -127,6 +129,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "shifts": shifts,
         "can_rebuild": selectors.can_rebuild(user=request.user, venue_id=venue.pk),
         "overdue_investigations": overdue,
+        "cash_alerts": cash_alerts,
+        "show_cash_report": True,
     }
     if request.htmx:
         response = _render(request, venue, "reports/dashboard.html#dashboard", context)

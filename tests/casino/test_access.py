@@ -81,6 +81,7 @@ from casino.roles import (
     role_group,
     role_permissions,
 )
+from casino.services.cash import cash_record, thresholds_propose
 from casino.services.closing import session_close, session_figures
 from casino.services.investigations import investigation_note_add, investigations_sync
 from casino.services.logins import login_record, token_issue
@@ -297,6 +298,9 @@ class Side:
     #: Opened by a flag of ``report`` (its total, flagged for the test), with a note.
     investigation: FluctuationInvestigation | None = None
     note: InvestigationNote | None = None
+    #: A buy-in recorded in ``session``, and thresholds proposed by a second manager.
+    cash_tx: Any = None
+    cash_version: Any = None
 
 
 @dataclass
@@ -431,6 +435,13 @@ def build_side(mark: str) -> Side:
     side.investigation = _investigation(side.report)
     side.note = investigation_note_add(
         investigation=side.investigation, user=side.manager, text=f"{mark} note"
+    )
+    side.cash_tx = cash_record(session=session, user=dealer, player=player, amount=D("500000"))
+    side.cash_version = thresholds_propose(
+        venue=venue,
+        user=ruleset_change.requested_by,
+        logging_threshold=D("30000000"),
+        reporting_threshold=D("100000000"),
     )
     return side
 
@@ -677,6 +688,22 @@ CONSOLE_ROUTES = {
         ),
         body=lambda world, side: {"reason": "asked twice"},
     ),
+    "console:cash": Route(
+        _console("cash", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: {"amount": "100,000", "key": "c" * 32},
+        shows=mark,
+    ),
+    # Voiding a buy-in is a supervisor's: the dealer's POST is refused by the service (403).
+    "console:cash-void": Route(
+        _console("cash-void", _session, lambda side: side.cash_tx.pk),
+        everyone(405),
+        post=lambda role, venue: (
+            console(None)(role, venue) or (403 if role not in SUPERVISE else None)
+        ),
+        body=lambda world, side: {"reason": "typed twice"},
+    ),
     # The cage's screens are the cashier's alone (casino/console/cage.py).
     "console:cage-home": Route(
         lambda world, side: reverse("console:cage-home"),
@@ -750,6 +777,30 @@ REPORT_ROUTES = {
     ),
     "reports:report": Route(
         lambda world, side: reverse("reports:report", args=[side.report.pk]), reports(), shows=mark
+    ),
+    "reports:cash": Route(
+        lambda world, side: f"{reverse('reports:cash')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:cash_csv": Route(
+        lambda world, side: f"{reverse('reports:cash_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:cash_thresholds": Route(
+        lambda world, side: f"{reverse('reports:cash_thresholds')}?venue={side.venue.code}",
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"logging_threshold": "1000", "reporting_threshold": "2000"},
+    ),
+    "reports:cash_thresholds_approve": Route(
+        lambda world, side: (
+            reverse("reports:cash_thresholds_approve", args=[side.cash_version.pk])
+            + f"?venue={side.venue.code}"
+        ),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
     ),
     "reports:periods": Route(
         lambda world, side: f"{reverse('reports:periods')}?venue={side.venue.code}",

@@ -12,9 +12,17 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from casino import games
-from casino.models import DropBox, FluctuationInvestigation, ShiftReport, Venue
+from casino.models import (
+    DropBox,
+    FluctuationInvestigation,
+    Player,
+    ShiftReport,
+    TableSession,
+    Venue,
+)
 from casino.reports.services import report_build
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
+from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create
@@ -157,6 +165,8 @@ class Command(BaseCommand):
                 self.stdout.write(line)
         for line in self._count_last_day(venue, users):
             self.stdout.write(line)
+        for line in self._cash_records(venue, users):
+            self.stdout.write(line)
 
     def _count_last_day(self, venue: Venue, users: dict) -> list[str]:
         """The count of the venue's last gaming day before today, if its tables played one:
@@ -190,3 +200,45 @@ class Command(BaseCommand):
                 f"http://127.0.0.1:8000/reports/investigations/?venue={venue.code}"
             )
         return lines
+
+    def _cash_records(self, venue: Venue, users: dict) -> list[str]:
+        """The venue's cash thresholds (the manager proposes, the approver approves), then a
+        rated player's buy-ins at the open tables crossing the logging threshold (not the
+        reporting one) today, with a chip buy-in that does not count."""
+        unit = venue.rounding_unit
+        version = thresholds_propose(
+            venue=venue,
+            user=users["manager"],
+            logging_threshold=unit * 30_000,
+            reporting_threshold=unit * 100_000,
+        )
+        thresholds_approve(version=version, user=users["approver"])
+        sessions = list(
+            TableSession.objects.filter(
+                table__venue=venue, status=TableSession.Status.OPEN
+            ).order_by("pk")[:2]
+        )
+        player = (
+            Player.objects.filter(venue=venue, boxes__isnull=False).order_by("pk").first()
+            or Player.objects.filter(venue=venue).order_by("pk").first()
+        )
+        if not sessions or player is None:
+            return []
+        amounts = [
+            ("cash", unit * 12_000),
+            ("chips", unit * 5_000),
+            ("cash", unit * 20_000),
+        ]
+        for n, (instrument, amount) in enumerate(amounts):
+            cash_record(
+                session=sessions[n % len(sessions)],
+                user=users["dealer"],
+                player=player,
+                amount=amount,
+                instrument=instrument,
+            )
+        return [
+            f"  cash: {player.membership_number} bought in {unit * 32_000} {venue.currency} "
+            f"in cash today (logged at {unit * 30_000}): "
+            f"http://127.0.0.1:8000/reports/cash/?venue={venue.code}"
+        ]

@@ -31,6 +31,14 @@ from niuniu.models import NiuNiuRulesetVersion
 pytestmark = pytest.mark.django_db
 
 
+def cash_report_today(venue):
+    from casino.cash_selectors import cash_report
+    from casino.models import CashTransaction
+
+    day = CashTransaction.objects.filter(venue=venue).latest("pk").gaming_date
+    return cash_report(venue=venue, date_from=day, date_to=day)
+
+
 def test_demo_builds_a_floor_that_reconciles(settings):
     settings.MAUBINH_HOUSE_TAKE_DEALS = 3
     out = io.StringIO()
@@ -55,6 +63,9 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         )
         assert niuniu_open.count() == 1
         assert Round.objects.filter(session=closed).count() == 6
+        # a rated player's cash buy-ins today reach the logging threshold, not the reporting
+        today = cash_report_today(venue)
+        assert len(today.log) == 2 and today.candidates == []
         # the played table took a fill through the cage and sold chips for cash ...
         (fill,) = Slip.objects.filter(session=closed)
         assert (fill.status, fill.issued_by.username) == ("verified", "cashier")

@@ -1,0 +1,204 @@
+"""Buy-ins and cash-outs at the tables, and the cash transaction records kept of them.
+
+``CashTransaction``: one buy-in or cash-out of a player (or of a player nobody knows) at a
+table session, recorded from the table's console. It is a record, not a ledger entry: the
+chips the table gives for cash come out of its tray and the cash goes into the drop box,
+which the count measures (the drop); a buy-in for chips of another table, a marker or a
+cash-out paid at the table moves nothing the ledger keeps either. A mistake is voided
+(who, when, why) and entered again; nothing is deleted.
+
+``CashThresholds``: a venue's logging and reporting thresholds, versioned: a manager
+proposes a version, a second manager approves it; the latest approved version is in force.
+
+``CashAlert``: raised once per player, gaming day and direction (cash in, cash out) when the
+day's total reaches the reporting threshold; kept (the cage and the managers see it).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models.floor import Player, Table, TableSession, money_field
+from casino.models.venues import Venue
+
+
+class CashKind(models.TextChoices):
+    BUY_IN = "buy_in", _("Buy-in")
+    CASH_OUT = "cash_out", _("Cash-out")
+
+
+class CashInstrument(models.TextChoices):
+    CASH = "cash", _("Cash")
+    CHIPS = "chips", _("Chips")
+    MARKER = "marker", _("Marker")
+    OTHER = "other", _("Other")
+
+
+class CashTransaction(models.Model):
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="cash_transactions", verbose_name=_("venue")
+    )
+    session = models.ForeignKey(
+        TableSession,
+        on_delete=models.PROTECT,
+        related_name="cash_transactions",
+        verbose_name=_("session"),
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="cash_transactions", verbose_name=_("table")
+    )
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cash_transactions",
+        verbose_name=_("player"),
+        help_text=_("Empty: a player nobody knows (counted for the table only)."),
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=CashKind.choices)
+    instrument = models.CharField(_("instrument"), max_length=16, choices=CashInstrument.choices)
+    amount = money_field(_("amount"))
+    gaming_date = models.DateField(_("gaming date"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("voided by"),
+    )
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    void_reason = models.TextField(_("reason for the void"), blank=True)
+    # The form's one-time key: the same form posted twice records one transaction.
+    key = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("buy-in or cash-out")
+        verbose_name_plural = _("buy-ins and cash-outs")
+        ordering = ["-recorded_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="cash_amount_positive"),
+            models.CheckConstraint(
+                condition=models.Q(voided_at__isnull=True)
+                | (models.Q(voided_by__isnull=False) & ~models.Q(void_reason="")),
+                name="cash_void_signed",
+            ),
+            models.UniqueConstraint(
+                fields=["venue", "key"], condition=~models.Q(key=""), name="cash_key_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["venue", "gaming_date", "player"]),
+            models.Index(fields=["player", "-recorded_at"]),
+            models.Index(fields=["session", "-recorded_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} at {self.table_id} ({self.gaming_date})"
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
+
+
+class CashThresholds(models.Model):
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")
+        APPROVED = "approved", _("Approved")
+
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="cash_thresholds", verbose_name=_("venue")
+    )
+    logging_threshold = money_field(
+        _("logging threshold"),
+        help_text=_("A player's cash in (or out) of a gaming day at or above it is logged."),
+    )
+    reporting_threshold = money_field(
+        _("reporting threshold"),
+        help_text=_(
+            "A player's cash in (or out) of a gaming day at or above it raises an alert to "
+            "the cage and the managers, and is a report candidate."
+        ),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PROPOSED
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    proposed_at = models.DateTimeField(_("proposed at"))
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("cash thresholds")
+        verbose_name_plural = _("cash thresholds")
+        ordering = ["venue", "-proposed_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(logging_threshold__gt=0)
+                & models.Q(reporting_threshold__gte=models.F("logging_threshold")),
+                name="cash_thresholds_ordered",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="proposed")
+                | models.Q(approved_by__isnull=False, approved_at__isnull=False),
+                name="cash_thresholds_approved_signed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"cash thresholds {self.pk} of {self.venue_id} ({self.status})"
+
+
+class CashAlert(models.Model):
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="cash_alerts", verbose_name=_("venue")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="cash_alerts", verbose_name=_("player")
+    )
+    gaming_date = models.DateField(_("gaming date"))
+    direction = models.CharField(_("direction"), max_length=16, choices=CashKind.choices)
+    total = money_field(_("day's total when raised"))
+    threshold = money_field(_("reporting threshold"))
+    transaction = models.ForeignKey(
+        CashTransaction,
+        on_delete=models.PROTECT,
+        related_name="alerts",
+        verbose_name=_("transaction that reached it"),
+    )
+    raised_at = models.DateTimeField(_("raised at"))
+
+    class Meta:
+        verbose_name = _("cash alert")
+        verbose_name_plural = _("cash alerts")
+        ordering = ["-raised_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["venue", "player", "gaming_date", "direction"], name="cash_alert_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"cash alert {self.pk}: {self.player_id} {self.direction} {self.gaming_date}"

@@ -1,0 +1,220 @@
+"""The cash transaction records of a venue: the log and the report candidates of a range of
+gaming days (a page and its CSV), and the venue's thresholds (a manager proposes a
+version, a second manager approves it).
+
+Read by the venue's supervisors, managers and auditors (another venue: 404, another role:
+403, as the other report pages); the thresholds are written by its managers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zoneinfo
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from casino import cash_selectors
+from casino.console.access import use_venue_language
+from casino.console.forms import read_amount
+from casino.errors import Forbidden, ServiceError
+from casino.logs import log_venue
+from casino.models import CashThresholds, Venue
+from casino.replicas import replica_reads
+from casino.reports import outputs
+from casino.reports.views import _period_venue
+from casino.roles import MANAGE, can
+from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
+from casino.timezones import venue_zone
+
+
+def _venue(request: HttpRequest) -> Venue:
+    venue, _venues = _period_venue(request)
+    log_venue(venue)
+    use_venue_language(request, venue.language)
+    return venue
+
+
+def _range(request: HttpRequest, venue: Venue) -> tuple[date, date]:
+    today = gaming_date_at(venue, timezone.now())
+
+    def asked(name: str, default: date) -> date:
+        try:
+            return date.fromisoformat(request.GET.get(name) or "")
+        except ValueError:
+            return default
+
+    date_to = asked("to", today)
+    date_from = asked("from", date_to)
+    if date_from > date_to:
+        date_from, date_to = date_to, date_from
+    date_from = max(date_from, date_to - timedelta(days=cash_selectors.MAX_REPORT_DAYS - 1))
+    return date_from, date_to
+
+
+def _context(request: HttpRequest, venue: Venue, **extra: Any) -> dict[str, Any]:
+    date_from, date_to = _range(request, venue)
+    with replica_reads():
+        report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
+        versions = cash_selectors.threshold_versions(venue=venue)
+    in_force = next((v for v in versions if v.status == CashThresholds.Status.APPROVED), None)
+    return {
+        "venue": venue,
+        "report": report,
+        "versions": versions,
+        "in_force": in_force,
+        "can_manage": can(request.user, MANAGE, venue.pk),
+        "errors": {},
+        "data": {},
+        **extra,
+    }
+
+
+def _render(request: HttpRequest, venue: Venue, context: dict, status: int = 200) -> HttpResponse:
+    with timezone.override(venue_zone(venue)):
+        return render(request, "reports/cash.html", context, status=status)
+
+
+@login_required
+@require_GET
+def cash_report(request: HttpRequest) -> HttpResponse:
+    """The venue's cash log and report candidates of a range of gaming days."""
+    venue = _venue(request)
+    return _render(request, venue, _context(request, venue))
+
+
+@login_required
+@require_GET
+def cash_report_csv(request: HttpRequest) -> HttpResponse:
+    """The log entries, then the report candidates, as CSV (a UTF-8 BOM for Excel)."""
+    venue = _venue(request)
+    date_from, date_to = _range(request, venue)
+    with replica_reads():
+        report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
+    zone = zoneinfo.ZoneInfo(venue.timezone)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+
+    def row(*cells: Any) -> None:
+        writer.writerow([outputs.csv_text(str(cell)) for cell in cells])
+
+    row(_("Cash transaction records"), venue.name, venue.currency)
+    row(_("Gaming dates"), date_from.isoformat(), date_to.isoformat())
+    for day in report.unjudged:
+        row(_("Note"), _("%(day)s: no thresholds were approved") % {"day": day.isoformat()})
+    writer.writerow([])
+    row(_("Log"))
+    row(
+        _("Gaming date"),
+        _("Recorded at"),
+        _("Membership number"),
+        _("Player"),
+        _("Table"),
+        _("Kind"),
+        _("Amount"),
+        _("Day's total"),
+        _("Recorded by"),
+    )
+    for tx in report.log:
+        row(
+            tx.gaming_date.isoformat(),
+            tx.recorded_at.astimezone(zone).isoformat(timespec="minutes"),
+            tx.player.membership_number,
+            tx.player.name,
+            tx.table.code,
+            tx.get_kind_display(),
+            tx.amount,
+            tx.day_total,
+            tx.recorded_by.get_username(),
+        )
+    writer.writerow([])
+    row(_("Report candidates"))
+    row(
+        _("Gaming date"),
+        _("Membership number"),
+        _("Player"),
+        _("Direction"),
+        _("Total"),
+        _("Transactions"),
+        _("Reporting threshold"),
+        _("Alert raised at"),
+    )
+    for candidate in report.candidates:
+        row(
+            candidate.gaming_date.isoformat(),
+            candidate.player.membership_number,
+            candidate.player.name,
+            candidate.kind_label,
+            candidate.total,
+            len(candidate.transactions),
+            candidate.thresholds.reporting_threshold,
+            candidate.alert.raised_at.astimezone(zone).isoformat(timespec="minutes")
+            if candidate.alert
+            else "",
+        )
+    response = HttpResponse(
+        buffer.getvalue().encode("utf-8-sig"), content_type=outputs.CONTENT_TYPES["csv"]
+    )
+    name = f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _managed_venue(request: HttpRequest) -> Venue:
+    venue = _venue(request)
+    if not can(request.user, MANAGE, venue.pk):
+        raise PermissionDenied("only the venue's managers set its cash thresholds")
+    return venue
+
+
+def _back(venue: Venue) -> HttpResponse:
+    return redirect(f"{reverse('reports:cash')}?venue={venue.code}", permanent=False)
+
+
+@login_required
+@require_POST
+def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
+    """A manager proposes a version of the venue's thresholds."""
+    venue = _managed_venue(request)
+    errors: dict[str, str] = {}
+    values = {}
+    for name in ("logging_threshold", "reporting_threshold"):
+        try:
+            values[name] = read_amount(request.POST.get(name, ""), venue.amount_grouping)
+        except ValueError as error:
+            errors[name] = str(error)
+    if not errors:
+        try:
+            thresholds_propose(venue=venue, user=request.user, **values)
+        except ServiceError as error:
+            errors[error.field or "logging_threshold"] = error.message
+    if errors:
+        context = _context(request, venue, errors=errors, data=request.POST)
+        return _render(request, venue, context, status=422)
+    return _back(venue)
+
+
+@login_required
+@require_POST
+def thresholds_approve_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A second manager approves a proposed version."""
+    venue = _managed_venue(request)
+    version = CashThresholds.objects.filter(venue=venue, pk=pk).first()
+    if version is None:
+        raise Http404("no such thresholds at this venue")
+    try:
+        thresholds_approve(version=version, user=request.user)
+    except Forbidden as refused:
+        context = _context(request, venue, errors={"approve": refused.message})
+        return _render(request, venue, context, status=403)
+    return _back(venue)
