@@ -16,8 +16,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
-from casino.console.access import go, session_context, session_view
+from casino.console.access import session_context, session_view
 from casino.console.selectors import players_by_number
 from casino.errors import ServiceError
 from casino.models import TableLimit, TableSession
@@ -78,8 +79,6 @@ def ratings_context(
 def _rate(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The supervisor's rating, entered through ``rating_enter``; every mistake beside its
     field."""
-    if request.method != "POST":
-        return go(request, reverse("console:round", args=[session.pk]))
     data = {name: request.POST.get(name, "").strip() for name in FIELDS}
     errors: dict[str, str] = {}
     venue = session.table.venue
@@ -122,7 +121,8 @@ def _rate(request: HttpRequest, session: TableSession) -> HttpResponse:
     return render(request, TEMPLATE, context, status=400)
 
 
-rate_view = session_view(_rate, capability=SUPERVISE)
+#: POST only (405 otherwise, before anything else is asked), a supervisor's.
+rate_view = require_POST(session_view(_rate, capability=SUPERVISE))
 
 
 class TableGamesConsole:
