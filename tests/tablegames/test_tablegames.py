@@ -15,6 +15,7 @@ from django.utils import timezone
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
+from casino.reports import outputs
 from casino.reports.services import report_build, report_request
 from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.closing import session_close
@@ -180,6 +181,8 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     assert D(players["BJ-2"]["house_win"]) == D("-20000")
     assert list(players) == ["BJ-1", "BJ-2"]  # the highest theoretical first
     assert D(figures["count"]["sessions"][0]["win_by_count"]) == D("1000000")
+    sheet = outputs.render_csv(figures).decode()  # the report's files show the lines
+    assert "BJ1" in sheet and "BJ-2" in sheet
 
     # The player page's hook: Lan's rated play that day.
     day = bj.shift.gaming_date
