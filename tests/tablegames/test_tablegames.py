@@ -150,6 +150,10 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     assert page.status_code == 200
     assert "Ratings of this session" in shown and "BJ-1 Lan" in shown
     assert "Ratings replaced by a correction" in shown
+    # The floor's other pages of the session take a table that deals no rounds.
+    for name in ("watch", "history", "slips", "close"):
+        other = client.get(reverse(f"console:{name}", args=[bj.session.pk]))
+        assert other.status_code == 200, (name, other.content.decode()[:1000])
 
     # Closed: 9,000,000 in the tray, a drop of 3,000,000: 9M - 10M - 1M fill + 3M = 1M.
     closed = session_close(
