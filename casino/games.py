@@ -125,6 +125,8 @@ class GameConsole(Protocol):
     namespace), renders ``screen`` at ``sessions/<id>/``, and runs the preview and the
     Confirm (``casino.console.round``) with the game's reading of the entry, its preview
     and its template; the history shows a round's boxes with the game's two templates.
+    A game that deals no rounds (``settles_rounds`` False) renders its own page at
+    ``screen`` (and its ``urls``); its round hooks are never called.
     """
 
     #: The round screen's template; its partials ``round`` and ``preview`` are what the
