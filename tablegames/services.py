@@ -18,6 +18,7 @@ from casino.roles import SUPERVISE, can
 from casino.rules import rules_in_force
 from casino.services import rulesets
 from casino.services.audit import audit_record
+from casino.timezones import venue_time
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, Rating, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE
@@ -146,7 +147,7 @@ def rating_enter(
     if started_at < session.opened_at or started_at >= until:
         raise InvalidInput(
             _("The time in is within the session (it opened at %(opened)s).")
-            % {"opened": timezone.localtime(session.opened_at).strftime("%H:%M")},
+            % {"opened": venue_time(session.opened_at, venue)},
             field="started_at",
             reason="outside_session",
         )
@@ -209,7 +210,8 @@ def rating_enter(
         venue=venue,
         summary=(
             f"rated {found.membership_number} at {table.code}: average bet {plain(bet)}, "
-            f"{started_at:%H:%M}-{ended_at:%H:%M}, theoretical {plain(rating.theoretical_win)}"
+            f"{venue_time(started_at, venue)} to {venue_time(ended_at, venue)}, "
+            f"theoretical {plain(rating.theoretical_win)}"
             + (f" (replaces rating {replaces.pk}: {reason})" if replaces is not None else "")
         ),
         before={"rating": replaces.pk} if replaces is not None else None,
