@@ -123,7 +123,6 @@ class TableGamesReports:
                     "sums": _sums(rated, sum(known, ZERO) if known else None),
                     "hands": sum(r.decisions for r in rated),
                     "minutes": round(seconds / 60),
-                    "player_id": player.pk,
                 }
             )
         return {"tables": table_lines, "games": [game_line], "players": players}
