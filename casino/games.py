@@ -125,6 +125,8 @@ class GameConsole(Protocol):
     namespace), renders ``screen`` at ``sessions/<id>/``, and runs the preview and the
     Confirm (``casino.console.round``) with the game's reading of the entry, its preview
     and its template; the history shows a round's boxes with the game's two templates.
+    A game that deals no rounds (``settles_rounds`` False) renders its own page at
+    ``screen`` (and its ``urls``); its round hooks are never called.
     """
 
     #: The round screen's template; its partials ``round`` and ``preview`` are what the
@@ -274,6 +276,12 @@ class GameReports(Protocol):
     A game whose play is rated by hand also provides ``rated_play(*, player_ids, date_from,
     date_to) -> list[RatedPlay]`` (gaming dates, inclusive; ``player_ids`` None for every
     player); the floor reads the card games' play from their tallies instead.
+
+    A game that deals no rounds (``settles_rounds`` False) has no tallies, so it also gives
+    the shift report its lines: ``shift_lines(shift) -> {"tables": [...], "games": [...],
+    "players": [...]}``, each line a dict with ``key``, ``label`` (a table's also ``game``; a
+    player's also ``hands``, ``minutes``) and ``sums``, the sums ``casino.reports.sections
+    .figure_line`` reads (``t_handle``, ``t_player_result``, ``t_theoretical_win``, ...).
     """
 
     #: The game's name in a report (translatable).
@@ -348,6 +356,11 @@ class GameParts:
     def demo(self) -> GameDemo:
         return self._part("demo", "DEMO")
 
+    #: Whether the game deals rounds on the system (False: its tables are kept for their
+    #: accounting only, sessions, slips, drop, win by the count and ratings; the floor's
+    #: paths that deal, settle, stream or simulate rounds leave such a game out).
+    settles_rounds: bool = True
+
     def boxes_dealt(self, rules: Any, seats: int) -> int:
         """Every seat of the table, unless the game's rules deal to fewer."""
         return seats
@@ -356,6 +369,8 @@ class GameParts:
 class GameAdapter(Protocol):
     code: str
     name: str
+    #: False for a game played for its accounting only (``GameParts.settles_rounds``).
+    settles_rounds: bool
     bet_types: tuple[str, ...]
     version_model: type[RulesetVersion]
 
@@ -418,6 +433,11 @@ def get(code: str) -> GameAdapter:
 
 def all_games() -> tuple[GameAdapter, ...]:
     return tuple(_REGISTRY.values())
+
+
+def round_games() -> tuple[GameAdapter, ...]:
+    """The installed games that deal rounds on the system (``settles_rounds``)."""
+    return tuple(game for game in _REGISTRY.values() if game.settles_rounds)
 
 
 def game_choices() -> list[tuple[str, str]]:

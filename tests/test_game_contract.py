@@ -26,7 +26,8 @@ from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [pytest.param(game.code, id=game.code) for game in games.all_games()]
+#: The games that deal rounds; a game kept for its accounting only is tested by its own app.
+GAMES = [pytest.param(game.code, id=game.code) for game in games.round_games()]
 PASSWORD = "pw-for-tests"  # tests.factories.UserFactory's
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -222,3 +223,14 @@ def test_a_round_on_the_console_s_shell_then_voided_and_reported(code, client):
     assert row["rounds"] == 1, row  # the voided round is not counted
     assert Decimal(row["house_win"]) == Decimal(totals["house_net"]), row
     assert Decimal(row["handle"]) == Decimal(totals["stake"]), row
+
+
+@pytest.mark.parametrize(
+    "code", [pytest.param(g.code, id=g.code) for g in games.all_games() if not g.settles_rounds]
+)
+def test_a_game_that_deals_no_rounds_gives_the_reports_its_own_lines(code):
+    """It has no tallies: the shift report and the player page read it through its hooks."""
+    reports = games.get(code).reports
+    assert callable(getattr(reports, "shift_lines", None))
+    assert callable(getattr(reports, "rated_play", None))
+    assert code not in [game.code for game in games.round_games()]

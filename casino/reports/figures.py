@@ -57,12 +57,14 @@ from casino.reports.sections import (
     RoundCounts,
     cell_sums,
     figure_line,
+    player_order,
     section_bet_types,
     section_dealers,
     section_fee_games,
     section_games,
     section_hours,
     section_players,
+    section_rated_games,
     section_tables,
 )
 
@@ -115,6 +117,11 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     hours = section_hours(cells, rounds, tz)
     step(60, gettext_noop("player ratings"))
     players = section_players(cells, shift)
+    # The tables of games that deal no rounds: win by the count, theoretical by ratings.
+    rated = section_rated_games(shift)
+    tables = sorted(tables + rated["tables"], key=lambda line: line["key"])
+    games_ += rated["games"]
+    players = sorted(players + rated["players"], key=player_order)
     anonymous = figure_line(cells.filter(player__isnull=True).aggregate(**cell_sums()))
     step(65, gettext_noop("voids, payouts and the count"))
     figures = {

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 
+from casino import games
 from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import game_label
@@ -248,13 +249,7 @@ def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
             average_bet=(line["handle"] / bets).quantize(CENT) if bets else None,
         )
         lines.append(line)
-    lines.sort(
-        key=lambda line: (
-            -(line["theoretical_win"] if line["theoretical_win"] is not None else ZERO),
-            -line["handle"],
-            line["key"],
-        )
-    )
+    lines.sort(key=player_order)
     return lines
 
 
@@ -310,3 +305,29 @@ def section_fee_games(cells: QuerySet, rounds: RoundCounts, fee: frozenset[str])
         ],
         "total": line(total, sum(counted.values())) if fee_cells.exists() else None,
     }
+
+
+def section_rated_games(shift: Shift) -> dict[str, list[dict[str, Any]]]:
+    """The lines of the games that deal no rounds, which have no tallies: each game's
+    ``GameReports.shift_lines`` gives its tables, its game and its rated players as sums,
+    made into lines here like every other section's."""
+    found: dict[str, list[dict[str, Any]]] = {"tables": [], "games": [], "players": []}
+    for game in games.all_games():
+        lines_of = getattr(game.reports, "shift_lines", None)
+        if lines_of is None:
+            continue
+        for section, lines in lines_of(shift).items():
+            for given in lines:
+                line = {k: v for k, v in given.items() if k != "sums"}
+                line.update(figure_line(given["sums"], rounds=line.pop("rounds", 0)))
+                if section == "players":
+                    bets = line["bets"]
+                    line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
+                found[section].append(line)
+    return found
+
+
+def player_order(line: dict[str, Any]) -> tuple:
+    """Player ratings, the highest theoretical win first."""
+    theoretical = line["theoretical_win"]
+    return (-(theoretical if theoretical is not None else ZERO), -line["handle"], line["key"])

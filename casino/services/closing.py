@@ -15,6 +15,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
     Account,
@@ -170,7 +171,9 @@ def session_close(
         - figures["fills"]
         + figures["drop"]
     )
-    variance = win_by_count - figures["win_by_ledger"]
+    # A game that deals no rounds has no settled win to compare the count with.
+    settles = games.get(session.table.game).settles_rounds
+    variance = win_by_count - figures["win_by_ledger"] if settles else _ZERO
     for name, value in (
         ("win by count", win_by_count),
         ("settled win", figures["win_by_ledger"]),

@@ -89,9 +89,12 @@ from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open, shift_current
 from casino.services.slips import slip_request
 from casino.services.table_rulesets import ruleset_change_request
+from casino.services.tables import table_create
 from casino.simulation import chips_for
 from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
+from tablegames.models import TableGameRulesetVersion
+from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import NIU_8, NIU_9
 from tests.factories import PlayerFactory, UserFactory, VenueFactory, niuniu_table, staff
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
@@ -301,6 +304,9 @@ class Side:
     #: A buy-in recorded in ``session``, and thresholds proposed by a second manager.
     cash_tx: Any = None
     cash_version: Any = None
+    #: An open session at a rated table game's table, and the version of its ruleset.
+    tg_session: TableSession | None = None
+    tg_version: TableGameRulesetVersion | None = None
 
 
 @dataclass
@@ -443,6 +449,25 @@ def build_side(mark: str) -> Side:
         logging_threshold=D("30000000"),
         reporting_threshold=D("100000000"),
     )
+    side.tg_version = venue_ruleset_from_preset(
+        venue=venue,
+        preset_code="blackjack-6deck",
+        editor=side.manager,
+        approver=staff(f"{mark}-tg-approver", MANAGER, venue),
+    )
+    bj_table = table_create(
+        venue=venue,
+        user=side.manager,
+        code=f"{mark.upper()}-BJ",
+        game="tablegames",
+        ruleset=side.tg_version.ruleset,
+        seats=7,
+        chip_denominations=["100000", "10000"],
+        limits={"bet": {"min_stake": D("10000"), "max_stake": D("1000000")}},
+    )
+    side.tg_session = session_open(
+        table=bj_table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING
+    )
     return side
 
 
@@ -570,6 +595,10 @@ def _mb_session(side: Side) -> int:
     return side.mb_session.pk
 
 
+def _tg_session(side: Side) -> int:
+    return side.tg_session.pk
+
+
 def _count(name: str, *ids: Callable[[Side], int]) -> Callable[[World, Side], str]:
     """A count page of the side's venue and gaming day (``ids``: what follows them)."""
     return lambda world, side: reverse(
@@ -658,6 +687,20 @@ CONSOLE_ROUTES = {
     ),
     "console:mb-confirm": Route(
         _console("mb-confirm", _mb_session), everyone(405), post=console(None), body=_mb_form
+    ),
+    # A rated table game's rating is a supervisor's (POST only).
+    "console:tablegames-rate": Route(
+        _console("tablegames-rate", _tg_session),
+        everyone(405),
+        post=lambda role, venue: (
+            console(None)(role, venue) or (403 if role not in SUPERVISE else None)
+        ),
+        body=lambda world, side: {
+            "player": side.player.membership_number,
+            "average_bet": "100000",
+            "started_at": timezone.localtime(side.tg_session.opened_at).isoformat(),
+            "ended_at": timezone.localtime(timezone.now()).isoformat(),
+        },
     ),
     "console:history": Route(_console("history", _session), console(), shows=mark),
     # Without htmx a round's detail is its place in the history.
@@ -1260,6 +1303,9 @@ ADMIN_MODELS = {
     "maubinh.maubinhrulesetversion": AdminModel(
         lambda world, side: side.mb_version.pk, delete=False, object_changes=False
     ),
+    "tablegames.tablegamerulesetversion": AdminModel(
+        lambda world, side: side.tg_version.pk, delete=False, object_changes=False
+    ),
 }
 
 
@@ -1535,6 +1581,7 @@ ROUTES: dict[str, Route] = {
     },
     **version_routes("niuniu.niuniurulesetversion"),
     **version_routes("maubinh.maubinhrulesetversion"),
+    **version_routes("tablegames.tablegamerulesetversion"),
     **ruleset_change_routes(),
 }
 

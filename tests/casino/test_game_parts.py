@@ -20,6 +20,8 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 GAMES = [pytest.param(game.code, id=game.code) for game in games.all_games()]
+#: The games whose rounds ``simulate`` deals (a game kept for its accounting only deals none).
+ROUND_GAMES = [pytest.param(game.code, id=game.code) for game in games.round_games()]
 
 
 @pytest.fixture(autouse=True)
@@ -79,7 +81,7 @@ def test_the_admin_renders_the_game_s_house_edge_panel(code, client, venue, mana
 
 
 @pytest.mark.parametrize("via", ["services", "bulk"])
-@pytest.mark.parametrize("code", GAMES)
+@pytest.mark.parametrize("code", ROUND_GAMES)
 def test_a_report_shows_the_game_with_its_label_and_kind(code, via):
     """Rounds of the game's stream, settled through the services or written in bulk."""
     game = games.get(code)
@@ -104,3 +106,11 @@ def test_a_report_shows_the_game_with_its_label_and_kind(code, via):
         assert outputs.present(figures)["fee_games"]["title"] == label
         # a fee game's theoretical win is its fee
         assert figures["games"][0]["theoretical_win"] == figures["games"][0]["commission"]
+
+
+@pytest.mark.parametrize("code", [g.code for g in games.all_games() if not g.settles_rounds])
+def test_simulate_refuses_a_game_that_deals_no_rounds(code):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="deals no rounds"):
+        call_command("simulate", "--game", code, "--rounds", "1", stdout=io.StringIO())

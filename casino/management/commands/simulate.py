@@ -106,6 +106,8 @@ class Command(BaseCommand):
             game = games.get(options["game"]) if options["game"] else games.all_games()[0]
         except LookupError as error:
             raise CommandError(str(error)) from None
+        if not game.settles_rounds:
+            raise CommandError(f"{game.code} deals no rounds on the system: nothing to simulate")
         started = time.perf_counter()
         floor = _floor(options["venue"], options["tables"], game)
         shift = _shift(floor.venue, options["shift"], options["hours"], ended=via == "bulk")

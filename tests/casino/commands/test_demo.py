@@ -100,7 +100,11 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1
     # tables and players are set up through the services, with their audit events
     tables = AuditEvent.objects.filter(action="table.create", user__username="manager")
-    assert tables.count() == Table.objects.count() == 7
+    assert tables.count() == Table.objects.count() == 8
+    # a blackjack table kept for its accounting, its session open and a player rated
+    (blackjack,) = Table.objects.filter(venue=hanoi, game="tablegames")
+    (open_session,) = blackjack.sessions.filter(status="open")
+    assert open_session.tablegames_ratings.count() == 1
     assert AuditEvent.objects.filter(action="player.create").count() == Player.objects.count()
     text = out.getvalue()
     for username in (

@@ -1,0 +1,166 @@
+"""Rated table games: a ruleset version names the game played (baccarat, blackjack,
+roulette...) with the house edge and pace that rate it, edited as a draft and approved by a
+second person (``casino.services.rulesets``); a rating is a supervisor's record of one
+player's play at a table session, corrected by a new rating that replaces it (nothing is
+deleted)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models import RulesetVersion
+from casino.models.rulesets import ROUNDING_FIELDS
+from casino.money import (
+    MONEY_DECIMAL_PLACES,
+    MONEY_MAX_DIGITS,
+    RATE_DECIMAL_PLACES,
+    RATE_MAX_DIGITS,
+    plain,
+)
+
+#: The fields of a version that are rules (copied by a clone, shown in the audit trail).
+RULE_FIELDS = (*ROUNDING_FIELDS, "game_name", "house_edge_rate", "decisions_per_hour")
+
+
+class TableGameRulesetVersion(RulesetVersion):
+    """One version of a venue's rules for a rated table game: the game's name, the house
+    edge and the decisions per hour that a rating's theoretical win is worked out with."""
+
+    game_name = models.CharField(
+        _("game"),
+        max_length=60,
+        blank=True,
+        help_text=_("The game played at the tables of this ruleset: Baccarat, Blackjack..."),
+    )
+    house_edge_rate = models.DecimalField(
+        _("house edge"),
+        max_digits=RATE_MAX_DIGITS,
+        decimal_places=RATE_DECIMAL_PLACES,
+        default=Decimal("0.02"),
+        validators=[
+            MinValueValidator(Decimal(0), _("The house edge is from 0 up to 1 (0.02 is 2%).")),
+            MaxValueValidator(
+                Decimal("0.9999"), _("The house edge is from 0 up to 1 (0.02 is 2%).")
+            ),
+        ],
+        help_text=_("What the house keeps of each unit bet, on average: 0.02 for 2%."),
+    )
+    decisions_per_hour = models.PositiveSmallIntegerField(
+        _("decisions per hour"),
+        default=60,
+        validators=[MinValueValidator(1, _("Decisions per hour are 1 or more."))],
+        help_text=_("Hands or spins dealt per hour at a full table."),
+    )
+
+    class Meta(RulesetVersion.Meta):
+        verbose_name = _("table game ruleset version")
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="tablegames_version_number"),
+            models.CheckConstraint(
+                condition=models.Q(house_edge_rate__gte=0, house_edge_rate__lt=1),
+                name="tablegames_house_edge_from_0_below_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(decisions_per_hour__gte=1),
+                name="tablegames_decisions_at_least_1",
+            ),
+        ]
+        permissions = [("approve_tablegamerulesetversion", _("Can approve and activate versions"))]
+
+    # The methods casino.services.rulesets needs from a game's version model.
+
+    def copy_rules_to(self, other: TableGameRulesetVersion) -> None:
+        for name in RULE_FIELDS:
+            setattr(other, name, getattr(self, name))
+        other.save(update_fields=list(RULE_FIELDS))
+
+    def rule_errors(self) -> list[str]:
+        errors = []
+        if not (self.game_name or "").strip():
+            errors.append(str(_("Name the game played (Baccarat, Blackjack, Roulette...).")))
+        if self.house_edge_rate is None or not Decimal(0) <= self.house_edge_rate < 1:
+            errors.append(str(_("The house edge is from 0 up to 1 (0.02 is 2%).")))
+        if not self.decisions_per_hour:
+            errors.append(str(_("Decisions per hour are 1 or more.")))
+        return errors
+
+    def approval_figures(self) -> tuple[dict, list[str]]:
+        """The house edge and pace, stored as approved; an edge of 10% or more warns."""
+        figures = {
+            "house_edge": {"bet": plain(self.house_edge_rate)},
+            "decisions_per_hour": self.decisions_per_hour,
+            "game_name": self.game_name,
+        }
+        warnings = []
+        if self.house_edge_rate >= Decimal("0.1"):
+            warnings.append(
+                str(_("A house edge of %(edge)s is unusually high for a table game."))
+                % {"edge": plain(self.house_edge_rate)}
+            )
+        return figures, warnings
+
+    def rules_as_dict(self) -> dict:
+        return {
+            name: plain(value) if isinstance(value := getattr(self, name), Decimal) else value
+            for name in RULE_FIELDS
+        }
+
+
+class Rating(models.Model):
+    """A player's play at one table session as the supervisor rated it. A correction is a
+    new rating that ``replaces`` this one; the replaced one stays, out of every figure."""
+
+    session = models.ForeignKey(
+        "casino.TableSession", on_delete=models.PROTECT, related_name="tablegames_ratings"
+    )
+    player = models.ForeignKey("casino.Player", on_delete=models.PROTECT, related_name="+")
+    version = models.ForeignKey(
+        TableGameRulesetVersion,
+        on_delete=models.PROTECT,
+        related_name="ratings",
+        help_text=_("The ruleset version in force when the rating was entered."),
+    )
+    average_bet = models.DecimalField(
+        _("average bet"), max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES
+    )
+    started_at = models.DateTimeField(_("time in"))
+    ended_at = models.DateTimeField(_("time out"))
+    decisions = models.PositiveIntegerField(_("decisions"))
+    theoretical_win = models.DecimalField(
+        _("theoretical win"), max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES
+    )
+    actual_win = models.DecimalField(
+        _("house's win from the player"),
+        max_digits=MONEY_MAX_DIGITS,
+        decimal_places=MONEY_DECIMAL_PLACES,
+        null=True,
+        blank=True,
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    replaces = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by"
+    )
+    reason = models.TextField(_("reason for the correction"), blank=True)
+
+    class Meta:
+        ordering = ["session", "started_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ended_at__gt=models.F("started_at")),
+                name="tablegames_rating_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(average_bet__gt=0), name="tablegames_rating_bet_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating {self.pk}: player {self.player_id} at session {self.session_id}"

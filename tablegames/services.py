@@ -1,0 +1,228 @@
+"""Writes of rated table games: their rulesets (through the shared versioning and approval
+of ``casino.services.rulesets``) and the supervisor's ratings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.models import Player, TableLimit, TableSession, Venue
+from casino.money import plain, venue_money
+from casino.roles import SUPERVISE, can
+from casino.rules import rules_in_force
+from casino.services import rulesets
+from casino.services.audit import audit_record
+from casino.timezones import venue_time
+from tablegames import engine
+from tablegames.models import RULE_FIELDS, Rating, TableGameRulesetVersion
+from tablegames.selectors import BET_TYPE
+
+GAME = "tablegames"
+
+
+def _fill_rules(version: TableGameRulesetVersion, rules: engine.Ruleset) -> None:
+    """Write an engine snapshot's rules onto the saved, still empty ``version``."""
+    version.game_name = rules.game_name
+    version.house_edge_rate = rules.house_edge
+    version.decisions_per_hour = rules.decisions_per_hour
+    version.full_clean(exclude=["ruleset"])
+    version.save()
+
+
+def version_save_draft(*, version: TableGameRulesetVersion, user: Any) -> TableGameRulesetVersion:
+    """Save a draft's own fields (the admin form)."""
+    return rulesets.version_save_draft(
+        model=TableGameRulesetVersion,
+        version=version,
+        user=user,
+        rule_fields=RULE_FIELDS,
+        fill_default_rows=lambda draft: None,
+    )
+
+
+def venue_ruleset_from_preset(
+    *, venue: Venue, preset_code: str, editor: Any, **options: Any
+) -> TableGameRulesetVersion:
+    """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``;
+    approved and activated at once with an ``approver`` (another person)."""
+    return rulesets.preset_copy_to_venue(
+        model=TableGameRulesetVersion,
+        game=GAME,
+        venue=venue,
+        preset_code=preset_code,
+        rules=engine.get(preset_code),
+        fill=_fill_rules,
+        editor=editor,
+        **options,
+    )
+
+
+def _amount(value: Any, field: str, *, allow_negative: bool = False) -> Decimal:
+    try:
+        amount = Decimal(str(value).strip().replace(",", ""))
+    except (InvalidOperation, ValueError):
+        raise InvalidInput(
+            _("%(value)s is not an amount: type digits, e.g. 250000.") % {"value": value},
+            field=field,
+            reason="not_an_amount",
+        ) from None
+    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")):
+        raise InvalidInput(
+            _("An amount has at most 2 decimals."), field=field, reason="not_an_amount"
+        )
+    if not allow_negative and amount <= 0:
+        raise InvalidInput(_("The average bet is above 0."), field=field, reason="not_positive")
+    return amount
+
+
+@transaction.atomic
+def rating_enter(
+    *,
+    session: TableSession,
+    user: Any,
+    player: Player | int | None,
+    average_bet: Decimal | str,
+    started_at: datetime | None,
+    ended_at: datetime | None,
+    actual_win: Decimal | str | None = None,
+    replaces: Rating | None = None,
+    reason: str = "",
+) -> Rating:
+    """Record a supervisor's rating of one player's play at ``session``'s table.
+
+    The times are within the session (from its opening to its close, or now while it is
+    open), time out after time in; the average bet is within the table's limits; the player
+    is a member of the venue. The theoretical win is worked out with the house edge and
+    pace of the version in force. A correction ``replaces`` a rating of the same session
+    with a reason: the new one is in force, the old one stays on record.
+    """
+    session = (
+        TableSession.objects.select_for_update().select_related("table__venue").get(pk=session.pk)
+    )
+    table = session.table
+    venue = table.venue
+    if table.game != GAME:
+        raise InvalidInput(_("Only a rated table game's session takes ratings."), field="session")
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden(_("Only a supervisor of the venue rates players."))
+    player_id = getattr(player, "pk", player)
+    found = Player.objects.filter(pk=player_id, venue=venue).first() if player_id else None
+    if found is None:
+        raise InvalidInput(
+            _("Choose a player who is a member of %(venue)s.") % {"venue": venue.name},
+            field="player",
+            reason="player_not_of_venue",
+        )
+    if found.status != Player.Status.ACTIVE:
+        raise InvalidInput(
+            _("%(name)s's membership is not active.") % {"name": found.name},
+            field="player",
+            reason="player_not_active",
+        )
+    bet = _amount(average_bet, "average_bet")
+    limit = TableLimit.objects.filter(table=table, bet_type=BET_TYPE).first()
+    if limit is not None and not limit.min_stake <= bet <= limit.max_stake:
+        raise InvalidInput(
+            _("The average bet is within the table's limits, %(low)s to %(high)s.")
+            % {
+                "low": venue_money(limit.min_stake, venue),
+                "high": venue_money(limit.max_stake, venue),
+            },
+            field="average_bet",
+            reason="outside_limits",
+        )
+    if started_at is None or ended_at is None:
+        raise InvalidInput(
+            _("Give the time in and the time out."),
+            field="started_at" if started_at is None else "ended_at",
+            reason="time_missing",
+        )
+    until = session.closed_at or timezone.now()
+    if started_at < session.opened_at or started_at >= until:
+        raise InvalidInput(
+            _("The time in is within the session (it opened at %(opened)s).")
+            % {"opened": venue_time(session.opened_at, venue)},
+            field="started_at",
+            reason="outside_session",
+        )
+    if ended_at <= started_at:
+        raise InvalidInput(
+            _("The time out is after the time in."), field="ended_at", reason="ends_before_start"
+        )
+    if ended_at > until:
+        raise InvalidInput(
+            _("The time out is within the session: not after its close or now."),
+            field="ended_at",
+            reason="outside_session",
+        )
+    won = (
+        None if actual_win in (None, "") else _amount(actual_win, "actual_win", allow_negative=True)
+    )
+    reason = (reason or "").strip()
+    if replaces is not None:
+        replaces = Rating.objects.select_for_update().get(pk=replaces.pk)
+        if replaces.session_id != session.pk:
+            raise InvalidInput(
+                _("A correction replaces a rating of the same session."), field="replaces"
+            )
+        if Rating.objects.filter(replaces=replaces).exists():
+            raise Conflict(
+                _("This rating was corrected already: correct the rating in force."),
+                field="replaces",
+                reason="already_replaced",
+            )
+        if not reason:
+            raise InvalidInput(
+                _("Say why the rating is corrected."), field="reason", reason="reason_missing"
+            )
+    in_force = rules_in_force(table)
+    rules: engine.Ruleset = in_force.rules
+    seconds = int((ended_at - started_at).total_seconds())
+    rating = Rating.objects.create(
+        session=session,
+        player=found,
+        version=in_force.version,
+        average_bet=bet,
+        started_at=started_at,
+        ended_at=ended_at,
+        decisions=engine.decisions(seconds, rules.decisions_per_hour),
+        theoretical_win=engine.theoretical_win(
+            average_bet=bet,
+            seconds=seconds,
+            decisions_per_hour=rules.decisions_per_hour,
+            house_edge=rules.house_edge,
+        ),
+        actual_win=won,
+        entered_by=user,
+        replaces=replaces,
+        reason=reason,
+    )
+    audit_record(
+        user=user,
+        action="rating.correct" if replaces is not None else "rating.enter",
+        obj=rating,
+        venue=venue,
+        summary=(
+            f"rated {found.membership_number} at {table.code}: average bet {plain(bet)}, "
+            f"{venue_time(started_at, venue)} to {venue_time(ended_at, venue)}, "
+            f"theoretical {plain(rating.theoretical_win)}"
+            + (f" (replaces rating {replaces.pk}: {reason})" if replaces is not None else "")
+        ),
+        before={"rating": replaces.pk} if replaces is not None else None,
+        after={
+            "player": found.pk,
+            "average_bet": plain(bet),
+            "started_at": started_at.isoformat(),
+            "ended_at": ended_at.isoformat(),
+            "actual_win": plain(won) if won is not None else None,
+            "theoretical_win": plain(rating.theoretical_win),
+            "version": in_force.version.pk,
+        },
+    )
+    return rating
