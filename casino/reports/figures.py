@@ -66,6 +66,7 @@ from casino.reports.sections import (
     section_players,
     section_rated_games,
     section_tables,
+    sums_added,
 )
 
 #: Version of the figures' layout, for readers of stored figures.
@@ -108,7 +109,12 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     rounds = RoundCounts.of(shift)
 
     step(40, gettext_noop("tables, dealers and games"))
-    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
+    # The tables of games that deal no rounds: win by the count, theoretical by ratings.
+    rated = section_rated_games(shift)
+    total = figure_line(
+        sums_added(cells.aggregate(**cell_sums()), *rated["game_sums"]),
+        rounds=rounds.total() + sum(line["rounds"] or 0 for line in rated["games"]),
+    )
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
     games_ = section_games(cells, rounds)
@@ -117,8 +123,6 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     hours = section_hours(cells, rounds, tz)
     step(60, gettext_noop("player ratings"))
     players = section_players(cells, shift)
-    # The tables of games that deal no rounds: win by the count, theoretical by ratings.
-    rated = section_rated_games(shift)
     tables = sorted(tables + rated["tables"], key=lambda line: line["key"])
     games_ += rated["games"]
     players = sorted(players + rated["players"], key=player_order)

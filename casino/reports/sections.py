@@ -311,13 +311,20 @@ def section_rated_games(shift: Shift) -> dict[str, list[dict[str, Any]]]:
     """The lines of the games that deal no rounds, which have no tallies: each game's
     ``GameReports.shift_lines`` gives its tables, its game and its rated players as sums,
     made into lines here like every other section's."""
-    found: dict[str, list[dict[str, Any]]] = {"tables": [], "games": [], "players": []}
+    found: dict[str, list[dict[str, Any]]] = {
+        "tables": [],
+        "games": [],
+        "players": [],
+        "game_sums": [],
+    }
     for game in games.all_games():
         lines_of = getattr(game.reports, "shift_lines", None)
         if lines_of is None:
             continue
         for section, lines in lines_of(shift).items():
             for given in lines:
+                if section == "games":
+                    found["game_sums"].append(given["sums"])
                 line = {k: v for k, v in given.items() if k != "sums"}
                 line.update(figure_line(given["sums"], rounds=line.pop("rounds", 0)))
                 if section == "players":
@@ -325,6 +332,16 @@ def section_rated_games(shift: Shift) -> dict[str, list[dict[str, Any]]]:
                     line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
                 found[section].append(line)
     return found
+
+
+def sums_added(*sums: dict[str, Any]) -> dict[str, Any]:
+    """Sections' sums added key by key (a key none of them has stays None)."""
+    keys = {key for one in sums for key in one}
+    added: dict[str, Any] = {}
+    for key in keys:
+        values = [one[key] for one in sums if one.get(key) is not None]
+        added[key] = sum(values[1:], values[0]) if values else None
+    return added
 
 
 def player_order(line: dict[str, Any]) -> tuple:

@@ -177,6 +177,9 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     (game,) = figures["games"]
     assert game["label"] == str(games.get("tablegames").reports.label)
     assert D(game["house_win"]) == D("1000000")
+    # the shift's total holds the rated table too (its only table here)
+    assert D(figures["total"]["house_win"]) == D("1000000")
+    assert D(figures["total"]["theoretical_win"]) == D("144000")
     players = {line["key"]: line for line in figures["players"]}
     assert D(players["BJ-1"]["theoretical_win"]) == D("120000")
     assert (players["BJ-1"]["minutes"], players["BJ-1"]["hands"]) == (60, 60)
