@@ -21,6 +21,7 @@ from casino.models.reports import (
     ShiftReportCell,
     ShiftReportFile,
 )
+from casino.models.rotation import DealerSpell
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
@@ -35,6 +36,7 @@ __all__ = [
     "Box",
     "BoxCount",
     "CountDay",
+    "DealerSpell",
     "Drop",
     "DropBox",
     "DropBoxSession",
