@@ -138,6 +138,8 @@ def test_a_supervisor_records_a_relief_on_the_console(client, floor, session, de
     assert client.post(url, {"dealer": dealer2.pk}).status_code == 403
 
     client.force_login(floor.supervisor)
+    page = client.get(reverse("console:round", args=[session.pk])).content.decode()
+    assert f'href="{url}">Relief</a>' in page
     page = client.get(url).content.decode()
     assert 'aria-labelledby="relief-title"' in page and "Incoming dealer" in page
     answer = client.post(url, {"dealer": dealer2.pk, "reason": "relief"})
