@@ -95,9 +95,12 @@ def test_a_relief_mid_session_splits_its_rounds_between_the_two_dealers(floor, s
     assert dealer_on_duty(session) is None
 
     report = report_request(shift_id=session.shift_id, send=False)
-    dealers = {line["key"]: line for line in shift_figures(report)["dealers"]}
+    figures = shift_figures(report)
+    dealers = {line["key"]: line for line in figures["dealers"]}
     assert (dealers["dealer"]["rounds"], dealers["dealer"]["handle"]) == (1, "100000.00")
     assert (dealers["dealer2"]["rounds"], dealers["dealer2"]["handle"]) == (2, "200000.00")
+    (line,) = figures["count"]["sessions"]
+    assert line["dealer"] == "dealer, dealer2"
 
 
 def test_refused_reliefs_say_why(floor, session, dealer2):
