@@ -262,7 +262,7 @@ def session_drop_get(*, session: TableSession, pk: int) -> Drop | None:
 
 # Rounds
 
-_ROUND_PEOPLE = ("created_by", "settled_by", "void_requested_by", "voided_by")
+_ROUND_PEOPLE = ("dealer", "created_by", "settled_by", "void_requested_by", "voided_by")
 
 
 def round_list(

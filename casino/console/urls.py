@@ -4,7 +4,18 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import cage, cash, closing, count, history, lock, pit, slips, tables
+from casino.console import (
+    cage,
+    cash,
+    closing,
+    count,
+    history,
+    lock,
+    pit,
+    rotation,
+    slips,
+    tables,
+)
 
 app_name = "console"
 
@@ -24,6 +35,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("sessions/<int:session_id>/rounds/<int:round_id>/void/", history.void, name="void"),
     path("sessions/<int:session_id>/slips/", slips.slips, name="slips"),
+    path("sessions/<int:session_id>/dealers/", rotation.dealers, name="dealers"),
     path(
         "sessions/<int:session_id>/slips/<int:slip_id>/<slug:step>/",
         slips.slip_step,

@@ -28,6 +28,7 @@ from casino.models.reports import (
     ShiftReportCell,
     ShiftReportFile,
 )
+from casino.models.rotation import DealerSpell
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
@@ -47,6 +48,7 @@ __all__ = [
     "CashThresholds",
     "CashTransaction",
     "CountDay",
+    "DealerSpell",
     "Drop",
     "DropBox",
     "DropBoxSession",

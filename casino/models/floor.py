@@ -163,7 +163,8 @@ class GamingDay(models.Model):
 
 
 class TableSession(models.Model):
-    """A table open under one dealer for part of a shift: opener to closer count.
+    """A table open for part of a shift, opener to closer count, under one dealer at a time
+    (its ``spells``).
 
     Win by count = closing - opening + credits - fills + drop; win by ledger = what the
     settled rounds moved to the house. The two should agree; the variance is stored.
@@ -176,6 +177,7 @@ class TableSession(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
     shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="sessions")
+    #: The dealer on duty (the open ``DealerSpell``'s; the last one once closed).
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     #: Who counted the opener (the dealer); ``opening_confirmed_by`` is the supervisor who

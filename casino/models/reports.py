@@ -167,6 +167,7 @@ class BetTally(BetSums):
             # The key the settlement's upsert names (a member-less box is player 0).
             models.UniqueConstraint(
                 models.F("session"),
+                models.F("dealer"),
                 models.F("hour"),
                 Coalesce(models.F("player"), models.Value(0)),
                 models.F("game"),
@@ -216,7 +217,7 @@ BET_KEYS: dict[str, Any] = {
     "venue_id": F("box__round__session__table__venue_id"),
     "session_id": F("box__round__session_id"),
     "table_id": F("box__round__session__table_id"),
-    "dealer_id": F("box__round__session__dealer_id"),
+    "dealer_id": F("box__round__dealer_id"),
     # The start of the hour on the venue's clocks (an instant): a venue half an hour off
     # UTC has hours from :30 UTC. The venue's zone comes by the join the round's table
     # already makes, not by a query per round.

@@ -29,6 +29,8 @@ class Round(models.Model):
     ruleset_version_number = models.PositiveIntegerField()
     dealer_cards = models.CharField(max_length=64, blank=True)
     dealer_evaluation = models.JSONField(null=True, blank=True)
+    #: The dealer on duty when the round was dealt (the session's, read from its locked row).
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     create_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL: no key)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

@@ -7,11 +7,12 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.models import (
     Account,
     Bet,
+    DealerSpell,
     Drop,
     LedgerEntry,
     Round,
@@ -149,6 +150,12 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
             "closing_counted_by",
             "closed_by",
         )
+        .prefetch_related(
+            Prefetch(
+                "spells",
+                queryset=DealerSpell.objects.select_related("dealer").order_by("started_at", "pk"),
+            )
+        )
         .order_by("table__code", "opened_at", "pk")
     )
     open_ids = [s.pk for s in sessions if s.status == TableSession.Status.OPEN]
@@ -186,7 +193,9 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "table": s.table.code,
                 "session": s.pk,
                 "status": s.status,
-                "dealer": _username(s.dealer),
+                # Every dealer on duty in turn (a relief mid-session names two).
+                "dealer": ", ".join(dict.fromkeys(_username(p.dealer) for p in s.spells.all()))
+                or _username(s.dealer),
                 "opened_at": s.opened_at,
                 "opened_by": _username(s.opened_by),
                 "opening_confirmed_by": _username(s.opening_confirmed_by),

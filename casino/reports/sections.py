@@ -101,7 +101,7 @@ class RoundCounts:
             Round.objects.filter(session__shift=shift, status=RoundStatus.SETTLED)
             .values_list(
                 "session__table_id",
-                "session__dealer_id",
+                "dealer_id",
                 "game",
                 LocalHour("settled_at", "session__table__venue__timezone"),
             )

@@ -32,6 +32,7 @@ from casino.money import written
 from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.services.rotation import spell_last_ends
 from casino.services.sessions import (
     MAX_AMOUNT,
     check_co_signers,
@@ -202,6 +203,7 @@ def session_close(
     session.win_by_ledger = figures["win_by_ledger"]
     session.variance = variance
     session.save()
+    spell_last_ends(session=session)
     audit_record(
         user=user,
         action="session.close",

@@ -38,6 +38,7 @@ from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
+from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 
@@ -214,6 +215,7 @@ def round_create(
     session = lock_open_session(session.pk, seen_by=user)
     if not can(user, PLAY, session.table.venue_id):
         raise Forbidden("you do not deal at this venue")
+    check_may_deal(user=user, session=session)
     if create_key:
         # After the lock, in a statement of its own: a query that waited for the lock sees
         # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
@@ -238,12 +240,16 @@ def round_create(
                 ruleset_version_number=version.number,
                 dealer_cards=result.dealer_cards,
                 dealer_evaluation=result.dealer_evaluation,
+                # The dealer on duty, from the session row locked above (no query).
+                dealer_id=session.dealer_id,
                 create_key=create_key,
                 created_by=user,
             )
         ]
     )
     round_.ruleset = session.table.ruleset
+    if round_.dealer_id == user.pk:
+        round_.dealer = user
     inputs = {box.position: box for box in boxes}
     created = insert_rows(
         [
@@ -360,6 +366,8 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     round_ = locked
     if round_.created_by_id == user.pk:
         round_.created_by = user
+    if round_.dealer_id == user.pk:
+        round_.dealer = user
     venue = round_.session.table.venue
     if not can(user, PLAY, venue.pk):
         raise Forbidden("you do not settle rounds at this venue")

@@ -40,6 +40,7 @@ from casino.services.dropboxes import dropbox_attach
 from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.services.ledger import ledger_post
+from casino.services.rotation import spell_first
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000
@@ -253,6 +254,7 @@ def session_open(
     except IntegrityError:
         raise Conflict(f"table {table.code} is already open; close it first") from None
     dropbox_attach(session=session)
+    spell_first(session=session, recorded_by=counted_by)
     if discrepancy is None:
         compared = "first opening: no inventory to compare with"
     elif discrepancy:

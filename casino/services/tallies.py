@@ -2,9 +2,9 @@
 
 A shift of a million rounds has five million bets; a report that summed them all would
 read them all. Instead each settlement adds its round to ``BetTally`` (per table session,
-hour on the venue's clocks, player, ruleset version and bet type) and ``SeatTally`` (per
-table session and member) with one upsert each, and a void takes it off again. A report
-then copies a few thousand tallies (casino.reports.figures).
+the round's dealer, hour on the venue's clocks, player, ruleset version and bet type) and
+``SeatTally`` (per table session and member) with one upsert each, and a void takes it off
+again. A report then copies a few thousand tallies (casino.reports.figures).
 
 The sums are computed by the database from the round's own rows (an ``INSERT ... SELECT
 ... GROUP BY ... ON CONFLICT DO UPDATE``), in the settlement's transaction, so a tally
@@ -34,6 +34,7 @@ from casino.models.reports import BET_KEYS, BET_SUMS
 #: The columns of ``bet_tally_key``, as its unique index spells them.
 BET_CONFLICT = (
     "session_id",
+    "dealer_id",
     "hour",
     "COALESCE(player_id, 0)",
     "game",
@@ -129,7 +130,9 @@ def _bets_statement(round_ids: Sequence[int], sign: int) -> tuple[str, list[Any]
         table=table,
         columns=[*BET_KEYS, *sums],
         selected=selected,
-        order=[f"g.k_{name}" for name in ("session_id", "hour", "player_id", "bet_type")],
+        order=[
+            f"g.k_{name}" for name in ("session_id", "dealer_id", "hour", "player_id", "bet_type")
+        ],
         conflict=BET_CONFLICT,
         updates=[*added, max_net],
     )
@@ -216,6 +219,7 @@ def _max_net_again(tally_ids: list[int]) -> None:
     for tally in BetTally.objects.filter(pk__in=tally_ids).order_by("pk"):
         bets = Bet.objects.filter(
             box__round__session_id=tally.session_id,
+            box__round__dealer_id=tally.dealer_id,
             box__round__status=RoundStatus.SETTLED,
             box__round__settled_at__gte=tally.hour,
             box__round__settled_at__lt=tally.hour + timedelta(hours=1),
@@ -309,6 +313,7 @@ def _bet_key(row: dict[str, Any]) -> tuple:
     hour = hour.astimezone(UTC) if hour.tzinfo else hour.replace(tzinfo=UTC)
     return (
         row["k_session_id"],
+        row["k_dealer_id"],
         hour,
         row["k_player_id"] or 0,
         row["k_game"],

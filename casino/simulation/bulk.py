@@ -225,6 +225,7 @@ class BulkWriter:
                     "ruleset_version_number": self.version.number,
                     "dealer_cards": result.dealer_cards,
                     "dealer_evaluation": result.dealer_evaluation,
+                    "dealer_id": session.dealer_id,
                     "created_by_id": dealer,
                     "created_at": dealt_at,
                     "settle_key": f"sim-{session.pk}-{seed}-{number}",

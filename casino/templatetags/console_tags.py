@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 from casino.cards import Card, parse_card
 from casino.console import labels
 from casino.money import format_money, plain, venue_money
+from casino.roles import SUPERVISE, can
 
 register = template.Library()
 
@@ -52,6 +53,12 @@ def outcome_label(outcome: str) -> str:
 @register.filter
 def box_label(position: int | None) -> str:
     return labels.box_label(position)
+
+
+@register.filter
+def supervises(user: Any, venue: Any) -> bool:
+    """Whether ``user`` supervises at ``venue`` (records a relief, approves a void)."""
+    return can(user, SUPERVISE, venue.pk)
 
 
 @register.filter

@@ -747,6 +747,16 @@ CONSOLE_ROUTES = {
         ),
         body=lambda world, side: {"reason": "typed twice"},
     ),
+    # Any role at the venue reads the session's dealers; a supervisor records a relief.
+    "console:dealers": Route(
+        _console("dealers", _session),
+        read_only(),
+        post=lambda role, venue: (
+            read_only(None)(role, venue) or (403 if role not in SUPERVISE else None)
+        ),
+        body=lambda world, side: {"dealer": side.supervisor2.pk},
+        shows=mark,
+    ),
     # The cage's screens are the cashier's alone (casino/console/cage.py).
     "console:cage-home": Route(
         lambda world, side: reverse("console:cage-home"),

@@ -135,6 +135,9 @@ class RoundSerializer(serializers.Serializer):
     table = TableRefSerializer(source="round.session.table")
     ruleset = RoundRulesetSerializer(source="round")
     dealer = DealerHandSerializer(source="*")
+    dealer_on_duty = person(
+        "round.dealer", help_text="The dealer on duty at the table when the round was dealt."
+    )
     boxes = BoxSerializer(many=True)
     deal_order = serializers.ListField(child=serializers.IntegerField())
     payment_order = serializers.ListField(child=serializers.IntegerField())
@@ -160,6 +163,9 @@ class RoundSummarySerializer(serializers.Serializer):
     table = TableRefSerializer(source="session.table")
     dealer_cards = serializers.CharField()
     house_net = MoneyField(allow_null=True)
+    dealer_on_duty = person(
+        "dealer", help_text="The dealer on duty at the table when the round was dealt."
+    )
     created_by = person("created_by")
     created_at = serializers.DateTimeField()
     settled_at = serializers.DateTimeField(allow_null=True)

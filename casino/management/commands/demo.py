@@ -4,7 +4,9 @@ services)."""
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -13,6 +15,7 @@ from django.db import transaction
 
 from casino import games
 from casino.models import (
+    DealerSpell,
     DropBox,
     FluctuationInvestigation,
     Player,
@@ -26,6 +29,8 @@ from casino.services.cash import cash_record, thresholds_approve, thresholds_pro
 from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create
+from casino.services.rotation import dealer_relieve
+from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 
@@ -60,6 +65,7 @@ SHIFT_PLANS = {
 STAFF = [
     # username, role, what they do
     ("dealer", DEALER, "deals and settles at the tables"),
+    ("relief", DEALER, "the relief dealer: takes over a table while its dealer is on a break"),
     ("supervisor", SUPERVISOR, "approves voids, signs for fills and credits; closes tables"),
     ("pitboss", SUPERVISOR, "the second supervisor for two-person steps"),
     ("manager", MANAGER, "edits rulesets (drafts), tables and players"),
@@ -167,6 +173,46 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._cash_records(venue, users):
             self.stdout.write(line)
+        for line in self._dealer_relief(venue, users):
+            self.stdout.write(line)
+
+    def _dealer_relief(self, venue: Venue, users: dict) -> list[str]:
+        """Dealer rotation at one table, at a venue where the dealer runs two: the dealer
+        deals two rounds at the first, the relief dealer takes it over (the dealer goes on
+        to the other) and deals two; the shift report splits the rounds between the two."""
+        sessions = list(
+            TableSession.objects.filter(table__venue=venue, status=TableSession.Status.OPEN)
+            .select_related("table")
+            .order_by("table__code")[:2]
+        )
+        if len(sessions) < 2:
+            return []
+        session = sessions[0]
+        stream = games.get(session.table.game).demo.round_stream(
+            session=session, rng=random.Random(venue.pk)
+        )
+
+        def deal(dealer: Any, key: str) -> None:
+            dealer_cards, boxes = next(stream)
+            round_, _result = round_create(
+                session=session, user=dealer, dealer_cards=dealer_cards, boxes=list(boxes)
+            )
+            round_settle(round_=round_, user=dealer, key=f"demo-relief-{session.pk}-{key}")
+
+        for n in range(2):
+            deal(users["dealer"], f"a{n}")
+        dealer_relieve(
+            session=session,
+            dealer=users["relief"],
+            by=users["supervisor"],
+            reason=DealerSpell.End.RELIEF,
+        )
+        for n in range(2):
+            deal(users["relief"], f"b{n}")
+        return [
+            f"  {session.table.code}: the relief dealer took over from dealer and dealt 2 "
+            f"rounds: http://127.0.0.1:8000/console/sessions/{session.pk}/dealers/"
+        ]
 
     def _count_last_day(self, venue: Venue, users: dict) -> list[str]:
         """The count of the venue's last gaming day before today, if its tables played one:

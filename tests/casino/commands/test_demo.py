@@ -81,8 +81,9 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         counts = drop.drop_box.counts.order_by("ordinal")
         assert [c.counted_by.username for c in counts] == ["counter", "counter2"]
         (row,) = win_figures(venue, day)["rows"]
-        assert row["win"] == row["closer"] - row["opener"] + row["credits"] - row["fills"] + (
-            row["drop"]
+        assert (
+            row["win"]
+            == row["closer"] - row["opener"] + row["credits"] - row["fills"] + (row["drop"])
         )
         # the count's drop makes up the cash: the day's win is the settled win, but for what
         # no chip made up at the close
@@ -95,6 +96,16 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert {s.name for s in Shift.objects.filter(venue=hanoi)} <= {"Ca sáng", "Ca chiều", "Ca đêm"}
     assert {s.name for s in Shift.objects.filter(venue=venues["seoul"])} == {"day"}
     assert tally_differences() == []  # the reports' tallies hold every settled round
+    # at Hà Nội's first open table the relief dealer took over from the dealer
+    relieved = Round.objects.filter(dealer__username="relief", status="settled")
+    assert relieved.count() == 2
+    session = relieved.first().session
+    assert session.table.venue.code == "hanoi"
+    assert [s.dealer.username for s in session.spells.order_by("started_at", "pk")] == [
+        "dealer",
+        "relief",
+    ]
+    assert session.rounds.filter(dealer__username="dealer").count() >= 2
     mau_binh = Round.objects.filter(game="maubinh", session__table__venue__code="hanoi")
     assert mau_binh.filter(status="settled").count() >= 20
     assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1
@@ -109,6 +120,7 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     text = out.getvalue()
     for username in (
         "dealer",
+        "relief",
         "supervisor",
         "pitboss",
         "manager",

@@ -125,6 +125,7 @@ def _maubinh(session, dealer, number, seats, start, end, ruleset):
         ruleset=ruleset,
         ruleset_version_id=999,
         ruleset_version_number=1,
+        dealer=dealer,
         created_by=dealer,
         settled_by=dealer,
         settled_at=end,

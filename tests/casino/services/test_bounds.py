@@ -263,6 +263,7 @@ def test_a_settled_win_beyond_a_money_field_stops_the_close_with_a_conflict(floo
             ruleset=floor.table.ruleset,
             ruleset_version_id=1,
             ruleset_version_number=1,
+            dealer=floor.dealer,
             created_by=floor.dealer,
         )
         LedgerEntry.objects.bulk_create(
