@@ -78,6 +78,8 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
         ("casino", "view_player"),
+        ("casino", "view_pit"),
+        ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
     ],
     MANAGER: [
@@ -86,8 +88,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         *[
             ("casino", f"{action}_{model}")
             for action in ("view", "add", "change")
-            for model in ("table", "tablelimit", "player")
+            for model in ("table", "tablelimit", "player", "pit")
         ],
+        ("casino", "view_tablelimitchange"),
         ("casino", "delete_tablelimit"),
         # A change of a table's ruleset is asked on the table; a second manager decides it.
         ("casino", "view_tablerulesetchange"),
@@ -101,6 +104,8 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_tablelimit"),
         ("casino", "view_tablerulesetchange"),
         ("casino", "view_player"),
+        ("casino", "view_pit"),
+        ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
         # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
         ("casino", "view_loginattempt"),

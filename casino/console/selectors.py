@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.games import BoxInput, RoundResult
+from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Bet,
     Box,
@@ -41,7 +42,7 @@ from casino.models import (
     Slip,
     SlipStatus,
     Table,
-    TableLimit,
+    TableLimitChange,
     TableSession,
     Venue,
     slip_label,
@@ -169,9 +170,11 @@ class Screen:
     rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
     version: RulesetVersion  # the version ``rules`` are of, its ruleset loaded
     bet_types: tuple[str, ...]
-    limits: dict[str, TableLimit]
+    limits: dict[str, Limit]
     deposit_multiples: dict[str, Decimal]
     positions: tuple[int, ...]
+    #: The table's scheduled changes of limits not yet in force, soonest first.
+    upcoming_limits: tuple[TableLimitChange, ...] = ()
 
     @property
     def table(self) -> Table:
@@ -192,13 +195,15 @@ def rules_for(*, session: TableSession) -> Any:
 
 
 def screen_for(*, session: TableSession) -> Screen:
-    """The rules in force at the session's table and its limits (two queries)."""
+    """The rules in force at the session's table, its limits in force and those scheduled
+    (three queries)."""
     table = session.table
     adapter = games.get(table.game)
     in_force = rules_in_force(table)
     rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
-    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
+    limits = limits_in_force([table.pk]).get(table.pk, {})
+    upcoming = tuple(upcoming_changes([table.pk]).get(table.pk, ()))
     console = adapter.console
     return Screen(
         session=session,
@@ -209,6 +214,7 @@ def screen_for(*, session: TableSession) -> Screen:
         limits=limits,
         deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),
         positions=console.positions(adapter.boxes_dealt(rules, table.seats)),
+        upcoming_limits=upcoming,
     )
 
 

@@ -4,7 +4,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.console import cage, closing, count, history, lock, pit, slips, tables
+from casino.console import cage, closing, count, floor, history, lock, pit, slips, tables
 
 app_name = "console"
 
@@ -29,6 +29,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         slips.slip_step,
         name="slip-step",
     ),
+    path("pits/", floor.pits, name="pits"),
+    path("pits/<int:pit_id>/", floor.pit_view, name="pit"),
+    path("pits/<int:pit_id>/limits/", floor.limit_schedule, name="limit-schedule"),
     path("cage/", cage.cage_home, name="cage-home"),
     path("cage/<int:venue_id>/", cage.cage, name="cage"),
     path(
