@@ -48,10 +48,16 @@ class PitAdmin(ServiceWrites, VenueScopedAdmin):
     list_select_related = ["venue"]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is not None and not self.has_change_permission(request, obj):
+            return ["venue", "code", "name", "supervisors", "table_list"]
         return ["venue", "code", "name", "supervisors", "tables"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [] if obj is None else ["venue", "code"]
+        return [] if obj is None else ["venue", "code", "table_list"]
+
+    @admin.display(description=_("Tables"))
+    def table_list(self, pit: Pit) -> str:
+        return ", ".join(pit.tables.order_by("code").values_list("code", flat=True)) or "-"
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

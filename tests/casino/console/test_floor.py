@@ -235,3 +235,27 @@ def test_the_floor_schedules_a_change_and_says_why_not(client, floor, pit):
     done = client.post(url, data)
     assert done.status_code == 303
     assert floor.table.limit_changes.get().max_stake == D(5000000)
+
+
+def test_a_manager_sets_a_pit_up_in_the_admin(client, floor):
+    client.force_login(floor.manager)
+    answer = client.post(
+        reverse("admin:casino_pit_add"),
+        {
+            "venue": floor.venue.pk,
+            "code": "P2",
+            "name": "High limit",
+            "supervisors": [floor.supervisor2.pk],
+            "tables": [floor.table.pk],
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    pit = floor.table.__class__.objects.get(pk=floor.table.pk).pit
+    assert (pit.code, list(pit.supervisors.all())) == ("P2", [floor.supervisor2])
+    assert AuditEvent.objects.filter(action="pit.create", object_id=str(pit.pk)).exists()
+    # a dealer is no supervisor: the service refuses to name them
+    answer = client.post(
+        reverse("admin:casino_pit_change", args=[pit.pk]),
+        {"name": "High limit", "supervisors": [floor.dealer.pk], "tables": [floor.table.pk]},
+    )
+    assert answer.status_code == 200 and not pit.supervisors.filter(pk=floor.dealer.pk).exists()
