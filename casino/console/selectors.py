@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from django.db.models import (
@@ -173,8 +174,12 @@ class Screen:
     limits: dict[str, Limit]
     deposit_multiples: dict[str, Decimal]
     positions: tuple[int, ...]
-    #: The table's scheduled changes of limits not yet in force, soonest first.
-    upcoming_limits: tuple[TableLimitChange, ...] = ()
+
+    @cached_property
+    def upcoming_limits(self) -> tuple[TableLimitChange, ...]:
+        """The table's scheduled changes of limits not yet in force, soonest first: read
+        when the round screen's head shows them, not by the partials a dealer waits for."""
+        return tuple(upcoming_changes([self.table.pk]).get(self.table.pk, ()))
 
     @property
     def table(self) -> Table:
@@ -195,15 +200,13 @@ def rules_for(*, session: TableSession) -> Any:
 
 
 def screen_for(*, session: TableSession) -> Screen:
-    """The rules in force at the session's table, its limits in force and those scheduled
-    (three queries)."""
+    """The rules in force at the session's table and its limits in force (two queries)."""
     table = session.table
     adapter = games.get(table.game)
     in_force = rules_in_force(table)
     rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
     limits = limits_in_force([table.pk]).get(table.pk, {})
-    upcoming = tuple(upcoming_changes([table.pk]).get(table.pk, ()))
     console = adapter.console
     return Screen(
         session=session,
@@ -214,7 +217,6 @@ def screen_for(*, session: TableSession) -> Screen:
         limits=limits,
         deposit_multiples=dict(console.deposit_multiples(rules, bet_types)),
         positions=console.positions(adapter.boxes_dealt(rules, table.seats)),
-        upcoming_limits=upcoming,
     )
 
 
