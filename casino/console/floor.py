@@ -74,10 +74,12 @@ def _pit(request: HttpRequest, pit_id: int) -> Pit | HttpResponse:
 
 
 def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
+    shown = floor.pit_floor(pit=pit)
     return {
         "pit": pit,
         "venue": pit.venue,
-        "floor": floor.pit_floor(pit=pit),
+        "floor": shown,
+        "bet_types": sorted({limit.bet_type for row in shown.tables for limit in row.limits}),
         "refresh_seconds": REFRESH_SECONDS,
         "notice_minutes": settings.LIMIT_NOTICE_MINUTES,
         **extra,
