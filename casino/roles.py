@@ -5,9 +5,10 @@ What each role may do on the floor, cumulatively:
 - dealer: count the tray to open and close sessions, deal and settle rounds, request voids,
   fills and credits, sign for a slip's chips at their venues' tables;
 - supervisor: + confirm the dealer's count at opening and closing, approve voids, sign for
-  a slip's chips as the supervisor, enter a drop, close sessions; watch the pit, read the
+  a slip's chips as the supervisor, enter a drop, close sessions; watch the pit and the
+  floor view of the pits they are named to, schedule a change of a table's limits, read the
   venue's reports, and its tables, players and floor records in the admin;
-- manager: + tables, players and rulesets;
+- manager: + tables, players, rulesets and pits (the floor view of every pit of the venue);
 - auditor: read everything at their venues, write nothing;
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
 - count: the count team: counts the drop boxes, independent of the pit.

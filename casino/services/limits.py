@@ -47,7 +47,7 @@ def limit_change_schedule(
 ) -> TableLimitChange:
     """Schedule ``table``'s limits for ``bet_type`` from ``effective_at`` on."""
     now = now or timezone.now()
-    table = Table.objects.select_for_update().select_related("venue").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("venue").get(pk=table.pk)
     venue = table.venue
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden(_("Only a supervisor or manager of the venue changes a table's limits."))

@@ -111,7 +111,7 @@ def pit_update(
     tables: Iterable[Table] | None = None,
 ) -> Pit:
     """Rename a pit, name who runs it, or set its tables (others leave it, staying pitless)."""
-    pit = Pit.objects.select_for_update().select_related("venue").get(pk=pit.pk)
+    pit = Pit.objects.select_for_update(of=("self",)).select_related("venue").get(pk=pit.pk)
     _check_manager(user, pit.venue)
     before = _state(pit)
     if name is not None:
