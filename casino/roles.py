@@ -5,9 +5,10 @@ What each role may do on the floor, cumulatively:
 - dealer: count the tray to open and close sessions, deal and settle rounds, request voids,
   fills and credits, sign for a slip's chips at their venues' tables;
 - supervisor: + confirm the dealer's count at opening and closing, approve voids, sign for
-  a slip's chips as the supervisor, enter a drop, close sessions; watch the pit, read the
+  a slip's chips as the supervisor, enter a drop, close sessions; watch the pit and the
+  floor view of the pits they are named to, schedule a change of a table's limits, read the
   venue's reports, and its tables, players and floor records in the admin;
-- manager: + tables, players and rulesets;
+- manager: + tables, players, rulesets and pits (the floor view of every pit of the venue);
 - auditor: read everything at their venues, write nothing;
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
 - count: the count team: counts the drop boxes, independent of the pit.
@@ -78,6 +79,8 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
         ("casino", "view_player"),
+        ("casino", "view_pit"),
+        ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
     ],
     MANAGER: [
@@ -86,8 +89,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         *[
             ("casino", f"{action}_{model}")
             for action in ("view", "add", "change")
-            for model in ("table", "tablelimit", "player")
+            for model in ("table", "tablelimit", "player", "pit")
         ],
+        ("casino", "view_tablelimitchange"),
         ("casino", "delete_tablelimit"),
         # A change of a table's ruleset is asked on the table; a second manager decides it.
         ("casino", "view_tablerulesetchange"),
@@ -101,6 +105,8 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_tablelimit"),
         ("casino", "view_tablerulesetchange"),
         ("casino", "view_player"),
+        ("casino", "view_pit"),
+        ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
         # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
         ("casino", "view_loginattempt"),

@@ -179,6 +179,13 @@ CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 # A fluctuation investigation is due this many days after the report that flagged it opens
 # it (casino/services/investigations.py); past it, the dashboard lists it as overdue.
 INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
+# The floor view (casino/console/floor.py) flags an open table with no round for
+# FLOOR_IDLE_MINUTES and a fill or credit waiting for the cage for FLOOR_SLIP_WAIT_MINUTES.
+FLOOR_IDLE_MINUTES = float(os.environ.get("FLOOR_IDLE_MINUTES", "10"))
+FLOOR_SLIP_WAIT_MINUTES = float(os.environ.get("FLOOR_SLIP_WAIT_MINUTES", "15"))
+# A change of a table's limits takes effect no sooner than this many minutes after it is
+# scheduled (casino/services/limits.py), so players at the table can be told.
+LIMIT_NOTICE_MINUTES = int(os.environ.get("LIMIT_NOTICE_MINUTES", "30"))
 
 REST_FRAMEWORK = {
     # Token first: a request with neither answers 401 with "WWW-Authenticate: Token".

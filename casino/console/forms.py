@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from casino.cards import Card, parse_card
 from casino.errors import ServiceError
+from casino.limits import Limit
 from casino.models import Player, TableLimit
 from casino.money import Grouping, grouped, marks, parse_grouped
 from casino.players import membership_key
@@ -124,7 +125,7 @@ def read_stake(
     text: str,
     *,
     unit: Decimal,
-    limit: TableLimit | None,
+    limit: Limit | TableLimit | None,
     grouping: Grouping | str = Grouping.COMMA,
 ) -> tuple[Decimal | None, str]:
     """The one reader of a stake: the amount typed (in the venue's ``grouping`` or plain

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from django.db.models import (
@@ -30,6 +31,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.games import BoxInput, RoundResult
+from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Bet,
     Box,
@@ -41,7 +43,7 @@ from casino.models import (
     Slip,
     SlipStatus,
     Table,
-    TableLimit,
+    TableLimitChange,
     TableSession,
     Venue,
     slip_label,
@@ -169,9 +171,15 @@ class Screen:
     rules: Any  # the engine's frozen ruleset in force, rounding unit and mode included
     version: RulesetVersion  # the version ``rules`` are of, its ruleset loaded
     bet_types: tuple[str, ...]
-    limits: dict[str, TableLimit]
+    limits: dict[str, Limit]
     deposit_multiples: dict[str, Decimal]
     positions: tuple[int, ...]
+
+    @cached_property
+    def upcoming_limits(self) -> tuple[TableLimitChange, ...]:
+        """The table's scheduled changes of limits not yet in force, soonest first: read
+        when the round screen's head shows them, not by the partials a dealer waits for."""
+        return tuple(upcoming_changes([self.table.pk]).get(self.table.pk, ()))
 
     @property
     def table(self) -> Table:
@@ -192,13 +200,13 @@ def rules_for(*, session: TableSession) -> Any:
 
 
 def screen_for(*, session: TableSession) -> Screen:
-    """The rules in force at the session's table and its limits (two queries)."""
+    """The rules in force at the session's table and its limits in force (two queries)."""
     table = session.table
     adapter = games.get(table.game)
     in_force = rules_in_force(table)
     rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
-    limits = {limit.bet_type: limit for limit in TableLimit.objects.filter(table=table)}
+    limits = limits_in_force([table.pk]).get(table.pk, {})
     console = adapter.console
     return Screen(
         session=session,

@@ -23,7 +23,7 @@ from casino.console.access import (
 from casino.errors import Conflict, ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Table, TableSession
-from casino.roles import CASHIER, PLAY, can, has_role
+from casino.roles import CASHIER, PLAY, SUPERVISE, can, has_role
 from casino.services.inventory import chips_discrepancy, table_inventory
 from casino.services.sessions import session_open
 
@@ -46,6 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "groups": groups,
         "pit": pit,
         "watches_floor": watches,
+        "runs_pits": has_role(request.user, SUPERVISE),
         "cage_venues": selectors.venues_where(user=request.user, capability=CASHIER),
         "slip_report_venues": selectors.venues_where(
             user=request.user, capability=selectors.SLIP_REPORT

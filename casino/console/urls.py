@@ -9,6 +9,7 @@ from casino.console import (
     cash,
     closing,
     count,
+    floor,
     history,
     lock,
     pit,
@@ -47,6 +48,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         cash.cash_void_view,
         name="cash-void",
     ),
+    path("pits/", floor.pits, name="pits"),
+    path("pits/<int:pit_id>/", floor.pit_view, name="pit"),
+    path("pits/<int:pit_id>/limits/", floor.limit_schedule, name="limit-schedule"),
     path("cage/", cage.cage_home, name="cage-home"),
     path("cage/<int:venue_id>/", cage.cage, name="cage"),
     path(

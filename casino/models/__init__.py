@@ -21,6 +21,7 @@ from casino.models.ledger import (
     slip_label,
 )
 from casino.models.logins import ApiToken, LoginAttempt, StaffPin
+from casino.models.pits import Pit, TableLimitChange
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -58,6 +59,7 @@ __all__ = [
     "InvestigationNote",
     "LedgerEntry",
     "LoginAttempt",
+    "Pit",
     "Player",
     "Round",
     "RoundStatus",
@@ -74,6 +76,7 @@ __all__ = [
     "StaffRole",
     "Table",
     "TableLimit",
+    "TableLimitChange",
     "TableRulesetChange",
     "TableSession",
     "Venue",

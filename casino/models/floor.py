@@ -38,6 +38,14 @@ class Table(models.Model):
         default=list, help_text=_('Chip values as text, largest first, e.g. ["100000", "5000"].')
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    pit = models.ForeignKey(
+        "casino.Pit",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
+        help_text=_("The pit the table stands in (one of its venue's)."),
+    )
 
     class Meta:
         ordering = ["venue__code", "code"]

@@ -44,7 +44,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import BetTally, Player, Table, Venue
+from casino.models import BetTally, Pit, Player, Table, Venue
 from casino.replicas import replica_reads
 from casino.reports.cells import ZERO, VersionRates, rates_of
 from casino.reports.kinds import fee_games, game_label
@@ -149,6 +149,17 @@ def _tables(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]
     return {key: (codes.get(key[0], f"#{key[0]}"),) * 2 for key in keys}
 
 
+def _pits(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]:
+    pits = {
+        pk: (code, name)
+        for pk, code, name in Pit.objects.filter(
+            pk__in=[k[0] for k in keys if k[0] is not None]
+        ).values_list("pk", "code", "name")
+    }
+    outside = ("", gettext("Tables in no pit"))
+    return {key: pits.get(key[0], outside) for key in keys}
+
+
 def _games(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]:
     return {key: (key[0], game_label(key[0])) for key in keys}
 
@@ -183,6 +194,8 @@ DIMENSIONS: dict[str, Dimension] = {
     for d in [
         Dimension("venue", _("Venue total"), (), _venue_total),
         Dimension("table", _("Table"), ("table_id",), _tables),
+        # By the pit each table stands in now: moving a table moves its history with it.
+        Dimension("pit", _("Pit"), ("table__pit_id",), _pits),
         Dimension("game", _("Game"), ("game",), _games),
         Dimension("bet_type", _("Bet type"), ("game", "bet_type"), _bet_types),
         Dimension("dealer", _("Dealer"), ("dealer_id",), _dealers),

@@ -18,9 +18,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled, insert_rows, lock_by_key
+from casino.compiled import (
+    SAMPLE_KEY,
+    SAMPLE_TEXT,
+    SAMPLE_TIME,
+    Compiled,
+    insert_rows,
+    lock_by_key,
+)
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
+from casino.limits import Limit, in_force, with_limits_in_force
 from casino.models import (
     Bet,
     Box,
@@ -64,7 +72,7 @@ def _amount(value: Decimal, grouping: Grouping | str = Grouping.COMMA) -> str:
 def check_stake(
     *,
     stake: Decimal,
-    limit: TableLimit | None,
+    limit: Limit | TableLimit | None,
     unit: Decimal | None = None,
     grouping: Grouping | str = Grouping.COMMA,
 ) -> None:
@@ -105,8 +113,12 @@ _ROUND_OF_KEY = Compiled(
     lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
     samples=(SAMPLE_KEY, SAMPLE_TEXT),
 )
+#: The table's limits in force at an instant (``casino.limits``), in one query.
 _LIMITS = Compiled(
-    lambda table: TableLimit.objects.filter(table_id=table).order_by(), samples=(SAMPLE_KEY,)
+    lambda table, at: with_limits_in_force(
+        TableLimit.objects.filter(table_id=table), at
+    ).order_by(),
+    samples=(SAMPLE_KEY, SAMPLE_TIME),
 )
 #: What the posting and the answer need, and no more.
 _LOCK_ROUND_TO_SETTLE = lock_by_key(Round, "session__table__venue", "ruleset")
@@ -133,7 +145,7 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
         if player_ids
         else {}
     )
-    limits = {limit.bet_type: limit for limit in _LIMITS(table.pk)}
+    limits = {limit.bet_type: in_force(limit) for limit in _LIMITS(table.pk, timezone.now())}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
             raise InvalidInput(

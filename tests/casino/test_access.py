@@ -48,6 +48,7 @@ from casino.models import (
     InvestigationNote,
     LedgerEntry,
     LoginAttempt,
+    Pit,
     Player,
     Round,
     Ruleset,
@@ -55,6 +56,7 @@ from casino.models import (
     ShiftReport,
     Slip,
     Table,
+    TableLimitChange,
     TableRulesetChange,
     TableSession,
     Venue,
@@ -84,7 +86,9 @@ from casino.roles import (
 from casino.services.cash import cash_record, thresholds_propose
 from casino.services.closing import session_close, session_figures
 from casino.services.investigations import investigation_note_add, investigations_sync
+from casino.services.limits import limit_change_schedule
 from casino.services.logins import login_record, token_issue
+from casino.services.pits import pit_create
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open, shift_current
 from casino.services.slips import slip_request
@@ -204,6 +208,20 @@ def cashier_page(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def pit_runner(ok: Outcome | None = 200) -> Rule:
+    """casino/console/floor.py: login, the venue (404), then a supervisor named to the pit
+    or a manager of the venue (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in SUPERVISE else 403
+
+    return rule
+
+
 def slip_report(ok: Outcome | None = 200) -> Rule:
     """The slip report: the venue (404), then its cashiers, supervisors, managers and
     auditors (403 to anyone else)."""
@@ -307,6 +325,9 @@ class Side:
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
+    #: The venue's pit (``table`` in it, run by ``supervisor``) and a change of limits.
+    pit: Pit | None = None
+    limit_change: TableLimitChange | None = None
 
 
 @dataclass
@@ -467,6 +488,23 @@ def build_side(mark: str) -> Side:
     )
     side.tg_session = session_open(
         table=bj_table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING
+    )
+    side.pit = pit_create(
+        user=side.manager,
+        venue=venue,
+        code=f"{mark}-pit",
+        name=f"{mark.title()} Pit",
+        supervisors=[supervisor],
+        tables=[table],
+    )
+    side.limit_change = limit_change_schedule(
+        user=supervisor,
+        table=table,
+        bet_type="single",
+        min_stake=D("20000"),
+        max_stake=D("5000000"),
+        effective_at=timezone.now() + timedelta(days=1),
+        reason="a high-limit evening",
     )
     return side
 
@@ -756,6 +794,30 @@ CONSOLE_ROUTES = {
         ),
         body=lambda world, side: {"dealer": side.supervisor2.pk},
         shows=mark,
+    ),
+    # The floor view (casino/console/floor.py): a pit's supervisors and the venue's managers.
+    "console:pits": Route(
+        lambda world, side: reverse("console:pits"),
+        lambda role, venue: LOGIN if role == ANONYMOUS else (200 if role in SUPERVISE else 403),
+        venue_bound=False,
+    ),
+    "console:pit": Route(
+        lambda world, side: reverse("console:pit", args=[side.pit.pk]),
+        pit_runner(),
+        shows=mark,
+    ),
+    "console:limit-schedule": Route(
+        lambda world, side: reverse("console:limit-schedule", args=[side.pit.pk]),
+        everyone(405),
+        post=pit_runner(None),
+        body=lambda world, side: {
+            "table": side.table.pk,
+            "bet_type": "single",
+            "min_stake": "20,000",
+            "max_stake": "5,000,000",
+            "effective_at": (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+            "reason": "evening",
+        },
     ),
     # The cage's screens are the cashier's alone (casino/console/cage.py).
     "console:cage-home": Route(
@@ -1307,6 +1369,9 @@ ADMIN_MODELS = {
     "casino.loginattempt": _read_only(lambda world, side: side.login.pk),
     "casino.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "casino.investigationnote": _read_only(lambda world, side: side.note.pk),
+    # A pit is never deleted; a change of limits is scheduled on the floor view.
+    "casino.pit": AdminModel(lambda world, side: side.pit.pk, delete=False),
+    "casino.tablelimitchange": _read_only(lambda world, side: side.limit_change.pk),
     "niuniu.niuniurulesetversion": AdminModel(
         lambda world, side: side.nn_version.pk, delete=False, object_changes=False
     ),

@@ -5,6 +5,7 @@ services)."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from casino import games
 from casino.models import (
@@ -20,6 +22,8 @@ from casino.models import (
     FluctuationInvestigation,
     Player,
     ShiftReport,
+    Table,
+    TableLimit,
     TableSession,
     Venue,
 )
@@ -28,11 +32,14 @@ from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, gran
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
+from casino.services.limits import limit_change_schedule
+from casino.services.pits import pit_create
 from casino.services.players import player_create
 from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
+from casino.timezones import venue_time, venue_zone
 
 D = Decimal
 
@@ -175,6 +182,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._dealer_relief(venue, users):
             self.stdout.write(line)
+        for line in self._pit(venue, users):
+            self.stdout.write(line)
 
     def _dealer_relief(self, venue: Venue, users: dict) -> list[str]:
         """Dealer rotation at one table, at a venue where the dealer runs two: the dealer
@@ -213,6 +222,41 @@ class Command(BaseCommand):
             f"  {session.table.code}: the relief dealer took over from dealer and dealt 2 "
             f"rounds: http://127.0.0.1:8000/console/sessions/{session.pk}/dealers/"
         ]
+
+    def _pit(self, venue: Venue, users: dict) -> list[str]:
+        """One pit holding the venue's tables, run by the supervisor, and a change of the
+        first table's limits scheduled for the evening (tomorrow's, on the venue's clocks)."""
+        tables = list(Table.objects.filter(venue=venue).order_by("code"))
+        pit = pit_create(
+            user=users["manager"],
+            venue=venue,
+            code="main",
+            name="Main pit",
+            supervisors=[users["supervisor"]],
+            tables=tables,
+        )
+        lines = [
+            f"  pit {pit.code}: {len(tables)} table(s), run by supervisor: "
+            f"http://127.0.0.1:8000/console/pits/{pit.pk}/"
+        ]
+        limit = TableLimit.objects.filter(table__in=tables).order_by("table__code", "pk").first()
+        if limit is not None:
+            evening = (timezone.now() + timedelta(days=1)).astimezone(venue_zone(venue))
+            evening = evening.replace(hour=22, minute=0, second=0, microsecond=0)
+            change = limit_change_schedule(
+                user=users["supervisor"],
+                table=limit.table,
+                bet_type=limit.bet_type,
+                min_stake=limit.min_stake * 2,
+                max_stake=limit.max_stake,
+                effective_at=evening,
+                reason="a high-limit evening",
+            )
+            lines.append(
+                f"  {limit.table.code} {limit.bet_type}: minimum {change.min_stake} from "
+                f"{venue_time(evening, venue)}"
+            )
+        return lines
 
     def _count_last_day(self, venue: Venue, users: dict) -> list[str]:
         """The count of the venue's last gaming day before today, if its tables played one:

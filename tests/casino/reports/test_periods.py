@@ -193,3 +193,17 @@ def test_the_page_for_the_venues_readers_and_its_csv(client, night, day_before):
     rows = [row.split(",") for row in text.splitlines()]
     total = next(row for row in rows if row[:2] == ["hanoi", "Total"])
     assert total[2:4] == ["13", "2850000.00"] and "-1345000.00" in total
+
+
+def test_a_pit_is_one_line_and_tables_in_no_pit_another(night, day_before):
+    from casino.models import Table
+    from casino.services.pits import pit_create
+
+    tables = Table.objects.filter(venue=night.venue, code__in=["NN1", "NN2"])
+    pit_create(user=None, venue=night.venue, code="P1", name="Main pit", tables=tables)
+    figures = period_figures(venue=night.venue, period=period_of("day", NIGHT), dimension="pit")
+    lines = {line["key"]: line for line in figures.lines}
+    assert set(lines) == {"P1", ""}
+    # NN1 850,000 + NN2 1,500,000 in the pit; MB1's 500,000 in no pit
+    assert lines["P1"]["handle"] == D("2350000") and lines[""]["handle"] == D("500000")
+    assert lines["P1"]["previous_handle"] == D("600000")

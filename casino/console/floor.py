@@ -1,0 +1,152 @@
+"""The floor view: the pits a supervisor runs, and every table of a pit live.
+
+``/console/pits/`` lists the user's pits (a manager's: every pit of the venue; a
+supervisor's: those they are named to); ``/console/pits/<id>/`` shows the pit's tables and
+polls its ``floor`` partial every ``REFRESH_SECONDS``. From the same page a supervisor or
+manager schedules a change of a table's limits (``casino.services.limits``). Another
+venue's pit is 404; a pit the user does not run, or a user without the supervisor's role,
+403.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from casino.console import floor_selectors as floor
+from casino.console.access import (
+    console_login_required,
+    go,
+    page,
+    refusal,
+    use_venue_language,
+)
+from casino.console.forms import read_amount
+from casino.errors import ServiceError
+from casino.logs import log_venue, not_at_venue
+from casino.models import Pit, Table
+from casino.roles import SUPERVISE, has_role
+from casino.services.limits import limit_change_schedule
+from casino.timezones import venue_zone
+
+#: How often the floor view asks for its tables again, in seconds.
+REFRESH_SECONDS = 5
+
+
+def _not_supervisor(request: HttpRequest) -> HttpResponse:
+    return refusal(request, 403, _("The floor view is for the pit's supervisors and managers."))
+
+
+@require_GET
+@console_login_required
+def pits(request: HttpRequest) -> HttpResponse:
+    """The pits the user runs."""
+    if not has_role(request.user, SUPERVISE):
+        return _not_supervisor(request)
+    found = floor.pits_for(user=request.user)
+    languages = {pit.venue.language for pit in found}
+    if len(languages) == 1:
+        use_venue_language(request, languages.pop())
+    return render(request, "console/pits.html", {"pits": found})
+
+
+def _pit(request: HttpRequest, pit_id: int) -> Pit | HttpResponse:
+    pit = floor.pit_for(user=request.user, pk=pit_id)
+    if pit is None:
+        not_at_venue(f"pit {pit_id}", pit_id=pit_id)
+        raise Http404("no such pit at your venues")
+    log_venue(pit.venue)
+    use_venue_language(request, pit.venue.language)
+    if not floor.runs_pit(request.user, pit):
+        return refusal(
+            request, 403, _("You do not run this pit: a manager assigns its supervisors.")
+        )
+    return pit
+
+
+def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
+    shown = floor.pit_floor(pit=pit)
+    return {
+        "pit": pit,
+        "venue": pit.venue,
+        "floor": shown,
+        "bet_types": sorted({limit.bet_type for row in shown.tables for limit in row.limits}),
+        "refresh_seconds": REFRESH_SECONDS,
+        "notice_minutes": settings.LIMIT_NOTICE_MINUTES,
+        **extra,
+    }
+
+
+@require_GET
+@console_login_required
+def pit_view(request: HttpRequest, pit_id: int) -> HttpResponse:
+    """The pit's tables live (the whole page, or its ``floor`` part when it polls)."""
+    pit = _pit(request, pit_id)
+    if isinstance(pit, HttpResponse):
+        return pit
+    with timezone.override(venue_zone(pit.venue)):
+        return page(request, "console/floor.html", "floor", _context(pit))
+
+
+def _effective_at(text: str, pit: Pit) -> datetime | None:
+    """A ``datetime-local`` value read on the venue's clocks."""
+    value = parse_datetime((text or "").strip())
+    if value is None:
+        return None
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, venue_zone(pit.venue))
+    return value
+
+
+@require_http_methods(["POST"])
+@console_login_required
+def limit_schedule(request: HttpRequest, pit_id: int) -> HttpResponse:
+    """Schedule a change of one table's limits from a time on (the form on the pit's page)."""
+    pit = _pit(request, pit_id)
+    if isinstance(pit, HttpResponse):
+        return pit
+    data = request.POST
+    grouping = pit.venue.amount_grouping
+    error = ""
+    table_id = data.get("table") or ""
+    table = Table.objects.filter(pit=pit, pk=int(table_id)).first() if table_id.isdigit() else None
+    try:
+        low = read_amount(data.get("min_stake", ""), grouping)
+        high = read_amount(data.get("max_stake", ""), grouping)
+    except ValueError as problem:
+        low = high = None
+        error = str(problem)
+    when = _effective_at(data.get("effective_at", ""), pit)
+    if not error and table is None:
+        error = _("Choose one of the pit's tables.")
+    elif not error and (low is None or high is None):
+        error = _("Give the new minimum and maximum.")
+    elif not error and when is None:
+        error = _("Give the date and time the limits change, e.g. 2026-12-02 22:00.")
+    if not error:
+        try:
+            limit_change_schedule(
+                user=request.user,
+                table=table,
+                bet_type=(data.get("bet_type") or "").strip(),
+                min_stake=low,
+                max_stake=high,
+                effective_at=when,
+                reason=data.get("reason", ""),
+            )
+        except ServiceError as problem:
+            error = problem.message
+    if not error:
+        return go(request, reverse("console:pit", args=[pit.pk]) + "?scheduled=1")
+    with timezone.override(venue_zone(pit.venue)):
+        context = _context(pit, schedule_error=error, form=data)
+        return render(request, "console/floor.html", context, status=422)

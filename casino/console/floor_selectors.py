@@ -1,0 +1,238 @@
+"""What the floor view reads: the pits a supervisor runs and each table of a pit live.
+
+A pit's tables cost the same few queries however many there are (``pit_floor``): the
+tables with their open sessions, then one GROUP BY each for the rounds, the win by ledger
+and the slips waiting for the cage, and one each for the limits in force and those
+scheduled. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Max, Min, Prefetch, Q, Sum
+from django.utils import timezone
+
+from casino.limits import Limit, limits_in_force, upcoming_changes
+from casino.models import (
+    Account,
+    LedgerEntry,
+    Pit,
+    Round,
+    RoundStatus,
+    Slip,
+    SlipStatus,
+    Table,
+    TableLimitChange,
+    TableSession,
+)
+from casino.roles import MANAGE, SUPERVISE, can, venue_ids
+
+#: Slips the cage has yet to verify: requested, or issued and on their way.
+PENDING_SLIPS = (SlipStatus.REQUESTED, SlipStatus.ISSUED)
+
+IDLE, VOID_PENDING, SLIP_WAITING, OPENING_DISCREPANCY = (
+    "idle",
+    "void_pending",
+    "slip_waiting",
+    "opening_discrepancy",
+)
+
+
+def dealer_on_duty(session: TableSession) -> AbstractBaseUser:
+    """The dealer dealing at the session's table now: the one place the floor view asks."""
+    return session.dealer
+
+
+def runs_pit(user: Any, pit: Pit) -> bool:
+    """A manager of the venue runs every pit of it; a supervisor, the pits they are named to."""
+    if can(user, MANAGE, pit.venue_id):
+        return True
+    if not can(user, SUPERVISE, pit.venue_id):
+        return False
+    return pit.supervisors.filter(pk=user.pk).exists()
+
+
+def pits_for(*, user: Any) -> list[Pit]:
+    """The pits the user runs at their venues, with how many tables each has (one query)."""
+    venues = [v for v in venue_ids(user) if can(user, SUPERVISE, v)]
+    managed = [v for v in venues if can(user, MANAGE, v)]
+    run = Q(venue_id__in=managed) | Q(venue_id__in=venues, supervisors=user)
+    return list(
+        Pit.objects.filter(run)
+        .select_related("venue")
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            open_count=Count(
+                "tables__sessions",
+                filter=Q(tables__sessions__status=TableSession.Status.OPEN),
+                distinct=True,
+            ),
+        )
+        .order_by("venue__code", "code")
+    )
+
+
+def pit_for(*, user: Any, pk: int) -> Pit | None:
+    """The pit at one of the user's venues (``None`` for another venue's, as for none)."""
+    return Pit.objects.filter(pk=pk, venue_id__in=venue_ids(user)).select_related("venue").first()
+
+
+@dataclass
+class FloorTable:
+    """One table as the floor view shows it."""
+
+    table: Table
+    session: TableSession | None
+    dealer: Any = None
+    limits: list[Limit] = field(default_factory=list)
+    upcoming: list[TableLimitChange] = field(default_factory=list)
+    rounds: int = 0
+    win: Decimal = Decimal(0)
+    last_round_at: datetime | None = None
+    fills_pending: int = 0
+    credits_pending: int = 0
+    voids_pending: int = 0
+    alerts: list[str] = field(default_factory=list)
+
+    @property
+    def is_open(self) -> bool:
+        return self.session is not None
+
+
+@dataclass(frozen=True)
+class Floor:
+    pit: Pit
+    tables: list[FloorTable]
+    now: datetime
+    idle_minutes: float
+    slip_wait_minutes: float
+
+
+def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
+    """Every table of ``pit`` live, with its alerts (``alerts_of``), in seven queries."""
+    now = now or timezone.now()
+    open_sessions = TableSession.objects.filter(status=TableSession.Status.OPEN).select_related(
+        "dealer"
+    )
+    tables = list(
+        Table.objects.filter(pit=pit)
+        .prefetch_related(Prefetch("sessions", queryset=open_sessions, to_attr="open_sessions"))
+        .order_by("code")
+    )
+    sessions = {t.pk: t.open_sessions[0] for t in tables if t.open_sessions}
+    session_ids = [s.pk for s in sessions.values()]
+    rounds: dict[int, dict[str, Any]] = {}
+    wins: dict[int, Decimal] = {}
+    slips: dict[int, dict[str, Any]] = {}
+    if session_ids:
+        rounds = {
+            row["session_id"]: row
+            for row in Round.objects.filter(session_id__in=session_ids)
+            .order_by()
+            .values("session_id")
+            .annotate(
+                settled=Count("pk", filter=Q(status=RoundStatus.SETTLED)),
+                last_at=Max("created_at"),
+                voids=Count(
+                    "pk",
+                    filter=Q(void_requested_by__isnull=False) & ~Q(status=RoundStatus.VOIDED),
+                ),
+            )
+        }
+        wins = dict(
+            LedgerEntry.objects.filter(
+                session_id__in=session_ids, round__isnull=False, account=Account.HOUSE
+            )
+            .order_by()
+            .values("session_id")
+            .annotate(total=Sum("amount"))
+            .values_list("session_id", "total")
+        )
+        slips = {
+            row["session_id"]: row
+            for row in Slip.objects.filter(session_id__in=session_ids, status__in=PENDING_SLIPS)
+            .order_by()
+            .values("session_id")
+            .annotate(
+                fills=Count("pk", filter=Q(kind=Slip.Kind.FILL)),
+                credits=Count("pk", filter=Q(kind=Slip.Kind.CREDIT)),
+                oldest=Min("requested_at"),
+            )
+        }
+    table_ids = [t.pk for t in tables]
+    limits = limits_in_force(table_ids, now)
+    upcoming = upcoming_changes(table_ids, now)
+    idle = timedelta(minutes=settings.FLOOR_IDLE_MINUTES)
+    slip_wait = timedelta(minutes=settings.FLOOR_SLIP_WAIT_MINUTES)
+    shown = []
+    for table in tables:
+        session = sessions.get(table.pk)
+        row = FloorTable(
+            table=table,
+            session=session,
+            limits=sorted(limits.get(table.pk, {}).values(), key=lambda limit: limit.bet_type),
+            upcoming=upcoming.get(table.pk, []),
+        )
+        if session is not None:
+            counted = rounds.get(session.pk, {})
+            waiting = slips.get(session.pk, {})
+            row.dealer = dealer_on_duty(session)
+            row.rounds = counted.get("settled", 0)
+            row.last_round_at = counted.get("last_at")
+            row.voids_pending = counted.get("voids", 0)
+            row.win = wins.get(session.pk) or Decimal(0)
+            row.fills_pending = waiting.get("fills", 0)
+            row.credits_pending = waiting.get("credits", 0)
+            row.alerts = alerts_of(
+                session=session,
+                last_round_at=row.last_round_at,
+                voids_pending=row.voids_pending,
+                oldest_slip=waiting.get("oldest"),
+                now=now,
+                idle=idle,
+                slip_wait=slip_wait,
+            )
+        shown.append(row)
+    return Floor(
+        pit=pit,
+        tables=shown,
+        now=now,
+        idle_minutes=settings.FLOOR_IDLE_MINUTES,
+        slip_wait_minutes=settings.FLOOR_SLIP_WAIT_MINUTES,
+    )
+
+
+def alerts_of(
+    *,
+    session: TableSession,
+    last_round_at: datetime | None,
+    voids_pending: int,
+    oldest_slip: datetime | None,
+    now: datetime,
+    idle: timedelta,
+    slip_wait: timedelta,
+) -> list[str]:
+    """What a supervisor should look at on an open table, most urgent first:
+
+    - ``void_pending``: a round's void waits for a supervisor's approval;
+    - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
+    - ``opening_discrepancy``: the opener differed from the table's last closing count and
+      the session is still open on it (the variance the floor can see before the close);
+    - ``idle``: no round for ``idle`` (since the last round, or since opening).
+    """
+    alerts = []
+    if voids_pending:
+        alerts.append(VOID_PENDING)
+    if oldest_slip is not None and now - oldest_slip >= slip_wait:
+        alerts.append(SLIP_WAITING)
+    if session.opening_discrepancy_total:
+        alerts.append(OPENING_DISCREPANCY)
+    if now - (last_round_at or session.opened_at) >= idle:
+        alerts.append(IDLE)
+    return alerts

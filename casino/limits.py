@@ -1,0 +1,85 @@
+"""The limits in force at a table: its ``TableLimit`` per bet type, overtaken from their
+``effective_at`` by scheduled changes (``TableLimitChange``).
+
+At an instant, a bet type's limits are those of its latest change that took effect by
+then, else its ``TableLimit`` row. A change is scheduled for a bet type the table has a
+limit for (``casino.services.limits``); the reads here add the change to the limit row in
+the same query, so checking a stake costs what it did before changes were scheduled.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from casino.models import TableLimit, TableLimitChange
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bet type's smallest and largest stake (what ``check_stake`` reads)."""
+
+    bet_type: str
+    min_stake: Decimal
+    max_stake: Decimal
+
+
+def _money() -> DecimalField:
+    return DecimalField(max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES)
+
+
+def with_limits_in_force(limits: QuerySet[TableLimit], at: datetime) -> QuerySet[TableLimit]:
+    """``limits`` each with ``in_force_min`` and ``in_force_max``: its limits at ``at``."""
+    latest = TableLimitChange.objects.filter(
+        table_id=OuterRef("table_id"), bet_type=OuterRef("bet_type"), effective_at__lte=at
+    ).order_by("-effective_at", "-pk")
+    return limits.annotate(
+        in_force_min=Coalesce(
+            Subquery(latest.values("min_stake")[:1]), F("min_stake"), output_field=_money()
+        ),
+        in_force_max=Coalesce(
+            Subquery(latest.values("max_stake")[:1]), F("max_stake"), output_field=_money()
+        ),
+    )
+
+
+def in_force(limit: TableLimit) -> Limit:
+    """The limit of a row read through ``with_limits_in_force``."""
+    return Limit(limit.bet_type, limit.in_force_min, limit.in_force_max)
+
+
+def limits_in_force(
+    table_ids: Iterable[int], at: datetime | None = None
+) -> dict[int, dict[str, Limit]]:
+    """The limits in force at ``at`` (now) per table and bet type, in one query."""
+    at = at or timezone.now()
+    found: dict[int, dict[str, Limit]] = defaultdict(dict)
+    rows = with_limits_in_force(
+        TableLimit.objects.filter(table_id__in=list(table_ids)).order_by("table_id", "bet_type"),
+        at,
+    )
+    for row in rows:
+        found[row.table_id][row.bet_type] = in_force(row)
+    return dict(found)
+
+
+def upcoming_changes(
+    table_ids: Iterable[int], at: datetime | None = None
+) -> dict[int, list[TableLimitChange]]:
+    """The changes not yet in force at ``at`` (now) per table, soonest first, in one query."""
+    at = at or timezone.now()
+    found: dict[int, list[TableLimitChange]] = defaultdict(list)
+    changes = TableLimitChange.objects.filter(
+        table_id__in=list(table_ids), effective_at__gt=at
+    ).order_by("effective_at", "bet_type", "pk")
+    for change in changes:
+        found[change.table_id].append(change)
+    return dict(found)

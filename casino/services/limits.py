@@ -1,0 +1,117 @@
+"""Scheduling a change of a table's limits (``TableLimitChange``; ``casino.limits`` reads
+the limits in force).
+
+A supervisor or manager of the venue schedules it for one bet type the table has a limit
+for, with a reason, to take effect no sooner than ``settings.LIMIT_NOTICE_MINUTES`` from
+now: the players at the table are told before the limits change under them. Audited;
+nothing is deleted (a later change overtakes one made in error).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.errors import Forbidden, InvalidInput
+from casino.models import Table, TableLimit, TableLimitChange
+from casino.money import is_multiple, written
+from casino.roles import SUPERVISE, can
+from casino.services.audit import audit_record
+from casino.timezones import venue_time
+
+MAX_REASON = 255
+
+
+def notice() -> timedelta:
+    """How long before it takes effect a change must be scheduled."""
+    return timedelta(minutes=settings.LIMIT_NOTICE_MINUTES)
+
+
+@transaction.atomic
+def limit_change_schedule(
+    *,
+    user: Any,
+    table: Table,
+    bet_type: str,
+    min_stake: Decimal,
+    max_stake: Decimal,
+    effective_at: datetime,
+    reason: str,
+    now: datetime | None = None,
+) -> TableLimitChange:
+    """Schedule ``table``'s limits for ``bet_type`` from ``effective_at`` on."""
+    now = now or timezone.now()
+    table = Table.objects.select_for_update(of=("self",)).select_related("venue").get(pk=table.pk)
+    venue = table.venue
+    if not can(user, SUPERVISE, venue.pk):
+        raise Forbidden(_("Only a supervisor or manager of the venue changes a table's limits."))
+    if not TableLimit.objects.filter(table=table, bet_type=bet_type).exists():
+        raise InvalidInput(
+            _("Table %(table)s has no limit for %(bet)s; a manager adds it on the table first.")
+            % {"table": table.code, "bet": bet_type},
+            field="bet_type",
+            reason="no_such_limit",
+        )
+    if min_stake is None or max_stake is None or min_stake <= 0 or max_stake < min_stake:
+        raise InvalidInput(
+            _("Give a minimum above 0 and a maximum at least the minimum."),
+            field="min_stake",
+            reason="limits_inverted",
+        )
+    unit = venue.rounding_unit
+    for field, amount in (("min_stake", min_stake), ("max_stake", max_stake)):
+        if not is_multiple(amount, unit):
+            raise InvalidInput(
+                _("%(amount)s is not a multiple of the venue's unit %(unit)s.")
+                % {"amount": written(amount), "unit": written(unit)},
+                field=field,
+                reason="limit_off_unit",
+            )
+    earliest = now + notice()
+    if effective_at < earliest:
+        raise InvalidInput(
+            _("A change of limits needs %(minutes)s minutes' notice: choose %(earliest)s or later.")
+            % {"minutes": settings.LIMIT_NOTICE_MINUTES, "earliest": venue_time(earliest, venue)},
+            field="effective_at",
+            reason="notice_too_short",
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput(
+            _("Say why the limits change (e.g. a high-limit evening)."), field="reason"
+        )
+    change = TableLimitChange.objects.create(
+        table=table,
+        bet_type=bet_type,
+        min_stake=min_stake,
+        max_stake=max_stake,
+        effective_at=effective_at,
+        requested_by=user,
+        reason=reason[:MAX_REASON],
+        created_at=now,
+    )
+    audit_record(
+        user=user,
+        action="table_limit.schedule",
+        obj=change,
+        venue=venue,
+        summary=(
+            f"{table} {bet_type}: {written(min_stake)}-{written(max_stake)} from "
+            f"{venue_time(effective_at, venue)}"
+        ),
+        after={
+            "table": table.code,
+            "bet_type": bet_type,
+            "min_stake": str(min_stake),
+            "max_stake": str(max_stake),
+            "effective_at": effective_at.isoformat(),
+            "reason": change.reason,
+        },
+    )
+    return change

@@ -1,0 +1,261 @@
+"""Pits and the floor view: who sees which pit, every table live in a constant number of
+queries, the alerts, and the limits' schedule (in force from its time, on notice only,
+shown on the round screen and the floor)."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import timedelta
+from decimal import Decimal as D
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from casino.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
+from casino.errors import InvalidInput
+from casino.limits import limits_in_force
+from casino.models import AuditEvent, Table, TableLimit, TableSession
+from casino.services.limits import limit_change_schedule
+from casino.services.pits import pit_create
+from casino.services.rounds import round_settle, round_void_request
+from casino.services.slips import slip_request
+from casino.timezones import venue_zone
+from tests.casino.services.test_rounds import NIU_9, box, deal
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def signed_in(client, user):
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+@pytest.fixture
+def pit(floor):
+    return pit_create(
+        user=floor.manager,
+        venue=floor.venue,
+        code="P1",
+        name="Main pit",
+        supervisors=[floor.supervisor],
+        tables=[floor.table],
+    )
+
+
+def article(page: str, code: str) -> str:
+    return re.search(rf'<article[^>]*aria-label="Table {code}".*?</article>', page, re.S).group(0)
+
+
+def test_a_pits_supervisor_and_the_manager_see_it_others_do_not(client, floor, pit, session):
+    assert AuditEvent.objects.filter(action="pit.create", object_id=str(pit.pk)).exists()
+    url = reverse("console:pit", args=[pit.pk])
+    for user in (floor.supervisor, floor.manager):
+        listing = signed_in(client, user).get(reverse("console:pits")).content.decode()
+        assert url in listing
+        page = client.get(url).content.decode()
+        assert 'hx-trigger="every 5s"' in page
+        assert "dealer" in article(page, "NN1")
+    # a supervisor of the venue who does not run this pit
+    assert (
+        url
+        not in signed_in(client, floor.supervisor2).get(reverse("console:pits")).content.decode()
+    )
+    assert client.get(url).status_code == 403
+    assert signed_in(client, floor.other_supervisor).get(url).status_code == 404
+    signed_in(client, floor.dealer)
+    assert client.get(url).status_code == 403
+    assert client.get(reverse("console:pits")).status_code == 403
+
+
+def _tables(floor, pit, shift, count):
+    """``count`` more open tables in the pit, made as the table the floor has."""
+    template = floor.table
+    tables = Table.objects.bulk_create(
+        Table(
+            venue=template.venue,
+            code=f"T{n:03d}",
+            game=template.game,
+            ruleset=template.ruleset,
+            seats=template.seats,
+            chip_denominations=template.chip_denominations,
+            pit=pit,
+        )
+        for n in range(count)
+    )
+    TableLimit.objects.bulk_create(
+        TableLimit(table=t, bet_type="single", min_stake=D(10000), max_stake=D(1000000))
+        for t in tables
+    )
+    TableSession.objects.bulk_create(
+        TableSession(
+            table=t,
+            shift=shift,
+            dealer=floor.dealer,
+            opened_by=floor.dealer,
+            opened_at=timezone.now(),
+            opening_chips={},
+            opening_total=D(0),
+        )
+        for t in tables
+    )
+
+
+def test_the_floor_of_100_tables_costs_the_queries_of_one(client, floor, pit, session):
+    round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k1")
+    signed_in(client, floor.supervisor)
+    url = reverse("console:pit", args=[pit.pk])
+    client.get(url, **HX)  # the login's own reads
+    with CaptureQueriesContext(connection) as one:
+        client.get(url, **HX)
+    _tables(floor, pit, session.shift, 99)
+    started = time.perf_counter()
+    with CaptureQueriesContext(connection) as hundred:
+        page = client.get(url, **HX).content.decode()
+    took = time.perf_counter() - started
+    assert page.count("<article") == 100
+    assert "1" in re.search(r"data-rounds>(\d+)<", article(page, "NN1")).group(0)
+    assert len(hundred) == len(one), [q["sql"] for q in hundred.captured_queries]
+    print(f"bench floor: 100 tables, {len(hundred)} queries, {took * 1000:.0f} ms")
+
+
+def test_the_alerts_idle_pending_void_and_fill_waiting(floor, pit, session):
+    (row,) = pit_floor(pit=pit).tables
+    assert row.alerts == [] and row.is_open
+    later = timezone.now() + timedelta(minutes=settings.FLOOR_IDLE_MINUTES + 1)
+    assert pit_floor(pit=pit, now=later).tables[0].alerts == [IDLE]
+
+    round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_, _result = round_settle(round_=round_, user=floor.dealer, key="k1")
+    round_void_request(round_=round_, user=floor.dealer, reason="wrong cards")
+    slip_request(session=session, user=floor.dealer, kind="fill", chips={"100000": 2})
+    (row,) = pit_floor(pit=pit).tables
+    assert row.alerts == [VOID_PENDING]
+    assert (row.rounds, row.voids_pending, row.fills_pending) == (1, 1, 1)
+    assert row.win == round_.house_net == -D(95000)  # the player's Niu 9 beat the Niu 8
+    waited = timezone.now() + timedelta(minutes=settings.FLOOR_SLIP_WAIT_MINUTES + 1)
+    assert SLIP_WAITING in pit_floor(pit=pit, now=waited).tables[0].alerts
+
+
+def test_a_change_of_limits_is_in_force_from_its_time_and_needs_notice(floor, pit, session):
+    now = timezone.now()
+    table = floor.table
+    with pytest.raises(InvalidInput) as refused:
+        limit_change_schedule(
+            user=floor.supervisor,
+            table=table,
+            bet_type="single",
+            min_stake=D(20000),
+            max_stake=D(5000000),
+            effective_at=now + timedelta(minutes=5),
+            reason="high limit",
+        )
+    assert refused.value.reason == "notice_too_short"
+    assert "30 minutes' notice" in refused.value.message
+    from_ = now + timedelta(hours=1)
+    limit_change_schedule(
+        user=floor.supervisor,
+        table=table,
+        bet_type="single",
+        min_stake=D(20000),
+        max_stake=D(20000000),
+        effective_at=from_,
+        reason="high limit evening",
+    )
+    assert limits_in_force([table.pk], now)[table.pk]["single"].max_stake == D(10000000)
+    assert limits_in_force([table.pk], from_)[table.pk]["single"].max_stake == D(20000000)
+    # not yet in force: a round above the old maximum is refused
+    with pytest.raises(InvalidInput):
+        deal(session, floor.dealer, box(1, NIU_9, single="15000000"))
+    # once in force (scheduled in the past, as if an hour went by), the round takes it
+    limit_change_schedule(
+        user=floor.supervisor,
+        table=table,
+        bet_type="double",
+        min_stake=D(20000),
+        max_stake=D(6000000),
+        effective_at=now - timedelta(minutes=1),
+        reason="evening",
+        now=now - timedelta(hours=1),
+    )
+    deal(
+        session,
+        floor.dealer,
+        box(1, NIU_9, single="100000", double="6000000", deposits={"double": "18000000"}),
+    )
+    assert AuditEvent.objects.filter(action="table_limit.schedule").count() == 2
+
+
+def test_the_round_screen_and_the_floor_show_the_upcoming_change(client, floor, pit, session):
+    at = (
+        (timezone.now() + timedelta(days=1))
+        .astimezone(venue_zone(floor.venue))
+        .replace(hour=22, minute=0, second=0, microsecond=0)
+    )
+    limit_change_schedule(
+        user=floor.manager,
+        table=floor.table,
+        bet_type="single",
+        min_stake=D(20000),
+        max_stake=D(5000000),
+        effective_at=at,
+        reason="evening",
+    )
+    signed_in(client, floor.dealer)
+    screen = client.get(reverse("console:round", args=[session.pk])).content.decode()
+    assert "From 22:00" in screen and "20,000–5,000,000" in screen.replace(".", ",")
+    signed_in(client, floor.supervisor)
+    page = client.get(reverse("console:pit", args=[pit.pk])).content.decode()
+    assert "From 22:00" in article(page, "NN1")
+
+
+def test_the_floor_schedules_a_change_and_says_why_not(client, floor, pit):
+    signed_in(client, floor.supervisor)
+    url = reverse("console:limit-schedule", args=[pit.pk])
+    soon = timezone.localtime(timezone.now() + timedelta(minutes=2)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "table": floor.table.pk,
+        "bet_type": "single",
+        "min_stake": "20,000",
+        "max_stake": "5,000,000",
+        "effective_at": soon,
+        "reason": "evening",
+    }
+    refused = client.post(url, data)
+    assert refused.status_code == 422 and "notice" in refused.content.decode()
+    later = timezone.now() + timedelta(hours=2)
+    data["effective_at"] = later.astimezone(venue_zone(floor.venue)).strftime("%Y-%m-%dT%H:%M")
+    done = client.post(url, data)
+    assert done.status_code == 303
+    assert floor.table.limit_changes.get().max_stake == D(5000000)
+
+
+def test_a_manager_sets_a_pit_up_in_the_admin(client, floor):
+    client.force_login(floor.manager)
+    answer = client.post(
+        reverse("admin:casino_pit_add"),
+        {
+            "venue": floor.venue.pk,
+            "code": "P2",
+            "name": "High limit",
+            "supervisors": [floor.supervisor2.pk],
+            "tables": [floor.table.pk],
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    pit = floor.table.__class__.objects.get(pk=floor.table.pk).pit
+    assert (pit.code, list(pit.supervisors.all())) == ("P2", [floor.supervisor2])
+    assert AuditEvent.objects.filter(action="pit.create", object_id=str(pit.pk)).exists()
+    # a dealer is no supervisor: the service refuses to name them
+    answer = client.post(
+        reverse("admin:casino_pit_change", args=[pit.pk]),
+        {"name": "High limit", "supervisors": [floor.dealer.pk], "tables": [floor.table.pk]},
+    )
+    assert answer.status_code == 200 and not pit.supervisors.filter(pk=floor.dealer.pk).exists()
