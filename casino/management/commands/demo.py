@@ -190,7 +190,11 @@ class Command(BaseCommand):
         deals two rounds at the first, the relief dealer takes it over (the dealer goes on
         to the other) and deals two; the shift report splits the rounds between the two."""
         sessions = list(
-            TableSession.objects.filter(table__venue=venue, status=TableSession.Status.OPEN)
+            TableSession.objects.filter(
+                table__venue=venue,
+                table__game__in=[game.code for game in games.round_games()],
+                status=TableSession.Status.OPEN,
+            )
             .select_related("table")
             .order_by("table__code")[:2]
         )
