@@ -14,6 +14,7 @@ from casino.models.ledger import (
     slip_label,
 )
 from casino.models.logins import ApiToken, LoginAttempt, StaffPin
+from casino.models.players import Comp, CompPolicy, PlayerBarring
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -34,6 +35,8 @@ __all__ = [
     "BetTally",
     "Box",
     "BoxCount",
+    "Comp",
+    "CompPolicy",
     "CountDay",
     "Drop",
     "DropBox",
@@ -45,6 +48,7 @@ __all__ = [
     "LedgerEntry",
     "LoginAttempt",
     "Player",
+    "PlayerBarring",
     "Round",
     "RoundStatus",
     "Ruleset",
