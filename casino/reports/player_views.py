@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.errors import InvalidInput, ServiceError
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
+from casino.players import membership_key
 from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.investigation_views import _venues
@@ -62,9 +63,10 @@ def player_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:120]
     players = Player.objects.filter(venue=venue).order_by("membership_number")
     if query:
-        players = players.filter(
-            Q(membership_number__startswith=query.upper()) | Q(name__icontains=query)
-        )
+        # The start of a number in its stored form (a typed number that has none: by name).
+        key = membership_key(query)
+        by_number = Q(membership_number__startswith=key) if key else Q(pk__in=[])
+        players = players.filter(by_number | Q(name__icontains=query))
     with replica_reads():
         found = list(players[:MAX_FOUND])
         barrings = player_services.barrings_in_force([p.pk for p in found], venue_today(venue))
