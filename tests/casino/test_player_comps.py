@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.console import forms
 from casino.errors import Forbidden, InvalidInput
 from casino.games import BoxInput
 from casino.models import AuditEvent, Comp, CompPolicy, Player
@@ -73,6 +74,8 @@ def test_a_barred_member_is_refused_a_seat_with_the_barring_named(floor, session
         _play(session, floor.dealer, member)
     assert "barred from" in refused.value.message and "self-exclusion" in refused.value.message
     assert refused.value.reason == "player_barred"
+    # The console's member field says the same before the round is dealt.
+    assert "self-exclusion" in forms.read_player("vip-1", {"VIP-1": member})[1]
     with pytest.raises(Forbidden):
         player_bar(player=member, user=floor.supervisor, reason="x", starts_on=today)
     player_unbar(barring=barring, user=floor.manager, reason="exclusion ended")
