@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal as D
 
 import pytest
@@ -60,3 +61,33 @@ def test_the_search_marks_a_barred_player(client, night):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("reports:players"), {"venue": night.venue.code}).content.decode()
     assert page.count("data-barred") == 1 and "M1" in page and "M2" in page
+
+
+def test_a_game_rated_by_hand_adds_its_ratings(night, monkeypatch):
+    from casino import games
+
+    def rated_play(*, player_ids, date_from, date_to):
+        assert player_ids == [night.p1.pk] and date_from == night.shift.gaming_date
+        return [
+            games.RatedPlay(
+                player_id=night.p1.pk,
+                session_id=night.sessions["NN2"].pk,
+                table_code="BJ1",
+                game="niuniu",
+                started_at=night.shift.starts_at,
+                ended_at=night.shift.starts_at + timedelta(minutes=60),
+                average_bet=D("100000"),
+                decisions=60,
+                theoretical_win=D("8000"),
+                actual_win=None,
+            )
+        ]
+
+    monkeypatch.setattr(games.get("niuniu").reports, "rated_play", rated_play, raising=False)
+    history = player_history(
+        player=night.p1, date_from=night.shift.gaming_date, date_to=night.shift.gaming_date
+    )
+    (rated,) = [line for line in history.lines if line["source"] == "rating"]
+    assert (rated["table_code"], rated["minutes"], rated["actual_win"]) == ("BJ1", 60, None)
+    assert history.totals["theoretical_win"] == D("50000.00")  # 42,000 from the tallies
+    assert history.totals["actual_win"] == D("485000")  # a rating without one adds nothing
