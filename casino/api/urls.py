@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from casino.api import auth, views
 from casino.api.views import count
+from casino.api.views.players import PlayerHistoryView
 
 app_name = "api"
 
@@ -39,6 +40,7 @@ urlpatterns = [
     ),
     path("players/", views.PlayerListView.as_view(), name="player-list"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player-detail"),
+    path("players/<int:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
     path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<int:pk>/", views.RulesetDetailView.as_view(), name="ruleset-detail"),
     path(

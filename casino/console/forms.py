@@ -23,6 +23,7 @@ from casino.limits import Limit
 from casino.models import Player, TableLimit
 from casino.money import Grouping, grouped, marks, parse_grouped
 from casino.players import membership_key
+from casino.services.players import barred_now, barring_text
 from casino.services.rounds import check_stake
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).
@@ -159,6 +160,9 @@ def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | No
         }
     if player.status == Player.Status.BARRED:
         return player, _("%(name)s is barred and cannot play") % {"name": player.name}
+    barred, barring = barred_now(player)
+    if barred:
+        return player, barring_text(player, barring)
     return player, ""
 
 

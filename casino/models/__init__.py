@@ -22,6 +22,7 @@ from casino.models.ledger import (
 )
 from casino.models.logins import ApiToken, LoginAttempt, StaffPin
 from casino.models.pits import Pit, TableLimitChange
+from casino.models.players import Comp, CompPolicy, PlayerBarring
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -48,6 +49,8 @@ __all__ = [
     "CashKind",
     "CashThresholds",
     "CashTransaction",
+    "Comp",
+    "CompPolicy",
     "CountDay",
     "DealerSpell",
     "Drop",
@@ -61,6 +64,7 @@ __all__ = [
     "LoginAttempt",
     "Pit",
     "Player",
+    "PlayerBarring",
     "Round",
     "RoundStatus",
     "Ruleset",

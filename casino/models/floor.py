@@ -95,6 +95,13 @@ class Player(models.Model):
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Identity, all optional: shown masked but to the venue's managers (docs/PLAYERS.md).
+    date_of_birth = models.DateField(null=True, blank=True)
+    nationality = models.CharField(max_length=64, blank=True)
+    id_document_type = models.CharField(
+        max_length=32, blank=True, help_text=_("e.g. passport, national ID card.")
+    )
+    id_document_number = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["venue__code", "membership_number"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino.reports import cash_views, investigation_views, views
+from casino.reports import cash_views, investigation_views, player_views, views
 
 app_name = "reports"
 
@@ -32,4 +32,15 @@ urlpatterns = [
     ),
     path("periods/", views.period_report, name="periods"),
     path("periods/csv/", views.period_report_csv, name="periods_csv"),
+    path("players/", player_views.player_list, name="players"),
+    path("players/<int:pk>/", player_views.player_detail, name="player"),
+    path("players/<int:pk>/<str:step>/", player_views.player_step, name="player_step"),
+    path("comps/", player_views.comp_report, name="comps"),
+    path("comps/csv/", player_views.comp_report_csv, name="comps_csv"),
+    path("comps/policy/", player_views.comp_policy, name="comp_policy"),
+    path(
+        "comps/policy/<int:venue_id>/<str:step>/",
+        player_views.comp_policy_step,
+        name="comp_policy_step",
+    ),
 ]

@@ -8,17 +8,21 @@ checked or saved, so ``hanoi-0001`` is ``HANOI-0001`` and ``MB-ß1`` is refused.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import Player, Venue
+from casino.models import Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.timezones import venue_today
 
 #: The fields of a player a manager may change.
 EDITABLE = ("membership_number", "name", "status")
@@ -134,3 +138,208 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
         after=after,
     )
     return player
+
+
+# Identity: optional, changed by a manager, audited masked.
+
+#: The identity fields of a player, all optional.
+IDENTITY = ("date_of_birth", "nationality", "id_document_type", "id_document_number")
+
+
+def masked(number: str) -> str:
+    """A document number as everyone but a manager reads it: its last 4 characters.
+
+    >>> masked("B12345678"), masked("12"), masked("")
+    ('•••••5678', '••', '')
+    """
+    if not number:
+        return ""
+    shown = number[-4:] if len(number) > 4 else ""
+    return "•" * (len(number) - len(shown)) + shown
+
+
+def identity_of(player: Player, *, full: bool) -> dict[str, str]:
+    """The player's identity as text: the document number masked unless ``full``, the
+    date of birth as its year only unless ``full``."""
+    born = player.date_of_birth
+    return {
+        "date_of_birth": (born.isoformat() if full else f"{born.year}-••-••") if born else "",
+        "nationality": player.nationality,
+        "id_document_type": player.id_document_type,
+        "id_document_number": player.id_document_number
+        if full
+        else masked(player.id_document_number),
+    }
+
+
+@transaction.atomic
+def player_identity_update(*, player: Player, user: Any, **changes: Any) -> Player:
+    """Change a player's identity (a manager's job); the audit holds it masked."""
+    unknown = set(changes) - set(IDENTITY)
+    if unknown:
+        raise InvalidInput(
+            _("%(fields)s cannot be changed here; the identity fields are %(known)s")
+            % {"fields": ", ".join(sorted(unknown)), "known": ", ".join(IDENTITY)},
+            field=sorted(unknown)[0],
+        )
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not can(user, MANAGE, player.venue_id):
+        raise Forbidden(_("only a manager changes a player's identity"))
+    before = identity_of(player, full=False)
+    for name, value in changes.items():
+        if name == "date_of_birth":
+            value = _birth_date(value)
+        else:
+            value = (value or "").strip() if isinstance(value, str) or value is None else value
+        setattr(player, name, value)
+    _check(player)
+    after = identity_of(player, full=False)
+    if identity_of(player, full=True) == identity_of(Player.objects.get(pk=player.pk), full=True):
+        return player
+    _save(player, update_fields=list(changes))
+    audit_record(
+        user=user,
+        action="player.identity",
+        obj=player,
+        venue=Venue.objects.get(pk=player.venue_id),
+        summary=f"changed the identity of player {player.membership_number}",
+        before=before,
+        after=after,
+    )
+    return player
+
+
+def _birth_date(value: Any) -> date | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, date):
+        born = value
+    else:
+        try:
+            born = date.fromisoformat(str(value).strip())
+        except ValueError:
+            raise InvalidInput(
+                _("Enter the date of birth as YYYY-MM-DD, e.g. 1980-04-30."),
+                field="date_of_birth",
+            ) from None
+    if born > date.today():
+        raise InvalidInput(_("A date of birth cannot be in the future."), field="date_of_birth")
+    return born
+
+
+# Barring: from a day, optionally until a day; by a manager; lifted, never deleted.
+
+
+def barrings_in_force(player_ids: Any, on: date) -> dict[int, PlayerBarring]:
+    """Player id -> the barring that keeps them from play on ``on`` (the venue's date)."""
+    rows = (
+        PlayerBarring.objects.filter(
+            player_id__in=list(player_ids), lifted_at__isnull=True, starts_on__lte=on
+        )
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
+        .order_by("player_id", "-starts_on", "-pk")
+    )
+    found: dict[int, PlayerBarring] = {}
+    for barring in rows:
+        found.setdefault(barring.player_id, barring)
+    return found
+
+
+def barring_text(player: Player, barring: PlayerBarring | None) -> str:
+    """Why a player cannot play, for the person seating them."""
+    if barring is None:
+        return _("player %(number)s is barred and cannot play") % {
+            "number": player.membership_number
+        }
+    values = {
+        "number": player.membership_number,
+        "from": barring.starts_on.isoformat(),
+        "until": barring.ends_on.isoformat() if barring.ends_on else "",
+        "reason": barring.reason,
+    }
+    if barring.ends_on:
+        return (
+            _(
+                "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and "
+                "cannot play"
+            )
+            % values
+        )
+    return _("player %(number)s is barred from %(from)s (%(reason)s) and cannot play") % values
+
+
+def barred_now(player: Player) -> tuple[bool, PlayerBarring | None]:
+    """Whether the player is barred today at their venue, and the barring that says so."""
+    venue = Venue.objects.get(pk=player.venue_id)
+    barring = barrings_in_force([player.pk], venue_today(venue)).get(player.pk)
+    return player.status == Player.Status.BARRED or barring is not None, barring
+
+
+@transaction.atomic
+def player_bar(
+    *, player: Player, user: Any, reason: str, starts_on: date, ends_on: date | None = None
+) -> PlayerBarring:
+    """Bar a player from ``starts_on`` (until ``ends_on``, or until lifted): a manager's job."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not can(user, MANAGE, player.venue_id):
+        raise Forbidden(_("only a manager bars a player"))
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput(
+            _("Give the reason for the barring; it is shown when seating."), field="reason"
+        )
+    if ends_on is not None and ends_on < starts_on:
+        raise InvalidInput(
+            _("The barring ends before it starts: give an end on or after %(from)s.")
+            % {"from": starts_on.isoformat()},
+            field="ends_on",
+        )
+    barring = PlayerBarring.objects.create(
+        player=player,
+        reason=reason[:255],
+        starts_on=starts_on,
+        ends_on=ends_on,
+        barred_by=user,
+        barred_at=timezone.now(),
+    )
+    audit_record(
+        user=user,
+        action="player.bar",
+        obj=barring,
+        venue=Venue.objects.get(pk=player.venue_id),
+        summary=f"barred player {player.membership_number} from {starts_on}",
+        after={
+            "player": player.pk,
+            "reason": barring.reason,
+            "starts_on": starts_on.isoformat(),
+            "ends_on": ends_on.isoformat() if ends_on else None,
+        },
+    )
+    return barring
+
+
+@transaction.atomic
+def player_unbar(*, barring: PlayerBarring, user: Any, reason: str) -> PlayerBarring:
+    """Lift a barring (kept, with who lifted it and why): a manager's job."""
+    barring = PlayerBarring.objects.select_for_update().select_related("player").get(pk=barring.pk)
+    if not can(user, MANAGE, barring.player.venue_id):
+        raise Forbidden(_("only a manager lifts a barring"))
+    if barring.lifted_at is not None:
+        return barring
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput(_("Give the reason for lifting the barring."), field="lift_reason")
+    barring.lifted_by = user
+    barring.lifted_at = timezone.now()
+    barring.lift_reason = reason[:255]
+    barring.save(update_fields=["lifted_by", "lifted_at", "lift_reason"])
+    audit_record(
+        user=user,
+        action="player.unbar",
+        obj=barring,
+        venue=Venue.objects.get(pk=barring.player.venue_id),
+        summary=f"lifted the barring of player {barring.player.membership_number}",
+        before={"lifted": False},
+        after={"lifted": True, "reason": barring.lift_reason},
+    )
+    return barring

@@ -46,9 +46,11 @@ from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
+from casino.services.players import barring_text, barrings_in_force
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
+from casino.timezones import venue_today
 
 MAX_KEY_LENGTH = 64
 
@@ -145,6 +147,8 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
         if player_ids
         else {}
     )
+    # One query, for members only: a barring of the venue's date keeps them from new rounds.
+    barrings = barrings_in_force(players, venue_today(table.venue)) if players else {}
     limits = {limit.bet_type: in_force(limit) for limit in _LIMITS(table.pk, timezone.now())}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
@@ -172,10 +176,9 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
                     field=f"boxes[{index}].player",
                     reason="player_unknown",
                 )
-            if player.status == Player.Status.BARRED:
+            if player.status == Player.Status.BARRED or player.pk in barrings:
                 raise InvalidInput(
-                    _("player %(number)s is barred and cannot play")
-                    % {"number": player.membership_number},
+                    barring_text(player, barrings.get(player.pk)),
                     field=f"boxes[{index}].player",
                     reason="player_barred",
                 )

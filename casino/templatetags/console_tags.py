@@ -40,6 +40,13 @@ def signed_money(amount: Decimal | None, venue: Any) -> str:
 
 
 @register.filter
+def computed_money(amount: Decimal | None, venue: Any) -> str:
+    """A computed figure (an average bet, a theoretical win) in the venue's currency,
+    rounded to its minor units."""
+    return venue_money(amount, venue, computed=True)
+
+
+@register.filter
 def odds(value: Decimal | None) -> str:
     """Odds and multiples without trailing zeros: ``2``, ``0.5``."""
     return plain(value) if value is not None else ""

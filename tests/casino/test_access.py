@@ -966,6 +966,47 @@ REPORT_ROUTES = {
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"text": "seen on the tape"},
     ),
+    # Players and comps: the venue's report readers; each change is its service's to refuse.
+    "reports:players": Route(
+        lambda world, side: f"{reverse('reports:players')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:player": Route(
+        lambda world, side: reverse("reports:player", args=[side.player.pk]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:player_step": Route(
+        lambda world, side: reverse("reports:player_step", args=[side.player.pk, "bar"]),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"reason": "cheating", "starts_on": "2026-01-01"},
+    ),
+    "reports:comps": Route(
+        lambda world, side: f"{reverse('reports:comps')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:comps_csv": Route(
+        lambda world, side: f"{reverse('reports:comps_csv')}?venue={side.venue.code}",
+        reports(),
+    ),
+    "reports:comp_policy": Route(
+        lambda world, side: f"{reverse('reports:comp_policy')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:comp_policy_step": Route(
+        lambda world, side: reverse("reports:comp_policy_step", args=[side.venue.pk, "propose"]),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {
+            "reinvestment_pct": "20",
+            "supervisor_limit": "100000",
+            "manager_limit": "500000",
+        },
+    ),
 }
 
 SITE_ROUTES = {
@@ -1126,6 +1167,14 @@ API_ROUTES = {
         method="patch",
         json=True,
         body=lambda world, side: {"status": "barred"},
+        shows=mark,
+    ),
+    # A player's rated play: the venue's report readers (a floor role first, then the venue).
+    "api:player-history": Route(
+        _api("player-history", lambda side: side.player.pk),
+        lambda role, venue: (
+            403 if api()(role, venue) == 200 and role not in REPORT_READ else api()(role, venue)
+        ),
         shows=mark,
     ),
     "api:ruleset-list": _api_list(

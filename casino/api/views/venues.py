@@ -13,7 +13,9 @@ from rest_framework.response import Response
 from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
+from casino.api.serializers.players import PlayerDetailSerializer
 from casino.api.views.common import found, parse
+from casino.api.views.players import player_detail_data
 from casino.errors import InvalidInput
 from casino.roles import MANAGE
 from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
@@ -339,12 +341,12 @@ class PlayerDetailView(ApiView):
 
     @extend_schema(
         tags=["players"],
-        summary="A player",
-        responses={200: s.PlayerSerializer, **errors(401, 403, 404)},
+        summary="A player, with barring and identity (masked but to managers)",
+        responses={200: PlayerDetailSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
-        return Response(s.PlayerSerializer(player).data)
+        return Response(player_detail_data(player, request.user))
 
     @extend_schema(
         tags=["players"],

@@ -30,6 +30,12 @@ from casino.models import (
 from casino.reports.services import report_build
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
+from casino.services.comps import (
+    comp_earned,
+    comp_issue,
+    comp_policy_approve,
+    comp_policy_propose,
+)
 from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule
@@ -184,6 +190,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._pit(venue, users):
             self.stdout.write(line)
+        for line in self._comp_a_rated_player(venue, users):
+            self.stdout.write(line)
 
     def _dealer_relief(self, venue: Venue, users: dict) -> list[str]:
         """Dealer rotation at one table, at a venue where the dealer runs two: the dealer
@@ -335,4 +343,36 @@ class Command(BaseCommand):
             f"  cash: {player.membership_number} bought in {unit * 32_000} {venue.currency} "
             f"in cash today (logged at {unit * 30_000}): "
             f"http://127.0.0.1:8000/reports/cash/?venue={venue.code}"
+        ]
+
+    def _comp_a_rated_player(self, venue: Venue, users: dict) -> list[str]:
+        """The venue's comp policy (20% of theoretical win, proposed by the manager and
+        approved by the approver), then a comp to the player who earned the most."""
+        unit = venue.rounding_unit
+        policy = comp_policy_propose(
+            venue=venue,
+            user=users["manager"],
+            reinvestment_pct="20",
+            supervisor_limit=unit * 1000,
+            manager_limit=unit * 5000,
+        )
+        comp_policy_approve(policy=policy, user=users["approver"])
+        earned = max(
+            ((comp_earned(player), player) for player in venue.players.order_by("pk")),
+            key=lambda pair: pair[0].earned,
+        )
+        amount = (min(earned[0].earned, policy.supervisor_limit) // unit) * unit
+        if amount <= 0:
+            return ["  comp policy approved; no player has earned a comp yet"]
+        player = earned[1]
+        comp_issue(
+            player=player,
+            user=users["supervisor"],
+            amount=amount,
+            kind="meal",
+            notes="dinner for two",
+        )
+        return [
+            f"  comp of {amount} {venue.currency} to {player.membership_number}: "
+            f"http://127.0.0.1:8000/reports/players/{player.pk}/"
         ]

@@ -239,6 +239,13 @@ ENDPOINTS = [
     Endpoint("table", "GET", lambda s: Call(f"/api/v1/tables/{s.table.pk}/")),
     Endpoint("players list", "GET", _listed("/api/v1/players/", _player), is_list=True),
     Endpoint("player", "GET", lambda s: Call(f"/api/v1/players/{_player(s).pk}/")),
+    # A player's rated play: the venue's report readers.
+    Endpoint(
+        "player history",
+        "GET",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/history/"),
+        allowed=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
     Endpoint("rulesets list", "GET", _listed("/api/v1/rulesets/", _ruleset_id), is_list=True),
     Endpoint("ruleset", "GET", lambda s: Call(f"/api/v1/rulesets/{_ruleset_id(s)}/")),
     Endpoint(

@@ -11,6 +11,8 @@ from django.db.models import Sum
 from casino.count_selectors import win_figures
 from casino.models import (
     AuditEvent,
+    Comp,
+    CompPolicy,
     CountDay,
     Drop,
     LedgerEntry,
@@ -117,6 +119,9 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     (open_session,) = blackjack.sessions.filter(status="open")
     assert open_session.tablegames_ratings.count() == 1
     assert AuditEvent.objects.filter(action="player.create").count() == Player.objects.count()
+    # each venue's comp policy is approved by a second manager; a rated player has a comp
+    assert {p.approved_by.username for p in CompPolicy.objects.all()} == {"approver"}
+    assert Comp.objects.filter(venue=hanoi, issued_by__username="supervisor").exists()
     text = out.getvalue()
     for username in (
         "dealer",

@@ -1,0 +1,75 @@
+"""A player's detail (identity, barring) and their rated play, as the API shows them."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from casino.api.base import ListParams
+from casino.api.serializers.fields import MoneyField
+from casino.api.serializers.venues import PlayerSerializer
+
+
+class IdentitySerializer(serializers.Serializer):
+    date_of_birth = serializers.CharField(help_text="YYYY-MM-DD; the year only but to managers.")
+    nationality = serializers.CharField()
+    id_document_type = serializers.CharField()
+    id_document_number = serializers.CharField(
+        help_text="Its last 4 characters, the others masked, but to the venue's managers."
+    )
+
+
+class BarringSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    reason = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(allow_null=True)
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    barred = serializers.BooleanField(help_text="Whether the player may not play today.")
+    barring = BarringSerializer(allow_null=True, help_text="The barring in force, if any.")
+    identity = IdentitySerializer()
+
+
+class HistoryParams(ListParams):
+    date_from = serializers.DateField(required=False, help_text="First gaming date (90 days back).")
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the venue's today)."
+    )
+
+
+class HistoryLineSerializer(serializers.Serializer):
+    source = serializers.ChoiceField(
+        choices=["tallies", "rating"], help_text="Rated from the settled bets, or by hand."
+    )
+    session_id = serializers.IntegerField()
+    table_code = serializers.CharField()
+    game = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField()
+    rounds = serializers.IntegerField(allow_null=True)
+    decisions = serializers.IntegerField(allow_null=True)
+    handle = MoneyField(allow_null=True)
+    average_bet = MoneyField(allow_null=True)
+    theoretical_win = MoneyField(allow_null=True)
+    actual_win = MoneyField(allow_null=True, help_text="The house's win from the player.")
+
+
+class HistoryTotalsSerializer(serializers.Serializer):
+    sessions = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    handle = MoneyField()
+    average_bet = MoneyField(allow_null=True, help_text="Weighted by the time of each line.")
+    theoretical_win = MoneyField()
+    unrated_lines = serializers.IntegerField(help_text="Lines without a theoretical win.")
+    actual_win = MoneyField()
+
+
+class PlayerHistorySerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    date_from = serializers.DateField()
+    date_to = serializers.DateField()
+    lines = HistoryLineSerializer(many=True)
+    totals = HistoryTotalsSerializer()

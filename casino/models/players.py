@@ -1,0 +1,141 @@
+"""A player's barrings, and the comps a venue gives its rated players under its comp policy.
+
+A barring keeps a player from new rounds from its first day (``starts_on``, the venue's
+date) to its last (``ends_on``, none: until lifted); lifting one keeps the row. A comp
+policy is versioned: a manager proposes one, a second manager approves it, and the newest
+approved one is in force. A comp is a record of what was given away (see docs/PLAYERS.md:
+why it is not a ledger movement).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.models.floor import Player, money_field
+from casino.models.venues import Venue
+
+
+class PlayerBarring(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="barrings")
+    reason = models.CharField(max_length=255)
+    starts_on = models.DateField(help_text=_("The first day the player is barred."))
+    ends_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text=_("The last day the player is barred; empty: until lifted."),
+    )
+    barred_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    barred_at = models.DateTimeField()
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lift_reason = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["player", "-starts_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True)
+                | models.Q(ends_on__gte=models.F("starts_on")),
+                name="barring_ends_after_start",
+            ),
+            models.CheckConstraint(condition=~models.Q(reason=""), name="barring_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"barring of player {self.player_id} from {self.starts_on}"
+
+
+class CompPolicy(models.Model):
+    """A venue's comp rules: the share of theoretical win given back, and how much one
+    comp may be by the issuer's role. In force once approved by a second manager."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Waiting for a second manager")
+        APPROVED = "approved", _("Approved")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="comp_policies")
+    number = models.PositiveIntegerField()
+    reinvestment_pct = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        help_text=_("The share of a player's theoretical win they may be given back, in percent."),
+    )
+    supervisor_limit = money_field(help_text=_("The largest comp a supervisor issues."))
+    manager_limit = money_field(help_text=_("The largest comp a manager issues."))
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PROPOSED)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField()
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["venue", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "number"], name="comp_policy_number"),
+            models.CheckConstraint(
+                condition=~models.Q(approved_by=models.F("proposed_by")),
+                name="comp_policy_four_eyes",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    reinvestment_pct__gte=0,
+                    reinvestment_pct__lte=100,
+                    supervisor_limit__gte=0,
+                    manager_limit__gte=models.F("supervisor_limit"),
+                ),
+                name="comp_policy_limits",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"comp policy {self.number} of venue {self.venue_id}"
+
+
+class Comp(models.Model):
+    class Kind(models.TextChoices):
+        MEAL = "meal", _("Meal")
+        ROOM = "room", _("Room")
+        SHOW = "show", _("Show")
+        FREE_PLAY = "free_play", _("Free play")
+        OTHER = "other", _("Other")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="comps")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="comps")
+    policy = models.ForeignKey(CompPolicy, on_delete=models.PROTECT, related_name="comps")
+    amount = money_field()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    #: The manager whose limit the comp needed (over the supervisors' limit), else empty.
+    authorised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField()
+    gaming_date = models.DateField()
+    earned = money_field(help_text=_("What the player had earned and not been given when issued."))
+    notes = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["venue", "-issued_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="comp_amount_positive"),
+        ]
+        indexes = [models.Index(fields=["venue", "gaming_date"])]
+
+    def __str__(self) -> str:
+        return f"comp {self.pk} of {self.amount} to player {self.player_id}"

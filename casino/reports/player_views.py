@@ -1,0 +1,360 @@
+"""The player pages: the search, a player's page (identity, barring, rated play, comps,
+buy-ins and cash-outs), the comps report and the venue's comp policy.
+
+Whoever reads a venue's reports (its supervisors, managers and auditors) reads its players;
+another venue's player is "not found". Each change is a POST to one service, which decides
+who may make it (a manager bars and edits identity, a supervisor or manager issues comps,
+two managers make a comp policy); a refused change shows the page again with the service's
+message and its status, never a 500.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from casino import cash_selectors
+from casino.errors import InvalidInput, ServiceError
+from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
+from casino.players import membership_key
+from casino.replicas import replica_reads
+from casino.reports import selectors
+from casino.reports.investigation_views import _venues
+from casino.reports.outputs import csv_text
+from casino.reports.players import player_history
+from casino.reports.views import _check, _date
+from casino.roles import MANAGE, SUPERVISE, can
+from casino.services import comps as comp_services
+from casino.services import players as player_services
+from casino.timezones import venue_time, venue_today, venue_zone
+
+HISTORY_DAYS = 90
+MAX_DAYS = 366
+PLAYER_STEPS = ("bar", "unbar", "identity", "comp")
+POLICY_STEPS = ("propose", "approve")
+MAX_FOUND = 100
+
+
+def _range(request: HttpRequest, venue: Venue, days: int) -> tuple[date, date]:
+    today = venue_today(venue)
+    date_to = _date(request.GET.get("to"), today)
+    date_from = _date(request.GET.get("from"), date_to - timedelta(days=days - 1))
+    if date_from > date_to:
+        date_from, date_to = date_to, date_from
+    return max(date_from, date_to - timedelta(days=MAX_DAYS - 1)), date_to
+
+
+@login_required
+@require_GET
+def player_list(request: HttpRequest) -> HttpResponse:
+    """A venue's players by membership number or name; the barred ones marked."""
+    venues, venue = _venues(request, required=True)
+    query = request.GET.get("q", "").strip()[:120]
+    players = Player.objects.filter(venue=venue).order_by("membership_number")
+    if query:
+        # The start of a number in its stored form (a typed number that has none: by name).
+        key = membership_key(query)
+        by_number = Q(membership_number__startswith=key) if key else Q(pk__in=[])
+        players = players.filter(by_number | Q(name__icontains=query))
+    with replica_reads():
+        found = list(players[:MAX_FOUND])
+        barrings = player_services.barrings_in_force([p.pk for p in found], venue_today(venue))
+    rows = [
+        {
+            "player": p,
+            "barred": p.status == Player.Status.BARRED or p.pk in barrings,
+            "barring": barrings.get(p.pk),
+        }
+        for p in found
+    ]
+    context = {"venues": venues, "venue": venue, "q": query, "rows": rows}
+    return render(request, "players/list.html", context)
+
+
+def _get(request: HttpRequest, pk: int) -> Player:
+    player = Player.objects.select_related("venue").filter(pk=pk).first()
+    if player is None:
+        raise Http404("no such player")
+    _check(request.user, player.venue_id)
+    return player
+
+
+def _page(
+    request: HttpRequest,
+    player: Player,
+    *,
+    error: ServiceError | None = None,
+    step: str = "",
+) -> HttpResponse:
+    venue = player.venue
+    user = request.user
+    manager = can(user, MANAGE, venue.pk)
+    date_from, date_to = _range(request, venue, HISTORY_DAYS)
+    with replica_reads():
+        history = player_history(player=player, date_from=date_from, date_to=date_to)
+        barrings = list(
+            PlayerBarring.objects.filter(player=player).select_related("barred_by", "lifted_by")
+        )
+        comps = list(
+            Comp.objects.filter(player=player)
+            .select_related("issued_by", "authorised_by")
+            .order_by("-issued_at")[:50]
+        )
+        cash = cash_selectors.player_cash(player=player)
+    barred, barring = player_services.barred_now(player)
+    earned = comp_services.comp_earned(player)
+    context = {
+        "player": player,
+        "venue": venue,
+        "identity": player_services.identity_of(player, full=manager),
+        "identity_full": manager,
+        "barred": barred,
+        "barring": barring,
+        "barring_text": player_services.barring_text(player, barring) if barred else "",
+        "barrings": barrings,
+        "history": history,
+        "comps": comps,
+        "earned": earned,
+        "cash": cash,
+        "kinds": Comp.Kind.choices,
+        "can_bar": manager,
+        "can_edit_identity": manager,
+        "can_comp": can(user, SUPERVISE, venue.pk) and earned.policy is not None,
+        "today": venue_today(venue),
+        "error": error,
+        "error_step": step,
+        "done": request.GET.get("done", "") if error is None else "",
+        "posted": request.POST if error is not None else {},
+    }
+    status = error.status if error is not None else 200
+    with timezone.override(venue_zone(venue)):
+        return render(request, "players/detail.html", context, status=status)
+
+
+@login_required
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, _get(request, pk))
+
+
+def _day(text: str | None, field: str, *, required: bool) -> date | None:
+    text = (text or "").strip()
+    if not text and not required:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            gettext("Enter the date as YYYY-MM-DD, e.g. 2026-12-01."), field=field
+        ) from None
+
+
+@login_required
+@require_POST
+def player_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    """One change to a player, by the service that makes it."""
+    if step not in PLAYER_STEPS:
+        raise Http404("no such step")
+    player = _get(request, pk)
+    user, data = request.user, request.POST
+    try:
+        if step == "bar":
+            player_services.player_bar(
+                player=player,
+                user=user,
+                reason=data.get("reason", ""),
+                starts_on=_day(data.get("starts_on"), "starts_on", required=True),
+                ends_on=_day(data.get("ends_on"), "ends_on", required=False),
+            )
+        elif step == "unbar":
+            barring = PlayerBarring.objects.filter(
+                player=player, pk=data.get("barring") if str(data.get("barring")).isdigit() else 0
+            ).first()
+            if barring is None:
+                raise InvalidInput(gettext("Choose the barring to lift."), field="barring")
+            player_services.player_unbar(
+                barring=barring, user=user, reason=data.get("lift_reason", "")
+            )
+        elif step == "identity":
+            player_services.player_identity_update(
+                player=player,
+                user=user,
+                **{name: data.get(name, "") for name in player_services.IDENTITY},
+            )
+        else:
+            comp_services.comp_issue(
+                player=player,
+                user=user,
+                amount=data.get("amount", ""),
+                kind=data.get("kind", ""),
+                notes=data.get("notes", ""),
+            )
+    except ServiceError as error:
+        return _page(
+            request, Player.objects.select_related("venue").get(pk=pk), error=error, step=step
+        )
+    return redirect(reverse("reports:player", args=[pk]) + f"?done={step}")
+
+
+# The comps report
+
+
+def _comps(venue: Venue, date_from: date, date_to: date) -> list[Comp]:
+    with replica_reads():
+        return list(
+            Comp.objects.filter(venue=venue, gaming_date__gte=date_from, gaming_date__lte=date_to)
+            .select_related("player", "issued_by", "authorised_by", "policy")
+            .order_by("gaming_date", "issued_at")
+        )
+
+
+@login_required
+@require_GET
+def comp_report(request: HttpRequest) -> HttpResponse:
+    """A venue's comps over a range of gaming dates: each comp and the totals by kind."""
+    venues, venue = _venues(request, required=True)
+    date_from, date_to = _range(request, venue, 30)
+    comps = _comps(venue, date_from, date_to)
+    by_kind: dict[str, Any] = {}
+    for comp in comps:
+        kind = by_kind.setdefault(
+            comp.kind, {"label": comp.get_kind_display(), "count": 0, "amount": 0}
+        )
+        kind["count"] += 1
+        kind["amount"] += comp.amount
+    context = {
+        "venues": venues,
+        "venue": venue,
+        "date_from": date_from,
+        "date_to": date_to,
+        "comps": comps,
+        "by_kind": list(by_kind.values()),
+        "total": sum((comp.amount for comp in comps), 0),
+    }
+    with timezone.override(venue_zone(venue)):
+        return render(request, "players/comps.html", context)
+
+
+@login_required
+@require_GET
+def comp_report_csv(request: HttpRequest) -> HttpResponse:
+    _venues_shown, venue = _venues(request, required=True)
+    date_from, date_to = _range(request, venue, 30)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [
+            gettext("Gaming date"),
+            gettext("Issued at"),
+            gettext("Membership number"),
+            gettext("Player"),
+            gettext("Kind"),
+            gettext("Amount"),
+            gettext("Currency"),
+            gettext("Issued by"),
+            gettext("Authorised by"),
+            gettext("Notes"),
+        ]
+    )
+    for comp in _comps(venue, date_from, date_to):
+        writer.writerow(
+            [
+                comp.gaming_date.isoformat(),
+                venue_time(comp.issued_at, venue),
+                csv_text(comp.player.membership_number),
+                csv_text(comp.player.name),
+                comp.get_kind_display(),
+                str(comp.amount),
+                venue.currency,
+                csv_text(comp.issued_by.get_username()),
+                csv_text(comp.authorised_by.get_username()) if comp.authorised_by else "",
+                csv_text(comp.notes),
+            ]
+        )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    name = f"{venue.code}-comps-{date_from}-{date_to}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# The comp policy
+
+
+def _policy_page(
+    request: HttpRequest,
+    venues: list[Venue],
+    venue: Venue,
+    *,
+    error: ServiceError | None = None,
+    step: str = "",
+) -> HttpResponse:
+    policies = list(
+        CompPolicy.objects.filter(venue=venue).select_related("proposed_by", "approved_by")[:20]
+    )
+    context = {
+        "venues": venues,
+        "venue": venue,
+        "policies": policies,
+        "in_force": comp_services.comp_policy_in_force(venue),
+        "can_manage": can(request.user, MANAGE, venue.pk),
+        "earned_days": comp_services.EARNED_DAYS,
+        "error": error,
+        "error_step": step,
+        "done": request.GET.get("done", "") if error is None else "",
+        "posted": request.POST if error is not None else {},
+    }
+    status = error.status if error is not None else 200
+    with timezone.override(venue_zone(venue)):
+        return render(request, "players/comp_policy.html", context, status=status)
+
+
+@login_required
+@require_GET
+def comp_policy(request: HttpRequest) -> HttpResponse:
+    venues, venue = _venues(request, required=True)
+    return _policy_page(request, venues, venue)
+
+
+@login_required
+@require_POST
+def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResponse:
+    """Propose a policy, or approve one (a second manager)."""
+    if step not in POLICY_STEPS:
+        raise Http404("no such step")
+    venue = Venue.objects.filter(pk=venue_id).first()
+    if venue is None:
+        raise Http404("no such venue")
+    _check(request.user, venue.pk)
+    data = request.POST
+    try:
+        if step == "propose":
+            comp_services.comp_policy_propose(
+                venue=venue,
+                user=request.user,
+                reinvestment_pct=data.get("reinvestment_pct", ""),
+                supervisor_limit=data.get("supervisor_limit", ""),
+                manager_limit=data.get("manager_limit", ""),
+            )
+        else:
+            policy = CompPolicy.objects.filter(
+                venue=venue, pk=data.get("policy") if str(data.get("policy")).isdigit() else 0
+            ).first()
+            if policy is None:
+                raise InvalidInput(gettext("Choose the comp policy to approve."), field="policy")
+            comp_services.comp_policy_approve(policy=policy, user=request.user)
+    except ServiceError as error:
+        venues = list(selectors.report_venues(user=request.user))
+        return _policy_page(request, venues, venue, error=error, step=step)
+    return redirect(f"{reverse('reports:comp_policy')}?venue={venue.code}&done={step}")
