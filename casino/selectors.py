@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from casino import games
@@ -27,6 +28,7 @@ from casino.models import (
     Drop,
     LedgerEntry,
     Player,
+    PlayerBarring,
     Round,
     Ruleset,
     RulesetVersion,
@@ -506,3 +508,16 @@ def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
 def api_token_get(*, user: Any, pk: int) -> ApiToken | None:
     """One of the user's own tokens; another user's is not found."""
     return ApiToken.objects.filter(user=user, pk=pk).select_related("user").first()
+
+
+def barrings_on(on: date) -> QuerySet[PlayerBarring]:
+    """The barrings in force on ``on`` (the venue's date): not lifted, started, not ended."""
+    return PlayerBarring.objects.filter(lifted_at__isnull=True, starts_on__lte=on).filter(
+        Q(ends_on__isnull=True) | Q(ends_on__gte=on)
+    )
+
+
+def barred_on(on: date) -> Exists:
+    """Whether the player (``OuterRef("pk")``) is barred on ``on``: an annotation, so the
+    query that reads the players says it too."""
+    return Exists(barrings_on(on).filter(player_id=OuterRef("pk")))

@@ -160,9 +160,12 @@ def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | No
         }
     if player.status == Player.Status.BARRED:
         return player, _("%(name)s is barred and cannot play") % {"name": player.name}
-    barred, barring = barred_now(player)
-    if barred:
-        return player, barring_text(player, barring)
+    # Players read by ``players_by_number`` say whether they are barred today; the
+    # barring itself is read only to say why.
+    if getattr(player, "barred_today", True):
+        barred, barring = barred_now(player)
+        if barred:
+            return player, barring_text(player, barring)
     return player, ""
 
 

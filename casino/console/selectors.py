@@ -51,6 +51,8 @@ from casino.models import (
 from casino.players import membership_key
 from casino.roles import AUDITOR, CASHIER, PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force
+from casino.selectors import barred_on
+from casino.timezones import venue_today
 
 
 def console_of(game: str) -> games.GameConsole | None:
@@ -244,9 +246,12 @@ def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Play
     wanted = {key for key in map(membership_key, numbers) if key}
     if not wanted:
         return {}
+    # ``barred_today``: whether a barring keeps them from play on the venue's date.
     return {
         player.membership_number: player
-        for player in Player.objects.filter(venue=venue, membership_number__in=wanted)
+        for player in Player.objects.filter(venue=venue, membership_number__in=wanted).annotate(
+            barred_today=barred_on(venue_today(venue))
+        )
     }
 
 

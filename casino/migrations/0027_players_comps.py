@@ -22,19 +22,22 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="player",
             name="id_document_number",
-            field=models.CharField(blank=True, max_length=64),
+            field=models.CharField(blank=True, db_default="", max_length=64),
         ),
         migrations.AddField(
             model_name="player",
             name="id_document_type",
             field=models.CharField(
-                blank=True, help_text="e.g. passport, national ID card.", max_length=32
+                blank=True,
+                db_default="",
+                help_text="e.g. passport, national ID card.",
+                max_length=32,
             ),
         ),
         migrations.AddField(
             model_name="player",
             name="nationality",
-            field=models.CharField(blank=True, max_length=64),
+            field=models.CharField(blank=True, db_default="", max_length=64),
         ),
         migrations.CreateModel(
             name="CompPolicy",

@@ -97,11 +97,12 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Identity, all optional: shown masked but to the venue's managers (docs/PLAYERS.md).
     date_of_birth = models.DateField(null=True, blank=True)
-    nationality = models.CharField(max_length=64, blank=True)
+    # A database default too: rows written by SQL that names none of them stay valid.
+    nationality = models.CharField(max_length=64, blank=True, db_default="")
     id_document_type = models.CharField(
-        max_length=32, blank=True, help_text=_("e.g. passport, national ID card.")
+        max_length=32, blank=True, db_default="", help_text=_("e.g. passport, national ID card.")
     )
-    id_document_number = models.CharField(max_length=64, blank=True)
+    id_document_number = models.CharField(max_length=64, blank=True, db_default="")
 
     class Meta:
         ordering = ["venue__code", "membership_number"]

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +20,7 @@ from casino.errors import Forbidden, InvalidInput
 from casino.models import Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
 from casino.roles import MANAGE, can
+from casino.selectors import barrings_on
 from casino.services.audit import audit_record
 from casino.timezones import venue_today
 
@@ -233,10 +233,8 @@ def _birth_date(value: Any) -> date | None:
 def barrings_in_force(player_ids: Any, on: date) -> dict[int, PlayerBarring]:
     """Player id -> the barring that keeps them from play on ``on`` (the venue's date)."""
     rows = (
-        PlayerBarring.objects.filter(
-            player_id__in=list(player_ids), lifted_at__isnull=True, starts_on__lte=on
-        )
-        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
+        barrings_on(on)
+        .filter(player_id__in=list(player_ids))
         .order_by("player_id", "-starts_on", "-pk")
     )
     found: dict[int, PlayerBarring] = {}

@@ -44,6 +44,7 @@ from casino.money import Grouping, written
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
+from casino.selectors import barred_on
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
 from casino.services.players import barring_text, barrings_in_force
@@ -138,17 +139,22 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     table = session.table
     positions: set[int] = set()
     player_ids = {box.player_id for box in boxes if box.player_id is not None}
-    # Unordered: the models' default orders join the venue (and table) only to sort.
+    # Unordered: the models' default orders join the venue (and table) only to sort. The
+    # same query says who is barred on the venue's date (a barring keeps them from rounds).
+    today = venue_today(table.venue) if player_ids else None
     players = (
         {
             p.pk: p
-            for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id).order_by()
+            for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id)
+            .annotate(barred_today=barred_on(today))
+            .order_by()
         }
         if player_ids
         else {}
     )
-    # One query, for members only: a barring of the venue's date keeps them from new rounds.
-    barrings = barrings_in_force(players, venue_today(table.venue)) if players else {}
+    barred = [pk for pk, player in players.items() if player.barred_today]
+    # Only to say why: the barrings of the barred, in a query of their own.
+    barrings = barrings_in_force(barred, today) if barred else {}
     limits = {limit.bet_type: in_force(limit) for limit in _LIMITS(table.pk, timezone.now())}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
@@ -176,7 +182,7 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
                     field=f"boxes[{index}].player",
                     reason="player_unknown",
                 )
-            if player.status == Player.Status.BARRED or player.pk in barrings:
+            if player.status == Player.Status.BARRED or player.barred_today:
                 raise InvalidInput(
                     barring_text(player, barrings.get(player.pk)),
                     field=f"boxes[{index}].player",
