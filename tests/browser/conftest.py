@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+#: How long a step waits for the page: generous, as a loaded machine draws slowly.
+BROWSER_TIMEOUT_MS = 20_000
+
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 VIEWPORT = {"width": 1280, "height": 800}
@@ -46,7 +49,7 @@ def browser():
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -63,7 +66,7 @@ def person(browser, live_server):
 
     def sign_in(username: str):
         context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         log_in(page, username)
