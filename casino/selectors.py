@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.games import BetResult, RoundResult
+from casino.limits import with_limits_in_force
 from casino.models import (
     ApiToken,
     AuditEvent,
@@ -34,6 +35,7 @@ from casino.models import (
     RulesetVersion,
     Slip,
     Table,
+    TableLimit,
     TableRulesetChange,
     TableSession,
     Venue,
@@ -79,7 +81,12 @@ def table_list(
     tables = (
         Table.objects.filter(venue_id__in=venue_ids(user))
         .select_related("venue", "ruleset")
-        .prefetch_related("limits")
+        # Each limit row with the limits in force now (a scheduled change that took effect).
+        .prefetch_related(
+            Prefetch(
+                "limits", queryset=with_limits_in_force(TableLimit.objects.all(), timezone.now())
+            )
+        )
         .order_by("venue__code", "code")
     )
     if venue_id is not None:

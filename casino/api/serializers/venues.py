@@ -100,10 +100,27 @@ class TableSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="active or inactive")
     limits = serializers.SerializerMethodField()
 
+    limits_in_force = serializers.SerializerMethodField(
+        help_text="The limits stakes are checked against now: ``limits``, or a scheduled "
+        "change of them that has taken effect."
+    )
+
     @extend_schema_field(serializers.DictField(child=TableLimitSerializer()))
     def get_limits(self, table: Table) -> dict[str, Any]:
         return {
             limit.bet_type: TableLimitSerializer(limit).data
+            for limit in sorted(table.limits.all(), key=lambda limit: limit.bet_type)
+        }
+
+    @extend_schema_field(serializers.DictField(child=TableLimitSerializer()))
+    def get_limits_in_force(self, table: Table) -> dict[str, Any]:
+        return {
+            limit.bet_type: TableLimitSerializer(
+                {
+                    "min_stake": getattr(limit, "in_force_min", limit.min_stake),
+                    "max_stake": getattr(limit, "in_force_max", limit.max_stake),
+                }
+            ).data
             for limit in sorted(table.limits.all(), key=lambda limit: limit.bet_type)
         }
 

@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from casino.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
 from casino.errors import InvalidInput
@@ -191,6 +192,13 @@ def test_a_change_of_limits_is_in_force_from_its_time_and_needs_notice(floor, pi
         box(1, NIU_9, single="100000", double="6000000", deposits={"double": "18000000"}),
     )
     assert AuditEvent.objects.filter(action="table_limit.schedule").count() == 2
+    # the API says both: the limits as set, and those stakes are checked against now
+    api = APIClient()
+    api.force_authenticate(floor.supervisor)
+    answer = api.get(reverse("api:table-detail", args=[table.pk])).json()
+    assert answer["limits"]["double"]["max_stake"] == "5000000.00"
+    assert answer["limits_in_force"]["double"]["max_stake"] == "6000000.00"
+    assert answer["limits_in_force"]["single"]["max_stake"] == "10000000.00"  # not yet
 
 
 def test_the_round_screen_and_the_floor_show_the_upcoming_change(client, floor, pit, session):
