@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from casino.api.base import ListParams
@@ -67,9 +69,26 @@ class HistoryTotalsSerializer(serializers.Serializer):
     actual_win = MoneyField()
 
 
+class CashLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="table.code")
+    gaming_date = serializers.DateField()
+    kind = serializers.CharField(help_text="buy_in or cash_out")
+    instrument = serializers.CharField()
+    amount = MoneyField()
+    recorded_at = serializers.DateTimeField()
+    voided = serializers.SerializerMethodField()
+
+    def get_voided(self, transaction: Any) -> bool:
+        return transaction.voided_at is not None
+
+
 class PlayerHistorySerializer(serializers.Serializer):
     player = serializers.IntegerField()
     date_from = serializers.DateField()
     date_to = serializers.DateField()
     lines = HistoryLineSerializer(many=True)
     totals = HistoryTotalsSerializer()
+    cash = CashLineSerializer(
+        many=True, help_text="The player's buy-ins and cash-outs of the gaming dates, newest first."
+    )

@@ -15,6 +15,7 @@ from casino import selectors
 from casino.api.base import ApiView, errors, parse_query
 from casino.api.serializers import players as ps
 from casino.api.views.common import found
+from casino.cash_selectors import player_cash
 from casino.models import Player, Venue
 from casino.replicas import replica_reads
 from casino.reports.players import player_history
@@ -55,6 +56,11 @@ class PlayerHistoryView(ApiView):
         date_from = filters.get("date_from") or date_to - timedelta(days=HISTORY_DAYS - 1)
         with replica_reads():
             history = player_history(player=player, date_from=date_from, date_to=date_to)
+            cash = [
+                line
+                for line in player_cash(player=player)
+                if date_from <= line.gaming_date <= date_to
+            ]
         return Response(
             ps.PlayerHistorySerializer(
                 {
@@ -63,6 +69,7 @@ class PlayerHistoryView(ApiView):
                     "date_to": history.date_to,
                     "lines": history.lines,
                     "totals": history.totals,
+                    "cash": cash,
                 }
             ).data
         )

@@ -51,6 +51,7 @@ def test_the_api_gives_the_detail_and_the_history(client, night):
     history = client.get(reverse("api:player-history", args=[night.p1.pk]), NIGHT).json()
     assert history["totals"]["theoretical_win"] == "42000.00"
     assert {line["table_code"] for line in history["lines"]} == {"NN1", "MB1"}
+    assert history["cash"] == []  # no buy-in recorded for M1 that night
     client.force_login(night.floor.dealer)
     assert client.get(reverse("api:player-history", args=[night.p1.pk])).status_code == 403
 

@@ -9,6 +9,7 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from casino.cash_selectors import cash_report, player_cash
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -137,6 +138,17 @@ def test_a_voided_transaction_leaves_the_aggregation(floor, session, player, thr
     assert CashTransaction.objects.count() == 3  # nothing deleted
     buy_in(session, floor.dealer, player, "1000000")  # 30m: logged
     assert len(cash_report(venue=floor.venue, date_from=day, date_to=day).log) == 3
+    # the player's history in the API lists all four, the voided one said to be
+    api = APIClient()
+    api.force_authenticate(floor.auditor)
+    day_range = {"date_from": day.isoformat(), "date_to": day.isoformat()}
+    history = api.get(reverse("api:player-history", args=[player.pk]), day_range).json()
+    assert [(line["amount"], line["voided"]) for line in history["cash"]] == [
+        ("1000000.00", False),
+        ("20000000.00", False),
+        ("9000000.00", False),
+        ("90000000.00", True),
+    ]
 
 
 def test_refusals(floor, session, player, thresholds, approver):
