@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.console.access import use_venue_language
 from casino.errors import ServiceError
 from casino.models import FluctuationInvestigation, Venue
 from casino.reports import investigation_selectors as chosen
@@ -56,6 +57,8 @@ def _venues(request: HttpRequest, *, required: bool) -> tuple[list[Venue], Venue
         raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
     if venue is None and required:
         venue = venues[0]
+    if venue is not None:  # its pages speak its language, unless the user picked one
+        use_venue_language(request, venue.language)
     return venues, venue
 
 
@@ -84,6 +87,7 @@ def _get(request: HttpRequest, pk: int) -> FluctuationInvestigation:
     if investigation is None:
         raise Http404("no such investigation")
     _check(request.user, investigation.venue_id)
+    use_venue_language(request, investigation.venue.language)
     return investigation
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash_selectors
+from casino.console.access import use_venue_language
 from casino.errors import InvalidInput, ServiceError
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
@@ -87,6 +88,7 @@ def _get(request: HttpRequest, pk: int) -> Player:
     if player is None:
         raise Http404("no such player")
     _check(request.user, player.venue_id)
+    use_venue_language(request, player.venue.language)
     return player
 
 
@@ -337,6 +339,7 @@ def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResp
     if venue is None:
         raise Http404("no such venue")
     _check(request.user, venue.pk)
+    use_venue_language(request, venue.language)
     data = request.POST
     try:
         if step == "propose":

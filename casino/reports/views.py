@@ -333,9 +333,11 @@ def _period_venue(request: HttpRequest) -> tuple[Venue, list[Venue]]:
             if wanted is None:
                 raise Http404("no such venue")
             _check(request.user, wanted.pk)
+        use_venue_language(request, venue.language)
         return venue, venues
     if not venues:
         raise PermissionDenied("only supervisors, managers and auditors read reports")
+    use_venue_language(request, venues[0].language)
     return venues[0], venues
 
 

@@ -16,6 +16,8 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from casino.models import BetTally, Shift
 from casino.reports import periods
@@ -207,3 +209,12 @@ def test_a_pit_is_one_line_and_tables_in_no_pit_another(night, day_before):
     # NN1 850,000 + NN2 1,500,000 in the pit; MB1's 500,000 in no pit
     assert lines["P1"]["handle"] == D("2350000") and lines[""]["handle"] == D("500000")
     assert lines["P1"]["previous_handle"] == D("600000")
+
+
+def test_the_page_speaks_the_venues_language(client, night):
+    type(night.venue).objects.filter(pk=night.venue.pk).update(language="ko")
+    client.force_login(night.floor.manager)
+    page = client.get(reverse("reports:periods"), {"venue": "hanoi"}).content.decode()
+    with translation.override("ko"):
+        heading = gettext("Periods and comparisons")
+    assert heading != "Periods and comparisons" and heading in page
