@@ -24,23 +24,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash_selectors
-from casino.console.access import use_venue_language
 from casino.console.forms import read_amount
 from casino.errors import Forbidden, ServiceError
-from casino.logs import log_venue
 from casino.models import CashThresholds, Venue
 from casino.replicas import replica_reads
 from casino.reports import outputs
-from casino.reports.views import _period_venue
+from casino.reports.views import venue_asked
 from casino.roles import MANAGE, can
 from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.timezones import venue_zone
 
 
 def _venue(request: HttpRequest) -> Venue:
-    venue, _venues = _period_venue(request)
-    log_venue(venue)
-    use_venue_language(request, venue.language)
+    _venues, venue = venue_asked(request)
     return venue
 
 

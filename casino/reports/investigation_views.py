@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,11 +26,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.console.access import use_venue_language
 from casino.errors import ServiceError
-from casino.models import FluctuationInvestigation, Venue
+from casino.models import FluctuationInvestigation
 from casino.reports import investigation_selectors as chosen
-from casino.reports import selectors
 from casino.reports.outputs import csv_text
-from casino.reports.views import _check, _date
+from casino.reports.views import _check, _date, venue_asked
 from casino.roles import MANAGE, can
 from casino.services import investigations as steps
 from casino.services.investigations import venue_managers
@@ -42,31 +40,11 @@ MAX_LOG_DAYS = 366
 STEPS = ("reassign", "note", "findings", "sign-off", "close")
 
 
-def _venues(request: HttpRequest, *, required: bool) -> tuple[list[Venue], Venue | None]:
-    """The venues whose reports the user reads, and the one ``?venue=`` names (another
-    venue: 404 if they do not work there, 403 if they hold no reader's role there)."""
-    venues = list(selectors.report_venues(user=request.user))
-    code = request.GET.get("venue")
-    venue = next((v for v in venues if v.code == code), None) if code else None
-    if code and venue is None:
-        wanted = Venue.objects.filter(code=code).first()
-        if wanted is None:
-            raise Http404("no such venue")
-        _check(request.user, wanted.pk)
-    if not venues:
-        raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
-    if venue is None and required:
-        venue = venues[0]
-    if venue is not None:  # its pages speak its language, unless the user picked one
-        use_venue_language(request, venue.language)
-    return venues, venue
-
-
 @login_required
 @require_GET
 def investigation_list(request: HttpRequest) -> HttpResponse:
     """The investigations of the user's venues, by status, overdue and venue."""
-    venues, venue = _venues(request, required=False)
+    venues, venue = venue_asked(request, required=False)
     status = request.GET.get("status", "")
     overdue = request.GET.get("overdue") == "1"
     context = {
@@ -182,7 +160,7 @@ def _log_range(request: HttpRequest) -> tuple[date, date]:
 @require_GET
 def investigation_log(request: HttpRequest) -> HttpResponse:
     """A venue's investigations opened in a date range, as a page or (``?format=csv``) a CSV."""
-    venues, venue = _venues(request, required=True)
+    venues, venue = venue_asked(request, required=True)
     date_from, date_to = _log_range(request)
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":

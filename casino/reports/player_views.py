@@ -31,10 +31,9 @@ from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
 from casino.replicas import replica_reads
 from casino.reports import selectors
-from casino.reports.investigation_views import _venues
 from casino.reports.outputs import csv_text
 from casino.reports.players import player_history
-from casino.reports.views import _check, _date
+from casino.reports.views import _check, _date, venue_asked
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
@@ -60,7 +59,7 @@ def _range(request: HttpRequest, venue: Venue, days: int) -> tuple[date, date]:
 @require_GET
 def player_list(request: HttpRequest) -> HttpResponse:
     """A venue's players by membership number or name; the barred ones marked."""
-    venues, venue = _venues(request, required=True)
+    venues, venue = venue_asked(request, required=True)
     query = request.GET.get("q", "").strip()[:120]
     players = Player.objects.filter(venue=venue).order_by("membership_number")
     if query:
@@ -225,7 +224,7 @@ def _comps(venue: Venue, date_from: date, date_to: date) -> list[Comp]:
 @require_GET
 def comp_report(request: HttpRequest) -> HttpResponse:
     """A venue's comps over a range of gaming dates: each comp and the totals by kind."""
-    venues, venue = _venues(request, required=True)
+    venues, venue = venue_asked(request, required=True)
     date_from, date_to = _range(request, venue, 30)
     comps = _comps(venue, date_from, date_to)
     by_kind: dict[str, Any] = {}
@@ -251,7 +250,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
-    _venues_shown, venue = _venues(request, required=True)
+    _venues_shown, venue = venue_asked(request, required=True)
     date_from, date_to = _range(request, venue, 30)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -325,7 +324,7 @@ def _policy_page(
 @login_required
 @require_GET
 def comp_policy(request: HttpRequest) -> HttpResponse:
-    venues, venue = _venues(request, required=True)
+    venues, venue = venue_asked(request, required=True)
     return _policy_page(request, venues, venue)
 
 

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
@@ -68,6 +69,30 @@ def _render(request: HttpRequest, venue: Venue, template: str, context: dict) ->
         return render(request, template, context)
 
 
+def venue_asked(request: HttpRequest, *, required: bool = True) -> tuple[list[Venue], Venue | None]:
+    """The venues whose reports the user reads, and the one ``?venue=`` names (another
+    venue: 404 if they do not work there, 403 if they hold no reader's role there); without
+    one, their first when ``required``. The venue shown is logged and its language spoken
+    (unless the user picked one)."""
+    venues = list(selectors.report_venues(user=request.user))
+    code = request.GET.get("venue")
+    venue = next((v for v in venues if v.code == code), None) if code else None
+    if code and venue is None:
+        wanted = Venue.objects.filter(code=code).first()
+        if wanted is None:
+            raise Http404("no such venue")
+        log_venue(wanted)
+        _check(request.user, wanted.pk)
+    if not venues:
+        raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
+    if venue is None and required:
+        venue = venues[0]
+    if venue is not None:
+        log_venue(venue)
+        use_venue_language(request, venue.language)
+    return venues, venue
+
+
 def _date(text: str | None, default: date) -> date:
     try:
         return date.fromisoformat(text) if text else default
@@ -80,22 +105,7 @@ def _date(text: str | None, default: date) -> date:
 def dashboard(request: HttpRequest) -> HttpResponse:
     """A venue over a date range: win and hold trend, actual against theoretical, top
     players, fluctuation alerts, and the shift reports of the range."""
-    venues = list(selectors.report_venues(user=request.user))
-    code = request.GET.get("venue")
-    if code:
-        venue = next((v for v in venues if v.code == code), None)
-        if venue is None:
-            wanted = Venue.objects.filter(code=code).first()
-            if wanted is None:
-                raise Http404("no such venue")
-            log_venue(wanted)
-            _check(request.user, wanted.pk)
-    elif venues:
-        venue = venues[0]
-    else:
-        raise PermissionDenied("only supervisors, managers and auditors read reports")
-    log_venue(venue)
-    use_venue_language(request, venue.language)
+    venues, venue = venue_asked(request)
     today = venue_today(venue)
     date_to = _date(request.GET.get("to"), today)
     date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
@@ -322,25 +332,6 @@ TREND_COLUMNS = [
 PERIOD_LINES_SHOWN = 200
 
 
-def _period_venue(request: HttpRequest) -> tuple[Venue, list[Venue]]:
-    """The venue asked for (404 or 403 as the other report pages) or the user's first."""
-    venues = list(selectors.report_venues(user=request.user))
-    code = request.GET.get("venue")
-    if code:
-        venue = next((v for v in venues if v.code == code), None)
-        if venue is None:
-            wanted = Venue.objects.filter(code=code).first()
-            if wanted is None:
-                raise Http404("no such venue")
-            _check(request.user, wanted.pk)
-        use_venue_language(request, venue.language)
-        return venue, venues
-    if not venues:
-        raise PermissionDenied("only supervisors, managers and auditors read reports")
-    use_venue_language(request, venues[0].language)
-    return venues[0], venues
-
-
 def _period_asked(request: HttpRequest, venue: Venue) -> dict[str, Any]:
     """The period, dimension and trend the form asks for; what was wrong with it, said."""
     errors = []
@@ -430,7 +421,7 @@ def _period_shown(line: dict[str, Any], venue: Venue, columns: list) -> dict[str
 def period_report(request: HttpRequest) -> HttpResponse:
     """A venue's figures over a period by dimension, beside the previous period, and the
     monthly trend of the venue, a table or a game (read from the tallies)."""
-    venue, venues = _period_venue(request)
+    venues, venue = venue_asked(request)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
@@ -462,7 +453,7 @@ def period_report(request: HttpRequest) -> HttpResponse:
 @require_GET
 def period_report_csv(request: HttpRequest) -> HttpResponse:
     """The page's lines as CSV: plain numbers, text no spreadsheet runs, a UTF-8 BOM."""
-    venue, _venues = _period_venue(request)
+    _venues, venue = venue_asked(request)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
