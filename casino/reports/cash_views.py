@@ -29,7 +29,7 @@ from casino.errors import Forbidden, ServiceError
 from casino.models import CashThresholds, Venue
 from casino.replicas import replica_reads
 from casino.reports import outputs
-from casino.reports.views import venue_asked
+from casino.reports.views import csv_download, venue_asked
 from casino.roles import MANAGE, can
 from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.timezones import venue_zone
@@ -157,13 +157,8 @@ def cash_report_csv(request: HttpRequest) -> HttpResponse:
             if candidate.alert
             else "",
         )
-    response = HttpResponse(
-        buffer.getvalue().encode("utf-8-sig"), content_type=outputs.CONTENT_TYPES["csv"]
-    )
     name = f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return csv_download(buffer.getvalue(), name)
 
 
 def _managed_venue(request: HttpRequest) -> Venue:

@@ -29,7 +29,7 @@ from casino.errors import ServiceError
 from casino.models import FluctuationInvestigation
 from casino.reports import investigation_selectors as chosen
 from casino.reports.outputs import csv_text
-from casino.reports.views import _check, _date, venue_asked
+from casino.reports.views import _check, _date, csv_download, venue_asked
 from casino.roles import MANAGE, can
 from casino.services import investigations as steps
 from casino.services.investigations import venue_managers
@@ -164,11 +164,7 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
     date_from, date_to = _log_range(request)
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(log_csv(log), content_type="text/csv; charset=utf-8")
-        name = f"{venue.code}-investigations-{date_from}-{date_to}.csv"
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        response["Cache-Control"] = "private, no-cache"
-        return response
+        return csv_download(log_csv(log), f"{venue.code}-investigations-{date_from}-{date_to}.csv")
     context = {
         "venues": venues,
         "venue": venue,
@@ -187,9 +183,9 @@ def _name(user: Any) -> str:
     return user.get_username() if user is not None else ""
 
 
-def log_csv(log: chosen.Log) -> bytes:
+def log_csv(log: chosen.Log) -> str:
     """The log as CSV: amounts as plain numbers in the venue's currency, times in its zone,
-    every text cell kept from being read as a formula; UTF-8 with a byte order mark."""
+    every text cell kept from being read as a formula."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     venue = log.venue
@@ -263,4 +259,4 @@ def log_csv(log: chosen.Log) -> bytes:
                 text(gettext("yes") if row.overdue else gettext("no")),
             ]
         )
-    return buffer.getvalue().encode("utf-8-sig")
+    return buffer.getvalue()

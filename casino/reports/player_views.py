@@ -33,7 +33,7 @@ from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.outputs import csv_text
 from casino.reports.players import player_history
-from casino.reports.views import _check, _date, venue_asked
+from casino.reports.views import _check, _date, csv_download, venue_asked
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
@@ -283,11 +283,7 @@ def comp_report_csv(request: HttpRequest) -> HttpResponse:
                 csv_text(comp.notes),
             ]
         )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    name = f"{venue.code}-comps-{date_from}-{date_to}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return csv_download(out.getvalue(), f"{venue.code}-comps-{date_from}-{date_to}.csv")
 
 
 # The comp policy

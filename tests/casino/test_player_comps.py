@@ -159,7 +159,8 @@ def test_the_comps_report_and_its_csv(client, floor, rated, policy):
     page = client.get(reverse("reports:comps"), {"venue": floor.venue.code})
     assert page.status_code == 200 and "VIP-1" in page.content.decode()
     csv = client.get(reverse("reports:comps_csv"), {"venue": floor.venue.code})
-    lines = csv.content.decode().splitlines()
+    assert csv.content.startswith(b"\xef\xbb\xbf")  # UTF-8 as Excel reads it
+    lines = csv.content.decode("utf-8-sig").splitlines()
     assert lines[0].startswith("Gaming date,Issued at,Membership number")
     assert len(lines) == 2 and ",VIP-1,An,Show,20000.00,VND,supervisor," in lines[1]
 
