@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import zoneinfo
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -29,7 +29,7 @@ from casino.errors import Forbidden, ServiceError
 from casino.models import CashThresholds, Venue
 from casino.replicas import replica_reads
 from casino.reports import outputs
-from casino.reports.views import csv_download, venue_asked
+from casino.reports.views import csv_download, dates_asked, venue_asked
 from casino.roles import MANAGE, can
 from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.timezones import venue_zone
@@ -40,25 +40,18 @@ def _venue(request: HttpRequest) -> Venue:
     return venue
 
 
-def _range(request: HttpRequest, venue: Venue) -> tuple[date, date]:
-    today = gaming_date_at(venue, timezone.now())
-
-    def asked(name: str, default: date) -> date:
-        try:
-            return date.fromisoformat(request.GET.get(name) or "")
-        except ValueError:
-            return default
-
-    date_to = asked("to", today)
-    date_from = asked("from", date_to)
-    if date_from > date_to:
-        date_from, date_to = date_to, date_from
-    date_from = max(date_from, date_to - timedelta(days=cash_selectors.MAX_REPORT_DAYS - 1))
-    return date_from, date_to
+def _dates(request: HttpRequest, venue: Venue) -> tuple[date, date]:
+    """The gaming dates asked for: by default today's alone."""
+    return dates_asked(
+        request,
+        today=gaming_date_at(venue, timezone.now()),
+        days=1,
+        longest=cash_selectors.MAX_REPORT_DAYS,
+    )
 
 
 def _context(request: HttpRequest, venue: Venue, **extra: Any) -> dict[str, Any]:
-    date_from, date_to = _range(request, venue)
+    date_from, date_to = _dates(request, venue)
     with replica_reads():
         report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
         versions = cash_selectors.threshold_versions(venue=venue)
@@ -93,7 +86,7 @@ def cash_report(request: HttpRequest) -> HttpResponse:
 def cash_report_csv(request: HttpRequest) -> HttpResponse:
     """The log entries, then the report candidates, as CSV (a UTF-8 BOM for Excel)."""
     venue = _venue(request)
-    date_from, date_to = _range(request, venue)
+    date_from, date_to = _dates(request, venue)
     with replica_reads():
         report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
     zone = zoneinfo.ZoneInfo(venue.timezone)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import uuid
-from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -20,7 +19,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -29,10 +27,11 @@ from casino.errors import ServiceError
 from casino.models import FluctuationInvestigation
 from casino.reports import investigation_selectors as chosen
 from casino.reports.outputs import csv_text
-from casino.reports.views import _check, _date, csv_download, venue_asked
+from casino.reports.views import _check, csv_download, dates_asked, venue_asked
 from casino.roles import MANAGE, can
 from casino.services import investigations as steps
 from casino.services.investigations import venue_managers
+from casino.timezones import venue_today
 
 Status = FluctuationInvestigation.Status
 LOG_DAYS = 30
@@ -147,21 +146,14 @@ def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse
     return redirect(reverse("reports:investigation", args=[pk]) + f"?done={step}")
 
 
-def _log_range(request: HttpRequest) -> tuple[date, date]:
-    today = timezone.localdate()
-    date_to = _date(request.GET.get("to"), today)
-    date_from = _date(request.GET.get("from"), date_to - timedelta(days=LOG_DAYS - 1))
-    if date_from > date_to:
-        date_from, date_to = date_to, date_from
-    return max(date_from, date_to - timedelta(days=MAX_LOG_DAYS - 1)), date_to
-
-
 @login_required
 @require_GET
 def investigation_log(request: HttpRequest) -> HttpResponse:
     """A venue's investigations opened in a date range, as a page or (``?format=csv``) a CSV."""
     venues, venue = venue_asked(request, required=True)
-    date_from, date_to = _log_range(request)
+    date_from, date_to = dates_asked(
+        request, today=venue_today(venue), days=LOG_DAYS, longest=MAX_LOG_DAYS
+    )
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":
         return csv_download(log_csv(log), f"{venue.code}-investigations-{date_from}-{date_to}.csv")

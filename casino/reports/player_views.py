@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -33,26 +33,18 @@ from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.outputs import csv_text
 from casino.reports.players import player_history
-from casino.reports.views import _check, _date, csv_download, venue_asked
+from casino.reports.views import _check, csv_download, dates_asked, venue_asked
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
 from casino.timezones import venue_time, venue_today, venue_zone
 
 HISTORY_DAYS = 90
-MAX_DAYS = 366
+#: The comps report's days by default.
+COMPS_DAYS = 30
 PLAYER_STEPS = ("bar", "unbar", "identity", "comp")
 POLICY_STEPS = ("propose", "approve")
 MAX_FOUND = 100
-
-
-def _range(request: HttpRequest, venue: Venue, days: int) -> tuple[date, date]:
-    today = venue_today(venue)
-    date_to = _date(request.GET.get("to"), today)
-    date_from = _date(request.GET.get("from"), date_to - timedelta(days=days - 1))
-    if date_from > date_to:
-        date_from, date_to = date_to, date_from
-    return max(date_from, date_to - timedelta(days=MAX_DAYS - 1)), date_to
 
 
 @login_required
@@ -101,7 +93,7 @@ def _page(
     venue = player.venue
     user = request.user
     manager = can(user, MANAGE, venue.pk)
-    date_from, date_to = _range(request, venue, HISTORY_DAYS)
+    date_from, date_to = dates_asked(request, today=venue_today(venue), days=HISTORY_DAYS)
     with replica_reads():
         history = player_history(player=player, date_from=date_from, date_to=date_to)
         barrings = list(
@@ -225,7 +217,7 @@ def _comps(venue: Venue, date_from: date, date_to: date) -> list[Comp]:
 def comp_report(request: HttpRequest) -> HttpResponse:
     """A venue's comps over a range of gaming dates: each comp and the totals by kind."""
     venues, venue = venue_asked(request, required=True)
-    date_from, date_to = _range(request, venue, 30)
+    date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
     comps = _comps(venue, date_from, date_to)
     by_kind: dict[str, Any] = {}
     for comp in comps:
@@ -251,7 +243,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 @require_GET
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
     _venues_shown, venue = venue_asked(request, required=True)
-    date_from, date_to = _range(request, venue, 30)
+    date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(

@@ -69,6 +69,19 @@ def _render(request: HttpRequest, venue: Venue, template: str, context: dict) ->
         return render(request, template, context)
 
 
+def dates_asked(
+    request: HttpRequest, *, today: date, days: int, longest: int = MAX_DAYS
+) -> tuple[date, date]:
+    """``?from=`` and ``?to=`` (dates, in either order; one that is not a date is left
+    out): by default the ``days`` days up to ``today``; at most ``longest`` days, those
+    ending on the later date."""
+    date_to = _date(request.GET.get("to"), today)
+    date_from = _date(request.GET.get("from"), date_to - timedelta(days=days - 1))
+    if date_from > date_to:
+        date_from, date_to = date_to, date_from
+    return max(date_from, date_to - timedelta(days=longest - 1)), date_to
+
+
 def venue_asked(request: HttpRequest, *, required: bool = True) -> tuple[list[Venue], Venue | None]:
     """The venues whose reports the user reads, and the one ``?venue=`` names (another
     venue: 404 if they do not work there, 403 if they hold no reader's role there); without
@@ -107,11 +120,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     players, fluctuation alerts, and the shift reports of the range."""
     venues, venue = venue_asked(request)
     today = venue_today(venue)
-    date_to = _date(request.GET.get("to"), today)
-    date_from = _date(request.GET.get("from"), date_to - timedelta(days=DEFAULT_DAYS - 1))
-    if date_from > date_to:
-        date_from, date_to = date_to, date_from
-    date_from = max(date_from, date_to - timedelta(days=MAX_DAYS - 1))
+    date_from, date_to = dates_asked(request, today=today, days=DEFAULT_DAYS)
     with replica_reads():
         board = selectors.dashboard(venue=venue, date_from=date_from, date_to=date_to)
         shifts = selectors.shifts_with_reports(venue=venue, date_from=date_from, date_to=date_to)
