@@ -1,0 +1,242 @@
+"""Baccarat as the floor sees it: the adapter registered in ``casino.games``.
+
+The seats hold no cards: a round's whole deal is the dealer's cards, in deal order (Player,
+Banker, Player, Banker, then the third cards the tableau draws), and every box is a position
+betting on it: seats 1 to 7, then players betting behind (docs/RULES.md, Baccarat).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from baccarat import engine
+from baccarat.engine import DealError, SettlementError
+from baccarat.models import BET_TYPES, BaccaratRulesetVersion
+from baccarat.selectors import behind_number, cached_snapshot
+from casino.cards import Card, format_cards, parse_card
+from casino.games import (
+    BetResult,
+    BoxInput,
+    BoxResult,
+    GameParts,
+    LedgerLine,
+    RoundInputError,
+    RoundResult,
+)
+from casino.models import Account, EntryKind
+
+#: The most cards a round deals: two to each hand and a third to each.
+MOST_CARDS = 6
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+#: The engine's refusals of a deal (``DealError.code``) in the reader's language; the English
+#: reads as the engine's own message. A code not listed is shown in the engine's words.
+DEAL_MESSAGES = {
+    "too_few_cards": _(
+        "a round starts with four cards (Player, Banker, Player, Banker); got %(count)s"
+    ),
+    "too_many_cards": _("a round deals at most six cards; got %(count)s"),
+    "player_draws": _("the Player draws on %(total)s: enter the Player's third card"),
+    "banker_draws": _("the Banker draws on %(total)s: enter the Banker's third card"),
+    "player_stands": _("the Player stands on %(total)s: '%(card)s' is one card too many"),
+    "banker_stands": _("Banker stands on %(total)s: '%(card)s' is one card too many"),
+    "natural": _("a natural %(total)s: both hands stand, '%(card)s' is one card too many"),
+    "too_many_copies": _(
+        "'%(card)s' is dealt %(times)s times; a %(decks)s-deck shoe holds it %(held)s"
+    ),
+}
+#: The engine's refusals of a bet (``SettlementError.code``).
+SETTLEMENT_MESSAGES = {
+    "bet_not_offered": _(
+        "the ruleset %(ruleset)s does not offer the %(bet)s bet; it offers %(offered)s"
+    ),
+    "stake_not_positive": _("the %(bet)s stake must be positive, got %(stake)s"),
+    "stake_off_unit": _(
+        "the %(bet)s stake %(stake)s is not a multiple of the rounding unit %(unit)s"
+    ),
+}
+
+
+def _message(messages: dict, error: Exception) -> str:
+    message = messages.get(getattr(error, "code", None))
+    if message is None:
+        return str(error)
+    try:
+        return str(message) % error.params
+    except (KeyError, TypeError, ValueError):
+        return str(error)
+
+
+def deal_message(error: DealError) -> str:
+    """An engine's refusal of a deal in the active language."""
+    return _message(DEAL_MESSAGES, error)
+
+
+def settlement_message(error: SettlementError) -> str:
+    """An engine's refusal of a bet in the active language."""
+    return _message(SETTLEMENT_MESSAGES, error)
+
+
+def hand_evaluation(hand: engine.Hand) -> dict[str, Any]:
+    """A hand as stored on the round and shown on the console."""
+    return {
+        "cards": format_cards(hand.cards),
+        "total": hand.total,
+        "natural": hand.natural,
+        "drew": hand.drew,
+        "pair": hand.pair,
+    }
+
+
+def coup_evaluation(coup: engine.Coup) -> dict[str, Any]:
+    """The deal as the round stores it (``Round.dealer_evaluation``)."""
+    banker = coup.banker
+    return {
+        "player": hand_evaluation(coup.player),
+        "banker": hand_evaluation(banker),
+        "winner": str(coup.winner),
+        "super6": str(coup.winner) == "banker" and banker.total == 6,
+    }
+
+
+def seat_evaluation(position: int) -> dict[str, Any]:
+    """What a box says of itself: nothing for a seat, its number for one betting behind."""
+    behind = behind_number(position)
+    return {} if behind is None else {"behind": behind, "label": f"Behind {behind}"}
+
+
+def parse_deal(text: str) -> tuple[Card, ...]:
+    """The dealer's cards in deal order; a card may come more than once from a shoe of several
+    decks (the engine checks how many times)."""
+    tokens = [token for token in _SEPARATORS.split(text or "") if token]
+    if len(tokens) > MOST_CARDS:
+        raise RoundInputError(
+            _("a round deals at most six cards; got %(count)s") % {"count": len(tokens)},
+            field="dealer_cards",
+            reason="too_many_cards",
+        )
+    cards = []
+    for token in tokens:
+        try:
+            cards.append(parse_card(token))
+        except (TypeError, ValueError) as error:
+            raise RoundInputError(
+                _("the deal: %(error)s") % {"error": error},
+                field="dealer_cards",
+                reason="bad_card",
+            ) from None
+    return tuple(cards)
+
+
+def bet_result(line: Any) -> BetResult:
+    return BetResult(
+        bet_type=str(line.bet_type),
+        stake=line.stake,
+        deposit_required=line.stake,
+        outcome=str(line.outcome),
+        odds=line.odds,
+        gross=line.gross,
+        commission=line.commission,
+        net=line.net,
+    )
+
+
+class BaccaratAdapter(GameParts):
+    code = "baccarat"
+    name = _("Baccarat")
+    bet_types = BET_TYPES
+    version_model = BaccaratRulesetVersion
+
+    def snapshot(self, version: BaccaratRulesetVersion) -> engine.Ruleset:
+        return cached_snapshot(version)
+
+    def offered_bet_types(self, rules: engine.Ruleset) -> tuple[str, ...]:
+        return tuple(str(bet) for bet in rules.bet_types)
+
+    def evaluate_round(
+        self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]
+    ) -> RoundResult:
+        if not boxes:
+            raise RoundInputError(
+                _("a round needs at least one box with a bet"), field="boxes", reason="no_boxes"
+            )
+        for index, box in enumerate(boxes):
+            if box.cards.strip():
+                raise RoundInputError(
+                    _(
+                        "box %(position)s: the seats hold no cards; enter the whole deal as "
+                        "the dealer's cards and leave the box's cards empty"
+                    )
+                    % {"position": box.position},
+                    field=f"boxes[{index}].cards",
+                    reason="seat_cards",
+                )
+        cards = parse_deal(dealer_cards)
+        try:
+            coup = engine.deal(cards, rules)
+        except DealError as error:
+            raise RoundInputError(
+                deal_message(error), field="dealer_cards", reason=error.code or "invalid"
+            ) from None
+        results = []
+        for index, box in enumerate(boxes):
+            try:
+                settled = engine.settle(coup, box.stakes, rules)
+            except SettlementError as error:
+                raise RoundInputError(
+                    _("box %(position)s: %(error)s")
+                    % {"position": box.position, "error": settlement_message(error)},
+                    field=f"boxes[{index}].bets.{error.field}",
+                    reason=error.code or "invalid",
+                ) from None
+            results.append(
+                BoxResult(
+                    position=box.position,
+                    cards="",
+                    evaluation=seat_evaluation(box.position),
+                    bets=tuple(bet_result(line) for line in settled.lines),
+                )
+            )
+        dealt, paid = self.round_orders(boxes)
+        return RoundResult(
+            dealer_cards=format_cards(coup.cards),
+            dealer_evaluation=coup_evaluation(coup),
+            boxes=tuple(results),
+            deal_order=dealt,
+            payment_order=paid,
+        )
+
+    def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """No box is dealt to (the deal is the dealer's); the seats are paid in seat order,
+        then those betting behind."""
+        return (), tuple(sorted(box.position for box in boxes))
+
+    def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
+        """Per box: the bets' result moves between the player and the house, then the
+        commission from the player to the house (taken at the win, or owed in the commission
+        box: either way it is the house's). Zero amounts are not posted."""
+        lines: list[LedgerLine] = []
+        for box in result.boxes:
+            gross = sum((bet.gross for bet in box.bets), Decimal(0))
+            commission = sum((bet.commission for bet in box.bets), Decimal(0))
+            if gross:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
+                )
+            if commission:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
+                )
+        return lines
