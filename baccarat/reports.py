@@ -1,0 +1,14 @@
+"""How the management reports show Baccarat: a house-banked game, its bets rated by the house
+edge of the version they were played under."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class BaccaratReports:
+    label = _("Baccarat")
+    house_banked = True
+
+
+REPORTS = BaccaratReports()
