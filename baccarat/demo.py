@@ -24,9 +24,10 @@ from casino.cards import DECK, Card, format_cards
 from casino.games import BoxInput
 from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.rules import version_in_force
+from casino.services.closing import session_close, session_figures
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
-from casino.simulation import play
+from casino.simulation import chips_for, play
 
 #: The demo's venue with Baccarat tables, and its tables: code, preset.
 DEMO_VENUE = "macau"
@@ -65,8 +66,8 @@ class BaccaratDemo:
         self, *, venue: Venue, users: Mapping[str, AbstractUser], rounds: int
     ) -> list[str]:
         """At Macau: a ruleset copied from each preset, tables BAC1 (commission) and BAC2
-        (no commission), each open with ``rounds`` rounds played (the venue's players
-        betting). Nothing at another venue; a venue that has them is left as it is."""
+        (no commission), each with a session of ``rounds`` rounds played (the venue's players
+        betting), closed. Nothing at another venue; a venue that has them is left as it is."""
         if venue.code != DEMO_VENUE:
             return []
         lines = []
@@ -107,9 +108,19 @@ class BaccaratDemo:
                 supervisor=users["supervisor"],
                 seed=venue.pk + len(lines),
             )
+            # Closed, its tray counted: the venue's one table left open for you is its Niu Niu.
+            tray = session.opening_total + session_figures(session)["win_by_ledger"]
+            closed = session_close(
+                session=session,
+                counted_by=users["dealer"],
+                confirmed_by=users["supervisor"],
+                closing_chips=chips_for(tray, DEMO_DENOMINATIONS),
+                variance_reason="the demo's count: what no chip makes up is not stacked",
+            )
             lines.append(
                 f"  {table} ({ruleset.name}): {rounds} Baccarat rounds played ({voided} "
-                f"voided); open for you: http://127.0.0.1:8000/console/sessions/{session.pk}/"
+                f"voided), house won {closed.win_by_ledger} {venue.currency}; open it again "
+                "on the console to deal"
             )
         return lines
 

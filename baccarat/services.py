@@ -118,10 +118,13 @@ def _lock_open_session(session: TableSession, user: Any) -> TableSession:
 
 
 def _owing(owed: dict[int, Decimal]) -> str:
+    """What each seat's commission box holds, in words: "seat 3 owes 150"."""
+    owes = _("seat %(position)s owes %(amount)s")
+    owed_back = _("seat %(position)s is owed %(amount)s back")
     return ", ".join(
-        str(_("seat %(position)s owes %(amount)s") % {"position": p, "amount": plain(a)})
-        for p, a in owed.items()
-        if a > 0
+        str(owes if amount > 0 else owed_back)
+        % {"position": position, "amount": plain(abs(amount))}
+        for position, amount in owed.items()
     )
 
 
@@ -130,12 +133,12 @@ def shoe_start(*, session: TableSession, user: Any) -> Shoe:
     """Start the session's next shoe (its number one more than the last; 2 when rounds were
     dealt from the first before any shoe was recorded, 1 otherwise).
 
-    Refused while a seat owes the commission box: it is collected at the end of the shoe.
-    Locks the session's row.
+    Refused while a seat's commission box is not settled (it owes, or a void left it owed
+    back): the box is collected at the end of the shoe. Locks the session's row.
     """
     session = _lock_open_session(session, user)
     owed = commission_owed(session)
-    if any(amount > 0 for amount in owed.values()):
+    if owed:
         raise Conflict(
             _("collect the commission box first: %(owing)s") % {"owing": _owing(owed)},
             reason="commission_owed",
