@@ -1,0 +1,115 @@
+"""Exact odds: counted over every ordered deal, checked against a brute force over every
+ordered deal of a small shoe and against the published eight-deck figures."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+
+from baccarat.engine import DealError, Winner, deal, presets, ruleset_odds
+from casino.cards import parse_card
+
+COMMISSION = presets.get("commission")
+NO_COMMISSION = presets.get("no-commission")
+#: Ten cards of mixed values, a pair of kings among them: every branch of the tableau deals.
+SMALL_SHOE = [parse_card(c) for c in "AS 2H 3C 4D 5S 6H 7C 9D KS KH".split()]
+
+
+def brute_force(shoe, rules):
+    """Every ordered six-card deal of ``shoe`` played by the engine's tableau, by outcome."""
+    outcomes: Counter = Counter()
+    player_pairs = 0
+    for cards in permutations(shoe, 6):
+        for used in (4, 5, 6):
+            try:
+                coup = deal(cards[:used], rules)
+            except DealError:
+                continue
+            break
+        outcomes[
+            (coup.player.total, coup.banker.total, len(coup.player.cards), len(coup.banker.cards))
+        ] += 1
+        player_pairs += cards[0].rank == cards[2].rank
+    return outcomes, player_pairs
+
+
+def test_the_count_is_the_brute_force_outcome_by_outcome():
+    rules = replace(COMMISSION, decks=8)
+    shoe = Counter(card.rank for card in SMALL_SHOE)
+    odds = ruleset_odds(rules, shoe=shoe)
+    outcomes, pairs = brute_force(SMALL_SHOE, rules)
+    assert odds.total == 10 * 9 * 8 * 7 * 6 * 5 == sum(outcomes.values())
+    assert dict(odds.outcomes) == dict(outcomes)
+    assert odds.pair_count == pairs
+    # Every branch was dealt: naturals, a Player draw, a Banker draw, both.
+    assert {(2, 2), (3, 2), (2, 3), (3, 3)} <= {(k[2], k[3]) for k in outcomes}
+
+
+def test_a_full_eight_deck_shoe_counts_integers_summing_to_every_six_card_deal():
+    odds = ruleset_odds(COMMISSION)
+    assert all(isinstance(n, int) and n > 0 for n in odds.outcomes.values())
+    assert sum(odds.outcomes.values()) == odds.total == 416 * 415 * 414 * 413 * 412 * 411
+    assert sum(odds.count(w) for w in Winner) == odds.total
+
+
+@pytest.mark.parametrize(
+    ("rules", "bet", "edge"),
+    [
+        (COMMISSION, "banker", "0.010579"),
+        (COMMISSION, "player", "0.012351"),
+        (COMMISSION, "tie", "0.143596"),
+        (replace(COMMISSION, tie_odds=Decimal(9)), "tie", "0.048440"),
+        (COMMISSION, "player_pair", "0.103614"),
+        (COMMISSION, "banker_pair", "0.103614"),
+        (NO_COMMISSION, "banker", "0.014581"),
+        (NO_COMMISSION, "player", "0.012351"),
+    ],
+)
+def test_the_published_eight_deck_edges(rules, bet, edge):
+    house_edge = ruleset_odds(rules).bets[bet].house_edge
+    assert isinstance(house_edge, Fraction)
+    assert f"{float(house_edge):.6f}" == edge
+
+
+def test_every_bet_has_an_exact_edge_offered_or_not():
+    odds = ruleset_odds(COMMISSION)
+    for bet in ("player", "banker", "tie", "player_pair", "banker_pair", "super6"):
+        line = odds.bets[bet]
+        assert isinstance(line.house_edge, Fraction)
+        assert line.win_probability + line.push_probability + line.lose_probability == 1
+        assert line.variance > 0
+
+
+def test_super6_from_its_own_counts():
+    odds = ruleset_odds(NO_COMMISSION)
+    two = sum(n for k, n in odds.outcomes.items() if k[1] == 6 and k[1] > k[0] and k[3] == 2)
+    three = sum(n for k, n in odds.outcomes.items() if k[1] == 6 and k[1] > k[0] and k[3] == 3)
+    expected = Fraction(12 * two + 20 * three - (odds.total - two - three), odds.total)
+    assert odds.bets["super6"].expected == expected
+
+
+def test_the_no_commission_banker_pays_half_on_six():
+    odds = ruleset_odds(NO_COMMISSION)
+    six = Fraction(sum(n for k, n in odds.outcomes.items() if k[1] == 6 and k[0] < 6), odds.total)
+    others = odds.probability("banker") - six
+    expected = six / 2 + others - odds.probability("player")
+    assert odds.bets["banker"].expected == expected
+
+
+def test_six_decks_are_the_same_rules_on_a_smaller_shoe():
+    six = replace(COMMISSION, decks=6)
+    odds = ruleset_odds(six)
+    assert odds.total == 312 * 311 * 310 * 309 * 308 * 307
+    assert f"{float(odds.bets['banker'].house_edge):.5f}" == "0.01056"
+    assert odds.bets["banker"].house_edge != ruleset_odds(COMMISSION).bets["banker"].house_edge
+
+
+def test_a_shoe_missing_cards_changes_the_odds():
+    shoe = {rank: 32 for rank in "A23456789TJQK"}
+    shoe["5"] = 0
+    assert ruleset_odds(COMMISSION, shoe=shoe).total == 384 * 383 * 382 * 381 * 380 * 379
