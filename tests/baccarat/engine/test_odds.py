@@ -17,7 +17,7 @@ from casino.cards import parse_card
 COMMISSION = presets.get("commission")
 NO_COMMISSION = presets.get("no-commission")
 #: Ten cards of mixed values, a pair of kings among them: every branch of the tableau deals.
-SMALL_SHOE = [parse_card(c) for c in "AS 2H 3C 4D 5S 6H 7C 9D KS KH".split()]
+SMALL_SHOE = [parse_card(c) for c in ["AS", "2H", "3C", "4D", "5S", "6H", "7C", "9D", "KS", "KH"]]
 
 
 def brute_force(shoe, rules):

@@ -56,7 +56,7 @@ def test_a_banker_win_less_its_commission(rate, mode, stake, commission):
 def test_a_no_commission_banker_win_on_six_pays_half_and_other_wins_even():
     line = lines(BANKER_SIX_TWO, {"banker": D(100)}, NO_COMMISSION)["banker"]
     assert (line.odds, line.gross, line.commission, line.net) == (D("0.5"), D(50), D(0), D(50))
-    seven = deal(tuple(parse_card(t) for t in "2H 3C 4D 4S".split()), NO_COMMISSION)
+    seven = deal(tuple(parse_card(t) for t in ["2H", "3C", "4D", "4S"]), NO_COMMISSION)
     assert seven.banker.total == 7
     line = lines(seven, {"banker": D(100)}, NO_COMMISSION)["banker"]
     assert (line.net, line.commission) == (D(100), D(0))
@@ -83,7 +83,7 @@ def test_a_tie_pays_its_odds_and_pushes_player_and_banker(tie_odds):
 
 
 def test_pairs_pay_eleven_to_one():
-    pair = deal(tuple(parse_card(t) for t in "KH 9C KD 9S".split()), COMMISSION)
+    pair = deal(tuple(parse_card(t) for t in ["KH", "9C", "KD", "9S"]), COMMISSION)
     got = lines(pair, {"player_pair": D(10), "banker_pair": D(10)}, COMMISSION)
     assert got["player_pair"].net == D(110) and got["banker_pair"].net == D(110)
     got = lines(PLAYER_WINS, {"player_pair": D(10), "banker_pair": D(10)}, COMMISSION)
@@ -92,7 +92,7 @@ def test_pairs_pay_eleven_to_one():
 
 def test_super6_pays_by_two_or_three_cards():
     assert lines(BANKER_SIX_TWO, {"super6": D(10)}, NO_COMMISSION)["super6"].net == D(120)
-    three = deal(tuple(parse_card(t) for t in "AH 2C 4D 2S 5S 2D".split()), NO_COMMISSION)
+    three = deal(tuple(parse_card(t) for t in ["AH", "2C", "4D", "2S", "5S", "2D"]), NO_COMMISSION)
     # P A+4=5 draws 5 -> 0; B 2+2=4 against a 5 draws 2 -> 6 in three cards.
     assert (three.banker.total, len(three.banker.cards), three.super6) == (6, 3, True)
     assert lines(three, {"super6": D(10)}, NO_COMMISSION)["super6"].net == D(200)

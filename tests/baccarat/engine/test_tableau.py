@@ -32,7 +32,7 @@ BANKER_DRAWS_ON = {
     7: set(),
 }
 #: A card of each value (ten's value is 0).
-OF_VALUE = {0: "KH", 1: "AH", 2: "2H", 3: "3H", 4: "4H", 5: "5H", 6: "6H", 7: "7H", 8: "8H", 9: "9H"}
+OF_VALUE = dict(enumerate(["KH", "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"]))
 
 
 @pytest.mark.parametrize("banker_total", range(8))
