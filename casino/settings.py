@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "casino",
     "niuniu",
     "maubinh",
+    "baccarat",
     "tablegames",
 ]
 
