@@ -44,13 +44,14 @@ DEAL_MESSAGES = {
     "too_many_cards": _("a round deals at most six cards; got %(count)s"),
     "player_draws": _("the Player draws on %(total)s: enter the Player's third card"),
     "banker_draws": _("the Banker draws on %(total)s: enter the Banker's third card"),
-    "player_stands": _("the Player stands on %(total)s: '%(card)s' is one card too many"),
     "banker_stands": _("Banker stands on %(total)s: '%(card)s' is one card too many"),
-    "natural": _("a natural %(total)s: both hands stand, '%(card)s' is one card too many"),
+    "natural": _("a natural %(total)s: both hands stand: '%(card)s' is one card too many"),
     "too_many_copies": _(
-        "'%(card)s' is dealt %(times)s times; a %(decks)s-deck shoe holds it %(held)s"
+        "'%(card)s' is dealt %(times)s times; a %(decks)s-deck shoe holds it %(decks)s times"
     ),
 }
+#: A card dealt more often than a one-deck shoe holds it.
+ONE_DECK_COPIES = _("'%(card)s' is dealt %(times)s times; a 1-deck shoe holds it once")
 #: The engine's refusals of a bet (``SettlementError.code``).
 SETTLEMENT_MESSAGES = {
     "bet_not_offered": _(
@@ -75,6 +76,8 @@ def _message(messages: dict, error: Exception) -> str:
 
 def deal_message(error: DealError) -> str:
     """An engine's refusal of a deal in the active language."""
+    if error.code == "too_many_copies" and error.params.get("decks") == 1:
+        return str(ONE_DECK_COPIES) % error.params
     return _message(DEAL_MESSAGES, error)
 
 

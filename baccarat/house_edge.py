@@ -69,15 +69,23 @@ def version_rules_hash(version: BaccaratRulesetVersion) -> str:
     return rules_hash(ruleset_snapshot(version_with_rules(version.pk)))
 
 
-def odds_as_dict(odds: Any) -> dict[str, Any]:
+def standard_deviation(line: Any) -> Decimal:
+    """The SD of one unit staked (the reports' fluctuation test reads it)."""
+    with localcontext() as context:
+        context.prec = 40
+        return as_decimal(line.variance).sqrt().quantize(Decimal(1).scaleb(-PLACES))
+
+
+def odds_as_dict(odds: engine.RulesetOdds) -> dict[str, Any]:
     """What a ``RulesFigures`` row stores of ``ruleset_odds``: decimal strings, no floats."""
     bets = {}
     for bet in BET_TYPES:
-        line = odds.bets[bet] if bet in odds.bets else odds.bets[engine.BetType(bet)]
+        line = odds.bets[engine.BetType(bet)]
         bets[bet] = {
             "house_edge": str(as_decimal(line.house_edge)),
             "win_probability": str(as_decimal(line.win_probability)),
             "push_probability": str(as_decimal(line.push_probability)),
+            "sd": str(standard_deviation(line)),
         }
     return {
         "deals": str(odds.total),
@@ -86,6 +94,22 @@ def odds_as_dict(odds: Any) -> dict[str, Any]:
         },
         "bets": bets,
     }
+
+
+#: The figures of the rules this process counted, by rules hash: the same rules give the same
+#: odds, so a second venue (or a rolled-back transaction) copying them costs nothing.
+_COUNTED: dict[str, dict[str, Any]] = {}
+COUNTED_KEPT = 64
+
+
+def counted_odds(key: str, rules: engine.Ruleset) -> dict[str, Any]:
+    """``odds_as_dict(engine.ruleset_odds(rules))``, counted once per process per hash."""
+    odds = _COUNTED.get(key)
+    if odds is None:
+        if len(_COUNTED) >= COUNTED_KEPT:
+            _COUNTED.clear()
+        odds = _COUNTED[key] = odds_as_dict(engine.ruleset_odds(rules))
+    return odds
 
 
 def figures_row(version: BaccaratRulesetVersion) -> RulesFigures:
@@ -111,7 +135,7 @@ def figures_compute(*, version_id: int) -> RulesFigures:
         row, _created = RulesFigures.objects.select_for_update().get_or_create(rules_hash=key)
         if row.status == RulesFigures.Status.DONE:
             return row
-        row.odds = odds_as_dict(engine.ruleset_odds(rules))
+        row.odds = counted_odds(key, rules)
         row.status = RulesFigures.Status.DONE
         row.progress = 100
         row.error = ""
@@ -143,6 +167,7 @@ def figures_summary(
         "house_edge": {bet: bets[bet]["house_edge"] for bet in offered},
         "win_probability": {bet: bets[bet]["win_probability"] for bet in offered},
         "push_probability": {bet: bets[bet]["push_probability"] for bet in offered},
+        "sd": {bet: bets[bet]["sd"] for bet in offered},
         "winners": dict(row.odds["winners"]),
     }
 

@@ -57,11 +57,11 @@ def ruleset_errors(version: VersionLike) -> list[str]:
             )
     elif version.variant == Variant.NO_COMMISSION:
         six = version.banker_six_odds
-        if six is None or not Decimal(0) <= six <= Decimal(1):
+        if six is None or not Decimal(0) < six <= Decimal(1):
             errors.append(
                 _(
-                    "A Banker win on 6 pays from 0 to 1 (0.5 is 1:2) in the no-commission "
-                    "variant, got %(odds)s."
+                    "A Banker win on 6 pays more than 0 and at most 1 (0.5 is 1:2) in the "
+                    "no-commission variant, got %(odds)s."
                 )
                 % {"odds": plain(six) if six is not None else "-"}
             )
