@@ -143,9 +143,12 @@ class Progress:
 
 
 def _copies(cards: Sequence[Card], rules: Ruleset) -> None:
+    """Refuse a card dealt more often than the shoe holds it, naming the copy too many."""
     counts = Counter(cards)
+    seen: Counter[Card] = Counter()
     for index, card in enumerate(cards):
-        if counts[card] > rules.decks:
+        seen[card] += 1
+        if seen[card] > rules.decks:
             held = "once" if rules.decks == 1 else f"{rules.decks} times"
             raise DealError(
                 f"'{card}' is dealt {counts[card]} times; a {rules.decks}-deck shoe holds it "
@@ -208,9 +211,15 @@ def hands_so_far(cards: Sequence[Card], rules: Ruleset) -> Progress:
             return Progress(Hand.of(player), Hand.of(banker), "banker", "banker_draws", params)
         banker.append(extra.pop(0))
         if extra:
-            return too_many(
-                "too_many_cards", {"count": len(cards)}, "both hands have drawn their third card"
+            card = extra[0]
+            error = DealError(
+                f"a round deals at most six cards; got {len(cards)}",
+                code="too_many_cards",
+                params={"count": len(cards), "card": str(card)},
+                card=card,
+                index=6,
             )
+            return Progress(Hand.of(player), Hand.of(banker), None, "too_many_cards", {}, error)
         return Progress(Hand.of(player), Hand.of(banker), None, "complete", params)
     if extra:
         return too_many("banker_stands", params, f"Banker stands on {b_total}")

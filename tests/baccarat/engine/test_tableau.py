@@ -48,6 +48,66 @@ def test_against_a_player_who_stood_the_banker_draws_on_0_to_5(banker_total):
     assert banker_draws(banker_total, None) is (banker_total <= 5)
 
 
+@pytest.mark.parametrize("banker_total", range(8))
+@pytest.mark.parametrize("third", range(10))
+def test_a_deal_follows_the_banker_table_card_by_card(banker_total, third):
+    # P 2+3=5 draws ``third``; B K+x is ``banker_total``.
+    five = parse_cards(f"2D KS 3C {OF_VALUE[banker_total]} {OF_VALUE[third]}")
+    six = (*five, parse_card("9C"))
+    if third in BANKER_DRAWS_ON[banker_total]:
+        with pytest.raises(DealError) as caught:
+            deal(five, RULES)
+        assert caught.value.code == "banker_draws"
+        assert hands_so_far(five, RULES).next_card == "banker"
+        coup = deal(six, RULES)
+        assert coup.banker.drew and coup.banker.total == (banker_total + 9) % 10
+    else:
+        coup = deal(five, RULES)
+        assert coup.player.drew and not coup.banker.drew
+        with pytest.raises(DealError) as caught:
+            deal(six, RULES)
+        assert caught.value.code == "banker_stands"
+        assert (str(caught.value.card), caught.value.index) == ("9C", 5)
+        assert f"Banker stands on {banker_total}: '9C' is one card too many" in str(caught.value)
+
+
+@pytest.mark.parametrize("player_total", [6, 7])
+@pytest.mark.parametrize("banker_total", range(8))
+def test_against_a_player_who_stood_a_deal_draws_the_banker_on_0_to_5(player_total, banker_total):
+    four = parse_cards(f"{OF_VALUE[player_total]} KS KC {OF_VALUE[banker_total]}")
+    progress = hands_so_far(four, RULES)
+    if banker_total <= 5:
+        assert (progress.next_card, progress.reason) == ("banker", "banker_draws")
+        assert deal((*four, parse_card("AC")), RULES).banker.total == banker_total + 1
+    else:
+        assert (progress.next_card, progress.reason) == (None, "banker_stands")
+        assert deal(four, RULES).winner is (
+            Winner.TIE
+            if player_total == banker_total
+            else Winner.PLAYER
+            if player_total > banker_total
+            else Winner.BANKER
+        )
+
+
+@pytest.mark.parametrize("player", ["8H", "9H"])
+@pytest.mark.parametrize("banker", ["KC", "5C", "8C", "9C"])
+def test_either_natural_stands_both_hands(player, banker):
+    four = parse_cards(f"{player} {banker} KD KS")
+    progress = hands_so_far(four, RULES)
+    assert (progress.next_card, progress.reason) == (None, "natural")
+    assert progress.params["total"] == max(int(player[0]), int(banker[0].replace("K", "0")))
+    coup = deal(four, RULES)
+    assert coup.player.natural and not coup.player.drew and not coup.banker.drew
+    assert coup.banker.natural is (banker[0] in "89")
+
+
+def test_a_banker_natural_stops_a_player_on_0():
+    coup = deal(parse_cards("KH 9C KD KS"), RULES)
+    assert coup.banker.natural and not coup.player.drew
+    assert coup.winner is Winner.BANKER
+
+
 def test_a_natural_ends_the_deal():
     coup = deal(parse_cards("9H 3C KD 4S"), RULES)
     assert (coup.player.total, coup.banker.total) == (9, 7)
@@ -124,6 +184,15 @@ def test_a_card_beyond_the_shoes_copies_is_named():
     assert caught.value.code == "too_many_copies"
     assert str(caught.value.card) == "KS"
     assert "'KS' is dealt 2 times; a 1-deck shoe holds it once" in str(caught.value)
+    assert caught.value.index == 2  # the copy the shoe does not hold
+    assert caught.value.params == {"card": "KS", "times": 2, "decks": 1, "held": "once"}
+    with pytest.raises(DealError) as caught:
+        deal(parse_cards("KS 3C 2D 4S KS"), replace(RULES, decks=1))
+    assert (caught.value.code, caught.value.index) == ("too_many_copies", 4)
+    two_decks = replace(RULES, decks=2)
+    with pytest.raises(DealError) as caught:
+        deal(parse_cards("KS KS 2D KS"), two_decks)
+    assert "'KS' is dealt 3 times; a 2-deck shoe holds it 2 times" in str(caught.value)
     # Eight decks hold eight of it.
     assert deal(parse_cards("KS 3C KS 4S 5D"), RULES).player.total == 5
 
@@ -140,3 +209,35 @@ def test_hands_so_far_say_what_comes_next():
     assert (progress.next_card, progress.reason) == ("banker", "banker_draws")
     assert hands_so_far(parse_cards("4H 3C 2D 4S"), RULES).complete
     assert hands_so_far(parse_cards("4H 3C 2D 4S 5S"), RULES).error.code == "banker_stands"
+
+
+def test_hands_so_far_while_typing():
+    progress = hands_so_far((), RULES)
+    assert (progress.next_card, progress.reason, progress.player.cards) == ("player", "deal", ())
+    progress = hands_so_far(parse_cards("4H"), RULES)
+    assert (progress.next_card, progress.player.total) == ("banker", 4)
+    progress = hands_so_far(parse_cards("9H 3C KD 4S"), RULES)
+    assert (progress.next_card, progress.reason, progress.params) == (None, "natural", {"total": 9})
+    assert progress.complete and progress.player.natural
+    progress = hands_so_far(parse_cards("2H 2C 3D 4S 6S"), RULES)
+    assert (progress.next_card, progress.reason) == ("banker", "banker_draws")
+    assert progress.params == {"total": 6, "third": "6S"}
+    progress = hands_so_far(parse_cards("2H 2C 3D 4S 6S 7C"), RULES)
+    assert (progress.reason, progress.complete, progress.banker.total) == ("complete", True, 3)
+    progress = hands_so_far(parse_cards("2H 2C 3D 4S 6S 7C 8D"), RULES)
+    assert (progress.error.code, str(progress.error.card), progress.error.index) == (
+        "too_many_cards",
+        "8D",
+        6,
+    )
+    assert not progress.complete
+    progress = hands_so_far(parse_cards("KS 3C KS"), ONE_DECK)
+    assert progress.error.code == "too_many_copies" and not progress.complete
+
+
+def test_a_deal_keeps_its_cards_in_deal_order():
+    cards = parse_cards("2H 2C 3D 4S 6S 7C")
+    coup = deal(cards, RULES)
+    assert coup.cards == cards
+    assert [str(c) for c in coup.player.cards] == ["2H", "3D", "6S"]
+    assert [str(c) for c in coup.banker.cards] == ["2C", "4S", "7C"]
