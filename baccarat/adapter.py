@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
@@ -99,19 +100,21 @@ def hand_evaluation(hand: engine.Hand) -> dict[str, Any]:
 
 def coup_evaluation(coup: engine.Coup) -> dict[str, Any]:
     """The deal as the round stores it (``Round.dealer_evaluation``)."""
-    banker = coup.banker
     return {
         "player": hand_evaluation(coup.player),
-        "banker": hand_evaluation(banker),
+        "banker": hand_evaluation(coup.banker),
         "winner": str(coup.winner),
-        "super6": str(coup.winner) == "banker" and banker.total == 6,
+        "super6": coup.super6,
     }
 
 
 def seat_evaluation(position: int) -> dict[str, Any]:
-    """What a box says of itself: nothing for a seat, its number for one betting behind."""
+    """What a box says of itself: nothing for a seat, its number (and its label in the
+    dealer's language) for one betting behind."""
     behind = behind_number(position)
-    return {} if behind is None else {"behind": behind, "label": f"Behind {behind}"}
+    if behind is None:
+        return {}
+    return {"behind": behind, "label": gettext("Behind %(number)s") % {"number": behind}}
 
 
 def parse_deal(text: str) -> tuple[Card, ...]:
