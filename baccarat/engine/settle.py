@@ -125,11 +125,12 @@ def settle_bet(coup: Coup, bet: BetType, stake: Decimal, rules: Ruleset) -> BetL
     return _win(bet, stake, odds) if coup.super6 else _lose(bet, stake, odds)
 
 
+#: Each bet type by its name.
+_BET_TYPES: dict[str, BetType] = {str(bet): bet for bet in BetType}
+
+
 def _bet_type(name: str, rules: Ruleset) -> BetType:
-    try:
-        bet = BetType(name)
-    except ValueError:
-        bet = None
+    bet = _BET_TYPES.get(name)
     if bet is None or bet not in rules.bet_types:
         offered = ", ".join(str(b) for b in rules.bet_types)
         raise SettlementError(
@@ -146,8 +147,8 @@ def settle(coup: Coup, stakes: Mapping[str, Decimal], rules: Ruleset) -> SeatSet
     bets: dict[BetType, Decimal] = {}
     for name, value in stakes.items():
         bet = _bet_type(str(name), rules)
-        stake = Decimal(value)
-        if not stake > 0:
+        stake = value if type(value) is Decimal else Decimal(value)
+        if not stake > ZERO:
             raise SettlementError(
                 f"the {bet} stake must be positive, got {stake}",
                 code="stake_not_positive",

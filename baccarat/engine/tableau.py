@@ -144,6 +144,8 @@ class Progress:
 
 def _copies(cards: Sequence[Card], rules: Ruleset) -> None:
     """Refuse a card dealt more often than the shoe holds it, naming the copy too many."""
+    if len(cards) <= rules.decks:
+        return  # a shoe of as many decks as there are cards holds each of them
     counts = Counter(cards)
     seen: Counter[Card] = Counter()
     for index, card in enumerate(cards):
