@@ -12,7 +12,16 @@
 """
 
 from baccarat.engine import presets
-from baccarat.engine.odds import BetOdds, RulesetOdds, full_shoe, outcome_counts, ruleset_odds
+from baccarat.engine.odds import (
+    BetOdds,
+    OddsRow,
+    RulesetOdds,
+    full_shoe,
+    outcome_counts,
+    pays,
+    ruleset_odds,
+    summary,
+)
 from baccarat.engine.rules import (
     MAX_DECKS,
     SETTLEMENT_ORDER,
@@ -54,6 +63,7 @@ __all__ = [
     "Coup",
     "DealError",
     "Hand",
+    "OddsRow",
     "Progress",
     "RoundOutcome",
     "Ruleset",
@@ -68,11 +78,13 @@ __all__ = [
     "full_shoe",
     "hands_so_far",
     "outcome_counts",
+    "pays",
     "player_draws",
     "point",
     "presets",
     "ruleset_odds",
     "settle",
     "settle_bet",
+    "summary",
     "total",
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
@@ -51,6 +52,11 @@ class BetOdds:
     def expected(self) -> Fraction:
         """The player's expected net per unit staked."""
         return sum((value * p for value, p in self.returns), Fraction(0))
+
+    @property
+    def return_(self) -> Fraction:
+        """The player's expected net per unit staked (``expected``)."""
+        return self.expected
 
     @property
     def house_edge(self) -> Fraction:
@@ -262,4 +268,64 @@ def ruleset_odds(rules: Ruleset, shoe: Mapping[Rank | str, int] | None = None) -
         outcomes=dict(sorted(outcomes.items())),
         pair_count=pair_count,
         bets={bet: _bet(bet, tallies[bet], total) for bet in BetType},
+    )
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One line of the odds table an approver reads: the bet, what it pays (in the engine's
+    English; ``price`` and ``commission`` for a translation), its chances and its edge."""
+
+    bet_type: BetType
+    offered: bool
+    pays: str
+    win_probability: Fraction
+    push_probability: Fraction
+    house_edge: Fraction
+
+
+def _price(odds: Decimal) -> str:
+    """``8`` -> "8:1", ``0.5`` -> "1:2", ``1.5`` -> "3:2"."""
+    ratio = Fraction(odds)
+    return f"{ratio.numerator}:{ratio.denominator}"
+
+
+def pays(rules: Ruleset, bet: BetType | str) -> str:
+    """What ``bet`` pays under ``rules``, as the table's sign says it.
+
+    >>> from baccarat.engine import presets
+    >>> [pays(presets.get("commission"), b) for b in ("banker", "tie", "super6")]
+    ['1:1 less 5% commission', '8:1', '12:1 in two cards, 20:1 in three']
+    >>> pays(presets.get("no-commission"), "banker")
+    '1:1, 1:2 on a Banker 6'
+    """
+    bet = BetType(bet)
+    if bet is BetType.PLAYER:
+        return "1:1"
+    if bet is BetType.BANKER:
+        if rules.variant is Variant.NO_COMMISSION:
+            return f"1:1, {_price(rules.banker_six_odds)} on a Banker 6"
+        rate = format((rules.banker_commission * 100).normalize(), "f")
+        return f"1:1 less {rate}% commission"
+    if bet is BetType.TIE:
+        return _price(rules.tie_odds)
+    if bet is BetType.SUPER6:
+        two, three = _price(rules.super6_two_card_odds), _price(rules.super6_three_card_odds)
+        return f"{two} in two cards, {three} in three"
+    return _price(rules.pair_odds)
+
+
+def summary(rules: Ruleset, odds: RulesetOdds | None = None) -> tuple[OddsRow, ...]:
+    """Every bet's row, in table order, offered or not (``odds`` counted if not given)."""
+    odds = ruleset_odds(rules) if odds is None else odds
+    return tuple(
+        OddsRow(
+            bet_type=bet,
+            offered=bet in rules.bet_types,
+            pays=pays(rules, bet),
+            win_probability=odds.bets[bet].win_probability,
+            push_probability=odds.bets[bet].push_probability,
+            house_edge=odds.bets[bet].house_edge,
+        )
+        for bet in BetType
     )

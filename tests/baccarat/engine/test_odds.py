@@ -11,7 +11,7 @@ from itertools import permutations
 
 import pytest
 
-from baccarat.engine import DealError, Winner, deal, presets, ruleset_odds
+from baccarat.engine import DealError, Winner, deal, presets, ruleset_odds, summary
 from casino.cards import parse_card
 
 COMMISSION = presets.get("commission")
@@ -113,3 +113,33 @@ def test_a_shoe_missing_cards_changes_the_odds():
     shoe = {rank: 32 for rank in "A23456789TJQK"}
     shoe["5"] = 0
     assert ruleset_odds(COMMISSION, shoe=shoe).total == 384 * 383 * 382 * 381 * 380 * 379
+
+
+def test_the_summary_an_approver_reads():
+    rules = replace(COMMISSION, bet_types=("player", "banker", "tie"), tie_odds=Decimal(9))
+    rows = {str(row.bet_type): row for row in summary(rules)}
+    assert list(rows) == ["player", "banker", "tie", "player_pair", "banker_pair", "super6"]
+    assert [name for name, row in rows.items() if row.offered] == ["player", "banker", "tie"]
+    assert (rows["banker"].pays, rows["tie"].pays, rows["player_pair"].pays) == (
+        "1:1 less 5% commission",
+        "9:1",
+        "11:1",
+    )
+    odds = ruleset_odds(rules)
+    assert rows["tie"].house_edge == odds.bets["tie"].house_edge
+    assert rows["banker"].push_probability == odds.probability("tie")
+    assert rows["player"].win_probability == odds.probability("player")
+    no_commission = {str(row.bet_type): row.pays for row in summary(NO_COMMISSION)}
+    assert no_commission["banker"] == "1:1, 1:2 on a Banker 6"
+    assert no_commission["super6"] == "12:1 in two cards, 20:1 in three"
+
+
+def test_the_expected_return_and_variance_of_a_unit_stake():
+    odds = ruleset_odds(COMMISSION)
+    player = odds.bets["player"]
+    win, lose = odds.probability("player"), odds.probability("banker")
+    assert player.return_ == player.expected == win - lose == -player.house_edge
+    assert player.variance == win + lose - (win - lose) ** 2
+    banker = odds.bets["banker"]
+    paid = Fraction(19, 20)
+    assert banker.variance == paid**2 * lose + win - (paid * lose - win) ** 2
