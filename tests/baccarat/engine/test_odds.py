@@ -8,6 +8,7 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,54 @@ def test_the_expected_return_and_variance_of_a_unit_stake():
     banker = odds.bets["banker"]
     paid = Fraction(19, 20)
     assert banker.variance == paid**2 * lose + win - (paid * lose - win) ** 2
+
+
+def odds_doc_table(heading: str) -> list[list[str]]:
+    """The rows of the table under ``heading`` in docs/ODDS.md's Baccarat section."""
+    text = (Path(__file__).resolve().parents[3] / "docs" / "ODDS.md").read_text(encoding="utf-8")
+    section = text[text.index("## Baccarat (Punto Banco)") :]
+    block = section[section.index(heading) :].split("\n\n")[1]
+    rows = [line.strip("|").split("|") for line in block.splitlines()[2:]]
+    return [[cell.strip() for cell in row] for row in rows]
+
+
+def percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.4f}%"
+
+
+def test_docs_odds_other_shoes_are_the_count():
+    for decks, player, banker, no_commission, tie, pair, super6 in odds_doc_table(
+        "### Other shoes"
+    ):
+        rules = replace(COMMISSION, decks=int(decks))
+        odds = ruleset_odds(rules)
+        edges = [percent(odds.bets[bet].house_edge) for bet in ("player", "banker", "tie")]
+        assert edges == [player, banker, tie]
+        assert percent(odds.bets["player_pair"].house_edge) == pair
+        assert percent(odds.bets["super6"].house_edge) == super6
+        if no_commission != "-":
+            banker_six = ruleset_odds(replace(NO_COMMISSION, decks=int(decks))).bets["banker"]
+            assert percent(banker_six.house_edge) == no_commission
+
+
+def test_docs_odds_preset_table_is_the_count():
+    rows = odds_doc_table("### Presets `commission` and `no-commission` (8 decks)")
+    odds = {"commission": ruleset_odds(COMMISSION), "no-commission": ruleset_odds(NO_COMMISSION)}
+    nine = ruleset_odds(replace(COMMISSION, tie_odds=Decimal(9)))
+    bets = {
+        "Player": (odds["commission"], "player"),
+        "Banker (`commission`)": (odds["commission"], "banker"),
+        "Banker (`no-commission`)": (odds["no-commission"], "banker"),
+        "Tie": (odds["commission"], "tie"),
+        "Tie (at 9:1)": (nine, "tie"),
+        "Player Pair, Banker Pair": (odds["commission"], "player_pair"),
+        "Super 6": (odds["commission"], "super6"),
+    }
+    assert [row[0] for row in rows] == list(bets)
+    for name, _pays, win, push, edge, sd in rows:
+        counted, bet = bets[name]
+        line = counted.bets[bet]
+        assert percent(line.win_probability) == win
+        assert push == ("-" if not line.push_probability else percent(line.push_probability))
+        assert percent(line.house_edge) == edge
+        assert f"{float(line.variance) ** 0.5:.4f}" == sd
