@@ -25,7 +25,7 @@ from typing import Any
 from baccarat.engine.rules import BetType, Ruleset, Variant, Winner
 from baccarat.engine.tableau import Coup, deal
 from casino.cards import Card
-from casino.money import is_multiple, round_to_unit
+from casino.money import round_to_unit
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -129,44 +129,47 @@ def settle_bet(coup: Coup, bet: BetType, stake: Decimal, rules: Ruleset) -> BetL
 _BET_TYPES: dict[str, BetType] = {str(bet): bet for bet in BetType}
 
 
-def _bet_type(name: str, rules: Ruleset) -> BetType:
-    bet = _BET_TYPES.get(name)
-    if bet is None or bet not in rules.bet_types:
-        offered = ", ".join(str(b) for b in rules.bet_types)
-        raise SettlementError(
-            f"the ruleset {rules.code} does not offer the {name} bet; it offers {offered}",
-            code="bet_not_offered",
-            params={"ruleset": rules.code, "bet": name, "offered": offered},
-            field=str(name),
-        )
-    return bet
+_ORDER = {bet: index for index, bet in enumerate(BetType)}
+
+
+def _refuse_bet(name: str, rules: Ruleset) -> SettlementError:
+    offered = ", ".join(str(b) for b in rules.bet_types)
+    return SettlementError(
+        f"the ruleset {rules.code} does not offer the {name} bet; it offers {offered}",
+        code="bet_not_offered",
+        params={"ruleset": rules.code, "bet": name, "offered": offered},
+        field=str(name),
+    )
 
 
 def settle(coup: Coup, stakes: Mapping[str, Decimal], rules: Ruleset) -> SeatSettlement:
     """A seat's bets (``stakes`` by bet type) settled on ``coup``, in table order."""
-    bets: dict[BetType, Decimal] = {}
+    offered = rules.bet_types
+    unit = rules.rounding_unit
+    bets: list[tuple[BetType, Decimal]] = []
     for name, value in stakes.items():
-        bet = _bet_type(str(name), rules)
+        if name not in offered:  # a BetType is a str: "player" finds BetType.PLAYER
+            raise _refuse_bet(str(name), rules)
+        bet = BetType(name)
         stake = value if type(value) is Decimal else Decimal(value)
-        if not stake > ZERO:
+        if not stake > 0:
             raise SettlementError(
                 f"the {bet} stake must be positive, got {stake}",
                 code="stake_not_positive",
                 params={"bet": str(bet), "stake": str(stake)},
                 field=str(bet),
             )
-        if not is_multiple(stake, rules.rounding_unit):
+        if stake % unit:
             raise SettlementError(
-                f"the {bet} stake {stake} is not a multiple of the rounding unit "
-                f"{rules.rounding_unit}",
+                f"the {bet} stake {stake} is not a multiple of the rounding unit {unit}",
                 code="stake_off_unit",
-                params={"bet": str(bet), "stake": str(stake), "unit": str(rules.rounding_unit)},
+                params={"bet": str(bet), "stake": str(stake), "unit": str(unit)},
                 field=str(bet),
             )
-        bets[bet] = stake
-    return SeatSettlement(
-        tuple(settle_bet(coup, bet, bets[bet], rules) for bet in rules.bet_types if bet in bets)
-    )
+        bets.append((bet, stake))
+    if len(bets) > 1:
+        bets.sort(key=lambda pair: _ORDER[pair[0]])
+    return SeatSettlement(tuple(settle_bet(coup, bet, stake, rules) for bet, stake in bets))
 
 
 def evaluate_round(

@@ -73,13 +73,14 @@ class Hand:
     @classmethod
     def of(cls, cards: Sequence[Card]) -> Hand:
         cards = tuple(cards)
-        two = cards[:2]
+        points = sum(card.value for card in cards) % 10  # a ten's 10 counts 0 either way
+        two = len(cards) >= 2
         return cls(
             cards=cards,
-            total=total(cards),
-            natural=len(cards) == 2 and total(cards) >= 8,
+            total=points,
+            natural=len(cards) == 2 and points >= 8,
             drew=len(cards) == 3,
-            pair=len(two) == 2 and two[0].rank == two[1].rank,
+            pair=two and cards[0].rank == cards[1].rank,
         )
 
 
