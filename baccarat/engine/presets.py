@@ -32,9 +32,12 @@ _PRESETS: dict[str, Ruleset] = {
     ),
 }
 
+#: The presets' codes, in the order a venue is offered them.
+CODES: tuple[str, ...] = tuple(_PRESETS)
+
 
 def codes() -> tuple[str, ...]:
-    return tuple(_PRESETS)
+    return CODES
 
 
 def get(code: str) -> Ruleset:

@@ -15,7 +15,7 @@ SIX_BETS = ("player", "banker", "tie", "player_pair", "banker_pair", "super6")
 
 
 def test_the_preset_codes():
-    assert presets.codes() == ("commission", "no-commission")
+    assert presets.codes() == presets.CODES == ("commission", "no-commission")
     assert [rules.code for rules in presets.all_presets()] == list(presets.codes())
 
 
