@@ -125,10 +125,7 @@ def settle_bet(coup: Coup, bet: BetType, stake: Decimal, rules: Ruleset) -> BetL
     return _win(bet, stake, odds) if coup.super6 else _lose(bet, stake, odds)
 
 
-#: Each bet type by its name.
-_BET_TYPES: dict[str, BetType] = {str(bet): bet for bet in BetType}
-
-
+#: Each bet type's place in table order, the order a seat's lines are settled and shown in.
 _ORDER = {bet: index for index, bet in enumerate(BetType)}
 
 
