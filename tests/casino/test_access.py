@@ -37,6 +37,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSchedule
 
+from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
+from baccarat.services import commission_collect, shoe_start
 from casino.games import BoxInput
 from casino.models import (
     ApiToken,
@@ -99,6 +101,7 @@ from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import TableGameRulesetVersion
 from tablegames.services import venue_ruleset_from_preset
+from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.casino.api import NIU_8, NIU_9
 from tests.factories import PlayerFactory, UserFactory, VenueFactory, niuniu_table, staff
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
@@ -325,6 +328,13 @@ class Side:
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
+    #: An open session at a Baccarat table whose commission is owed in the commission box.
+    bac_session: TableSession | None = None
+    bac_round_form: dict = field(default_factory=dict)
+    #: Its ruleset's version, the shoe started after its commission box was collected.
+    bac_version: BaccaratRulesetVersion | None = None
+    bac_shoe: Shoe | None = None
+    bac_collection: CommissionCollection | None = None
     #: The venue's pit (``table`` in it, run by ``supervisor``) and a change of limits.
     pit: Pit | None = None
     limit_change: TableLimitChange | None = None
@@ -489,6 +499,29 @@ def build_side(mark: str) -> Side:
     side.tg_session = session_open(
         table=bj_table, counted_by=dealer, confirmed_by=supervisor, opening_chips=OPENING
     )
+    bac_ruleset = baccarat_ruleset(
+        venue,
+        side.manager,
+        staff(f"{mark}-bac-approver", MANAGER, venue),
+        code=f"{mark}-bac",
+        collection="box",
+    )
+    side.bac_version = BaccaratRulesetVersion.objects.get(ruleset=bac_ruleset)
+    side.bac_session = session_open(
+        table=baccarat_table(venue, bac_ruleset, code=f"{mark.upper()}-BAC"),
+        counted_by=dealer,
+        confirmed_by=supervisor,
+        opening_chips=OPENING,
+    )
+    banker_wins, _result = round_create(
+        session=side.bac_session,
+        user=dealer,
+        dealer_cards="2S 9H 3C KD",  # a natural 9 for the Banker: 5% owed in the box
+        boxes=[BoxInput(position=1, cards="", stakes={"banker": D("100000")})],
+    )
+    round_settle(round_=banker_wins, user=dealer, key=f"settle-{banker_wins.pk}")
+    side.bac_collection = commission_collect(session=side.bac_session, position=1, user=dealer)
+    side.bac_shoe = shoe_start(session=side.bac_session, user=dealer)
     side.pit = pit_create(
         user=side.manager,
         venue=venue,
@@ -534,16 +567,22 @@ MB_ROUND_FORM = {
     },
 }
 
+BAC_ROUND_FORM = {
+    "key": "0123456789abcdef0123456789abcdee",
+    **{"bac-p1": "2S", "bac-b1": "9H", "bac-p2": "3C", "bac-b2": "KD"},
+    "box-1-banker": "100,000",
+}
+
 
 def previewed(side: Side) -> None:
     """The side's round forms with the digest the console's preview gives them."""
     client = Client()
     client.force_login(side.dealer)
-    for name, data, attribute in (
-        ("preview", ROUND_FORM, "round_form"),
-        ("mb-preview", MB_ROUND_FORM, "mb_round_form"),
+    for name, data, attribute, session in (
+        ("preview", ROUND_FORM, "round_form", side.session),
+        ("mb-preview", MB_ROUND_FORM, "mb_round_form", side.mb_session),
+        ("bac-preview", BAC_ROUND_FORM, "bac_round_form", side.bac_session),
     ):
-        session = side.session if name == "preview" else side.mb_session
         page = client.post(reverse(f"console:{name}", args=[session.pk]), data)
         assert page.status_code == 200, page.content.decode()[:2000]
         digest = re.search(r'name="digest" value="([0-9a-f]+)"', page.content.decode())[1]
@@ -633,6 +672,10 @@ def _mb_session(side: Side) -> int:
     return side.mb_session.pk
 
 
+def _bac_session(side: Side) -> int:
+    return side.bac_session.pk
+
+
 def _tg_session(side: Side) -> int:
     return side.tg_session.pk
 
@@ -656,6 +699,10 @@ def _round_form(world: World, side: Side) -> dict:
 
 def _mb_form(world: World, side: Side) -> dict:
     return side.mb_round_form
+
+
+def _bac_form(world: World, side: Side) -> dict:
+    return side.bac_round_form
 
 
 def _signed(world: World, side: Side, **data: Any) -> dict:
@@ -725,6 +772,25 @@ CONSOLE_ROUTES = {
     ),
     "console:mb-confirm": Route(
         _console("mb-confirm", _mb_session), everyone(405), post=console(None), body=_mb_form
+    ),
+    "console:bac-deal": Route(_console("bac-deal", _bac_session), console(), shows=mark),
+    "console:bac-stakes": Route(_console("bac-stakes", _bac_session), console(), shows=mark),
+    "console:bac-player": Route(_console("bac-player", _bac_session), console(), shows=mark),
+    "console:bac-preview": Route(
+        _console("bac-preview", _bac_session), everyone(405), post=console(None), body=_bac_form
+    ),
+    "console:bac-confirm": Route(
+        _console("bac-confirm", _bac_session), everyone(405), post=console(None), body=_bac_form
+    ),
+    # A new shoe and a collection from the commission box: the dealer's, refused to the rest.
+    "console:bac-shoe": Route(
+        _console("bac-shoe", _bac_session), everyone(405), post=console(None)
+    ),
+    "console:bac-collect": Route(
+        _console("bac-collect", _bac_session),
+        everyone(405),
+        post=console(None),
+        body=lambda world, side: {"box": "1"},
     ),
     # A rated table game's rating is a supervisor's (POST only).
     "console:tablegames-rate": Route(
@@ -1430,6 +1496,12 @@ ADMIN_MODELS = {
     "tablegames.tablegamerulesetversion": AdminModel(
         lambda world, side: side.tg_version.pk, delete=False, object_changes=False
     ),
+    "baccarat.baccaratrulesetversion": AdminModel(
+        lambda world, side: side.bac_version.pk, delete=False, object_changes=False
+    ),
+    # Written by the console's services only (a new shoe, a collection from the box).
+    "baccarat.shoe": _read_only(lambda world, side: side.bac_shoe.pk),
+    "baccarat.commissioncollection": _read_only(lambda world, side: side.bac_collection.pk),
 }
 
 
@@ -1706,6 +1778,7 @@ ROUTES: dict[str, Route] = {
     **version_routes("niuniu.niuniurulesetversion"),
     **version_routes("maubinh.maubinhrulesetversion"),
     **version_routes("tablegames.tablegamerulesetversion"),
+    **version_routes("baccarat.baccaratrulesetversion"),
     **ruleset_change_routes(),
 }
 
