@@ -136,8 +136,9 @@ class DealEntry:
         return self.coup is not None and not self.has_errors
 
     @property
-    def typed(self) -> bool:
-        return any(f.text for f in self.fields)
+    def typed(self) -> int:
+        """How many card fields hold something (the browser matches it to the fields)."""
+        return sum(1 for f in self.fields if f.text)
 
     def hand(self, side: str) -> Hand:
         if self.coup is not None:
@@ -166,9 +167,9 @@ class DealEntry:
     # What the screen says of each hand and of the two third-card fields
 
     def note(self, side: str) -> str:
-        """ "Player draws on 4", "Banker stands on 7", "Natural 9"... ('' before two cards)."""
+        """ "Player draws on 4", "Banker stands on 7", "Natural 9"... ('' before four cards)."""
         hand = self.hand(side)
-        if len(hand.cards) < 2:
+        if len(self.cards) < 4:  # a natural of the other hand may yet make it stand
             return ""
         total = {"total": hand.total}
         player = side == "player"

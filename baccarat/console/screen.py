@@ -11,7 +11,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext
 
 from baccarat.console import forms, preview, views
-from baccarat.console.labels import CARD_FIELDS, bet_label
+from baccarat.console.labels import bet_label
 from baccarat.engine import Collection
 from baccarat.selectors import commission_owed, current_shoe_number
 from casino.console import round as rounds
@@ -104,7 +104,6 @@ class BaccaratConsole:
             "bet_heads": [(b, bet_label(b)) for b in screen.bet_types],
             "shoe_number": current_shoe_number(screen.session),
             "box_collection": collects_in_box(screen.rules),
-            "card_fields": CARD_FIELDS,
         }
 
 

@@ -58,6 +58,10 @@
       return;
     }
     if (!waiting) return;
+    /* Only the answer to the deal as it is typed now: an earlier one may settle after. */
+    const deal = document.getElementById("bac-deal");
+    const typed = ORDER.map(field).filter((input) => input && input.value.trim()).length;
+    if (!deal || Number(deal.dataset.typed) !== typed) return;
     const from = waiting;
     waiting = null;
     if (document.activeElement && document.activeElement.id === from) {
@@ -66,12 +70,25 @@
     }
   });
 
-  /* Enter on a card field: on to the next card of the deal, or preview when it is done.
-     Caught before the shared console's handler, which knows five-card hands only. */
+  /* Enter on a card field: on to the next card of the deal, or preview when it is done;
+     on an empty seat's stake, on to the deal. Caught before the shared console's handler,
+     which knows five-card hands only. */
   window.addEventListener("keydown", (event) => {
     const input = event.target;
     if (event.key !== "Enter" || event.isComposing || event.ctrlKey || event.metaKey) return;
-    if (!input.matches || !input.matches("input[data-bac-card]")) return;
+    if (!input.matches) return;
+    if (input.matches("input[data-stake]")) {
+      /* Enter on an empty seat: the seats are done, the deal comes next. */
+      const row = input.closest(".box-row");
+      const empty = row && Array.from(row.querySelectorAll("input[data-field]")).every((i) => !i.value.trim());
+      if (empty) {
+        event.preventDefault();
+        event.stopPropagation();
+        focusOn(field(ORDER[0]));
+      }
+      return;
+    }
+    if (!input.matches("input[data-bac-card]")) return;
     event.preventDefault();
     event.stopPropagation();
     const index = ORDER.indexOf(input.id);

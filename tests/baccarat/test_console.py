@@ -114,7 +114,7 @@ def test_the_screen_shows_seats_behind_bets_and_the_deal(dealer_client, bac):
     assert 'aria-label="Seat 7: Super 6"' in body
     assert 'aria-label="Behind 2: Banker Pair"' in body  # position 9 bets behind
     for label in ("Player card 1", "Banker card 2", "Player third card", "Banker third card"):
-        assert f"<span>{label}</span>" in body
+        assert f">{label}</label>" in body
     assert 'aria-labelledby="player-hand-title"' in body and "Banker hand" in body
     assert 'id="shoe-number" class="shoe-number" data-shoe="1"' in body
     assert "Collect commission" not in body  # the commission is taken at the win

@@ -60,15 +60,17 @@ def test_a_three_seat_round_with_a_super_6(page, floor, live_server):
             page.get_by_label(f"Seat {position}: {bet}", exact=True).fill(amount)
 
     # keyboard-first: each card moves on; after the fourth the tableau says what comes next
-    page.get_by_label("Player card 1", exact=True).focus()
+    page.get_by_label("Seat 4: Player", exact=True).focus()
+    page.keyboard.press("Enter")  # on an empty seat the seats are done: on to the deal
+    assert focused(page) == "bac-p1"
     for card, then in (("4h", "bac-b1"), ("3c", "bac-p2"), ("ad", "bac-b2")):
         page.keyboard.type(card)
         assert focused(page) == then
     page.keyboard.type("3s")
     player = page.get_by_role("region", name="Player hand")
     banker = page.get_by_role("region", name="Banker hand")
-    player.get_by_text("Player draws on 5").wait_for()
-    assert "Banker waits for the Player's third card" in banker.text_content()
+    banker.get_by_text("Banker waits for the Player's third card").wait_for()
+    assert "Player draws on 5" in player.text_content()
     page.wait_for_function("document.activeElement.id === 'bac-p3'")
     assert "Player draws on 5: enter the card" in page.text_content("#note-bac-p3")
     page.keyboard.type("5s")
