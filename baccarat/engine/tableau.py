@@ -142,6 +142,29 @@ class Progress:
     def complete(self) -> bool:
         return self.next_card is None and self.error is None
 
+    @property
+    def message(self) -> str:
+        """What comes next, in the engine's English ("Player draws on 4", "Banker stands on
+        7", "natural 9: no more cards"), or the refusal; the screens translate ``reason``
+        and ``params`` instead."""
+        if self.error is not None:
+            return str(self.error)
+        params = self.params
+        if self.reason == "deal":
+            count = params.get("count", 0)
+            side = "Player" if count % 2 == 0 else "Banker"
+            which = "first" if count < 2 else "second"
+            return f"the {side}'s {which} card"
+        if self.reason == "natural":
+            return f"natural {params['total']}: no more cards"
+        if self.reason == "player_draws":
+            return f"Player draws on {params['total']}"
+        if self.reason == "banker_draws":
+            return f"Banker draws on {params['total']}"
+        if self.reason == "banker_stands":
+            return f"Banker stands on {params['total']}"
+        return "complete"
+
 
 def _copies(cards: Sequence[Card], rules: Ruleset) -> None:
     """Refuse a card dealt more often than the shoe holds it, naming the copy too many."""

@@ -241,3 +241,22 @@ def test_a_deal_keeps_its_cards_in_deal_order():
     assert coup.cards == cards
     assert [str(c) for c in coup.player.cards] == ["2H", "3D", "6S"]
     assert [str(c) for c in coup.banker.cards] == ["2C", "4S", "7C"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("", "the Player's first card"),
+        ("4H", "the Banker's first card"),
+        ("4H 3C", "the Player's second card"),
+        ("4H 3C AD", "the Banker's second card"),
+        ("4H 3C KD 3S", "Player draws on 4"),
+        ("3H KC 3D 4S", "Banker draws on 4"),
+        ("4H 3C 2D 4S", "Banker stands on 7"),
+        ("9H 3C KD 4S", "natural 9: no more cards"),
+        ("2H 2C 3D 4S 6S 7C", "complete"),
+        ("4H 3C 2D 4S KS", "Banker stands on 7: 'KS' is one card too many"),
+    ],
+)
+def test_hands_so_far_say_in_words_what_comes_next(cards, message):
+    assert hands_so_far(parse_cards(cards), RULES).message == message
