@@ -415,6 +415,11 @@ class BoxEntry:
         return seat_label(self.position)
 
     @property
+    def owed_back(self) -> Decimal:
+        """What the house gives back (a void after the box was collected); 0 else."""
+        return -self.owed if self.owed is not None and self.owed < 0 else Decimal(0)
+
+    @property
     def member_name(self) -> str:
         return member_field(self.position)
 

@@ -22,6 +22,7 @@ from baccarat.selectors import commission_owed
 from casino.console.selectors import screen_for
 from casino.games import BoxInput
 from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
+from casino.services.rounds import round_void
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -261,3 +262,27 @@ def test_the_console_s_form_reads_back_what_a_dealer_typed(bac):
     entry = CONSOLE.read_entry({**data, "key": "k" * 16}, screen)
     assert entry.check_complete()
     assert entry.round_input()[0] == "4H 3C KD 4S 8C"
+
+
+def test_a_void_after_the_collection_is_given_back_from_the_box(dealer_client, bac):
+    session = bac.box_session
+    data = round_data(box_2_banker="100,000")
+    digest = digest_of(dealer_client.post(url("bac-preview", session), data, **HX))
+    dealer_client.post(url("bac-confirm", session), {**data, "digest": digest}, **HX)
+    dealer_client.post(url("bac-collect", session), {"box": "2"}, **HX)
+    (round_,) = Round.objects.filter(session=session)
+    round_void(round_=round_, requested_by=bac.dealer, approved_by=bac.supervisor, reason="misdeal")
+    screen = dealer_client.get(url("round", session)).content.decode()
+    assert 'data-owed="2">Owed back 5,000' in screen
+    given = dealer_client.post(url("bac-collect", session), {"box": "2"}, **HX)
+    assert "Seat 2: 5,000 of commission given back." in given.content.decode()
+    assert commission_owed(session) == {}
+
+
+def test_without_htmx_a_new_shoe_goes_back_to_the_screen(dealer_client, bac):
+    answer = dealer_client.post(url("bac-shoe", bac.session), {})
+    assert answer.status_code == 303 and answer["Location"] == url("round", bac.session)
+    refused = dealer_client.post(url("bac-collect", bac.session), {"box": "1"})
+    assert refused.status_code == 422  # nothing owed: the screen says so
+    assert "seat 1 owes no commission" in refused.content.decode()
+    assert dealer_client.post(url("bac-collect", bac.session), {"box": "0"}).status_code == 404
