@@ -274,6 +274,7 @@ def test_a_void_after_the_collection_is_given_back_from_the_box(dealer_client, b
     round_void(round_=round_, requested_by=bac.dealer, approved_by=bac.supervisor, reason="misdeal")
     screen = dealer_client.get(url("round", session)).content.decode()
     assert 'data-owed="2">Owed back 5,000' in screen
+    assert 'aria-label="Seat 2: Give back commission"' in screen
     given = dealer_client.post(url("bac-collect", session), {"box": "2"}, **HX)
     assert "Seat 2: 5,000 of commission given back." in given.content.decode()
     assert commission_owed(session) == {}
