@@ -67,6 +67,8 @@ bench: $(STAMP)
 	$(PY) bench/console.py
 	$(PY) bench/reports.py
 	$(PY) bench/periods.py
+	$(PY) bench/baccarat.py
+	$(PY) bench/baccarat_api.py
 
 # A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes about
 # 16 minutes on 2 quiet cores; BENCH_REUSE=1 builds again without filling anew.
