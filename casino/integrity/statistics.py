@@ -441,8 +441,12 @@ def category_test(
 ) -> ChiSquareResult | ExactTestResult | NotEnoughData:
     """Hand categories dealt against their exact probabilities: exact multinomial test under
     ``exact_below`` observations (when enumerable), chi-square with pooling above, not enough
-    data below ``minimum.rounds`` hands."""
+    data below ``minimum.rounds`` hands; a category of probability 0 seen gives p = 0 on any
+    sample."""
     n = sum(observed.values())
+    allowed = {key for key, p in probabilities.items() if p > 0}
+    if any(count and key not in allowed for key, count in observed.items()):
+        return chi_square_test(observed, probabilities)  # p = 0 on any sample
     short = minimum.check(rounds=n)
     if short is not None:
         return short

@@ -131,6 +131,7 @@ def test_pooling_keeps_every_cell_once():
 def test_a_count_where_the_rules_allow_none_is_an_alert():
     result = chi_square_test({"a": 10, "b": 1}, {"a": 1, "b": 0})
     assert result.p_value == 0.0
+    assert category_test({"a": 3, "b": 1}, {"a": 1, "b": 0}).p_value == 0.0  # any sample
 
 
 def test_exact_multinomial_against_brute_force():
