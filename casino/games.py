@@ -439,6 +439,9 @@ class GameAdapter(Protocol):
         """What a settled round counts for the integrity tests: one ``IntegrityKey`` per
         subject instance (the dealer's category, each box's category, each box's outcome
         against the dealer ``win``/``lose``/``push``, a seat's events) and the cards dealt.
+        A game whose boxes play one dealer's hand also gives ``round_outcome``
+        ``"<boxes won>/<boxes decided>"`` (no position): the boxes of a round are not
+        independent, so the table's and dealer's win rate is tested on rounds from it.
         Called in the settlement's transaction and again on a void (to take it off); the
         ``GameParts`` default (None) leaves the game untested."""
 

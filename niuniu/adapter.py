@@ -161,7 +161,9 @@ class NiuNiuAdapter(GameParts):
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
         """The dealer's category, each box's category and its single bet's outcome against
-        the dealer (a box without one is counted by its hand only), and every card dealt."""
+        the dealer (a box without one is counted by its hand only), the round's boxes won
+        of those decided (``round_outcome`` ``won/decided``: boxes against one dealer's hand
+        win or lose together), and every card dealt."""
         keys: list[IntegrityKey] = []
         cards = list(result.dealer_cards.split())
         if result.dealer_evaluation is not None:
@@ -172,6 +174,10 @@ class NiuNiuAdapter(GameParts):
                 if bet.bet_type == engine.BetType.SINGLE.value:
                     keys.append(IntegrityKey("box_outcome", bet.outcome, box.position))
             cards += box.cards.split()
+        outcomes = [key.category for key in keys if key.subject == "box_outcome"]
+        if outcomes:
+            won = sum(outcome == "win" for outcome in outcomes)
+            keys.append(IntegrityKey("round_outcome", f"{won}/{len(outcomes)}"))
         return IntegrityCounts(tuple(keys), tuple(cards))
 
     def integrity_expected(self, rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:

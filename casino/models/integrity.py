@@ -143,9 +143,18 @@ class IntegrityResult(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     pit = models.ForeignKey(Pit, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Test(models.TextChoices):
+        DEALER_HAND = "dealer_hand", _("Dealer's hand categories")
+        BOX_HAND = "box_hand", _("Boxes' hand categories")
+        BOX_OUTCOME = "box_outcome", _("Boxes' wins against the dealer")
+        INSTANT_WIN = "instant_win", _("Instant wins held")
+        CARDS = "cards", _("Cards dealt")
+        NET_RESULT = "net_result", _("Net result against its expectation")
+
     label = models.CharField(max_length=120)
     game = models.CharField(max_length=16)
-    test = models.CharField(max_length=32)
+    test = models.CharField(max_length=32, choices=Test.choices)
     method = models.CharField(max_length=32, blank=True)
     n = models.PositiveIntegerField(help_text=_("Observations (hands, boxes, rounds, cards)."))
     rounds = models.PositiveIntegerField(default=0)

@@ -52,6 +52,7 @@ def test_a_settled_round_counts_its_hands_outcomes_and_cards_and_a_void_takes_th
         (member.pk, "box_outcome", "win"): 1,
         (None, "box_hand", "NO_NIU"): 1,
         (None, "box_outcome", "lose"): 1,
+        (None, "round_outcome", "1/2"): 1,
         (None, CARDS_DEALT, "15"): 1,
     }
     tally = CategoryTally.objects.filter(session=session).first()
