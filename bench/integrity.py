@@ -164,7 +164,9 @@ def fill_rows() -> None:
                 )
             cards_a_round = 5 * (BOXES + 1)
             categories_rows.append((base, (None, version.pk, CARDS_DEALT, str(cards_a_round)), n))
-            counts = rng.multinomial(n * cards_a_round, [1 / 52] * 52)
+            # Each round's cards without replacement from one deck, as a shuffle deals them.
+            order = np.argsort(rng.random((n, 52)), axis=1)[:, :cards_a_round]
+            counts = np.bincount(order.ravel(), minlength=52)
             for card, count in zip(DECK, counts, strict=True):
                 card_rows.append((base, (str(card)[0], str(card)[1]), int(count)))
         write_category_tallies(categories_rows)

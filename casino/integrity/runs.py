@@ -45,6 +45,11 @@ MINIMUM = st.MinimumSample(rounds=200)
 CARD_MINIMUM = st.MinimumSample(rounds=20)
 #: Bets a player's net result needs.
 NET_MINIMUM = 200
+#: Above this many boxes a win rate's test is the normal approximation (with continuity
+#: correction; the exact sum over every count costs more than the rest of a run).
+BINOMIAL_EXACT_MAX = 1000
+#: The normal quantile of a 95% band.
+Z95 = st.normal_quantile(0.975)
 #: Sessions an alert's evidence names at most.
 EVIDENCE_SESSIONS = 20
 
@@ -385,7 +390,7 @@ def _category(
             return Outcome(
                 group, subject, decided, cells, note=f"{decided} boxes, {MINIMUM.rounds} needed"
             )
-        result = st.binomial_test(wins, decided, p_win)
+        result = st.binomial_test(wins, decided, p_win, exact_max=BINOMIAL_EXACT_MAX)
         return Outcome(
             group, subject, decided, cells, result.method, result.observed_rate, result.p_value
         )
@@ -430,7 +435,10 @@ def _round_outcome(
 def _cells(observed: dict[str, int], probabilities: dict[str, Fraction], n: int) -> list[dict]:
     cells = []
     for key, p in probabilities.items():
-        band = st.count_band(n, p)
+        share = float(p)
+        expected = n * share
+        half = Z95 * math.sqrt(n * share * (1 - share))
+        band = st.Band(expected, max(0.0, expected - half), min(float(n), expected + half))
         seen = observed.get(key, 0)
         cells.append(
             {
@@ -447,7 +455,7 @@ def _cells(observed: dict[str, int], probabilities: dict[str, Fraction], n: int)
 
 def _cards(group: Group, expected: _Expected) -> Outcome:
     """The cards dealt at a table or by a dealer against a fair shuffle."""
-    cards_per_round = [m for m, rounds in sorted(group.dealt.items()) for _ in range(rounds)]
+    cards_per_round = dict(group.dealt)
     decks = 1
     versions = {v for counts in group.categories.values() for v, _c in counts}
     if versions:
@@ -458,7 +466,7 @@ def _cards(group: Group, expected: _Expected) -> Outcome:
         ranks[card[0]] += n
     share = Fraction(1, 13)
     cells = _cells(ranks, {rank: share for rank in "23456789TJQKA"}, total)
-    if total != sum(cards_per_round):
+    if total != sum(m * r for m, r in cards_per_round.items()):
         return Outcome(group, "cards", total, cells, note="cards and rounds counted disagree")
     result = st.card_frequency_test(
         dict(group.cards), cards_per_round=cards_per_round, decks=decks, minimum=CARD_MINIMUM

@@ -541,15 +541,24 @@ def _poisson_binomial_cdf(k: int, ps: Sequence[float]) -> float:
     return min(1.0, sum(dist))
 
 
+def _counted(sizes: Iterable[int]) -> dict[int, int]:
+    counted: dict[int, int] = {}
+    for m in sizes:
+        counted[m] = counted.get(m, 0) + 1
+    return counted
+
+
 def card_frequency_test(
     counts: Mapping[Card | str, int],
     *,
-    cards_per_round: Sequence[int],
+    cards_per_round: Sequence[int] | Mapping[int, int],
     decks: int = 1,
     minimum: MinimumSample = MinimumSample(rounds=20),
 ) -> CardFrequencyResult | NotEnoughData:
     """Cards dealt against a fair shuffle of a shoe of ``decks`` standard decks, reshuffled
-    every round, with ``cards_per_round[i]`` cards dealt from it in round ``i``.
+    every round, with ``cards_per_round[i]`` cards dealt from it in round ``i`` (or, the
+    same, a mapping of cards dealt to the number of rounds that dealt that many: what the
+    tallies keep, without a list of a million rounds).
 
     Each card of the shoe is dealt in a round with probability m / (52 * decks), independently
     from round to round, so a card's count over the rounds is exact (one deck) and a missing
@@ -564,7 +573,10 @@ def card_frequency_test(
     >>> result.p_value
     1.0
     """
-    rounds = len(cards_per_round)
+    by_size: dict[int, int] = (
+        dict(cards_per_round) if isinstance(cards_per_round, Mapping) else _counted(cards_per_round)
+    )
+    rounds = sum(by_size.values())
     short = minimum.check(rounds=rounds)
     if short is not None:
         return short
@@ -572,13 +584,13 @@ def card_frequency_test(
     for key, count in counts.items():
         per_card[parse_card(key) if isinstance(key, str) else key] += count
     total = sum(per_card.values())
-    dealt = sum(cards_per_round)
+    dealt = sum(m * r for m, r in by_size.items())
     if total != dealt:
         raise ValueError(f"{total} cards counted but {dealt} dealt")
     shoe = 52 * decks
-    if any(m > shoe for m in cards_per_round):
+    if any(m > shoe for m, r in by_size.items() if r):
         raise ValueError("more cards dealt in a round than the shoe holds")
-    fpc = sum(m * (shoe - m) / (shoe - 1) for m in cards_per_round) / dealt if dealt else 1.0
+    fpc = sum(r * m * (shoe - m) / (shoe - 1) for m, r in by_size.items()) / dealt if dealt else 1.0
     fpc = max(fpc, 1e-9)
     by_rank = {rank: sum(c for card, c in per_card.items() if card.rank == rank) for rank in RANKS}
     by_suit = {suit: sum(c for card, c in per_card.items() if card.suit == suit) for suit in SUITS}
@@ -587,16 +599,16 @@ def card_frequency_test(
     if isinstance(ranks, NotEnoughData) or isinstance(suits, NotEnoughData):
         return ranks if isinstance(ranks, NotEnoughData) else suits  # type: ignore[return-value]
     # One card's count per round: hypergeometric(shoe, decks, m); its mean and variance.
-    ps = [m / shoe for m in cards_per_round]
-    mean = sum(m * decks / shoe for m in cards_per_round)
+    mean = sum(r * m * decks / shoe for m, r in by_size.items())
     variance = sum(
-        m * (decks / shoe) * (1 - decks / shoe) * (shoe - m) / (shoe - 1) if shoe > 1 else 0.0
-        for m in cards_per_round
+        r * m * (decks / shoe) * (1 - decks / shoe) * (shoe - m) / (shoe - 1) if shoe > 1 else 0.0
+        for m, r in by_size.items()
     )
     rarest_card = min(DECK, key=lambda card: per_card[card])
     commonest_card = max(DECK, key=lambda card: per_card[card])
     low, high = per_card[rarest_card], per_card[commonest_card]
     if decks == 1 and low <= 200:
+        ps = [m / shoe for m, r in sorted(by_size.items()) for _round in range(r)]
         low_tail = _poisson_binomial_cdf(low, ps)
     else:
         low_tail = 1 - normal_sf((low + 0.5 - mean) / math.sqrt(variance)) if variance else 1.0
