@@ -222,8 +222,10 @@ def integrity_run(
                     },
                 )
             )
-        IntegrityResult.objects.bulk_create(rows, batch_size=2000)
-        alerts = [row for row in rows if row.alert]
+        _store(rows)
+        alerts = list(
+            IntegrityResult.objects.filter(run=run, alert=True).select_related("run__venue")
+        )
         run.status = IntegrityRun.Status.DONE
         run.tests = len(tested)
         run.alerts = len(alerts)
@@ -243,6 +245,55 @@ def integrity_run(
             ),
         )
     return run
+
+
+#: The result columns ``_store`` copies (the model's own names, never input).
+_COLUMNS = (
+    "run_id",
+    "venue_id",
+    "scope",
+    "table_id",
+    "dealer_id",
+    "player_id",
+    "pit_id",
+    "label",
+    "game",
+    "test",
+    "method",
+    "n",
+    "rounds",
+    "cells",
+    "statistic",
+    "p_value",
+    "q_value",
+    "alert",
+    "note",
+    "evidence",
+)
+_JSON = frozenset({"cells", "evidence"})
+
+
+def _store(rows: list[IntegrityResult]) -> None:
+    """The run's results written at once: by COPY on PostgreSQL (thousands of rows with
+    their cells as JSON; an INSERT's parameters cost more than the tests), else in bulk."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        IntegrityResult.objects.bulk_create(rows, batch_size=500)
+        return
+    import json
+
+    table = IntegrityResult._meta.db_table
+    with connection.cursor() as cursor, cursor.cursor.copy(
+        f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN"  # names, not input
+    ) as copy:
+        for row in rows:
+            copy.write_row(
+                [
+                    json.dumps(getattr(row, name)) if name in _JSON else getattr(row, name)
+                    for name in _COLUMNS
+                ]
+            )
 
 
 def _finite(value: float | None) -> float | None:
@@ -368,24 +419,30 @@ def _category(
         observed[category] += n
         per_version[version] += n
     total = sum(observed.values())
-    mixed: dict[str, Fraction] = defaultdict(Fraction)
-    for version, n in per_version.items():
-        probabilities = expected.figures(group.game, version).get(subject)
-        if not probabilities:
+    mixed: dict[str, Any]
+    if len(per_version) == 1:  # one version: its own figures, exact as the game gave them
+        (version,) = per_version
+        mixed = dict(expected.figures(group.game, version).get(subject) or {})
+        if not mixed:
             return None
-        for category, p in probabilities.items():
-            mixed[category] += Fraction(p) * n / total
+    else:  # each version's figures weighted by its share of the observations
+        mixed = defaultdict(float)
+        for version, n in per_version.items():
+            probabilities = expected.figures(group.game, version).get(subject)
+            if not probabilities:
+                return None
+            for category, p in probabilities.items():
+                mixed[category] += float(p) * n / total
     for category in observed:
-        mixed.setdefault(category, Fraction(0))
+        mixed.setdefault(category, 0)
     cells = _cells(observed, mixed, total)
     if subject == "box_outcome" and group.categories.get("round_outcome"):
         return _round_outcome(group, subject, observed, mixed, cells)
     if subject == "box_outcome":
         wins = observed.get("win", 0)
         decided = wins + observed.get("lose", 0)
-        p_win = mixed.get("win", Fraction(0)) / (
-            (mixed.get("win", Fraction(0)) + mixed.get("lose", Fraction(0))) or 1
-        )
+        win, lose = float(mixed.get("win", 0)), float(mixed.get("lose", 0))
+        p_win = win / (win + lose) if win + lose else 0.5
         if decided < MINIMUM.rounds:
             return Outcome(
                 group, subject, decided, cells, note=f"{decided} boxes, {MINIMUM.rounds} needed"
@@ -406,15 +463,15 @@ def _round_outcome(
     group: Group,
     subject: str,
     observed: dict[str, int],
-    mixed: dict[str, Fraction],
+    mixed: dict[str, Any],
     cells: list[dict],
 ) -> Outcome:
     """The boxes' wins at a table or by a dealer, by round: the boxes of a round play one
     dealer's hand and win or lose together, so the variance of their wins is estimated
     from the rounds (``round_outcome``: won/decided per round; a sandwich estimate around
     the fair rate), not taken as binomial."""
-    win, lose = mixed.get("win", Fraction(0)), mixed.get("lose", Fraction(0))
-    p_win = float(win / (win + lose)) if win + lose else 0.5
+    win, lose = float(mixed.get("win", 0)), float(mixed.get("lose", 0))
+    p_win = win / (win + lose) if win + lose else 0.5
     wins = decided = 0
     variance = 0.0
     rounds = 0
@@ -432,7 +489,7 @@ def _round_outcome(
     return Outcome(group, subject, decided, cells, "z by round", z.z, z.p_value)
 
 
-def _cells(observed: dict[str, int], probabilities: dict[str, Fraction], n: int) -> list[dict]:
+def _cells(observed: dict[str, int], probabilities: dict[str, Any], n: int) -> list[dict]:
     cells = []
     for key, p in probabilities.items():
         share = float(p)
