@@ -78,8 +78,8 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
     return _render(request, venue, "reports/integrity.html", context)
 
 
-@require_POST
 @login_required
+@require_POST
 def integrity_run_now(request: HttpRequest) -> HttpResponse:
     request.GET = request.POST  # the venue and dates come with the form (read as a query)
     _venues, venue = venue_asked(request)
