@@ -150,3 +150,23 @@ def test_a_dealer_paying_a_players_losing_box_is_flagged_within_the_stated_round
     run = day(floor, sessions)
     number = member.membership_number
     assert flagged(run, "box_outcome", number) or flagged(run, "net_result", number)
+
+
+@pytest.mark.django_db
+def test_a_gaming_day_that_ended_is_tested_once_by_the_sweep(
+    floor, celery_eager, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from casino.integrity.runs import integrity_sweep
+    from casino.models import GamingDay, IntegrityRun
+
+    sessions = open_tables(floor, 1)
+    deal(sessions[0], 30, seed=41)
+    day = GamingDay.objects.get(venue=floor.venue, gaming_date=sessions[0].shift.gaming_date)
+    later = day.ends_at + timedelta(minutes=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert integrity_sweep(now=later) == 1
+    (run,) = IntegrityRun.objects.filter(venue=floor.venue)
+    assert run.status == IntegrityRun.Status.DONE and run.date_from == day.gaming_date
+    assert integrity_sweep(now=later) == 0  # once a day
