@@ -326,6 +326,29 @@ class GameDemo(Protocol):
         its seats, limits, players and the rules in force."""
 
 
+@dataclass(frozen=True)
+class IntegrityKey:
+    """One category a settled round counts for the integrity tests (``casino.integrity``).
+
+    ``subject`` names what is tested (the dealer's hand, a box's hand, a box's outcome
+    against the dealer, an event of a seat), ``category`` what this round's instance of it
+    was; ``position`` is the box it belongs to (its player's tally), None for the dealer's.
+    """
+
+    subject: str
+    category: str
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class IntegrityCounts:
+    """What a settled round gives the integrity tallies: its categories and the cards dealt
+    (canonical text of each card, every hand's, the dealer's first)."""
+
+    keys: tuple[IntegrityKey, ...]
+    cards: tuple[str, ...] = ()
+
+
 class GameParts:
     """The parts of a game, found where every game keeps them: ``<app>.console.CONSOLE``,
     ``<app>.api.API``, ``<app>.admin.ADMIN``, ``<app>.reports.REPORTS``, ``<app>.demo.DEMO``
@@ -365,6 +388,23 @@ class GameParts:
         """Every seat of the table, unless the game's rules deal to fewer."""
         return seats
 
+    #: Whether the integrity tests cover the game (False: its rounds are not counted, and
+    #: the integrity page says the game is not tested).
+    integrity_tested: bool = False
+
+    def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
+        """The categories and cards of a settled round; None: the game is not tested."""
+        return None
+
+    def integrity_expected(self, rules: Any) -> Mapping[str, Mapping[str, Any]] | None:
+        """Each subject's categories with their probabilities under ``rules`` (Fraction or
+        float, summing to 1); None: the game is not tested."""
+        return None
+
+    def integrity_decks(self, rules: Any) -> int:
+        """The standard decks a round under these rules is dealt from (the card test)."""
+        return 1
+
 
 class GameAdapter(Protocol):
     code: str
@@ -391,6 +431,27 @@ class GameAdapter(Protocol):
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal order and the payment order of a round's boxes (no rule is read), to show
         a settled round from what it recorded."""
+
+    #: Whether the integrity tests cover the game (``GameParts`` default: not tested).
+    integrity_tested: bool
+
+    def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
+        """What a settled round counts for the integrity tests: one ``IntegrityKey`` per
+        subject instance (the dealer's category, each box's category, each box's outcome
+        against the dealer ``win``/``lose``/``push``, a seat's events) and the cards dealt.
+        A game whose boxes play one dealer's hand also gives ``round_outcome``
+        ``"<boxes won>/<boxes decided>"`` (no position): the boxes of a round are not
+        independent, so the table's and dealer's win rate is tested on rounds from it.
+        Called in the settlement's transaction and again on a void (to take it off); the
+        ``GameParts`` default (None) leaves the game untested."""
+
+    def integrity_expected(self, rules: Any) -> Mapping[str, Mapping[str, Any]] | None:
+        """``{subject: {category: probability}}`` under these rules, from the game's own
+        odds engine (exact, or simulated with a fixed seed, cached): every category
+        ``integrity_counts`` can give for the subject, an impossible one at 0."""
+
+    def integrity_decks(self, rules: Any) -> int:
+        """The standard 52-card decks a round is dealt from (1 unless the rules say)."""
 
     def boxes_dealt(self, rules: Any, seats: int) -> int:
         """How many of a table's ``seats`` boxes a round under these rules deals to (the

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +16,8 @@ from casino.games import (
     BoxInput,
     BoxResult,
     GameParts,
+    IntegrityCounts,
+    IntegrityKey,
     LedgerLine,
     RoundInputError,
     RoundResult,
@@ -21,6 +25,7 @@ from casino.games import (
 from casino.models import Account, EntryKind
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
+from niuniu.engine.odds import category_counts
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.selectors import cached_snapshot
 
@@ -152,6 +157,38 @@ class NiuNiuAdapter(GameParts):
             payment_order=paid,
         )
 
+    integrity_tested = True
+
+    def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
+        """The dealer's category, each box's category and its single bet's outcome against
+        the dealer (a box without one is counted by its hand only), the round's boxes won
+        of those decided (``round_outcome`` ``won/decided``: boxes against one dealer's hand
+        win or lose together), and every card dealt."""
+        keys: list[IntegrityKey] = []
+        cards = list(result.dealer_cards.split())
+        if result.dealer_evaluation is not None:
+            keys.append(IntegrityKey("dealer_hand", result.dealer_evaluation["category"]))
+        for box in result.boxes:
+            keys.append(IntegrityKey("box_hand", box.evaluation["category"], box.position))
+            for bet in box.bets:
+                if bet.bet_type == engine.BetType.SINGLE.value:
+                    keys.append(IntegrityKey("box_outcome", bet.outcome, box.position))
+            cards += box.cards.split()
+        outcomes = [key.category for key in keys if key.subject == "box_outcome"]
+        if outcomes:
+            won = sum(outcome == "win" for outcome in outcomes)
+            keys.append(IntegrityKey("round_outcome", f"{won}/{len(outcomes)}"))
+        return IntegrityCounts(tuple(keys), tuple(cards))
+
+    def integrity_expected(self, rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
+        """Exact: each category's five-card hands of the 52 over all of them (the dealer's
+        and a box's alike, dealt from one deck); a box wins exactly half of all deals (the
+        swap symmetry of the showdown counts), never pushes."""
+        key = repr(rules)  # a ruleset holds mappings: unhashable, its repr is its key
+        if key not in _EXPECTED:
+            _EXPECTED[key] = _expected_computed(rules)
+        return _EXPECTED[key]
+
     def boxes_dealt(self, rules: engine.Ruleset, seats: int) -> int:
         """The table's seats, at most the version's box limit."""
         return min(seats, rules.max_boxes)
@@ -184,6 +221,22 @@ class NiuNiuAdapter(GameParts):
                     LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
                 )
         return lines
+
+
+#: Expected figures per ruleset (its repr), computed once per process.
+_EXPECTED: dict[str, Any] = {}
+
+
+def _expected_computed(rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
+    hands = comb(52, 5)
+    categories = {
+        category.name: Fraction(count, hands) for category, count in category_counts(rules).items()
+    }
+    return {
+        "dealer_hand": categories,
+        "box_hand": dict(categories),
+        "box_outcome": {"win": Fraction(1, 2), "lose": Fraction(1, 2), "push": Fraction(0)},
+    }
 
 
 def _parse(text: str, field: str, label: str) -> tuple[Card, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -19,6 +20,7 @@ from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
+from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open, shift_current
 from casino.services.slips import (
     slip_confirm_dealer,
@@ -33,6 +35,10 @@ from niuniu.selectors import cached_snapshot
 from niuniu.services import venue_ruleset_from_preset
 
 #: The rule sheet (preset) of each of the demo's venues.
+#: The demo's crooked table: rounds dealt from a deck missing this card.
+MISSING_CARD = "AS"
+CROOKED_ROUNDS = 60
+
 PRESETS = {"hanoi": "vn-kr-004", "seoul": "vn-kr-004", "macau": "macau-001"}
 
 #: Per venue: chip denominations and (min, max) stake per bet type.
@@ -152,12 +158,69 @@ class NiuNiuDemo:
             opening_chips=opening,
         )
         assert closed.status == TableSession.Status.CLOSED
+        crooked = self._crooked_table(venue, users, ruleset, denominations, limits, opening)
         return [
             f"  Niu Niu ruleset from {preset}",
             f"  {tables[0]}: {rounds} rounds played ({voided} voided), house won "
             f"{closed.win_by_ledger} {venue.currency}; {tables[1]} is open for you",
             f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)",
+            f"  {crooked}: {CROOKED_ROUNDS} rounds dealt from a deck missing the {MISSING_CARD} "
+            "(the integrity page flags it)",
         ]
+
+    def _crooked_table(
+        self,
+        venue: Venue,
+        users: Mapping[str, AbstractUser],
+        ruleset: Ruleset,
+        denominations: Sequence[str],
+        limits: Mapping[str, tuple[str, str]],
+        opening: Mapping[str, int],
+    ) -> str:
+        """Table NN3 deals ``CROOKED_ROUNDS`` rounds from a deck the ace of spades is missing
+        from (through the services, as a dealer would enter them), then closes."""
+        table = table_create(
+            venue=venue,
+            user=users["manager"],
+            code="NN3",
+            game="niuniu",
+            ruleset=ruleset,
+            seats=5,
+            chip_denominations=denominations,
+            limits={b: {"min_stake": lo, "max_stake": hi} for b, (lo, hi) in limits.items()},
+        )
+        session = session_open(
+            table=table,
+            counted_by=users["dealer"],
+            confirmed_by=users["supervisor"],
+            opening_chips=dict(opening),
+        )
+        rng = random.Random(venue.pk + 3)
+        stream = table_stream(session, rng)
+        deck = [card for card in DECK if str(card) != MISSING_CARD]
+        for n in range(CROOKED_ROUNDS):
+            _cards, boxes = next(stream)
+            dealt = rng.sample(deck, 5 * (len(boxes) + 1))
+            boxes = [
+                replace(box, cards=format_cards(dealt[5 * i + 5 : 5 * i + 10]))
+                for i, box in enumerate(boxes)
+            ]
+            round_, _result = round_create(
+                session=session,
+                user=users["dealer"],
+                dealer_cards=format_cards(dealt[:5]),
+                boxes=boxes,
+            )
+            round_settle(round_=round_, user=users["dealer"], key=f"demo-crooked-{n}")
+        tray = session.opening_total + session_figures(session)["win_by_ledger"]
+        session_close(
+            session=session,
+            counted_by=users["dealer"],
+            confirmed_by=users["supervisor"],
+            closing_chips=chips_for(tray, denominations),
+            variance_reason="the demo's count: what no chip makes up is not stacked",
+        )
+        return str(table)
 
     def round_stream(
         self, *, session: TableSession, rng: random.Random

@@ -10,6 +10,7 @@ from casino.models.cash import (
 )
 from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
 from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
+from casino.models.integrity import CardTally, CategoryTally, IntegrityResult, IntegrityRun
 from casino.models.investigations import FluctuationInvestigation, InvestigationNote
 from casino.models.ledger import (
     Account,
@@ -44,11 +45,13 @@ __all__ = [
     "BetTally",
     "Box",
     "BoxCount",
+    "CardTally",
     "CashAlert",
     "CashInstrument",
     "CashKind",
     "CashThresholds",
     "CashTransaction",
+    "CategoryTally",
     "Comp",
     "CompPolicy",
     "CountDay",
@@ -59,6 +62,8 @@ __all__ = [
     "EntryKind",
     "FluctuationInvestigation",
     "GamingDay",
+    "IntegrityResult",
+    "IntegrityRun",
     "InvestigationNote",
     "LedgerEntry",
     "LoginAttempt",

@@ -6,6 +6,10 @@ one per report and table, the total's with no table), holding the figures of the
 they were when it opened. It goes open -> findings written -> signed off (by a second
 manager) -> closed (with an outcome). Notes (``InvestigationNote``) are appended to it.
 
+An integrity alert (``casino.integrity.runs``) opens one too, with no report or shift: it
+links its ``IntegrityResult`` (the observed against expected table) and keeps the test's
+figures in ``figures``.
+
 Nothing is deleted: on PostgreSQL triggers refuse DELETE and TRUNCATE of investigations,
 and UPDATE, DELETE and TRUNCATE of their notes (migration 0022). casino.services.investigations
 writes both.
@@ -45,10 +49,18 @@ class FluctuationInvestigation(models.Model):
         Venue, on_delete=models.PROTECT, related_name="investigations", verbose_name=_("venue")
     )
     shift = models.ForeignKey(
-        Shift, on_delete=models.PROTECT, related_name="investigations", verbose_name=_("shift")
+        Shift,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="investigations",
+        verbose_name=_("shift"),
+        help_text=_("Empty: an integrity alert over a period."),
     )
     report = models.ForeignKey(
         ShiftReport,
+        null=True,
+        blank=True,
         on_delete=models.PROTECT,
         related_name="investigations",
         verbose_name=_("report"),
@@ -61,6 +73,15 @@ class FluctuationInvestigation(models.Model):
         related_name="investigations",
         verbose_name=_("table"),
         help_text=_("Empty: the shift's total."),
+    )
+    integrity_result = models.OneToOneField(
+        "casino.IntegrityResult",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="investigation",
+        verbose_name=_("integrity alert"),
+        help_text=_("The integrity test that opened it (empty: a report's flag)."),
     )
     # The flagged line's figures when the investigation opened (a rebuild leaves them).
     handle = money_field(_("handle"))
@@ -155,10 +176,13 @@ class FluctuationInvestigation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"investigation {self.pk}: {self.line_label} of {self.shift}"
+        of = self.shift or self.figures.get("period", "")
+        return f"investigation {self.pk}: {self.line_label} of {of}"
 
     @property
     def line_label(self) -> str:
+        if self.integrity_result_id:
+            return self.figures.get("label") or str(_("Integrity alert"))
         return self.table.code if self.table_id else str(_("Shift total"))
 
 

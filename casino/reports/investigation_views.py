@@ -231,8 +231,8 @@ def log_csv(log: chosen.Log) -> str:
         writer.writerow(
             [
                 _when(row.local_opened_at),
-                row.shift.gaming_date.isoformat(),
-                text(row.shift.name),
+                row.shift.gaming_date.isoformat() if row.shift_id else "",
+                text(row.shift.name if row.shift_id else row.figures.get("period", "")),
                 text(row.line_label),
                 str(row.handle),
                 str(row.house_win),

@@ -314,7 +314,14 @@ def reports_sweep(*, now: Any = None) -> dict[str, int]:
     for shift_id in failed[:100]:
         report_request(shift_id=shift_id)
         retried += 1
-    return {"requested": requested, "resent": resent, "retried": retried}
+    from casino.integrity.runs import integrity_sweep
+
+    return {
+        "requested": requested,
+        "resent": resent,
+        "retried": retried,
+        "integrity": integrity_sweep(now=now),
+    }
 
 
 def report_managers(report: ShiftReport) -> list[str]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino.reports import cash_views, investigation_views, player_views, views
+from casino.reports import cash_views, integrity_views, investigation_views, player_views, views
 
 app_name = "reports"
 
@@ -32,6 +32,8 @@ urlpatterns = [
     ),
     path("periods/", views.period_report, name="periods"),
     path("periods/csv/", views.period_report_csv, name="periods_csv"),
+    path("integrity/", integrity_views.integrity_page, name="integrity"),
+    path("integrity/run/", integrity_views.integrity_run_now, name="integrity_run"),
     path("players/", player_views.player_list, name="players"),
     path("players/<int:pk>/", player_views.player_detail, name="player"),
     path("players/<int:pk>/<str:step>/", player_views.player_step, name="player_step"),

@@ -57,7 +57,9 @@ def _as_dict(investigation: FluctuationInvestigation) -> dict[str, Any]:
         return user.username if user is not None else None
 
     return {
-        "line": investigation.table.code if investigation.table_id else "total",
+        "line": investigation.line_label
+        if investigation.integrity_result_id
+        else (investigation.table.code if investigation.table_id else "total"),
         "status": investigation.status,
         "assigned_to": name(investigation.assigned_to),
         "due_at": investigation.due_at.isoformat(),
@@ -229,6 +231,65 @@ def _open(
         venue=report.venue,
         summary=(
             f"opened the investigation of {investigation.line_label} of {report.shift}, "
+            f"assigned to {assignee.username if assignee else 'nobody'}"
+        ),
+        after=_as_dict(investigation),
+    )
+    return investigation
+
+
+def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None:
+    """Open the investigation of an integrity alert (``IntegrityResult``), in the same
+    workflow as a report's flag; None when one not closed already follows the same test of
+    the same table, dealer, player or pit over the same dates (a run asked for again)."""
+    run = result.run
+    same = FluctuationInvestigation.objects.filter(
+        venue_id=result.venue_id,
+        integrity_result__scope=result.scope,
+        integrity_result__test=result.test,
+        integrity_result__table_id=result.table_id,
+        integrity_result__dealer_id=result.dealer_id,
+        integrity_result__player_id=result.player_id,
+        integrity_result__pit_id=result.pit_id,
+        integrity_result__run__date_from=run.date_from,
+        integrity_result__run__date_to=run.date_to,
+    ).exclude(status=Status.CLOSED)
+    if same.exists():
+        return None
+    now = timezone.now()
+    period = (
+        run.date_from.isoformat()
+        if run.date_from == run.date_to
+        else f"{run.date_from.isoformat()}..{run.date_to.isoformat()}"
+    )
+    assignee = _least_busy_manager(result.venue_id)
+    investigation = FluctuationInvestigation(
+        venue_id=result.venue_id,
+        table_id=result.table_id,
+        integrity_result=result,
+        handle=Decimal("0"),
+        house_win=Decimal("0"),
+        figures={
+            "label": f"{result.get_scope_display()} {result.label}: {result.get_test_display()}",
+            "period": period,
+            "test": result.test,
+            "p_value": result.p_value,
+            "q_value": result.q_value,
+            "n": result.n,
+        },
+        opened_at=now,
+        due_at=now + timedelta(days=settings.INVESTIGATION_DAYS),
+        assigned_to=assignee,
+    )
+    investigation.save()
+    audit_record(
+        user=None,
+        action="investigation.open",
+        obj=investigation,
+        venue=run.venue,
+        summary=(
+            f"opened the investigation of the integrity alert {result.test} of "
+            f"{result.scope} {result.label} over {period}, "
             f"assigned to {assignee.username if assignee else 'nobody'}"
         ),
         after=_as_dict(investigation),

@@ -50,6 +50,7 @@ from casino.services.ledger import ledger_post
 from casino.services.players import barring_text, barrings_in_force
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
+from casino.services.integrity_tallies import integrity_tally
 from casino.services.tallies import tally_settled, tally_voided
 from casino.timezones import venue_today
 
@@ -436,6 +437,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
             "send a new key for each round"
         ) from None
     tally_settled([round_.pk])
+    integrity_tally(round_, result, boxes)
     audit_record(
         user=user,
         action="round.settle",
@@ -556,6 +558,8 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     round_.save(update_fields=["status", "voided_by", "voided_at"])
     if was == RoundStatus.SETTLED:
         tally_voided([round_.pk])
+        voided, boxes, _bets = _outcomes_of(round_, games.get(round_.game), None)
+        integrity_tally(round_, voided, boxes, sign=-1)
     audit_record(
         user=user,
         action="round.void",

@@ -1032,6 +1032,18 @@ REPORT_ROUTES = {
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"text": "seen on the tape"},
     ),
+    # Game integrity: the venue's managers and auditors (its supervisors read no tests).
+    "reports:integrity": Route(
+        lambda world, side: f"{reverse('reports:integrity')}?venue={side.venue.code}",
+        reports(capability=frozenset({MANAGER, AUDITOR})),
+        shows=mark,
+    ),
+    "reports:integrity_run": Route(
+        lambda world, side: reverse("reports:integrity_run"),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=frozenset({MANAGER, AUDITOR})),
+        body=lambda world, side: {"venue": side.venue.code, "from": "2026-01-01"},
+    ),
     # Players and comps: the venue's report readers; each change is its service's to refuse.
     "reports:players": Route(
         lambda world, side: f"{reverse('reports:players')}?venue={side.venue.code}",

@@ -192,6 +192,29 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._comp_a_rated_player(venue, users):
             self.stdout.write(line)
+        for line in self._integrity(venue, users):
+            self.stdout.write(line)
+
+    def _integrity(self, venue: Venue, users: dict) -> list[str]:
+        """The integrity tests of the gaming dates the demo dealt (a game's demo may deal
+        a table from a manipulated deck: the page flags it)."""
+        from django.db.models import Max, Min
+
+        from casino.integrity.runs import integrity_run
+        from casino.models import CategoryTally
+
+        dates = CategoryTally.objects.filter(venue=venue).aggregate(
+            first=Min("gaming_date"), last=Max("gaming_date")
+        )
+        if dates["first"] is None:
+            return []
+        run = integrity_run(
+            venue=venue, date_from=dates["first"], date_to=dates["last"], user=users["manager"]
+        )
+        return [
+            f"  integrity: {run.tests} tests, {run.alerts} alerts: "
+            f"http://127.0.0.1:8000/reports/integrity/?venue={venue.code} (manager, auditor)"
+        ]
 
     def _dealer_relief(self, venue: Venue, users: dict) -> list[str]:
         """Dealer rotation at one table, at a venue where the dealer runs two: the dealer

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from casino.models import Shift, Venue
 from casino.progress import command_progress
+from casino.services.integrity_tallies import integrity_rebuild
 from casino.services.tallies import tally_differences, tally_rebuild
 
 
@@ -26,6 +27,11 @@ class Command(BaseCommand):
         which.add_argument("--shift", type=int, help="the shift's id (on its report's page)")
         which.add_argument("--venue", help="every shift of the venue with this code")
         which.add_argument("--all", action="store_true", help="every shift")
+        parser.add_argument(
+            "--integrity",
+            action="store_true",
+            help="also count the integrity tallies again (reads every settled round's hands)",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["all"]:
@@ -49,6 +55,8 @@ class Command(BaseCommand):
         for shift_id in shifts:
             with transaction.atomic():
                 tally_rebuild(shift_id)
+                if options["integrity"]:
+                    integrity_rebuild(shift_id)
                 problems = tally_differences(shift_id)
                 if problems:  # rolled back: the tallies stay as they were
                     raise CommandError(f"shift {shift_id}: " + "; ".join(problems[:5]))

@@ -15,6 +15,8 @@ from casino.models import (
     CompPolicy,
     CountDay,
     Drop,
+    FluctuationInvestigation,
+    IntegrityResult,
     LedgerEntry,
     Player,
     Round,
@@ -57,9 +59,16 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         version = version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset)
         assert version is not None and version.status == VersionStatus.ACTIVE
         assert version.approved_by != version.last_edited_by
-        assert venue.tables.filter(game="niuniu").count() == 2
+        # NN1 played and closed, NN2 open, NN3 dealt from a deck missing a card and closed
+        assert venue.tables.filter(game="niuniu").count() == 3
         assert venue.players.count() == 10
-        closed = TableSession.objects.get(table__venue=venue, table__game="niuniu", status="closed")
+        closed = TableSession.objects.get(table__venue=venue, table__code="NN1", status="closed")
+        # the integrity tests of the demo's days flag NN3's cards, an investigation open
+        flagged = IntegrityResult.objects.filter(
+            venue=venue, alert=True, test="cards", table__code="NN3"
+        )
+        assert flagged.exists()
+        assert FluctuationInvestigation.objects.filter(integrity_result__in=flagged).exists()
         niuniu_open = TableSession.objects.filter(
             table__venue=venue, table__game="niuniu", status="open"
         )
@@ -113,7 +122,7 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert Venue.objects.get(code="hanoi").tables.filter(game="maubinh").count() == 1
     # tables and players are set up through the services, with their audit events
     tables = AuditEvent.objects.filter(action="table.create", user__username="manager")
-    assert tables.count() == Table.objects.count() == 10
+    assert tables.count() == Table.objects.count() == 13
     # a blackjack table kept for its accounting, its session open and a player rated
     (blackjack,) = Table.objects.filter(venue=hanoi, game="tablegames")
     (open_session,) = blackjack.sessions.filter(status="open")

@@ -164,7 +164,12 @@ def test_the_sweep_reports_ended_shifts_and_resends_lost_builds(night, sent):
     sent.clear()
     now = night.shift.ends_at + timedelta(minutes=5)
     # an ended shift without a report: requested
-    assert services.reports_sweep(now=now) == {"requested": 1, "resent": 0, "retried": 0}
+    assert services.reports_sweep(now=now) == {
+        "requested": 1,
+        "resent": 0,
+        "retried": 0,
+        "integrity": 0,  # no gaming day with integrity tallies ended
+    }
     report = ShiftReport.objects.get(shift=night.shift)
     assert sent == [report.pk]
     ShiftReport.objects.filter(pk=report.pk).update(requested_at=now)  # as the sweep's clock

@@ -1,0 +1,47 @@
+"""In the browser: the integrity page flags a table dealt from a deck missing a card, its
+chart and evidence found by their accessible names, and the alert's investigation one link
+away."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino.integrity.runs import integrity_run
+from tests.browser.conftest import shot
+from tests.casino.integrity.simulated import Manipulation, deal
+from tests.casino.integrity.test_runs import open_tables
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_page_flags_a_table_dealt_from_a_deck_missing_a_card(person, floor):
+    floor.venue.language = "en"
+    floor.venue.save()
+    sessions = open_tables(floor, 2)
+    deal(sessions[0], 30, seed=31, crooked=Manipulation(missing=("AS",)))
+    deal(sessions[1], 30, seed=32)
+    date = sessions[0].shift.gaming_date
+    run = integrity_run(venue=floor.venue, date_from=date, date_to=date)
+    assert run.alerts >= 1
+    code = sessions[0].table.code
+
+    manager = person("floor-manager")
+    manager.goto(f"/reports/integrity/?venue={floor.venue.code}")
+    # The chart of the first alert (the table's cards, or its dealer's: the same cards).
+    chart = manager.get_by_role(
+        "img", name="Observed against expected, with the 95% band of a fair game"
+    )
+    chart.wait_for()
+    results = manager.get_by_role("table", name="Every test of the run, alerts first")
+    flagged = (
+        results.get_by_role("row").filter(has_text=f"Table {code}").filter(has_text="Cards dealt")
+    )
+    link = flagged.get_by_role("link", name="Alert: investigation")
+    manager.get_by_role("button", name="Run now").wait_for()
+    shot(manager, "integrity-flagged-table")
+    link.click()
+    evidence = manager.get_by_role(
+        "table",
+        name="Observed against expected, with the range a fair game stays in 95% of the time",
+    )
+    assert "AS (rarest)" in evidence.inner_text()
