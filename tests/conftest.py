@@ -136,4 +136,3 @@ def celery_eager():
     app.conf.task_always_eager = True
     yield app
     app.conf.task_always_eager = before
-

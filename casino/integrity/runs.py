@@ -284,9 +284,12 @@ def _store(rows: list[IntegrityResult]) -> None:
     import json
 
     table = IntegrityResult._meta.db_table
-    with connection.cursor() as cursor, cursor.cursor.copy(
-        f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN"  # names, not input
-    ) as copy:
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(
+            f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN"  # names, not input
+        ) as copy,
+    ):
         for row in rows:
             copy.write_row(
                 [

@@ -46,11 +46,11 @@ from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
 from casino.services.audit import audit_record
+from casino.services.integrity_tallies import integrity_tally
 from casino.services.ledger import ledger_post
 from casino.services.players import barring_text, barrings_in_force
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
-from casino.services.integrity_tallies import integrity_tally
 from casino.services.tallies import tally_settled, tally_voided
 from casino.timezones import venue_today
 

@@ -800,9 +800,7 @@ def test_staff_services_are_for_superusers(floor):
     with pytest.raises(Forbidden):
         venue_staff_set(venue=floor.venue, user=floor.manager, staff=[floor.manager])
     with pytest.raises(Forbidden):
-        staff_access_update(
-            member=floor.dealer, user=floor.manager, roles=[(floor.venue, MANAGER)]
-        )
+        staff_access_update(member=floor.dealer, user=floor.manager, roles=[(floor.venue, MANAGER)])
     assert not AuditEvent.objects.filter(action__in=["venue.staff", "staff.update"]).exists()
 
 
