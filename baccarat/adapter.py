@@ -8,8 +8,10 @@ betting on it: seats 1 to 7, then players betting behind (docs/RULES.md, Baccara
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext
@@ -25,6 +27,8 @@ from casino.games import (
     BoxInput,
     BoxResult,
     GameParts,
+    IntegrityCounts,
+    IntegrityKey,
     LedgerLine,
     RoundInputError,
     RoundResult,
@@ -218,6 +222,32 @@ class BaccaratAdapter(GameParts):
             payment_order=paid,
         )
 
+    integrity_tested = True
+
+    def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
+        """The round's result (``round_result``: the winner and how the hands were dealt,
+        ``result_category``) and every card dealt; the seats hold no cards and play one deal,
+        so nothing is counted per seat."""
+        evaluation = result.dealer_evaluation or {}
+        player, banker = evaluation["player"], evaluation["banker"]
+        category = result_category(
+            player["total"],
+            banker["total"],
+            len(player["cards"].split()),
+            len(banker["cards"].split()),
+        )
+        return IntegrityCounts(
+            (IntegrityKey("round_result", category),), tuple(result.dealer_cards.split())
+        )
+
+    def integrity_expected(self, rules: engine.Ruleset) -> Mapping[str, Mapping[str, Fraction]]:
+        """Exact, from the count of every ordered deal of a full shoe of the rules' decks
+        (``baccarat.engine.ruleset_odds``): each result category's share of the deals."""
+        return {"round_result": _result_shares(rules)}
+
+    def integrity_decks(self, rules: engine.Ruleset) -> int:
+        return rules.decks
+
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """No box is dealt to (the deal is the dealer's); the seats are paid in seat order,
         then those betting behind."""
@@ -246,3 +276,34 @@ class BaccaratAdapter(GameParts):
                     LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
                 )
         return lines
+
+
+def result_category(
+    player_total: int, banker_total: int, player_cards: int, banker_cards: int
+) -> str:
+    """A round's result as the integrity tests count it: the winner and how the hands were
+    dealt (``natural``, ``stood``: both stood on two cards, ``player_drew``,
+    ``banker_drew``, ``both_drew``), e.g. ``"banker/natural"``."""
+    if player_total > banker_total:
+        winner = "player"
+    elif banker_total > player_total:
+        winner = "banker"
+    else:
+        winner = "tie"
+    if player_cards == banker_cards == 2:
+        dealt = "natural" if max(player_total, banker_total) >= 8 else "stood"
+    elif player_cards == banker_cards == 3:
+        dealt = "both_drew"
+    else:
+        dealt = "player_drew" if player_cards == 3 else "banker_drew"
+    return f"{winner}/{dealt}"
+
+
+@lru_cache(maxsize=16)
+def _result_shares(rules: engine.Ruleset) -> dict[str, Fraction]:
+    odds = engine.ruleset_odds(rules)
+    counts: dict[str, int] = {}
+    for (player, banker, player_cards, banker_cards), n in odds.outcomes.items():
+        key = result_category(player, banker, player_cards, banker_cards)
+        counts[key] = counts.get(key, 0) + n
+    return {key: Fraction(n, odds.total) for key, n in sorted(counts.items())}

@@ -56,8 +56,8 @@ EVIDENCE_SESSIONS = 20
 Scope = IntegrityResult.Scope
 #: The subjects each scope tests (the player's are its boxes; a pit's its tables' hands).
 SUBJECTS = {
-    Scope.TABLE: ("dealer_hand", "box_hand", "box_outcome", "instant_win"),
-    Scope.DEALER: ("dealer_hand", "box_outcome"),
+    Scope.TABLE: ("dealer_hand", "box_hand", "box_outcome", "instant_win", "round_result"),
+    Scope.DEALER: ("dealer_hand", "box_outcome", "round_result"),
     Scope.PLAYER: ("box_hand", "box_outcome", "instant_win"),
     Scope.PIT: ("dealer_hand", "box_hand"),
 }

@@ -69,6 +69,7 @@ class Migration(migrations.Migration):
                             ("box_hand", "Boxes' hand categories"),
                             ("box_outcome", "Boxes' wins against the dealer"),
                             ("instant_win", "Instant wins held"),
+                            ("round_result", "Round results against the shoe's odds"),
                             ("cards", "Cards dealt"),
                             ("net_result", "Net result against its expectation"),
                         ],

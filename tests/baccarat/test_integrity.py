@@ -1,0 +1,132 @@
+"""Baccarat under the integrity tests: a settled round counts its result (the winner and how
+the hands were dealt) and its cards, a void takes them off, and the run tests a table's
+results against the exact odds of its shoe: a fair shoe raises no alert, a shoe stacked with
+tens is flagged."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from baccarat.engine import DealError, deal, presets, ruleset_odds
+from casino import games
+from casino.cards import DECK, format_cards
+from casino.games import BoxInput
+from casino.integrity.runs import run_tests
+from casino.models import CardTally, CategoryTally
+from casino.services.integrity_tallies import (
+    round_counts,
+    write_card_tallies,
+    write_category_tallies,
+)
+from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
+
+pytestmark = pytest.mark.django_db
+
+ADAPTER = games.get("baccarat")
+
+
+def test_the_expected_results_are_the_exact_shares_of_every_deal():
+    rules = presets.get("commission")
+    shares = ADAPTER.integrity_expected(rules)["round_result"]
+    assert sum(shares.values()) == 1
+    odds = ruleset_odds(rules)
+    naturals = sum(v for k, v in shares.items() if k.endswith("/natural"))
+    counted = sum(
+        n for (p, b, pc, bc), n in odds.outcomes.items() if pc == bc == 2 and max(p, b) >= 8
+    )
+    assert naturals == Fraction(counted, odds.total)
+    assert ADAPTER.integrity_decks(rules) == 8
+
+
+def test_a_settled_round_counts_its_result_and_cards_and_a_void_takes_them_off(bac):
+    round_, _result = round_create(
+        session=bac.session,
+        user=bac.dealer,
+        dealer_cards="2S 9H 3C KD",  # Player 5, Banker a natural 9
+        boxes=[BoxInput(position=1, cards="", stakes={"banker": Decimal(10000)})],
+    )
+    round_settle(round_=round_, user=bac.dealer, key="k1")
+    tally = CategoryTally.objects.get(session=bac.session, subject="round_result")
+    assert (tally.category, tally.count) == ("banker/natural", 1)
+    assert sum(CardTally.objects.filter(session=bac.session).values_list("count", flat=True)) == 4
+    round_void(round_=round_, requested_by=bac.dealer, approved_by=bac.supervisor, reason="x")
+    tally.refresh_from_db()
+    assert tally.count == 0
+
+
+def _tally(session, rounds: int, *, shoe: list, seed: int) -> None:
+    """``rounds`` deals from ``shoe`` (reshuffled as it runs low), tallied as settlement
+    would have."""
+    _adapter, version, rules = _rules_in_force(session)
+    rng = random.Random(seed)
+    base = {
+        "venue_id": session.table.venue_id,
+        "shift_id": session.shift_id,
+        "session_id": session.pk,
+        "table_id": session.table_id,
+        "dealer_id": session.dealer_id,
+        "gaming_date": session.shift.gaming_date,
+        "game": "baccarat",
+    }
+    categories: Counter = Counter()
+    cards: Counter = Counter()
+    left: list = []
+    for _ in range(rounds):
+        if len(left) < 14:
+            left = list(shoe)
+            rng.shuffle(left)
+        for used in (4, 5, 6):
+            dealt = tuple(reversed(left[-used:]))
+            try:
+                deal(dealt, rules)
+            except DealError:
+                continue
+            del left[-used:]
+            break
+        result = ADAPTER.evaluate_round(
+            rules=rules,
+            dealer_cards=format_cards(dealt),
+            boxes=[BoxInput(position=1, cards="", stakes={"player": Decimal(1000)})],
+        )
+        got_categories, got_cards = round_counts(
+            ADAPTER.integrity_counts(result), players={}, ruleset_version_id=version.pk
+        )
+        categories.update(got_categories)
+        cards.update(got_cards)
+    write_category_tallies([(base, key, n) for key, n in categories.items()])
+    write_card_tallies([(base, key, n) for key, n in cards.items()])
+
+
+def _results(session):
+    date = session.shift.gaming_date
+    return [
+        outcome
+        for outcome in run_tests(session.table.venue_id, date, date)
+        if outcome.test == "round_result" and outcome.p_value is not None
+    ]
+
+
+def test_a_fair_shoe_passes_and_a_shoe_stacked_with_tens_is_flagged(bac):
+    eight_decks = list(DECK) * 8
+    _tally(bac.session, 2000, shoe=eight_decks, seed=1)
+    (fair,) = [
+        o for o in _results(bac.session) if o.group.scope == "table" and o.group.key == bac.table.pk
+    ]
+    assert fair.p_value > 0.001
+    # The second table's shoe: every 2 to 5 replaced by a ten (naturals and stands more often).
+    stacked = [
+        card if card.value % 10 not in (2, 3, 4, 5) else next(c for c in DECK if c.rank == "T")
+        for card in eight_decks
+    ]
+    _tally(bac.box_session, 2000, shoe=stacked, seed=2)
+    flagged = [
+        o
+        for o in _results(bac.box_session)
+        if o.group.scope == "table" and o.group.key == bac.box_table.pk
+    ]
+    assert flagged and flagged[0].p_value < 1e-6
