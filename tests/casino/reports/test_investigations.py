@@ -15,6 +15,7 @@ from casino.models import AuditEvent, FluctuationInvestigation, InvestigationNot
 from casino.reports import outputs, services
 from casino.roles import MANAGER
 from casino.services import investigations as steps
+from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.reports.conftest import FIGURES
 from tests.factories import staff
@@ -185,7 +186,7 @@ def test_the_log_page_and_its_csv(client, night, flagged):
         investigation=found["NN1"], user=night.floor.manager, assignee=risky
     )
     client.force_login(night.floor.auditor)
-    today = timezone.localdate().isoformat()
+    today = venue_today(night.venue).isoformat()  # the log's dates are the venue's
     query = f"?venue=hanoi&from={today}&to={today}"
     page = client.get(reverse("reports:investigation_log") + query).content.decode()
     assert f"{len(found)} investigations opened from" in page and "850,000" in page
