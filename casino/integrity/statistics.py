@@ -453,7 +453,7 @@ def category_test(
     if n < exact_below:
         try:
             return exact_multinomial_test(observed, probabilities)
-        except ValueError:
+        except ValueError:  # too many outcomes to enumerate: the chi-square serves instead
             pass
     return chi_square_test(observed, probabilities, min_expected=minimum.min_expected)
 
