@@ -442,6 +442,9 @@ class GameAdapter(Protocol):
         A game whose boxes play one dealer's hand also gives ``round_outcome``
         ``"<boxes won>/<boxes decided>"`` (no position): the boxes of a round are not
         independent, so the table's and dealer's win rate is tested on rounds from it.
+        A game whose players play each other may give each seat ``scoop_balance``
+        ``"<given>/<taken>"``: what its cards take from the others' against what theirs take
+        from it, by a rule of the cards alone (equal means under a fair deal; no figures).
         Called in the settlement's transaction and again on a void (to take it off); the
         ``GameParts`` default (None) leaves the game untested."""
 

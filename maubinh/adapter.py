@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -34,13 +35,14 @@ from casino.games import (
     BoxResult,
     GameParts,
     IntegrityCounts,
+    IntegrityKey,
     LedgerLine,
     RoundInputError,
     RoundResult,
 )
 from casino.models import Account, EntryKind
 from maubinh import engine
-from maubinh.engine import Arrangement, PairResult, Row, SeatResult
+from maubinh.engine import Arrangement, PairResult, Row, SeatResult, integrity
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.selectors import cached_snapshot
 
@@ -195,19 +197,32 @@ class MauBinhAdapter(GameParts):
     integrity_tested = True
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
-        """Every card dealt (a seat's 13, the card test's one deck). The seats' instant wins
-        and scoops are not counted yet: their frequencies need the engine's arrangement of
-        every hand (about 40 ms each here), too slow to simulate when a run needs them, and
-        a few thousand simulated hands are too few to test a venue's month against
-        (docs/INTEGRITY.md, "What is not tested yet")."""
+        """Per seat dealt 13 cards: the strongest instant win its cards hold (``instant_win``,
+        whatever the layout and whatever the venue pays) and its scoops by the cards
+        (``scoop_balance``: ``"<given>/<taken>"``, the opponents its cards scoop and those
+        that scoop it, each hand laid out by its cards alone); and every card dealt (the
+        card test's one deck). docs/INTEGRITY.md, "Mau Binh"."""
         cards: list[str] = []
+        keys: list[IntegrityKey] = []
+        rows = {}
         for box in result.boxes:
-            cards += [card for card in box.cards.split() if card != "/"]
-        return IntegrityCounts((), tuple(cards))
+            dealt = [card for card in box.cards.split() if card != "/"]
+            cards += dealt
+            if len(dealt) == HAND_SIZE:
+                keys.append(
+                    IntegrityKey("instant_win", integrity.held_instant_win(dealt), box.position)
+                )
+                rows[box.position] = integrity.cards_rows(dealt)
+        if len(rows) > 1:
+            for position, (given, taken) in integrity.scoops(rows).items():
+                keys.append(IntegrityKey("scoop_balance", f"{given}/{taken}", position))
+        return IntegrityCounts(tuple(keys), tuple(cards))
 
-    def integrity_expected(self, rules: engine.Ruleset) -> dict[str, dict[str, float]]:
-        """No category is tested yet (see ``integrity_counts``): only the cards are."""
-        return {}
+    def integrity_expected(self, rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
+        """The exact shares of hands holding each instant win (the same under every ruleset:
+        what the cards hold). The scoops need no figures: given and taken have the same
+        mean."""
+        return {"instant_win": integrity.instant_win_shares()}
 
     def evaluate_round(
         self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]

@@ -8,6 +8,9 @@ group's observations):
 * ``dealer_hand`` / ``box_hand`` / ``instant_win``: the categories dealt (chi-square with
   pooling, exact multinomial on a small sample; an impossible category alerts on any);
 * ``box_outcome``: the boxes' wins against the dealer (binomial);
+* ``scoop_balance``: where players play each other, what a player's cards take from the
+  others' against what theirs take from it (a seat's scoops given and taken): equal means
+  under a fair deal, tested by round;
 * ``cards``: ranks, suits and the rarest and commonest card against a fair shuffle;
 * ``net_result``: a rated player's net result against its exact mean and SD given the bets
   placed (the version's house edge and SD per unit, as the fluctuation flag reads them).
@@ -57,8 +60,8 @@ Scope = IntegrityResult.Scope
 #: The subjects each scope tests (the player's are its boxes; a pit's its tables' hands).
 SUBJECTS = {
     Scope.TABLE: ("dealer_hand", "box_hand", "box_outcome", "instant_win", "round_result"),
-    Scope.DEALER: ("dealer_hand", "box_outcome", "round_result"),
-    Scope.PLAYER: ("box_hand", "box_outcome", "instant_win"),
+    Scope.DEALER: ("dealer_hand", "box_outcome", "instant_win", "round_result"),
+    Scope.PLAYER: ("box_hand", "box_outcome", "instant_win", "scoop_balance"),
     Scope.PIT: ("dealer_hand", "box_hand"),
 }
 #: Subjects read for another subject's test (not tested themselves).
@@ -315,7 +318,11 @@ def run_tests(venue_id: int, date_from: date, date_to: date) -> list[Outcome]:
         for subject in SUBJECTS[group.scope]:
             counts = group.categories.get(subject)
             if counts:
-                outcome = _category(group, subject, counts, expected)
+                outcome = (
+                    _scoop_balance(group, subject, counts)
+                    if subject == "scoop_balance"
+                    else _category(group, subject, counts, expected)
+                )
                 if outcome is not None:
                     outcomes.append(outcome)
         if group.scope in (Scope.TABLE, Scope.DEALER) and group.cards:
@@ -490,6 +497,29 @@ def _round_outcome(
         )
     z = st.z_test(wins, decided * p_win, variance)
     return Outcome(group, subject, decided, cells, "z by round", z.z, z.p_value)
+
+
+def _scoop_balance(group: Group, subject: str, counts: dict[tuple[int, str], int]) -> Outcome:
+    """A player's scoops by the cards, given against taken (``"<given>/<taken>"`` per seat
+    and round). Dealt fairly the two have the same mean, whatever the ruleset and the
+    players' skill, so their difference is tested against 0 with its variance estimated
+    from the rounds (a seat's scoops in one round go together)."""
+    given = taken = rounds = 0
+    variance = 0.0
+    for (_version, category), n in counts.items():
+        mine, theirs = (int(part) for part in category.split("/"))
+        given += mine * n
+        taken += theirs * n
+        variance += n * (mine - theirs) ** 2
+        rounds += n
+    decided = given + taken
+    cells = _cells({"given": given, "taken": taken}, {"given": 0.5, "taken": 0.5}, decided)
+    if rounds < MINIMUM.rounds or variance <= 0:
+        return Outcome(
+            group, subject, rounds, cells, note=f"{rounds} rounds, {MINIMUM.rounds} needed"
+        )
+    z = st.z_test(given - taken, 0, variance)
+    return Outcome(group, subject, rounds, cells, "z by round", z.z, z.p_value)
 
 
 def _cells(observed: dict[str, int], probabilities: dict[str, Any], n: int) -> list[dict]:

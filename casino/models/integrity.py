@@ -149,6 +149,7 @@ class IntegrityResult(models.Model):
         BOX_HAND = "box_hand", _("Boxes' hand categories")
         BOX_OUTCOME = "box_outcome", _("Boxes' wins against the dealer")
         INSTANT_WIN = "instant_win", _("Instant wins held")
+        SCOOP_BALANCE = "scoop_balance", _("Scoops by the cards, given against taken")
         ROUND_RESULT = "round_result", _("Round results against the shoe's odds")
         CARDS = "cards", _("Cards dealt")
         NET_RESULT = "net_result", _("Net result against its expectation")

@@ -24,6 +24,7 @@ from casino.services.integrity_tallies import (
     write_category_tallies,
 )
 from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
+from tests.casino.integrity.simulated import tally_base
 
 pytestmark = pytest.mark.django_db
 
@@ -64,15 +65,7 @@ def _tally(session, rounds: int, *, shoe: list, seed: int) -> None:
     would have."""
     _adapter, version, rules = _rules_in_force(session)
     rng = random.Random(seed)
-    base = {
-        "venue_id": session.table.venue_id,
-        "shift_id": session.shift_id,
-        "session_id": session.pk,
-        "table_id": session.table_id,
-        "dealer_id": session.dealer_id,
-        "gaming_date": session.shift.gaming_date,
-        "game": "baccarat",
-    }
+    base = tally_base(session, "baccarat")
     categories: Counter = Counter()
     cards: Counter = Counter()
     left: list = []

@@ -37,6 +37,19 @@ class Manipulation:
     paid_position: int = 1
 
 
+def tally_base(session, game: str, gaming_date: date | None = None) -> dict:
+    """The session's columns of a tally row, as settlement writes them."""
+    return {
+        "venue_id": session.table.venue_id,
+        "shift_id": session.shift_id,
+        "session_id": session.pk,
+        "table_id": session.table_id,
+        "dealer_id": session.dealer_id,
+        "gaming_date": gaming_date or session.shift.gaming_date,
+        "game": game,
+    }
+
+
 def deal(
     session,
     rounds: int,
@@ -54,15 +67,7 @@ def deal(
     deck = [card for card in DECK if str(card) not in crooked.missing]
     rng = random.Random(seed)
     players = players or {}
-    base = {
-        "venue_id": session.table.venue_id,
-        "shift_id": session.shift_id,
-        "session_id": session.pk,
-        "table_id": session.table_id,
-        "dealer_id": session.dealer_id,
-        "gaming_date": gaming_date or session.shift.gaming_date,
-        "game": "niuniu",
-    }
+    base = tally_base(session, "niuniu", gaming_date)
     categories: Counter = Counter()
     cards: Counter = Counter()
     bets: dict[int, list] = {}
