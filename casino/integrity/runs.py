@@ -513,7 +513,19 @@ def _scoop_balance(group: Group, subject: str, counts: dict[tuple[int, str], int
         variance += n * (mine - theirs) ** 2
         rounds += n
     decided = given + taken
-    cells = _cells({"given": given, "taken": taken}, {"given": 0.5, "taken": 0.5}, decided)
+    # Each is half the scoops, give or take half the difference: its band is the test's.
+    half = Z95 * math.sqrt(variance) / 2
+    cells = [
+        {
+            "key": key,
+            "observed": seen,
+            "expected": decided / 2,
+            "low": max(0.0, decided / 2 - half),
+            "high": decided / 2 + half,
+            "outside": abs(seen - decided / 2) > half,
+        }
+        for key, seen in (("given", given), ("taken", taken))
+    ]
     if rounds < MINIMUM.rounds or variance <= 0:
         return Outcome(
             group, subject, rounds, cells, note=f"{rounds} rounds, {MINIMUM.rounds} needed"

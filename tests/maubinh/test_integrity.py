@@ -126,6 +126,7 @@ def test_a_fair_period_tests_instant_wins_and_scoops_without_an_alert(session):
     assert balance.n == 600 and balance.method == "z by round"
     given, taken = (cell["observed"] for cell in balance.cells)
     assert abs(given - taken) < 3 * math.sqrt(600 * 2)
+    assert balance.cells[0]["outside"] == (abs(balance.statistic) > 1.96)
 
 
 def test_a_dealer_dealing_a_player_the_best_hand_is_flagged_within_the_stated_rounds(session):
@@ -146,3 +147,5 @@ def test_a_dealer_dealing_a_player_the_best_hand_is_flagged_within_the_stated_ro
     assert flagged.alert, (flagged.statistic, flagged.p_value, flagged.q_value)
     given, taken = (cell["observed"] for cell in flagged.cells)
     assert given > taken
+    # The chart's band is the test's: a bar outside it is a difference beyond |z| = 1.96.
+    assert [cell["outside"] for cell in flagged.cells] == [True, True]
