@@ -97,42 +97,40 @@ def picked_run(floor):
     return SimpleNamespace(run=run, sessions=sessions, pit=pit, member=member)
 
 
-def shown(client, floor, **asked):
+def shown(client, floor, status=200, **asked):
+    """The page as the venue's manager reads it with ``asked``: its context and its text."""
+    english(client, floor.manager)
     page = client.get(reverse("reports:integrity"), {"venue": floor.venue.code, **asked})
-    return page, page.content.decode()
+    assert page.status_code == status
+    return page.context, page.content.decode()
 
 
 @pytest.mark.django_db
 def test_one_dealer_picked_shows_only_that_dealers_results(client, floor, picked_run):
-    english(client, floor.manager)
     dealer = picked_run.sessions[1].dealer
-    page, text = shown(client, floor, dealer=dealer.pk)
-    assert page.status_code == 200
-    results = page.context["results"]
+    context, text = shown(client, floor, dealer=dealer.pk)
+    results = context["results"]
     assert results and {r.dealer_id for r in results} == {dealer.pk}
     assert len(results) == picked_run.run.results.filter(dealer=dealer).count()
     assert f"Dealer {dealer.username}" in text
     assert f"Dealer {picked_run.sessions[0].dealer.username}</th>" not in text
-    assert page.context["chart"].dealer_id == dealer.pk
+    assert context["chart"].dealer_id == dealer.pk
     assert f'<option value="{dealer.pk}" selected>{dealer.username}</option>' in text
 
 
 @pytest.mark.django_db
 def test_one_table_picked_shows_only_that_tables_results(client, floor, picked_run):
-    english(client, floor.manager)
     table = picked_run.sessions[1].table
-    page, _text = shown(client, floor, table=table.pk)
-    assert page.status_code == 200
-    results = page.context["results"]
+    context, _text = shown(client, floor, table=table.pk)
+    results = context["results"]
     assert {r.table_id for r in results} == {table.pk}
     assert {r.test for r in results} >= {"dealer_hand", "cards"}
 
 
 @pytest.mark.django_db
 def test_a_pit_picked_shows_its_own_and_its_tables_results(client, floor, picked_run):
-    english(client, floor.manager)
-    page, _text = shown(client, floor, pit=picked_run.pit.pk)
-    results = page.context["results"]
+    context, _text = shown(client, floor, pit=picked_run.pit.pk)
+    results = context["results"]
     assert {r.scope for r in results} == {"pit", "table"}
     assert {r.pit_id or r.table_id for r in results} == {
         picked_run.pit.pk,
@@ -143,30 +141,25 @@ def test_a_pit_picked_shows_its_own_and_its_tables_results(client, floor, picked
 @pytest.mark.django_db
 @pytest.mark.parametrize("typed", ["hn-0042", "HN-0042", "thị lan"])
 def test_a_rated_player_is_picked_by_number_or_by_name(client, floor, picked_run, typed):
-    english(client, floor.manager)
-    page, text = shown(client, floor, player=typed)
-    assert page.status_code == 200
-    results = page.context["results"]
+    context, text = shown(client, floor, player=typed)
+    results = context["results"]
     assert results and {r.player_id for r in results} == {picked_run.member.pk}
     assert '<option value="HN-0042">Trần Thị Lan</option>' in text
 
 
 @pytest.mark.django_db
 def test_a_scope_with_a_subject_and_the_alerts_only_combine(client, floor, picked_run):
-    english(client, floor.manager)
     table = picked_run.sessions[0].table
-    page, _text = shown(client, floor, scope="table", pit=picked_run.pit.pk)
-    assert {r.table_id for r in page.context["results"]} == {table.pk}
-    page, _text = shown(client, floor, table=table.pk, alerts="1")
-    assert all(r.alert for r in page.context["results"])
+    context, _text = shown(client, floor, scope="table", pit=picked_run.pit.pk)
+    assert {r.table_id for r in context["results"]} == {table.pk}
+    context, _text = shown(client, floor, table=table.pk, alerts="1")
+    assert all(r.alert for r in context["results"])
 
 
 @pytest.mark.django_db
 def test_a_subject_without_results_says_so(client, floor, picked_run):
-    english(client, floor.manager)
-    page, text = shown(client, floor, dealer=floor.dealer.pk)  # dealt nothing that day
-    assert page.status_code == 200
-    assert page.context["results"] == []
+    context, text = shown(client, floor, dealer=floor.dealer.pk)  # dealt nothing that day
+    assert context["results"] == []
     assert f"No test of this run is of Dealer {floor.dealer.username}" in text
 
 
@@ -194,11 +187,9 @@ def test_another_venues_subject_is_refused_without_its_data(
         "player": PlayerFactory(venue=other, membership_number="SE-0001").membership_number,
         "run": integrity_run(venue=other, date_from=date(2026, 1, 1), date_to=date(2026, 1, 1)).pk,
     }
-    english(client, floor.manager)
-    page, text = shown(client, floor, **{field: foreign[field]})
-    assert page.status_code == 400
+    context, text = shown(client, floor, status=400, **{field: foreign[field]})
     assert message in text and 'role="alert"' in text
-    assert page.context["results"] == []
+    assert context["results"] == []
     assert floor.other_table.code not in text and floor.other_dealer.username not in text
 
 
@@ -213,9 +204,7 @@ def test_another_venues_subject_is_refused_without_its_data(
     ],
 )
 def test_an_unknown_id_is_a_clear_message(client, floor, picked_run, asked, message):
-    english(client, floor.manager)
-    page, text = shown(client, floor, **asked)
-    assert page.status_code == 400
+    _context, text = shown(client, floor, status=400, **asked)
     assert message in text
     assert 'aria-invalid="true"' in text or "run" in asked
 
@@ -223,7 +212,5 @@ def test_an_unknown_id_is_a_clear_message(client, floor, picked_run, asked, mess
 @pytest.mark.django_db
 def test_a_name_several_members_share_asks_for_the_number(client, floor, picked_run):
     PlayerFactory(venue=floor.venue, membership_number="HN-0043", name="Trần Văn Lan")
-    english(client, floor.manager)
-    page, text = shown(client, floor, player="lan")
-    assert page.status_code == 400
+    _context, text = shown(client, floor, status=400, player="lan")
     assert "Several members of this venue have lan in their name" in text
