@@ -4,19 +4,25 @@ and auditors (casino.integrity.runs; docs/INTEGRITY.md)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from casino.integrity.runs import integrity_request
-from casino.models import IntegrityResult, IntegrityRun, Pit
+from casino.models import IntegrityResult, IntegrityRun, Pit, Player, Table, Venue
+from casino.players import membership_key
 from casino.reports.views import _render, dates_asked, venue_asked
-from casino.roles import AUDITOR, MANAGER, can
+from casino.roles import AUDITOR, DEALER, MANAGER, can
 from casino.timezones import venue_today
 
 READERS = frozenset({MANAGER, AUDITOR})
@@ -29,36 +35,140 @@ def _reader(request: HttpRequest, venue) -> None:
         raise PermissionDenied(gettext("only the venue's managers and auditors read integrity"))
 
 
+class _DealerChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        name = obj.get_full_name()
+        return f"{name} ({obj.username})" if name else obj.username
+
+
+class IntegrityFilters(forms.Form):
+    """What the page shows of a run: one scope, one table, pit, dealer or rated player of
+    the venue (a foreign or unknown one is refused with a message), the alerts only."""
+
+    scope = forms.ChoiceField(
+        required=False,
+        choices=[("", ""), *IntegrityResult.Scope.choices],
+        error_messages={"invalid_choice": _("Choose the results by table, dealer, pit or player.")},
+    )
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.none(),
+        required=False,
+        error_messages={"invalid_choice": _("No such table at this venue.")},
+    )
+    pit = forms.ModelChoiceField(
+        queryset=Pit.objects.none(),
+        required=False,
+        error_messages={"invalid_choice": _("No such pit at this venue.")},
+    )
+    dealer = _DealerChoice(
+        queryset=get_user_model().objects.none(),
+        required=False,
+        error_messages={"invalid_choice": _("No such dealer at this venue.")},
+    )
+    player = forms.CharField(required=False, max_length=120)
+    alerts = forms.BooleanField(required=False)
+
+    def __init__(self, data, *, venue: Venue) -> None:
+        super().__init__(data)
+        self.venue = venue
+        self.fields["table"].queryset = Table.objects.filter(venue=venue).order_by("code")
+        self.fields["pit"].queryset = Pit.objects.filter(venue=venue).order_by("code")
+        # Who deals at the venue now, and whoever a run of it tested as a dealer since.
+        tested = IntegrityResult.objects.filter(venue=venue, scope=IntegrityResult.Scope.DEALER)
+        self.fields["dealer"].queryset = (
+            get_user_model()
+            .objects.filter(
+                Q(venue_roles__venue=venue, venue_roles__role=DEALER)
+                | Q(pk__in=tested.values("dealer_id"))
+            )
+            .distinct()
+            .order_by("username")
+        )
+
+    def clean_player(self) -> Player | None:
+        """A rated player of the venue by membership number, or by a part of the name that
+        only one of its members has."""
+        text = self.cleaned_data["player"].strip()
+        if not text:
+            return None
+        members = Player.objects.filter(venue=self.venue)
+        number = membership_key(text)
+        found = members.filter(membership_number=number).first() if number else None
+        if found is not None:
+            return found
+        named = list(members.filter(name__icontains=text).order_by("membership_number")[:2])
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise forms.ValidationError(
+                _(
+                    "Several members of this venue have %(text)s in their name: give the "
+                    "membership number."
+                ),
+                params={"text": text},
+            )
+        raise forms.ValidationError(_("No member %(text)s at this venue."), params={"text": text})
+
+
+def integrity_results(*, run: IntegrityRun, filters: dict[str, Any]) -> QuerySet[IntegrityResult]:
+    """The run's results the filters (``IntegrityFilters.cleaned_data``) keep, alerts first;
+    a pit keeps its own results and those of its tables."""
+    results = run.results.select_related("investigation").order_by(
+        "-alert", "q_value", "scope", "label", "test"
+    )
+    if filters["scope"]:
+        results = results.filter(scope=filters["scope"])
+    if filters["table"] is not None:
+        results = results.filter(table=filters["table"])
+    if filters["pit"] is not None:
+        results = results.filter(Q(pit=filters["pit"]) | Q(table__pit=filters["pit"]))
+    if filters["dealer"] is not None:
+        results = results.filter(dealer=filters["dealer"])
+    if filters["player"] is not None:
+        results = results.filter(player=filters["player"])
+    if filters["alerts"]:
+        results = results.filter(alert=True)
+    return results
+
+
+def _subjects(filters: dict[str, Any]) -> list[str]:
+    """The single subjects picked, as the empty results name them."""
+    kinds = (
+        ("table", IntegrityResult.Scope.TABLE.label, lambda t: t.code),
+        ("pit", IntegrityResult.Scope.PIT.label, lambda p: p.code),
+        ("dealer", IntegrityResult.Scope.DEALER.label, lambda u: u.username),
+        ("player", IntegrityResult.Scope.PLAYER.label, lambda p: p.membership_number),
+    )
+    return [f"{label} {name(filters[field])}" for field, label, name in kinds if filters[field]]
+
+
 @login_required
 def integrity_page(request: HttpRequest) -> HttpResponse:
     venues, venue = venue_asked(request)
     _reader(request, venue)
     runs = IntegrityRun.objects.filter(venue=venue).order_by("-date_to", "-id")
+    filters = IntegrityFilters(request.GET, venue=venue)
+    errors = [error for field in filters.errors.values() for error in field]
     run = None
-    asked = request.GET.get("run", "")
-    if asked.isdigit():
-        run = runs.filter(pk=int(asked)).first()
-    run = run or runs.filter(status=IntegrityRun.Status.DONE).first()
-    scope = request.GET.get("scope", "")
-    if scope not in IntegrityResult.Scope.values:
-        scope = ""
-    pit = request.GET.get("pit", "")
+    run_asked = request.GET.get("run", "")
+    if run_asked:
+        run = runs.filter(pk=int(run_asked)).first() if run_asked.isdigit() else None
+        if run is None:
+            errors.append(gettext("No such integrity run at this venue."))
+    else:
+        run = runs.filter(status=IntegrityRun.Status.DONE).first()
     results = IntegrityResult.objects.none()
-    if run is not None:
-        results = run.results.select_related("investigation").order_by(
-            "-alert", "q_value", "scope", "label", "test"
-        )
-        if scope:
-            results = results.filter(scope=scope)
-        if pit.isdigit():
-            results = results.filter(pit_id=int(pit)) | results.filter(table__pit_id=int(pit))
-        alerts_only = request.GET.get("alerts") == "1"
-        if alerts_only:
-            results = results.filter(alert=True)
+    subjects: list[str] = []
+    if run is not None and not errors:
+        results = integrity_results(run=run, filters=filters.cleaned_data)
+        subjects = _subjects(filters.cleaned_data)
     today = venue_today(venue)
     date_from, date_to = dates_asked(request, today=today - timedelta(days=1), days=1)
     shown = list(results[:SHOWN])
     chart = next((r for r in shown if r.alert), shown[0] if shown else None)
+    # The datalist offers the members the run tested (a venue's every member is too many).
+    tested = IntegrityResult.objects.filter(run=run, scope=IntegrityResult.Scope.PLAYER)
+    players = Player.objects.filter(pk__in=tested.values("player_id"))
     context = {
         "venues": venues,
         "venue": venue,
@@ -68,14 +178,25 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
         "chart": chart,
         "chart_svg": _chart(chart) if chart is not None else "",
         "scopes": IntegrityResult.Scope.choices,
-        "scope": scope,
-        "pits": list(Pit.objects.filter(venue=venue).order_by("code")),
-        "pit": pit,
+        "filters": filters,
+        "asked": {name: request.GET.get(name, "") for name in filters.fields},
+        "tables": list(filters.fields["table"].queryset),
+        "pits": list(filters.fields["pit"].queryset),
+        "dealers": [
+            (d.pk, filters.fields["dealer"].label_from_instance(d))
+            for d in filters.fields["dealer"].queryset
+        ],
+        "players": list(players.order_by("membership_number")),
+        "errors": errors,
+        "subjects": subjects,
         "date_from": date_from,
         "date_to": date_to,
         "done": request.GET.get("done") == "1",
     }
-    return _render(request, venue, "reports/integrity.html", context)
+    response = _render(request, venue, "reports/integrity.html", context)
+    if errors:
+        response.status_code = 400
+    return response
 
 
 @login_required

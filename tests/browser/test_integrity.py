@@ -1,10 +1,11 @@
 """In the browser: the integrity page flags a table dealt from a deck missing a card, its
-chart and evidence found by their accessible names, and the alert's investigation one link
-away."""
+chart and evidence found by their accessible names, one dealer picked by the name the page
+lists, and the alert's investigation one link away."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from casino.integrity.runs import integrity_run
 from tests.browser.conftest import shot
@@ -36,9 +37,29 @@ def test_the_page_flags_a_table_dealt_from_a_deck_missing_a_card(person, floor):
     flagged = (
         results.get_by_role("row").filter(has_text=f"Table {code}").filter(has_text="Cards dealt")
     )
-    link = flagged.get_by_role("link", name="Alert: investigation")
+    flagged.get_by_role("link", name="Alert: investigation").wait_for()
     manager.get_by_role("button", name="Run now").wait_for()
     shot(manager, "integrity-flagged-table")
+
+    # One dealer picked by the name the list shows: only their results are left.
+    other = sessions[1].dealer.username
+    filters = manager.get_by_role("form", name="Choose the run and the results")
+    filters.get_by_label("Dealer", exact=True).select_option(label=other)
+    filters.get_by_role("button", name="Show").press("Enter")
+    manager.wait_for_url(f"**dealer={sessions[1].dealer_id}**")
+    rows = results.get_by_role("row").filter(has_text="Dealer ")
+    expect(rows).to_have_count(run.results.filter(dealer=sessions[1].dealer).count())
+    for subject in rows.get_by_role("rowheader").all_inner_texts():
+        assert subject == f"Dealer {other}"
+    expect(filters.get_by_label("Dealer", exact=True)).to_have_value(str(sessions[1].dealer_id))
+    manager.go_back()
+
+    link = (
+        results.get_by_role("row")
+        .filter(has_text=f"Table {code}")
+        .filter(has_text="Cards dealt")
+        .get_by_role("link", name="Alert: investigation")
+    )
     link.click()
     evidence = manager.get_by_role(
         "table",
