@@ -200,8 +200,10 @@ class MauBinhAdapter(GameParts):
         """Per seat dealt 13 cards: the strongest instant win its cards hold (``instant_win``,
         whatever the layout and whatever the venue pays) and its scoops by the cards
         (``scoop_balance``: ``"<given>/<taken>"``, the opponents its cards scoop and those
-        that scoop it, each hand laid out by its cards alone); and every card dealt (the
-        card test's one deck). docs/INTEGRITY.md, "Mau Binh"."""
+        that scoop it, each hand laid out by its cards alone), for its player; the same
+        again by seat (``seat_...``: ``"<seat>:<category>"``, for the table's per-seat
+        tests, whoever sits there); and every card dealt (the card test's one deck).
+        docs/INTEGRITY.md, "Mau Binh"."""
         cards: list[str] = []
         keys: list[IntegrityKey] = []
         rows = {}
@@ -209,13 +211,14 @@ class MauBinhAdapter(GameParts):
             dealt = [card for card in box.cards.split() if card != "/"]
             cards += dealt
             if len(dealt) == HAND_SIZE:
-                keys.append(
-                    IntegrityKey("instant_win", integrity.held_instant_win(dealt), box.position)
-                )
+                held = integrity.held_instant_win(dealt)
+                keys.append(IntegrityKey("instant_win", held, box.position))
+                keys.append(IntegrityKey("seat_instant_win", f"{box.position}:{held}"))
                 rows[box.position] = integrity.cards_rows(dealt)
         if len(rows) > 1:
             for position, (given, taken) in integrity.scoops(rows).items():
                 keys.append(IntegrityKey("scoop_balance", f"{given}/{taken}", position))
+                keys.append(IntegrityKey("seat_scoop_balance", f"{position}:{given}/{taken}"))
         return IntegrityCounts(tuple(keys), tuple(cards))
 
     def integrity_expected(self, rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:

@@ -57,9 +57,19 @@ Z95 = st.normal_quantile(0.975)
 EVIDENCE_SESSIONS = 20
 
 Scope = IntegrityResult.Scope
+#: Subjects counted per seat of a table (``"<seat>:<category>"``), tested seat by seat as the
+#: subject named.
+SEAT_SUBJECTS = {"seat_instant_win": "instant_win", "seat_scoop_balance": "scoop_balance"}
 #: The subjects each scope tests (the player's are its boxes; a pit's its tables' hands).
 SUBJECTS = {
-    Scope.TABLE: ("dealer_hand", "box_hand", "box_outcome", "instant_win", "round_result"),
+    Scope.TABLE: (
+        "dealer_hand",
+        "box_hand",
+        "box_outcome",
+        "instant_win",
+        "round_result",
+        *SEAT_SUBJECTS,
+    ),
     Scope.DEALER: ("dealer_hand", "box_outcome", "instant_win", "round_result"),
     Scope.PLAYER: ("box_hand", "box_outcome", "instant_win", "scoop_balance"),
     Scope.PIT: ("dealer_hand", "box_hand"),
@@ -103,6 +113,8 @@ class Outcome:
     statistic: float | None = None
     p_value: float | None = None
     note: str = ""
+    #: The seat a per-seat test is of.
+    position: int | None = None
 
 
 def integrity_request(*, venue: Venue, date_from: date, date_to: date, user: Any) -> IntegrityRun:
@@ -208,6 +220,7 @@ def integrity_run(
                     player_id=group.key if group.scope == Scope.PLAYER else None,
                     pit_id=group.key if group.scope == Scope.PIT else None,
                     label=labels.get((group.scope, group.key), str(group.key))[:120],
+                    position=outcome.position,
                     game=group.game,
                     test=outcome.test,
                     method=outcome.method[:32],
@@ -260,6 +273,7 @@ _COLUMNS = (
     "player_id",
     "pit_id",
     "label",
+    "position",
     "game",
     "test",
     "method",
@@ -317,14 +331,14 @@ def run_tests(venue_id: int, date_from: date, date_to: date) -> list[Outcome]:
             continue
         for subject in SUBJECTS[group.scope]:
             counts = group.categories.get(subject)
-            if counts:
-                outcome = (
-                    _scoop_balance(group, subject, counts)
-                    if subject == "scoop_balance"
-                    else _category(group, subject, counts, expected)
-                )
-                if outcome is not None:
-                    outcomes.append(outcome)
+            if not counts:
+                continue
+            if subject in SEAT_SUBJECTS:
+                outcomes += _per_seat(group, SEAT_SUBJECTS[subject], counts, expected)
+                continue
+            outcome = _test(group, subject, counts, expected)
+            if outcome is not None:
+                outcomes.append(outcome)
         if group.scope in (Scope.TABLE, Scope.DEALER) and group.cards:
             outcomes.append(_cards(group, expected))
     outcomes += _net_results(venue_id, date_from, date_to)
@@ -497,6 +511,32 @@ def _round_outcome(
         )
     z = st.z_test(wins, decided * p_win, variance)
     return Outcome(group, subject, decided, cells, "z by round", z.z, z.p_value)
+
+
+def _test(
+    group: Group, subject: str, counts: dict[tuple[int, str], int], expected: _Expected
+) -> Outcome | None:
+    if subject == "scoop_balance":
+        return _scoop_balance(group, subject, counts)
+    return _category(group, subject, counts, expected)
+
+
+def _per_seat(
+    group: Group, subject: str, counts: dict[tuple[int, str], int], expected: _Expected
+) -> list[Outcome]:
+    """One test of ``subject`` per seat of the table (a dealer favouring a seat, whoever
+    sits in it, rated or not)."""
+    seats: dict[int, dict[tuple[int, str], int]] = defaultdict(dict)
+    for (version, category), n in counts.items():
+        seat, _colon, rest = category.partition(":")
+        seats[int(seat)][(version, rest)] = n
+    outcomes = []
+    for seat in sorted(seats):
+        outcome = _test(group, subject, seats[seat], expected)
+        if outcome is not None:
+            outcome.position = seat
+            outcomes.append(outcome)
+    return outcomes
 
 
 def _scoop_balance(group: Group, subject: str, counts: dict[tuple[int, str], int]) -> Outcome:

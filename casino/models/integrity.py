@@ -155,6 +155,9 @@ class IntegrityResult(models.Model):
         NET_RESULT = "net_result", _("Net result against its expectation")
 
     label = models.CharField(max_length=120)
+    #: The seat of a table a per-seat test is of (a game whose players play each other); empty
+    #: for the others.
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
     game = models.CharField(max_length=16)
     test = models.CharField(max_length=32, choices=Test.choices)
     method = models.CharField(max_length=32, blank=True)
@@ -175,4 +178,12 @@ class IntegrityResult(models.Model):
         indexes = [models.Index(fields=["run", "alert"])]
 
     def __str__(self) -> str:
-        return f"{self.test} of {self.label}: p {self.p_value}"
+        return f"{self.test} of {self.subject}: p {self.p_value}"
+
+    @property
+    def subject(self) -> str:
+        """What the result is of, as the page names it: the table, dealer, player or pit,
+        and the seat of a per-seat test."""
+        if self.position is None:
+            return self.label
+        return _("%(label)s, seat %(seat)s") % {"label": self.label, "seat": self.position}

@@ -229,7 +229,7 @@ def _chart(result: IntegrityResult) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="chart-title" class="chart">',
-        f'<title id="chart-title">{escape(title)}: {escape(result.label)}</title>',
+        f'<title id="chart-title">{escape(title)}: {escape(result.subject)}</title>',
     ]
     for index, cell in enumerate(cells):
         x = left + index * step

@@ -270,7 +270,7 @@ def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None
         handle=Decimal("0"),
         house_win=Decimal("0"),
         figures={
-            "label": f"{result.get_scope_display()} {result.label}: {result.get_test_display()}",
+            "label": f"{result.get_scope_display()} {result.subject}: {result.get_test_display()}",
             "period": period,
             "test": result.test,
             "p_value": result.p_value,
@@ -289,7 +289,7 @@ def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None
         venue=run.venue,
         summary=(
             f"opened the investigation of the integrity alert {result.test} of "
-            f"{result.scope} {result.label} over {period}, "
+            f"{result.scope} {result.subject} over {period}, "
             f"assigned to {assignee.username if assignee else 'nobody'}"
         ),
         after=_as_dict(investigation),

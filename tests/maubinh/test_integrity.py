@@ -1,6 +1,7 @@
 """Mau Binh in the integrity run, on PostgreSQL: each seat's instant wins held and scoops by the
-cards are tallied as a round settles and taken off by a void; a fair period raises no alert
-and a dealer who deals one player the best hand is flagged within the stated rounds."""
+cards, for its player and for its seat, are tallied as a round settles and taken off by a void;
+a fair period raises no alert and a dealer who deals one seat the best hand is flagged within the
+stated rounds."""
 
 from __future__ import annotations
 
@@ -64,11 +65,18 @@ def test_a_settled_round_tallies_each_seats_instant_win_and_scoops_and_a_void_ta
     for position, (given, taken) in mb.scoops(rows).items():
         expected[(f"{given}/{taken}", member.pk if position == 1 else None)] += 1
     assert tallies(session, "scoop_balance") == dict(expected)
+    # The same again by seat, for the table's per-seat tests (whoever sits there).
+    assert tallies(session, "seat_instant_win") == {
+        ("1:three_flushes", None): 1,
+        ("2:none", None): 1,
+        ("3:none", None): 1,
+    }
+    assert sum(tallies(session, "seat_scoop_balance").values()) == 3
     # when
     round_void(round_=round_, requested_by=dealer, approved_by=supervisor, reason="misdeal")
     # then
-    assert tallies(session, "instant_win") == {}
-    assert tallies(session, "scoop_balance") == {}
+    for subject in ("instant_win", "scoop_balance", "seat_instant_win", "seat_scoop_balance"):
+        assert tallies(session, subject) == {}
 
 
 def deal(session, rounds, *, seed, players, favoured_rate=0.0):
@@ -120,6 +128,10 @@ def test_a_fair_period_tests_instant_wins_and_scoops_without_an_alert(session):
         ("player", "scoop_balance"),
     }
     assert run.alerts == 0
+    # Each of the table's four seats is tested on its own, whoever sat there.
+    seats = tested.filter(scope="table", test="scoop_balance")
+    assert sorted(seats.values_list("position", flat=True)) == [1, 2, 3, 4]
+    assert seats.get(position=3).subject == f"{session.table.code}, seat 3"
     balance = IntegrityResult.objects.get(
         run=run, test="scoop_balance", label=members[0].membership_number
     )
@@ -145,6 +157,12 @@ def test_a_dealer_dealing_a_player_the_best_hand_is_flagged_within_the_stated_ro
         run=run, test="scoop_balance", label=member.membership_number
     )
     assert flagged.alert, (flagged.statistic, flagged.p_value, flagged.q_value)
+    # The seat is flagged at its table too (a player without a card would be caught so).
+    # The other seats lose what it gains: one may show it too, as a shortfall.
+    seats = IntegrityResult.objects.filter(run=run, test="scoop_balance", scope="table")
+    alerts = {seat.position: seat.statistic for seat in seats if seat.alert}
+    assert alerts[1] > 0
+    assert all(z < 0 for position, z in alerts.items() if position != 1)
     given, taken = (cell["observed"] for cell in flagged.cells)
     assert given > taken
     # The chart's band is the test's: a bar outside it is a difference beyond |z| = 1.96.
