@@ -7,22 +7,15 @@ from __future__ import annotations
 import pytest
 
 from casino.integrity.runs import integrity_run
-from casino.services.sessions import session_open
 from tests.browser.conftest import shot
 from tests.casino.reports.test_integrity_rounds_views import settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_evidence_leads_to_the_rounds_counted(person, floor):
+def test_the_evidence_leads_to_the_rounds_counted(person, floor, session):
     floor.venue.language = "en"
     floor.venue.save()
-    session = session_open(
-        table=floor.table,
-        counted_by=floor.dealer,
-        confirmed_by=floor.supervisor,
-        opening_chips={"100000": 50},
-    )
     for key in ("r1", "r2", "r3"):
         settled(session, floor.dealer, key)
     date = session.shift.gaming_date
