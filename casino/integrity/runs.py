@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.integrity import statistics as st
-from casino.models import BetTally, CardTally, CategoryTally, Table, Venue
+from casino.models import BetTally, CardTally, CategoryTally, Table, TableSession, Venue
 from casino.models.integrity import CARDS_DEALT, IntegrityResult, IntegrityRun
 from casino.reports.cells import rates_of
 
@@ -204,6 +204,9 @@ def integrity_run(
         id(o): (q, alert) for o, q, alert in zip(tested, bh.q_values, bh.discoveries, strict=True)
     }
     labels = _labels(venue.pk, outcomes)
+    named = _sessions_named(
+        {pk for o in outcomes for pk in sorted(o.group.sessions)[:EVIDENCE_SESSIONS]}
+    )
     with transaction.atomic():
         rows = []
         for outcome in outcomes:
@@ -234,6 +237,7 @@ def integrity_run(
                     note=outcome.note[:200],
                     evidence={
                         "sessions": sessions[:EVIDENCE_SESSIONS],
+                        "counted": [named[pk] for pk in sessions[:EVIDENCE_SESSIONS]],
                         "more": len(sessions) > EVIDENCE_SESSIONS,
                     },
                 )
@@ -703,6 +707,18 @@ def _net_results(venue_id: int, date_from: date, date_to: date) -> list[Outcome]
             z = st.z_test(result, mean, variance)
             outcomes.append(Outcome(group, "net_result", n, cells, "z", z.z, z.p_value))
     return outcomes
+
+
+def _sessions_named(session_ids: set[int]) -> dict[int, dict[str, Any]]:
+    """Each session an alert's evidence names, as a person finds it on the floor: its
+    table's code and gaming date (one query for the run)."""
+    rows = TableSession.objects.filter(pk__in=session_ids).values_list(
+        "pk", "table__code", "shift__gaming_date"
+    )
+    return {
+        pk: {"session": pk, "table": code, "gaming_date": gaming_date.isoformat()}
+        for pk, code, gaming_date in rows
+    }
 
 
 def _labels(venue_id: int, outcomes: list[Outcome]) -> dict[tuple[str, int], str]:

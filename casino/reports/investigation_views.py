@@ -26,6 +26,7 @@ from casino.console.access import use_venue_language
 from casino.errors import ServiceError
 from casino.models import FluctuationInvestigation
 from casino.reports import investigation_selectors as chosen
+from casino.reports.integrity_views import READERS as INTEGRITY_READERS
 from casino.reports.outputs import csv_text
 from casino.reports.views import _check, csv_download, dates_asked, venue_asked
 from casino.roles import MANAGE, can
@@ -90,6 +91,7 @@ def _detail(
         and investigation.status in (Status.OPEN, Status.FINDINGS),
         "can_sign_off": manager and investigation.status == Status.FINDINGS,
         "can_close": manager and investigation.status == Status.SIGNED_OFF,
+        "reads_integrity": can(user, INTEGRITY_READERS, investigation.venue_id),
         "note_key": uuid.uuid4().hex,
         "error": error,
         "error_step": step,

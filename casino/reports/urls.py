@@ -1,6 +1,13 @@
 from django.urls import path
 
-from casino.reports import cash_views, integrity_views, investigation_views, player_views, views
+from casino.reports import (
+    cash_views,
+    integrity_rounds_views,
+    integrity_views,
+    investigation_views,
+    player_views,
+    views,
+)
 
 app_name = "reports"
 
@@ -34,6 +41,11 @@ urlpatterns = [
     path("periods/csv/", views.period_report_csv, name="periods_csv"),
     path("integrity/", integrity_views.integrity_page, name="integrity"),
     path("integrity/run/", integrity_views.integrity_run_now, name="integrity_run"),
+    path(
+        "integrity/<int:pk>/rounds/",
+        integrity_rounds_views.integrity_rounds,
+        name="integrity_rounds",
+    ),
     path("players/", player_views.player_list, name="players"),
     path("players/<int:pk>/", player_views.player_detail, name="player"),
     path("players/<int:pk>/<str:step>/", player_views.player_step, name="player_step"),
