@@ -39,8 +39,9 @@ def bet_labels() -> dict[str, str]:
 def round_shoe(context: template.Context, round_: Any) -> int:
     """The number of the shoe ``round_`` was dealt from: the last of its session's shoes
     started before it was created (1 before any). The session's shoes are read once per
-    page, however many rounds its history lists."""
-    cache = context.render_context.setdefault("baccarat_shoes", {})
+    page, however many rounds it lists (kept at the page's root: each round's partial is
+    a template of its own)."""
+    cache = context.render_context.dicts[0].setdefault("baccarat_shoes", {})
     shoes = cache.get(round_.session_id)
     if shoes is None:
         shoes = cache[round_.session_id] = list(

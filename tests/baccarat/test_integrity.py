@@ -123,3 +123,38 @@ def test_a_fair_shoe_passes_and_a_shoe_stacked_with_tens_is_flagged(bac):
         if o.group.scope == "table" and o.group.key == bac.box_table.pk
     ]
     assert flagged and flagged[0].p_value < 1e-6
+
+
+def test_the_rounds_an_integrity_result_counted_read_the_shoes_once_per_session(
+    bac, client, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from casino.integrity.runs import integrity_run
+    from casino.models import IntegrityResult
+
+    # Four deals where both hands stand on their first two cards.
+    deals = ("2S 9H 3C KD", "4S 4H 3D 5C", "9S 2H KC 3D", "TS 7H 8C 4D")
+    client.force_login(bac.manager)
+    counts = []
+    for listed, batch in ((1, deals[:1]), (4, deals[1:])):
+        for cards in batch:
+            round_, _result = round_create(
+                session=bac.session,
+                user=bac.dealer,
+                dealer_cards=cards,
+                boxes=[BoxInput(position=1, cards="", stakes={"banker": Decimal(10000)})],
+            )
+            round_settle(round_=round_, user=bac.dealer, key=cards)
+        day = bac.session.shift.gaming_date
+        run = integrity_run(venue=bac.venue, date_from=day, date_to=day)
+        result = IntegrityResult.objects.filter(run=run, scope="table").first()
+        url = reverse("reports:integrity_rounds", args=[result.pk])
+        with django_assert_max_num_queries(12), CaptureQueriesContext(connection) as queries:
+            page = client.get(url)
+        assert page.status_code == 200
+        assert page.content.decode().count('<tr id="round-') == listed
+        counts.append(len(queries))
+    assert counts[0] == counts[1], "one read of the session's shoes, however many rounds"
