@@ -19,7 +19,7 @@ Three Flushes and Three Straights can always be laid out clean (docs/RULES.md,
 The number of hands with given rank counts and given suit counts depends only on the multiset
 of the rank counts (which ranks they are does not matter to the suits). So the count is exact:
 for each multiset (a partition of 13 into parts of at most 4) the number of rank-count vectors
-with it, how many of those are Three Straights (the few thousand run sums, listed), and the
+with it, how many of those are Three Straights (the 589 run sums, listed), and the
 suit counts of its hands by a walk over the ranks. The counts of every combination of the five
 conditions sum to C(52, 13) = 635,013,559,600.
 
@@ -50,8 +50,6 @@ from maubinh.engine.rules import InstantWin
 
 #: The category of a hand that holds no instant win.
 NONE = "none"
-#: Ranks 2..14 (ace high); a run may use the ace low (A-2-3, A-2-3-4-5).
-_RANKS = range(2, 15)
 #: The sorted suit counts whose cards split into one-suit rows of 3, 5 and 5.
 _THREE_FLUSH_SUITS = frozenset({(13,), (10, 3), (8, 5), (5, 5, 3)})
 _HANDS = comb(52, 13)

@@ -49,6 +49,7 @@ def test_each_condition_counted_another_way():
     )
     assert flagged["flushes"] == flushes
     # Three Straights straight from the list of run sums, rank by rank.
+    assert len(mb.three_straight_counts()) == 589
     straights = sum(prod(comb(4, n) for n in vector) for vector in mb.three_straight_counts())
     assert flagged["straights"] == straights
     # Six Pairs by a generating function over the ranks: x counts cards, y pairs.
