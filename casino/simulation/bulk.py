@@ -5,8 +5,10 @@ evaluates it and turns the result into ledger lines, in a thread while the datab
 writes the previous batch); rounds, boxes, bets and ledger entries are then written with
 COPY, a batch of whole rounds per statement, so the database's statement-level balance
 trigger checks every batch, and the entries are checked with ``check_balanced`` (what
-``ledger_post`` checks) before they are sent. Only the audit trail of each round
-(``round.create`` / ``round.settle``) is left out.
+``ledger_post`` checks) before they are sent. The reports' tallies and the integrity
+tallies are added a batch at a time by the services' own code (``tally_settled``,
+``integrity_tally_rounds``). Only the audit trail of each round (``round.create`` /
+``round.settle``) is left out.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from casino.models import (
     TableSession,
 )
 from casino.rules import version_in_force
+from casino.services.integrity_tallies import TalliedRound, integrity_tally_rounds
 from casino.services.ledger import check_balanced
 from casino.services.tallies import tally_settled
 
@@ -51,9 +54,9 @@ class BulkWriter:
     def __init__(
         self, session: TableSession, shift: Shift, *, dealer: Any, supervisor: Any, batch: int
     ) -> None:
-        self.session = TableSession.objects.select_related("table__venue", "table__ruleset").get(
-            pk=session.pk
-        )
+        self.session = TableSession.objects.select_related(
+            "table__venue", "table__ruleset", "shift"
+        ).get(pk=session.pk)
         self.dealer, self.supervisor = dealer, supervisor
         self.shift = shift
         self.batch = batch
@@ -248,6 +251,20 @@ class BulkWriter:
         _copy(LedgerEntry, entries)
         # The tallies the services leave: a voided round is in none.
         tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
+        integrity_tally_rounds(
+            session,
+            (
+                TalliedRound(
+                    game=self.adapter.code,
+                    dealer_id=session.dealer_id,
+                    ruleset_version_id=self.version.pk,
+                    result=result,
+                    players={box.position: box.player_id for box in inputs},
+                )
+                for inputs, result, void, _lines in settled
+                if not void
+            ),
+        )
         return voided
 
 

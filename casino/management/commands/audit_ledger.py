@@ -3,9 +3,12 @@
 ``--tallies`` also checks that the reports' tallies (casino.services.tallies) hold exactly
 the settled rounds' bets and seats, each bet in the hour on its venue's clocks it settled
 in (tallies bucketed by the UTC hour before hours were local show as differences at a
-venue half an hour off UTC: ``manage.py rebuild_tallies --venue CODE`` makes them again).
+venue half an hour off UTC: ``manage.py rebuild_tallies --venue CODE`` makes them again),
+and that each shift's integrity tallies hold exactly what its settled, not voided rounds
+count (``integrity_differences``: the same recount ``rebuild_tallies --integrity`` writes,
+here only compared; a pass over the rounds in Python, three queries per 500 rounds).
 
-Everything is computed in the database (GROUP BY / HAVING), so it runs over millions of
+Everything else is computed in the database (GROUP BY / HAVING), so it runs over millions of
 rounds in seconds and memory that does not grow with them. Exit status 1 when anything is
 wrong, so it can run from cron or CI.
 """
@@ -18,8 +21,17 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import DecimalField, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from casino.models import Account, LedgerEntry, Round, RoundStatus, TableSession
+from casino.models import (
+    Account,
+    CardTally,
+    CategoryTally,
+    LedgerEntry,
+    Round,
+    RoundStatus,
+    TableSession,
+)
 from casino.progress import command_progress
+from casino.services.integrity_tallies import integrity_differences
 from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())
@@ -67,6 +79,21 @@ def sessions_off() -> list[tuple[int, object, object]]:
     )
 
 
+def shifts_tallied(shift_id: int | None) -> list[int]:
+    """The shifts whose integrity tallies to check (one, or every shift with a settled round
+    or an integrity tally)."""
+    if shift_id is not None:
+        return [shift_id]
+    shifts = set(
+        Round.objects.filter(status=RoundStatus.SETTLED)
+        .values_list("session__shift_id", flat=True)
+        .distinct()
+    )
+    for model in (CategoryTally, CardTally):
+        shifts.update(model.objects.values_list("shift_id", flat=True).distinct())
+    return sorted(shifts)
+
+
 class Command(BaseCommand):
     help = "Check that every round, slip and drop balances and every closed session reconciles."
 
@@ -74,7 +101,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--tallies",
             action="store_true",
-            help="also check the reports' tallies against the settled bets (one more pass)",
+            help="also check the reports' tallies against the settled bets, and the integrity "
+            "tallies against a recount of the settled rounds (two more passes)",
         )
         parser.add_argument("--shift", type=int, help="check the tallies of this shift only")
 
@@ -84,7 +112,7 @@ class Command(BaseCommand):
         # The checks are a few large queries: progress counts checks, not rows.
         progress = command_progress(
             self,
-            7 if tallies else 6,
+            8 if tallies else 6,
             verbosity=options["verbosity"],
             label="audit_ledger",
             unit="checks",
@@ -102,6 +130,11 @@ class Command(BaseCommand):
         progress.advance()
         if tallies:
             problems += tally_differences(options["shift"])[:20]
+            progress.advance()
+            integrity = []
+            for shift_id in shifts_tallied(options["shift"]):
+                integrity += integrity_differences(shift_id)
+            problems += integrity[:20]
             progress.advance()
         entries = LedgerEntry.objects.count()
         rounds = Round.objects.count()

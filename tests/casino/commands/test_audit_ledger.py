@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from casino.models import Account, LedgerEntry, TableSession
+from casino.models import Account, CardTally, CategoryTally, LedgerEntry, TableSession
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
@@ -80,3 +80,56 @@ def test_an_unbalanced_round_is_named(closed_session):
     with pytest.raises(CommandError):
         call_command("audit_ledger", stdout=out, stderr=out)
     assert f"round {round_.pk}: its entries sum to 1000.00, not 0" in out.getvalue()
+
+
+def audit_tallies() -> str:
+    out = io.StringIO()
+    call_command("audit_ledger", "--tallies", stdout=out, stderr=out)
+    return out.getvalue()
+
+
+def test_integrity_tallies_that_match_their_rounds_pass(closed_session):
+    assert CategoryTally.objects.filter(shift=closed_session.shift, count__gt=0).exists()
+    assert closed_session.rounds.filter(status="voided").exists()  # their counts taken off
+    assert "the ledger balances" in audit_tallies()
+
+
+def test_a_tampered_integrity_tally_is_named_with_what_its_rounds_give(closed_session):
+    # given a dealer's hand counted once more than it was dealt, and a card once less
+    shift = closed_session.shift
+    tally = CategoryTally.objects.filter(shift=shift, subject="dealer_hand", count__gt=0).first()
+    CategoryTally.objects.filter(pk=tally.pk).update(count=tally.count + 1)
+    card = CardTally.objects.filter(shift=shift, count__gt=0).first()
+    CardTally.objects.filter(pk=card.pk).update(count=card.count - 1)
+    out = io.StringIO()
+
+    # when the ledger is audited with its tallies
+    with pytest.raises(CommandError, match="2 problem"):
+        call_command("audit_ledger", "--tallies", stdout=out, stderr=out)
+
+    # then each tally is named with its count and the recount
+    text = out.getvalue()
+    assert (
+        f"shift {shift.pk}: category tally {tally.pk} (session {closed_session.pk}, dealer "
+        f"{tally.dealer_id}, dealer_hand {tally.category}) counts {tally.count + 1}, "
+        f"its settled rounds give {tally.count}"
+    ) in text
+    assert (
+        f"card tally {card.pk} (session {closed_session.pk}, dealer {card.dealer_id}, card "
+        f"{card.rank}{card.suit}) counts {card.count - 1}, its settled rounds give {card.count}"
+    ) in text
+
+
+def test_settled_rounds_missing_from_the_integrity_tallies_are_named(closed_session):
+    shift = closed_session.shift
+    CategoryTally.objects.filter(shift=shift, subject="dealer_hand").delete()
+    with pytest.raises(CommandError):
+        audit_tallies()
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("audit_ledger", "--shift", str(shift.pk), stdout=out, stderr=out)
+    missing = [line for line in out.getvalue().splitlines() if "in no category tally" in line]
+    assert missing and all(
+        line.startswith(f"shift {shift.pk}: its settled rounds give ") and "dealer_hand" in line
+        for line in missing
+    )

@@ -8,7 +8,19 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, F, Q, Sum
 
-from casino.models import Bet, Box, LedgerEntry, Round, Shift, ShiftReport, TableSession
+from casino.models import (
+    Bet,
+    Box,
+    CardTally,
+    CategoryTally,
+    LedgerEntry,
+    Round,
+    Shift,
+    ShiftReport,
+    TableSession,
+)
+from casino.models.integrity import CARDS_DEALT
+from casino.services.integrity_tallies import integrity_differences, integrity_rebuild
 from casino.services.tallies import tally_differences
 
 pytestmark = pytest.mark.django_db
@@ -90,3 +102,45 @@ def test_in_bulk_the_same_shape_and_a_report():
     assert report.figures["total"]["rounds"] == settled.count()
     house = LedgerEntry.objects.filter(round__in=rounds, account="house").aggregate(t=Sum("amount"))
     assert report.figures["total"]["house_win"] == str(house["t"])
+
+
+def integrity_tallies(shift: Shift) -> tuple[dict, dict]:
+    """The shift's integrity tallies that count anything, by their keys."""
+    categories = {
+        (t.session_id, t.dealer_id, t.player_id, t.ruleset_version_id, t.subject, t.category): (
+            t.count
+        )
+        for t in CategoryTally.objects.filter(shift=shift).exclude(count=0)
+    }
+    cards = {
+        (t.session_id, t.dealer_id, t.rank, t.suit): t.count
+        for t in CardTally.objects.filter(shift=shift).exclude(count=0)
+    }
+    return categories, cards
+
+
+def test_in_bulk_the_integrity_tallies_are_what_a_rebuild_counts_from_the_settled_rounds():
+    # given a bulk shift with voids, in batches smaller than a table's rounds
+    shift = fill(
+        *("--rounds", "50", "--tables", "2", "--via", "bulk"),
+        *("--batch", "10", "--void-rate", "0.2", "--seed", "3"),
+    )
+    settled = Round.objects.filter(session__shift=shift, status="settled")
+    assert Round.objects.filter(session__shift=shift, status="voided").exists()
+    written = integrity_tallies(shift)
+
+    # when the tallies are counted again from the settled rounds
+    assert integrity_differences(shift.pk) == []
+    assert integrity_rebuild(shift.pk) == settled.count()
+
+    # then the rebuild changes nothing: every settled round once, no voided one
+    assert integrity_tallies(shift) == written
+    categories, cards = written
+    dealer_hands = sum(n for key, n in categories.items() if key[4] == "dealer_hand")
+    assert dealer_hands == settled.count()
+    dealt = sum(int(key[5]) * n for key, n in categories.items() if key[4] == CARDS_DEALT)
+    assert sum(cards.values()) == dealt >= 10 * settled.count()
+    members = {key[2] for key in categories if key[4] == "box_hand"} - {None}
+    assert members and members <= set(
+        Box.objects.filter(round__in=settled).values_list("player_id", flat=True)
+    )
