@@ -200,15 +200,26 @@ def _write(
     if not values:
         return
     table = model._meta.db_table
-    types = [model._meta.get_field(name).db_type(connection) for name in columns]
     names = ", ".join(columns)
+    upsert = f"ON CONFLICT ({conflict}) DO UPDATE SET count = {table}.count + EXCLUDED.count"
+    if connection.vendor != "postgresql":  # SQLite (make run): no arrays; rows of values
+        placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        with connection.cursor() as cursor:
+            for start in range(0, len(values), 80):  # 80 rows: under 999 parameters
+                chunk = values[start : start + 80]
+                cursor.execute(
+                    f"INSERT INTO {table} ({names}) "  # noqa: S608 (names, not input)
+                    f"VALUES {', '.join([placeholders] * len(chunk))} {upsert}",
+                    [value for row in chunk for value in row],
+                )
+        return
+    types = [model._meta.get_field(name).db_type(connection) for name in columns]
     arrays = ", ".join(f"%s::{kind}[]" for kind in types)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({names}) "  # noqa: S608 (names, not input)
             f"SELECT {names} FROM unnest({arrays}) WITH ORDINALITY AS summed ({names}, ordinal) "
-            "ORDER BY ordinal "
-            f"ON CONFLICT ({conflict}) DO UPDATE SET count = {table}.count + EXCLUDED.count",
+            f"ORDER BY ordinal {upsert}",
             [list(column) for column in zip(*values, strict=True)],
         )
 
