@@ -322,6 +322,8 @@ class Side:
     #: Opened by a flag of ``report`` (its total, flagged for the test), with a note.
     investigation: FluctuationInvestigation | None = None
     note: InvestigationNote | None = None
+    #: The integrity run of today's tallies: its result for ``table`` (its rounds' page).
+    integrity_result: Any = None
     #: A buy-in recorded in ``session``, and thresholds proposed by a second manager.
     cash_tx: Any = None
     cash_version: Any = None
@@ -470,6 +472,7 @@ def build_side(mark: str) -> Side:
         ),
     )
     side.investigation = _investigation(side.report)
+    side.integrity_result = _integrity_result(side)
     side.note = investigation_note_add(
         investigation=side.investigation, user=side.manager, text=f"{mark} note"
     )
@@ -540,6 +543,14 @@ def build_side(mark: str) -> Side:
         reason="a high-limit evening",
     )
     return side
+
+
+def _integrity_result(side: Side) -> Any:
+    from casino.integrity.runs import integrity_run
+
+    day = side.shift.gaming_date
+    run = integrity_run(venue=side.venue, date_from=day, date_to=day)
+    return run.results.filter(scope="table", table=side.table).first()
 
 
 def _investigation(report: ShiftReport) -> FluctuationInvestigation:
@@ -1035,6 +1046,11 @@ REPORT_ROUTES = {
     # Game integrity: the venue's managers and auditors (its supervisors read no tests).
     "reports:integrity": Route(
         lambda world, side: f"{reverse('reports:integrity')}?venue={side.venue.code}",
+        reports(capability=frozenset({MANAGER, AUDITOR})),
+        shows=mark,
+    ),
+    "reports:integrity_rounds": Route(
+        lambda world, side: reverse("reports:integrity_rounds", args=[side.integrity_result.pk]),
         reports(capability=frozenset({MANAGER, AUDITOR})),
         shows=mark,
     ),
