@@ -544,8 +544,8 @@ def _per_seat(
 
 
 def _scoop_balance(group: Group, subject: str, counts: dict[tuple[int, str], int]) -> Outcome:
-    """A player's scoops by the cards, given against taken (``"<given>/<taken>"`` per seat
-    and round). Dealt fairly the two have the same mean, whatever the ruleset and the
+    """A player's or a seat's scoops by the cards, given against taken (``"<given>/<taken>"``
+    per seat and round). Dealt fairly the two have the same mean, whatever the ruleset and the
     players' skill, so their difference is tested against 0 with its variance estimated
     from the rounds (a seat's scoops in one round go together)."""
     given = taken = rounds = 0
