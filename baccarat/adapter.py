@@ -21,6 +21,7 @@ from baccarat import engine
 from baccarat.engine import DealError, SettlementError
 from baccarat.models import BET_TYPES, BaccaratRulesetVersion
 from baccarat.selectors import behind_number, cached_snapshot
+from baccarat.services import close_refusal
 from casino.cards import Card, format_cards, parse_card
 from casino.games import (
     BetResult,
@@ -165,6 +166,10 @@ class BaccaratAdapter(GameParts):
 
     def snapshot(self, version: BaccaratRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)
+
+    def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
+        """A seat's commission box not settled keeps the table open."""
+        return close_refusal(session)
 
     def offered_bet_types(self, rules: engine.Ruleset) -> tuple[str, ...]:
         return tuple(str(bet) for bet in rules.bet_types)

@@ -128,6 +128,19 @@ def _owing(owed: dict[int, Decimal]) -> str:
     )
 
 
+def close_refusal(session: TableSession) -> tuple[str, str] | None:
+    """Why the session may not close yet: a seat's commission box not settled (the count
+    would show what is owed as a variance, and nobody would collect it)."""
+    owed = commission_owed(session)
+    if not owed:
+        return None
+    return (
+        _("collect the commission box before closing the table: %(owing)s")
+        % {"owing": _owing(owed)},
+        "commission_owed",
+    )
+
+
 @transaction.atomic
 def shoe_start(*, session: TableSession, user: Any) -> Shoe:
     """Start the session's next shoe (its number one more than the last; 2 when rounds were

@@ -390,6 +390,11 @@ class GameParts:
 
     #: Whether the integrity tests cover the game (False: its rounds are not counted, and
     #: the integrity page says the game is not tested).
+    def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
+        """Why the game will not let this session close yet; None: nothing of the game's
+        stands in the way (the default)."""
+        return None
+
     integrity_tested: bool = False
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
@@ -433,6 +438,11 @@ class GameAdapter(Protocol):
         a settled round from what it recorded."""
 
     #: Whether the integrity tests cover the game (``GameParts`` default: not tested).
+    def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
+        """``(message, reason)`` when the game's own state of the session must be settled
+        before the table closes (Baccarat: a commission box still owed), in the reader's
+        language; the floor's closing refuses with it (``Conflict``). None: it may close."""
+
     integrity_tested: bool
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:

@@ -67,9 +67,10 @@ def session_figures(session: TableSession) -> dict[str, Decimal]:
 
 def check_closable(session: TableSession) -> None:
     """What must be done before a table closes: every round settled or voided, every slip
-    verified or voided. ``Conflict`` says which (reason ``rounds_unsettled`` or
-    ``slips_pending``), in the reader's language; the console asks before
-    a supervisor signs."""
+    verified or voided, and what the game itself asks (``session_close_refusal``: a
+    Baccarat commission box collected). ``Conflict`` says which (reason
+    ``rounds_unsettled``, ``slips_pending`` or the game's), in the reader's language; the
+    console asks before a supervisor signs."""
     unsettled = list(
         Round.objects.filter(session=session, status=RoundStatus.DEALT).values_list(
             "number", flat=True
@@ -88,6 +89,10 @@ def check_closable(session: TableSession) -> None:
             % {"numbers": ", ".join(pending)},
             reason="slips_pending",
         )
+    refusal = games.get(session.table.game).session_close_refusal(session)
+    if refusal is not None:
+        message, reason = refusal
+        raise Conflict(message, reason=reason)
 
 
 def pending_slips(session: TableSession) -> list[str]:

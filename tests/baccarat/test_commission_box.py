@@ -117,3 +117,41 @@ def test_only_the_dealer_on_duty_or_a_supervisor_starts_a_shoe(bac):
         shoe_start(session=bac.session, user=other)
     assert getattr(refused.value, "reason", "") == "not_on_duty"
     assert shoe_start(session=bac.session, user=bac.supervisor).number == 1
+
+
+def test_a_table_with_a_commission_box_owed_does_not_close_until_it_is_collected(bac, client):
+    from django.conf import settings
+    from django.urls import reverse
+
+    from casino.services.closing import session_close
+
+    session = bac.box_session
+    settled_round(bac, session, BANKER_9, bets(3, banker="100000"), key="owed")
+    close = {
+        "session": session,
+        "counted_by": bac.dealer,
+        "confirmed_by": bac.supervisor,
+        "closing_chips": {"100000": 50},
+        "variance_reason": "counted at the end of the shoe",
+    }
+    with pytest.raises(Conflict) as refused:
+        session_close(**close)
+    assert refused.value.reason == "commission_owed"
+    assert str(refused.value) == (
+        "collect the commission box before closing the table: seat 3 owes 5000"
+    )
+    # The console's close says so before a supervisor is asked to sign.
+    client.force_login(bac.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.post(
+        reverse("console:close", args=[session.pk]),
+        {"chips-100000": "50"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert page.status_code == 422
+    assert "seat 3 owes 5000" in page.content.decode()
+    session.refresh_from_db()
+    assert session.status == "open"
+    # Collected, the table closes.
+    commission_collect(session=session, position=3, user=bac.dealer)
+    assert session_close(**close).status == "closed"
