@@ -287,3 +287,25 @@ def test_without_htmx_a_new_shoe_goes_back_to_the_screen(dealer_client, bac):
     assert refused.status_code == 422  # nothing owed: the screen says so
     assert "seat 1 owes no commission" in refused.content.decode()
     assert dealer_client.post(url("bac-collect", bac.session), {"box": "0"}).status_code == 404
+
+
+def test_a_no_commission_banker_six_shows_its_odds_as_the_sign_says_them(dealer_client, bac):
+    from casino.services.sessions import session_open
+    from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
+
+    ruleset = baccarat_ruleset(bac.venue, bac.manager, bac.approver, preset="no-commission")
+    session = session_open(
+        table=baccarat_table(bac.venue, ruleset, code="BAC9"),
+        counted_by=bac.dealer,
+        confirmed_by=bac.supervisor,
+        opening_chips={"100000": 50},
+    )
+    # Player 2 + 3 = 5 draws a ten (5); Banker K + 6 = 6 stands on it: a Banker 6 pays 1:2
+    six = {"bac-p1": "2s", "bac-b1": "kh", "bac-p2": "3c", "bac-b2": "6d", "bac-p3": "td"}
+    preview = dealer_client.post(
+        url("bac-preview", session), round_data(six, box_1_banker="100,000"), **HX
+    )
+    body = preview.content.decode()
+    assert preview.status_code == 200, body[:2000]
+    assert re.search(r"data-seat-net>\+50,000<", body)
+    assert "<small>1:2</small>" in body and "0.5:1" not in body
