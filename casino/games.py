@@ -440,7 +440,7 @@ class GameAdapter(Protocol):
     #: Whether the integrity tests cover the game (``GameParts`` default: not tested).
     def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
         """``(message, reason)`` when the game's own state of the session must be settled
-        before the table closes (Baccarat: a commission box still owed), in the reader's
+        before the table closes (a commission box still owed), in the reader's
         language; the floor's closing refuses with it (``Conflict``). None: it may close."""
 
     integrity_tested: bool

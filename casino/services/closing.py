@@ -68,7 +68,7 @@ def session_figures(session: TableSession) -> dict[str, Decimal]:
 def check_closable(session: TableSession) -> None:
     """What must be done before a table closes: every round settled or voided, every slip
     verified or voided, and what the game itself asks (``session_close_refusal``: a
-    Baccarat commission box collected). ``Conflict`` says which (reason
+    commission box collected). ``Conflict`` says which (reason
     ``rounds_unsettled``, ``slips_pending`` or the game's), in the reader's language; the
     console asks before a supervisor signs."""
     unsettled = list(
