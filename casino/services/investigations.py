@@ -241,7 +241,8 @@ def _open(
 def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None:
     """Open the investigation of an integrity alert (``IntegrityResult``), in the same
     workflow as a report's flag; None when one not closed already follows the same test of
-    the same table, dealer, player or pit over the same dates (a run asked for again)."""
+    the same table (and seat), dealer, player or pit over the same dates (a run asked for
+    again)."""
     run = result.run
     same = FluctuationInvestigation.objects.filter(
         venue_id=result.venue_id,
@@ -251,6 +252,7 @@ def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None
         integrity_result__dealer_id=result.dealer_id,
         integrity_result__player_id=result.player_id,
         integrity_result__pit_id=result.pit_id,
+        integrity_result__position=result.position,
         integrity_result__run__date_from=run.date_from,
         integrity_result__run__date_to=run.date_to,
     ).exclude(status=Status.CLOSED)

@@ -17,7 +17,7 @@ from casino.cards import DECK, format_cards
 from casino.games import BoxInput, BoxResult, RoundResult
 from casino.integrity import statistics as st
 from casino.integrity.runs import integrity_run
-from casino.models import CategoryTally, IntegrityResult
+from casino.models import CategoryTally, FluctuationInvestigation, IntegrityResult
 from casino.services.integrity_tallies import round_counts, write_category_tallies
 from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from maubinh.engine import integrity as mb
@@ -163,6 +163,9 @@ def test_a_dealer_dealing_a_player_the_best_hand_is_flagged_within_the_stated_ro
     alerts = {seat.position: seat.statistic for seat in seats if seat.alert}
     assert alerts[1] > 0
     assert all(z < 0 for position, z in alerts.items() if position != 1)
+    # Each seat's alert opens its own investigation, not one for the table's first seat.
+    opened = FluctuationInvestigation.objects.filter(integrity_result__in=seats)
+    assert sorted(opened.values_list("integrity_result__position", flat=True)) == sorted(alerts)
     given, taken = (cell["observed"] for cell in flagged.cells)
     assert given > taken
     # The chart's band is the test's: a bar outside it is a difference beyond |z| = 1.96.
