@@ -284,7 +284,7 @@ class OddsRow:
     house_edge: Fraction
 
 
-def _price(odds: Decimal) -> str:
+def price(odds: Decimal) -> str:
     """``8`` -> "8:1", ``0.5`` -> "1:2", ``1.5`` -> "3:2"."""
     ratio = Fraction(odds)
     return f"{ratio.numerator}:{ratio.denominator}"
@@ -304,15 +304,15 @@ def pays(rules: Ruleset, bet: BetType | str) -> str:
         return "1:1"
     if bet is BetType.BANKER:
         if rules.variant is Variant.NO_COMMISSION:
-            return f"1:1, {_price(rules.banker_six_odds)} on a Banker 6"
+            return f"1:1, {price(rules.banker_six_odds)} on a Banker 6"
         rate = format((rules.banker_commission * 100).normalize(), "f")
         return f"1:1 less {rate}% commission"
     if bet is BetType.TIE:
-        return _price(rules.tie_odds)
+        return price(rules.tie_odds)
     if bet is BetType.SUPER6:
-        two, three = _price(rules.super6_two_card_odds), _price(rules.super6_three_card_odds)
+        two, three = price(rules.super6_two_card_odds), price(rules.super6_three_card_odds)
         return f"{two} in two cards, {three} in three"
-    return _price(rules.pair_odds)
+    return price(rules.pair_odds)
 
 
 def summary(rules: Ruleset, odds: RulesetOdds | None = None) -> tuple[OddsRow, ...]:

@@ -9,9 +9,16 @@ from django import template
 
 from baccarat.console import labels
 from baccarat.engine import BetType
+from baccarat.engine.odds import price
 from baccarat.models import Shoe
 
 register = template.Library()
+
+
+@register.filter(name="price")
+def price_filter(odds: Any) -> str:
+    """Odds as the table's sign says them (``baccarat.engine.odds.price``): "8:1", "1:2"."""
+    return price(odds) if odds is not None else ""
 
 
 @register.filter

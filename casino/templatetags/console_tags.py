@@ -8,7 +8,6 @@ Card faces are HTML boxes with the suit drawn from the SVG symbols in ``base.htm
 from __future__ import annotations
 
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -51,15 +50,6 @@ def computed_money(amount: Decimal | None, venue: Any) -> str:
 def odds(value: Decimal | None) -> str:
     """Odds and multiples without trailing zeros: ``2``, ``0.5``."""
     return plain(value) if value is not None else ""
-
-
-@register.filter
-def price(value: Decimal | None) -> str:
-    """Odds as a table's sign says them: ``8`` -> "8:1", ``0.5`` -> "1:2", ``1.5`` -> "3:2"."""
-    if value is None:
-        return ""
-    ratio = Fraction(value).limit_denominator(1000)
-    return f"{ratio.numerator}:{ratio.denominator}"
 
 
 @register.filter
