@@ -41,6 +41,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
 from casino.money import currency_places
@@ -369,25 +370,31 @@ def xlsx_bytes(export: Export) -> bytes:
 # Answers
 
 
-def _filename(name: str) -> str:
-    return re.sub(r"[^\w.-]", "-", name, flags=re.ASCII)
+def filename(name: str) -> str:
+    """A file's name with only letters, digits, ``-``, ``_`` and ``.`` (any other sign a
+    ``-``): nothing a browser or a shell reads as a path or a quote.
+
+    >>> filename('=HYPERLINK("x")/Hà Nội 2026-11-28.csv')
+    '-HYPERLINK--x---Hà-Nội-2026-11-28.csv'
+    """
+    return re.sub(r"[^\w.-]", "-", name)
 
 
-def download(content: bytes, name: str, kind: str) -> HttpResponse:
-    """A file to save as ``name`` (letters, digits, ``-``, ``_`` and ``.`` kept), kept by
-    no shared cache."""
-    response = HttpResponse(content, content_type=CONTENT_TYPES[kind])
-    response["Content-Disposition"] = f'attachment; filename="{_filename(name)}"'
+def download(content: bytes, name: str, content_type: str) -> HttpResponse:
+    """A file to save as ``name`` (``filename``; RFC 6266, so a Vietnamese or Korean name
+    arrives as written), kept by no shared cache."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename(name))
     response["Cache-Control"] = "private, no-cache"
     return response
 
 
 def csv_response(export: Export, name: str) -> HttpResponse:
-    return download(csv_bytes(export), name, "csv")
+    return download(csv_bytes(export), name, CONTENT_TYPES["csv"])
 
 
 def xlsx_response(export: Export, name: str) -> HttpResponse:
-    return download(xlsx_bytes(export), name, "xlsx")
+    return download(xlsx_bytes(export), name, CONTENT_TYPES["xlsx"])
 
 
 # The views that answer a file

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
-from casino import cash_selectors
+from casino import cash_selectors, exports
 from casino.console.access import use_venue_language
 from casino.errors import Forbidden
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
@@ -291,18 +291,14 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     if stored is None:
         raise Http404("no such file (yet)")
     content_type, content = stored
-    response = HttpResponse(content, content_type=content_type)
+    if name.endswith(".svg"):  # a chart, shown in the page
+        response = HttpResponse(content, content_type=content_type)
+        response["Cache-Control"] = "private, no-cache"
+        return response
     shift = report.shift
-    if not name.endswith(".svg"):
-        stem, _dot, extension = name.rpartition(".")
-        filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
-        response["Content-Disposition"] = f'attachment; filename="{_safe(filename)}"'
-    response["Cache-Control"] = "private, no-cache"
-    return response
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+    stem, _dot, extension = name.rpartition(".")
+    filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
+    return exports.download(content, filename, content_type)
 
 
 # Periods: a venue's figures over a day, week, month or year to date or a range of gaming
