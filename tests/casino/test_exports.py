@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, models, transaction
 from django.test import Client
@@ -168,6 +169,7 @@ def build_world() -> World:
         reason="asked twice",
     )
     cash_record(session=session, user=dealer, player=player, amount=D("196960000"))
+    cash_record(session=session, user=dealer, player=player, amount=D("7060000"))
     policy = comp_policy_propose(
         venue=venue,
         user=manager,
@@ -237,7 +239,8 @@ EXPORTS: dict[str, Url] = {
 
 
 def export_routes() -> dict[str, str]:
-    """Every route the resolver serves a marked view from: name -> its pattern."""
+    """Every route the resolver serves a marked view from, or whose pattern looks like a
+    download: name -> its pattern; and every marked view it serves (``SERVED``)."""
     found: dict[str, str] = {}
 
     def walk(patterns: list, prefix: str, namespace: str) -> None:
@@ -249,6 +252,8 @@ def export_routes() -> dict[str, str]:
                 route = prefix + str(pattern.pattern)
                 if getattr(pattern.callback, "export_view", False):
                     found[f"{namespace}{pattern.name}"] = route
+                    view = pattern.callback
+                    SERVED.add(f"{view.__module__}.{view.__qualname__}")
                 elif re.search(r"csv|xlsx|export|download|/files/", route, re.IGNORECASE):
                     found[f"{namespace}{pattern.name} (not marked @export_view)"] = route
 
@@ -256,8 +261,12 @@ def export_routes() -> dict[str, str]:
     return found
 
 
+SERVED: set[str] = set()
+
+
 def test_the_table_names_every_export_route_and_nothing_else():
     assert sorted(export_routes()) == sorted(EXPORTS)
+    assert SERVED == exports.EXPORT_VIEWS  # and no view is marked that no route serves
 
 
 def test_no_module_but_the_writer_writes_a_spreadsheet():
@@ -369,6 +378,21 @@ def test_no_export_runs_what_people_typed(world, spied, name):
             assert content_type == exports.CONTENT_TYPES["xlsx"], url
             guarded = check_xlsx(response.content, export)
         assert guarded, f"{url}: no hostile text reached the file, so nothing was tried"
+
+
+@pytest.mark.parametrize("name", [name for name in EXPORTS if name != "reports:file"])
+def test_an_export_speaks_the_venues_language_unless_the_reader_picked_one(world, name):
+    # (a shift report's files are written in the venue's language by the worker that builds
+    # them: tests/casino/reports/test_languages.py)
+    Venue.objects.filter(pk=world.venue.pk).update(language="ko")
+    client = Client()
+    client.force_login(world.manager)
+    hangul = re.compile("[\uac00-\ud7a3]")
+    for url in EXPORTS[name](world):
+        assert hangul.search(client.get(url).content.decode("utf-8-sig")), url
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    for url in EXPORTS[name](world):
+        assert not hangul.search(client.get(url).content.decode("utf-8-sig")), url
 
 
 def test_the_slip_report_guards_its_reasons_and_writes_its_amounts_as_numbers(world):
