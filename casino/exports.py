@@ -99,9 +99,6 @@ class Kind(StrEnum):
     RATE = "rate"
 
 
-NUMBERS = frozenset(Kind) - {Kind.TEXT}
-
-
 @dataclass(frozen=True)
 class Column:
     header: Any  # a (lazy) translated string
@@ -114,6 +111,10 @@ class Cell:
 
     value: Any
     kind: Kind
+
+    def __post_init__(self) -> None:
+        if self.kind is Kind.TEXT:
+            raise ValueError("a heading's text is a str, not a Cell")
 
 
 @dataclass
