@@ -10,7 +10,6 @@ by its cashiers, supervisors, managers and auditors. The steps offered on a row 
 
 from __future__ import annotations
 
-import csv
 import zoneinfo
 from datetime import date
 from typing import Any
@@ -27,8 +26,8 @@ from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Slip, Venue
-from casino.money import venue_money
 from casino.roles import CASHIER, READ, can
 from casino.services.slips import (
     ISSUE,
@@ -204,47 +203,42 @@ def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
 
 @require_GET
 @console_login_required
+@export_view
 def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
     """The slip report as CSV: one row per slip, then one per missing number."""
     venue = _report_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
     day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="slips-{venue.code}-{day.gaming_date.isoformat()}.csv"'
-    )
-    writer = csv.writer(response)
-    zone = zoneinfo.ZoneInfo(venue.timezone)
-    writer.writerow(
+    columns = [
+        Column(_("Slip")),
+        Column(_("Kind")),
+        Column(_("Table")),
+        Column(_("Amount"), Kind.MONEY),
+        Column(_("Status")),
+        Column(_("Issued by")),
+        Column(_("Posted at")),
+        Column(_("Voided by")),
+        Column(_("Reason")),
+    ]
+    rows = [
         [
-            _("Slip"),
-            _("Kind"),
-            _("Table"),
-            _("Amount"),
-            _("Status"),
-            _("Issued by"),
-            _("Posted at"),
-            _("Voided by"),
-            _("Reason"),
+            slip.label,
+            slip.get_kind_display(),
+            slip.session.table.code,
+            slip.amount,
+            slip.get_status_display(),
+            slip.issued_by.get_username() if slip.issued_by else "",
+            slip.verified_at,
+            slip.voided_by.get_username() if slip.voided_by else "",
+            slip.void_reason,
         ]
+        for slip in day.slips
+    ]
+    rows += [[label, "", "", None, _("Missing"), "", None, "", ""] for label in day.missing]
+    export = Export(
+        currency=venue.currency,
+        zone=venue_zone(venue),
+        sheets=[Sheet(_("Slips"), columns, rows)],
     )
-    for slip in day.slips:
-        writer.writerow(
-            [
-                slip.label,
-                slip.get_kind_display(),
-                slip.session.table.code,
-                venue_money(slip.amount, venue),
-                slip.get_status_display(),
-                slip.issued_by.get_username() if slip.issued_by else "",
-                slip.verified_at.astimezone(zone).isoformat(timespec="minutes")
-                if slip.verified_at
-                else "",
-                slip.voided_by.get_username() if slip.voided_by else "",
-                slip.void_reason,
-            ]
-        )
-    for label in day.missing:
-        writer.writerow([label, "", "", "", _("Missing"), "", "", "", ""])
-    return response
+    return csv_response(export, f"slips-{venue.code}-{day.gaming_date.isoformat()}.csv")

@@ -8,9 +8,6 @@ Read by the venue's supervisors, managers and auditors (another venue: 404, anot
 
 from __future__ import annotations
 
-import csv
-import io
-import zoneinfo
 from datetime import date
 from typing import Any
 
@@ -26,10 +23,10 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.console.forms import read_amount
 from casino.errors import Forbidden, ServiceError
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import CashThresholds, Venue
 from casino.replicas import replica_reads
-from casino.reports import outputs
-from casino.reports.views import csv_download, dates_asked, venue_asked
+from casino.reports.views import dates_asked, venue_asked
 from casino.roles import MANAGE, can
 from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.timezones import venue_zone
@@ -83,75 +80,81 @@ def cash_report(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@export_view
 def cash_report_csv(request: HttpRequest) -> HttpResponse:
-    """The log entries, then the report candidates, as CSV (a UTF-8 BOM for Excel)."""
+    """The log entries, then the report candidates, as CSV (``casino.exports``)."""
     venue = _venue(request)
     date_from, date_to = _dates(request, venue)
     with replica_reads():
         report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
-    zone = zoneinfo.ZoneInfo(venue.timezone)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-
-    def row(*cells: Any) -> None:
-        writer.writerow([outputs.csv_text(str(cell)) for cell in cells])
-
-    row(_("Cash transaction records"), venue.name, venue.currency)
-    row(_("Gaming dates"), date_from.isoformat(), date_to.isoformat())
-    for day in report.unjudged:
-        row(_("Note"), _("%(day)s: no thresholds were approved") % {"day": day.isoformat()})
-    writer.writerow([])
-    row(_("Log"))
-    row(
-        _("Gaming date"),
-        _("Recorded at"),
-        _("Membership number"),
-        _("Player"),
-        _("Table"),
-        _("Kind"),
-        _("Amount"),
-        _("Day's total"),
-        _("Recorded by"),
+    heading = [
+        [_("Cash transaction records"), venue.name, venue.currency],
+        [_("Gaming dates"), date_from, date_to],
+    ]
+    heading += [
+        [_("Note"), _("%(day)s: no thresholds were approved") % {"day": day.isoformat()}]
+        for day in report.unjudged
+    ]
+    log = Sheet(
+        _("Log"),
+        [
+            Column(_("Gaming date")),
+            Column(_("Recorded at")),
+            Column(_("Membership number")),
+            Column(_("Player")),
+            Column(_("Table")),
+            Column(_("Kind")),
+            Column(_("Amount"), Kind.MONEY),
+            Column(_("Day's total"), Kind.MONEY),
+            Column(_("Recorded by")),
+        ],
+        [
+            [
+                tx.gaming_date,
+                tx.recorded_at,
+                tx.player.membership_number,
+                tx.player.name,
+                tx.table.code,
+                tx.get_kind_display(),
+                tx.amount,
+                tx.day_total,
+                tx.recorded_by.get_username(),
+            ]
+            for tx in report.log
+        ],
     )
-    for tx in report.log:
-        row(
-            tx.gaming_date.isoformat(),
-            tx.recorded_at.astimezone(zone).isoformat(timespec="minutes"),
-            tx.player.membership_number,
-            tx.player.name,
-            tx.table.code,
-            tx.get_kind_display(),
-            tx.amount,
-            tx.day_total,
-            tx.recorded_by.get_username(),
-        )
-    writer.writerow([])
-    row(_("Report candidates"))
-    row(
-        _("Gaming date"),
-        _("Membership number"),
-        _("Player"),
-        _("Direction"),
-        _("Total"),
-        _("Transactions"),
-        _("Reporting threshold"),
-        _("Alert raised at"),
+    candidates = Sheet(
+        _("Report candidates"),
+        [
+            Column(_("Gaming date")),
+            Column(_("Membership number")),
+            Column(_("Player")),
+            Column(_("Direction")),
+            Column(_("Total"), Kind.MONEY),
+            Column(_("Transactions"), Kind.COUNT),
+            Column(_("Reporting threshold"), Kind.MONEY),
+            Column(_("Alert raised at")),
+        ],
+        [
+            [
+                candidate.gaming_date,
+                candidate.player.membership_number,
+                candidate.player.name,
+                candidate.kind_label,
+                candidate.total,
+                len(candidate.transactions),
+                candidate.thresholds.reporting_threshold,
+                candidate.alert.raised_at if candidate.alert else None,
+            ]
+            for candidate in report.candidates
+        ],
     )
-    for candidate in report.candidates:
-        row(
-            candidate.gaming_date.isoformat(),
-            candidate.player.membership_number,
-            candidate.player.name,
-            candidate.kind_label,
-            candidate.total,
-            len(candidate.transactions),
-            candidate.thresholds.reporting_threshold,
-            candidate.alert.raised_at.astimezone(zone).isoformat(timespec="minutes")
-            if candidate.alert
-            else "",
-        )
-    name = f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv"
-    return csv_download(buffer.getvalue(), name)
+    export = Export(
+        currency=venue.currency, zone=venue_zone(venue), heading=heading, sheets=[log, candidates]
+    )
+    return csv_response(
+        export, f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv"
+    )
 
 
 def _managed_venue(request: HttpRequest) -> Venue:

@@ -9,8 +9,6 @@ done redirects to the page, and the same form posted twice changes nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
 from typing import Any
 
@@ -24,15 +22,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.console.access import use_venue_language
 from casino.errors import ServiceError
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import FluctuationInvestigation
 from casino.reports import investigation_selectors as chosen
 from casino.reports.integrity_views import READERS as INTEGRITY_READERS
-from casino.reports.outputs import csv_text
-from casino.reports.views import _check, csv_download, dates_asked, venue_asked
+from casino.reports.views import _check, dates_asked, venue_asked
 from casino.roles import MANAGE, can
 from casino.services import investigations as steps
 from casino.services.investigations import venue_managers
-from casino.timezones import venue_today
+from casino.timezones import venue_today, venue_zone
 
 Status = FluctuationInvestigation.Status
 LOG_DAYS = 30
@@ -150,6 +148,7 @@ def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse
 
 @login_required
 @require_GET
+@export_view
 def investigation_log(request: HttpRequest) -> HttpResponse:
     """A venue's investigations opened in a date range, as a page or (``?format=csv``) a CSV."""
     venues, venue = venue_asked(request, required=True)
@@ -158,7 +157,8 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
     )
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":
-        return csv_download(log_csv(log), f"{venue.code}-investigations-{date_from}-{date_to}.csv")
+        name = f"{venue.code}-investigations-{date_from}-{date_to}.csv"
+        return csv_response(log_export(log), name)
     context = {
         "venues": venues,
         "venue": venue,
@@ -169,88 +169,64 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
     return render(request, "reports/investigations_log.html", context)
 
 
-def _when(value: Any) -> str:
-    return f"{value:%Y-%m-%d %H:%M}" if value else ""
-
-
 def _name(user: Any) -> str:
     return user.get_username() if user is not None else ""
 
 
-def log_csv(log: chosen.Log) -> str:
-    """The log as CSV: amounts as plain numbers in the venue's currency, times in its zone,
-    every text cell kept from being read as a formula."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+def log_export(log: chosen.Log) -> Export:
+    """The log as an export: amounts in the venue's currency, times on its clocks."""
     venue = log.venue
-
-    def text(value: Any) -> str:
-        return csv_text(str(value)) if value not in (None, "") else ""
-
-    writer.writerow(
+    columns = [
+        Column(gettext("Opened")),
+        Column(gettext("Gaming date")),
+        Column(gettext("Shift")),
+        Column(gettext("Table")),
+        Column(gettext("Handle"), Kind.MONEY),
+        Column(gettext("House win"), Kind.MONEY),
+        Column(gettext("Theoretical win"), Kind.COMPUTED),
+        Column(gettext("Hold %"), Kind.PERCENT),
+        Column(gettext("Range low %"), Kind.PERCENT),
+        Column(gettext("Range high %"), Kind.PERCENT),
+        Column(gettext("Assigned to")),
+        Column(gettext("Due")),
+        Column(gettext("Status")),
+        Column(gettext("Outcome")),
+        Column(gettext("Findings by")),
+        Column(gettext("Signed off by")),
+        Column(gettext("Closed at")),
+        Column(gettext("Days taken"), Kind.COUNT),
+        Column(gettext("Overdue")),
+    ]
+    rows = [
         [
-            text(gettext("Investigation log")),
-            text(venue.name),
-            log.date_from.isoformat(),
-            log.date_to.isoformat(),
+            row.opened_at,
+            row.shift.gaming_date if row.shift_id else None,
+            row.shift.name if row.shift_id else row.figures.get("period", ""),
+            row.line_label,
+            row.handle,
+            row.house_win,
+            row.theoretical_win,
+            row.hold_pct,
+            row.range_low_pct,
+            row.range_high_pct,
+            _name(row.assigned_to) or gettext("unassigned"),
+            row.due_at,
+            row.get_status_display(),
+            row.get_outcome_display(),
+            _name(row.findings_by),
+            _name(row.signed_off_by),
+            row.closed_at,
+            row.days_taken,
+            row.overdue,
         ]
+        for row in log.rows
+    ]
+    return Export(
+        currency=venue.currency,
+        zone=venue_zone(venue),
+        heading=[
+            [gettext("Investigation log"), venue.name, log.date_from, log.date_to],
+            [gettext("Currency"), venue.currency, gettext("Time zone"), venue.timezone],
+        ],
+        sheets=[Sheet(gettext("Investigations"), columns, rows)],
     )
-    writer.writerow(
-        [
-            text(gettext("Currency")),
-            text(venue.currency),
-            text(gettext("Time zone")),
-            venue.timezone,
-        ]
-    )
-    writer.writerow(
-        [
-            text(header)
-            for header in (
-                gettext("Opened"),
-                gettext("Gaming date"),
-                gettext("Shift"),
-                gettext("Table"),
-                gettext("Handle"),
-                gettext("House win"),
-                gettext("Theoretical win"),
-                gettext("Hold %"),
-                gettext("Range low %"),
-                gettext("Range high %"),
-                gettext("Assigned to"),
-                gettext("Due"),
-                gettext("Status"),
-                gettext("Outcome"),
-                gettext("Findings by"),
-                gettext("Signed off by"),
-                gettext("Closed at"),
-                gettext("Days taken"),
-                gettext("Overdue"),
-            )
-        ]
-    )
-    for row in log.rows:
-        writer.writerow(
-            [
-                _when(row.local_opened_at),
-                row.shift.gaming_date.isoformat() if row.shift_id else "",
-                text(row.shift.name if row.shift_id else row.figures.get("period", "")),
-                text(row.line_label),
-                str(row.handle),
-                str(row.house_win),
-                "" if row.theoretical_win is None else str(row.theoretical_win),
-                "" if row.hold_pct is None else str(row.hold_pct),
-                "" if row.range_low_pct is None else str(row.range_low_pct),
-                "" if row.range_high_pct is None else str(row.range_high_pct),
-                text(_name(row.assigned_to) or gettext("unassigned")),
-                _when(row.local_due_at),
-                text(row.get_status_display()),
-                text(row.get_outcome_display()),
-                text(_name(row.findings_by)),
-                text(_name(row.signed_off_by)),
-                _when(row.local_closed_at),
-                row.days_taken,
-                text(gettext("yes") if row.overdue else gettext("no")),
-            ]
-        )
-    return buffer.getvalue()

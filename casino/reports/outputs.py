@@ -4,27 +4,19 @@ Each writer reads the stored figures only, so the files always say what the page
 ``present`` turns the figures into display text in the active language (amounts by
 ``casino.money.format_money`` with the currency's decimals in the venue's grouping, a
 computed figure rounded to the currency's minor units; percentages; "n/a" with its reason;
-statuses and notes worded) for the HTML page and the PDF; the CSV and XLSX keep plain
-numbers, their money cells formatted with the currency's decimals, their titles and headers
-in the active language (the venue's, for the files a worker builds: ``render_all``).
-
-Names and reasons are typed by people (a player, a venue, a void's reason), so a
-spreadsheet must never run them: a text cell starting with ``=``, ``+``, ``-``, ``@``, a
-tab or a carriage return would be a formula (OWASP "CSV injection"). The CSV writes such
-text after a ``'``; the XLSX stores it as a string with Excel's own quote prefix (what
-Excel records when one types ``'`` before it), so the text reads as typed. Numbers are
-written as numbers, a negative amount included. The CSV starts with a UTF-8 byte order
-mark, so Excel reads "Hà Nội" as such.
+statuses and notes worded) for the HTML page and the PDF. The CSV and the XLSX are one
+``casino.exports.Export`` (``export_of``), written as every export is: typed numbers in one
+format a column, no text a spreadsheet runs, a UTF-8 byte order mark, titles and headers in
+the active language (the venue's, for the files a worker builds: ``render_all``).
 """
 
 from __future__ import annotations
 
 import base64
 import copy
-import csv
-import io
 import logging
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -33,10 +25,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 
+from casino.exports import CONTENT_TYPES as FILE_TYPES
+from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, xlsx_bytes
 from casino.models import RoundStatus, Slip, SlipStatus, TableSession
-from casino.money import Grouping, currency_places, format_money, grouped
+from casino.money import Grouping, format_money, grouped
 from casino.reports.figures import note_text, theoretical_note
 from casino.reports.kinds import game_label
+from casino.timezones import zone
 
 # WeasyPrint logs every layout step at INFO level.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
@@ -45,8 +40,7 @@ CSV_NAME = "shift-report.csv"
 XLSX_NAME = "shift-report.xlsx"
 PDF_NAME = "shift-report.pdf"
 CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    **FILE_TYPES,
     "pdf": "application/pdf",
     "svg": "image/svg+xml",
 }
@@ -212,43 +206,12 @@ PERCENT = {
     "win_drop_pct",
 }
 COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
+#: Numbers that name a row (a round's number, a box's position, a session's).
+NUMBERED = {"round", "box", "session"}
 
 Progress = Callable[[int, str], None]
 #: Voided rounds listed in the PDF (the XLSX and the page list up to listings.LIST_LIMIT).
 PDF_VOIDS = 50
-
-
-#: What makes a spreadsheet read a text cell as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def is_formula_like(text: str) -> bool:
-    """Whether a spreadsheet would take ``text`` for a formula.
-
-    >>> is_formula_like("=1+1"), is_formula_like("-2"), is_formula_like("Hà Nội")
-    (True, True, False)
-    """
-    return text.startswith(FORMULA_STARTS)
-
-
-def csv_text(text: str) -> str:
-    """Text for a CSV cell that no spreadsheet runs: a ``'`` before a formula's first sign.
-
-    >>> csv_text("=1+1"), csv_text("@SUM(A1)"), csv_text("Macau")
-    ("'=1+1", "'@SUM(A1)", 'Macau')
-    """
-    return f"'{text}" if is_formula_like(text) else text
-
-
-def _decimal(value: Any) -> Any:
-    """A stored figure as a number for a spreadsheet (strings of digits become Decimal)."""
-    if isinstance(value, str):
-        try:
-            number = Decimal(value)
-        except ArithmeticError:
-            return value
-        return number if number.is_finite() else value
-    return value
 
 
 # Display
@@ -358,7 +321,7 @@ def fee_games_title(figures: dict[str, Any]) -> str:
     return " / ".join(game_label(code) for code in codes) or str(_("Fee games"))
 
 
-# CSV
+# CSV and XLSX
 
 
 def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
@@ -373,55 +336,83 @@ def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
     ]
 
 
-def render_csv(figures: dict[str, Any]) -> bytes:
-    """The figures as CSV blocks: a title row, a header row and the rows, per section, in
-    the active language (the venue's, for a report a worker builds)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+def kind_of(key: str | None) -> Kind:
+    """How a figure's column is written in the CSV and the XLSX (``casino.exports``)."""
+    if key in COMPUTED:
+        return Kind.COMPUTED
+    if key in MONEY:
+        return Kind.MONEY
+    if key in PERCENT:
+        return Kind.PERCENT
+    if key in COUNTS or key in NUMBERED:
+        return Kind.COUNT
+    if key == "odds":
+        return Kind.RATE
+    return Kind.TEXT
 
-    def text_row(*cells: Any) -> None:
-        writer.writerow([csv_text(_cell_text(None, cell)) for cell in cells])
 
+def _cell(key: str, value: Any) -> Any:
+    """A stored figure as the export's typed cell: a status worded, a time a time."""
+    if key in {"status", "kind"} and isinstance(value, str):
+        return status_label(value)
+    if key.endswith("_at") and isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+def export_of(figures: dict[str, Any]) -> Export:
+    """The report's figures as one export (the CSV and the XLSX say the same), in the
+    active language (the venue's, for a report a worker builds)."""
     shift = figures["shift"]
-    text_row(_("Shift report"), shift["venue_name"], shift["gaming_date"], shift["name"])
-    text_row(_("Currency"), shift["currency"], _("Time zone"), shift["timezone"])
-    for note in figures["notes"]:
-        text_row(_("Note"), note_text(note))
-    for key, label, value in count_lines(figures):
-        if value is not None:
-            writer.writerow([label, _cell_text(key, value)])
-    for key, title, first, columns, rows in _tables(figures):
-        headers = ([(key, first)] if first else []) + columns
-        writer.writerow([])
-        writer.writerow([f"[{title}]"])
-        writer.writerow([str(h) for _k, h in headers])
-        for row in rows:
-            writer.writerow([_cell_text(k, row.get(k)) for k, _h in headers])
-    # The byte order mark tells Excel the file is UTF-8 (without it, "Hà Nội" is garbled).
-    return buffer.getvalue().encode("utf-8-sig")
+    voids = figures["voids"]
+    heading: list[list[Any]] = [
+        [_("Shift report"), shift["venue_name"], shift["gaming_date"], shift["name"]],
+        [_("Currency"), shift["currency"], _("Time zone"), shift["timezone"]],
+        [
+            _("From"),
+            _cell("starts_at", shift["starts_at"]),
+            _("To"),
+            _cell("ends_at", shift["ends_at"]),
+        ],
+        [_("Voided rounds"), Cell(voids["count"], Kind.COUNT)],
+        [_("Voided handle"), Cell(voids["handle"], Kind.MONEY)],
+    ]
+    heading += [
+        [label, Cell(value, kind_of(key))]
+        for key, label, value in count_lines(figures)
+        if value is not None
+    ]
+    heading += [[_("Note"), note_text(note)] for note in figures["notes"]]
+    sheets = []
+    for _key, title, first, columns, rows in _tables(figures):
+        headers = ([("label", first)] if first else []) + columns
+        sheets.append(
+            Sheet(
+                title,
+                [Column(header, kind_of(key)) for key, header in headers],
+                [[_cell(key, row.get(key)) for key, _h in headers] for row in rows],
+            )
+        )
+    return Export(
+        currency=shift["currency"],
+        zone=zone(shift.get("timezone", "")),
+        heading=heading,
+        sheets=sheets,
+    )
 
 
-def _number(key: str | None, value: Any) -> bool:
-    """Whether a stored figure is a number: a number, or digits in a figure's column."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | Decimal | float):
-        return True
-    if key in MONEY or key in PERCENT or key in COUNTS or key == "odds":
-        return not isinstance(_decimal(value), str)
-    return False
+def render_csv(figures: dict[str, Any]) -> bytes:
+    """The figures as CSV: the heading, then a block per section (``export_of``)."""
+    return csv_bytes(export_of(figures))
 
 
-def _cell_text(key: str | None, value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return yes_no(value)
-    if _number(key, value):
-        return str(value)
-    if key in {"status", "kind"}:
-        return csv_text(status_label(str(value)))
-    return csv_text(str(value))
+def render_xlsx(figures: dict[str, Any]) -> bytes:
+    """One sheet per section, the heading above the summary; amounts as numbers (so sums
+    can be checked in the sheet) shown with the currency's decimals."""
+    return xlsx_bytes(export_of(figures))
 
 
 def _tables(
@@ -457,158 +448,6 @@ def _tables(
         ("label", str(_("Fills and credits")), None, SLIP_COLUMNS, figures["count"]["slips"]),
     ]
     return tables
-
-
-# XLSX
-
-#: What Excel refuses in a sheet's name.
-SHEET_NAME_REFUSED = str.maketrans({c: "-" for c in "[]:*?/\\"})
-
-
-def sheet_name(title: str, taken: set[str]) -> str:
-    """A sheet's name from a title: at most 31 characters, none Excel refuses, unique.
-
-    >>> sheet_name("Bets: tables / hours", set()), sheet_name("Tables", {"Tables"})
-    ('Bets- tables - hours', 'Tables 2')
-    """
-    name = title.translate(SHEET_NAME_REFUSED)[:31]
-    number = 2
-    while name.lower() in {t.lower() for t in taken}:
-        name = f"{title.translate(SHEET_NAME_REFUSED)[:28]} {number}"
-        number += 1
-    taken.add(name)
-    return name
-
-
-def number_formats(currency: str) -> dict[str, str]:
-    """The XLSX number format of an amount (the currency's decimals), a percentage and a
-    count.
-
-    >>> number_formats("VND")["money"], number_formats("MOP")["money"]
-    ('#,##0', '#,##0.00')
-    """
-    places = currency_places(currency)
-    return {
-        "money": "#,##0" + ("." + "0" * places if places else ""),
-        "percent": "0.00",
-        "count": "#,##0",
-    }
-
-
-def _format_of(key: str | None, formats: dict[str, str]) -> str | None:
-    if key in MONEY:
-        return formats["money"]
-    if key in PERCENT:
-        return formats["percent"]
-    if key in COUNTS:
-        return formats["count"]
-    return None
-
-
-def render_xlsx(figures: dict[str, Any]) -> bytes:
-    """One sheet per section, in the active language; amounts as numbers (so sums can be
-    checked in the sheet) shown with the currency's decimals."""
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-
-    workbook = Workbook()
-    workbook.remove(workbook.active)
-    bold = Font(bold=True)
-    taken: set[str] = set()
-    shift = figures["shift"]
-    formats = number_formats(shift["currency"])
-    summary = workbook.create_sheet(sheet_name(str(_("Summary")), taken))
-    for row in [
-        [_("Venue"), shift["venue_name"]],
-        [_("Gaming date"), shift["gaming_date"]],
-        [_("Shift"), shift["name"]],
-        [_("From"), shift["starts_at"]],
-        [_("To"), shift["ends_at"]],
-        [_("Currency"), shift["currency"]],
-        [_("Time zone"), shift["timezone"]],
-        [],
-    ]:
-        _append(summary, [str(c) if not isinstance(c, str) else c for c in row])
-    for key, header in [("label", ""), *FIGURE_COLUMNS]:
-        value = str(_("Shift total")) if key == "label" else _xlsx_value(key, figures["total"][key])
-        _append(
-            summary, [str(header) or str(_("Figure")), value], formats=[None, key], styles=formats
-        )
-    _append(summary, [])
-    voids = figures["voids"]
-    _append(summary, [str(_("Voided rounds")), voids["count"]])
-    _append(
-        summary,
-        [str(_("Voided handle")), _decimal(voids["handle"])],
-        formats=[None, "handle"],
-        styles=formats,
-    )
-    _append(
-        summary,
-        [str(_("Sessions flagged (count against ledger)")), figures["count"]["flagged_sessions"]],
-    )
-    for key, label, value in count_lines(figures)[:3]:
-        if value is not None:
-            _append(summary, [label, _decimal(value)], formats=[None, key], styles=formats)
-    for note in figures["notes"]:
-        _append(summary, [str(_("Note")), note_text(note)])
-    summary.column_dimensions["A"].width = 40
-    summary.column_dimensions["B"].width = 24
-    for _key, title, first, columns, rows in _tables(figures)[1:]:
-        sheet = workbook.create_sheet(sheet_name(title, taken))
-        headers = ([("label", first)] if first else []) + columns
-        sheet.append([str(h) for _k, h in headers])
-        for cell in sheet[1]:
-            cell.font = bold
-        keys = [k for k, _h in headers]
-        for row in rows:
-            _append(sheet, [_xlsx_value(k, row.get(k)) for k in keys], formats=keys, styles=formats)
-        for index, (_k, header) in enumerate(headers, start=1):
-            letter = sheet.cell(row=1, column=index).column_letter
-            sheet.column_dimensions[letter].width = max(10, min(28, len(str(header)) + 4))
-        sheet.freeze_panes = "B2"
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
-def _xlsx_value(key: str, value: Any) -> Any:
-    if value is None:
-        return None
-    if key in MONEY or key in PERCENT or key == "odds":
-        return _decimal(value)
-    if isinstance(value, bool):
-        return yes_no(True) if value else ""
-    if key in {"status", "kind"} and isinstance(value, str):
-        return status_label(value)
-    return value
-
-
-def _append(
-    sheet: Any,
-    values: list[Any],
-    *,
-    formats: list[str | None] | None = None,
-    styles: dict[str, str] | None = None,
-) -> None:
-    """Append a row whose text cells stay text, its numbers in the format of their figure
-    (``formats``: each cell's figure key, ``styles``: ``number_formats``).
-
-    openpyxl stores a string starting with ``=`` as a formula; any text a formula could
-    start with is stored as a string with Excel's quote prefix instead, exactly as typed.
-    """
-    sheet.append(values)
-    for column, value in enumerate(values, start=1):
-        if isinstance(value, str) and is_formula_like(value):
-            cell = sheet.cell(row=sheet.max_row, column=column)
-            cell.data_type = "s"
-            cell.quotePrefix = True
-        elif (
-            formats and styles and isinstance(value, int | Decimal) and not isinstance(value, bool)
-        ):
-            number_format = _format_of(formats[column - 1], styles)
-            if number_format:
-                sheet.cell(row=sheet.max_row, column=column).number_format = number_format
 
 
 # PDF

@@ -10,8 +10,6 @@ message and its status, never a 500.
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date
 from typing import Any
 
@@ -27,17 +25,17 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.console.access import use_venue_language
 from casino.errors import InvalidInput, ServiceError
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
 from casino.replicas import replica_reads
 from casino.reports import selectors
-from casino.reports.outputs import csv_text
 from casino.reports.players import player_history
-from casino.reports.views import _check, csv_download, dates_asked, venue_asked
+from casino.reports.views import _check, dates_asked, venue_asked
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
-from casino.timezones import venue_time, venue_today, venue_zone
+from casino.timezones import venue_today, venue_zone
 
 HISTORY_DAYS = 90
 #: The comps report's days by default.
@@ -241,41 +239,44 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@export_view
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
+    """A venue's comps over a range of gaming dates as CSV (``casino.exports``)."""
     _venues_shown, venue = venue_asked(request, required=True)
     date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
+    columns = [
+        Column(gettext("Gaming date")),
+        Column(gettext("Issued at")),
+        Column(gettext("Membership number")),
+        Column(gettext("Player")),
+        Column(gettext("Kind")),
+        Column(gettext("Amount"), Kind.MONEY),
+        Column(gettext("Currency")),
+        Column(gettext("Issued by")),
+        Column(gettext("Authorised by")),
+        Column(gettext("Notes")),
+    ]
+    rows = [
         [
-            gettext("Gaming date"),
-            gettext("Issued at"),
-            gettext("Membership number"),
-            gettext("Player"),
-            gettext("Kind"),
-            gettext("Amount"),
-            gettext("Currency"),
-            gettext("Issued by"),
-            gettext("Authorised by"),
-            gettext("Notes"),
+            comp.gaming_date,
+            comp.issued_at,
+            comp.player.membership_number,
+            comp.player.name,
+            comp.get_kind_display(),
+            comp.amount,
+            venue.currency,
+            comp.issued_by.get_username(),
+            comp.authorised_by.get_username() if comp.authorised_by else "",
+            comp.notes,
         ]
+        for comp in _comps(venue, date_from, date_to)
+    ]
+    export = Export(
+        currency=venue.currency,
+        zone=venue_zone(venue),
+        sheets=[Sheet(gettext("Comps"), columns, rows)],
     )
-    for comp in _comps(venue, date_from, date_to):
-        writer.writerow(
-            [
-                comp.gaming_date.isoformat(),
-                venue_time(comp.issued_at, venue),
-                csv_text(comp.player.membership_number),
-                csv_text(comp.player.name),
-                comp.get_kind_display(),
-                str(comp.amount),
-                venue.currency,
-                csv_text(comp.issued_by.get_username()),
-                csv_text(comp.authorised_by.get_username()) if comp.authorised_by else "",
-                csv_text(comp.notes),
-            ]
-        )
-    return csv_download(out.getvalue(), f"{venue.code}-comps-{date_from}-{date_to}.csv")
+    return csv_response(export, f"{venue.code}-comps-{date_from}-{date_to}.csv")
 
 
 # The comp policy

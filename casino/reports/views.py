@@ -9,8 +9,6 @@ renders the named partial of the same template. Pages render in the venue's time
 
 from __future__ import annotations
 
-import csv
-import io
 import zoneinfo
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -28,9 +26,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
-from casino import cash_selectors
+from casino import cash_selectors, exports
 from casino.console.access import use_venue_language
 from casino.errors import Forbidden
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
 from casino.money import currency_places, grouped, venue_money
@@ -280,6 +279,7 @@ def _request(request: HttpRequest, shift_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@export_view
 def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """One of the report's files (CSV, XLSX, PDF, chart SVG)."""
     report = selectors.report_get(pk=pk)
@@ -291,27 +291,14 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     if stored is None:
         raise Http404("no such file (yet)")
     content_type, content = stored
-    response = HttpResponse(content, content_type=content_type)
+    if name.endswith(".svg"):  # a chart, shown in the page
+        response = HttpResponse(content, content_type=content_type)
+        response["Cache-Control"] = "private, no-cache"
+        return response
     shift = report.shift
-    if not name.endswith(".svg"):
-        stem, _dot, extension = name.rpartition(".")
-        filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
-        response["Content-Disposition"] = f'attachment; filename="{_safe(filename)}"'
-    response["Cache-Control"] = "private, no-cache"
-    return response
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
-
-
-def csv_download(text: str, name: str) -> HttpResponse:
-    """A report's CSV to download as ``name``: UTF-8 with a byte order mark (Excel then
-    reads "Hà Nội" as such), kept by no shared cache."""
-    response = HttpResponse(text.encode("utf-8-sig"), content_type=outputs.CONTENT_TYPES["csv"])
-    response["Content-Disposition"] = f'attachment; filename="{_safe(name)}"'
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    stem, _dot, extension = name.rpartition(".")
+    filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
+    return exports.download(content, filename, content_type)
 
 
 # Periods: a venue's figures over a day, week, month or year to date or a range of gaming
@@ -467,50 +454,49 @@ def period_report(request: HttpRequest) -> HttpResponse:
     return render(request, "reports/periods.html", context)
 
 
+#: How each way a period figure is written on the page is written in its CSV.
+PERIOD_KINDS = {
+    "count": Kind.COUNT,
+    "money": Kind.MONEY,
+    "change": Kind.MONEY,
+    "theoretical": Kind.COMPUTED,
+    "pct": Kind.PERCENT,
+    "theoretical_pct": Kind.PERCENT,
+    "change_pct": Kind.PERCENT,
+    "flag": Kind.TEXT,
+}
+
+
 @login_required
 @require_GET
+@export_view
 def period_report_csv(request: HttpRequest) -> HttpResponse:
-    """The page's lines as CSV: plain numbers, text no spreadsheet runs, a UTF-8 BOM."""
+    """The page's lines, every one of them, as CSV (``casino.exports``)."""
     _venues, venue = venue_asked(request)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-
-    def text_row(*cells: Any) -> None:
-        writer.writerow([outputs.csv_text(str(cell)) for cell in cells])
-
-    text_row(_("Period report"), venue.name, periods.KINDS[period.kind])
-    text_row(_("Gaming dates"), period.start.isoformat(), period.end.isoformat())
-    text_row(
-        _("Previous period"), period.previous_start.isoformat(), period.previous_end.isoformat()
+    heading = [
+        [_("Period report"), venue.name, periods.KINDS[period.kind]],
+        [_("Gaming dates"), period.start, period.end],
+        [_("Previous period"), period.previous_start, period.previous_end],
+        [_("Currency"), venue.currency, _("Dimension"), figures.dimension.label],
+        *([_("Note"), note] for note in figures.notes),
+    ]
+    columns = [
+        Column(_("Key")),
+        Column(figures.dimension.label),
+        *(Column(header, PERIOD_KINDS[how]) for _k, header, how in PERIOD_COLUMNS),
+    ]
+    rows = [
+        [line["key"], line["label"], *(line.get(key) for key, _h, _how in PERIOD_COLUMNS)]
+        for line in [*figures.lines, figures.total]
+    ]
+    export = Export(
+        currency=venue.currency,
+        zone=venue_zone(venue),
+        heading=heading,
+        sheets=[Sheet(_("Period report"), columns, rows)],
     )
-    text_row(_("Currency"), venue.currency, _("Dimension"), figures.dimension.label)
-    for note in figures.notes:
-        text_row(_("Note"), note)
-    writer.writerow([])
-    text_row(_("Key"), figures.dimension.label, *(h for _k, h, _how in PERIOD_COLUMNS))
-
-    def values(line: dict[str, Any]) -> list[str]:
-        cells = []
-        for key, _header, how in PERIOD_COLUMNS:
-            value = line.get(key)
-            if value is None:
-                cells.append("")
-            elif how == "flag":
-                cells.append("1" if value else "0")
-            else:
-                cells.append(str(value))
-        return cells
-
-    for line in [*figures.lines, figures.total]:
-        writer.writerow(
-            [
-                outputs.csv_text(str(line["key"])),
-                outputs.csv_text(str(line["label"])),
-                *values(line),
-            ]
-        )
     name = f"{venue.code}-{period.kind}-{period.start}-{period.end}-{figures.dimension.code}.csv"
-    return csv_download(buffer.getvalue(), name)
+    return csv_response(export, name)

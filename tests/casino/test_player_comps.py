@@ -162,7 +162,7 @@ def test_the_comps_report_and_its_csv(client, floor, rated, policy):
     assert csv.content.startswith(b"\xef\xbb\xbf")  # UTF-8 as Excel reads it
     lines = csv.content.decode("utf-8-sig").splitlines()
     assert lines[0].startswith("Gaming date,Issued at,Membership number")
-    assert len(lines) == 2 and ",VIP-1,An,Show,20000.00,VND,supervisor," in lines[1]
+    assert len(lines) == 2 and ",VIP-1,An,Show,20000,VND,supervisor," in lines[1]
 
 
 def test_a_supervisor_issues_a_comp_from_the_page(client, floor, rated, policy):

@@ -219,7 +219,7 @@ def test_the_slip_report_lists_voided_slips_and_missing_numbers(as_user, floor, 
     assert f"{voided.year}-000004" in missing and skipped.label not in missing
     assert "asked twice" in page and posted.label in page and credit.label in page
     csv_url = reverse("console:slip-report-csv", args=[floor.venue.pk]) + f"?day={day}"
-    rows = as_user(cashier).get(csv_url).content.decode().splitlines()
+    rows = as_user(cashier).get(csv_url).content.decode("utf-8-sig").splitlines()
     assert rows[0].startswith("Slip,Kind,Table,Amount,Status")
     assert any(row.startswith(voided.label) and "asked twice" in row for row in rows)
     assert rows[-1].startswith(f"{voided.year}-000004,") and "Missing" in rows[-1]
