@@ -18,6 +18,7 @@ from casino.roles import SUPERVISE, can
 from casino.rules import rules_in_force
 from casino.services import rulesets
 from casino.services.audit import audit_record
+from casino.services.eligibility import Activity, check_player_may
 from casino.timezones import venue_time
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, Rating, TableGameRulesetVersion
@@ -98,9 +99,11 @@ def rating_enter(
 
     The times are within the session (from its opening to its close, or now while it is
     open), time out after time in; the average bet is within the table's limits; the player
-    is a member of the venue. The theoretical win is worked out with the house edge and
-    pace of the version in force. A correction ``replaces`` a rating of the same session
-    with a reason: the new one is in force, the old one stays on record.
+    is a member of the venue the eligibility question allows to be rated on the venue's
+    date of the time in (a barred player's play is not rated). The theoretical win is
+    worked out with the house edge and pace of the version in force. A correction
+    ``replaces`` a rating of the same session with a reason: the new one is in force, the
+    old one stays on record.
     """
     session = (
         TableSession.objects.select_for_update().select_related("table__venue").get(pk=session.pk)
@@ -119,12 +122,7 @@ def rating_enter(
             field="player",
             reason="player_not_of_venue",
         )
-    if found.status != Player.Status.ACTIVE:
-        raise InvalidInput(
-            _("%(name)s's membership is not active.") % {"name": found.name},
-            field="player",
-            reason="player_not_active",
-        )
+    check_player_may(player=found, venue=venue, activity=Activity.RATE, at=started_at)
     bet = _amount(average_bet, "average_bet")
     limit = TableLimit.objects.filter(table=table, bet_type=BET_TYPE).first()
     if limit is not None and not limit.min_stake <= bet <= limit.max_stake:

@@ -23,7 +23,7 @@ from casino.limits import Limit
 from casino.models import Player, TableLimit
 from casino.money import Grouping, grouped, marks, parse_grouped
 from casino.players import membership_key
-from casino.services.players import barred_now, barring_text
+from casino.services.eligibility import Activity, player_eligibility
 from casino.services.rounds import check_stake
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).
@@ -147,7 +147,8 @@ def read_stake(
 
 
 def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | None, str]:
-    """The player of a typed membership number among ``players`` (keyed by stored number)."""
+    """The player of a typed membership number among ``players`` (keyed by stored number),
+    and why they may not play (``casino.services.eligibility``), if they may not."""
     number = (member or "").strip()
     if not number:
         return None, ""
@@ -158,15 +159,10 @@ def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | No
         return None, _("No player with membership number %(number)s at this venue") % {
             "number": number
         }
-    if player.status == Player.Status.BARRED:
-        return player, _("%(name)s is barred and cannot play") % {"name": player.name}
-    # Players read by ``players_by_number`` say whether they are barred today; the
-    # barring itself is read only to say why.
-    if getattr(player, "barred_today", True):
-        barred, barring = barred_now(player)
-        if barred:
-            return player, barring_text(player, barring)
-    return player, ""
+    # The services' own question and words. Players read by ``players_by_number`` say
+    # whether they are barred today: the barring itself is read only to say why.
+    answer = player_eligibility(player=player, venue=player.venue, activity=Activity.PLAY)
+    return player, answer.reason
 
 
 # Chip counts and credentials

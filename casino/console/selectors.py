@@ -247,12 +247,12 @@ def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Play
     if not wanted:
         return {}
     # ``barred_today``: whether a barring keeps them from play on the venue's date.
-    return {
-        player.membership_number: player
-        for player in Player.objects.filter(venue=venue, membership_number__in=wanted).annotate(
-            barred_today=barred_on(venue_today(venue))
-        )
-    }
+    found = Player.objects.filter(venue=venue, membership_number__in=wanted).annotate(
+        barred_today=barred_on(venue_today(venue))
+    )
+    for player in found:
+        player.venue = venue  # the eligibility question reads it: no query for it
+    return {player.membership_number: player for player in found}
 
 
 def _rounds_with_boxes() -> QuerySet[Round]:

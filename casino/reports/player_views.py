@@ -35,6 +35,7 @@ from casino.reports.views import _check, dates_asked, venue_asked
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
+from casino.services.eligibility import Activity, player_eligibility, players_eligibility
 from casino.timezones import venue_today, venue_zone
 
 HISTORY_DAYS = 90
@@ -59,13 +60,9 @@ def player_list(request: HttpRequest) -> HttpResponse:
         players = players.filter(by_number | Q(name__icontains=query))
     with replica_reads():
         found = list(players[:MAX_FOUND])
-        barrings = player_services.barrings_in_force([p.pk for p in found], venue_today(venue))
+        answers = players_eligibility(players=found, venue=venue, activity=Activity.PLAY)
     rows = [
-        {
-            "player": p,
-            "barred": p.status == Player.Status.BARRED or p.pk in barrings,
-            "barring": barrings.get(p.pk),
-        }
+        {"player": p, "barred": answers[p.pk].barred, "barring": answers[p.pk].barring}
         for p in found
     ]
     context = {"venues": venues, "venue": venue, "q": query, "rows": rows}
@@ -103,16 +100,16 @@ def _page(
             .order_by("-issued_at")[:50]
         )
         cash = cash_selectors.player_cash(player=player)
-    barred, barring = player_services.barred_now(player)
+    answer = player_eligibility(player=player, venue=venue, activity=Activity.PLAY)
     earned = comp_services.comp_earned(player)
     context = {
         "player": player,
         "venue": venue,
         "identity": player_services.identity_of(player, full=manager),
         "identity_full": manager,
-        "barred": barred,
-        "barring": barring,
-        "barring_text": player_services.barring_text(player, barring) if barred else "",
+        "barred": answer.barred,
+        "barring": answer.barring,
+        "barring_text": answer.reason,
         "barrings": barrings,
         "history": history,
         "comps": comps,

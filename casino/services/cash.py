@@ -5,7 +5,9 @@
   amount (more than 0, in the venue's currency units: no more decimals than the currency
   has). The player is a member of the venue (by membership number) or nobody known: a
   buy-in of an unknown player still counts for the table, but no threshold can follow
-  it; a barred player cannot buy in (a cash-out is still recorded). It counts in the
+  it. The player is asked the eligibility question (``casino.services.eligibility``): a
+  barred player cannot buy in; their cash-out is recorded, audited
+  (``cash.barred_cash_out``) and logged on ``casino.security``. It counts in the
   gaming day of the venue it is recorded in (``GamingDay``, or the venue's start time
   when no day is made yet), not the calendar day.
 - No ledger entry: chips given for cash leave the tray and the cash goes into the drop
@@ -56,10 +58,13 @@ from casino.money import currency_places, venue_money
 from casino.players import membership_key
 from casino.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.services.eligibility import Activity, Eligibility, check_player_may
 from casino.services.gaming_days import gaming_date_of
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000
+#: What the eligibility question is asked about, by the kind of transaction.
+ACTIVITY = {CashKind.BUY_IN: Activity.BUY_IN, CashKind.CASH_OUT: Activity.CASH_OUT}
 
 
 def gaming_date_at(venue: Venue, at: datetime) -> Any:
@@ -182,22 +187,12 @@ def cash_record(
     if instrument not in CashInstrument.values:
         raise InvalidInput(gettext("Choose cash, chips, a marker or other."), field="instrument")
     amount = check_amount(amount, venue)
-    if player is not None and player.venue_id != venue.pk:
-        raise InvalidInput(
-            gettext("No player with membership number %(number)s at this venue.")
-            % {"number": player.membership_number},
-            field="player",
-        )
+    at = at or timezone.now()
+    asked = None
     if player is not None:
         # Serialises one player's transactions, so two tables do not raise one alert twice.
         player = Player.objects.select_for_update().get(pk=player.pk)
-        if kind == CashKind.BUY_IN and player.status == Player.Status.BARRED:
-            raise Conflict(
-                gettext("%(name)s is barred and cannot buy in; a cash-out is still recorded.")
-                % {"name": player.name},
-                field="player",
-            )
-    at = at or timezone.now()
+        asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
     tx = CashTransaction(
         venue=venue,
         session=session,
@@ -227,9 +222,35 @@ def cash_record(
         ),
         after=_as_dict(tx),
     )
+    if asked is not None and asked.barred:
+        _barred_cash_out(tx, asked)
     if player is not None and instrument == CashInstrument.CASH:
         _alert_if_reached(tx, at)
     return tx
+
+
+def _barred_cash_out(tx: CashTransaction, asked: Eligibility) -> None:
+    """A barred player's cash-out is recorded (the house keeps nothing of theirs) and the
+    venue alerted: an audit event and a WARNING line on ``casino.security``."""
+    audit_record(
+        user=None,
+        action="cash.barred_cash_out",
+        obj=tx,
+        venue=tx.venue,
+        summary=(
+            f"cash-out of {venue_money(tx.amount, tx.venue)} at {tx.table.code} by barred "
+            f"player {tx.player.membership_number}"
+        ),
+        after={"barring": asked.barring.pk if asked.barring else None, **_as_dict(tx)},
+    )
+    logger.warning(
+        "cash-out by a barred player venue=%s player=%s barring=%s amount=%s transaction=%s",
+        tx.venue.code,
+        tx.player.membership_number,
+        asked.barring.pk if asked.barring else "status",
+        tx.amount,
+        tx.pk,
+    )
 
 
 def _alert_if_reached(tx: CashTransaction, at: datetime) -> CashAlert | None:

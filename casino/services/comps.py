@@ -9,7 +9,8 @@ the policy's reinvestment rate x the player's theoretical win over the last
 to them over those days. One comp may be at most the issuer's limit: a supervisor's, or a
 manager's (a comp over the supervisors' limit is authorised by the manager who issues it).
 Issuing locks the player's row, so two comps at once cannot both spend the same earned
-amount. A comp is a record, not a ledger movement (docs/PLAYERS.md).
+amount. A barred player receives none (``casino.services.eligibility``). A comp is a
+record, not a ledger movement (docs/PLAYERS.md).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from casino.money import venue_money
 from casino.reports.players import comps_issued, theoretical_win
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.services.eligibility import Activity, check_player_may
 from casino.timezones import venue_today
 
 #: The gaming days a player's earned amount looks back over, today included.
@@ -180,11 +182,12 @@ def comp_earned(player: Player) -> Earned:
 @transaction.atomic
 def comp_issue(*, player: Player, user: Any, amount: Any, kind: str, notes: str = "") -> Comp:
     """Give a player a comp: by a supervisor or a manager, within their limit and the
-    player's earned amount; audited."""
+    player's earned amount, to a player the eligibility question allows; audited."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     venue = Venue.objects.get(pk=player.venue_id)
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden(_("only a supervisor or a manager issues comps"))
+    check_player_may(player=player, venue=venue, activity=Activity.COMP)
     amount = _amount(amount, "amount", positive=True)
     if kind not in Comp.Kind.values:
         raise InvalidInput(

@@ -20,9 +20,7 @@ from casino.errors import Forbidden, InvalidInput
 from casino.models import Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
 from casino.roles import MANAGE, can
-from casino.selectors import barrings_on
 from casino.services.audit import audit_record
-from casino.timezones import venue_today
 
 #: The fields of a player a manager may change.
 EDITABLE = ("membership_number", "name", "status")
@@ -227,50 +225,8 @@ def _birth_date(value: Any) -> date | None:
     return born
 
 
-# Barring: from a day, optionally until a day; by a manager; lifted, never deleted.
-
-
-def barrings_in_force(player_ids: Any, on: date) -> dict[int, PlayerBarring]:
-    """Player id -> the barring that keeps them from play on ``on`` (the venue's date)."""
-    rows = (
-        barrings_on(on)
-        .filter(player_id__in=list(player_ids))
-        .order_by("player_id", "-starts_on", "-pk")
-    )
-    found: dict[int, PlayerBarring] = {}
-    for barring in rows:
-        found.setdefault(barring.player_id, barring)
-    return found
-
-
-def barring_text(player: Player, barring: PlayerBarring | None) -> str:
-    """Why a player cannot play, for the person seating them."""
-    if barring is None:
-        return _("player %(number)s is barred and cannot play") % {
-            "number": player.membership_number
-        }
-    values = {
-        "number": player.membership_number,
-        "from": barring.starts_on.isoformat(),
-        "until": barring.ends_on.isoformat() if barring.ends_on else "",
-        "reason": barring.reason,
-    }
-    if barring.ends_on:
-        return (
-            _(
-                "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and "
-                "cannot play"
-            )
-            % values
-        )
-    return _("player %(number)s is barred from %(from)s (%(reason)s) and cannot play") % values
-
-
-def barred_now(player: Player) -> tuple[bool, PlayerBarring | None]:
-    """Whether the player is barred today at their venue, and the barring that says so."""
-    venue = Venue.objects.get(pk=player.venue_id)
-    barring = barrings_in_force([player.pk], venue_today(venue)).get(player.pk)
-    return player.status == Player.Status.BARRED or barring is not None, barring
+# Barring: from a day, optionally until a day; by a manager; lifted, never deleted. What a
+# barring keeps a player from is the eligibility question's (casino.services.eligibility).
 
 
 @transaction.atomic

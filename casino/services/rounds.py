@@ -46,9 +46,9 @@ from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
 from casino.services.audit import audit_record
+from casino.services.eligibility import Activity, players_eligibility
 from casino.services.integrity_tallies import integrity_tally
 from casino.services.ledger import ledger_post
-from casino.services.players import barring_text, barrings_in_force
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
@@ -153,9 +153,11 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
         if player_ids
         else {}
     )
-    barred = [pk for pk, player in players.items() if player.barred_today]
-    # Only to say why: the barrings of the barred, in a query of their own.
-    barrings = barrings_in_force(barred, today) if barred else {}
+    # The eligibility question, answered from that annotation: a query of its own only to
+    # read the barrings of the barred.
+    answers = players_eligibility(
+        players=players.values(), venue=table.venue, activity=Activity.PLAY
+    )
     limits = {limit.bet_type: in_force(limit) for limit in _LIMITS(table.pk, timezone.now())}
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
@@ -183,12 +185,7 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
                     field=f"boxes[{index}].player",
                     reason="player_unknown",
                 )
-            if player.status == Player.Status.BARRED or player.barred_today:
-                raise InvalidInput(
-                    barring_text(player, barrings.get(player.pk)),
-                    field=f"boxes[{index}].player",
-                    reason="player_barred",
-                )
+            answers[player.pk].check(field=f"boxes[{index}].player")
         for bet_type, stake in box.stakes.items():
             # A bet type without a limit: the game refuses one its rules do not offer.
             try:

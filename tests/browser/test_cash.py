@@ -10,9 +10,12 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from playwright.sync_api import expect
 
 from casino.models import CashTransaction
+from casino.services.players import player_bar
 from casino.services.sessions import session_open
+from casino.timezones import venue_today
 from tests.browser.conftest import log_in, shot
 from tests.factories import PlayerFactory
 
@@ -55,3 +58,34 @@ def test_a_buy_in_is_recorded_by_keyboard_and_listed_at_the_table(page, floor):
     page.get_by_label("Membership number").wait_for()
     assert page.get_by_label("Membership number").input_value() == ""
     shot(page, "cash-buy-in")
+
+
+def test_a_barred_members_buy_in_is_refused_with_the_barring_beside_their_number(page, floor):
+    floor.venue.language = "en"
+    floor.venue.save(update_fields=["language"])
+    player = PlayerFactory(venue=floor.venue, membership_number="VIP-9", name="Le Thi B")
+    # A barring in force; the player's status stays active.
+    player_bar(
+        player=player,
+        user=floor.manager,
+        reason="self-exclusion",
+        starts_on=venue_today(floor.venue),
+    )
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    log_in(page, "dealer")
+    page.goto(f"/console/sessions/{session.pk}/cash/")
+    page.get_by_label("Membership number").fill("vip-9")
+    page.get_by_label("Amount").fill("1,000,000")
+    page.keyboard.press("Enter")
+    number = page.get_by_label("Membership number")
+    expect(number).to_have_attribute("aria-invalid", "true")
+    expect(number).to_have_accessible_description(
+        f"player VIP-9 is barred from {venue_today(floor.venue).isoformat()} "
+        "(self-exclusion) and cannot buy in"
+    )
+    assert not CashTransaction.objects.exists()

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.console import forms
-from casino.errors import Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.games import BoxInput
 from casino.models import AuditEvent, Comp, CompPolicy, Player
 from casino.services.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
@@ -70,7 +70,7 @@ def test_a_barred_member_is_refused_a_seat_with_the_barring_named(floor, session
     barring = player_bar(
         player=member, user=floor.manager, reason="self-exclusion", starts_on=today
     )
-    with pytest.raises(InvalidInput) as refused:
+    with pytest.raises(Conflict) as refused:
         _play(session, floor.dealer, member)
     assert "barred from" in refused.value.message and "self-exclusion" in refused.value.message
     assert refused.value.reason == "player_barred"

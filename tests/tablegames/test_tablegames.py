@@ -19,10 +19,12 @@ from casino.reports import outputs
 from casino.reports.services import report_build, report_request
 from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.closing import session_close
+from casino.services.players import player_bar, player_unbar
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request
 from casino.services.tables import table_create
+from casino.timezones import venue_zone
 from tablegames.models import Rating
 from tablegames.services import rating_enter, venue_ruleset_from_preset
 from tests.casino.api import client_for
@@ -289,3 +291,30 @@ def test_the_rules_are_approved_by_a_second_person_and_a_round_is_refused(bj):
     )
     assert answer.status_code == 400, answer.content
     assert "no round is dealt" in answer.json()["detail"]
+
+
+def test_a_barred_members_play_is_not_rated_on_the_service_or_the_console(bj, client):
+    # given: Lan barred from the venue's date of the time in
+    started = bj.opened + timedelta(minutes=10)
+    on = timezone.localdate(started, timezone=venue_zone(bj.venue))
+    barring = player_bar(player=bj.p1, user=bj.manager, reason="self-exclusion", starts_on=on)
+    # then: the service refuses, naming the barring, and so does the console's form
+    with pytest.raises(Conflict, match="self-exclusion") as refused:
+        bj.rate()
+    assert refused.value.reason == "player_barred" and refused.value.field == "player"
+    client.force_login(bj.supervisor)
+    with timezone.override(bj.venue.timezone):
+        form = {
+            "player": "bj-1",
+            "average_bet": "100000",
+            "started_at": local(started),
+            "ended_at": local(started + timedelta(hours=1)),
+        }
+    answer = client.post(reverse("console:tablegames-rate", args=[bj.session.pk]), form)
+    assert answer.status_code == 400
+    assert "their play is not rated" in answer.content.decode()
+    # A barring from the next day leaves play before it rated (a late entry).
+    player_unbar(barring=barring, user=bj.manager, reason="entered by mistake")
+    player_bar(player=bj.p1, user=bj.manager, reason="later", starts_on=on + timedelta(days=1))
+    assert bj.rate().player == bj.p1
+    assert Rating.objects.count() == 1

@@ -21,18 +21,21 @@ from casino.replicas import replica_reads
 from casino.reports.players import player_history
 from casino.reports.selectors import REPORT_READ
 from casino.roles import MANAGE, can
-from casino.services.players import barred_now, identity_of
+from casino.services.eligibility import Activity, player_eligibility
+from casino.services.players import identity_of
 from casino.timezones import venue_today
 
 HISTORY_DAYS = 90
 
 
 def player_detail_data(player: Player, user: Any) -> dict[str, Any]:
-    barred, barring = barred_now(player)
+    answer = player_eligibility(
+        player=player, venue=Venue.objects.get(pk=player.venue_id), activity=Activity.PLAY
+    )
     data = dict(ps.PlayerSerializer(player).data)
     data.update(
-        barred=barred,
-        barring=ps.BarringSerializer(barring).data if barring else None,
+        barred=answer.barred,
+        barring=ps.BarringSerializer(answer.barring).data if answer.barring else None,
         identity=identity_of(player, full=can(user, MANAGE, player.venue_id)),
     )
     return data

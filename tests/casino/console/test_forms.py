@@ -38,7 +38,10 @@ def test_membership_numbers_are_looked_up_and_barred_players_refused(floor):
     barred = Player.objects.create(
         venue=floor.venue, membership_number="M-9", name="Barred", status=Player.Status.BARRED
     )
-    assert forms.read_player("m-9", {"M-9": barred}) == (barred, "Barred is barred and cannot play")
+    assert forms.read_player("m-9", {"M-9": barred}) == (
+        barred,
+        "player M-9 is barred and cannot play",
+    )
     assert forms.read_player("X-1", {})[1] == "No player with membership number X-1 at this venue"
     assert forms.read_player("", {}) == (None, "")
 

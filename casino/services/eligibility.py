@@ -1,0 +1,228 @@
+"""The one question every service that takes a player asks: may this member play, buy in,
+cash out, receive a comp or be rated here today?
+
+``player_eligibility`` answers it (``players_eligibility`` for several players at once, in
+one query), ``check_player_may`` refuses with the answer's reason. Rounds (every game's, as
+the floor deals them), buy-ins and cash-outs, comps and ratings ask it, and the console's
+member field shows its answer, so a screen and the service it calls say the same thing.
+``tests/test_services_ask_eligibility.py`` finds every service function that takes a player
+and fails on one that does not ask.
+
+The answer is read from:
+
+- **the venue**: a player is a member of one venue; at another they are nobody
+  (``player_not_of_venue``);
+- **the player's status**: ``barred`` bars them without an end;
+- **the barrings in force** on the venue's date of ``at`` (now unless given, the venue's
+  clocks): not lifted, begun, not ended. A self-exclusion is a barring whose reason says
+  so. A barring belongs to the player, and a player to one venue, so there is no barring
+  of a group of venues to read.
+
+What a barred player may still do (``player_barred`` otherwise):
+
+============  =========  ===========================================================
+activity      barred     why
+============  =========  ===========================================================
+``play``      refused    no new round; a round already dealt is settled as dealt
+``buy_in``    refused    whatever the instrument: cash, chips, a marker
+``cash_out``  allowed    the house does not keep their money; the cash-out is
+                         recorded, its audit event says the player is barred and a
+                         WARNING line on ``casino.security`` alerts the venue
+``comp``      refused    nothing is given to a barred player
+``rate``      refused    a rating earns comps; play on a barred day is not rated
+============  =========  ===========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from enum import StrEnum
+
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+
+from casino.errors import Conflict, InvalidInput, ServiceError
+from casino.models import Player, PlayerBarring, Venue
+from casino.selectors import barrings_on
+from casino.timezones import venue_today, venue_zone
+
+
+class Activity(StrEnum):
+    """What a service is about to let a player do."""
+
+    PLAY = "play"
+    BUY_IN = "buy_in"
+    CASH_OUT = "cash_out"
+    COMP = "comp"
+    RATE = "rate"
+
+
+#: What a barred player may still do (see the module's description).
+ALLOWED_WHEN_BARRED = frozenset({Activity.CASH_OUT})
+
+#: Why a barred player is refused, per activity: by status only, by a barring with a last
+#: day, by a barring until lifted.
+_BARRED = {
+    Activity.PLAY: (
+        gettext_noop("player %(number)s is barred and cannot play"),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and cannot play"
+        ),
+        gettext_noop("player %(number)s is barred from %(from)s (%(reason)s) and cannot play"),
+    ),
+    Activity.BUY_IN: (
+        gettext_noop("player %(number)s is barred and cannot buy in"),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and "
+            "cannot buy in"
+        ),
+        gettext_noop("player %(number)s is barred from %(from)s (%(reason)s) and cannot buy in"),
+    ),
+    Activity.COMP: (
+        gettext_noop("player %(number)s is barred and cannot receive a comp"),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and "
+            "cannot receive a comp"
+        ),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s (%(reason)s) and cannot receive a comp"
+        ),
+    ),
+    Activity.RATE: (
+        gettext_noop("player %(number)s is barred and their play is not rated"),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s until %(until)s (%(reason)s) and "
+            "their play is not rated"
+        ),
+        gettext_noop(
+            "player %(number)s is barred from %(from)s (%(reason)s) and their play is not rated"
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """The answer for one player and activity: ``allowed``, and if not, why (``reason``, in
+    the active language) under a stable ``code`` (``player_barred``,
+    ``player_not_of_venue``). ``barred`` and ``barring`` say whether a barring (or the
+    status) applies even where the activity is allowed (a barred player's cash-out)."""
+
+    player: Player
+    activity: Activity
+    allowed: bool
+    reason: str = ""
+    code: str = ""
+    barred: bool = False
+    barring: PlayerBarring | None = None
+
+    def check(self, *, field: str = "player") -> Eligibility:
+        """The answer itself if allowed; the refusal as a ``ServiceError`` otherwise."""
+        if self.allowed:
+            return self
+        error: type[ServiceError] = InvalidInput if self.code == "player_not_of_venue" else Conflict
+        raise error(self.reason, field=field, reason=self.code)
+
+
+def barrings_in_force(player_ids: Iterable[int], on: date) -> dict[int, PlayerBarring]:
+    """Player id -> the barring that keeps them from play on ``on`` (the venue's date)."""
+    rows = (
+        barrings_on(on)
+        .filter(player_id__in=list(player_ids))
+        .order_by("player_id", "-starts_on", "-pk")
+    )
+    found: dict[int, PlayerBarring] = {}
+    for barring in rows:
+        found.setdefault(barring.player_id, barring)
+    return found
+
+
+def barring_text(player: Player, barring: PlayerBarring | None, activity: Activity) -> str:
+    """Why a barred player may not do ``activity``, naming the barring when there is one."""
+    by_status, until, from_ = _BARRED[activity]
+    if barring is None:
+        return gettext(by_status) % {"number": player.membership_number}
+    values = {
+        "number": player.membership_number,
+        "from": barring.starts_on.isoformat(),
+        "until": barring.ends_on.isoformat() if barring.ends_on else "",
+        "reason": barring.reason,
+    }
+    return gettext(until if barring.ends_on else from_) % values
+
+
+def _answer(
+    player: Player, venue: Venue, activity: Activity, barring: PlayerBarring | None
+) -> Eligibility:
+    if player.venue_id != venue.pk:
+        return Eligibility(
+            player,
+            activity,
+            allowed=False,
+            reason=gettext("No player with membership number %(number)s at this venue.")
+            % {"number": player.membership_number},
+            code="player_not_of_venue",
+        )
+    barred = player.status == Player.Status.BARRED or barring is not None
+    if not barred or activity in ALLOWED_WHEN_BARRED:
+        return Eligibility(player, activity, allowed=True, barred=barred, barring=barring)
+    return Eligibility(
+        player,
+        activity,
+        allowed=False,
+        reason=barring_text(player, barring, activity),
+        code="player_barred",
+        barred=True,
+        barring=barring,
+    )
+
+
+def players_eligibility(
+    *,
+    players: Iterable[Player],
+    venue: Venue,
+    activity: Activity,
+    at: datetime | None = None,
+) -> dict[int, Eligibility]:
+    """Player id -> the answer for each of ``players`` at ``venue`` on the venue's date of
+    ``at`` (now unless given), in one query at most.
+
+    A player read with ``barred_today`` (``casino.selectors.barred_on`` of the venue's
+    today, as the console's lookups read them) and not barred costs no query when ``at``
+    is not given; the others' barrings are read together.
+    """
+    players = list(players)
+    on = venue_today(venue) if at is None else timezone.localdate(at, timezone=venue_zone(venue))
+    unsure = [
+        player.pk
+        for player in players
+        if player.venue_id == venue.pk and (at is not None or getattr(player, "barred_today", True))
+    ]
+    barrings = barrings_in_force(unsure, on) if unsure else {}
+    return {
+        player.pk: _answer(player, venue, activity, barrings.get(player.pk)) for player in players
+    }
+
+
+def player_eligibility(
+    *, player: Player, venue: Venue, activity: Activity, at: datetime | None = None
+) -> Eligibility:
+    """May ``player`` do ``activity`` at ``venue`` on the venue's date of ``at`` (now)?"""
+    return players_eligibility(players=[player], venue=venue, activity=activity, at=at)[player.pk]
+
+
+def check_player_may(
+    *,
+    player: Player,
+    venue: Venue,
+    activity: Activity,
+    at: datetime | None = None,
+    field: str = "player",
+) -> Eligibility:
+    """The answer if ``player`` may do ``activity``; else the refusal, raised: ``Conflict``
+    (409, reason ``player_barred``) for a barred player, ``InvalidInput`` (400, reason
+    ``player_not_of_venue``) for a player of another venue, ``field`` naming the input."""
+    answer = player_eligibility(player=player, venue=venue, activity=activity, at=at)
+    return answer.check(field=field)

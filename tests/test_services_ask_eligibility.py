@@ -1,0 +1,245 @@
+"""Every service that takes a player asks the eligibility question.
+
+The services are found by introspection: every public function of ``casino.services.*``,
+the console's services and each registered game's ``services`` module that has a parameter
+named ``player`` or ``player_id``, or typed with ``Player`` or with an entry carrying a
+player (a dataclass with a ``player_id`` field, as a round's ``BoxInput``). Each is either
+called below with a barred member, under a spy on ``players_eligibility`` (which
+``player_eligibility`` and ``check_player_may`` answer through), or listed as exempt with
+the reason. A new service taking a player fails here until it asks, or says why it need not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+import casino.services
+from casino import games
+from casino.errors import ServiceError
+from casino.games import BoxInput
+from casino.models import Player
+from casino.services import eligibility
+from casino.services.eligibility import Activity
+from casino.services.players import player_bar
+from casino.timezones import venue_today, venue_zone
+from tests.factories import PlayerFactory
+
+NO_NIU = "KH 8H 4D JH AD"
+NIU_8 = "JS QH JD AC 7H"
+
+#: Services that take a player but let them do nothing, with why they need not ask.
+EXEMPT = {
+    "casino.services.cash.day_total": "reads the cash recorded; records nothing",
+    "casino.services.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
+    "casino.services.players.identity_of": "reads the player's identity",
+    "casino.services.players.player_update": "a manager keeps a barred player's record too",
+    "casino.services.players.player_identity_update": "a manager keeps a barred player's "
+    "identity too",
+    "casino.services.players.player_bar": "barring is what the question reads",
+}
+
+
+def _service_modules() -> Iterator[types.ModuleType]:
+    for found in pkgutil.iter_modules(casino.services.__path__):
+        if found.name != "eligibility":  # the question itself
+            yield importlib.import_module(f"casino.services.{found.name}")
+    yield importlib.import_module("casino.console.services")
+    for adapter in games.all_games():
+        app = type(adapter).__module__.split(".")[0]
+        if importlib.util.find_spec(f"{app}.services") is not None:
+            yield importlib.import_module(f"{app}.services")
+
+
+def _carries_a_player(annotation: Any) -> bool:
+    if isinstance(annotation, type):
+        if issubclass(annotation, Player):
+            return True
+        if dataclasses.is_dataclass(annotation):
+            return any(f.name in ("player", "player_id") for f in dataclasses.fields(annotation))
+    return any(_carries_a_player(arg) for arg in typing.get_args(annotation))
+
+
+def _player_parameter(function: Callable) -> str | None:
+    """The parameter through which ``function`` takes a player, if it takes one."""
+    hints = typing.get_type_hints(function)
+    for name in inspect.signature(function).parameters:
+        if name in ("player", "player_id") or _carries_a_player(hints.get(name)):
+            return name
+    return None
+
+
+def _services_taking_a_player() -> dict[str, str]:
+    """``module.function`` -> the parameter it takes a player through."""
+    found = {}
+    for module in _service_modules():
+        for name, function in vars(module).items():
+            if name.startswith("_") or not inspect.isfunction(function):
+                continue
+            if function.__module__ != module.__name__:
+                continue  # imported: found in its own module
+            parameter = _player_parameter(function)
+            if parameter is not None:
+                found[f"{module.__name__}.{name}"] = parameter
+    return found
+
+
+TAKING_A_PLAYER = _services_taking_a_player()
+
+
+# The calls: each with a barred member, what it asks about and whether it must refuse.
+
+
+@dataclass
+class World:
+    floor: Any
+    session: Any
+    barred: Player
+
+    def boxes(self) -> list[BoxInput]:
+        stakes = {"single": Decimal("100000")}
+        return [BoxInput(1, NO_NIU, stakes, player_id=self.barred.pk)]
+
+
+def _cash(kind: str) -> Callable[[World], Any]:
+    from casino.services.cash import cash_record
+
+    return lambda w: cash_record(
+        session=w.session,
+        user=w.floor.dealer,
+        player=w.barred,
+        amount=Decimal("1000000"),
+        kind=kind,
+    )
+
+
+def _preview(w: World) -> Any:
+    from casino.services.rounds import round_preview
+
+    return round_preview(session=w.session, dealer_cards=NIU_8, boxes=w.boxes())
+
+
+def _create(w: World) -> Any:
+    from casino.services.rounds import round_create
+
+    return round_create(session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes())
+
+
+def _confirm(w: World) -> Any:
+    from casino.console.services import round_confirm
+
+    return round_confirm(
+        session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes(), key="k" * 32
+    )
+
+
+def _comp(w: World) -> Any:
+    from casino.services.comps import comp_issue
+
+    return comp_issue(player=w.barred, user=w.floor.supervisor, amount="1000", kind="meal")
+
+
+def _rating(w: World) -> Any:
+    from tests.tablegames.test_tablegames import Blackjack
+
+    bj = Blackjack()
+    started = bj.opened + timedelta(minutes=10)
+    w.barred = PlayerFactory(venue=bj.venue, membership_number="BJ-9")
+    on = timezone.localdate(started, timezone=venue_zone(bj.venue))
+    player_bar(player=w.barred, user=bj.manager, reason="self-exclusion", starts_on=on)
+    return bj.rate(player=w.barred, started_at=started)
+
+
+#: service -> [(how to call it with a barred member, the activity asked, refused?)]
+CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
+    "casino.services.cash.cash_record": [
+        (_cash("buy_in"), Activity.BUY_IN, True),
+        (_cash("cash_out"), Activity.CASH_OUT, False),
+    ],
+    "casino.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
+    "casino.services.rounds.round_create": [(_create, Activity.PLAY, True)],
+    "casino.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
+    "casino.services.comps.comp_issue": [(_comp, Activity.COMP, True)],
+    "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],
+}
+
+
+@contextmanager
+def asked() -> Iterator[list[tuple[Activity, set[int]]]]:
+    """Every question asked meanwhile, wherever the services imported it from."""
+    original = eligibility.players_eligibility
+    calls: list[tuple[Activity, set[int]]] = []
+
+    def spy(**kwargs: Any) -> Any:
+        players = list(kwargs["players"])
+        calls.append((kwargs["activity"], {player.pk for player in players}))
+        return original(**{**kwargs, "players": players})
+
+    with pytest.MonkeyPatch.context() as patch:
+        for module in list(sys.modules.values()):
+            if getattr(module, "__dict__", {}).get("players_eligibility") is original:
+                patch.setattr(module, "players_eligibility", spy)
+        yield calls
+
+
+def test_every_service_taking_a_player_is_called_here_or_exempt_with_a_reason():
+    unknown = sorted(set(TAKING_A_PLAYER) - set(CALLS) - set(EXEMPT))
+    assert not unknown, (
+        "these services take a player but the eligibility guard does not know them: "
+        + ", ".join(f"{name} (parameter {TAKING_A_PLAYER[name]!r})" for name in unknown)
+        + ". Ask casino.services.eligibility.check_player_may in them and add a call to CALLS "
+        "in tests/test_services_ask_eligibility.py, or add them to EXEMPT saying why not."
+    )
+    stale = sorted((set(CALLS) | set(EXEMPT)) - set(TAKING_A_PLAYER))
+    assert not stale, f"no longer services taking a player, take them off the guard: {stale}"
+
+
+def test_the_guard_finds_the_services_it_is_meant_for():
+    # The introspection itself: a parameter by name, by type, and a round's boxes.
+    assert TAKING_A_PLAYER["casino.services.cash.cash_record"] == "player"
+    assert TAKING_A_PLAYER["casino.services.rounds.round_create"] == "boxes"
+    assert TAKING_A_PLAYER["tablegames.services.rating_enter"] == "player"
+    assert "casino.services.sessions.session_open" not in TAKING_A_PLAYER
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("service", "case"),
+    [(name, index) for name, cases in CALLS.items() for index in range(len(cases))],
+)
+def test_the_service_asks_the_eligibility_question(floor, session, service, case):
+    call, activity, refused = CALLS[service][case]
+    member = PlayerFactory(venue=floor.venue, membership_number="BARRED-1")
+    player_bar(
+        player=member,
+        user=floor.manager,
+        reason="self-exclusion",
+        starts_on=venue_today(floor.venue),
+    )
+    world = World(floor=floor, session=session, barred=member)
+    with asked() as questions:
+        try:
+            call(world)
+        except ServiceError as error:
+            assert refused, f"{service} refused a barred member's {activity}: {error}"
+            assert error.reason == "player_barred", f"{service} refused otherwise: {error}"
+        else:
+            assert not refused, f"{service} let a barred member {activity}"
+    assert any(asked_ == activity and world.barred.pk in pks for asked_, pks in questions), (
+        f"{service} did not ask the eligibility question about {activity}: {questions}"
+    )
