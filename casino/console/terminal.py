@@ -149,10 +149,12 @@ class TerminalMiddleware:
     @staticmethod
     def refusal(request: HttpRequest) -> HttpResponse | None:
         path = request.path_info
-        if path.startswith(_FREE) or not request.user.is_authenticated:
+        if path.startswith(_FREE):
             return None
         if path.startswith("/api/") and "HTTP_AUTHORIZATION" in request.META:
             return None  # a device's token, not this login
+        if not request.user.is_authenticated:
+            return None
         console = path.startswith("/console/")
         if not console and is_console_only(request):
             # A PIN opened the console only: anywhere else, a password login is asked for.
