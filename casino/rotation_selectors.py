@@ -22,6 +22,19 @@ def dealer_on_duty(session: TableSession) -> Any:
     return spell.dealer if spell else None
 
 
+def session_on_duty(dealer: Any) -> TableSession | None:
+    """The open session ``dealer`` is the dealer on duty at, if any (at most one: a relief
+    refuses a dealer on duty at another table), with its table and venue."""
+    spell = (
+        DealerSpell.objects.filter(
+            dealer=dealer, ended_at__isnull=True, session__status=TableSession.Status.OPEN
+        )
+        .select_related("session__table__venue")
+        .first()
+    )
+    return spell.session if spell else None
+
+
 def with_dealer_on_duty(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     """The sessions, each annotated with its dealer on duty: ``on_duty_id``,
     ``on_duty_username`` and ``on_duty_since`` (empty for a closed session), in the one

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A locked console refuses its login's every request; a PIN's login is the console's only.
+    "casino.console.terminal.TerminalMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -174,7 +176,8 @@ MEDIA_URL = "media/"
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/console/"
 # A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
-# a session that no login set. The console locks itself after CONSOLE_IDLE_MINUTES idle.
+# a session that no login set. The console locks after CONSOLE_IDLE_MINUTES idle, in the
+# page and on the server (casino/console/terminal.py).
 SESSION_COOKIE_AGE = 12 * 3600
 CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 # A fluctuation investigation is due this many days after the report that flagged it opens

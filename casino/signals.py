@@ -14,6 +14,7 @@ from django.db.models import Min
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from casino.console.terminal import login_starts_afresh
 from casino.models import Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS
 
@@ -31,3 +32,9 @@ def limit_session_length(
     session = getattr(request, "session", None)
     if session is not None:
         session.set_expiry(session_hours_of(user) * 3600)
+
+
+@receiver(user_logged_in, dispatch_uid="casino.console_unlocked")
+def console_unlocked(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """A login opens the console unlocked and whole (the lock screen marks a PIN's login)."""
+    login_starts_afresh(request)

@@ -1,11 +1,18 @@
-"""Console PINs and taking over a shared console: the only writers of ``StaffPin``.
+"""Console PINs and a shared console's lock: the only writers of ``StaffPin``.
 
-A dealer's PIN unlocks a console that locked itself while idle, and lets another dealer
-take a terminal over without a full login: it is short, so it is only ever checked behind
-the login lockout (``casino.throttling.pin_authenticate``), and only its hash is stored.
+A PIN unlocks a console that was locked (idle, or by hand), and lets another member of the
+floor take a terminal over without a full login: it is short, so it is only ever checked
+behind the login lockout (``casino.throttling.pin_authenticate``), and only its hash is
+stored. It is for the floor only (:func:`pin_refusal`): an account whose every role is a
+dealer's or a supervisor's; managers, auditors, the cage, the count team and superusers
+keep their passwords. What a PIN opens is a console session, never the admin, the reports
+or the API (``casino.console.terminal``).
+
 A member sets their own PIN; a superuser, or a manager of a venue the member works at,
 sets it for them. Every change is audited (``pin.set``, who set whose PIN, never the PIN),
-and so is a takeover (``console.takeover``: who took the console from whom).
+and so are the lock (``console.lock``), the unlock (``console.unlock``) and a takeover
+(``console.takeover``: who took the console from whom), which at a table records the
+relief too (``casino.services.rotation.dealer_takeover``).
 
 Locking: setting a PIN locks the member's account row, so two changes apply in turn.
 """
@@ -21,11 +28,17 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import StaffPin
-from casino.roles import MANAGE, can, venue_ids
+from casino.models import StaffPin, TableSession
+from casino.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
+from casino.rotation_selectors import session_on_duty
 from casino.services.audit import audit_record
+from casino.services.rotation import dealer_takeover
 
 PIN_MIN_LENGTH, PIN_MAX_LENGTH = 4, 8
+#: The roles a PIN is for: the floor's, at the tables. An account holding any other role
+#: anywhere (a manager approves, an auditor reads everything, the cage and the count team
+#: hold money) signs in with its password only.
+PIN_ROLES = frozenset({DEALER, SUPERVISOR})
 
 
 def is_pin_shaped(text: str) -> bool:
@@ -51,6 +64,18 @@ def _check_pin(pin: str) -> None:
         )
 
 
+def pin_refusal(member: Any) -> str | None:
+    """Why ``member`` may not hold or use a console PIN, or None when they may: an active
+    account, no superuser, with roles only of the floor (``PIN_ROLES``)."""
+    roles = roles_of(member)
+    if not member.is_active or member.is_superuser or not roles or roles - PIN_ROLES:
+        return _(
+            "A PIN is for dealers and supervisors only: managers, auditors, the cage, the "
+            "count team and administrators sign in with their password."
+        )
+    return None
+
+
 def _may_set(user: Any, member: Any) -> bool:
     if user.pk == member.pk or getattr(user, "is_superuser", False):
         return True
@@ -63,6 +88,9 @@ def pin_set(*, user: Any, member: Any, pin: str) -> StaffPin:
     a manager of one of the member's venues)."""
     if not _may_set(user, member):
         raise Forbidden(_("Only the member, a manager of their venue or a superuser sets a PIN."))
+    refused = pin_refusal(member)
+    if refused:
+        raise Forbidden(refused, reason="password_only")
     _check_pin(pin)
     get_user_model()._default_manager.select_for_update().filter(pk=member.pk).first()
     existing = StaffPin.objects.filter(user=member).first()
@@ -88,18 +116,70 @@ def pin_matches(member: Any, pin: str) -> bool:
     return record is not None and check_password(pin, record.pin_hash)
 
 
-def has_pin(username: str) -> bool:
-    return StaffPin.objects.filter(user__username=username, user__is_active=True).exists()
+def pin_holder(username: str) -> tuple[Any, str | None]:
+    """The active account ``username`` names if it holds a console PIN, and why it may not
+    use it (:func:`pin_refusal`; None when it may); ``(None, None)`` when it holds none.
+    The lock screen checks a PIN-shaped secret as a PIN only when the holder may use it."""
+    record = (
+        StaffPin.objects.filter(user__username=username, user__is_active=True)
+        .select_related("user")
+        .first()
+    )
+    if record is None:
+        return None, None
+    return record.user, pin_refusal(record.user)
 
 
 @transaction.atomic
-def console_takeover(*, user: Any, previous: Any) -> None:
-    """Record that ``user`` took over a console ``previous`` was signed in on."""
+def console_lock(*, user: Any, reason: str) -> None:
+    """Record that the console ``user`` is signed in on was locked: ``idle`` (the page or
+    the server saw no use for the idle minutes) or ``manual`` (locked by hand)."""
+    audit_record(
+        user=user,
+        action="console.lock",
+        obj=user,
+        summary=f"console of {user.get_username()} locked ({reason})",
+        after={"reason": reason},
+    )
+
+
+@transaction.atomic
+def console_unlock(*, user: Any, by_pin: bool) -> None:
+    """Record that ``user`` unlocked the console they are signed in on, by PIN or password."""
+    how = "PIN" if by_pin else "password"
+    audit_record(
+        user=user,
+        action="console.unlock",
+        obj=user,
+        summary=f"console of {user.get_username()} unlocked with their {how}",
+        after={"by": how.lower()},
+    )
+
+
+@transaction.atomic
+def console_takeover(*, user: Any, previous: Any, by_pin: bool) -> TableSession | None:
+    """Record that ``user`` took over a console ``previous`` was signed in on; when
+    ``previous`` is the dealer on duty at an open table and ``user`` deals at its venue,
+    ``user`` relieves them there (``dealer_takeover``: the rounds from now on are
+    ``user``'s). Raises what the relief refuses (a round dealt and not settled, ``user``
+    on duty at another table): then nothing is recorded and the console stays ``previous``'s.
+    Returns the session where ``user`` is now the dealer on duty, if any."""
+    session = session_on_duty(previous)
+    relieved = None
+    if session is not None and can(user, PLAY, session.table.venue_id):
+        relieved = dealer_takeover(session=session, dealer=user)
     audit_record(
         user=user,
         action="console.takeover",
         obj=user,
-        summary=f"{user.get_username()} took over the console from {previous.get_username()}",
+        venue=session.table.venue if relieved else None,
+        summary=f"{user.get_username()} took over the console from {previous.get_username()}"
+        + (f" at {session.table}" if relieved else ""),
         before={"user": previous.get_username()},
-        after={"user": user.get_username()},
+        after={
+            "user": user.get_username(),
+            "by": "pin" if by_pin else "password",
+            "session": session.pk if relieved else None,
+        },
     )
+    return session if relieved else None

@@ -7,8 +7,11 @@ at the same instant (:func:`dealer_relieve`), and the close ends the last one
 session's lock, so a round takes its dealer from the session row it locks.
 
 A relief is refused while a round is dealt and not yet settled or voided: the round is
-the outgoing dealer's to finish. A dealer not on duty does not deal at the table (a
-supervisor or manager still may, covering it: ``check_may_deal``).
+the outgoing dealer's to finish. A supervisor records a relief; so does a member of the
+floor taking over the locked console of the dealer on duty with their own PIN or password
+(:func:`dealer_takeover`), so the rounds from then on are theirs. A dealer not on duty
+does not deal at the table (a supervisor or manager still may, covering it:
+``check_may_deal``).
 """
 
 from __future__ import annotations
@@ -86,10 +89,48 @@ def dealer_relieve(
     )
     if locked is None or locked.table.venue_id not in venue_ids(by):
         raise NotFound(_("there is no session %(pk)s at your venues") % {"pk": session.pk})
-    session = locked
-    table, venue = session.table, session.table.venue
-    if not can(by, SUPERVISE, venue.pk):
+    if not can(by, SUPERVISE, locked.table.venue_id):
         raise Forbidden(_("only a supervisor records a dealer's relief"), reason="not_supervisor")
+    return _relieve(session=locked, dealer=dealer, by=by, at=at, reason=reason)
+
+
+@transaction.atomic
+def dealer_takeover(*, session: TableSession, dealer: Any) -> DealerSpell:
+    """``dealer`` takes the open table over, now, at its console: they unlocked the console
+    the dealer on duty was signed in on with their own PIN or password
+    (``casino.services.pins.console_takeover``), which is what records it in place of a
+    supervisor. The outgoing spell ends as a break. Refused as :func:`dealer_relieve`
+    refuses, but for who records it; audited as ``session.relieve`` with ``"by":
+    "console"``. Locks the session's row. Returns the incoming dealer's spell."""
+    locked = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table__venue", "dealer")
+        .filter(pk=session.pk)
+        .first()
+    )
+    if locked is None:
+        raise NotFound(_("there is no session %(pk)s at your venues") % {"pk": session.pk})
+    return _relieve(
+        session=locked,
+        dealer=dealer,
+        by=dealer,
+        at=None,
+        reason=DealerSpell.End.BREAK,
+        console=True,
+    )
+
+
+def _relieve(
+    *,
+    session: TableSession,
+    dealer: Any,
+    by: Any,
+    at: datetime | None,
+    reason: str,
+    console: bool = False,
+) -> DealerSpell:
+    """The relief itself, on the locked session row."""
+    table, venue = session.table, session.table.venue
     if session.status != TableSession.Status.OPEN:
         raise Conflict(
             _("table %(table)s is closed: a relief is recorded at an open table")
@@ -177,8 +218,14 @@ def dealer_relieve(
         action="session.relieve",
         obj=session,
         venue=venue,
-        summary=f"{dealer.get_username()} relieved {outgoing.get_username()} at {table} ({reason})",
+        summary=f"{dealer.get_username()} relieved {outgoing.get_username()} at {table} ({reason})"
+        + (", taking over its console" if console else ""),
         before={"dealer": outgoing.get_username()},
-        after={"dealer": dealer.get_username(), "at": at.isoformat(), "reason": reason},
+        after={
+            "dealer": dealer.get_username(),
+            "at": at.isoformat(),
+            "reason": reason,
+            **({"by": "console"} if console else {}),
+        },
     )
     return spell

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from casino.console.terminal import is_console_only
 from casino.reports.selectors import report_venues
 from casino.roles import COUNT_FIGURES, can, roles_of, venue_ids
 
@@ -16,11 +17,13 @@ register = template.Library()
 def nav_access(context: Any) -> dict[str, bool]:
     """The console (a floor role at a venue), the count (its team, and who reads its
     figures), the reports (one venue's, at least) and the admin (staff): each link only
-    for those it lets in."""
-    user = context["request"].user
+    for those it lets in. A login a PIN opened is the console's only: no reports, no admin."""
+    request = context["request"]
+    user = request.user
+    whole = not is_console_only(request)
     return {
         "console": bool(roles_of(user) and venue_ids(user)),
         "count": any(can(user, COUNT_FIGURES, venue_id) for venue_id in venue_ids(user)),
-        "reports": report_venues(user=user).exists(),
-        "admin": bool(user.is_active and user.is_staff),
+        "reports": whole and report_venues(user=user).exists(),
+        "admin": whole and bool(user.is_active and user.is_staff),
     }

@@ -357,6 +357,7 @@
   /* Refusals and lost connections, said where the dealer looks. */
   document.addEventListener("htmx:responseError", (event) => {
     const xhr = event.detail.xhr;
+    if (xhr.status === 423) return;  // the console is locked: its lock screen says so (lock.js)
     const body = document.body.dataset;
     const type = xhr.getResponseHeader("Content-Type") || "";
     let message = body.msgError;

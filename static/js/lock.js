@@ -1,14 +1,21 @@
-/* The console's lock screen (casino/console/lock.py): after the idle minutes the page
-   covers itself with a dialog, without navigating, so the round typed stays in its form;
-   a 401 from an htmx request (the login ran out on the server) opens the same dialog to
-   sign in again. Unlocking posts the username and PIN or password; the answer carries the
-   CSRF token to use from then on (a login rotates it). */
+/* The console's lock screen (casino/console/lock.py): after the idle minutes, or by hand,
+   the page covers itself with a dialog, without navigating, so the round typed stays in
+   its form, and tells the server, which then refuses the login's every request in every
+   tab (casino/console/terminal.py): a 423 opens the same dialog in another tab, and a page
+   asked for while locked comes as the dialog alone, asked for again once unlocked. Use of
+   the page is reported to the server (a beat, at most every data-beat-seconds), so its own
+   idle deadline follows the person, not the page's polls. A 401 from an htmx request (the
+   login ran out on the server) opens the dialog to sign in again. Unlocking posts the
+   username and PIN or password; the answer carries the CSRF token to use from then on (a
+   login rotates it) and, after a takeover, the dealer now on duty. */
 (() => {
   "use strict";
 
   const ACTIVITY = ["keydown", "pointerdown", "input", "wheel", "touchstart"];
   let lastActivity = Date.now();
+  let lastBeat = Date.now();
   let locked = false;
+  let reloadWhenUnlocked = false;
   let returnFocus = null;
 
   const dialog = () => document.getElementById("lock");
@@ -36,10 +43,28 @@
     }
   }
 
+  function tellServer(url, data) {
+    const body = new URLSearchParams(data);
+    return fetch(url, {
+      method: "POST",
+      body,
+      headers: { "X-CSRFToken": csrfToken() },
+      credentials: "same-origin",
+      keepalive: true,
+    });
+  }
+
   function lock(reason) {
     const box = dialog();
-    if (!box) return;
-    const message = { idle: box.dataset.msgIdle, expired: box.dataset.msgExpired }[reason];
+    if (!box || (locked && reason === "locked")) return;
+    if (reason === "idle" || reason === "manual") {
+      tellServer(box.dataset.lockUrl, { reason }).catch(() => {});
+    }
+    const message = {
+      idle: box.dataset.msgIdle,
+      expired: box.dataset.msgExpired,
+      locked: box.dataset.msgLocked,
+    }[reason];
     field("lock-why").textContent = message || box.dataset.msgManual;
     field("lock-error").textContent = "";
     if (!locked) returnFocus = document.activeElement;
@@ -51,8 +76,12 @@
     (field("lock-username").value ? secret : field("lock-username")).focus();
   }
 
-  function unlocked(user) {
+  function unlocked(user, onDuty) {
     const box = dialog();
+    if (reloadWhenUnlocked) {
+      window.location.replace(window.location.href);  // a GET of the page asked for
+      return;
+    }
     locked = false;
     box.hidden = true;
     setInert(false);
@@ -60,7 +89,10 @@
     document.querySelectorAll("[data-signed-in-user]").forEach((element) => {
       element.textContent = user;
     });
+    const duty = document.getElementById("on-duty");
+    if (onDuty && duty && duty.firstChild) duty.firstChild.textContent = onDuty;
     lastActivity = Date.now();
+    lastBeat = lastActivity;
     if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
     returnFocus = null;
   }
@@ -97,12 +129,25 @@
       return;
     }
     useToken(answer.csrf);
-    unlocked(answer.user);
+    unlocked(answer.user, answer.on_duty);
+  }
+
+  function beat() {
+    const box = dialog();
+    const every = Number(box && box.dataset.beatSeconds) * 1000;
+    if (!box || !every || Date.now() - lastBeat < every) return;
+    lastBeat = Date.now();
+    tellServer(box.dataset.activeUrl, {}).then((response) => {
+      if (response.status === 423) lock("locked");
+      else if (response.status === 401) lock("expired");
+    }).catch(() => {});
   }
 
   ACTIVITY.forEach((type) => {
     document.addEventListener(type, () => {
-      if (!locked) lastActivity = Date.now();
+      if (locked) return;
+      lastActivity = Date.now();
+      beat();
     }, { capture: true, passive: true });
   });
 
@@ -114,7 +159,9 @@
   }, true);
 
   document.addEventListener("htmx:responseError", (event) => {
-    if (event.detail.xhr.status === 401) lock("expired");
+    const status = event.detail.xhr.status;
+    if (status === 401) lock("expired");
+    else if (status === 423) lock("locked");
   });
 
   document.addEventListener("click", (event) => {
@@ -125,6 +172,10 @@
     const box = dialog();
     if (!box) return;
     field("lock-form").addEventListener("submit", unlock);
+    if ("locked" in box.dataset) {
+      reloadWhenUnlocked = true;
+      lock("locked");
+    }
     const idle = Number(box.dataset.idleSeconds) * 1000;
     if (idle > 0) {
       setInterval(() => {

@@ -1,7 +1,9 @@
 """A shared terminal in the browser: the console locks itself when idle without leaving
 the page, so the round typed is still there; the dealer's PIN unlocks it and the round
-goes on; another dealer takes over with their PIN; a login that ran out on the server is
-signed in again on the same screen, the round kept.
+goes on; another dealer takes over with their PIN and is the dealer on duty from then on;
+a lock holds in every tab (the server's), and a tab opened while locked is the lock screen
+until unlocked; a login that ran out on the server is signed in again on the same screen,
+the round kept.
 
 The page's clock is Playwright's (``page.clock``): the idle minutes pass at once.
 """
@@ -96,11 +98,49 @@ def test_the_idle_lock_keeps_the_typed_round_and_the_pin_continues_it(
     unlock(page, "supervisor", "7391")
     lock.wait_for(state="hidden")
     page.get_by_role("navigation", name="Back office").get_by_text("supervisor").wait_for()
+    page.get_by_text("Dealer on duty: supervisor").wait_for()  # the relief is on duty
     page.get_by_label("Box 1: cards").fill("ks qs 5h 4h 10c")
     page.get_by_label("Dealer: cards").fill("js qh jd ac 7h")
     preview_and_confirm(page, 2)
-    assert Round.objects.get(number=2).settled_by == floor.supervisor
+    second = Round.objects.get(number=2)
+    assert (second.settled_by, second.dealer) == (floor.supervisor, floor.supervisor)
+    assert Round.objects.get(number=1).dealer == floor.dealer
     shot(page, "lock-02-taken-over")
+
+
+def test_a_lock_holds_in_every_tab_until_unlocked(page, live_server, floor, session):
+    english(page, live_server)
+    log_in(page, "dealer")
+    page.goto(f"/console/sessions/{session.pk}/")
+    type_round(page)
+    other = page.context.new_page()  # a second tab of the same terminal
+    other.goto(f"/console/sessions/{session.pk}/")
+
+    # the second tab is locked by hand: the first, still open on the page, is refused next
+    other.get_by_role("button", name="Lock or switch dealer").click()
+    other.get_by_role("dialog", name="Console locked").wait_for()
+    page.get_by_role("button", name="Preview").click()
+    lock = page.get_by_role("dialog", name="Console locked")
+    lock.wait_for()
+    assert "This console is locked" in lock.text_content()
+    assert page.get_by_label("Box 1: Single").input_value() == "100000"  # kept behind it
+    assert not Round.objects.exists()
+
+    # a tab opened now is the lock screen, and nothing of the table is behind it
+    third = page.context.new_page()
+    third.goto(f"/console/sessions/{session.pk}/")
+    locked = third.get_by_role("dialog", name="Console locked")
+    locked.wait_for()
+    assert third.get_by_label("Box 1: Single").count() == 0
+    shot(third, "lock-03-new-tab-locked")
+
+    # unlocked there with the PIN, that tab shows the table, and the first goes on
+    unlock(third, "dealer", "2580")
+    third.get_by_label("Box 1: Single").wait_for()
+    unlock(page, "dealer", "2580")
+    lock.wait_for(state="hidden")
+    preview_and_confirm(page, 1)
+    assert Round.objects.get().dealer == floor.dealer
 
 
 def test_a_login_that_ran_out_is_signed_in_again_without_losing_the_round(
@@ -119,7 +159,7 @@ def test_a_login_that_ran_out_is_signed_in_again_without_losing_the_round(
     assert "Your login ran out" in lock.text_content()
     assert page.url == screen
     assert page.get_by_label("Box 1: Single").input_value() == "100000"
-    shot(page, "lock-03-login-ran-out")
+    shot(page, "lock-04-login-ran-out")
     unlock(page, "dealer", "pw-for-tests")
     lock.wait_for(state="hidden")
     preview_and_confirm(page, 1)

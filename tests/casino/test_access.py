@@ -741,7 +741,14 @@ CONSOLE_ROUTES = {
     "console:language-of-venue": Route(
         lambda world, side: reverse("console:language-of-venue"), everyone(405), venue_bound=False
     ),
-    # The lock screen's unlock takes a POST only (its refusals are login attempts, recorded).
+    # The lock screen's lock, the page's beat and the unlock take a POST only (the unlock's
+    # refusals are login attempts, recorded).
+    "console:lock": Route(
+        lambda world, side: reverse("console:lock"), everyone(405), venue_bound=False
+    ),
+    "console:active": Route(
+        lambda world, side: reverse("console:active"), everyone(405), venue_bound=False
+    ),
     "console:unlock": Route(
         lambda world, side: reverse("console:unlock"), everyone(405), venue_bound=False
     ),
