@@ -10,6 +10,7 @@ from decimal import Decimal as D
 from html import unescape
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from casino.errors import InvalidInput
@@ -21,6 +22,7 @@ from casino.services.cash import (
     thresholds_approve,
     thresholds_propose,
 )
+from casino.services.pits import pit_create
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -164,6 +166,18 @@ def test_the_form_says_it_before_recording_then_the_dealer_and_the_pit_see_it(
     assert "Cash at the thresholds" in watch
     assert "Reporting threshold" in watch and "VIP-7 Tran Van A" in watch
     assert "20,000,000" in watch
+    # The pit's floor view: the table's card carries the alert.
+    pit = pit_create(
+        user=floor.manager,
+        venue=floor.venue,
+        code="P1",
+        name="Main pit",
+        supervisors=[floor.supervisor],
+        tables=[floor.table],
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    card = client.get(reverse("console:pit", args=[pit.pk])).content.decode()
+    assert "A buy-in or cash-out reached the reporting threshold" in card
 
 
 def test_an_unknown_patrons_cash_at_the_logging_threshold_asks_for_a_description(
