@@ -45,6 +45,17 @@ def session_cash(*, session: Any) -> list[CashTransaction]:
     )
 
 
+def session_crossings(*, session: Any) -> list[CashTransaction]:
+    """The session's transactions that reached a threshold when they were recorded (voids
+    left out), newest first: what the pit watching the table is shown."""
+    return list(
+        CashTransaction.objects.filter(session=session, voided_at__isnull=True)
+        .exclude(threshold="")
+        .select_related("player")
+        .order_by("-recorded_at", "-id")[:LIST_LIMIT]
+    )
+
+
 def session_transaction_for(*, session: Any, pk: int) -> CashTransaction | None:
     return CashTransaction.objects.filter(session=session, pk=pk).first()
 

@@ -94,6 +94,11 @@ urlpatterns = [
         name="count-close",
     ),
     path(
+        "venues/<int:pk>/count/<str:gaming_date>/reopen/",
+        count.CountReopenView.as_view(),
+        name="count-reopen",
+    ),
+    path(
         "venues/<int:pk>/count/<str:gaming_date>/figures/",
         count.CountFiguresView.as_view(),
         name="count-figures",

@@ -1,7 +1,14 @@
 """Buy-ins and cash-outs at the table: the dealer (or a supervisor) records them in a few
 keystrokes (membership number, amount, Enter: a cash buy-in unless another kind or
 instrument is chosen), and the session's list shows them; a supervisor voids a mistake
-with a reason, and the correction is entered again (``casino.services.cash``)."""
+with a reason, and the correction is entered again (``casino.services.cash``).
+
+Before recording, the form asks the services' own rule (``threshold_crossing``) whether
+this one reaches the venue's logging or reporting threshold: when it does, nothing is
+recorded yet; the form says so (the patron's cash of the day with it, the threshold) and
+asks for the identification the crossing needs, and the next Enter records it (the form
+carries the level the dealer was shown; a higher one reached meanwhile is shown again).
+After it, the notice and the list say the threshold reached, as the pit's view does."""
 
 from __future__ import annotations
 
@@ -15,10 +22,17 @@ from casino import cash_selectors
 from casino.console import forms
 from casino.console.access import closed, page, refusal, session_context, with_session
 from casino.errors import Forbidden, InvalidInput, ServiceError
-from casino.models import CashInstrument, CashKind, TableSession
+from casino.models import CashInstrument, CashKind, CashLevel, Player, TableSession, Venue
 from casino.money import venue_money
 from casino.roles import SUPERVISE, can
-from casino.services.cash import cash_record, cash_void, player_of
+from casino.services.cash import (
+    Identification,
+    ThresholdCrossing,
+    cash_record,
+    cash_void,
+    player_of,
+    threshold_crossing,
+)
 
 TEMPLATE = "console/cash.html"
 
@@ -36,8 +50,47 @@ def cash_context(session: TableSession, user: Any, **extra: Any) -> dict[str, An
         "data": {},
         "notice": "",
         "void_errors": {},
+        "crossing": None,
+        "crossing_text": "",
         **extra,
     }
+
+
+#: The form's field that carries the threshold level the dealer was shown.
+SHOWN = "threshold_shown"
+
+
+def crossing_text(crossing: ThresholdCrossing, player: Player | None, venue: Venue) -> str:
+    """What the table is told before recording a transaction that reaches a threshold."""
+    amounts = {
+        "threshold": venue_money(crossing.threshold, venue),
+        "total": venue_money(crossing.total, venue),
+    }
+    if player is None:
+        return _(
+            "This cash of %(total)s reaches the %(level)s of %(threshold)s. The patron is not "
+            "a known member: describe them (or give their membership number), then record."
+        ) % {**amounts, "level": CashLevel(crossing.level).label.lower()}
+    text = _(
+        "With this one, %(name)s's cash today comes to %(total)s: it reaches the %(level)s "
+        "of %(threshold)s."
+    ) % {**amounts, "name": player.name, "level": CashLevel(crossing.level).label.lower()}
+    if crossing.identification == Identification.DOCUMENT:
+        return (
+            text + " " + _("Ask for an identity document, give its type and number, then record.")
+        )
+    if crossing.reporting:
+        return text + " " + _("Record it: the cage and the pit are alerted.")
+    return text + " " + _("Record it: it goes in the cash log.")
+
+
+def recorded_text(tx: Any) -> str:
+    """The threshold a transaction reached, said after recording it (empty for none)."""
+    if tx.threshold == CashLevel.REPORTING:
+        return _("It reached the reporting threshold: the cage and the pit are alerted.")
+    if tx.threshold == CashLevel.LOGGING:
+        return _("It reached the logging threshold: it goes in the cash log.")
+    return ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,16 +116,35 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         player = player_of(venue, data.get("player", ""))
     except InvalidInput as error:
         errors["player"] = error.message
+    kind = data.get("kind") or CashKind.BUY_IN
+    instrument = data.get("instrument") or CashInstrument.CASH
+    crossing = None
+    if not errors:
+        crossing = threshold_crossing(
+            venue=venue, kind=kind, instrument=instrument, amount=amount, player=player
+        )
+    shown = {"crossing": crossing, "crossing_text": ""}
+    if crossing is not None:
+        shown["crossing_text"] = crossing_text(crossing, player, venue)
+        if data.get(SHOWN) != crossing.level:
+            # Said before anything is recorded: the next Enter records it.
+            context = cash_context(
+                session, request.user, data=data, key=forms.read_key(data), **shown
+            )
+            return page(request, TEMPLATE, "cash", context)
     if not errors:
         try:
             tx = cash_record(
                 session=session,
                 user=request.user,
                 amount=amount,
-                kind=data.get("kind") or CashKind.BUY_IN,
-                instrument=data.get("instrument") or CashInstrument.CASH,
+                kind=kind,
+                instrument=instrument,
                 player=player,
                 key=forms.read_key(data),
+                id_document_type=data.get("id_document_type", ""),
+                id_document_number=data.get("id_document_number", ""),
+                patron_description=data.get("patron_description", ""),
             )
         except Forbidden as refused:
             return refusal(request, 403, refused.message)
@@ -80,7 +152,7 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
             errors[error.field or "amount"] = error.message
     if errors:
         context = cash_context(
-            session, request.user, errors=errors, data=data, key=forms.read_key(data)
+            session, request.user, errors=errors, data=data, key=forms.read_key(data), **shown
         )
         return page(request, TEMPLATE, "cash", context, status=422)
     notice = _("%(kind)s of %(amount)s (%(instrument)s) recorded for %(player)s.") % {
@@ -89,7 +161,11 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         "instrument": tx.get_instrument_display(),
         "player": tx.player.name if tx.player_id else _("an unknown player"),
     }
-    return page(request, TEMPLATE, "cash", cash_context(session, request.user, notice=notice))
+    reached = recorded_text(tx)
+    context = cash_context(
+        session, request.user, notice=f"{notice} {reached}".strip(), reached=tx.threshold
+    )
+    return page(request, TEMPLATE, "cash", context)
 
 
 @require_POST

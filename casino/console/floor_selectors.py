@@ -1,9 +1,9 @@
 """What the floor view reads: the pits a supervisor runs and each table of a pit live.
 
 A pit's tables cost the same few queries however many there are (``pit_floor``): the
-tables with their open sessions, then one GROUP BY each for the rounds, the win by ledger
-and the slips waiting for the cage, and one each for the limits in force and those
-scheduled. Nothing here writes.
+tables with their open sessions, then one GROUP BY each for the rounds, the win by ledger,
+the slips waiting for the cage and the cash that reached the reporting threshold, and one
+each for the limits in force and those scheduled. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from django.utils import timezone
 from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Account,
+    CashLevel,
+    CashTransaction,
     LedgerEntry,
     Pit,
     Round,
@@ -36,11 +38,12 @@ from casino.roles import MANAGE, SUPERVISE, can, venue_ids
 #: Slips the cage has yet to verify: requested, or issued and on their way.
 PENDING_SLIPS = (SlipStatus.REQUESTED, SlipStatus.ISSUED)
 
-IDLE, VOID_PENDING, SLIP_WAITING, OPENING_DISCREPANCY = (
+IDLE, VOID_PENDING, SLIP_WAITING, OPENING_DISCREPANCY, CASH_REPORTED = (
     "idle",
     "void_pending",
     "slip_waiting",
     "opening_discrepancy",
+    "cash_reported",
 )
 
 
@@ -98,6 +101,8 @@ class FloorTable:
     fills_pending: int = 0
     credits_pending: int = 0
     voids_pending: int = 0
+    #: The session's buy-ins and cash-outs that reached the reporting threshold.
+    cash_reported: int = 0
     alerts: list[str] = field(default_factory=list)
 
     @property
@@ -115,7 +120,7 @@ class Floor:
 
 
 def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
-    """Every table of ``pit`` live, with its alerts (``alerts_of``), in seven queries."""
+    """Every table of ``pit`` live, with its alerts (``alerts_of``), in eight queries."""
     now = now or timezone.now()
     open_sessions = TableSession.objects.filter(status=TableSession.Status.OPEN).select_related(
         "dealer"
@@ -130,6 +135,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
     rounds: dict[int, dict[str, Any]] = {}
     wins: dict[int, Decimal] = {}
     slips: dict[int, dict[str, Any]] = {}
+    reported: dict[int, int] = {}
     if session_ids:
         rounds = {
             row["session_id"]: row
@@ -165,6 +171,15 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
                 oldest=Min("requested_at"),
             )
         }
+        reported = dict(
+            CashTransaction.objects.filter(
+                session_id__in=session_ids, threshold=CashLevel.REPORTING, voided_at__isnull=True
+            )
+            .order_by()
+            .values("session_id")
+            .annotate(count=Count("pk"))
+            .values_list("session_id", "count")
+        )
     table_ids = [t.pk for t in tables]
     limits = limits_in_force(table_ids, now)
     upcoming = upcoming_changes(table_ids, now)
@@ -189,8 +204,10 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
             row.win = wins.get(session.pk) or Decimal(0)
             row.fills_pending = waiting.get("fills", 0)
             row.credits_pending = waiting.get("credits", 0)
+            row.cash_reported = reported.get(session.pk, 0)
             row.alerts = alerts_of(
                 session=session,
+                cash_reported=row.cash_reported,
                 last_round_at=row.last_round_at,
                 voids_pending=row.voids_pending,
                 oldest_slip=waiting.get("oldest"),
@@ -217,9 +234,12 @@ def alerts_of(
     now: datetime,
     idle: timedelta,
     slip_wait: timedelta,
+    cash_reported: int = 0,
 ) -> list[str]:
     """What a supervisor should look at on an open table, most urgent first:
 
+    - ``cash_reported``: a buy-in or cash-out reached the venue's reporting threshold
+      (``casino.services.cash.threshold_crossing``), as the dealer was told;
     - ``void_pending``: a round's void waits for a supervisor's approval;
     - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
     - ``opening_discrepancy``: the opener differed from the table's last closing count and
@@ -227,6 +247,8 @@ def alerts_of(
     - ``idle``: no round for ``idle`` (since the last round, or since opening).
     """
     alerts = []
+    if cash_reported:
+        alerts.append(CASH_REPORTED)
     if voids_pending:
         alerts.append(VOID_PENDING)
     if oldest_slip is not None and now - oldest_slip >= slip_wait:

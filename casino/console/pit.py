@@ -1,8 +1,9 @@
 """Watching the floor: a live session read-only, for anyone with a role at its venue (an
 auditor above all, who deals nothing).
 
-The page shows the session as it stands (its table, dealer, rules in force, rounds and
-what the house made) and refreshes itself; it has no form and its URL takes no write:
+The page shows the session as it stands (its table, dealer, rules in force, rounds, what
+the house made, and the buy-ins or cash-outs that reached the venue's logging or reporting
+threshold) and refreshes itself; it has no form and its URL takes no write:
 a POST is refused with 403, and every page that writes stays behind the dealer's role
 (``access.with_session``).
 """
@@ -16,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from casino import cash_selectors
 from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
@@ -55,6 +57,7 @@ def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
         "rounds_settled": len(settled),
         "house_so_far": sum((r.house_net for r in settled if r.house_net is not None), Decimal(0)),
         "rules_line": _rules_line(session),
+        "crossings": cash_selectors.session_crossings(session=session),
         "consoles": round_parts(),
         "refresh_seconds": REFRESH_SECONDS,
     }

@@ -10,6 +10,9 @@ lays out its preview and renders its template; this module does the rest.
   not what the preview showed (its digest) or the rules in force are no longer the
   version it was previewed under, else ``services.round_confirm`` deals and settles it
   once per the form's idempotency key, under that version; then the next round's form.
+  The preview carries the number the round takes (``ROUND_PREVIEWED``, the table's state
+  it was made in): when another terminal recorded a round at the table since, the
+  services refuse the Confirm with the reason and the dealer previews again.
 
 The screen says which ruleset version is in force ("Rules: vn-kr-004 v3",
 ``console/_rules.html``) and, when it is not the version the dealer last saw (the one the
@@ -121,6 +124,8 @@ def screen_context(
 
 #: The version the dealer last saw, and the version a preview was evaluated under.
 RULES_SEEN, RULES_PREVIEWED = "rules_seen", "rules_version"
+#: The number the previewed round takes: the session's next round when it was previewed.
+ROUND_PREVIEWED = "round_number"
 
 
 def rules_context(screen: selectors.Screen, seen: object = None) -> dict[str, Any]:
@@ -273,6 +278,7 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
         context = {**console.context(screen, entry), **rules}
         return page(request, console.template, "round", context, status=422)
     dealer_cards, boxes = entry.round_input()
+    number = request.POST.get(ROUND_PREVIEWED, "")
     try:
         settled, _result = round_confirm(
             session=session,
@@ -281,6 +287,7 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
             boxes=boxes,
             key=entry.key,
             version_id=int(previewed) if previewed.isdecimal() else None,
+            expected_number=int(number) if number.isdecimal() else None,
         )
     except ServiceError as error:
         entry.refuse(error)

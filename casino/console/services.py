@@ -37,14 +37,22 @@ def round_confirm(
     boxes: Sequence[BoxInput],
     key: str,
     version_id: int | None = None,
+    expected_number: int | None = None,
 ) -> tuple[Round, RoundResult]:
     """Record and settle a round once per ``key`` (the create key and the settle key).
 
     ``version_id`` is the ruleset version the dealer's preview was evaluated under: a round
     dealt under another one (activated meanwhile) is refused and nothing is written, so what
-    is paid is what was previewed."""
+    is paid is what was previewed. ``expected_number`` is the round's number when it was
+    previewed: a table that recorded another round since (another terminal) refuses it
+    (``round_create``), so two previews of one deal record one round."""
     round_, _result = round_create(
-        session=session, user=user, dealer_cards=dealer_cards, boxes=boxes, create_key=key
+        session=session,
+        user=user,
+        dealer_cards=dealer_cards,
+        boxes=boxes,
+        create_key=key,
+        expected_number=expected_number,
     )
     if version_id is not None and round_.ruleset_version_id != version_id:
         raise Conflict(

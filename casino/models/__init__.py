@@ -5,6 +5,7 @@ from casino.models.cash import (
     CashAlert,
     CashInstrument,
     CashKind,
+    CashLevel,
     CashThresholds,
     CashTransaction,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "CashAlert",
     "CashInstrument",
     "CashKind",
+    "CashLevel",
     "CashThresholds",
     "CashTransaction",
     "CategoryTally",

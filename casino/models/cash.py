@@ -36,6 +36,13 @@ class CashInstrument(models.TextChoices):
     OTHER = "other", _("Other")
 
 
+class CashLevel(models.TextChoices):
+    """The threshold a transaction's recording reached (``casino.services.cash``)."""
+
+    LOGGING = "logging", _("Logging threshold")
+    REPORTING = "reporting", _("Reporting threshold")
+
+
 class CashTransaction(models.Model):
     venue = models.ForeignKey(
         Venue, on_delete=models.PROTECT, related_name="cash_transactions", verbose_name=_("venue")
@@ -81,6 +88,28 @@ class CashTransaction(models.Model):
     void_reason = models.TextField(_("reason for the void"), blank=True)
     # The form's one-time key: the same form posted twice records one transaction.
     key = models.CharField(max_length=64, blank=True, editable=False)
+    # What the table was told when it recorded it, and the identification it took then.
+    threshold = models.CharField(
+        _("threshold reached"),
+        max_length=16,
+        choices=CashLevel.choices,
+        blank=True,
+        db_default="",
+        help_text=_("Empty: neither threshold reached when it was recorded."),
+    )
+    id_document_type = models.CharField(
+        _("identity document type"), max_length=32, blank=True, db_default=""
+    )
+    id_document_number = models.CharField(
+        _("identity document number"), max_length=64, blank=True, db_default=""
+    )
+    patron_description = models.CharField(
+        _("description of the patron"),
+        max_length=255,
+        blank=True,
+        db_default="",
+        help_text=_("For a patron nobody knows whose cash reached a threshold."),
+    )
 
     class Meta:
         verbose_name = _("buy-in or cash-out")

@@ -26,6 +26,13 @@
   too); at or above the reporting threshold, an alert is raised once per player, day and
   direction (``CashAlert``, shown on the cage's screen and the reports' dashboard, and a
   line on the ``casino.security`` logger), and the day's total is a report candidate.
+- At the table, before recording (``threshold_crossing``, the rule's one place, asked by
+  the form and by ``cash_record``): a cash transaction whose day total, with it, reaches a
+  threshold is said to reach it, and needs identification: a patron nobody knows (whose
+  cash no total can follow, so it counts alone) is described; a member reaching the
+  reporting threshold shows an identity document unless their record holds one. The
+  transaction keeps the threshold it reached and the identification taken, which the
+  dealer's list and the pit's view of the table show.
 
 Every write is audited.
 """
@@ -33,6 +40,7 @@ Every write is audited.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -47,6 +55,7 @@ from casino.models import (
     CashAlert,
     CashInstrument,
     CashKind,
+    CashLevel,
     CashThresholds,
     CashTransaction,
     GamingDay,
@@ -60,11 +69,14 @@ from casino.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, Eligibility, check_player_may
 from casino.services.gaming_days import gaming_date_of
+from casino.services.players import masked
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000
 #: What the eligibility question is asked about, by the kind of transaction.
 ACTIVITY = {CashKind.BUY_IN: Activity.BUY_IN, CashKind.CASH_OUT: Activity.CASH_OUT}
+#: The longest description of a patron nobody knows (``CashTransaction``).
+MAX_DESCRIPTION = 255
 
 
 def gaming_date_at(venue: Venue, at: datetime) -> Any:
@@ -136,6 +148,129 @@ def day_total(*, player: Player, gaming_date: Any, kind: str) -> Decimal:
     return total or Decimal(0)
 
 
+class Identification:
+    """What a threshold crossing asks of the table before it records."""
+
+    NONE = ""
+    #: A patron nobody knows: how they look (they cannot be followed by a total).
+    DESCRIPTION = "description"
+    #: A member reaching the reporting threshold without a document on their record.
+    DOCUMENT = "document"
+
+
+@dataclass(frozen=True)
+class ThresholdCrossing:
+    """A cash transaction that reaches the venue's logging or reporting threshold."""
+
+    level: str  # CashLevel
+    threshold: Decimal
+    #: The day's cash of that direction before this one (0 for a patron nobody knows).
+    earlier: Decimal
+    #: With this one.
+    total: Decimal
+    identification: str  # Identification
+
+    @property
+    def reporting(self) -> bool:
+        return self.level == CashLevel.REPORTING
+
+
+def threshold_crossing(
+    *,
+    venue: Venue,
+    kind: str,
+    instrument: str,
+    amount: Decimal,
+    player: Player | None = None,
+    at: datetime | None = None,
+) -> ThresholdCrossing | None:
+    """Whether recording this transaction reaches a threshold in force, and what it then
+    asks of the table; None when it reaches none (or no thresholds are approved).
+
+    The rule's one place: the console's form asks it before recording, ``cash_record``
+    asks it again (under the player's lock) and keeps its answer. Only cash counts; a
+    member's earlier cash of that direction and gaming day is added, as the log and the
+    alert add it; a patron nobody knows is judged by this transaction alone."""
+    if instrument != CashInstrument.CASH or kind not in CashKind.values:
+        return None
+    at = at or timezone.now()
+    thresholds = thresholds_in_force(venue, at)
+    if thresholds is None:
+        return None
+    earlier = Decimal(0)
+    if player is not None:
+        earlier = day_total(player=player, gaming_date=gaming_date_at(venue, at), kind=kind)
+    total = earlier + amount
+    if total >= thresholds.reporting_threshold:
+        level, threshold = CashLevel.REPORTING, thresholds.reporting_threshold
+    elif total >= thresholds.logging_threshold:
+        level, threshold = CashLevel.LOGGING, thresholds.logging_threshold
+    else:
+        return None
+    if player is None:
+        needs = Identification.DESCRIPTION
+    elif level == CashLevel.REPORTING and not player.id_document_number:
+        needs = Identification.DOCUMENT
+    else:
+        needs = Identification.NONE
+    return ThresholdCrossing(
+        level=level, threshold=threshold, earlier=earlier, total=total, identification=needs
+    )
+
+
+def _identification(
+    crossing: ThresholdCrossing | None,
+    *,
+    id_document_type: str,
+    id_document_number: str,
+    patron_description: str,
+) -> dict[str, str]:
+    """The identification a crossing asks for, checked (``InvalidInput`` naming the field
+    when it is missing), as the transaction keeps it; nothing when none is asked."""
+    needs = crossing.identification if crossing is not None else Identification.NONE
+    if needs == Identification.DESCRIPTION:
+        description = (patron_description or "").strip()
+        if not description:
+            raise InvalidInput(
+                gettext(
+                    "This cash reaches the %(threshold)s: describe the patron (e.g. a man "
+                    "about 40, grey jacket, glasses), or give their membership number."
+                )
+                % {"threshold": CashLevel(crossing.level).label.lower()},
+                field="patron_description",
+                reason="identification_required",
+            )
+        if len(description) > MAX_DESCRIPTION:
+            raise InvalidInput(
+                gettext("Keep it under %(max)d characters.") % {"max": MAX_DESCRIPTION + 1},
+                field="patron_description",
+            )
+        return {"patron_description": description}
+    if needs == Identification.DOCUMENT:
+        kind = (id_document_type or "").strip()
+        number = (id_document_number or "").strip()
+        for field, value, most in (
+            ("id_document_type", kind, 32),
+            ("id_document_number", number, 64),
+        ):
+            if not value:
+                raise InvalidInput(
+                    gettext(
+                        "This cash reaches the reporting threshold: ask for an identity "
+                        "document and give its type and number."
+                    ),
+                    field=field,
+                    reason="identification_required",
+                )
+            if len(value) > most:
+                raise InvalidInput(
+                    gettext("Keep it under %(max)d characters.") % {"max": most + 1},
+                    field=field,
+                )
+        return {"id_document_type": kind, "id_document_number": number}
+    return {}
+
+
 def _as_dict(tx: CashTransaction) -> dict[str, Any]:
     return {
         "session": tx.session_id,
@@ -146,6 +281,10 @@ def _as_dict(tx: CashTransaction) -> dict[str, Any]:
         "amount": str(tx.amount),
         "gaming_date": tx.gaming_date.isoformat(),
         "voided": tx.voided_at is not None,
+        "threshold": tx.threshold,
+        # Masked, as everyone but a manager reads a document number.
+        "id_document": f"{tx.id_document_type} {masked(tx.id_document_number)}".strip(),
+        "patron_description": tx.patron_description,
     }
 
 
@@ -160,9 +299,18 @@ def cash_record(
     player: Player | None = None,
     key: str = "",
     at: datetime | None = None,
+    id_document_type: str = "",
+    id_document_number: str = "",
+    patron_description: str = "",
 ) -> CashTransaction:
     """Record a buy-in or cash-out at an open session (``at``: now unless given, for the
-    demo's past days). The same ``key`` twice records one transaction (it returns it)."""
+    demo's past days). The same ``key`` twice records one transaction (it returns it).
+
+    A cash transaction that reaches a threshold (``threshold_crossing``) keeps the level
+    it reached and needs the identification the crossing asks for: ``patron_description``
+    for a patron nobody knows, ``id_document_type`` and ``id_document_number`` for a
+    member reaching the reporting threshold without a document on record (refused,
+    naming the field, without it)."""
     session = (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("table__venue")
@@ -193,6 +341,15 @@ def cash_record(
         # Serialises one player's transactions, so two tables do not raise one alert twice.
         player = Player.objects.select_for_update().get(pk=player.pk)
         asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
+    crossing = threshold_crossing(
+        venue=venue, kind=kind, instrument=instrument, amount=amount, player=player, at=at
+    )
+    identification = _identification(
+        crossing,
+        id_document_type=id_document_type,
+        id_document_number=id_document_number,
+        patron_description=patron_description,
+    )
     tx = CashTransaction(
         venue=venue,
         session=session,
@@ -205,6 +362,8 @@ def cash_record(
         recorded_by=user,
         recorded_at=at,
         key=key,
+        threshold=crossing.level if crossing is not None else "",
+        **identification,
     )
     try:
         with transaction.atomic():

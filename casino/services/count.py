@@ -16,8 +16,12 @@ the gaming day's count is closed.
 - Segregation of duties: a counter has the count team's role at the venue, does not
   supervise there, and took no part (dealer, opener, closer) in a session of the box's
   table that gaming day. The two counts are by two people.
-- The gaming day's count closes once every box of the day is counted; a closed count
-  takes no more counts.
+- The gaming day's count closes only once the gaming day has ended (``gaming_day_end``),
+  no session of that day is still open and every box of the day is counted; a closed
+  count takes no more counts. So no box of a day is left out of its count: a session
+  cannot open in a day whose count is closed (``dropbox_attach``), and a box stranded by
+  a count closed under the old rule is counted after a manager reopens the day's count
+  with a reason (``count_reopen``, audited).
 
 Locking: a count locks the day's ``CountDay`` row, then the ``DropBox`` row; attaching a
 session locks its table (``session_open`` does), then the box. Nothing here locks in the
@@ -49,10 +53,12 @@ from casino.models import (
     Venue,
 )
 from casino.money import MONEY_DECIMAL_PLACES, plain, to_decimal, written
-from casino.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
+from casino.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
+from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
+from casino.timezones import venue_time
 
 #: The longest reason for a difference between the two counts.
 MAX_REASON = 1000
@@ -215,7 +221,19 @@ def _count_day(venue: Venue, gaming_date: date) -> CountDay:
     return CountDay.objects.select_for_update().get(venue=venue, gaming_date=gaming_date)
 
 
-def _closed_count(day: CountDay) -> Conflict:
+def _closed_count(day: CountDay, box: DropBox) -> Conflict:
+    if box.status != DropBox.Status.COUNTED:
+        # Only a count closed before the day's close had to wait for every box can leave
+        # one behind: say how to count it, not that it never will be.
+        return Conflict(
+            _(
+                "the count of %(date)s was closed before box %(box)s was counted; a manager "
+                "reopens that day's count, saying why, then count the box and close the "
+                "count again"
+            )
+            % {"date": day.gaming_date.isoformat(), "box": box.label},
+            reason="count_closed",
+        )
     return Conflict(
         _("the count of %(date)s is closed; it takes no more counts")
         % {"date": day.gaming_date.isoformat()},
@@ -251,7 +269,7 @@ def count_record(
     day = _count_day(venue, box.gaming_date)
     box = DropBox.objects.select_for_update().select_related("table").get(pk=box.pk)
     if day.status == CountDay.Status.CLOSED:
-        raise _closed_count(day)
+        raise _closed_count(day, box)
     if box.status == DropBox.Status.COUNTED:
         raise Conflict(
             _("box %(box)s is already counted twice") % {"box": box.label}, reason="box_counted"
@@ -368,8 +386,10 @@ def _post_drop(*, box: DropBox, session: TableSession, user: Any, amount: Decima
 
 @transaction.atomic
 def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
-    """Close the venue's count of ``gaming_date`` once every box of the day is counted
-    (and so posted); a counter of the venue who does not supervise there closes it."""
+    """Close the venue's count of ``gaming_date`` once the gaming day has ended, no session
+    of it is still open and every box of the day is counted (and so posted); a counter of
+    the venue who does not supervise there closes it. Each refusal says what to wait for:
+    the instant the day ends (venue time), the tables still open, the boxes not counted."""
     if venue.pk not in venue_ids(user):
         raise NotFound(_("there is no such venue among yours"), field="venue")
     if not can(user, COUNT_TEAM, venue.pk):
@@ -389,6 +409,32 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
         raise Conflict(
             _("the count of %(date)s is already closed") % {"date": gaming_date.isoformat()},
             reason="count_closed",
+        )
+    ends = gaming_day_end(venue, gaming_date)
+    if timezone.now() < ends:
+        raise Conflict(
+            _(
+                "the gaming day %(date)s is still being played: its count closes once the day "
+                "ends, from %(end)s"
+            )
+            % {"date": gaming_date.isoformat(), "end": venue_time(ends, venue)},
+            reason="day_not_ended",
+        )
+    still_open = (
+        TableSession.objects.filter(
+            table__venue=venue, shift__gaming_date=gaming_date, status=TableSession.Status.OPEN
+        )
+        .order_by("table__code")
+        .values_list("table__code", flat=True)
+    )
+    if still_open:
+        raise Conflict(
+            _(
+                "these tables are still open on %(date)s: %(tables)s; close them and count "
+                "their boxes before closing the count"
+            )
+            % {"date": gaming_date.isoformat(), "tables": ", ".join(still_open)},
+            reason="sessions_open",
         )
     boxes = list(
         DropBox.objects.filter(venue=venue, gaming_date=gaming_date).select_related("table")
@@ -410,5 +456,61 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
         obj=day,
         venue=venue,
         summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
+    )
+    return day
+
+
+@transaction.atomic
+def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> CountDay:
+    """Reopen a closed count that left a box of its day uncounted (closed before the day's
+    close waited for every box): a manager of the venue, saying why; audited with who
+    closed it and when. The counters then count the box and close the count again. A
+    count whose every box is counted is final and is not reopened."""
+    if venue.pk not in venue_ids(user):
+        raise NotFound(_("there is no such venue among yours"), field="venue")
+    if not can(user, MANAGE, venue.pk):
+        raise Forbidden(_("only a manager of the venue reopens a closed count"))
+    reason = (reason or "").strip()[:MAX_REASON]
+    if not reason:
+        raise InvalidInput(_("say why the count is reopened"), field="reason")
+    day = CountDay.objects.select_for_update().filter(venue=venue, gaming_date=gaming_date).first()
+    if day is None or day.status != CountDay.Status.CLOSED:
+        raise Conflict(
+            _("the count of %(date)s is not closed") % {"date": gaming_date.isoformat()},
+            reason="count_not_closed",
+        )
+    stranded = [
+        box.label
+        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
+        .exclude(status=DropBox.Status.COUNTED)
+        .select_related("table")
+        .order_by("table__code", "number")
+    ]
+    if not stranded:
+        raise Conflict(
+            _("every box of %(date)s is counted; its closed count is final")
+            % {"date": gaming_date.isoformat()},
+            reason="count_final",
+        )
+    before = {
+        "status": day.status,
+        "closed_by": day.closed_by.get_username() if day.closed_by else None,
+        "closed_at": day.closed_at.isoformat() if day.closed_at else None,
+    }
+    day.status = CountDay.Status.OPEN
+    day.closed_by = None
+    day.closed_at = None
+    day.save(update_fields=["status", "closed_by", "closed_at"])
+    audit_record(
+        user=user,
+        action="count.reopen",
+        obj=day,
+        venue=venue,
+        summary=(
+            f"reopened the count of {gaming_date.isoformat()} to count "
+            f"{', '.join(stranded)}: {reason}"
+        ),
+        before=before,
+        after={"status": day.status, "boxes": stranded, "reason": reason},
     )
     return day

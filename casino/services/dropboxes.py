@@ -3,15 +3,18 @@
 A table has one box per gaming day (the session's shift's ``gaming_date``), or one box per
 session where the venue drops at each close (``Venue.drop_each_close``). A box taken to
 the count (its first count made) is not used again: the next session of that day gets the
-table's next box. The count itself: ``casino.services.count``.
+table's next box. No session opens in a gaming day whose count is closed: its box could
+never be counted. The count itself: ``casino.services.count``.
 """
 
 from __future__ import annotations
 
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from casino.models import DropBox, DropBoxSession, TableSession
+from casino.errors import Conflict
+from casino.models import CountDay, DropBox, DropBoxSession, TableSession
 
 
 def dropbox_attach(*, session: TableSession) -> DropBox:
@@ -20,6 +23,17 @@ def dropbox_attach(*, session: TableSession) -> DropBox:
     table = session.table
     venue = table.venue
     gaming_date = session.shift.gaming_date
+    if CountDay.objects.filter(
+        venue=venue, gaming_date=gaming_date, status=CountDay.Status.CLOSED
+    ).exists():
+        raise Conflict(
+            _(
+                "the count of gaming day %(date)s is closed, so no table opens in it: its drop "
+                "box could never be counted"
+            )
+            % {"date": gaming_date.isoformat()},
+            reason="count_closed",
+        )
     box = None
     if not venue.drop_each_close:
         box = (

@@ -310,6 +310,21 @@ def gaming_date_of(venue: Venue, at: datetime) -> date:
     return day
 
 
+def gaming_day_end(venue: Venue, gaming_date: date) -> datetime:
+    """When the venue's gaming day ``gaming_date`` ends: the end of the day made for it,
+    else the venue's start time on the next date (a day not made yet)."""
+    made = (
+        GamingDay.objects.filter(venue=venue, gaming_date=gaming_date)
+        .values_list("ends_at", flat=True)
+        .first()
+    )
+    if made is not None:
+        return made
+    zone = zoneinfo.ZoneInfo(venue.timezone)
+    starts = parse_time(venue.gaming_day_starts) or time(6, 0)
+    return local_instant(gaming_date + timedelta(days=1), starts, zone)
+
+
 def _day_make(venue: Venue, at: datetime) -> GamingDay:
     """The gaming day ``at`` falls in, made now with the venue's plan."""
     zone = zoneinfo.ZoneInfo(venue.timezone)

@@ -1,9 +1,10 @@
 """Dealing, settling and voiding rounds.
 
 Locking: ``round_create`` locks the session row (round numbers are sequential per
-session); ``round_settle`` and the void services lock the round row, so a round is settled
-or voided exactly once however many requests arrive at the same time. Every write runs in
-one transaction: a round has all of its ledger entries or none.
+session, and the number the next round takes is the table's state a preview was made in:
+``expected_number``); ``round_settle`` and the void services lock the round row, so a
+round is settled or voided exactly once however many requests arrive at the same time.
+Every write runs in one transaction: a round has all of its ledger entries or none.
 """
 
 from __future__ import annotations
@@ -198,6 +199,28 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     return players
 
 
+def table_moved_on(session: TableSession, expected_number: int) -> Conflict | InvalidInput:
+    """The refusal of a round previewed as round ``expected_number`` of ``session`` when the
+    table has recorded rounds since (``session`` is the locked row)."""
+    recorded = session.next_round_number - 1
+    if expected_number > recorded:
+        return InvalidInput(
+            _("Round %(number)s is not the next round of this session: the next is %(next)s.")
+            % {"number": expected_number, "next": session.next_round_number},
+            field="expected_number",
+            reason="round_number_ahead",
+        )
+    return Conflict(
+        _(
+            "Table %(table)s moved on after this preview: round %(number)s was recorded there "
+            "since. If it was this deal, it is recorded already; otherwise preview the round "
+            "again and confirm it."
+        )
+        % {"table": session.table.code, "number": recorded},
+        reason="table_moved_on",
+    )
+
+
 def _rules_in_force(session: TableSession) -> tuple[games.GameAdapter, Any, Any]:
     found = rules_in_force(session.table)
     return found.game, found.version, found.rules
@@ -223,12 +246,19 @@ def round_create(
     dealer_cards: str,
     boxes: Sequence[BoxInput],
     create_key: str | None = None,
+    expected_number: int | None = None,
 ) -> tuple[Round, RoundResult]:
     """Record a dealt round: its bets and cards, checked together, under the rules in force.
 
     The answer carries every hand's evaluation and the settlement preview. The same
     ``create_key`` in the same session returns the round already recorded. ``session``
     needs only its key: a session at none of the user's venues is not found.
+
+    ``expected_number`` is the number the round was to take when it was previewed (the
+    session's ``next_round_number`` then): when another round was recorded at the table
+    since (a second terminal, a client of the API), the round is refused (``Conflict``,
+    ``table_moved_on``) and nothing is written: the preview spoke of a table that has moved
+    on. The same ``create_key`` again still answers the round it recorded.
     """
     create_key = _check_key(create_key, "create_key")
     session = lock_open_session(session.pk, seen_by=user)
@@ -242,6 +272,8 @@ def round_create(
         existing = _ROUND_OF_KEY.first(session.pk, create_key)
         if existing is not None:
             return existing, round_result(existing)
+    if expected_number is not None and expected_number != session.next_round_number:
+        raise table_moved_on(session, expected_number)
     players = _check_boxes(session, boxes)
     adapter, version, rules = _rules_in_force(session)
     result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)

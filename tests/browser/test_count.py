@@ -17,6 +17,7 @@ from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from tests.browser.conftest import shot
+from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,6 +84,7 @@ def test_two_counters_count_a_box_and_close_the_days_count(person, floor):
     boxes.get_by_role("status").filter(has_text="posted as its drop").wait_for()
     assert Drop.objects.get(drop_box=box).amount == D("1450000")
 
+    end_gaming_day(box.venue, box.gaming_date)
     boxes.get_by_role("button", name="Close the count").click()
     second.get_by_role("status", name="State of the count").filter(
         has_text="The count is closed"

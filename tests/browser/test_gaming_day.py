@@ -37,6 +37,7 @@ from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open, shift_current
 from tests.browser.conftest import PASSWORD, forged_post, log_in, shot
 from tests.casino.api import NIU_8, NO_NIU
+from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -287,6 +288,7 @@ def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
     close_count = f"/console/count/{venue.pk}/{date}/close/"
     supervisor.goto(slips_url)  # a page of theirs, with its CSRF token
     assert forged_post(supervisor, close_count) == 403  # the pit does not close the count
+    end_gaming_day(box.venue, box.gaming_date)
     boxes.get_by_role("button", name="Close the count").click()
     counter2.get_by_role("status", name="State of the count").filter(
         has_text="The count is closed"

@@ -1322,6 +1322,13 @@ API_ROUTES = {
     "api:count-close": Route(
         _api_count("count-close"), API_POST_ONLY, post=_write(COUNT_TEAM), json=True
     ),
+    "api:count-reopen": Route(
+        _api_count("count-reopen"),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"reason": "a box left out"},
+    ),
     "api:count-figures": Route(_api_count("count-figures"), _count_read, shows=mark),
     "api:box-count": Route(
         _api("box-count", _box),

@@ -76,6 +76,12 @@ class CountInputSerializer(serializers.Serializer):
     )
 
 
+class CountReopenInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=1000, help_text="Why the closed count is reopened (which box it left out)."
+    )
+
+
 class WinLineSerializer(serializers.Serializer):
     opener = MoneyField()
     closer = MoneyField(allow_null=True, help_text="Null while a session is open.")

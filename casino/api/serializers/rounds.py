@@ -64,6 +64,15 @@ class RoundCreateInputSerializer(serializers.Serializer):
         max_length=64,
         help_text="The same key in the same session answers the round already recorded.",
     )
+    expected_number = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="The number this round takes as the client last saw the table (the "
+        "session's next_round_number): when another round was recorded there since, the "
+        "round is refused (409) and nothing is written. Leave out to deal whatever came "
+        "before.",
+    )
 
 
 class RoundVoidInputSerializer(serializers.Serializer):

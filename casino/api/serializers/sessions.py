@@ -60,6 +60,10 @@ class SessionSerializer(serializers.Serializer):
     shift = ShiftSerializer()
     dealer = person("dealer")
     status = serializers.CharField(help_text="open, closed or reconciled")
+    next_round_number = serializers.IntegerField(
+        help_text="The number the session's next round takes; send it as a round's "
+        "expected_number so a round dealt meanwhile at the table refuses yours."
+    )
     opened_by = person("opened_by", help_text="Who counted the opener (the dealer).")
     opening_confirmed_by = person(
         "opening_confirmed_by",

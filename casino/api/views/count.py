@@ -23,8 +23,8 @@ from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers import count as s
 from casino.api.views.common import parse
 from casino.models import DropBox, Venue
-from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
-from casino.services.count import count_close, count_record
+from casino.roles import COUNT_FIGURES, COUNT_TEAM, MANAGE, can, venue_ids
+from casino.services.count import count_close, count_record, count_reopen
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."
@@ -102,7 +102,8 @@ class CountCloseView(ApiView):
     @extend_schema(
         tags=["count"],
         summary="Close the gaming day's count (the count team)",
-        description="Once every box of the day is counted (409 otherwise, naming them); a "
+        description="Once the gaming day has ended, no table of the day is still open and "
+        "every box of the day is counted (409 otherwise, saying when or naming them); a "
         "closed count takes no more counts.",
         parameters=[DATE],
         request=None,
@@ -112,6 +113,26 @@ class CountCloseView(ApiView):
         venue = _venue(request, pk, capability=COUNT_TEAM)
         day = _date(gaming_date)
         count_close(venue=venue, gaming_date=day, user=request.user)
+        return Response(s.CountDaySerializer(_day_data(venue, day)).data)
+
+
+class CountReopenView(ApiView):
+    write_capability = MANAGE
+
+    @extend_schema(
+        tags=["count"],
+        summary="Reopen a closed count that left a box uncounted (a manager)",
+        description="Only while a box of the day is not counted (409 otherwise: a count "
+        "whose every box is counted is final); the reason is audited with who closed it.",
+        parameters=[DATE],
+        request=s.CountReopenInputSerializer,
+        responses={200: s.CountDaySerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int, gaming_date: str) -> Response:
+        venue = _venue(request, pk)
+        day = _date(gaming_date)
+        data = parse(s.CountReopenInputSerializer, request)
+        count_reopen(venue=venue, gaming_date=day, user=request.user, reason=data["reason"])
         return Response(s.CountDaySerializer(_day_data(venue, day)).data)
 
 

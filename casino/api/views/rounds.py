@@ -48,7 +48,8 @@ class RoundListView(ApiView):
         tags=["rounds"],
         summary="Deal a round: bets and cards, checked together",
         description="Answers every hand's evaluation, the deal and payment order and the "
-        "settlement each bet will get (a preview until the round is settled).",
+        "settlement each bet will get (a preview until the round is settled). With "
+        "expected_number, a table that recorded another round since refuses it (409).",
         request=s.RoundCreateInputSerializer,
         responses={201: s.RoundSerializer, **errors(400, 401, 403, 404, 409)},
     )
@@ -73,6 +74,7 @@ class RoundListView(ApiView):
             dealer_cards=data["dealer_cards"],
             boxes=boxes,
             create_key=data.get("create_key"),
+            expected_number=data.get("expected_number"),
         )
         view = selectors.round_answer(round_=round_, result=result)
         return Response(rendered(s.RoundSerializer, view), status=status.HTTP_201_CREATED)

@@ -12,6 +12,7 @@ from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from tests.casino.api import client_for, error_of
+from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +64,10 @@ def test_two_counts_the_close_and_the_figures(floor, box):
         "-20000.00",
         "no cheque in the box",
     )
+    early = second.post(f"{day}close/", format="json")
+    assert error_of(early)[:2] == (409, "conflict")
+    assert "is still being played" in early.json()["detail"]
+    end_gaming_day(floor.venue, box.gaming_date)
     closed = second.post(f"{day}close/", format="json")
     assert closed.status_code == 200, closed.json()
     assert (closed.json()["status"], closed.json()["closed_by"]) == ("closed", "counter2")

@@ -288,6 +288,16 @@ ENDPOINTS = [
         gate=COUNT_TEAM,
     ),
     Endpoint(
+        "reopen the count",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/reopen/", {"reason": "box"}
+        ),
+        gate=MANAGE,
+        # Through to the service, which finds nothing to reopen: the count is not closed.
+        ok=409,
+    ),
+    Endpoint(
         "count a box",
         "POST",
         lambda s: Call(f"/api/v1/drop-boxes/{_box(s).pk}/counts/", {"chips": {"100000": 10}}),

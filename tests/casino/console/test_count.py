@@ -13,6 +13,7 @@ from casino.models import AuditEvent, BoxCount, CountDay, Drop, DropBox
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +95,7 @@ def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
     assert "posted as its drop" in day and "Close the count" in day
     assert Drop.objects.get(drop_box=box).amount == D("1020000")
 
+    end_gaming_day(floor.venue, box.gaming_date)
     closed = client.post(url["close"], headers={"HX-Request": "true"})
     assert closed.status_code == 200
     assert "The count is closed" in closed.content.decode()

@@ -58,7 +58,14 @@ def second(floor):
 
 @pytest.fixture
 def player(floor):
-    return PlayerFactory(venue=floor.venue, membership_number="VIP-7", name="Tran Van A")
+    return PlayerFactory(
+        venue=floor.venue,
+        membership_number="VIP-7",
+        name="Tran Van A",
+        # On record: a reporting threshold reached asks for no document at the table.
+        id_document_type="passport",
+        id_document_number="B1234567",
+    )
 
 
 def buy_in(session, user, player, amount, **extra):

@@ -23,13 +23,14 @@ from casino.models import (
 )
 from casino.roles import COUNT, DEALER, SUPERVISOR, forget
 from casino.services.closing import session_close, session_figures
-from casino.services.count import count_close, count_record
+from casino.services.count import count_close, count_record, count_reopen
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import slip_request
 from casino.services.venues import venue_update
 from casino.simulation import chips_for
 from tests.casino.api import NIU_8, NIU_9
+from tests.casino.days import end_gaming_day
 from tests.casino.slips import slip_post
 from tests.factories import staff
 
@@ -300,6 +301,7 @@ def test_a_bad_count_is_refused_naming_the_field(count, given, field):
 def test_the_days_count_closes_once_every_box_is_counted_and_then_takes_no_more(count):
     box = closed_box(count)
     day = box.gaming_date
+    end_gaming_day(count.venue, day)
     with pytest.raises(Conflict) as refused:
         count_close(venue=count.venue, gaming_date=day, user=count.counter)
     assert refused.value.reason == "boxes_not_counted"
@@ -311,12 +313,11 @@ def test_the_days_count_closes_once_every_box_is_counted_and_then_takes_no_more(
     with pytest.raises(Conflict) as refused:
         count_close(venue=count.venue, gaming_date=day, user=count.counter)
     assert refused.value.reason == "count_closed"
-    # A late session of the same day gets a new box, which the closed count does not take.
+    # A table opened after the day ended plays the next gaming day: its box is that day's.
     late = open_table(count)
     close(late, count.supervisor)
-    with pytest.raises(Conflict) as refused:
-        count_record(box=box_of(late), user=count.counter, **FIRST)
-    assert refused.value.reason == "count_closed"
+    assert box_of(late).gaming_date > day
+    count_record(box=box_of(late), user=count.counter, **FIRST)
 
 
 def test_a_day_without_boxes_and_the_wrong_people_do_not_close_a_count(count):
@@ -419,3 +420,108 @@ def test_the_shift_reports_count_gives_win_drop_with_the_counted_drop(count):
     win = session.win_by_count + FIRST_TOTAL
     assert (figures["counted_drop"], figures["win_with_count"]) == (FIRST_TOTAL, win)
     assert figures["win_drop_pct"] == (win * 100 / drop).quantize(D("0.01"))
+
+
+# A count closes only after its day ended, and no box of a day is stranded
+
+
+def second_table(floor):
+    return floor.other_table.__class__.objects.create(
+        venue=floor.venue,
+        code="NN2",
+        game="niuniu",
+        ruleset=floor.table.ruleset,
+        seats=5,
+        chip_denominations=floor.table.chip_denominations,
+    )
+
+
+def count_twice(box, floor):
+    count_record(box=box, user=floor.counter, **FIRST)
+    count_record(box=box, user=floor.counter2, **FIRST)
+
+
+def test_a_day_still_being_played_keeps_its_count_open_for_a_table_opened_later(count):
+    """Every box of the day counted so far, but the day is still being played: the count
+    does not close, and a table opened later that day is counted into the day's figures."""
+    box = closed_box(count)
+    day = box.gaming_date
+    count_twice(box, count)
+    with pytest.raises(Conflict) as refused:
+        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+    assert refused.value.reason == "day_not_ended"
+    assert f"the gaming day {day.isoformat()} is still being played" in refused.value.message
+    assert "its count closes once the day ends, from" in refused.value.message
+    assert not CountDay.objects.filter(status="closed").exists()
+
+    later = open_table(count, second_table(count))
+    end_gaming_day(count.venue, day)
+    # Past its end, a table of the day still open keeps the count open, named.
+    with pytest.raises(Conflict) as refused:
+        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+    assert refused.value.reason == "sessions_open"
+    assert "these tables are still open on" in refused.value.message
+    assert "NN2" in refused.value.message and "NN1" not in refused.value.message
+
+    close(later, count.supervisor)
+    late_box = box_of(later)
+    assert late_box.gaming_date == day
+    count_twice(late_box, count)
+    closed = count_close(venue=count.venue, gaming_date=day, user=count.counter)
+    assert closed.status == "closed"
+    figures = win_figures(count.venue, day)
+    assert figures["total"]["drop"] == 2 * FIRST_TOTAL
+
+
+def test_no_table_opens_in_a_gaming_day_whose_count_is_closed(count):
+    day = closed_box(count).gaming_date
+    CountDay.objects.create(venue=count.venue, gaming_date=day, status="closed")
+    with pytest.raises(Conflict) as refused:
+        open_table(count, second_table(count))
+    assert refused.value.reason == "count_closed"
+    assert "no table opens in it" in refused.value.message
+    assert not DropBox.objects.filter(table__code="NN2").exists()
+
+
+def test_a_box_stranded_by_a_count_closed_under_the_old_rule_is_counted_after_a_reopen(count):
+    """Old data: a count closed while its day was played, then a table of that day closed.
+    Its box says how to recover; a manager reopens the count with a reason (audited), the
+    counters count the box and close the count again, and the day's figures take it."""
+    first = closed_box(count)
+    day = first.gaming_date
+    count_twice(first, count)
+    late = open_table(count, second_table(count))
+    # The count as the old rule closed it, the late table still playing.
+    CountDay.objects.filter(venue=count.venue, gaming_date=day).update(
+        status="closed", closed_by=count.counter
+    )
+    close(late, count.supervisor)
+    stranded = box_of(late)
+    with pytest.raises(Conflict) as refused:
+        count_record(box=stranded, user=count.counter, **FIRST)
+    assert refused.value.reason == "count_closed"
+    assert f"closed before box {stranded.label} was counted" in refused.value.message
+    assert "a manager reopens that day's count" in refused.value.message
+
+    with pytest.raises(Forbidden):
+        count_reopen(venue=count.venue, gaming_date=day, user=count.counter, reason="NN2")
+    with pytest.raises(InvalidInput) as refused:
+        count_reopen(venue=count.venue, gaming_date=day, user=count.manager, reason=" ")
+    assert refused.value.field == "reason"
+    reopened = count_reopen(
+        venue=count.venue, gaming_date=day, user=count.manager, reason="NN2's box left out"
+    )
+    assert (reopened.status, reopened.closed_by) == ("open", None)
+    event = AuditEvent.objects.get(action="count.reopen")
+    assert event.before["closed_by"] == "counter"
+    assert event.after["boxes"] == [stranded.label]
+    assert "NN2's box left out" in event.summary
+
+    count_twice(stranded, count)
+    end_gaming_day(count.venue, day)
+    count_close(venue=count.venue, gaming_date=day, user=count.counter2)
+    assert win_figures(count.venue, day)["total"]["drop"] == 2 * FIRST_TOTAL
+    # Every box counted: the closed count is final.
+    with pytest.raises(Conflict) as refused:
+        count_reopen(venue=count.venue, gaming_date=day, user=count.manager, reason="again")
+    assert refused.value.reason == "count_final"
