@@ -51,7 +51,9 @@ class AmountFields:
 
     def amounts_venue(self, obj: Any) -> Venue | None:
         """The venue ``obj``'s amounts are read at."""
-        venue_id = self.venue_of(obj) if obj is not None else None  # type: ignore[attr-defined]
+        if obj is None or obj.pk is None:
+            return None
+        venue_id = self.venue_of(obj)  # type: ignore[attr-defined]
         return Venue.objects.filter(pk=venue_id).first() if venue_id else None
 
     def amounts_read_at(self, form_class: Any, obj: Any) -> Any:
