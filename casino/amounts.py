@@ -43,7 +43,7 @@ from casino.money import (
     written,
 )
 
-#: The most digits an amount has before its decimal mark (what a money field holds).
+#: The most digits an amount has before its decimal mark (as many as ``parse_grouped`` reads).
 MAX_WHOLE_DIGITS = MONEY_MAX_DIGITS - MONEY_DECIMAL_PLACES - 1
 #: The signs a negative amount may be typed with (a hyphen or the minus sign).
 MINUS = ("-", "\u2212")
