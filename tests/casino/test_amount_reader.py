@@ -13,6 +13,7 @@ from casino.amounts import AmountField, check_amount, read_amount
 from casino.api.serializers.fields import MoneyField
 from casino.errors import InvalidInput
 from casino.models import Venue
+from casino.services.venues import venue_update
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +93,12 @@ def test_the_form_field_reads_at_its_venue_and_writes_back_in_its_grouping(floor
     refused.fields["amount"].bind(venue)
     assert not refused.is_valid() and refused.errors["amount"] == [f"“1,5” {HOW_TO}"]
     assert form.fields["amount"].prepare_value(D("1500000.00")) == "1.500.000"
+
+
+def test_a_venues_own_amounts_are_held_to_its_currency(floor):
+    with pytest.raises(InvalidInput) as refused:
+        venue_update(venue=floor.venue, user=floor.manager, variance_reason_over=D("0.5"))
+    assert refused.value.field == "variance_reason_over"
+    assert refused.value.message == f"“0.5” {HOW_TO.replace('100.000', '100,000')}"
+    saved = venue_update(venue=floor.venue, user=floor.manager, variance_reason_over=D("50000"))
+    assert saved.variance_reason_over == D("50000")
