@@ -65,7 +65,7 @@ class MoneyField(serializers.DecimalField):
         except ValueError as error:
             raise serializers.ValidationError(str(error), code="invalid") from None
         if amount is None:
-            raise serializers.ValidationError(refusal("", rules), code="invalid")
+            self.fail("required")
         return self.quantize(self.validate_precision(amount))
 
 
