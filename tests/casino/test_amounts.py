@@ -153,6 +153,13 @@ def test_the_api_refuses_a_drop_of_a_fraction_of_a_dong(floor):
     assert not Drop.objects.exists()
     taken = supervisor.post(drops, '{"amount": 500000}', content_type="application/json")
     assert taken.status_code == 201 and Drop.objects.get().amount == D(500000)
+    # The API reads plain digits whatever the venue's grouping, its own answers' "500000.00"
+    # too; a venue's "500.000" is never guessed.
+    dot(floor.venue)
+    again = supervisor.post(drops, {"amount": "250000.00"}, format="json")
+    assert again.status_code == 201 and again.json()["amount"] == "250000.00"
+    guessed = supervisor.post(drops, {"amount": "500.000"}, format="json")
+    assert guessed.status_code == 400 and "“500.000” is not an amount" in guessed.json()["detail"]
 
 
 # The console

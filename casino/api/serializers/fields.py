@@ -12,7 +12,6 @@ from rest_framework import serializers
 
 from casino import games
 from casino.amounts import amount_rules, fits, read_by, refusal
-from casino.api.base import JsonNumber
 from casino.money import (
     MONEY_DECIMAL_PLACES,
     MONEY_MAX_DIGITS,
@@ -39,27 +38,28 @@ games_help = lazy(_games_help, str)
 
 class MoneyField(serializers.DecimalField):
     """An amount of money: a Decimal string out; in, read by the one reader of amounts
-    (``casino.amounts.read_amount``): a string in the venue's grouping (the serializer's
-    ``venue`` in its context) or plain (``"100000"``, ``"12.50"``), or a JSON number
-    written so (``100000``; never ``1e5``: ``casino.api.base.SafeJSONParser`` keeps a
-    number's text). The service the view calls checks it again at its venue (its
-    currency's decimals), with the same words."""
+    (``casino.amounts.read_amount``): a string written plain (``"100000"``,
+    ``"100000.00"`` as the API writes it, ``"100,000"``), or a JSON number written so
+    (``100000``; never ``1e5``: ``casino.api.base.SafeJSONParser`` keeps a number's text).
+    Plain whatever the venue's grouping: where points group thousands, ``"100.000"`` could
+    be either, and the API's own answers write ``"100000.00"``; a ``venue`` in the
+    serializer's context holds it to its currency's decimals. The service the view calls
+    checks it again at its venue, with the same words."""
 
     def __init__(self, *, signed: bool = False, **kwargs: Any) -> None:
         super().__init__(max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES, **kwargs)
         self.signed = signed
 
     def to_internal_value(self, data: Any) -> Decimal:
-        rules = amount_rules(self.context.get("venue"), signed=self.signed)
+        rules = replace(
+            amount_rules(self.context.get("venue"), signed=self.signed), grouping=Grouping.COMMA
+        )
         if isinstance(data, bool) or not isinstance(data, str | int | Decimal):
             raise serializers.ValidationError(refusal(str(data), rules), code="invalid")
         if isinstance(data, Decimal):
             if not fits(data, rules):
                 raise serializers.ValidationError(refusal(str(data), rules), code="invalid")
             return self.quantize(self.validate_precision(data))
-        if isinstance(data, JsonNumber | int):
-            # A JSON number is written with a point whatever the venue's grouping.
-            rules = replace(rules, grouping=Grouping.COMMA)
         try:
             amount = read_by(str(data), rules)
         except ValueError as error:
