@@ -20,6 +20,7 @@ from baccarat.services import version_save_draft
 from baccarat.tasks import ruleset_figures_task
 from baccarat.validation import ruleset_errors
 from casino.admin import ReadOnlyAdmin, RulesetVersionAdmin
+from casino.amounts import model_formfield
 from casino.models.rulesets import ROUNDING_FIELDS
 
 
@@ -29,6 +30,7 @@ class VersionForm(forms.ModelForm):
     class Meta:
         model = BaccaratRulesetVersion
         fields = "__all__"  # noqa: DJ007 (the fieldsets choose what is shown)
+        formfield_callback = model_formfield
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -243,7 +243,7 @@ def written(
     return f"+{text}" if signed and amount > 0 else text
 
 
-_SPACES = re.compile(r"[\s_\u00a0\u202f]")
+_SPACES = re.compile(r"[\s\u00a0\u202f]")
 _DIGITS = re.compile(r"\d{1,15}")
 _FRACTION = re.compile(r"\d{1,2}")
 
@@ -252,7 +252,9 @@ def parse_grouped(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decim
     """An amount written in ``grouping`` or as plain digits: ``None`` for a blank,
     ``ValueError`` for anything else, above all an amount another grouping would read
     otherwise (``100.000`` where ``.`` is the decimal mark, ``12.5`` where it groups
-    thousands). Spaces always group thousands. Up to 15 digits and 2 decimals.
+    thousands). Spaces always group thousands; nothing else does (``1_000`` is refused, as
+    Python's own spelling, not a person's). Up to 15 digits and 2 decimals. Every amount
+    typed or sent is read through ``casino.amounts.read_amount``, which calls this.
 
     >>> parse_grouped("100.000", "dot"), parse_grouped("1.000.000,5", "dot")
     (Decimal('100000'), Decimal('1000000.5'))
@@ -267,6 +269,10 @@ def parse_grouped(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decim
     ...
     ValueError: ambiguous
     >>> parse_grouped("1e3")
+    Traceback (most recent call last):
+    ...
+    ValueError: not an amount
+    >>> parse_grouped("1_000")
     Traceback (most recent call last):
     ...
     ValueError: not an amount

@@ -4,13 +4,14 @@ of ``casino.services.rulesets``) and the supervisor's ratings."""
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Player, TableLimit, TableSession, Venue
 from casino.money import plain, venue_money
@@ -64,19 +65,10 @@ def venue_ruleset_from_preset(
     )
 
 
-def _amount(value: Any, field: str, *, allow_negative: bool = False) -> Decimal:
-    try:
-        amount = Decimal(str(value).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise InvalidInput(
-            _("%(value)s is not an amount: type digits, e.g. 250000.") % {"value": value},
-            field=field,
-            reason="not_an_amount",
-        ) from None
-    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")):
-        raise InvalidInput(
-            _("An amount has at most 2 decimals."), field=field, reason="not_an_amount"
-        )
+def _amount(value: Any, venue: Venue, field: str, *, allow_negative: bool = False) -> Decimal:
+    """An amount of ``venue`` as every amount is read (``casino.amounts.check_amount``:
+    ``500.000`` where the venue groups with points), above 0 unless ``allow_negative``."""
+    amount = check_amount(value, venue, field=field, signed=allow_negative)
     if not allow_negative and amount <= 0:
         raise InvalidInput(_("The average bet is above 0."), field=field, reason="not_positive")
     return amount
@@ -123,7 +115,7 @@ def rating_enter(
             reason="player_not_of_venue",
         )
     check_player_may(player=found, venue=venue, activity=Activity.RATE, at=started_at)
-    bet = _amount(average_bet, "average_bet")
+    bet = _amount(average_bet, venue, "average_bet")
     limit = TableLimit.objects.filter(table=table, bet_type=BET_TYPE).first()
     if limit is not None and not limit.min_stake <= bet <= limit.max_stake:
         raise InvalidInput(
@@ -160,7 +152,9 @@ def rating_enter(
             reason="outside_session",
         )
     won = (
-        None if actual_win in (None, "") else _amount(actual_win, "actual_win", allow_negative=True)
+        None
+        if actual_win in (None, "")
+        else _amount(actual_win, venue, "actual_win", allow_negative=True)
     )
     reason = (reason or "").strip()
     if replaces is not None:

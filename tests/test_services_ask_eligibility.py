@@ -46,6 +46,8 @@ NIU_8 = "JS QH JD AC 7H"
 #: Services that take a player but let them do nothing, with why they need not ask.
 EXEMPT = {
     "casino.services.cash.day_total": "reads the cash recorded; records nothing",
+    "casino.services.cash.threshold_crossing": "reads whether cash reaches a threshold; "
+    "cash_record asks before recording",
     "casino.services.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
     "casino.services.players.identity_of": "reads the player's identity",
     "casino.services.players.player_update": "a manager keeps a barred player's record too",

@@ -392,7 +392,7 @@ def read_stake(position: int, bet_type: str, text: str, screen: Screen) -> Stake
         entry.text,
         unit=screen.rounding_unit,
         limit=screen.limits.get(bet_type),
-        grouping=screen.venue.amount_grouping,
+        venue=screen.venue,
     )
     return entry
 

@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.text import capfirst
 
+from casino.amounts import amount_formfield, amounts_at, is_money_field
 from casino.models import Ruleset, Venue
 from casino.roles import venue_ids, venues_permitted
 from casino.timezones import local_time, zone, zone_name
@@ -35,7 +36,35 @@ def _rendered(response: Any) -> Any:
     return response
 
 
-class VenueScopedAdmin(admin.ModelAdmin):
+class AmountFields:
+    """A model admin or an inline whose money fields (``casino.amounts.is_money_field``)
+    are read by the one reader of amounts (``AmountField``), at the venue of the object
+    shown (``amounts_venue``; plain digits on an add, before a venue is chosen)."""
+
+    #: Fields whose amount is a multiple of the venue's chip unit (``Venue.rounding_unit``).
+    chip_unit_fields: tuple[str, ...] = ()
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if is_money_field(db_field):
+            return amount_formfield(db_field, **kwargs)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+
+    def amounts_venue(self, obj: Any) -> Venue | None:
+        """The venue ``obj``'s amounts are read at."""
+        if obj is None or obj.pk is None:
+            return None
+        venue_id = self.venue_of(obj)  # type: ignore[attr-defined]
+        return Venue.objects.filter(pk=venue_id).first() if venue_id else None
+
+    def amounts_read_at(self, form_class: Any, obj: Any) -> Any:
+        venue = self.amounts_venue(obj)
+        units = (
+            dict.fromkeys(self.chip_unit_fields, venue.rounding_unit) if venue is not None else {}
+        )
+        return amounts_at(form_class, venue, units=units)
+
+
+class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
     """Staff see only the rows of the venues where a role they hold has the permission
     (superusers see all): a manager at one venue and a dealer at another changes the first
     venue's tables and does not see the second's.
@@ -131,7 +160,8 @@ class VenueScopedAdmin(admin.ModelAdmin):
             if isinstance(field, models.DateTimeField)
         }
         kwargs["labels"] = {**labels, **kwargs.get("labels", {})}
-        return super().get_form(request, obj, change=change, **kwargs)
+        form_class = super().get_form(request, obj, change=change, **kwargs)
+        return self.amounts_read_at(form_class, obj)
 
     def get_list_display(self, request: HttpRequest) -> Any:
         """The list's columns, a time field's written on its venue's clocks: the zone in

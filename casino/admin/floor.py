@@ -19,8 +19,9 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
+from casino.admin.base import AmountFields, ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
+from casino.amounts import model_formfield
 from casino.errors import ServiceError
 from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
@@ -71,6 +72,7 @@ class VenueForm(ParseOnlyModelForm):
     class Meta:
         model = Venue
         fields = "__all__"
+        formfield_callback = model_formfield
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -149,14 +151,24 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
         return venue
 
 
-class TableLimitInline(InlineRefusalShown, admin.TabularInline):
-    """The table's limits, saved with the table as one change (``limits`` of the service)."""
+class TableLimitInline(InlineRefusalShown, AmountFields, admin.TabularInline):
+    """The table's limits, saved with the table as one change (``limits`` of the service);
+    each a multiple of the venue's chip unit."""
 
     model = TableLimit
     form = ParseOnlyModelForm
     extra = 0
     service_input = "limits"
     row_key_field = "bet_type"
+    chip_unit_fields = ("min_stake", "max_stake")
+
+    def amounts_venue(self, obj: Any) -> Venue | None:
+        return obj.venue if obj is not None and obj.venue_id else None
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset_class = super().get_formset(request, obj, **kwargs)
+        formset_class.form = self.amounts_read_at(formset_class.form, obj)
+        return formset_class
 
 
 class TableForm(ParseOnlyModelForm):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from functools import cache
 from typing import Any, NoReturn
 
@@ -10,9 +11,10 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils import json
 from rest_framework.views import APIView
 
 from casino.api.errors import ErrorSerializer
@@ -22,14 +24,27 @@ from casino.api.permissions import RolePermission
 MAX_ID = 2**63 - 1
 
 
+class JsonNumber(str):
+    """A JSON number with a fraction or an exponent, kept as the text the client wrote
+    (``100.5``, ``1e5``), so that an amount is read from what was sent, not from a float
+    (which cannot tell ``1e5`` from ``100000.0``, nor hold ``0.1``)."""
+
+    __slots__ = ()
+
+
 class SafeJSONParser(JSONParser):
-    """DRF's JSON parser, also refusing JSON nested too deeply to parse (not a 500)."""
+    """DRF's JSON parser, keeping each non-integral number's text (``JsonNumber``), also
+    refusing JSON nested too deeply to parse (not a 500)."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        encoding = get_encoding(parser_context or {})
         try:
-            return super().parse(stream, media_type, parser_context)
+            text = codecs.getreader(encoding)(stream).read()
+            return json.loads(text, parse_float=JsonNumber)
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
+        except ValueError as error:
+            raise ParseError(f"JSON parse error - {error}") from None
 
 
 class ApiView(APIView):

@@ -106,7 +106,7 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
     errors: dict[str, str] = {}
     amount = None
     try:
-        amount = forms.read_amount(data.get("amount", ""), venue.amount_grouping)
+        amount = forms.read_amount(data.get("amount", ""), venue, unit=venue.rounding_unit)
     except ValueError as error:
         errors["amount"] = str(error)
     if amount is None and "amount" not in errors:

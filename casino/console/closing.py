@@ -85,7 +85,7 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
             request.POST, session.table.chip_denominations, grouping=venue.amount_grouping
         )
         try:
-            drop = forms.read_amount(request.POST.get("drop") or "", venue.amount_grouping)
+            drop = forms.read_amount(request.POST.get("drop") or "", venue)
         except ValueError as error:
             errors["drop"] = str(error)
             drop = None

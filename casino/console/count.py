@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino import count_selectors as selectors
+from casino.amounts import read_amount
 from casino.console.access import console_login_required, go, page, refusal, use_venue_language
-from casino.console.forms import read_amount, read_chips
+from casino.console.forms import read_chips
 from casino.errors import ServiceError
 from casino.models import DropBox, Venue
 from casino.money import venue_money
@@ -176,7 +177,7 @@ def _read_count(data: Any, venue: Venue, box: DropBox) -> tuple[dict[str, Any], 
         if not what:
             errors[f"other-{row}-what"] = _("Say what it is, e.g. a cheque")
         try:
-            amount = read_amount(text, grouping)
+            amount = read_amount(text, venue)
         except ValueError as error:
             errors[f"other-{row}-amount"] = str(error)
             continue

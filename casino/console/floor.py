@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from casino.amounts import read_amount
 from casino.console import floor_selectors as floor
 from casino.console.access import (
     console_login_required,
@@ -30,7 +31,6 @@ from casino.console.access import (
     refusal,
     use_venue_language,
 )
-from casino.console.forms import read_amount
 from casino.errors import ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Pit, Table
@@ -115,13 +115,13 @@ def limit_schedule(request: HttpRequest, pit_id: int) -> HttpResponse:
     if isinstance(pit, HttpResponse):
         return pit
     data = request.POST
-    grouping = pit.venue.amount_grouping
+    venue = pit.venue
     error = ""
     table_id = data.get("table") or ""
     table = Table.objects.filter(pit=pit, pk=int(table_id)).first() if table_id.isdigit() else None
     try:
-        low = read_amount(data.get("min_stake", ""), grouping)
-        high = read_amount(data.get("max_stake", ""), grouping)
+        low = read_amount(data.get("min_stake", ""), venue, unit=venue.rounding_unit)
+        high = read_amount(data.get("max_stake", ""), venue, unit=venue.rounding_unit)
     except ValueError as problem:
         low = high = None
         error = str(problem)

@@ -4,7 +4,8 @@ credentials.
 
 Each reader answers what it read and, beside it, what is wrong in the page's language, so
 a screen shows every mistake next to the field it is in while the dealer types. Only an
-entry without mistakes reaches the services, which check everything again.
+entry without mistakes reaches the services, which check everything again. Amounts are
+read by the one reader of amounts, ``casino.amounts.read_amount`` (``read_stake`` too).
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino.amounts import read_amount
 from casino.cards import Card, parse_card
 from casino.errors import ServiceError
 from casino.limits import Limit
 from casino.models import Player, TableLimit
-from casino.money import Grouping, grouped, marks, parse_grouped
+from casino.money import Grouping, grouped, marks
 from casino.players import membership_key
 from casino.services.eligibility import Activity, player_eligibility
 from casino.services.rounds import check_stake
@@ -41,42 +44,6 @@ def read_key(data: Mapping[str, str]) -> str:
     """The form's idempotency key; a new one when it is missing or malformed."""
     key = (data.get("key") or "").strip()
     return key if _KEY.fullmatch(key) else new_key()
-
-
-def read_amount(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decimal | None:
-    """An amount as a dealer types it, in the venue's grouping or as plain digits:
-    ``100000``, ``100,000``, ``100 000``, ``12.50`` (``100.000`` and ``12,50`` where the
-    venue groups with points). What is not one, or could be read two ways, is refused with
-    how to write it.
-
-    >>> read_amount("1,000,000"), read_amount(" "), read_amount("12.50")
-    (Decimal('1000000'), None, Decimal('12.50'))
-    >>> read_amount("100.000", "dot")
-    Decimal('100000')
-    >>> read_amount("1" * 16)
-    Traceback (most recent call last):
-    ...
-    ValueError: “1111111111111111” is not an amount: write 100,000 or 100000, decimals as 12.50
-    >>> read_amount("100,000", "dot")
-    Traceback (most recent call last):
-    ...
-    ValueError: “100,000” is not an amount: write 100.000 or 100000, decimals as 12,50
-    """
-    try:
-        return parse_grouped(text, grouping)
-    except ValueError:
-        hint = _(
-            "“%(text)s” is not an amount: write %(grouped)s or %(plain)s, decimals as %(decimal)s"
-        )
-        raise ValueError(
-            hint
-            % {
-                "text": text.strip(),
-                "grouped": grouped(Decimal(100000), 0, grouping),
-                "plain": "100000",
-                "decimal": grouped(Decimal("12.50"), 2, grouping),
-            }
-        ) from None
 
 
 # Cards
@@ -128,13 +95,17 @@ def read_stake(
     unit: Decimal,
     limit: Limit | TableLimit | None,
     grouping: Grouping | str = Grouping.COMMA,
+    venue: Any = None,
 ) -> tuple[Decimal | None, str]:
-    """The one reader of a stake: the amount typed (in the venue's ``grouping`` or plain
-    digits) and, if the floor would refuse it (more than 0, within the table's limits, in
-    steps of the rules' unit), the floor's own reason in the page's language
-    (``casino.services.rounds.check_stake``, which the API's round is checked with too)."""
+    """The one reader of a stake: the amount typed (read by ``read_amount`` at ``venue``,
+    or in ``grouping`` alone) and, if the floor would refuse it (more than 0, within the
+    table's limits, in steps of the rules' unit), the floor's own reason in the page's
+    language (``casino.services.rounds.check_stake``, which the API's round is checked
+    with too)."""
+    if venue is not None:
+        grouping = venue.amount_grouping
     try:
-        amount = read_amount(text, grouping)
+        amount = read_amount(text, venue if venue is not None else grouping)
     except ValueError as error:
         return None, str(error)
     if amount is None:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash_selectors
-from casino.console.forms import read_amount
+from casino.amounts import read_amount
 from casino.errors import Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import CashThresholds, Venue
@@ -177,7 +177,7 @@ def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
     values = {}
     for name in ("logging_threshold", "reporting_threshold"):
         try:
-            values[name] = read_amount(request.POST.get(name, ""), venue.amount_grouping)
+            values[name] = read_amount(request.POST.get(name, ""), venue)
         except ValueError as error:
             errors[name] = str(error)
     if not errors:

@@ -50,6 +50,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from casino import amounts
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
     CashAlert,
@@ -63,7 +64,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.money import currency_places, venue_money
+from casino.money import venue_money
 from casino.players import membership_key
 from casino.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
@@ -89,22 +90,14 @@ def gaming_date_at(venue: Venue, at: datetime) -> Any:
     return day or gaming_date_of(venue, at)
 
 
-def check_amount(amount: Any, venue: Venue, *, field: str = "amount") -> Decimal:
-    """An amount more than 0 in the venue's currency units (``InvalidInput`` otherwise)."""
-    if not isinstance(amount, Decimal) or not amount.is_finite():
-        raise InvalidInput(gettext("Give the amount, e.g. 1000000."), field=field)
+def check_amount(
+    amount: Any, venue: Venue, *, field: str = "amount", unit: Decimal | None = None
+) -> Decimal:
+    """An amount more than 0 of the venue (``casino.amounts.check_amount``: its currency's
+    decimals, a multiple of ``unit`` where given), ``InvalidInput`` otherwise."""
+    amount = amounts.check_amount(amount, venue, field=field, unit=unit)
     if amount <= 0:
         raise InvalidInput(gettext("The amount must be more than 0."), field=field)
-    places = currency_places(venue.currency)
-    if amount != amount.quantize(Decimal(1).scaleb(-places)) or amount >= Decimal(10) ** 15:
-        raise InvalidInput(
-            gettext(
-                "%(amount)s is not an amount of %(currency)s: give at most %(places)d decimals "
-                "and at most 15 digits."
-            )
-            % {"amount": amount, "currency": venue.currency, "places": places},
-            field=field,
-        )
     return amount
 
 
@@ -334,7 +327,7 @@ def cash_record(
         raise InvalidInput(gettext("Choose a buy-in or a cash-out."), field="kind")
     if instrument not in CashInstrument.values:
         raise InvalidInput(gettext("Choose cash, chips, a marker or other."), field="instrument")
-    amount = check_amount(amount, venue)
+    amount = check_amount(amount, venue, unit=venue.rounding_unit)
     at = at or timezone.now()
     asked = None
     if player is not None:

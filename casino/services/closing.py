@@ -168,7 +168,11 @@ def session_close(
         try:
             drop_record(session=session, user=user, amount=drop)
         except InvalidInput as error:
-            raise InvalidInput(error.message.replace("amount", "drop", 1), field="drop") from None
+            # The reader's refusal quotes what was typed; the others name the amount.
+            message = error.message
+            if error.reason != "not_an_amount":
+                message = message.replace("amount", "drop", 1)
+            raise InvalidInput(message, field="drop", reason=error.reason) from None
     figures = session_figures(session)
     win_by_count = (
         closing_total

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Comp, CompPolicy, Player, Venue
 from casino.money import venue_money
@@ -38,21 +39,32 @@ EARNED_DAYS = 30
 CENT = Decimal("0.01")
 
 
-def _amount(value: Any, field: str, *, positive: bool = False) -> Decimal:
-    try:
-        amount = Decimal(str(value).strip().replace(",", "")) if value not in (None, "") else None
-    except InvalidOperation:
-        amount = None
-    if amount is None or not amount.is_finite() or amount < 0 or (positive and amount == 0):
+def _amount(value: Any, venue: Venue, field: str, *, positive: bool = False) -> Decimal:
+    """An amount of ``venue`` as every amount is read (``casino.amounts.check_amount``:
+    ``500.000`` where the venue groups with points), 0 or more (more than 0 if
+    ``positive``)."""
+    amount = None if value in (None, "") else check_amount(value, venue, field=field)
+    if amount is None or (positive and amount == 0):
         raise InvalidInput(
             _("Enter an amount of 0 or more, e.g. 500000.")
             if not positive
             else _("Enter an amount greater than 0, e.g. 500000."),
             field=field,
         )
-    if amount != amount.quantize(CENT):
-        raise InvalidInput(_("An amount has at most 2 decimals."), field=field)
     return amount
+
+
+def _rate(value: Any, field: str) -> Decimal:
+    """A percentage, 0 or more with at most 2 decimals (``12.5``; ``12,5`` too)."""
+    try:
+        rate = Decimal(str(value).strip().replace(",", ".")) if value not in (None, "") else None
+    except InvalidOperation:
+        rate = None
+    if rate is None or not rate.is_finite() or rate < 0 or rate != rate.quantize(CENT):
+        raise InvalidInput(
+            _("The reinvestment rate is a percentage of theoretical win: 0 to 100."), field=field
+        )
+    return rate
 
 
 def _policy_dict(policy: CompPolicy) -> dict[str, Any]:
@@ -77,14 +89,14 @@ def comp_policy_propose(
     """A manager proposes the venue's next comp policy; it is in force once approved."""
     if not can(user, MANAGE, venue.pk):
         raise Forbidden(_("only a manager proposes a comp policy"))
-    rate = _amount(reinvestment_pct, "reinvestment_pct")
+    rate = _rate(reinvestment_pct, "reinvestment_pct")
     if rate > 100:
         raise InvalidInput(
             _("The reinvestment rate is a percentage of theoretical win: 0 to 100."),
             field="reinvestment_pct",
         )
-    supervisor = _amount(supervisor_limit, "supervisor_limit")
-    manager = _amount(manager_limit, "manager_limit")
+    supervisor = _amount(supervisor_limit, venue, "supervisor_limit")
+    manager = _amount(manager_limit, venue, "manager_limit")
     if manager < supervisor:
         raise InvalidInput(
             _("A manager's limit is at least a supervisor's (%(limit)s).")
@@ -188,7 +200,7 @@ def comp_issue(*, player: Player, user: Any, amount: Any, kind: str, notes: str 
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden(_("only a supervisor or a manager issues comps"))
     check_player_may(player=player, venue=venue, activity=Activity.COMP)
-    amount = _amount(amount, "amount", positive=True)
+    amount = _amount(amount, venue, "amount", positive=True)
     if kind not in Comp.Kind.values:
         raise InvalidInput(
             _("Choose what the comp is: %(kinds)s.")

@@ -40,6 +40,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
@@ -52,7 +53,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.money import MONEY_DECIMAL_PLACES, plain, to_decimal, written
+from casino.money import plain, to_decimal, written
 from casino.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
@@ -144,8 +145,10 @@ def _pieces(
     return clean, total
 
 
-def _others(values: Sequence[Mapping[str, Any]] | None) -> tuple[list[dict[str, str]], Decimal]:
-    """Other instruments: each a description and a positive amount."""
+def _others(
+    values: Sequence[Mapping[str, Any]] | None, venue: Venue
+) -> tuple[list[dict[str, str]], Decimal]:
+    """Other instruments: each a description and a positive amount of ``venue``."""
     if not values:
         return [], _ZERO
     if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
@@ -167,16 +170,8 @@ def _others(values: Sequence[Mapping[str, Any]] | None) -> tuple[list[dict[str, 
                 % {"most": MAX_WHAT},
                 field=f"{field}.what",
             )
-        try:
-            amount = to_decimal(item.get("amount"))
-        except (TypeError, ValueError):
-            amount = None
-        if (
-            amount is None
-            or amount <= 0
-            or amount.as_tuple().exponent < -MONEY_DECIMAL_PLACES
-            or amount >= SESSION_TOTAL_LIMIT
-        ):
+        amount = check_amount(item.get("amount"), venue, field=f"{field}.amount")
+        if amount <= 0 or amount >= SESSION_TOTAL_LIMIT:
             raise InvalidInput(
                 _("the amount of %(what)s is an amount more than 0, e.g. 500000") % {"what": what},
                 field=f"{field}.amount",
@@ -294,7 +289,7 @@ def count_record(
         chips or {}, box.table.chip_denominations, field="chips", grouping=venue.amount_grouping
     )
     clean_chips = {d: n for d, n in clean_chips.items() if n}
-    clean_others, others_total = _others(others)
+    clean_others, others_total = _others(others, venue)
     total = notes_total + chips_sum + others_total
     if total >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(

@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.amounts import check_amount
 from casino.errors import Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableLimitChange
-from casino.money import is_multiple, written
+from casino.money import written
 from casino.roles import SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.timezones import venue_time
@@ -64,15 +65,10 @@ def limit_change_schedule(
             field="min_stake",
             reason="limits_inverted",
         )
+    # Each a multiple of the venue's chip unit, refused in the words of every amount.
     unit = venue.rounding_unit
-    for field, amount in (("min_stake", min_stake), ("max_stake", max_stake)):
-        if not is_multiple(amount, unit):
-            raise InvalidInput(
-                _("%(amount)s is not a multiple of the venue's unit %(unit)s.")
-                % {"amount": written(amount), "unit": written(unit)},
-                field=field,
-                reason="limit_off_unit",
-            )
+    min_stake = check_amount(min_stake, venue, field="min_stake", unit=unit)
+    max_stake = check_amount(max_stake, venue, field="max_stake", unit=unit)
     earliest = now + notice()
     if effective_at < earliest:
         raise InvalidInput(

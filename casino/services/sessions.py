@@ -16,6 +16,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.amounts import check_amount
 from casino.compiled import lock_by_key
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
@@ -307,7 +308,7 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
     venue = session.table.venue
     if not can(user, SUPERVISE, venue.pk):
         raise Forbidden("only a supervisor enters the drop")
-    amount = _positive(amount, "amount")
+    amount = _positive(amount, "amount", venue)
     dropped = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
     check_session_total(
         what="drop",
@@ -406,11 +407,10 @@ def drop_reverse(*, drop: Drop, user: Any, reason: str) -> Drop:
     return reversal
 
 
-def _positive(value: Any, field: str) -> Decimal:
-    try:
-        amount = to_decimal(value)
-    except (TypeError, ValueError) as error:
-        raise InvalidInput(f"{field}: {error}", field=field) from None
+def _positive(value: Any, field: str, venue: Any) -> Decimal:
+    """An amount of ``venue`` (``casino.amounts.check_amount``: its currency's decimals)
+    more than 0 and below ``MAX_AMOUNT``."""
+    amount = check_amount(value, venue, field=field)
     if amount <= 0:
         raise InvalidInput(f"{field} must be more than 0, got {amount}", field=field)
     if amount.as_tuple().exponent < -MONEY_DECIMAL_PLACES or amount >= MAX_AMOUNT:

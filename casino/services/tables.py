@@ -18,9 +18,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from casino import games
+from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 
@@ -89,8 +90,10 @@ def _limits(
             )
         if not isinstance(limit, Mapping) or not {"min_stake", "max_stake"} <= set(limit):
             raise InvalidInput(f"give the {bet_type} limit as min_stake and max_stake", field=field)
-        low = _amount(limit["min_stake"], f"{field}.min_stake")
-        high = _amount(limit["max_stake"], f"{field}.max_stake")
+        # Each a multiple of the venue's chip unit, refused in the words of every amount.
+        unit = venue.rounding_unit
+        low = check_amount(limit["min_stake"], venue, field=f"{field}.min_stake", unit=unit)
+        high = check_amount(limit["max_stake"], venue, field=f"{field}.max_stake", unit=unit)
         if low <= 0:
             raise InvalidInput(
                 f"the {bet_type} minimum must be more than 0, got {plain(low)}",
@@ -101,13 +104,6 @@ def _limits(
                 f"the {bet_type} maximum {plain(high)} is below its minimum {plain(low)}",
                 field=f"{field}.max_stake",
             )
-        for name, value in (("min_stake", low), ("max_stake", high)):
-            if not is_multiple(value, venue.rounding_unit):
-                raise InvalidInput(
-                    f"the {bet_type} limit {plain(value)} is not a multiple of the venue's "
-                    f"rounding unit {plain(venue.rounding_unit)}",
-                    field=f"{field}.{name}",
-                )
         clean[bet_type] = (low, high)
     return clean
 

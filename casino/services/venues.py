@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
@@ -211,6 +212,7 @@ def venue_create(
         note_denominations=_note_denominations(note_denominations),
     )
     _check(venue)
+    _amounts_of(venue, MONEY_FIELDS)
     _save(venue)
     audit_record(
         user=user,
@@ -221,6 +223,17 @@ def venue_create(
         after=_as_dict(venue),
     )
     return venue
+
+
+#: A venue's own amounts, held to its currency (``_amounts_of``).
+MONEY_FIELDS = ("rounding_unit", "variance_reason_over")
+
+
+def _amounts_of(venue: Venue, names: Any) -> None:
+    """Each of ``names`` an amount of ``venue`` as every amount is (its currency's decimals:
+    no 0.5 VND rounding unit), refused in the reader's words (``check_amount``)."""
+    for name in names:
+        check_amount(getattr(venue, name), venue, field=name)
 
 
 def _open_tables(venue: Venue) -> list[str]:
@@ -281,6 +294,7 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
             value = value.strip()
         setattr(venue, name, value)
     _check(venue)
+    _amounts_of(venue, [name for name in MONEY_FIELDS if name in changes])
     after = _as_dict(venue)
     live = [name for name in LIVE_FIELDS if before[name] != after[name]]
     if live:

@@ -280,7 +280,7 @@ def read_stake(text: str, screen: Screen) -> tuple[Decimal | None, str]:
         text,
         unit=screen.rounding_unit,
         limit=screen.limits.get(BET_TYPE),
-        grouping=screen.venue.amount_grouping,
+        venue=screen.venue,
     )
     return (None, error) if error else (amount, "")
 

@@ -3,6 +3,7 @@ texts made of each game's) and the references to other objects."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -10,7 +11,14 @@ from django.utils.functional import lazy
 from rest_framework import serializers
 
 from casino import games
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, RATE_DECIMAL_PLACES, plain
+from casino.amounts import amount_rules, fits, read_by, refusal
+from casino.money import (
+    MONEY_DECIMAL_PLACES,
+    MONEY_MAX_DIGITS,
+    RATE_DECIMAL_PLACES,
+    Grouping,
+    plain,
+)
 
 #: The most chips of one denomination a count may hold.
 MAX_CHIP_COUNT = 1_000_000
@@ -29,10 +37,36 @@ games_help = lazy(_games_help, str)
 
 
 class MoneyField(serializers.DecimalField):
-    """An amount of money: a Decimal string in and out (a JSON number is accepted too)."""
+    """An amount of money: a Decimal string out; in, read by the one reader of amounts
+    (``casino.amounts.read_amount``): a string written plain (``"100000"``,
+    ``"100000.00"`` as the API writes it, ``"100,000"``), or a JSON number written so
+    (``100000``; never ``1e5``: ``casino.api.base.SafeJSONParser`` keeps a number's text).
+    Plain whatever the venue's grouping: where points group thousands, ``"100.000"`` could
+    be either, and the API's own answers write ``"100000.00"``; a ``venue`` in the
+    serializer's context holds it to its currency's decimals. The service the view calls
+    checks it again at its venue, with the same words."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, signed: bool = False, **kwargs: Any) -> None:
         super().__init__(max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES, **kwargs)
+        self.signed = signed
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        rules = replace(
+            amount_rules(self.context.get("venue"), signed=self.signed), grouping=Grouping.COMMA
+        )
+        if isinstance(data, bool) or not isinstance(data, str | int | Decimal):
+            raise serializers.ValidationError(refusal(str(data), rules), code="invalid")
+        if isinstance(data, Decimal):
+            if not fits(data, rules):
+                raise serializers.ValidationError(refusal(str(data), rules), code="invalid")
+            return self.quantize(self.validate_precision(data))
+        try:
+            amount = read_by(str(data), rules)
+        except ValueError as error:
+            raise serializers.ValidationError(str(error), code="invalid") from None
+        if amount is None:
+            self.fail("required")
+        return self.quantize(self.validate_precision(amount))
 
 
 class RateField(serializers.DecimalField):

@@ -59,7 +59,7 @@ BAD_TABLES = [
     ({"chip_denominations": []}, "chip_denominations", "at least 1"),
     ({"chip_denominations": ["1000", "1000.00"]}, "chip_denominations[1]", "twice"),
     ({"chip_denominations": ["0"]}, "chip_denominations[0]", "more than 0"),
-    ({"chip_denominations": ["abc"]}, "chip_denominations[0]", "valid number"),
+    ({"chip_denominations": ["abc"]}, "chip_denominations[0]", "is not an amount"),
     (
         {"limits": {"triple": {"min_stake": "1000", "max_stake": "2000"}}},
         "limits.triple",
@@ -73,7 +73,7 @@ BAD_TABLES = [
     (
         {"limits": {"single": {"min_stake": "1500", "max_stake": "10000"}}},
         "limits.single.min_stake",
-        "rounding unit 1000",
+        "“1500” is not an amount here: write a multiple of 1,000",
     ),
     ({"limits": {"single": {"min_stake": "1000"}}}, "limits.single.max_stake", "required"),
     ({"ruleset": 999999}, "ruleset", "no ruleset 999999"),

@@ -167,7 +167,11 @@ def test_closing_waits_for_unsettled_rounds_and_open_slips(floor):
 
 @pytest.mark.parametrize(
     ("drop", "message"),
-    [("0", "drop must be more than 0"), ("0.001", "at most 2 decimals"), ("1e20", "must be below")],
+    [
+        ("0", "drop must be more than 0"),
+        ("0.001", "“0.001” is not an amount: write 100,000 or 100000, without decimals"),
+        ("1e20", "“1e20” is not an amount"),
+    ],
 )
 def test_a_bad_drop_at_close_names_the_drop(floor, drop, message):
     session = open_table(floor)
