@@ -29,6 +29,7 @@ from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.models import Slip, Venue
 from casino.money import venue_money
+from casino.policy import Capability, declare
 from casino.roles import CASHIER, READ, can
 from casino.services.slips import (
     ISSUE,
@@ -46,6 +47,7 @@ def _not_cashier(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("Only the cage's cashier works on this screen."))
 
 
+@declare(Capability.CAGE)
 @require_GET
 @console_login_required
 def cage_home(request: HttpRequest) -> HttpResponse:
@@ -84,6 +86,7 @@ def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
     }
 
 
+@declare(Capability.CAGE)
 @require_GET
 @console_login_required
 def cage(request: HttpRequest, venue_id: int) -> HttpResponse:
@@ -104,6 +107,7 @@ def _cage_done(slip: Slip, step: str) -> str:
     return done % {"kind": slip.get_kind_display(), "number": slip.label}
 
 
+@declare(Capability.CAGE)
 @require_POST
 @console_login_required
 def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> HttpResponse:
@@ -149,6 +153,7 @@ def slip_pdf_bytes(slip: Slip) -> bytes:
     return HTML(string=html).write_pdf()
 
 
+@declare(Capability.READ_FLOOR)
 @require_GET
 @console_login_required
 def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
@@ -191,6 +196,7 @@ def _report_day(request: HttpRequest, venue: Venue) -> date:
         return current or timezone.now().astimezone(zoneinfo.ZoneInfo(venue.timezone)).date()
 
 
+@declare(Capability.READ_SLIP_REPORT)
 @require_GET
 @console_login_required
 def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
@@ -202,6 +208,7 @@ def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
     return render(request, "console/slip_report.html", {"venue": venue, "day": day})
 
 
+@declare(Capability.READ_SLIP_REPORT)
 @require_GET
 @console_login_required
 def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:

@@ -27,6 +27,7 @@ from casino import cash_selectors
 from casino.console.forms import read_amount
 from casino.errors import Forbidden, ServiceError
 from casino.models import CashThresholds, Venue
+from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import outputs
 from casino.reports.views import csv_download, dates_asked, venue_asked
@@ -73,6 +74,7 @@ def _render(request: HttpRequest, venue: Venue, context: dict, status: int = 200
         return render(request, "reports/cash.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def cash_report(request: HttpRequest) -> HttpResponse:
@@ -81,6 +83,7 @@ def cash_report(request: HttpRequest) -> HttpResponse:
     return _render(request, venue, _context(request, venue))
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def cash_report_csv(request: HttpRequest) -> HttpResponse:
@@ -165,6 +168,7 @@ def _back(venue: Venue) -> HttpResponse:
     return redirect(f"{reverse('reports:cash')}?venue={venue.code}", permanent=False)
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
@@ -188,6 +192,7 @@ def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
     return _back(venue)
 
 
+@declare(Capability.APPROVE)
 @login_required
 @require_POST
 def thresholds_approve_view(request: HttpRequest, pk: int) -> HttpResponse:

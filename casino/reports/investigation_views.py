@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.console.access import use_venue_language
 from casino.errors import ServiceError
 from casino.models import FluctuationInvestigation
+from casino.policy import Capability, declare
 from casino.reports import investigation_selectors as chosen
 from casino.reports.integrity_views import READERS as INTEGRITY_READERS
 from casino.reports.outputs import csv_text
@@ -40,6 +41,7 @@ MAX_LOG_DAYS = 366
 STEPS = ("reassign", "note", "findings", "sign-off", "close")
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def investigation_list(request: HttpRequest) -> HttpResponse:
@@ -102,6 +104,7 @@ def _detail(
     return render(request, "reports/investigations_detail.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def investigation_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -109,6 +112,7 @@ def investigation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, _get(request, pk))
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
@@ -148,6 +152,7 @@ def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse
     return redirect(reverse("reports:investigation", args=[pk]) + f"?done={step}")
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def investigation_log(request: HttpRequest) -> HttpResponse:

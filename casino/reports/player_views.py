@@ -29,6 +29,7 @@ from casino.console.access import use_venue_language
 from casino.errors import InvalidInput, ServiceError
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
+from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.outputs import csv_text
@@ -47,6 +48,7 @@ POLICY_STEPS = ("propose", "approve")
 MAX_FOUND = 100
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def player_list(request: HttpRequest) -> HttpResponse:
@@ -135,6 +137,7 @@ def _page(
         return render(request, "players/detail.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -153,6 +156,7 @@ def _day(text: str | None, field: str, *, required: bool) -> date | None:
         ) from None
 
 
+@declare(Capability.SUPERVISE_TABLES)
 @login_required
 @require_POST
 def player_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
@@ -212,6 +216,7 @@ def _comps(venue: Venue, date_from: date, date_to: date) -> list[Comp]:
         )
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def comp_report(request: HttpRequest) -> HttpResponse:
@@ -239,6 +244,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
         return render(request, "players/comps.html", context)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
@@ -309,6 +315,7 @@ def _policy_page(
         return render(request, "players/comp_policy.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def comp_policy(request: HttpRequest) -> HttpResponse:
@@ -316,6 +323,7 @@ def comp_policy(request: HttpRequest) -> HttpResponse:
     return _policy_page(request, venues, venue)
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResponse:

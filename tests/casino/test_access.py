@@ -1149,13 +1149,10 @@ def _write(gate: frozenset[str]) -> Rule:
 API_POST_ONLY = signed_in(405, anonymous=401)
 
 
-def _count_read(role: str, venue: str) -> Outcome | None:
-    """casino/api/views/count.py: a floor role first (403), the venue (404), then the
-    count's readers there (403 to the others)."""
-    outcome = api()(role, venue)
-    if outcome == 200 and role not in COUNT_FIGURES:
-        return 403
-    return outcome
+#: casino/api/views/count.py: the count's readers before any lookup (403), then the venue.
+_count_read = api(capability=COUNT_FIGURES)
+#: The audit trail: whoever the admin shows it to (the roles with ``view_auditevent``).
+AUDIT_READ = frozenset({MANAGER, AUDITOR})
 
 
 def _api_count(name: str) -> Callable[[World, Side], str]:
@@ -1263,12 +1260,10 @@ API_ROUTES = {
         body=lambda world, side: {"status": "barred"},
         shows=mark,
     ),
-    # A player's rated play: the venue's report readers (a floor role first, then the venue).
+    # A player's rated play: the venue's report readers (before any lookup, then the venue).
     "api:player-history": Route(
         _api("player-history", lambda side: side.player.pk),
-        lambda role, venue: (
-            403 if api()(role, venue) == 200 and role not in REPORT_READ else api()(role, venue)
-        ),
+        api(capability=REPORT_READ),
         shows=mark,
     ),
     "api:ruleset-list": _api_list(
@@ -1409,8 +1404,17 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "wrong table"},
     ),
     "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
-    "api:audit-list": _api_list("audit-list", "venue={side.venue.pk}", lambda side: side.event.pk),
-    "api:audit-detail": Route(_api("audit-detail", lambda side: side.event.pk), api()),
+    "api:audit-list": Route(
+        lambda world, side: (
+            reverse("api:audit-list") + (f"?venue={side.venue.pk}" if side is world.other else "")
+        ),
+        api(capability=AUDIT_READ, listing=True),
+        listed=lambda side: side.event.pk,
+        json=True,
+    ),
+    "api:audit-detail": Route(
+        _api("audit-detail", lambda side: side.event.pk), api(capability=AUDIT_READ)
+    ),
     # Logging in and out needs an account, not a floor role (casino/api/auth.py).
     "api:auth-login": Route(_api("auth-login"), everyone(405), venue_bound=False),
     "api:auth-logout": Route(

@@ -23,6 +23,7 @@ from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers import count as s
 from casino.api.views.common import parse
 from casino.models import DropBox, Venue
+from casino.policy import Capability
 from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 from casino.services.count import count_close, count_record
 
@@ -83,7 +84,7 @@ def _day_data(venue: Venue, day: date) -> dict[str, Any]:
 
 
 class CountDayView(ApiView):
-    write_capability = COUNT_TEAM
+    read_capability = Capability.READ_COUNT_FIGURES
 
     @extend_schema(
         tags=["count"],
@@ -97,7 +98,7 @@ class CountDayView(ApiView):
 
 
 class CountCloseView(ApiView):
-    write_capability = COUNT_TEAM
+    write_capability = Capability.COUNT_BOX
 
     @extend_schema(
         tags=["count"],
@@ -116,6 +117,8 @@ class CountCloseView(ApiView):
 
 
 class CountFiguresView(ApiView):
+    read_capability = Capability.READ_COUNT_FIGURES
+
     @extend_schema(
         tags=["count"],
         summary="Win, hold and win/drop per table of a gaming day",
@@ -138,7 +141,7 @@ class CountFiguresView(ApiView):
 
 
 class BoxCountView(ApiView):
-    write_capability = COUNT_TEAM
+    write_capability = Capability.COUNT_BOX
 
     @extend_schema(
         tags=["count"],
