@@ -239,6 +239,15 @@ def capability_of(callback: Any) -> dict[str, Capability | None]:
     if getattr(view_class, "capability", None) is not None:  # declared as a whole
         return {"*": view_class.capability}
     declared: dict[str, Capability | None] = {}
+    actions = getattr(callback, "actions", None)  # a DRF viewset's: method -> action
+    if actions:
+        for method, action in actions.items():
+            name = "read_capability" if method in _READS else "write_capability"
+            handler = getattr(view_class, action, None)
+            declared[method] = getattr(handler, "capability", None) or getattr(
+                view_class, name, None
+            )
+        return declared
     for method in (*_READS, *_WRITES):
         if hasattr(view_class, method):
             name = "read_capability" if method in _READS else "write_capability"

@@ -29,9 +29,15 @@ def _roles_text(roles: frozenset[str], joiner: str = "or") -> str:
 
 
 def declared(view: Any, method: str) -> Capability | None:
-    """The capability ``view`` declares for ``method`` (reads: GET, HEAD, OPTIONS)."""
+    """The capability ``view`` declares for ``method`` (reads: GET, HEAD, OPTIONS): a
+    viewset's action its own (``@declare`` on it), else the view's."""
+    handler = getattr(view, getattr(view, "action", None) or "", None)
     name = "read_capability" if method in SAFE_METHODS else "write_capability"
-    return getattr(view, name, None) or getattr(view, "capability", None)
+    return (
+        getattr(handler, "capability", None)
+        or getattr(view, name, None)
+        or getattr(view, "capability", None)
+    )
 
 
 class RolePermission(BasePermission):

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, path, reverse
 from django.utils import translation
 from rest_framework.test import APIRequestFactory, force_authenticate
+from rest_framework.viewsets import ViewSet
 
 from casino.api.base import ApiView
 from casino.errors import Forbidden
@@ -83,19 +84,28 @@ def test_the_guard_finds_a_view_that_declares_nothing():
 
         def post(self, request: Any) -> None: ...  # no write_capability
 
+    class Things(ViewSet):
+        @declare(Capability.READ_FLOOR)
+        def list(self, request: Any) -> None: ...
+
+        def create(self, request: Any) -> None: ...  # an action declaring nothing
+
     site = AdminSite(name="elsewhere")
     patterns = [
         path("page/", page, name="page"),
         path("listing/", Listing.as_view(), name="listing"),
+        path("things/", Things.as_view({"get": "list", "post": "create"}), name="things"),
         path("admin/", site.urls),
     ]
     found = list(undeclared(patterns))
     assert "/page/ page: *" in found
     assert "/listing/ listing: post" in found
+    assert "/things/ things: post" in found
     assert "/admin/ elsewhere:index: *" in found
 
     declare(Capability.PUBLIC)(page)
     Listing.write_capability = Capability.PLAY_ROUND
+    Things.write_capability = Capability.MANAGE_VENUE
     declare(Capability.ADMIN)(site)
     assert list(undeclared(patterns)) == []
 
