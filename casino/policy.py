@@ -14,7 +14,8 @@ API and the commands refuse alike, with the same reason:
 - ``slip_line_refusal``: the dealer's line of a slip is signed by the dealer on duty at its
   table (or a supervisor covering it), the supervisor's line by a supervisor who is not
   that dealer, the cage's by a cashier; nobody signs two of its lines;
-- ``approval_refusal``: four eyes, whoever proposed or edited a thing does not approve it.
+- ``approves_own`` (with the role, ``approval_refusal``): four eyes, whoever proposed or
+  edited a thing does not approve it.
 
 ``docs/OPERATIONS.md``'s "Who may do what" table is ``who_may_do_what()``, rendered by
 ``manage.py policy_table`` (a test fails when the two differ).
@@ -151,10 +152,10 @@ UNLESS: dict[Capability, str] = {
         "(`slip_line_refusal`)"
     ),
     Capability.APPROVE: "never what one proposed or edited oneself (`approves_own`)",
-    Capability.VOID_SLIP: (
-        "an issued fill only by a cashier, an issued credit only by a supervisor"
+    Capability.VOID_SLIP: "an issued fill only by a cashier, an issued credit only by a supervisor",
+    Capability.CAGE: (
+        "a credit is received by none of its signers at the table (`slip_line_refusal`)"
     ),
-    Capability.CAGE: "a credit is received by none of its signers at the table",
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
         "confirmed a session, or signed a slip at the box's table that gaming day; the "
