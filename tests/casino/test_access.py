@@ -63,6 +63,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.policy import Capability, capability_of
 from casino.reports import outputs
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
@@ -119,6 +120,8 @@ ADMIN_STAFF = frozenset({SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER})
 #: "Supervisors, managers and auditors of a venue read its reports" (casino/reports/views.py).
 REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
 OWN, OTHER, ANY = "own", "other", "any"
+#: Capabilities no floor role is needed for, or the admin's model permissions decide.
+UNSCOPED = (Capability.PUBLIC, Capability.SIGNED_IN, Capability.ADMIN)
 PASSWORD = "pw-for-tests"  # tests/factories.py
 OPENING = {"100000": 50}
 
@@ -1835,6 +1838,24 @@ def resolver_keys() -> set[str]:
     return set(walk(get_resolver().url_patterns, "", ""))
 
 
+def resolver_callbacks() -> dict[str, Any]:
+    """Each URL pattern's view, by the key ``resolver_keys`` gives it."""
+
+    def walk(patterns: list, prefix: str, namespace: str) -> Any:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = namespace
+                if pattern.namespace:
+                    inner = f"{namespace}{pattern.namespace}:"
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern):
+                route = prefix + str(pattern.pattern)
+                key = f"{namespace}{pattern.name}" if pattern.name else f"/{route}"
+                yield key, pattern.callback
+
+    return dict(walk(get_resolver().url_patterns, "", ""))
+
+
 def db_state() -> list[tuple]:
     """The rows inserted, updated and deleted so far in this transaction, per table (login
     sessions aside): the same before and after a call that wrote nothing."""
@@ -1939,6 +1960,34 @@ def test_the_table_names_every_url_pattern_and_nothing_else():
     assert not ROUTES.keys() - patterns, f"rows for no URL pattern: {ROUTES.keys() - patterns}"
     registered = {model._meta.label_lower for model in admin.site._registry}
     assert registered == ADMIN_MODELS.keys()
+
+
+#: The six floor roles, each held at the own venue.
+FLOOR_ROLES = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT})
+#: What a call answers a role its capability leaves out (405: the view takes no such method).
+LEFT_OUT = (403, 405)
+
+
+def test_each_view_lets_in_whom_its_declared_capability_names():
+    """The capability a view declares (casino/policy.py) is what the table says it lets in:
+    a role without it is refused (403) the view's GET and its write, and a role with it is
+    not refused the GET (a write may still be its service's to refuse)."""
+    callbacks = resolver_callbacks()
+    wrong = []
+    for key, route in ROUTES.items():
+        declared = capability_of(callbacks[key])
+        venue = OWN if route.venue_bound else ANY
+        for method, rule in (("get", route.get), (route.method, route.post)):
+            capability = declared.get("*") or declared.get(method)
+            if rule is None or capability in (None, *UNSCOPED):
+                continue
+            for role in sorted(FLOOR_ROLES):
+                outcome = rule(role, venue)
+                if role not in capability.roles and outcome not in LEFT_OUT:
+                    wrong.append(f"{key} {method}: {role} gets {outcome} without {capability}")
+                if role in capability.roles and method == "get" and outcome == 403:
+                    wrong.append(f"{key} get: {role} is refused, though {capability} names it")
+    assert not wrong, "\n".join(wrong)
 
 
 def get_cell(world: World, key: str, role: str, venue: str) -> str:
