@@ -1,7 +1,8 @@
 """Who gets what: every URL of the project x every role x their own venue and another one.
 
 ``ROUTES`` names every URL pattern the resolver knows (a test walks it and fails on a
-pattern the table does not name, or names one that is gone) with what each caller gets:
+pattern the table does not name, or names one that is gone) with what each caller gets,
+which is what the view's declared capability (``casino/policy.py``) names:
 - the console and the reports send an anonymous caller to the login page, answer 404 for
   another venue's table, session or report, and 403 to a role without the right there;
 - the API answers 401 to an anonymous caller, 403 to a role without the right (before any
