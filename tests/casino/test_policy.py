@@ -22,7 +22,14 @@ from casino.api.base import ApiView
 from casino.errors import Forbidden
 from casino.management.commands.policy_table import DOC, table_in
 from casino.models import BoxCount
-from casino.policy import Capability, capability_of, declare, who_may_do_what
+from casino.policy import (
+    Capability,
+    approval_refusal,
+    capability_of,
+    declare,
+    may_approve,
+    who_may_do_what,
+)
 from casino.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
 from casino.services.audit import audit_record
 from casino.services.count import count_record
@@ -361,3 +368,18 @@ def test_the_dealer_on_duty_does_not_sign_the_supervisors_line(floor, session, i
     slip = slip_confirm_dealer(slip=issued, user=dealing_supervisor)
     slip = slip_confirm_supervisor(slip=slip, user=floor.supervisor2)
     assert slip.status == "verified"
+
+
+# Four eyes
+
+
+def test_a_manager_does_not_approve_what_they_proposed_and_another_role_approves_nothing(floor):
+    proposer, second = floor.manager, staff("manager2", "manager", floor.venue)
+    venue = floor.venue.pk
+    refused = approval_refusal(user=proposer, venue_id=venue, made_by=[proposer.pk, None])
+    assert refused is not None and refused.reason == "four_eyes"
+    assert may_approve(user=second, venue_id=venue, made_by=[proposer.pk])
+    assert approval_refusal(user=floor.supervisor, venue_id=venue, made_by=[]).reason == (
+        "not_manager"
+    )
+    assert not may_approve(user=second, venue_id=floor.other_venue.pk, made_by=[])
