@@ -291,7 +291,10 @@ _SLIP_PEOPLE = (
 
 
 def _slips() -> QuerySet[Slip]:
-    return Slip.objects.select_related("venue", "session__table", "session__shift", *_SLIP_PEOPLE)
+    # The session's dealer: who may sign a slip's dealer line, named when another may not.
+    return Slip.objects.select_related(
+        "venue", "session__table", "session__shift", "session__dealer", *_SLIP_PEOPLE
+    )
 
 
 def with_lines(slips: Iterable[Slip]) -> list[Slip]:
