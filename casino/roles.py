@@ -13,6 +13,9 @@ What each role may do on the floor, cumulatively:
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
 - count: the count team: counts the drop boxes, independent of the pit.
 
+What each act needs, and who of those roles is still refused it (segregation of duties), is
+said in ``casino.policy``, on top of these roles.
+
 Each role's Django group carries the admin's model permissions: a member is in the group of
 every role they hold somewhere (``sync_groups``), and the admin keeps each permission to the
 venues where a role having it is held (``venues_permitted``).

@@ -42,6 +42,7 @@ from casino.models import (
 )
 from casino.outcomes import round_result
 from casino.players import membership_key
+from casino.policy import Capability, venues_allowing
 from casino.roles import venue_ids
 
 _ZERO = Decimal(0)
@@ -479,10 +480,11 @@ def audit_event_list(
     object_id: str | None = None,
     username: str | None = None,
 ) -> QuerySet[AuditEvent]:
-    """The audit events of the user's venues, newest first; ``action`` ending in a dot
-    (``round.``) matches every action of that kind."""
+    """The audit events of the venues where the user reads the audit trail (the admin's
+    rule: ``Capability.READ_AUDIT``), newest first; ``action`` ending in a dot (``round.``)
+    matches every action of that kind."""
     events = (
-        AuditEvent.objects.filter(venue_id__in=venue_ids(user))
+        AuditEvent.objects.filter(venue_id__in=venues_allowing(user, Capability.READ_AUDIT))
         .select_related("venue", "user")
         .order_by("-at", "-pk")
     )
@@ -505,6 +507,12 @@ def audit_event_list(
 
 def audit_event_get(*, user: Any, pk: int) -> AuditEvent | None:
     return audit_event_list(user=user).filter(pk=pk).first()
+
+
+def audit_event_venue(*, pk: int) -> int | None:
+    """The venue of the audit event ``pk`` (None for a system event or none), to tell one
+    the user may not read from one that is not there."""
+    return AuditEvent.objects.filter(pk=pk).values_list("venue_id", flat=True).first()
 
 
 def api_token_list(*, user: Any) -> QuerySet[ApiToken]:

@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 
 from casino.api import docs
 from casino.favicon import favicon
+from casino.policy import Capability, declare
 from casino.throttling import LockoutAuthenticationForm
 
 # A body Django will not read (too large, too many fields) answers in the API's error
@@ -14,21 +16,30 @@ handler400 = "casino.api.bodies.bad_request"
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"
 admin.site.index_title = "Venues, rulesets and the floor"
+# Every admin page answers to the model permissions of the roles held (casino/roles.py).
+declare(Capability.ADMIN)(admin.site)
+public = declare(Capability.PUBLIC)
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/console/", permanent=False)),
-    path("favicon.ico", favicon, name="favicon"),
+    path("", public(RedirectView.as_view(url="/console/", permanent=False))),
+    path("favicon.ico", public(favicon), name="favicon"),
     path("console/", include("casino.console.urls")),
     path("reports/", include("casino.reports.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", public(set_language), name="set_language"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(
-            redirect_authenticated_user=True, authentication_form=LockoutAuthenticationForm
+        public(
+            auth_views.LoginView.as_view(
+                redirect_authenticated_user=True, authentication_form=LockoutAuthenticationForm
+            )
         ),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
+    path(
+        "accounts/logout/",
+        public(auth_views.LogoutView.as_view(next_page="login")),
+        name="logout",
+    ),
     path("admin/", admin.site.urls),
     path("api/schema/", docs.SchemaView.as_view(), name="schema"),
     path("api/docs/", docs.swagger, name="api-docs"),

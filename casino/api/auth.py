@@ -33,6 +33,7 @@ from casino.api.errors import ErrorSerializer, LockedOut
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views import parse
 from casino.models import ApiToken
+from casino.policy import Capability
 from casino.roles import ROLES, venue_roles
 from casino.services.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
 from casino.throttling import refusal_message
@@ -80,6 +81,7 @@ THROTTLED = _error("Too many requests: wait for Retry-After seconds.")
 class AuthView(ApiView):
     """Any account (no floor role needed)."""
 
+    read_capability = write_capability = Capability.SIGNED_IN
     permission_classes = [IsAuthenticated]
 
 
@@ -89,6 +91,7 @@ class LoginView(ApiView):
 
     # No authentication: a login is not refused for a stale token it happens to carry.
     authentication_classes: list = []
+    write_capability = Capability.PUBLIC
     permission_classes = [AllowAny]
     throttle_classes = [LoginRateThrottle]
 

@@ -48,12 +48,13 @@ class SafeJSONParser(JSONParser):
 
 
 class ApiView(APIView):
-    """JSON only; reads need a floor role, writes the view's ``write_capability``."""
+    """JSON only; a GET needs the view's ``read_capability``, a write its
+    ``write_capability`` (``casino.policy``): each view declares its own, none is inherited
+    from here."""
 
     parser_classes = [SafeJSONParser]
     renderer_classes = [JSONRenderer]
     permission_classes = [RolePermission]
-    write_capability: frozenset[str] = frozenset()
 
 
 def not_found(what: str, pk: Any, *, field: str | None = None) -> NoReturn:

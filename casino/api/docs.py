@@ -21,12 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.permissions import RolePermission
-from casino.roles import READ, has_role
+from casino.policy import Capability, declare, holds_anywhere
 
 
 class SchemaView(SpectacularAPIView):
     """The OpenAPI schema (YAML, or JSON with ``?format=json``), for any floor role."""
 
+    read_capability = Capability.READ_FLOOR
     permission_classes = [RolePermission]
 
     def finalize_response(
@@ -40,16 +41,18 @@ class SchemaView(SpectacularAPIView):
 
 
 class SwaggerView(SpectacularSwaggerView):
+    read_capability = Capability.READ_FLOOR
     permission_classes = [RolePermission]
 
 
 _swagger = SwaggerView.as_view(url_name="schema")
 
 
+@declare(Capability.READ_FLOOR)
 @login_required
 def swagger(request: HttpRequest) -> HttpResponse:
     """The Swagger page: a browser signs in first; it reads the schema with its session."""
-    if not has_role(request.user, READ):
+    if not holds_anywhere(request.user, Capability.READ_FLOOR):
         message = _("Only staff with a floor role read the API's description.")
         return render(request, "console/error.html", {"message": message}, status=403)
     return _swagger(request)

@@ -33,7 +33,7 @@ from casino.console import selectors
 from casino.console.forms import Credentials
 from casino.logs import log_venue, not_at_venue
 from casino.models import TableSession
-from casino.roles import PLAY, can
+from casino.policy import Capability, allows, declare
 from casino.throttling import refusal_message
 from casino.timezones import venue_zone
 
@@ -81,12 +81,13 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("You do not run tables at this venue."))
 
 
-def session_view(view: View, *, capability: frozenset[str], read_only: bool = False) -> View:
+def session_view(view: View, *, capability: Capability, read_only: bool = False) -> View:
     """Resolve ``session_id`` to a session at the user's venues (404 otherwise), speak
     its venue's language and show times in its zone, and require ``capability`` there
     (403 otherwise); a ``read_only`` view refuses anything but a GET (403): nothing is
-    written from it."""
+    written from it. The view declares ``capability`` (``casino.policy``)."""
 
+    @declare(capability)
     @console_login_required
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
@@ -98,7 +99,7 @@ def session_view(view: View, *, capability: frozenset[str], read_only: bool = Fa
         if selectors.console_of(session.table.game) is None:
             raise Http404("no such session at your venues")
         use_venue_language(request, session.table.venue.language)
-        if not can(request.user, capability, session.table.venue_id):
+        if not allows(request.user, capability, session.table.venue_id):
             return forbidden(request)
         if read_only and request.method != "GET":
             return refusal(request, 403, _("This view is read-only: nothing changes from it."))
@@ -110,7 +111,7 @@ def session_view(view: View, *, capability: frozenset[str], read_only: bool = Fa
 
 def with_session(view: View) -> View:
     """A session's page for its dealer: the dealer's role at its venue (``session_view``)."""
-    return session_view(view, capability=PLAY)
+    return session_view(view, capability=Capability.PLAY_ROUND)
 
 
 def game_only(code: str) -> Callable[[View], View]:

@@ -28,6 +28,7 @@ from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Slip, Venue
+from casino.policy import Capability, declare
 from casino.roles import CASHIER, READ, can
 from casino.services.slips import (
     ISSUE,
@@ -45,6 +46,7 @@ def _not_cashier(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("Only the cage's cashier works on this screen."))
 
 
+@declare(Capability.CAGE)
 @require_GET
 @console_login_required
 def cage_home(request: HttpRequest) -> HttpResponse:
@@ -83,6 +85,7 @@ def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
     }
 
 
+@declare(Capability.CAGE)
 @require_GET
 @console_login_required
 def cage(request: HttpRequest, venue_id: int) -> HttpResponse:
@@ -103,6 +106,7 @@ def _cage_done(slip: Slip, step: str) -> str:
     return done % {"kind": slip.get_kind_display(), "number": slip.label}
 
 
+@declare(Capability.CAGE)
 @require_POST
 @console_login_required
 def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> HttpResponse:
@@ -148,6 +152,7 @@ def slip_pdf_bytes(slip: Slip) -> bytes:
     return HTML(string=html).write_pdf()
 
 
+@declare(Capability.READ_FLOOR)
 @require_GET
 @console_login_required
 def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
@@ -190,6 +195,7 @@ def _report_day(request: HttpRequest, venue: Venue) -> date:
         return current or timezone.now().astimezone(zoneinfo.ZoneInfo(venue.timezone)).date()
 
 
+@declare(Capability.READ_SLIP_REPORT)
 @require_GET
 @console_login_required
 def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
@@ -201,6 +207,7 @@ def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
     return render(request, "console/slip_report.html", {"venue": venue, "day": day})
 
 
+@declare(Capability.READ_SLIP_REPORT)
 @require_GET
 @console_login_required
 @export_view

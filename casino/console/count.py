@@ -27,7 +27,7 @@ from casino.console.forms import read_chips
 from casino.errors import ServiceError
 from casino.models import DropBox, Venue
 from casino.money import venue_money
-from casino.roles import COUNT_FIGURES, COUNT_TEAM, can
+from casino.policy import Capability, allows, declare
 from casino.services.count import (
     MAX_REASON,
     MAX_WHAT,
@@ -50,11 +50,12 @@ def _gaming_date(text: str) -> date:
         raise Http404("not a gaming date") from None
 
 
-def count_view(capability: frozenset[str]) -> Callable[[View], View]:
+def count_view(capability: Capability) -> Callable[[View], View]:
     """Resolve ``venue_id`` to one of the user's venues (404 otherwise) and the gaming
     date, speak the venue's language and require ``capability`` there (403 otherwise)."""
 
     def decorate(view: View) -> View:
+        @declare(capability)
         @console_login_required
         @wraps(view)
         def wrapper(
@@ -65,8 +66,8 @@ def count_view(capability: frozenset[str]) -> Callable[[View], View]:
                 raise Http404("no such venue among yours")
             day = _gaming_date(gaming_date)
             use_venue_language(request, venue.language)
-            if not can(request.user, capability, venue.pk):
-                if capability == COUNT_TEAM:
+            if not allows(request.user, capability, venue.pk):
+                if capability == Capability.COUNT_BOX:
                     message = _("Only the count team counts the drop boxes.")
                 else:
                     message = _(
@@ -81,6 +82,7 @@ def count_view(capability: frozenset[str]) -> Callable[[View], View]:
     return decorate
 
 
+@declare(Capability.SIGNED_IN)
 @require_GET
 @console_login_required
 def count_home(request: HttpRequest) -> HttpResponse:
@@ -138,7 +140,7 @@ def _counted_notice(venue: Venue, lines: list[Any], box_id: str) -> str:
 
 
 @require_GET
-@count_view(COUNT_TEAM)
+@count_view(Capability.COUNT_BOX)
 def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     """The day's drop boxes, their sessions and counts, and closing the day's count."""
     context = _day_context(venue, day, request.user)
@@ -147,7 +149,7 @@ def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
 
 
 @require_POST
-@count_view(COUNT_TEAM)
+@count_view(Capability.COUNT_BOX)
 def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     try:
         count_close(venue=venue, gaming_date=day, user=request.user)
@@ -232,7 +234,7 @@ def _differences(line: Any, counted: dict[str, Any]) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "POST"])
-@count_view(COUNT_TEAM)
+@count_view(Capability.COUNT_BOX)
 def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> HttpResponse:
     """A box's count by denomination; the second count says how it differs and why."""
     box = selectors.box_for(venue=venue, gaming_date=day, pk=box_id)
@@ -266,7 +268,7 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
 
 
 @require_GET
-@count_view(COUNT_FIGURES)
+@count_view(Capability.READ_COUNT_FIGURES)
 def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     """Win, hold and win/drop per table for the gaming day."""
     figures = selectors.win_figures(venue, day)
@@ -276,6 +278,6 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         "gaming_date": day,
         **figures,
         "closed": listing["closed"],
-        "counts": can(request.user, COUNT_TEAM, venue.pk),
+        "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
     }
     return page(request, "console/count_figures.html", None, context)

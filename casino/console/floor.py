@@ -34,6 +34,7 @@ from casino.console.access import (
 from casino.errors import ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Pit, Table
+from casino.policy import Capability, declare
 from casino.roles import SUPERVISE, has_role
 from casino.services.limits import limit_change_schedule
 from casino.timezones import venue_zone
@@ -46,6 +47,7 @@ def _not_supervisor(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("The floor view is for the pit's supervisors and managers."))
 
 
+@declare(Capability.SUPERVISE_TABLES)
 @require_GET
 @console_login_required
 def pits(request: HttpRequest) -> HttpResponse:
@@ -86,6 +88,7 @@ def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
     }
 
 
+@declare(Capability.SUPERVISE_TABLES)
 @require_GET
 @console_login_required
 def pit_view(request: HttpRequest, pit_id: int) -> HttpResponse:
@@ -107,6 +110,7 @@ def _effective_at(text: str, pit: Pit) -> datetime | None:
     return value
 
 
+@declare(Capability.SUPERVISE_TABLES)
 @require_http_methods(["POST"])
 @console_login_required
 def limit_schedule(request: HttpRequest, pit_id: int) -> HttpResponse:

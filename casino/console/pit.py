@@ -22,7 +22,7 @@ from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
 from casino.models import RoundStatus, TableSession
-from casino.roles import READ
+from casino.policy import Capability
 from casino.rules import NoRulesInForce, rules_in_force
 
 #: How often the read-only view asks for the session again, in seconds.
@@ -31,7 +31,7 @@ REFRESH_SECONDS = 15
 
 def read_only_session(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A session's page for anyone with a role at its venue, refusing every write."""
-    return session_view(view, capability=READ, read_only=True)
+    return session_view(view, capability=Capability.READ_FLOOR, read_only=True)
 
 
 def _rules_line(session: TableSession) -> str:

@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods
 from casino.console.access import forbidden, page, session_context, session_view
 from casino.errors import ServiceError
 from casino.models import DealerSpell, TableSession
-from casino.roles import READ, SUPERVISE, can
+from casino.policy import Capability
+from casino.roles import SUPERVISE, can
 from casino.rotation_selectors import session_spells, venue_dealers
 from casino.services.rotation import dealer_relieve
 
@@ -70,4 +71,4 @@ def _dealers(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 
 #: The dealers' page: read by any role at the venue, a relief recorded by a supervisor.
-dealers = session_view(_dealers, capability=READ)
+dealers = session_view(_dealers, capability=Capability.READ_FLOOR)

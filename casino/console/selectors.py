@@ -49,7 +49,8 @@ from casino.models import (
     slip_label,
 )
 from casino.players import membership_key
-from casino.roles import AUDITOR, CASHIER, PLAY, SUPERVISE, can, venue_ids
+from casino.policy import Capability
+from casino.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force
 from casino.selectors import barred_on
 from casino.timezones import venue_today
@@ -98,7 +99,7 @@ def tables_for(*, user: Any) -> list[VenueTables]:
 #: Who the pit view is for: those who watch the floor rather than deal at one table.
 PIT = SUPERVISE | {AUDITOR}
 #: Who reads a venue's slip report: its cashiers, supervisors, managers and auditors.
-SLIP_REPORT = CASHIER | SUPERVISE | {AUDITOR}
+SLIP_REPORT = Capability.READ_SLIP_REPORT.roles
 
 
 def pit_for(*, user: Any) -> list[TableSession]:
@@ -290,7 +291,10 @@ _SLIP_PEOPLE = (
 
 
 def _slips() -> QuerySet[Slip]:
-    return Slip.objects.select_related("venue", "session__table", "session__shift", *_SLIP_PEOPLE)
+    # The session's dealer: who may sign a slip's dealer line, named when another may not.
+    return Slip.objects.select_related(
+        "venue", "session__table", "session__shift", "session__dealer", *_SLIP_PEOPLE
+    )
 
 
 def with_lines(slips: Iterable[Slip]) -> list[Slip]:

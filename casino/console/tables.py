@@ -23,11 +23,13 @@ from casino.console.access import (
 from casino.errors import Conflict, ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Table, TableSession
+from casino.policy import Capability, declare
 from casino.roles import CASHIER, PLAY, SUPERVISE, can, has_role
 from casino.services.inventory import chips_discrepancy, table_inventory
 from casino.services.sessions import session_open
 
 
+@declare(Capability.SIGNED_IN)
 @require_GET
 @console_login_required
 def home(request: HttpRequest) -> HttpResponse:
@@ -55,6 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "console/home.html", context)
 
 
+@declare(Capability.PLAY_ROUND)
 @require_http_methods(["GET", "POST"])
 @console_login_required
 def table_open(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -166,6 +169,7 @@ def round_screen(request: HttpRequest, session: TableSession) -> HttpResponse:
     return console.screen(request, session)
 
 
+@declare(Capability.PUBLIC)
 @require_POST
 def language_of_venue(request: HttpRequest) -> HttpResponse:
     """Forget the language the user picked, so each venue's own is spoken again."""

@@ -17,16 +17,19 @@ from casino.console import (
     slips,
     tables,
 )
+from casino.policy import Capability, declare
 
 app_name = "console"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", tables.home, name="home"),
     path("language/venue/", tables.language_of_venue, name="language-of-venue"),
-    path("lock/", lock.lock, name="lock"),
-    path("active/", lock.active, name="active"),
-    path("unlock/", lock.unlock, name="unlock"),
-    path("pin/", lock.own_pin, name="pin"),
+    # The lock screen's: its unlock is anyone's to try (every refusal a login attempt); a
+    # login locks its own console and says it is in use; a PIN is one's own.
+    path("lock/", declare(Capability.SIGNED_IN)(lock.lock), name="lock"),
+    path("active/", declare(Capability.SIGNED_IN)(lock.active), name="active"),
+    path("unlock/", declare(Capability.PUBLIC)(lock.unlock), name="unlock"),
+    path("pin/", declare(Capability.SIGNED_IN)(lock.own_pin), name="pin"),
     path("tables/<int:table_id>/open/", tables.table_open, name="open"),
     path("sessions/<int:session_id>/", tables.round_screen, name="round"),
     path("sessions/<int:session_id>/watch/", pit.watch, name="watch"),

@@ -25,6 +25,7 @@ from casino.amounts import read_amount
 from casino.errors import Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import CashThresholds, Venue
+from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports.views import dates_asked, venue_asked
 from casino.roles import MANAGE, can
@@ -70,6 +71,7 @@ def _render(request: HttpRequest, venue: Venue, context: dict, status: int = 200
         return render(request, "reports/cash.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def cash_report(request: HttpRequest) -> HttpResponse:
@@ -78,6 +80,7 @@ def cash_report(request: HttpRequest) -> HttpResponse:
     return _render(request, venue, _context(request, venue))
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 @export_view
@@ -168,6 +171,7 @@ def _back(venue: Venue) -> HttpResponse:
     return redirect(f"{reverse('reports:cash')}?venue={venue.code}", permanent=False)
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
@@ -191,6 +195,7 @@ def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
     return _back(venue)
 
 
+@declare(Capability.APPROVE)
 @login_required
 @require_POST
 def thresholds_approve_view(request: HttpRequest, pk: int) -> HttpResponse:

@@ -14,6 +14,7 @@ from casino.console.access import use_venue_language
 from casino.console.history import round_parts
 from casino.logs import log_venue
 from casino.models import Bet, Box, IntegrityResult, Round, RoundStatus
+from casino.policy import Capability, declare
 from casino.reports.integrity_views import _reader
 from casino.reports.views import _check, _render
 
@@ -57,6 +58,7 @@ def counted_rounds(result: IntegrityResult) -> QuerySet[Round]:
     )
 
 
+@declare(Capability.READ_INTEGRITY)
 @login_required
 @require_GET
 def integrity_rounds(request: HttpRequest, pk: int) -> HttpResponse:

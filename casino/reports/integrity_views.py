@@ -21,11 +21,12 @@ from django.views.decorators.http import require_POST
 from casino.integrity.runs import integrity_request
 from casino.models import IntegrityResult, IntegrityRun, Pit, Player, Table, Venue
 from casino.players import membership_key
+from casino.policy import Capability, declare
 from casino.reports.views import _render, dates_asked, venue_asked
-from casino.roles import AUDITOR, DEALER, MANAGER, can
+from casino.roles import DEALER, can
 from casino.timezones import venue_today
 
-READERS = frozenset({MANAGER, AUDITOR})
+READERS = Capability.READ_INTEGRITY.roles
 #: Results shown on the page at most (the alerts first).
 SHOWN = 500
 
@@ -142,6 +143,7 @@ def _subjects(filters: dict[str, Any]) -> list[str]:
     return [f"{label} {name(filters[field])}" for field, label, name in kinds if filters[field]]
 
 
+@declare(Capability.READ_INTEGRITY)
 @login_required
 def integrity_page(request: HttpRequest) -> HttpResponse:
     venues, venue = venue_asked(request)
@@ -199,6 +201,7 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@declare(Capability.READ_INTEGRITY)
 @login_required
 @require_POST
 def integrity_run_now(request: HttpRequest) -> HttpResponse:

@@ -24,6 +24,7 @@ from casino.console.access import use_venue_language
 from casino.errors import ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import FluctuationInvestigation
+from casino.policy import Capability, declare
 from casino.reports import investigation_selectors as chosen
 from casino.reports.integrity_views import READERS as INTEGRITY_READERS
 from casino.reports.views import _check, dates_asked, venue_asked
@@ -38,6 +39,7 @@ MAX_LOG_DAYS = 366
 STEPS = ("reassign", "note", "findings", "sign-off", "close")
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def investigation_list(request: HttpRequest) -> HttpResponse:
@@ -100,6 +102,7 @@ def _detail(
     return render(request, "reports/investigations_detail.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def investigation_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -107,6 +110,7 @@ def investigation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, _get(request, pk))
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
@@ -146,6 +150,7 @@ def investigation_step(request: HttpRequest, pk: int, step: str) -> HttpResponse
     return redirect(reverse("reports:investigation", args=[pk]) + f"?done={step}")
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 @export_view

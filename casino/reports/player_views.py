@@ -28,6 +28,7 @@ from casino.errors import InvalidInput, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
+from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.players import player_history
@@ -46,6 +47,7 @@ POLICY_STEPS = ("propose", "approve")
 MAX_FOUND = 100
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def player_list(request: HttpRequest) -> HttpResponse:
@@ -130,6 +132,7 @@ def _page(
         return render(request, "players/detail.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -148,6 +151,7 @@ def _day(text: str | None, field: str, *, required: bool) -> date | None:
         ) from None
 
 
+@declare(Capability.SUPERVISE_TABLES)
 @login_required
 @require_POST
 def player_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
@@ -207,6 +211,7 @@ def _comps(venue: Venue, date_from: date, date_to: date) -> list[Comp]:
         )
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def comp_report(request: HttpRequest) -> HttpResponse:
@@ -234,6 +239,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
         return render(request, "players/comps.html", context)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 @export_view
@@ -307,6 +313,7 @@ def _policy_page(
         return render(request, "players/comp_policy.html", context, status=status)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def comp_policy(request: HttpRequest) -> HttpResponse:
@@ -314,6 +321,7 @@ def comp_policy(request: HttpRequest) -> HttpResponse:
     return _policy_page(request, venues, venue)
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResponse:

@@ -17,12 +17,13 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
+from casino.policy import Capability
 from casino.reports.cells import CENT
 from casino.reports.sections import cell_sums, figure_line
-from casino.roles import AUDITOR, MANAGE, MANAGER, SUPERVISOR, can, venue_ids
+from casino.roles import MANAGE, can, venue_ids
 
-#: Who reads reports: the venue's managers and auditors.
-REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
+#: Who reads reports: the venue's supervisors, managers and auditors (``casino.policy``).
+REPORT_READ = Capability.READ_REPORTS.roles
 TOP_PLAYERS = 10
 
 

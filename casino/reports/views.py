@@ -33,6 +33,7 @@ from casino.exports import Column, Export, Kind, Sheet, csv_response, export_vie
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
 from casino.money import currency_places, grouped, venue_money
+from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import investigation_selectors, outputs, periods, selectors, services
 from casino.reports.figures import jsonable
@@ -112,6 +113,7 @@ def _date(text: str | None, default: date) -> date:
         return default
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
@@ -188,6 +190,7 @@ def _trend(board: selectors.Dashboard, days: list[dict[str, Any]]) -> str:
     return svg
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -240,6 +243,7 @@ def _status(report: ShiftReport) -> dict[str, Any]:
     }
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
@@ -252,6 +256,7 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
     return _request(request, report.shift_id)
 
 
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def shift_build(request: HttpRequest, shift_id: int) -> HttpResponse:
@@ -277,6 +282,7 @@ def _request(request: HttpRequest, shift_id: int) -> HttpResponse:
     return redirect("reports:report", pk=report.pk)
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 @export_view
@@ -421,6 +427,7 @@ def _period_shown(line: dict[str, Any], venue: Venue, columns: list) -> dict[str
     }
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 def period_report(request: HttpRequest) -> HttpResponse:
@@ -467,6 +474,7 @@ PERIOD_KINDS = {
 }
 
 
+@declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
 @export_view

@@ -66,6 +66,7 @@ from casino.models import (
 )
 from casino.money import venue_money
 from casino.players import membership_key
+from casino.policy import approves_own
 from casino.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, Eligibility, check_player_may
@@ -540,7 +541,7 @@ def thresholds_approve(*, version: CashThresholds, user: Any) -> CashThresholds:
         raise Forbidden(gettext("Only a manager of the venue approves its cash thresholds."))
     if version.status == CashThresholds.Status.APPROVED:
         return version
-    if version.proposed_by_id == user.pk:
+    if approves_own(user=user, made_by=[version.proposed_by_id]):
         raise Forbidden(
             gettext("A second manager approves the thresholds, not the one who proposed them.")
         )

@@ -28,6 +28,7 @@ from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Comp, CompPolicy, Player, Venue
 from casino.money import venue_money
+from casino.policy import approves_own
 from casino.reports.players import comps_issued, theoretical_win
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services.audit import audit_record
@@ -133,7 +134,7 @@ def comp_policy_approve(*, policy: CompPolicy, user: Any) -> CompPolicy:
         raise Forbidden(_("only a manager approves a comp policy"))
     if policy.status != CompPolicy.Status.PROPOSED:
         raise Conflict(_("This comp policy is approved already."))
-    if policy.proposed_by_id == user.pk:
+    if approves_own(user=user, made_by=[policy.proposed_by_id]):
         raise Forbidden(
             _(
                 "You proposed this comp policy, so another manager must approve it "

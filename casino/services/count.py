@@ -13,9 +13,10 @@ the gaming day's count is closed.
   the box's last session. The session's stored figures (its drop at close, its win by
   count) do not change: history is never evaluated again; the day's figures
   (``casino.count_selectors.win_figures``) add the counted drop.
-- Segregation of duties: a counter has the count team's role at the venue, does not
-  supervise there, and took no part (dealer, opener, closer) in a session of the box's
-  table that gaming day. The two counts are by two people.
+- Segregation of duties (``casino.policy.box_count_refusal``): a counter has the count
+  team's role at the venue, does not supervise there, and took no part in a session of the
+  box's table that gaming day (dealt a spell of it, a relief included, opened, closed or
+  confirmed it, or requested or signed one of its slips). The two counts are by two people.
 - The gaming day's count closes only once the gaming day has ended (``gaming_day_end``),
   no session of that day is still open and every box of the day is counted; a closed
   count takes no more counts. So no box of a day is left out of its count: a session
@@ -36,7 +37,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -54,6 +54,7 @@ from casino.models import (
     Venue,
 )
 from casino.money import plain, to_decimal, written
+from casino.policy import box_count_refusal
 from casino.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
@@ -78,35 +79,9 @@ def box_sessions(box: DropBox) -> list[TableSession]:
 
 
 def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
-    """Why ``user`` may not count ``box`` (segregation of duties), or None. The screens
-    ask it to offer the form; ``count_record`` raises it."""
-    venue_id = box.venue_id
-    if not can(user, COUNT_TEAM, venue_id):
-        return Forbidden(_("only the count team counts the drop boxes"), reason="not_counter")
-    if can(user, SUPERVISE, venue_id):
-        return Forbidden(
-            _("you supervise the tables at this venue, so you do not count their drop boxes"),
-            reason="counter_supervises",
-        )
-    took_part = TableSession.objects.filter(
-        table_id=box.table_id, shift__gaming_date=box.gaming_date
-    ).filter(
-        Q(dealer=user)
-        | Q(opened_by=user)
-        | Q(opening_confirmed_by=user)
-        | Q(closing_counted_by=user)
-        | Q(closed_by=user)
-    )
-    if took_part.exists():
-        return Forbidden(
-            _(
-                "you worked at table %(table)s on %(date)s (dealt, counted or confirmed its "
-                "opener or closer), so another counter counts its box"
-            )
-            % {"table": box.table.code, "date": box.gaming_date.isoformat()},
-            reason="counter_at_table",
-        )
-    return None
+    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.policy``), or
+    None. The screens ask it to offer the form; ``count_record`` raises it."""
+    return box_count_refusal(user=user, box=box)
 
 
 def _pieces(

@@ -42,6 +42,7 @@ from casino.models import (
     VersionStatus,
 )
 from casino.models.rulesets import ROUNDING_FIELDS
+from casino.policy import approves_own
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 from casino.timezones import venue_time
@@ -269,7 +270,7 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
             f"Version {version.number} is {version.get_status_display().lower()}; "
             "only a draft can be approved."
         )
-    if getattr(user, "pk", None) in version_editors(version):
+    if approves_own(user=user, made_by=version_editors(version)):
         raise ValidationError(
             _("You made or edited this draft, so someone else must approve it (two-person rule).")
         )

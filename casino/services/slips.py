@@ -24,9 +24,10 @@ or a cashier at the cage; once issued, by the side the chips came from: a fill b
 (the chips go back into the cage), a credit by a supervisor (they stay in, or go back to,
 the tray). A posted slip is corrected by an opposite slip.
 
-Who takes which step is said once, by ``slip_refusal``: each step's service raises what it
-answers, and a screen asks it (``slip_steps``) to offer a viewer only the steps they may
-take, so the console, the API and the commands refuse alike.
+Who takes which step is said once, by ``slip_refusal`` (who signs a line:
+``casino.policy``): each step's service raises what it answers, and a screen asks it
+(``slip_steps``) to offer a viewer only the steps they may take, so the console, the API
+and the commands refuse alike.
 
 Locking: a slip's number is allocated under a lock on its venue row (after the session's
 row), so numbers are sequential per venue and year with no gaps from concurrent requests;
@@ -47,6 +48,14 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
+from casino.policy import (
+    CAGE_ISSUE,
+    CAGE_RECEIVE,
+    DEALER_LINE,
+    SUPERVISOR_LINE,
+    slip_person_refusal,
+    slip_role_refusal,
+)
 from casino.roles import CASHIER, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
@@ -57,13 +66,13 @@ from casino.services.sessions import check_session_total, chips_total, lock_open
 _COUNTED = (SlipStatus.REQUESTED, SlipStatus.ISSUED, SlipStatus.VERIFIED)
 
 #: The steps of a slip after its request, each a service below, in the order it takes them.
-ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE, VOID = (
-    "issue",
-    "confirm-dealer",
-    "confirm-supervisor",
-    "receive",
-    "void",
+ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE = (
+    CAGE_ISSUE,
+    DEALER_LINE,
+    SUPERVISOR_LINE,
+    CAGE_RECEIVE,
 )
+VOID = "void"
 STEPS = (ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE, VOID)
 #: The steps taken at the cage (by a cashier) and at the table.
 CAGE_STEPS = (ISSUE, RECEIVE)
@@ -84,26 +93,9 @@ _WRONG_STATE = {
 
 
 def _refuse_role(slip: Slip, user: Any, step: str) -> ServiceError | None:
-    venue_id = slip.venue_id
-    if step == ISSUE and not can(user, CASHIER, venue_id):
-        return Forbidden(_("only the cage's cashier issues a slip"), reason="not_cashier")
-    if step == RECEIVE and not can(user, CASHIER, venue_id):
-        return Forbidden(
-            _("only the cage's cashier receives a credit's chips"), reason="not_cashier"
-        )
-    if step == CONFIRM_DEALER and not can(user, PLAY, venue_id):
-        return Forbidden(
-            _("only the table's dealer or a supervisor signs for the chips at the table"),
-            reason="not_table",
-        )
-    if step == CONFIRM_SUPERVISOR and not can(user, SUPERVISE, venue_id):
-        return Forbidden(
-            _("only a supervisor signs the supervisor's line at the table"),
-            reason="not_supervisor",
-        )
     if step == VOID:
         return _refuse_void_role(slip, user)
-    return None
+    return slip_role_refusal(user=user, slip=slip, line=step)
 
 
 def _refuse_void_role(slip: Slip, user: Any) -> ServiceError | None:
@@ -180,37 +172,10 @@ def _refuse_state(slip: Slip, step: str) -> ServiceError | None:
 
 
 def _refuse_person(slip: Slip, user: Any, step: str) -> ServiceError | None:
-    """Segregation of duties: the cage and the table are different people, and the
-    table's two lines are two people."""
-    if step in TABLE_STEPS and slip.issued_by_id == user.pk:
-        return Forbidden(
-            _(
-                "you issued slip %(slip)s at the cage; the table's dealer and a supervisor "
-                "other than you sign for it"
-            )
-            % {"slip": slip.label},
-            reason="cashier_at_table",
-        )
-    other_line = {
-        CONFIRM_DEALER: slip.supervisor_confirmed_by_id,
-        CONFIRM_SUPERVISOR: slip.dealer_confirmed_by_id,
-    }
-    if step in TABLE_STEPS and other_line[step] == user.pk:
-        return Forbidden(
-            _("you already signed slip %(slip)s; a second person signs the other line")
-            % {"slip": slip.label},
-            reason="same_person_twice",
-        )
-    if step == RECEIVE and user.pk in (
-        slip.dealer_confirmed_by_id,
-        slip.supervisor_confirmed_by_id,
-    ):
-        return Forbidden(
-            _("you signed credit %(slip)s out at the table; another person receives it at the cage")
-            % {"slip": slip.label},
-            reason="table_at_cage",
-        )
-    return None
+    """Segregation of duties (``casino.policy.slip_person_refusal``)."""
+    if step == VOID:
+        return None
+    return slip_person_refusal(user=user, slip=slip, line=step)
 
 
 def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
@@ -218,7 +183,9 @@ def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
     ``None`` when they may.
 
     In order: the role at the slip's venue (``Forbidden``), the slip's state (``Conflict``),
-    then who already signed it (``Forbidden``): the cashier who issued a slip signs neither
+    then who the signer is (``Forbidden``, ``casino.policy.slip_person_refusal``): the
+    dealer's line is the dealer's on duty at the slip's table (or a supervisor's covering
+    it), the supervisor's line not that dealer's; the cashier who issued a slip signs neither
     of the table's lines; the dealer's and the supervisor's lines are two people; whoever
     signed a credit out at the table does not receive it at the cage.
     """

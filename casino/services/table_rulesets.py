@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Ruleset, Table, TableRulesetChange
+from casino.policy import approves_own
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 from casino.services.tables import (
@@ -185,7 +186,7 @@ def ruleset_change_approve(*, change: TableRulesetChange, user: Any) -> TableRul
     venue = table.venue
     if not can(user, MANAGE, venue.pk):
         raise Forbidden(gettext("only a manager of the venue approves a change of ruleset"))
-    if change.requested_by_id == user.pk:
+    if approves_own(user=user, made_by=[change.requested_by_id]):
         raise Forbidden(
             gettext(
                 "you requested this change, so another manager of the venue must approve it "

@@ -23,6 +23,7 @@ from casino.console.selectors import players_by_number
 from casino.errors import ServiceError
 from casino.models import TableLimit, TableSession
 from casino.players import membership_key
+from casino.policy import Capability
 from casino.roles import SUPERVISE, can
 from casino.rules import NoRulesInForce, rules_in_force
 from tablegames.models import Rating
@@ -122,7 +123,7 @@ def _rate(request: HttpRequest, session: TableSession) -> HttpResponse:
 
 
 #: POST only (405 otherwise, before anything else is asked), a supervisor's.
-rate_view = require_POST(session_view(_rate, capability=SUPERVISE))
+rate_view = require_POST(session_view(_rate, capability=Capability.SUPERVISE_TABLES))
 
 
 class TableGamesConsole:

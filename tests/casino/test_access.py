@@ -1,7 +1,8 @@
 """Who gets what: every URL of the project x every role x their own venue and another one.
 
 ``ROUTES`` names every URL pattern the resolver knows (a test walks it and fails on a
-pattern the table does not name, or names one that is gone) with what each caller gets:
+pattern the table does not name, or names one that is gone) with what each caller gets,
+which is what the view's declared capability (``casino/policy.py``) names:
 - the console and the reports send an anonymous caller to the login page, answer 404 for
   another venue's table, session or report, and 403 to a role without the right there;
 - the API answers 401 to an anonymous caller, 403 to a role without the right (before any
@@ -63,6 +64,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.policy import Capability, capability_of
 from casino.reports import outputs
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
@@ -119,6 +121,8 @@ ADMIN_STAFF = frozenset({SUPERVISOR, MANAGER, AUDITOR, STAFF, SUPERUSER})
 #: "Supervisors, managers and auditors of a venue read its reports" (casino/reports/views.py).
 REPORT_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR})
 OWN, OTHER, ANY = "own", "other", "any"
+#: Capabilities no floor role is needed for, or the admin's model permissions decide.
+UNSCOPED = (Capability.PUBLIC, Capability.SIGNED_IN, Capability.ADMIN)
 PASSWORD = "pw-for-tests"  # tests/factories.py
 OPENING = {"100000": 50}
 
@@ -1156,13 +1160,10 @@ def _write(gate: frozenset[str]) -> Rule:
 API_POST_ONLY = signed_in(405, anonymous=401)
 
 
-def _count_read(role: str, venue: str) -> Outcome | None:
-    """casino/api/views/count.py: a floor role first (403), the venue (404), then the
-    count's readers there (403 to the others)."""
-    outcome = api()(role, venue)
-    if outcome == 200 and role not in COUNT_FIGURES:
-        return 403
-    return outcome
+#: casino/api/views/count.py: the count's readers before any lookup (403), then the venue.
+_count_read = api(capability=COUNT_FIGURES)
+#: The audit trail: whoever the admin shows it to (the roles with ``view_auditevent``).
+AUDIT_READ = frozenset({MANAGER, AUDITOR})
 
 
 def _api_count(name: str) -> Callable[[World, Side], str]:
@@ -1270,12 +1271,10 @@ API_ROUTES = {
         body=lambda world, side: {"status": "barred"},
         shows=mark,
     ),
-    # A player's rated play: the venue's report readers (a floor role first, then the venue).
+    # A player's rated play: the venue's report readers (before any lookup, then the venue).
     "api:player-history": Route(
         _api("player-history", lambda side: side.player.pk),
-        lambda role, venue: (
-            403 if api()(role, venue) == 200 and role not in REPORT_READ else api()(role, venue)
-        ),
+        api(capability=REPORT_READ),
         shows=mark,
     ),
     "api:ruleset-list": _api_list(
@@ -1423,8 +1422,17 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "wrong table"},
     ),
     "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
-    "api:audit-list": _api_list("audit-list", "venue={side.venue.pk}", lambda side: side.event.pk),
-    "api:audit-detail": Route(_api("audit-detail", lambda side: side.event.pk), api()),
+    "api:audit-list": Route(
+        lambda world, side: (
+            reverse("api:audit-list") + (f"?venue={side.venue.pk}" if side is world.other else "")
+        ),
+        api(capability=AUDIT_READ, listing=True),
+        listed=lambda side: side.event.pk,
+        json=True,
+    ),
+    "api:audit-detail": Route(
+        _api("audit-detail", lambda side: side.event.pk), api(capability=AUDIT_READ)
+    ),
     # Logging in and out needs an account, not a floor role (casino/api/auth.py).
     "api:auth-login": Route(_api("auth-login"), everyone(405), venue_bound=False),
     "api:auth-logout": Route(
@@ -1845,6 +1853,24 @@ def resolver_keys() -> set[str]:
     return set(walk(get_resolver().url_patterns, "", ""))
 
 
+def resolver_callbacks() -> dict[str, Any]:
+    """Each URL pattern's view, by the key ``resolver_keys`` gives it."""
+
+    def walk(patterns: list, prefix: str, namespace: str) -> Any:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = namespace
+                if pattern.namespace:
+                    inner = f"{namespace}{pattern.namespace}:"
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern):
+                route = prefix + str(pattern.pattern)
+                key = f"{namespace}{pattern.name}" if pattern.name else f"/{route}"
+                yield key, pattern.callback
+
+    return dict(walk(get_resolver().url_patterns, "", ""))
+
+
 def db_state() -> list[tuple]:
     """The rows inserted, updated and deleted so far in this transaction, per table (login
     sessions aside): the same before and after a call that wrote nothing."""
@@ -1949,6 +1975,34 @@ def test_the_table_names_every_url_pattern_and_nothing_else():
     assert not ROUTES.keys() - patterns, f"rows for no URL pattern: {ROUTES.keys() - patterns}"
     registered = {model._meta.label_lower for model in admin.site._registry}
     assert registered == ADMIN_MODELS.keys()
+
+
+#: The six floor roles, each held at the own venue.
+FLOOR_ROLES = frozenset({DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT})
+#: What a call answers a role its capability leaves out (405: the view takes no such method).
+LEFT_OUT = (403, 405)
+
+
+def test_each_view_lets_in_whom_its_declared_capability_names():
+    """The capability a view declares (casino/policy.py) is what the table says it lets in:
+    a role without it is refused (403) the view's GET and its write, and a role with it is
+    not refused the GET (a write may still be its service's to refuse)."""
+    callbacks = resolver_callbacks()
+    wrong = []
+    for key, route in ROUTES.items():
+        declared = capability_of(callbacks[key])
+        venue = OWN if route.venue_bound else ANY
+        for method, rule in (("get", route.get), (route.method, route.post)):
+            capability = declared.get("*") or declared.get(method)
+            if rule is None or capability in (None, *UNSCOPED):
+                continue
+            for role in sorted(FLOOR_ROLES):
+                outcome = rule(role, venue)
+                if role not in capability.roles and outcome not in LEFT_OUT:
+                    wrong.append(f"{key} {method}: {role} gets {outcome} without {capability}")
+                if role in capability.roles and method == "get" and outcome == 403:
+                    wrong.append(f"{key} get: {role} is refused, though {capability} names it")
+    assert not wrong, "\n".join(wrong)
 
 
 def get_cell(world: World, key: str, role: str, venue: str) -> str:

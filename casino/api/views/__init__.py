@@ -1,9 +1,10 @@
 """The API's views: each parses its input, calls one service or selector, and renders.
 
-Access: any floor role reads its venues' objects; a write needs the view's
-``write_capability`` (``casino.roles``), checked before anything is looked up (403), then
-the object is looked up among the user's venues (404 when at another venue, the same as
-when it does not exist), then the service checks the role at that venue again.
+Access: each view declares the capability a GET needs (``read_capability``) and the one its
+writes need (``write_capability``, both ``casino.policy.Capability``), checked before anything
+is looked up (403), then the object is looked up among the user's venues (404 when at another
+venue, the same as when it does not exist), then the service checks the role at that venue
+again.
 
 The views are split by what they serve: ``venues`` (venues, tables, ruleset changes,
 players), ``rulesets`` (rulesets, versions, the audit trail), ``sessions`` (sessions, drops,

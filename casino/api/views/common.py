@@ -11,6 +11,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
 from casino.api.base import ApiView, not_found, validated
+from casino.policy import Capability
 
 
 def parse(
@@ -37,6 +38,7 @@ def found(obj: Any, what: str, pk: Any, *, field: str | None = None) -> Any:
 class NoSuchEndpointView(ApiView):
     """A JSON 404 for any path under the API that matches no route, whatever the method."""
 
+    capability = Capability.PUBLIC
     authentication_classes: list = []
     permission_classes: list = []
 

@@ -23,7 +23,8 @@ from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers import count as s
 from casino.api.views.common import parse
 from casino.models import DropBox, Venue
-from casino.roles import COUNT_FIGURES, COUNT_TEAM, MANAGE, can, venue_ids
+from casino.policy import Capability
+from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 from casino.services.count import count_close, count_record, count_reopen
 
 DATE = OpenApiParameter(
@@ -83,7 +84,7 @@ def _day_data(venue: Venue, day: date) -> dict[str, Any]:
 
 
 class CountDayView(ApiView):
-    write_capability = COUNT_TEAM
+    read_capability = Capability.READ_COUNT_FIGURES
 
     @extend_schema(
         tags=["count"],
@@ -97,7 +98,7 @@ class CountDayView(ApiView):
 
 
 class CountCloseView(ApiView):
-    write_capability = COUNT_TEAM
+    write_capability = Capability.COUNT_BOX
 
     @extend_schema(
         tags=["count"],
@@ -117,7 +118,7 @@ class CountCloseView(ApiView):
 
 
 class CountReopenView(ApiView):
-    write_capability = MANAGE
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         tags=["count"],
@@ -137,6 +138,8 @@ class CountReopenView(ApiView):
 
 
 class CountFiguresView(ApiView):
+    read_capability = Capability.READ_COUNT_FIGURES
+
     @extend_schema(
         tags=["count"],
         summary="Win, hold and win/drop per table of a gaming day",
@@ -159,7 +162,7 @@ class CountFiguresView(ApiView):
 
 
 class BoxCountView(ApiView):
-    write_capability = COUNT_TEAM
+    write_capability = Capability.COUNT_BOX
 
     @extend_schema(
         tags=["count"],

@@ -17,6 +17,7 @@ from casino.api.serializers import players as ps
 from casino.api.views.common import found
 from casino.cash_selectors import player_cash
 from casino.models import Player, Venue
+from casino.policy import Capability
 from casino.replicas import replica_reads
 from casino.reports.players import player_history
 from casino.reports.selectors import REPORT_READ
@@ -42,6 +43,8 @@ def player_detail_data(player: Player, user: Any) -> dict[str, Any]:
 
 
 class PlayerHistoryView(ApiView):
+    read_capability = Capability.READ_REPORTS
+
     @extend_schema(
         operation_id="players_history",
         tags=["players"],

@@ -14,7 +14,7 @@ from casino.api.base import ApiView, errors, page, paginated, parse_query, rende
 from casino.api.views.common import found, parse
 from casino.games import BoxInput
 from casino.models import Round, TableSession
-from casino.roles import PLAY
+from casino.policy import Capability
 from casino.services.rounds import (
     round_create,
     round_settle,
@@ -26,7 +26,8 @@ from casino.services.rounds import (
 
 
 class RoundListView(ApiView):
-    write_capability = PLAY
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.PLAY_ROUND
 
     @extend_schema(
         operation_id="rounds_list",
@@ -81,6 +82,8 @@ class RoundListView(ApiView):
 
 
 class RoundDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["rounds"],
         summary="A round with its hands and settlement",
@@ -101,7 +104,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 class RoundSettleView(ApiView):
-    write_capability = PLAY
+    write_capability = Capability.PLAY_ROUND
 
     @extend_schema(
         tags=["rounds"],
@@ -123,7 +126,7 @@ class RoundSettleView(ApiView):
 
 
 class RoundVoidView(ApiView):
-    write_capability = PLAY
+    write_capability = Capability.PLAY_ROUND
 
     @extend_schema(
         tags=["rounds"],
@@ -153,6 +156,8 @@ class RoundVoidView(ApiView):
 
 
 class RoundLedgerView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["rounds"],
         summary="A round's ledger entries and their sum",

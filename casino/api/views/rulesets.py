@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -12,11 +12,15 @@ from casino import games, selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found
+from casino.policy import Capability, allows
+from casino.roles import venue_ids
 
 # Rulesets
 
 
 class RulesetListView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         operation_id="rulesets_list",
         tags=["rulesets"],
@@ -35,6 +39,8 @@ class RulesetListView(ApiView):
 
 
 class RulesetDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["rulesets"],
         summary="A ruleset with its versions",
@@ -56,6 +62,8 @@ def _version_serializers() -> PolymorphicProxySerializer:
 
 
 class RulesetVersionDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["rulesets"],
         summary="A ruleset version with its rules (each game's: a paytable, bonus lines, ...)",
@@ -73,7 +81,17 @@ class RulesetVersionDetailView(ApiView):
 # The audit trail
 
 
+def _readers_only(request: Request, venue_id: int | None) -> None:
+    """Refuse (403) a venue the user works at without reading its audit trail there: the
+    roles held at one venue open nothing at another."""
+    user = request.user
+    if venue_id in venue_ids(user) and not allows(user, Capability.READ_AUDIT, venue_id):
+        raise PermissionDenied("only the venue's managers and auditors read its audit trail")
+
+
 class AuditEventListView(ApiView):
+    read_capability = Capability.READ_AUDIT
+
     @extend_schema(
         operation_id="audit_list",
         tags=["audit"],
@@ -83,6 +101,7 @@ class AuditEventListView(ApiView):
     )
     def get(self, request: Request) -> Response:
         filters = parse_query(s.AuditEventListParams, request)
+        _readers_only(request, filters.get("venue"))
         events = selectors.audit_event_list(
             user=request.user,
             venue_id=filters.get("venue"),
@@ -97,11 +116,16 @@ class AuditEventListView(ApiView):
 
 
 class AuditEventDetailView(ApiView):
+    read_capability = Capability.READ_AUDIT
+
     @extend_schema(
         tags=["audit"],
         summary="An audit event",
         responses={200: s.AuditEventSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = found(selectors.audit_event_get(user=request.user, pk=pk), "audit event", pk)
+        event = selectors.audit_event_get(user=request.user, pk=pk)
+        if event is None:
+            _readers_only(request, selectors.audit_event_venue(pk=pk))
+        event = found(event, "audit event", pk)
         return Response(s.AuditEventSerializer(event).data)

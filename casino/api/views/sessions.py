@@ -17,7 +17,7 @@ from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
-from casino.roles import CASHIER, PLAY, SUPERVISE
+from casino.policy import Capability
 from casino.services.closing import session_close, session_reconcile
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import (
@@ -57,7 +57,8 @@ def co_signer(request: Request, credentials: dict[str, str], *, field: str) -> A
 
 
 class SessionListView(ApiView):
-    write_capability = PLAY
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.PLAY_ROUND
 
     @extend_schema(
         operation_id="sessions_list",
@@ -120,6 +121,8 @@ class SessionListView(ApiView):
 
 
 class SessionDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["sessions"],
         summary="A table session (with its reconciliation once closed)",
@@ -131,7 +134,7 @@ class SessionDetailView(ApiView):
 
 
 class SessionCloseView(ApiView):
-    write_capability = SUPERVISE
+    write_capability = Capability.SUPERVISE_TABLES
 
     @extend_schema(
         tags=["sessions"],
@@ -164,7 +167,7 @@ class SessionCloseView(ApiView):
 
 
 class SessionReconcileView(ApiView):
-    write_capability = SUPERVISE
+    write_capability = Capability.SUPERVISE_TABLES
 
     @extend_schema(
         tags=["sessions"],
@@ -180,7 +183,8 @@ class SessionReconcileView(ApiView):
 
 
 class SessionDropView(ApiView):
-    write_capability = SUPERVISE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.SUPERVISE_TABLES
 
     @extend_schema(
         operation_id="sessions_drop_list",
@@ -211,7 +215,7 @@ class SessionDropView(ApiView):
 
 
 class SessionDropReverseView(ApiView):
-    write_capability = SUPERVISE
+    write_capability = Capability.SUPERVISE_TABLES
 
     @extend_schema(
         tags=["sessions"],
@@ -234,7 +238,8 @@ class SessionDropReverseView(ApiView):
 
 
 class SlipListView(ApiView):
-    write_capability = PLAY
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.PLAY_ROUND
 
     @extend_schema(
         operation_id="slips_list",
@@ -275,6 +280,8 @@ class SlipListView(ApiView):
 
 
 class SlipDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["slips"], summary="A slip", responses={200: s.SlipSerializer, **errors(401, 403, 404)}
     )
@@ -294,7 +301,7 @@ class _SlipStepView(ApiView):
 
 
 class SlipIssueView(ApiView):
-    write_capability = CASHIER
+    write_capability = Capability.CAGE
 
     @extend_schema(
         tags=["slips"],
@@ -311,7 +318,8 @@ class SlipIssueView(ApiView):
 
 
 class SlipConfirmDealerView(_SlipStepView):
-    write_capability = PLAY
+    write_capability = Capability.SIGN_SLIP_DEALER_LINE
+
     service = staticmethod(slip_confirm_dealer)
 
     @extend_schema(
@@ -328,7 +336,8 @@ class SlipConfirmDealerView(_SlipStepView):
 
 
 class SlipConfirmSupervisorView(_SlipStepView):
-    write_capability = SUPERVISE
+    write_capability = Capability.SIGN_SLIP_SUPERVISOR_LINE
+
     service = staticmethod(slip_confirm_supervisor)
 
     @extend_schema(
@@ -345,7 +354,8 @@ class SlipConfirmSupervisorView(_SlipStepView):
 
 
 class SlipReceiveView(_SlipStepView):
-    write_capability = CASHIER
+    write_capability = Capability.CAGE
+
     service = staticmethod(slip_receive)
 
     @extend_schema(
@@ -359,7 +369,7 @@ class SlipReceiveView(_SlipStepView):
 
 
 class SlipVoidView(ApiView):
-    write_capability = CASHIER | SUPERVISE
+    write_capability = Capability.VOID_SLIP
 
     @extend_schema(
         tags=["slips"],
@@ -379,6 +389,8 @@ class SlipVoidView(ApiView):
 
 
 class SlipLedgerView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["slips"],
         summary="A slip's ledger entries and their sum",

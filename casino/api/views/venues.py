@@ -17,7 +17,7 @@ from casino.api.serializers.players import PlayerDetailSerializer
 from casino.api.views.common import found, parse
 from casino.api.views.players import player_detail_data
 from casino.errors import InvalidInput
-from casino.roles import MANAGE
+from casino.policy import Capability
 from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (
@@ -31,6 +31,8 @@ from casino.services.tables import table_create, table_update
 
 
 class VenueListView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         operation_id="venues_list",
         tags=["venues"],
@@ -45,6 +47,8 @@ class VenueListView(ApiView):
 
 
 class VenueDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["venues"],
         summary="A venue",
@@ -56,7 +60,8 @@ class VenueDetailView(ApiView):
 
 
 class VenueGamingDayView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @staticmethod
     def shown(venue: Any) -> dict[str, Any]:
@@ -107,7 +112,8 @@ class VenueGamingDayView(ApiView):
 
 
 class TableListView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         operation_id="tables_list",
@@ -151,7 +157,8 @@ class TableListView(ApiView):
 
 
 class TableDetailView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         tags=["tables"],
@@ -191,7 +198,8 @@ class TableDetailView(ApiView):
 
 
 class TableRulesetChangeListView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         operation_id="table_ruleset_changes_list",
@@ -249,6 +257,8 @@ class TableRulesetChangeListView(ApiView):
 
 
 class TableRulesetChangeDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
     @extend_schema(
         tags=["tables"],
         summary="A request to change a table's ruleset",
@@ -260,7 +270,7 @@ class TableRulesetChangeDetailView(ApiView):
 
 
 class TableRulesetChangeApproveView(ApiView):
-    write_capability = MANAGE
+    write_capability = Capability.APPROVE
 
     @extend_schema(
         tags=["tables"],
@@ -278,7 +288,7 @@ class TableRulesetChangeApproveView(ApiView):
 
 
 class TableRulesetChangeRefuseView(ApiView):
-    write_capability = MANAGE
+    write_capability = Capability.APPROVE
 
     @extend_schema(
         tags=["tables"],
@@ -298,7 +308,8 @@ class TableRulesetChangeRefuseView(ApiView):
 
 
 class PlayerListView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         operation_id="players_list",
@@ -337,7 +348,8 @@ class PlayerListView(ApiView):
 
 
 class PlayerDetailView(ApiView):
-    write_capability = MANAGE
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
 
     @extend_schema(
         tags=["players"],

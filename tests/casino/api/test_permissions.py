@@ -239,12 +239,12 @@ ENDPOINTS = [
     Endpoint("table", "GET", lambda s: Call(f"/api/v1/tables/{s.table.pk}/")),
     Endpoint("players list", "GET", _listed("/api/v1/players/", _player), is_list=True),
     Endpoint("player", "GET", lambda s: Call(f"/api/v1/players/{_player(s).pk}/")),
-    # A player's rated play: the venue's report readers.
+    # A player's rated play: the venue's report readers (the capability it declares).
     Endpoint(
         "player history",
         "GET",
         lambda s: Call(f"/api/v1/players/{_player(s).pk}/history/"),
-        allowed=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
     Endpoint("rulesets list", "GET", _listed("/api/v1/rulesets/", _ruleset_id), is_list=True),
     Endpoint("ruleset", "GET", lambda s: Call(f"/api/v1/rulesets/{_ruleset_id(s)}/")),
@@ -264,8 +264,21 @@ ENDPOINTS = [
     Endpoint(
         "session drops", "GET", lambda s: Call(f"/api/v1/sessions/{_drop(s).session_id}/drop/")
     ),
-    Endpoint("audit list", "GET", _listed("/api/v1/audit/", _event), is_list=True),
-    Endpoint("audit event", "GET", lambda s: Call(f"/api/v1/audit/{_event(s).pk}/")),
+    # The audit trail: its managers and auditors, as in the admin (cash thresholds and
+    # comp amounts are in it), refused to every other role before any lookup.
+    Endpoint(
+        "audit list",
+        "GET",
+        _listed("/api/v1/audit/", _event),
+        is_list=True,
+        gate=frozenset({MANAGER, AUDITOR}),
+    ),
+    Endpoint(
+        "audit event",
+        "GET",
+        lambda s: Call(f"/api/v1/audit/{_event(s).pk}/"),
+        gate=frozenset({MANAGER, AUDITOR}),
+    ),
     Endpoint("gaming day", "GET", lambda s: Call(f"/api/v1/venues/{s.venue.pk}/gaming-day/")),
     # The count: its figures for the count team and the venue's supervisors, managers and
     # auditors; its writes for the count team only (none of the roles here).
@@ -273,13 +286,13 @@ ENDPOINTS = [
         "count day",
         "GET",
         lambda s: Call(f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/"),
-        allowed=COUNT_FIGURES,
+        gate=COUNT_FIGURES,
     ),
     Endpoint(
         "count figures",
         "GET",
         lambda s: Call(f"/api/v1/venues/{s.venue.pk}/count/{_gaming_date(s)}/figures/"),
-        allowed=COUNT_FIGURES,
+        gate=COUNT_FIGURES,
     ),
     Endpoint(
         "close the count",

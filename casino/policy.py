@@ -1,0 +1,455 @@
+"""Who may do what: the one place that says it.
+
+Each thing a person does on the floor is a ``Capability``, held by the roles of
+``casino.roles`` at a venue (``allows``). Every view and endpoint declares the capability
+it answers to (``declare`` on a function view, ``read_capability``/``write_capability`` on
+an API view, the admin site as a whole: ``capability_of`` reads the declaration, and
+``tests/casino/test_policy.py`` walks the URL resolver and fails on a view without one).
+
+A role is not always enough: segregation of duties refuses some people the act their role
+allows, and each such rule is a function here that the services call, so the console, the
+API and the commands refuse alike, with the same reason:
+- ``box_count_refusal``: a counter who took part at the box's table that gaming day (dealt
+  a spell, opened, closed or confirmed a session, signed a slip) does not count its box;
+- ``slip_line_refusal``: the dealer's line of a slip is signed by the dealer on duty at its
+  table (or a supervisor covering it), the supervisor's line by a supervisor who is not
+  that dealer, the cage's by a cashier; nobody signs two of its lines;
+- ``approves_own`` (with the role, ``approval_refusal``): four eyes, whoever proposed or
+  edited a thing does not approve it.
+
+``docs/OPERATIONS.md``'s "Who may do what" table is ``who_may_do_what()``, rendered by
+``manage.py policy_table`` (a test fails when the two differ).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from django.contrib.admin import AdminSite
+from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext_lazy as _
+
+from casino import roles
+from casino.errors import Forbidden
+from casino.models import DealerSpell, DropBox, Slip, TableSession
+from casino.roles import (
+    AUDITOR,
+    CASHIER,
+    COUNT_FIGURES,
+    COUNT_TEAM,
+    MANAGE,
+    MANAGER,
+    PLAY,
+    READ,
+    ROLE_PERMISSIONS,
+    ROLES,
+    SUPERVISE,
+    SUPERVISOR,
+)
+
+
+class Capability(StrEnum):
+    """What a person does; ``ROLES_WITH`` names the roles that may, ``DOES`` what it is."""
+
+    #: Anyone, signed in or not: the login pages, the favicon, the language, the API's login.
+    PUBLIC = "public"
+    #: Any account: its own PIN and tokens, the console's home listing what its roles open.
+    SIGNED_IN = "signed-in"
+    #: The admin: Django's model permissions of each role (``roles.ROLE_PERMISSIONS``),
+    #: kept to the venues where the role is held.
+    ADMIN = "admin"
+    READ_FLOOR = "read-floor"
+    PLAY_ROUND = "play-round"
+    SIGN_SLIP_DEALER_LINE = "sign-slip-dealer-line"
+    SIGN_SLIP_SUPERVISOR_LINE = "sign-slip-supervisor-line"
+    SUPERVISE_TABLES = "supervise-tables"
+    MANAGE_VENUE = "manage-venue"
+    APPROVE = "approve"
+    VOID_SLIP = "void-slip"
+    CAGE = "cage"
+    COUNT_BOX = "count-box"
+    READ_COUNT_FIGURES = "read-count-figures"
+    READ_SLIP_REPORT = "read-slip-report"
+    READ_REPORTS = "read-reports"
+    READ_INTEGRITY = "read-integrity"
+    READ_AUDIT = "read-audit"
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The roles that have it (every role for ``PUBLIC`` and ``SIGNED_IN``)."""
+        return ROLES_WITH[self]
+
+
+def _holders(app_label: str, codename: str) -> frozenset[str]:
+    """The roles whose admin permissions include the permission (the admin's own rule)."""
+    return frozenset(role for role in ROLES if (app_label, codename) in ROLE_PERMISSIONS[role])
+
+
+ROLES_WITH: dict[Capability, frozenset[str]] = {
+    Capability.PUBLIC: frozenset(ROLES),
+    Capability.SIGNED_IN: frozenset(ROLES),
+    Capability.ADMIN: frozenset(role for role in ROLES if ROLE_PERMISSIONS[role]),
+    Capability.READ_FLOOR: READ,
+    Capability.PLAY_ROUND: PLAY,
+    # A supervisor covering a table deals there and signs as its dealer.
+    Capability.SIGN_SLIP_DEALER_LINE: PLAY,
+    Capability.SIGN_SLIP_SUPERVISOR_LINE: SUPERVISE,
+    Capability.SUPERVISE_TABLES: SUPERVISE,
+    Capability.MANAGE_VENUE: MANAGE,
+    Capability.APPROVE: MANAGE,
+    # A requested slip: either side; an issued one: the side its chips came from.
+    Capability.VOID_SLIP: CASHIER | SUPERVISE,
+    Capability.CAGE: CASHIER,
+    Capability.COUNT_BOX: COUNT_TEAM,
+    Capability.READ_COUNT_FIGURES: COUNT_FIGURES,
+    Capability.READ_SLIP_REPORT: CASHIER | SUPERVISE | {AUDITOR},
+    Capability.READ_REPORTS: frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    Capability.READ_INTEGRITY: frozenset({MANAGER, AUDITOR}),
+    # The admin shows the audit trail to whoever may view it there; the API asks the same.
+    Capability.READ_AUDIT: _holders("casino", "view_auditevent"),
+}
+
+#: What each capability lets one do (the docs' table says it).
+DOES: dict[Capability, str] = {
+    Capability.PUBLIC: "log in and out, the favicon, choose a language, the API's login",
+    Capability.SIGNED_IN: "own PIN and API tokens; the console's and count's home pages",
+    Capability.ADMIN: "the admin, by the model permissions of the roles held at the venue",
+    Capability.READ_FLOOR: (
+        "read the venue's floor through the API; watch a table, its dealers, print a slip"
+    ),
+    Capability.PLAY_ROUND: (
+        "open a table, deal and settle rounds, request voids, fills and credits, buy-ins"
+    ),
+    Capability.SIGN_SLIP_DEALER_LINE: "sign a slip's dealer line at the table",
+    Capability.SIGN_SLIP_SUPERVISOR_LINE: "sign a slip's supervisor line at the table",
+    Capability.SUPERVISE_TABLES: (
+        "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, ratings"
+    ),
+    Capability.MANAGE_VENUE: (
+        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds"
+    ),
+    Capability.APPROVE: "approve a ruleset, a table's ruleset change, thresholds, a comp policy",
+    Capability.VOID_SLIP: "void a slip not yet posted",
+    Capability.CAGE: "issue slips and receive credits at the cage",
+    Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
+    Capability.READ_COUNT_FIGURES: "read the count and the win per table",
+    Capability.READ_SLIP_REPORT: "read the day's slip report",
+    Capability.READ_REPORTS: "read shift and period reports, players, comps, investigations",
+    Capability.READ_INTEGRITY: "read and run the game integrity tests",
+    Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
+}
+
+#: Who of those roles is still refused (segregation of duties), and the function saying so.
+UNLESS: dict[Capability, str] = {
+    Capability.SIGN_SLIP_DEALER_LINE: (
+        "only the dealer on duty at the slip's table (or a supervisor covering it); not the "
+        "cashier who issued it, nor the supervisor line's signer (`slip_line_refusal`)"
+    ),
+    Capability.SIGN_SLIP_SUPERVISOR_LINE: (
+        "not the dealer on duty, the dealer line's signer, nor the issuing cashier "
+        "(`slip_line_refusal`)"
+    ),
+    Capability.APPROVE: "never what one proposed or edited oneself (`approves_own`)",
+    Capability.VOID_SLIP: "an issued fill only by a cashier, an issued credit only by a supervisor",
+    Capability.CAGE: (
+        "a credit is received by none of its signers at the table (`slip_line_refusal`)"
+    ),
+    Capability.COUNT_BOX: (
+        "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
+        "confirmed a session, or signed a slip at the box's table that gaming day; the "
+        "second count by another counter (`box_count_refusal`)"
+    ),
+}
+
+
+def allows(user: Any, capability: Capability, venue_id: int) -> bool:
+    """Whether the user holds a role with ``capability`` at the venue (``PUBLIC`` and
+    ``SIGNED_IN``: whether they may be here at all)."""
+    if capability == Capability.PUBLIC:
+        return True
+    if capability == Capability.SIGNED_IN:
+        return bool(getattr(user, "is_authenticated", False))
+    return roles.can(user, capability.roles, venue_id)
+
+
+def holds_anywhere(user: Any, capability: Capability) -> bool:
+    """Whether the user holds ``capability`` at some venue: the gate before the object's
+    venue is known (``allows`` decides at the venue)."""
+    if capability == Capability.PUBLIC:
+        return True
+    if capability == Capability.SIGNED_IN:
+        return bool(getattr(user, "is_authenticated", False))
+    return roles.has_role(user, capability.roles)
+
+
+def venues_allowing(user: Any, capability: Capability) -> frozenset[int]:
+    """The venues at which the user has ``capability``."""
+    return roles.venues_where(user, capability.roles)
+
+
+# Declarations
+
+
+View = TypeVar("View")
+
+
+def declare(capability: Capability) -> Callable[[View], View]:
+    """Say which capability a view answers to (its gate checks it, or its service). Set on
+    the function itself, so decorators that wrap it (``functools.wraps``) keep it; on an
+    admin site, every view of the site."""
+
+    def mark(view: View) -> View:
+        view.capability = capability  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+#: The HTTP methods of a class view that read, and those that write.
+_READS = ("get",)
+_WRITES = ("post", "put", "patch", "delete")
+
+
+def _admin_site(callback: Any) -> AdminSite | None:
+    """The admin site whose view ``callback`` is (Django marks its own views with their
+    site or model admin; a model admin's extra views wrap one of its bound methods)."""
+    seen: Any = callback
+    while seen is not None:
+        for holder in (seen, getattr(seen, "model_admin", None), getattr(seen, "__self__", None)):
+            if isinstance(holder, AdminSite):
+                return holder
+            site = getattr(holder, "admin_site", None)
+            if isinstance(site, AdminSite):
+                return site
+        seen = getattr(seen, "__wrapped__", None)
+    return None
+
+
+def capability_of(callback: Any) -> dict[str, Capability | None]:
+    """What the view behind a URL pattern's ``callback`` declares: its capability per
+    method it answers (``"*"`` for a view declared as a whole: a function view, a Django
+    class view, an admin site's). ``None`` marks a method with no declaration."""
+    site = _admin_site(callback)
+    if site is not None:
+        return {"*": getattr(site, "capability", None)}
+    view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
+    if view_class is None or "capability" in vars(callback):
+        return {"*": vars(callback).get("capability")}
+    if getattr(view_class, "capability", None) is not None:  # declared as a whole
+        return {"*": view_class.capability}
+    declared: dict[str, Capability | None] = {}
+    actions = getattr(callback, "actions", None)  # a DRF viewset's: method -> action
+    if actions:
+        for method, action in actions.items():
+            name = "read_capability" if method in _READS else "write_capability"
+            handler = getattr(view_class, action, None)
+            declared[method] = getattr(handler, "capability", None) or getattr(
+                view_class, name, None
+            )
+        return declared
+    for method in (*_READS, *_WRITES):
+        if hasattr(view_class, method):
+            name = "read_capability" if method in _READS else "write_capability"
+            declared[method] = getattr(view_class, name, None)
+    return declared
+
+
+# Segregation of duties
+
+
+def box_count_refusal(*, user: Any, box: DropBox) -> Forbidden | None:
+    """Why ``user`` may not count ``box``, or None: the count team's role at the venue, no
+    supervising there, and no part at the box's table on its gaming day: a spell dealt
+    there (a relief included), a session opened, closed or confirmed, a slip requested or
+    signed for it."""
+    venue_id = box.venue_id
+    if not allows(user, Capability.COUNT_BOX, venue_id):
+        return Forbidden(_("only the count team counts the drop boxes"), reason="not_counter")
+    if allows(user, Capability.SUPERVISE_TABLES, venue_id):
+        return Forbidden(
+            _("you supervise the tables at this venue, so you do not count their drop boxes"),
+            reason="counter_supervises",
+        )
+    dealt = DealerSpell.objects.filter(session=OuterRef("pk"), dealer=user)
+    signed = Slip.objects.filter(session=OuterRef("pk")).filter(
+        Q(requested_by=user)
+        | Q(issued_by=user)
+        | Q(dealer_confirmed_by=user)
+        | Q(supervisor_confirmed_by=user)
+        | Q(received_by=user)
+    )
+    took_part = TableSession.objects.filter(
+        table_id=box.table_id, shift__gaming_date=box.gaming_date
+    ).filter(
+        Q(dealer=user)
+        | Q(opened_by=user)
+        | Q(opening_confirmed_by=user)
+        | Q(closing_counted_by=user)
+        | Q(closed_by=user)
+        | Exists(dealt)
+        | Exists(signed)
+    )
+    if took_part.exists():
+        return Forbidden(
+            _(
+                "you worked at table %(table)s on %(date)s (dealt there, counted or confirmed "
+                "its opener or closer, or signed one of its slips), so another counter counts "
+                "its box"
+            )
+            % {"table": box.table.code, "date": box.gaming_date.isoformat()},
+            reason="counter_at_table",
+        )
+    return None
+
+
+def may_count_box(*, user: Any, box: DropBox) -> bool:
+    return box_count_refusal(user=user, box=box) is None
+
+
+#: A slip's lines: the cage's (issued, received) and the table's two.
+CAGE_ISSUE, DEALER_LINE, SUPERVISOR_LINE, CAGE_RECEIVE = (
+    "issue",
+    "confirm-dealer",
+    "confirm-supervisor",
+    "receive",
+)
+TABLE_LINES = (DEALER_LINE, SUPERVISOR_LINE)
+
+
+def slip_role_refusal(*, user: Any, slip: Slip, line: str) -> Forbidden | None:
+    """Why ``user``'s roles at the slip's venue do not let them sign ``line``, or None."""
+    venue_id = slip.venue_id
+    if line == CAGE_ISSUE and not allows(user, Capability.CAGE, venue_id):
+        return Forbidden(_("only the cage's cashier issues a slip"), reason="not_cashier")
+    if line == CAGE_RECEIVE and not allows(user, Capability.CAGE, venue_id):
+        return Forbidden(
+            _("only the cage's cashier receives a credit's chips"), reason="not_cashier"
+        )
+    if line == DEALER_LINE and not allows(user, Capability.SIGN_SLIP_DEALER_LINE, venue_id):
+        return Forbidden(
+            _("only the table's dealer or a supervisor signs for the chips at the table"),
+            reason="not_table",
+        )
+    if line == SUPERVISOR_LINE and not allows(user, Capability.SIGN_SLIP_SUPERVISOR_LINE, venue_id):
+        return Forbidden(
+            _("only a supervisor signs the supervisor's line at the table"),
+            reason="not_supervisor",
+        )
+    return None
+
+
+def slip_person_refusal(*, user: Any, slip: Slip, line: str) -> Forbidden | None:
+    """Why ``user``, whose roles allow ``line``, is still not the one to sign it: the
+    dealer's line is the dealer's on duty at the slip's table (a supervisor may cover it),
+    the supervisor's line is not that dealer's, the cage and the table are different
+    people, and the table's two lines are two people."""
+    session = slip.session
+    covering = allows(user, Capability.SUPERVISE_TABLES, slip.venue_id)
+    if line == DEALER_LINE and user.pk != session.dealer_id and not covering:
+        return Forbidden(
+            _(
+                "only the table's dealer signs the dealer's line: %(dealer)s is on duty at "
+                "table %(table)s, or a supervisor signs for them"
+            )
+            % {"dealer": session.dealer.get_username(), "table": session.table.code},
+            reason="not_on_duty",
+        )
+    if line == SUPERVISOR_LINE and user.pk == session.dealer_id:
+        return Forbidden(
+            _(
+                "you are the dealer on duty at table %(table)s; a supervisor other than the "
+                "dealer signs the supervisor's line"
+            )
+            % {"table": session.table.code},
+            reason="dealer_as_supervisor",
+        )
+    if line in TABLE_LINES and slip.issued_by_id == user.pk:
+        return Forbidden(
+            _(
+                "you issued slip %(slip)s at the cage; the table's dealer and a supervisor "
+                "other than you sign for it"
+            )
+            % {"slip": slip.label},
+            reason="cashier_at_table",
+        )
+    other_line = {
+        DEALER_LINE: slip.supervisor_confirmed_by_id,
+        SUPERVISOR_LINE: slip.dealer_confirmed_by_id,
+    }
+    if line in TABLE_LINES and other_line[line] == user.pk:
+        return Forbidden(
+            _("you already signed slip %(slip)s; a second person signs the other line")
+            % {"slip": slip.label},
+            reason="same_person_twice",
+        )
+    if line == CAGE_RECEIVE and user.pk in (
+        slip.dealer_confirmed_by_id,
+        slip.supervisor_confirmed_by_id,
+    ):
+        return Forbidden(
+            _("you signed credit %(slip)s out at the table; another person receives it at the cage")
+            % {"slip": slip.label},
+            reason="table_at_cage",
+        )
+    return None
+
+
+def slip_line_refusal(*, user: Any, slip: Slip, line: str) -> Forbidden | None:
+    """Why ``user`` may not sign ``line`` of ``slip``, whatever its state, or None."""
+    return slip_role_refusal(user=user, slip=slip, line=line) or slip_person_refusal(
+        user=user, slip=slip, line=line
+    )
+
+
+def may_sign_slip_line(*, user: Any, slip: Slip, line: str) -> bool:
+    return slip_line_refusal(user=user, slip=slip, line=line) is None
+
+
+def approves_own(*, user: Any, made_by: Iterable[int | None]) -> bool:
+    """Four eyes: whether ``user`` is one of those who proposed or edited (``made_by``:
+    their ids) what they would approve. Each approval's service refuses them, saying who
+    approves instead."""
+    return getattr(user, "pk", None) in set(made_by)
+
+
+def approval_refusal(
+    *, user: Any, venue_id: int, made_by: Iterable[int | None]
+) -> Forbidden | None:
+    """Why ``user`` may not approve at the venue what ``made_by`` proposed or edited, or
+    None: a manager of the venue, and not one of them."""
+    if not allows(user, Capability.APPROVE, venue_id):
+        return Forbidden(_("only a manager of the venue approves this"), reason="not_manager")
+    if approves_own(user=user, made_by=made_by):
+        return Forbidden(
+            _("you proposed or edited this yourself; a second manager approves it"),
+            reason="four_eyes",
+        )
+    return None
+
+
+def may_approve(*, user: Any, venue_id: int, made_by: Iterable[int | None]) -> bool:
+    return approval_refusal(user=user, venue_id=venue_id, made_by=made_by) is None
+
+
+# The table of who may do what
+
+
+def who_may_do_what() -> str:
+    """The Markdown table of every capability: the roles that have it, what it lets them
+    do, and who of them is still refused."""
+    lines = [
+        "| capability | roles | what | unless |",
+        "| --- | --- | --- | --- |",
+    ]
+    for capability in Capability:
+        if capability == Capability.PUBLIC:
+            who = "anyone"
+        elif capability == Capability.SIGNED_IN:
+            who = "any account"
+        else:
+            who = ", ".join(role for role in ROLES if role in capability.roles)
+        unless = UNLESS.get(capability, "")
+        lines.append(f"| `{capability}` | {who} | {DOES[capability]} | {unless} |")
+    return "\n".join(lines) + "\n"
