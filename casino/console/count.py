@@ -36,6 +36,7 @@ from casino.services.count import (
     count_record,
     counter_refusal,
 )
+from casino.services.gaming_days import gaming_day_end
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
@@ -116,7 +117,18 @@ def _day_context(venue: Venue, day: date, user: Any, **extra: Any) -> dict[str, 
             and not listing["closed"]
             and not (line.first is not None and line.first.counted_by_id == user.pk)
         )
-    return {"venue": venue, "gaming_date": day, **listing, "message": "", "notice": "", **extra}
+    # Before the gaming day ends its count cannot close (``count_close``): say from when.
+    ends = gaming_day_end(venue, day)
+    closes_from = ends if not listing["closed"] and timezone.now() < ends else None
+    return {
+        "venue": venue,
+        "gaming_date": day,
+        **listing,
+        "closes_from": closes_from,
+        "message": "",
+        "notice": "",
+        **extra,
+    }
 
 
 def _counted_notice(venue: Venue, lines: list[Any], box_id: str) -> str:

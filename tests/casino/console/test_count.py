@@ -94,8 +94,11 @@ def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
     day = client.get(posted["Location"]).content.decode()
     assert "posted as its drop" in day and "Close the count" in day
     assert Drop.objects.get(drop_box=box).amount == D("1020000")
+    # The day is still being played: the page says from when its count closes.
+    assert "The gaming day is still being played: the count closes once it ends, from" in day
 
     end_gaming_day(floor.venue, box.gaming_date)
+    assert "the count closes once it ends" not in client.get(url["day"]).content.decode()
     closed = client.post(url["close"], headers={"HX-Request": "true"})
     assert closed.status_code == 200
     assert "The count is closed" in closed.content.decode()
