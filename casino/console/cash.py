@@ -33,6 +33,7 @@ from casino.services.cash import (
     player_of,
     threshold_crossing,
 )
+from casino.services.eligibility import Activity, player_eligibility
 
 TEMPLATE = "console/cash.html"
 
@@ -162,6 +163,23 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         "player": tx.player.name if tx.player_id else _("an unknown player"),
     }
     reached = recorded_text(tx)
+    if tx.kind == CashKind.CASH_OUT and tx.player_id:
+        # A barred player's cash-out is paid (the house keeps nothing of theirs), and the
+        # dealer is told so, as the audit trail and the security log are.
+        asked = player_eligibility(
+            player=tx.player, venue=venue, activity=Activity.CASH_OUT, at=tx.recorded_at
+        )
+        if asked.barred:
+            reached = " ".join(
+                [
+                    reached,
+                    _(
+                        "%(name)s is barred: the cash-out is paid and recorded as a barred "
+                        "player's; call the supervisor."
+                    )
+                    % {"name": tx.player.name},
+                ]
+            )
     context = cash_context(
         session, request.user, notice=f"{notice} {reached}".strip(), reached=tx.threshold
     )

@@ -173,6 +173,18 @@ def test_a_barred_members_cash_out_is_recorded_audited_and_logged(floor, session
     assert any("cash-out by a barred player" in r.getMessage() for r in caplog.records)
 
 
+def test_the_dealer_is_told_a_cash_out_was_a_barred_members(dealer, session, barred):
+    url = reverse("console:cash", args=[session.pk])
+    answer = dealer.post(
+        url, {"player": "vip-7", "amount": "500,000", "kind": "cash_out", "key": "f" * 32}
+    )
+    assert answer.status_code == 200
+    assert "is barred: the cash-out is paid and recorded as a barred player's" in (
+        answer.content.decode().replace("&#x27;", "'")
+    )
+    assert CashTransaction.objects.get().kind == "cash_out"
+
+
 def test_the_console_cash_form_refuses_a_barred_members_buy_in(dealer, session, barred):
     url = reverse("console:cash", args=[session.pk])
     answer = dealer.post(url, {"player": "vip-7", "amount": "1,000,000", "key": "e" * 32})
