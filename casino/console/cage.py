@@ -2,7 +2,7 @@
 slips out at the tables, the gaming day's finished ones), a slip's printable PDF, and the
 slip report of a gaming day.
 
-The cage's pages are the cashier's (``CASHIER`` at the venue, 403 otherwise; another
+The cage's pages are the cashier's (``Capability.CAGE`` at the venue, 403 otherwise; another
 venue's page is 404). A slip's PDF is read by anyone working at its venue; the slip report
 by its cashiers, supervisors, managers and auditors. The steps offered on a row are those
 ``casino.services.slips.slip_steps`` allows, the rule the services apply.
@@ -28,8 +28,7 @@ from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Slip, Venue
-from casino.policy import Capability, declare
-from casino.roles import CASHIER, READ, can
+from casino.policy import Capability, allows, declare
 from casino.services.slips import (
     ISSUE,
     RECEIVE,
@@ -51,7 +50,7 @@ def _not_cashier(request: HttpRequest) -> HttpResponse:
 @console_login_required
 def cage_home(request: HttpRequest) -> HttpResponse:
     """The venues where the user is the cage's cashier."""
-    venues = selectors.venues_where(user=request.user, capability=CASHIER)
+    venues = selectors.venues_where(user=request.user, capability=Capability.CAGE.roles)
     if not venues:
         return _not_cashier(request)
     if len({venue.language for venue in venues}) == 1:
@@ -64,7 +63,7 @@ def _cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
     if venue is None:
         raise Http404("no such venue among yours")
     use_venue_language(request, venue.language)
-    if not can(request.user, CASHIER, venue.pk):
+    if not allows(request.user, Capability.CAGE, venue.pk):
         return _not_cashier(request)
     return venue
 
@@ -161,7 +160,7 @@ def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
     if slip is None:
         raise Http404("no such slip at your venues")
     use_venue_language(request, slip.venue.language)
-    if not can(request.user, READ, slip.venue_id):
+    if not allows(request.user, Capability.READ_FLOOR, slip.venue_id):
         return refusal(request, 403, _("You do not work at this slip's venue."))
     with timezone.override(venue_zone(slip.venue)):  # the slip's times on the venue's clocks
         content = slip_pdf_bytes(slip)
@@ -178,7 +177,7 @@ def _report_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
     if venue is None:
         raise Http404("no such venue among yours")
     use_venue_language(request, venue.language)
-    if not can(request.user, selectors.SLIP_REPORT, venue.pk):
+    if not allows(request.user, Capability.READ_SLIP_REPORT, venue.pk):
         return refusal(
             request,
             403,

@@ -34,8 +34,7 @@ from casino.console.access import (
 from casino.errors import ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Pit, Table
-from casino.policy import Capability, declare
-from casino.roles import SUPERVISE, has_role
+from casino.policy import Capability, declare, holds_anywhere
 from casino.services.limits import limit_change_schedule
 from casino.timezones import venue_zone
 
@@ -52,7 +51,7 @@ def _not_supervisor(request: HttpRequest) -> HttpResponse:
 @console_login_required
 def pits(request: HttpRequest) -> HttpResponse:
     """The pits the user runs."""
-    if not has_role(request.user, SUPERVISE):
+    if not holds_anywhere(request.user, Capability.SUPERVISE_TABLES):
         return _not_supervisor(request)
     found = floor.pits_for(user=request.user)
     languages = {pit.venue.language for pit in found}
