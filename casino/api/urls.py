@@ -108,6 +108,7 @@ urlpatterns = [
         day.CashTransactionListView.as_view(),
         name="cash-transaction-list",
     ),
+    path("venues/<int:pk>/cash-report/", day.CashReportView.as_view(), name="cash-report"),
     path("venues/<int:pk>/cash-alerts/", day.CashAlertListView.as_view(), name="cash-alert-list"),
     path("venues/<int:pk>/ratings/", day.RatingListView.as_view(), name="rating-list"),
     path(

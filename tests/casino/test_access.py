@@ -1337,6 +1337,9 @@ API_ROUTES = {
         listed=lambda side: side.cash_tx.pk,
         shows=mark,
     ),
+    "api:cash-report": Route(
+        _api("cash-report", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
     "api:cash-alert-list": Route(
         _api("cash-alert-list", lambda side: side.venue.pk), api(capability=REPORT_READ)
     ),

@@ -61,6 +61,45 @@ class CashAlertSerializer(serializers.Serializer):
     raised_at = serializers.DateTimeField()
 
 
+class CashReportParams(serializers.Serializer):
+    date_from = serializers.DateField(required=False, help_text="First gaming date (today).")
+    date_to = serializers.DateField(required=False, help_text="Last gaming date (today).")
+
+
+class CashLogSerializer(CashTransactionSerializer):
+    day_total = MoneyField(help_text="The player's cash of the day and direction with it.")
+
+
+class CashCandidateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    membership_number = serializers.CharField(source="player.membership_number")
+    name = serializers.CharField(source="player.name")
+    gaming_date = serializers.DateField()
+    kind = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
+    total = MoneyField()
+    transactions = serializers.SerializerMethodField()
+    reporting_threshold = MoneyField(source="thresholds.reporting_threshold")
+    alert_raised_at = serializers.DateTimeField(source="alert.raised_at", default=None)
+
+    def get_transactions(self, candidate: Any) -> int:
+        return len(candidate.transactions)
+
+
+class CashReportSerializer(serializers.Serializer):
+    venue = serializers.IntegerField(source="venue.pk")
+    date_from = serializers.DateField()
+    date_to = serializers.DateField()
+    log = CashLogSerializer(
+        many=True, help_text="Each cash transaction of a player's day at the logging threshold."
+    )
+    candidates = CashCandidateSerializer(
+        many=True, help_text="The players' days at the reporting threshold."
+    )
+    unjudged = serializers.ListField(
+        child=serializers.DateField(), help_text="Gaming dates with no thresholds approved yet."
+    )
+
+
 class RatingParams(ListParams):
     date_from = serializers.DateField(required=False, help_text="First gaming date (today).")
     date_to = serializers.DateField(required=False, help_text="Last gaming date (today).")

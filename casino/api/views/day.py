@@ -1,7 +1,7 @@
 """What the day's screens read, for another system: a venue's buy-ins and cash-outs, its
-cash alerts, the rated play of games rated by hand, the day's figures per table and the
-report periods. Read only; each reads the selector its screen reads, so a figure here is
-the screen's.
+cash transaction records and cash alerts, the rated play of games rated by hand, the day's
+figures per table and the report periods. Read only; each reads the selector its screen
+reads, so a figure here is the screen's.
 
 Who reads them: the venue's supervisors, managers and auditors (``READ_REPORTS``), as the
 cash records page, the player's history, the periods page and the reports read them
@@ -20,7 +20,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import count_selectors, games
+from casino import cash_selectors, count_selectors, games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
 from casino.api.serializers import day as s
 from casino.models import CashAlert, CashTransaction, TableSession, Venue
@@ -48,14 +48,14 @@ def report_venue(request: Request, pk: int) -> Venue:
     return venue
 
 
-def _range(venue: Venue, filters: dict[str, Any]) -> tuple[date, date]:
-    """The gaming dates asked (the venue's today by default), at most ``MAX_DAYS``."""
+def _range(venue: Venue, filters: dict[str, Any], longest: int = MAX_DAYS) -> tuple[date, date]:
+    """The gaming dates asked (the venue's today by default), at most ``longest``."""
     date_to = filters.get("date_to") or venue_today(venue)
     date_from = filters.get("date_from") or date_to
     if date_from > date_to:
         raise ValidationError({"date_from": ["date_from is after date_to: swap them."]})
-    if (date_to - date_from).days >= MAX_DAYS:
-        raise ValidationError({"date_from": [f"at most {MAX_DAYS} gaming dates at once"]})
+    if (date_to - date_from).days >= longest:
+        raise ValidationError({"date_from": [f"at most {longest} gaming dates at once"]})
     return date_from, date_to
 
 
@@ -113,6 +113,29 @@ class CashAlertListView(ApiView):
             rows = rows.filter(player_id=filters["player"])
         rows = rows.select_related("player").order_by("-raised_at", "-id")
         return _page(request, self, rows, s.CashAlertSerializer, venue)
+
+
+class CashReportView(ApiView):
+    read_capability = Capability.READ_REPORTS
+
+    @extend_schema(
+        tags=["cash"],
+        summary="A venue's cash transaction records: the log and the report candidates",
+        description="What the cash records page shows (``cash_selectors.cash_report``): "
+        "per player and gaming day, the cash buy-ins and the cash cash-outs added up apart "
+        "(voids left out), judged by the thresholds in force when the day ended. The gaming "
+        f"dates default to the venue's today, at most {cash_selectors.MAX_REPORT_DAYS}.",
+        parameters=[s.CashReportParams],
+        responses={200: s.CashReportSerializer, **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        filters = parse_query(s.CashReportParams, request)
+        venue = report_venue(request, pk)
+        date_from, date_to = _range(venue, filters, longest=cash_selectors.MAX_REPORT_DAYS)
+        with replica_reads():
+            report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
+        with timezone.override(venue_zone(venue)):
+            return Response(s.CashReportSerializer(report).data)
 
 
 def rated_play(venue: Venue, date_from: date, date_to: date) -> list[Any]:
@@ -228,6 +251,7 @@ class PeriodView(ApiView):
 
 __all__ = [
     "CashAlertListView",
+    "CashReportView",
     "CashTransactionListView",
     "DayFiguresView",
     "PeriodView",

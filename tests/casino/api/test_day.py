@@ -20,8 +20,13 @@ import pytest
 from django.utils import timezone
 
 from casino.models import CashAlert, CashKind
-from casino.roles import CAGE, COUNT
-from casino.services.cash import cash_record, cash_void
+from casino.roles import CAGE, COUNT, MANAGER
+from casino.services.cash import (
+    cash_record,
+    cash_void,
+    thresholds_approve,
+    thresholds_propose,
+)
 from casino.services.closing import session_close
 from casino.services.sessions import drop_record, session_open
 from casino.timezones import venue_zone
@@ -163,6 +168,40 @@ def test_the_cash_alerts(floor, day):
     )
 
 
+def test_the_cash_records_are_the_pages(floor, day, django_assert_num_queries):
+    path = url(floor, "cash-report")
+    reader = client_for(floor.supervisor)
+    # no thresholds approved yet: the day is not judged
+    unjudged = reader.get(path).json()
+    assert (unjudged["log"], unjudged["candidates"]) == ([], [])
+    assert unjudged["unjudged"] == [day["date"].isoformat()]
+    version = thresholds_propose(
+        venue=floor.venue,
+        user=floor.manager,
+        logging_threshold="500000",
+        reporting_threshold="1000000",
+    )
+    thresholds_approve(version=version, user=staff("manager2", MANAGER, floor.venue))
+    with django_assert_num_queries(4):
+        report = reader.get(path, {"date_from": day["date"], "date_to": day["date"]}).json()
+    # A's cash in: 1,000,000 (the 50,000 voided left out), at the reporting threshold; A's
+    # cash out of 300,000 is under the logging threshold; the unknown patron is in no total
+    (logged,) = report["log"]
+    assert (logged["id"], logged["day_total"]) == (day["buy_in"].pk, "1000000.00")
+    (candidate,) = report["candidates"]
+    assert (candidate["membership_number"], candidate["kind"], candidate["total"]) == (
+        "A-1",
+        "buy_in",
+        "1000000.00",
+    )
+    assert (candidate["transactions"], candidate["reporting_threshold"]) == (1, "1000000.00")
+    local = timezone.localtime(day["alert"].raised_at, venue_zone(floor.venue))
+    assert candidate["alert_raised_at"] == local.isoformat()
+    assert report["unjudged"] == []
+    too_long = {"date_from": "2020-01-01", "date_to": "2020-12-31"}
+    assert error_of(reader.get(path, too_long)) == (400, "invalid", "date_from")
+
+
 def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
     path = url(floor, f"figures/{day['date'].isoformat()}")
     reader = client_for(floor.supervisor)
@@ -209,7 +248,8 @@ def test_the_period_is_the_periods_page(floor, day):
 
 
 @pytest.mark.parametrize(
-    "what", ["cash-transactions", "cash-alerts", "ratings", "periods", "figures/2026-01-01"]
+    "what",
+    ["cash-transactions", "cash-report", "cash-alerts", "ratings", "periods", "figures/2026-01-01"],
 )
 def test_only_the_venues_report_readers(floor, what):
     # the role before any lookup: a dealer, a cashier and a counter are refused

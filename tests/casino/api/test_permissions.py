@@ -248,7 +248,7 @@ ENDPOINTS = [
             lambda s, what=what: Call(f"/api/v1/venues/{s.venue.pk}/{what}/"),
             gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
         )
-        for what in ("cash-transactions", "cash-alerts", "ratings", "periods")
+        for what in ("cash-transactions", "cash-report", "cash-alerts", "ratings", "periods")
     ),
     Endpoint(
         "day's figures",

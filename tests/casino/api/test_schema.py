@@ -61,6 +61,7 @@ def test_the_days_reads_are_in_the_schema(tmp_path):
     for path in (
         "/api/v1/venues/{id}/cash-transactions/",
         "/api/v1/venues/{id}/cash-alerts/",
+        "/api/v1/venues/{id}/cash-report/",
         "/api/v1/venues/{id}/ratings/",
         "/api/v1/venues/{id}/figures/{gaming_date}/",
         "/api/v1/venues/{id}/periods/",
