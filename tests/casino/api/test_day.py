@@ -1,15 +1,17 @@
 """What the day's screens read, through the API: a venue's buy-ins and cash-outs, its cash
 alerts, the day's figures per table and the periods; the venue's report readers only.
 
-The day at the floor's table (hand-worked):
+The day at the floor's table (hand-worked), a day that reconciles:
 - opener 5,000,000; a cash buy-in of 1,000,000 by player A (its chips leave the tray, the
   cash goes into the drop box), one of 200,000 by a patron nobody knows, a cash-out of
-  300,000 by A (paid by the cage: no chips into the tray, no cash out of the box), and a
+  300,000 by A (the cage pays it: no chips into the tray, no cash out of the box), and a
   buy-in of 50,000 entered by mistake and voided;
-- closer 4,700,000 (the tray less the 1,200,000 of chips sold for cash, plus 900,000 the
-  players lost to it); the pit's drop 1,200,000;
-- win by count = 4,700,000 - 5,000,000 + 0 - 0 + 1,200,000 = 900,000; no round settled, so
-  win by ledger 0 and no hold; win/drop = 900,000 / 1,200,000 = 75%.
+- one round settled: a box of 100,000 with no niu loses to the dealer's niu 8, so the
+  house wins 100,000 of a handle of 100,000 (win by ledger 100,000, hold 100%);
+- the tray at close = 5,000,000 - 1,200,000 of chips sold for cash + 100,000 the house won
+  = 3,900,000 (the cash-out changes nothing), counted so; the pit's drop 1,200,000;
+- win by count = 3,900,000 - 5,000,000 + 0 - 0 + 1,200,000 = 100,000 = win by ledger;
+  win/drop = 100,000 / 1,200,000 = 8.33%.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from casino.services.cash import (
 from casino.services.closing import session_close
 from casino.services.sessions import drop_record, session_open
 from casino.timezones import venue_zone
-from tests.casino.api import client_for, error_of
+from tests.casino.api import NO_NIU, box, client_for, deal, error_of, settle
 from tests.factories import PlayerFactory, staff
 
 pytestmark = pytest.mark.django_db
@@ -56,13 +58,14 @@ def day(floor):
     )
     mistake = cash_record(session=session, user=floor.dealer, player=player, amount="50000")
     cash_void(tx=mistake, user=floor.supervisor, reason="typed twice")
+    dealt = deal(client_for(floor.dealer), session.pk, box(1, NO_NIU, single="100000"))
+    assert settle(client_for(floor.dealer), dealt["id"], "day-1").status_code == 200
     drop_record(session=session, user=floor.supervisor, amount=D("1200000"))
     session_close(
         session=session,
         counted_by=floor.dealer,
         confirmed_by=floor.supervisor,
-        closing_chips={"100000": 47},
-        variance_reason="chips lost in play, no round entered",
+        closing_chips={"100000": 39},
     )
     alert = CashAlert.objects.create(
         venue=floor.venue,
@@ -147,9 +150,10 @@ def test_the_buy_ins_and_cash_outs_with_their_filters(floor, day, django_assert_
     )
 
 
-def test_the_cash_alerts(floor, day):
+def test_the_cash_alerts(floor, day, django_assert_num_queries):
     reader = client_for(floor.manager)
-    listed = reader.get(url(floor, "cash-alerts"), {"date_from": day["date"].isoformat()})
+    with django_assert_num_queries(4):
+        listed = reader.get(url(floor, "cash-alerts"), {"date_from": day["date"].isoformat()})
     (alert,) = listed.json()["results"]
     assert (alert["id"], alert["membership_number"], alert["direction"], alert["total"]) == (
         day["alert"].pk,
@@ -209,14 +213,17 @@ def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
         figures = reader.get(path).json()
     (row,) = figures["rows"]
     assert row["table"]["code"] == floor.table.code
-    assert (row["opener"], row["closer"], row["drop"]) == ("5000000.00", "4700000.00", "1200000.00")
-    assert (row["win_by_count"], row["win_by_ledger"], row["hold_pct"]) == (
-        "900000.00",
-        "0.00",
-        None,
+    assert (row["opener"], row["closer"], row["drop"]) == ("5000000.00", "3900000.00", "1200000.00")
+    assert (row["win_by_count"], row["win_by_ledger"], row["handle"], row["hold_pct"]) == (
+        "100000.00",
+        "100000.00",
+        "100000.00",
+        "100",
     )
-    assert row["win_drop_pct"] == "75"
-    assert figures["total"]["win_by_count"] == "900000.00"
+    assert D(row["win_drop_pct"]).quantize(D("0.01")) == D("8.33")
+    assert figures["total"]["win_by_count"] == "100000.00"
+    # the tray counted as the definition expects (the cash-out moved nothing): no variance
+    assert day["session"].win_by_count - day["session"].win_by_ledger == 0
     assert figures["count_closed"] is False
     # the same figures the count's endpoint gives, under their names
     count = reader.get(f"/api/v1/venues/{floor.venue.pk}/count/{day['date']}/figures/").json()
@@ -225,11 +232,12 @@ def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
     assert error_of(reader.get(url(floor, "figures/not-a-date")))[:2] == (404, "not_found")
 
 
-def test_the_period_is_the_periods_page(floor, day):
+def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
     reader = client_for(floor.auditor)
-    period = reader.get(
-        url(floor, "periods"), {"kind": "mtd", "day": day["date"].isoformat()}
-    ).json()
+    with django_assert_num_queries(4):
+        period = reader.get(
+            url(floor, "periods"), {"kind": "mtd", "day": day["date"].isoformat()}
+        ).json()
     assert (period["kind"], period["end"], period["dimension"]) == (
         "mtd",
         str(day["date"]),
@@ -237,7 +245,23 @@ def test_the_period_is_the_periods_page(floor, day):
     )
     assert period["start"] == day["date"].replace(day=1).isoformat()
     assert period["total"]["key"] == floor.venue.code
-    assert period["total"]["handle"] == "0.00"  # no round settled
+    total = period["total"]
+    assert (total["handle"], total["house_win"], total["hold_pct"]) == (
+        "100000.00",
+        "100000.00",
+        "100",
+    )
+    assert (total["bets"], total["previous_handle"], total["handle_change"]) == (
+        1,
+        "0.00",
+        "100000.00",
+    )
+    by_table = reader.get(
+        url(floor, "periods"), {"kind": "day", "day": day["date"], "dimension": "table"}
+    ).json()
+    assert [(line["key"], line["house_win"]) for line in by_table["lines"]] == [
+        (floor.table.code, "100000.00")
+    ]
     ranged = {"kind": "range", "day": "2020-01-01", "to": "2021-12-31"}
     assert error_of(reader.get(url(floor, "periods"), ranged)) == (400, "invalid", "to")
     assert error_of(reader.get(url(floor, "periods"), {"kind": "decade"}))[:3] == (
