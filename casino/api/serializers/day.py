@@ -62,8 +62,12 @@ class CashAlertSerializer(serializers.Serializer):
 
 
 class CashReportParams(serializers.Serializer):
-    date_from = serializers.DateField(required=False, help_text="First gaming date (today).")
-    date_to = serializers.DateField(required=False, help_text="Last gaming date (today).")
+    date_from = serializers.DateField(
+        required=False, help_text="First gaming date (the gaming day under way)."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the gaming day under way)."
+    )
 
 
 class CashLogSerializer(CashTransactionSerializer):
@@ -101,8 +105,12 @@ class CashReportSerializer(serializers.Serializer):
 
 
 class RatingParams(ListParams):
-    date_from = serializers.DateField(required=False, help_text="First gaming date (today).")
-    date_to = serializers.DateField(required=False, help_text="Last gaming date (today).")
+    date_from = serializers.DateField(
+        required=False, help_text="First gaming date (the gaming day under way)."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the gaming day under way)."
+    )
     player = id_field(required=False, help_text="A player's id.")
     session = id_field(required=False, help_text="A table session's id.")
 
@@ -158,11 +166,12 @@ class PeriodParams(serializers.Serializer):
         choices=list(periods.KINDS), default=periods.MONTH, help_text="The period's kind."
     )
     day = serializers.DateField(
-        required=False, help_text="Its last gaming date (a range: its first); the venue's today."
+        required=False,
+        help_text="Its last gaming date (a range: its first); the gaming day under way.",
     )
     to = serializers.DateField(required=False, help_text="A range's last gaming date.")
     dimension = serializers.ChoiceField(
-        choices=list(periods.DIMENSIONS), default="venue", help_text="What each line is per."
+        choices=list(periods.DIMENSIONS), default="table", help_text="What each line is per."
     )
 
 

@@ -29,7 +29,8 @@ from casino.replicas import replica_reads
 from casino.reports import periods
 from casino.reports.selectors import REPORT_READ
 from casino.roles import can
-from casino.timezones import venue_today, venue_zone
+from casino.services.gaming_days import gaming_date_of
+from casino.timezones import venue_zone
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."
@@ -49,8 +50,8 @@ def report_venue(request: Request, pk: int) -> Venue:
 
 
 def _range(venue: Venue, filters: dict[str, Any], longest: int = MAX_DAYS) -> tuple[date, date]:
-    """The gaming dates asked (the venue's today by default), at most ``longest``."""
-    date_to = filters.get("date_to") or venue_today(venue)
+    """The gaming dates asked (the gaming day under way by default), at most ``longest``."""
+    date_to = filters.get("date_to") or gaming_date_of(venue, timezone.now())
     date_from = filters.get("date_from") or date_to
     if date_from > date_to:
         raise ValidationError({"date_from": ["date_from is after date_to: swap them."]})
@@ -98,7 +99,7 @@ class CashAlertListView(ApiView):
         tags=["cash"],
         summary="A venue's cash alerts: days a player reached the reporting threshold",
         description="One per player, gaming date and direction, newest first; the gaming "
-        f"dates default to the venue's today, at most {MAX_DAYS} at once.",
+        f"dates default to the gaming day under way, at most {MAX_DAYS} at once.",
         parameters=[s.CashAlertParams],
         responses={200: paginated(s.CashAlertSerializer), **errors(400, 401, 403, 404)},
     )
@@ -124,7 +125,7 @@ class CashReportView(ApiView):
         description="What the cash records page shows (``cash_selectors.cash_report``): "
         "per player and gaming day, the cash buy-ins and the cash cash-outs added up apart "
         "(voids left out), judged by the thresholds in force when the day ended. The gaming "
-        f"dates default to the venue's today, at most {cash_selectors.MAX_REPORT_DAYS}.",
+        f"dates default to the gaming day under way, at most {cash_selectors.MAX_REPORT_DAYS}.",
         parameters=[s.CashReportParams],
         responses={200: s.CashReportSerializer, **errors(400, 401, 403, 404)},
     )
@@ -164,7 +165,8 @@ class RatingListView(ApiView):
         tags=["players"],
         summary="Rated play at a venue's tables of games rated by hand",
         description="The supervisors' ratings in force (a corrected one is left out), in "
-        f"order of time in; the gaming dates default to the venue's today, at most {MAX_DAYS}.",
+        "order of time in; the gaming dates default to the gaming day under way, at most "
+        f"{MAX_DAYS}.",
         parameters=[s.RatingParams],
         responses={200: paginated(s.RatingSerializer), **errors(400, 401, 403, 404)},
     )
@@ -229,7 +231,7 @@ class PeriodView(ApiView):
         params.is_valid(raise_exception=True)
         asked = params.validated_data
         venue = report_venue(request, pk)
-        day = asked.get("day") or venue_today(venue)
+        day = asked.get("day") or gaming_date_of(venue, timezone.now())
         period = periods.period_of(asked["kind"], day, asked.get("to"))
         if period.days > periods.MAX_DAYS:
             raise ValidationError({"to": [f"at most {periods.MAX_DAYS} gaming dates at once"]})

@@ -236,7 +236,8 @@ def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
     reader = client_for(floor.auditor)
     with django_assert_num_queries(4):
         period = reader.get(
-            url(floor, "periods"), {"kind": "mtd", "day": day["date"].isoformat()}
+            url(floor, "periods"),
+            {"kind": "mtd", "day": day["date"].isoformat(), "dimension": "venue"},
         ).json()
     assert (period["kind"], period["end"], period["dimension"]) == (
         "mtd",
