@@ -51,7 +51,7 @@ def test_the_ratings_in_force_of_the_venue(django_assert_num_queries):
     auditor = client_for(staff("bj-auditor", "auditor", bj.venue))
     path = f"/api/v1/venues/{bj.venue.pk}/ratings/"
     day = {"date_from": bj.shift.gaming_date.isoformat(), "date_to": bj.shift.gaming_date}
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         listed = auditor.get(path, day).json()
     # Lan from minute 10, Minh (corrected to 40,000) from minute 30; the other venue's
     # rating of the same day is not listed

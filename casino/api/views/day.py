@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from casino import cash_selectors, count_selectors, games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
 from casino.api.serializers import day as s
-from casino.models import CashAlert, CashTransaction, TableSession, Venue
+from casino.models import CashAlert, CashTransaction, Venue
 from casino.policy import Capability
 from casino.replicas import replica_reads
 from casino.reports import periods
@@ -140,21 +140,15 @@ class CashReportView(ApiView):
 
 
 def rated_play(venue: Venue, date_from: date, date_to: date) -> list[Any]:
-    """The rated play of the venue's sessions of the gaming dates, from each game rated by
+    """The rated play at the venue's tables of the gaming dates, from each game rated by
     hand (``GameReports.rated_play``), in order of time in."""
-    sessions = set(
-        TableSession.objects.filter(
-            table__venue=venue,
-            shift__gaming_date__gte=date_from,
-            shift__gaming_date__lte=date_to,
-        ).values_list("pk", flat=True)
-    )
     found = []
     for game in games.all_games():
         rate = getattr(game.reports, "rated_play", None)
-        if rate is not None and sessions:
-            played = rate(player_ids=None, date_from=date_from, date_to=date_to)
-            found.extend(line for line in played if line.session_id in sessions)
+        if rate is not None:
+            found.extend(
+                rate(player_ids=None, date_from=date_from, date_to=date_to, venue_id=venue.pk)
+            )
     return sorted(found, key=lambda line: (line.started_at, line.session_id, line.player_id))
 
 
