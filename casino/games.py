@@ -274,8 +274,9 @@ class GameReports(Protocol):
     """How the management reports show the game.
 
     A game whose play is rated by hand also provides ``rated_play(*, player_ids, date_from,
-    date_to) -> list[RatedPlay]`` (gaming dates, inclusive; ``player_ids`` None for every
-    player); the floor reads the card games' play from their tallies instead.
+    date_to, venue_id=None) -> list[RatedPlay]`` (gaming dates, inclusive; ``player_ids``
+    None for every player, ``venue_id`` None for every venue's tables); the floor reads the
+    card games' play from their tallies instead.
 
     A game that deals no rounds (``settles_rounds`` False) has no tallies, so it also gives
     the shift report its lines: ``shift_lines(shift) -> {"tables": [...], "games": [...],

@@ -60,9 +60,16 @@ class TableGamesReports:
     house_banked = True
 
     def rated_play(
-        self, *, player_ids: list[int] | None, date_from: date, date_to: date
+        self,
+        *,
+        player_ids: list[int] | None,
+        date_from: date,
+        date_to: date,
+        venue_id: int | None = None,
     ) -> list[RatedPlay]:
-        found = ratings_between(player_ids=player_ids, date_from=date_from, date_to=date_to)
+        found = ratings_between(
+            player_ids=player_ids, date_from=date_from, date_to=date_to, venue_id=venue_id
+        )
         return [_rated(rating) for rating in found]
 
     def shift_lines(self, shift: Shift) -> dict[str, list[dict[str, Any]]]:

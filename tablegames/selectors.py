@@ -40,14 +40,17 @@ def session_ratings(session: Any) -> list[Rating]:
 
 
 def ratings_between(
-    *, player_ids: list[int] | None, date_from: date, date_to: date
+    *, player_ids: list[int] | None, date_from: date, date_to: date, venue_id: int | None = None
 ) -> QuerySet[Rating]:
-    """Ratings in force at sessions of shifts whose gaming date is in the range."""
+    """Ratings in force at sessions of shifts whose gaming date is in the range (at the
+    venue's tables only, when ``venue_id`` names one)."""
     found = ratings_in_force().filter(
         session__shift__gaming_date__gte=date_from, session__shift__gaming_date__lte=date_to
     )
     if player_ids is not None:
         found = found.filter(player_id__in=list(player_ids))
+    if venue_id is not None:
+        found = found.filter(session__table__venue_id=venue_id)
     return found.order_by("started_at", "pk")
 
 

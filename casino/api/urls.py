@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from casino.api import auth, views
-from casino.api.views import count
+from casino.api.views import count, day
 from casino.api.views.players import PlayerHistoryView
 
 app_name = "api"
@@ -103,6 +103,20 @@ urlpatterns = [
         count.CountFiguresView.as_view(),
         name="count-figures",
     ),
+    path(
+        "venues/<int:pk>/cash-transactions/",
+        day.CashTransactionListView.as_view(),
+        name="cash-transaction-list",
+    ),
+    path("venues/<int:pk>/cash-report/", day.CashReportView.as_view(), name="cash-report"),
+    path("venues/<int:pk>/cash-alerts/", day.CashAlertListView.as_view(), name="cash-alert-list"),
+    path("venues/<int:pk>/ratings/", day.RatingListView.as_view(), name="rating-list"),
+    path(
+        "venues/<int:pk>/figures/<str:gaming_date>/",
+        day.DayFiguresView.as_view(),
+        name="day-figures",
+    ),
+    path("venues/<int:pk>/periods/", day.PeriodView.as_view(), name="period"),
     path("drop-boxes/<int:pk>/counts/", count.BoxCountView.as_view(), name="box-count"),
     path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
     path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),

@@ -1329,6 +1329,27 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "a box left out"},
     ),
     "api:count-figures": Route(_api_count("count-figures"), _count_read, shows=mark),
+    # What the day's screens read (casino/api/views/day.py): the venue's report readers,
+    # the role before any lookup (403), then the venue (404).
+    "api:cash-transaction-list": Route(
+        _api("cash-transaction-list", lambda side: side.venue.pk),
+        api(capability=REPORT_READ),
+        listed=lambda side: side.cash_tx.pk,
+        shows=mark,
+    ),
+    "api:cash-report": Route(
+        _api("cash-report", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
+    "api:cash-alert-list": Route(
+        _api("cash-alert-list", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
+    "api:rating-list": Route(
+        _api("rating-list", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
+    "api:day-figures": Route(_api_count("day-figures"), api(capability=REPORT_READ), shows=mark),
+    "api:period": Route(
+        _api("period", lambda side: side.venue.pk), api(capability=REPORT_READ), shows=mark
+    ),
     "api:box-count": Route(
         _api("box-count", _box),
         API_POST_ONLY,

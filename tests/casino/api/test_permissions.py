@@ -240,6 +240,22 @@ ENDPOINTS = [
     Endpoint("players list", "GET", _listed("/api/v1/players/", _player), is_list=True),
     Endpoint("player", "GET", lambda s: Call(f"/api/v1/players/{_player(s).pk}/")),
     # A player's rated play: the venue's report readers (the capability it declares).
+    # What the day's screens read: the venue's report readers.
+    *(
+        Endpoint(
+            f"day's {what}",
+            "GET",
+            lambda s, what=what: Call(f"/api/v1/venues/{s.venue.pk}/{what}/"),
+            gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+        )
+        for what in ("cash-transactions", "cash-report", "cash-alerts", "ratings", "periods")
+    ),
+    Endpoint(
+        "day's figures",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/figures/{_gaming_date(s)}/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
     Endpoint(
         "player history",
         "GET",

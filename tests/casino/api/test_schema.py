@@ -51,3 +51,25 @@ def test_staff_without_a_floor_role_are_told_why(client):
     assert page.status_code == 403
     assert "Only staff with a floor role read the API" in page.content.decode()
     assert error_of(client.get("/api/schema/"))[:2] == (403, "forbidden")
+
+
+def test_the_days_reads_are_in_the_schema(tmp_path):
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--file", str(target))
+    schema = yaml.safe_load(target.read_text())
+    paths = schema["paths"]
+    for path in (
+        "/api/v1/venues/{id}/cash-transactions/",
+        "/api/v1/venues/{id}/cash-alerts/",
+        "/api/v1/venues/{id}/cash-report/",
+        "/api/v1/venues/{id}/ratings/",
+        "/api/v1/venues/{id}/figures/{gaming_date}/",
+        "/api/v1/venues/{id}/periods/",
+    ):
+        assert set(paths[path]) == {"get"}, path
+        assert set(paths[path]["get"]["responses"]) >= {"200", "401", "403", "404"}, path
+    rows = schema["components"]["schemas"]["DayFiguresRow"]["properties"]
+    assert rows["win_by_count"]["type"] == "string"  # money as a Decimal string
+    assert "closer - opener + credits - fills + drop" in rows["win_by_count"]["description"]
+    listed = paths["/api/v1/venues/{id}/cash-transactions/"]["get"]["parameters"]
+    assert {p["name"] for p in listed} >= {"gaming_date", "table", "session", "player", "limit"}

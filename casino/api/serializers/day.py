@@ -1,0 +1,213 @@
+"""What the day's screens read, as the API shows it: buy-ins and cash-outs, cash alerts,
+rated play, the day's figures per table and the report periods."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from casino.api.base import ListParams, id_field
+from casino.api.serializers.fields import MoneyField, RateField, TableRefSerializer
+from casino.reports import periods
+
+
+class CashTransactionParams(ListParams):
+    gaming_date = serializers.DateField(required=False, help_text="One gaming date, YYYY-MM-DD.")
+    table = id_field(required=False, help_text="A table's id.")
+    session = id_field(required=False, help_text="A table session's id.")
+    player = id_field(required=False, help_text="A player's id.")
+
+
+class CashTransactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    table = TableRefSerializer()
+    session = serializers.IntegerField(source="session_id")
+    player = serializers.IntegerField(
+        source="player_id", allow_null=True, help_text="Null: a patron nobody knows."
+    )
+    kind = serializers.CharField(help_text="buy_in or cash_out")
+    instrument = serializers.CharField(help_text="cash, chips, marker or other")
+    amount = MoneyField()
+    threshold = serializers.CharField(
+        help_text="The threshold it reached when recorded: logging, reporting or empty."
+    )
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = serializers.DateTimeField()
+    voided = serializers.SerializerMethodField()
+    voided_by = serializers.CharField(source="voided_by.username", allow_null=True, default=None)
+    void_reason = serializers.CharField(allow_blank=True)
+
+    def get_voided(self, transaction: Any) -> bool:
+        return transaction.voided_at is not None
+
+
+class CashAlertParams(ListParams):
+    date_from = serializers.DateField(required=False, help_text="First gaming date.")
+    date_to = serializers.DateField(required=False, help_text="Last gaming date.")
+    player = id_field(required=False, help_text="A player's id.")
+
+
+class CashAlertSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    membership_number = serializers.CharField(source="player.membership_number")
+    gaming_date = serializers.DateField()
+    direction = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
+    total = MoneyField(help_text="The player's cash of the day and direction when raised.")
+    threshold = MoneyField(help_text="The reporting threshold it reached.")
+    transaction = serializers.IntegerField(source="transaction_id")
+    raised_at = serializers.DateTimeField()
+
+
+class CashReportParams(serializers.Serializer):
+    date_from = serializers.DateField(
+        required=False, help_text="First gaming date (the gaming day under way)."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the gaming day under way)."
+    )
+
+
+class CashLogSerializer(CashTransactionSerializer):
+    day_total = MoneyField(help_text="The player's cash of the day and direction with it.")
+
+
+class CashCandidateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    membership_number = serializers.CharField(source="player.membership_number")
+    name = serializers.CharField(source="player.name")
+    gaming_date = serializers.DateField()
+    kind = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
+    total = MoneyField()
+    transactions = serializers.SerializerMethodField()
+    reporting_threshold = MoneyField(source="thresholds.reporting_threshold")
+    alert_raised_at = serializers.DateTimeField(source="alert.raised_at", default=None)
+
+    def get_transactions(self, candidate: Any) -> int:
+        return len(candidate.transactions)
+
+
+class CashReportSerializer(serializers.Serializer):
+    venue = serializers.IntegerField(source="venue.pk")
+    date_from = serializers.DateField()
+    date_to = serializers.DateField()
+    log = CashLogSerializer(
+        many=True, help_text="Each cash transaction of a player's day at the logging threshold."
+    )
+    candidates = CashCandidateSerializer(
+        many=True, help_text="The players' days at the reporting threshold."
+    )
+    unjudged = serializers.ListField(
+        child=serializers.DateField(), help_text="Gaming dates with no thresholds approved yet."
+    )
+
+
+class RatingParams(ListParams):
+    date_from = serializers.DateField(
+        required=False, help_text="First gaming date (the gaming day under way)."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the gaming day under way)."
+    )
+    player = id_field(required=False, help_text="A player's id.")
+    session = id_field(required=False, help_text="A table session's id.")
+
+
+class RatingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    session = serializers.IntegerField(source="session_id")
+    table_code = serializers.CharField()
+    game = serializers.CharField(help_text="The game played, as its ruleset names it.")
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+    average_bet = MoneyField()
+    decisions = serializers.IntegerField(allow_null=True)
+    theoretical_win = MoneyField()
+    actual_win = MoneyField(allow_null=True, help_text="The house's win from the player.")
+
+
+class DayFiguresLineSerializer(serializers.Serializer):
+    opener = MoneyField()
+    closer = MoneyField(allow_null=True, help_text="Null while a session is open.")
+    fills = MoneyField()
+    credits = MoneyField()
+    drop = MoneyField(help_text="The count's drops and the pit's.")
+    counted_drop = MoneyField(help_text="The count's drops alone.")
+    win_by_count = MoneyField(
+        source="win", allow_null=True, help_text="closer - opener + credits - fills + drop."
+    )
+    win_by_ledger = MoneyField(
+        source="house_win", help_text="What the settled rounds moved to the house."
+    )
+    handle = MoneyField()
+    hold_pct = RateField(allow_null=True, help_text="win_by_ledger / handle, in percent.")
+    win_drop_pct = RateField(allow_null=True, help_text="win_by_count / drop, in percent.")
+
+
+class DayFiguresRowSerializer(DayFiguresLineSerializer):
+    table = TableRefSerializer()
+    sessions = serializers.IntegerField()
+
+
+class DayFiguresSerializer(serializers.Serializer):
+    venue = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    count_closed = serializers.BooleanField(
+        help_text="False: boxes may be uncounted yet, and their drop is not in the figures."
+    )
+    rows = DayFiguresRowSerializer(many=True)
+    total = DayFiguresLineSerializer()
+
+
+class PeriodParams(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=list(periods.KINDS), default=periods.MONTH, help_text="The period's kind."
+    )
+    day = serializers.DateField(
+        required=False,
+        help_text="Its last gaming date (a range: its first); the gaming day under way.",
+    )
+    to = serializers.DateField(required=False, help_text="A range's last gaming date.")
+    dimension = serializers.ChoiceField(
+        choices=list(periods.DIMENSIONS), default="table", help_text="What each line is per."
+    )
+
+
+class PeriodLineSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    bets = serializers.IntegerField()
+    handle = MoneyField()
+    player_result = MoneyField(help_text="The players' win (negative: their loss).")
+    commission = MoneyField()
+    house_win = MoneyField(help_text="The house's win of the settled bets: -player_result.")
+    hold_pct = RateField(allow_null=True, help_text="house_win / handle, in percent.")
+    theoretical_win = MoneyField(allow_null=True, help_text="Null where a version is unrated.")
+    theoretical_hold_pct = RateField(allow_null=True)
+    actual_minus_theoretical = MoneyField(allow_null=True)
+    hold_low_pct = RateField(allow_null=True, help_text="The 95% range's low hold.")
+    hold_high_pct = RateField(allow_null=True, help_text="The 95% range's high hold.")
+    flagged = serializers.BooleanField(allow_null=True, help_text="Hold outside the range.")
+    previous_handle = MoneyField()
+    previous_house_win = MoneyField()
+    previous_hold_pct = RateField(allow_null=True)
+    handle_change = MoneyField()
+    handle_change_pct = RateField(allow_null=True)
+    house_win_change = MoneyField()
+    house_win_change_pct = RateField(allow_null=True)
+    hold_change_pts = RateField(allow_null=True)
+
+
+class PeriodSerializer(serializers.Serializer):
+    venue = serializers.IntegerField()
+    kind = serializers.CharField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    previous_start = serializers.DateField()
+    previous_end = serializers.DateField()
+    dimension = serializers.CharField()
+    total = PeriodLineSerializer()
+    lines = PeriodLineSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
