@@ -263,3 +263,11 @@ def test_the_csv_xlsx_and_pdf_read_back(world):
 def test_an_unknown_file_is_not_found(world):
     url = reverse("reports:statistical_file", args=["doc"]) + "?venue=st"
     assert _client(world.manager).get(url).status_code == 404
+
+
+def test_a_date_that_is_no_date_is_said_and_today_shown(world):
+    client = _client(world.manager)
+    client.cookies["django_language"] = "en"
+    response = client.get(f"{reverse('reports:statistical')}?venue=st&date=28/11/2026")
+    assert response.status_code == 200
+    assert "28/11/2026 is not a date (write it YYYY-MM-DD)" in response.content.decode()
