@@ -5,7 +5,9 @@ year (as COMAR 36.05.03.25 asks, and Nevada's and New Jersey's rules alike).
 Win is the win by count (``casino.reports.by_count``: closer - opener + credits - fills +
 drop), the regulators' definition, not the house win of settled bets; every table of the
 venue is in it, dealt or kept for its accounting only. A table-day not closed yet has no
-win and is counted as open.
+win and is counted as open. A game's lines are per type of game: a game that names the
+game each of its tables plays (``GameReports.game_names``: blackjack, roulette) has a
+line for each.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from casino import games
 from casino.models import Venue
 from casino.replicas import replica_reads
 from casino.reports.by_count import TableDay, lines_by, summed, table_days
@@ -78,33 +81,55 @@ def _beside(current: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
     return {**current, **{f"last_{name}": value for name, value in last.items()}}
 
 
-def _span(kind: str, day: date, days: list[TableDay]) -> Span:
+def game_of(days: list[TableDay]) -> dict[int, tuple[str, str]]:
+    """Each table's game as the report's lines per game are of: (code, name), the name
+    that its game gives the table (``GameReports.game_names``: blackjack, roulette...) or
+    else the game's label."""
+    tables: dict[str, set[int]] = {}
+    for day in days:
+        tables.setdefault(day.game, set()).add(day.table_id)
+    found = {}
+    for code, ids in tables.items():
+        try:
+            named = getattr(games.get(code).reports, "game_names", None)
+        except LookupError:  # a game no longer installed
+            named = None
+        names = named(sorted(ids)) if named is not None else {}
+        for table_id in ids:
+            name = names.get(table_id) or game_label(code)
+            found[table_id] = (f"{code}:{name}" if table_id in names else code, name)
+    return found
+
+
+def _span(kind: str, day: date, days: list[TableDay], named: dict[int, tuple[str, str]]) -> Span:
     start, end = span_of(kind, day)
     last_start, last_end = last_year(start, end)
     now = [d for d in days if start <= d.gaming_date <= end]
     then = [d for d in days if last_start <= d.gaming_date <= last_end]
     empty = summed([])
-    tables_now = lines_by(now, lambda d: (d.table_code, d.game))
-    tables_then = lines_by(then, lambda d: (d.table_code, d.game))
+    tables_now = lines_by(now, lambda d: (d.table_code, d.table_id))
+    tables_then = lines_by(then, lambda d: (d.table_code, d.table_id))
     tables = [
         {
             "key": code,
             "label": code,
-            "game": game_label(game),
-            **_beside(tables_now.get((code, game), empty), tables_then.get((code, game), empty)),
+            "game": named[table_id][1],
+            **_beside(
+                tables_now.get((code, table_id), empty), tables_then.get((code, table_id), empty)
+            ),
         }
-        for code, game in sorted(tables_now.keys() | tables_then.keys())
+        for code, table_id in sorted(tables_now.keys() | tables_then.keys())
     ]
-    games_now = lines_by(now, lambda d: d.game)
-    games_then = lines_by(then, lambda d: d.game)
-    games = [
+    games_now = lines_by(now, lambda d: named[d.table_id])
+    games_then = lines_by(then, lambda d: named[d.table_id])
+    game_lines = [
         {
-            "key": game,
-            "label": game_label(game),
-            "game": game_label(game),
-            **_beside(games_now.get(game, empty), games_then.get(game, empty)),
+            "key": key,
+            "label": name,
+            "game": name,
+            **_beside(games_now.get((key, name), empty), games_then.get((key, name), empty)),
         }
-        for game in sorted(games_now.keys() | games_then.keys())
+        for key, name in sorted(games_now.keys() | games_then.keys())
     ]
     return Span(
         kind=kind,
@@ -114,7 +139,7 @@ def _span(kind: str, day: date, days: list[TableDay]) -> Span:
         last_start=last_start,
         last_end=last_end,
         tables=tables,
-        games=games,
+        games=game_lines,
         total={"key": "", "label": "", "game": "", **_beside(summed(now), summed(then))},
     )
 
@@ -128,5 +153,6 @@ def statistical_report(*, venue: Venue, day: date) -> StatisticalReport:
         days = table_days(
             venue=venue, ranges=[(year_start, year_end), last_year(year_start, year_end)]
         )
-        spans = [_span(kind, day, days) for kind in SPANS]
+        named = game_of(days)
+        spans = [_span(kind, day, days, named) for kind in SPANS]
     return StatisticalReport(venue=venue, day=day, spans=spans)

@@ -1,7 +1,8 @@
 """The regulators' statistical report and the accounting-only tables' figures, worked by hand.
 
 Venue "st" (VND, Hanoi's clock), two tables of two games: NN1 (Niu Niu, dealt) and BJ1
-(kept for its accounting only). Win by count per table-day = closer - opener + credits -
+(blackjack, kept for its accounting only: its game is named by its ruleset's version, and
+its line per game is "Blackjack"). Win by count per table-day = closer - opener + credits -
 fills + drop (the day's first opener, its last closer):
 
   2026-11-28  NN1  sessions 1,000,000 -> 950,000 and 950,000 -> 900,000, a fill of 200,000
@@ -48,6 +49,7 @@ from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report
 from casino.roles import AUDITOR, DEALER, MANAGER
+from tablegames.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +116,14 @@ def build_world() -> World:
     world.dealer = staff("st-dealer", DEALER, world.venue)
     world.nn1 = niuniu_table(world.venue, code="NN1")
     (game,) = accounting_games()
+    blackjack = venue_ruleset_from_preset(
+        venue=world.venue,
+        preset_code="blackjack-6deck",
+        editor=world.manager,
+        approver=staff("st-approver", MANAGER, world.venue),
+    )
     world.bj1 = Table.objects.create(
-        venue=world.venue, code="BJ1", game=game, ruleset=world.nn1.ruleset, seats=7
+        venue=world.venue, code="BJ1", game=game, ruleset=blackjack.ruleset, seats=7
     )
     s = _session
     s(world, world.nn1, DAY, "1000000", "950000")
@@ -165,7 +173,12 @@ def test_the_day_month_and_year_to_date_beside_last_year_worked_by_hand(world):
         D(250000),
         D("100.00"),
     )
-    assert [line["key"] for line in day.games] == sorted(["niuniu", world.bj1.game])
+    # per type of game: blackjack as the table's ruleset names it (not "other table games")
+    assert {line["label"]: figures(line)[:2] for line in day.games} == {
+        "Niu Niu": (D(500000), D(200000)),
+        "Blackjack": (D(400000), D(800000)),
+    }
+    assert {line["game"] for line in day.tables} == {"Niu Niu", "Blackjack"}
     assert {line["key"]: figures(line) for line in month.tables} == {
         "NN1": (D(800000), D(600000), D("75.00"), D(250000), D(250000), D("100.00")),
         "BJ1": (D(450000), D(800000), D("200.00"), D(100000), D(200000), D("200.00")),
