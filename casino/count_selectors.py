@@ -32,6 +32,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.reports.by_count import win_by_count, win_drop_pct
 from casino.reports.sections import pct
 from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
@@ -167,7 +168,7 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         tally = tallies.get(table.pk, {})
         handle = tally.get("handle") or _ZERO
         house_win = -(tally.get("player_result") or _ZERO)
-        win = None if closer is None else closer - opener + credits - fills + drop
+        win = win_by_count(opener=opener, closer=closer, fills=fills, credits=credits, drop=drop)
         complete = complete and win is not None
         row = {
             "table": table,
@@ -182,7 +183,7 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
             "handle": handle,
             "house_win": house_win,
             "hold_pct": pct(house_win, handle),
-            "win_drop_pct": pct(win, drop),
+            "win_drop_pct": win_drop_pct(win, drop),
         }
         rows.append(row)
         for name in summed:
@@ -196,5 +197,5 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         "closer": totals["closer"] if complete and rows else None,
     }
     total["hold_pct"] = pct(total["house_win"], total["handle"])
-    total["win_drop_pct"] = pct(total["win"], total["drop"])
+    total["win_drop_pct"] = win_drop_pct(total["win"], total["drop"])
     return {"rows": rows, "total": total}

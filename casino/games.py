@@ -283,6 +283,9 @@ class GameReports(Protocol):
     "players": [...]}``, each line a dict with ``key``, ``label`` (a table's also ``game``; a
     player's also ``hands``, ``minutes``) and ``sums``, the sums ``casino.reports.sections
     .figure_line`` reads (``t_handle``, ``t_player_result``, ``t_theoretical_win``, ...).
+    Such a game may also name the game each of its tables plays (blackjack, roulette...):
+    ``game_names(table_ids) -> {table_id: name}``, which the statistical report's lines
+    per game are of (without it, or for a table it leaves out, the game's ``label``).
     """
 
     #: The game's name in a report (translatable).

@@ -1,7 +1,8 @@
 """How the management reports show rated table games: house-banked, with no bets of their
 own. A table's win is its win by the count and its theoretical win that of its ratings;
-``shift_lines`` gives the shift report its lines of them, and ``rated_play`` the players'
-rated play."""
+``shift_lines`` gives the shift report its lines of them, ``rated_play`` the players'
+rated play, and ``game_names`` the game each table plays (blackjack, roulette...), which
+the statistical report's lines per game are of."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
 from casino.games import RatedPlay
-from casino.models import Drop, Shift, TableSession
-from tablegames.models import Rating
+from casino.models import Drop, Shift, TableSession, VersionStatus
+from tablegames.models import Rating, TableGameRulesetVersion
 from tablegames.selectors import ratings_between, shift_ratings
 
 GAME = "tablegames"
@@ -71,6 +72,20 @@ class TableGamesReports:
             player_ids=player_ids, date_from=date_from, date_to=date_to, venue_id=venue_id
         )
         return [_rated(rating) for rating in found]
+
+    def game_names(self, table_ids: list[int]) -> dict[int, str]:
+        """The game each table plays, as its ruleset's version in force names it (one
+        query); a table whose ruleset has no version in force is left out."""
+        names: dict[int, str] = {}
+        for table_id, name in (
+            TableGameRulesetVersion.objects.filter(
+                ruleset__tables__in=table_ids, status=VersionStatus.ACTIVE
+            )
+            .order_by("effective_from", "pk")
+            .values_list("ruleset__tables", "game_name")
+        ):
+            names[table_id] = name  # the latest active version wins
+        return names
 
     def shift_lines(self, shift: Shift) -> dict[str, list[dict[str, Any]]]:
         """The shift's tables of this game, the game and its rated players, as sums for

@@ -4,6 +4,11 @@ A pit's tables cost the same few queries however many there are (``pit_floor``):
 tables with their open sessions, then one GROUP BY each for the rounds, the win by ledger,
 the slips waiting for the cage and the cash that reached the reporting threshold, and one
 each for the limits in force and those scheduled. Nothing here writes.
+
+A table kept for its accounting only deals no round (its game's ``settles_rounds`` is
+False): it has no win by ledger and is never idle for want of rounds; the floor shows
+the drop entered at it so far instead (its win is the win by count, known at the count),
+one more GROUP BY when such a table is open.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Max, Min, Prefetch, Q, Sum
 from django.utils import timezone
 
+from casino import games
 from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Account,
     CashLevel,
     CashTransaction,
+    Drop,
     LedgerEntry,
     Pit,
     Round,
@@ -104,6 +111,10 @@ class FloorTable:
     #: The session's buy-ins and cash-outs that reached the reporting threshold.
     cash_reported: int = 0
     alerts: list[str] = field(default_factory=list)
+    #: False at a table kept for its accounting only: no rounds, no win by ledger.
+    deals_rounds: bool = True
+    #: The drop entered so far at an accounting-only table's open session.
+    drop: Decimal = Decimal(0)
 
     @property
     def is_open(self) -> bool:
@@ -180,6 +191,18 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
             .annotate(count=Count("pk"))
             .values_list("session_id", "count")
         )
+    counted_only = {
+        sessions[t.pk].pk for t in tables if t.pk in sessions and not _deals_rounds(t.game)
+    }
+    drops: dict[int, Decimal] = {}
+    if counted_only:
+        drops = dict(
+            Drop.objects.filter(session_id__in=counted_only)
+            .order_by()
+            .values("session_id")
+            .annotate(total=Sum("amount"))
+            .values_list("session_id", "total")
+        )
     table_ids = [t.pk for t in tables]
     limits = limits_in_force(table_ids, now)
     upcoming = upcoming_changes(table_ids, now)
@@ -205,6 +228,8 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
             row.fills_pending = waiting.get("fills", 0)
             row.credits_pending = waiting.get("credits", 0)
             row.cash_reported = reported.get(session.pk, 0)
+            row.deals_rounds = session.pk not in counted_only
+            row.drop = drops.get(session.pk) or Decimal(0)
             row.alerts = alerts_of(
                 session=session,
                 cash_reported=row.cash_reported,
@@ -214,6 +239,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
                 now=now,
                 idle=idle,
                 slip_wait=slip_wait,
+                deals_rounds=row.deals_rounds,
             )
         shown.append(row)
     return Floor(
@@ -223,6 +249,13 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
         idle_minutes=settings.FLOOR_IDLE_MINUTES,
         slip_wait_minutes=settings.FLOOR_SLIP_WAIT_MINUTES,
     )
+
+
+def _deals_rounds(game: str) -> bool:
+    try:
+        return games.get(game).settles_rounds
+    except LookupError:  # a game no longer installed: as it was, a dealt one
+        return True
 
 
 def alerts_of(
@@ -235,6 +268,7 @@ def alerts_of(
     idle: timedelta,
     slip_wait: timedelta,
     cash_reported: int = 0,
+    deals_rounds: bool = True,
 ) -> list[str]:
     """What a supervisor should look at on an open table, most urgent first:
 
@@ -244,7 +278,8 @@ def alerts_of(
     - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
     - ``opening_discrepancy``: the opener differed from the table's last closing count and
       the session is still open on it (the variance the floor can see before the close);
-    - ``idle``: no round for ``idle`` (since the last round, or since opening).
+    - ``idle``: no round for ``idle`` (since the last round, or since opening), at a
+      table that deals rounds (``deals_rounds``).
     """
     alerts = []
     if cash_reported:
@@ -255,6 +290,6 @@ def alerts_of(
         alerts.append(SLIP_WAITING)
     if session.opening_discrepancy_total:
         alerts.append(OPENING_DISCREPANCY)
-    if now - (last_round_at or session.opened_at) >= idle:
+    if deals_rounds and now - (last_round_at or session.opened_at) >= idle:
         alerts.append(IDLE)
     return alerts

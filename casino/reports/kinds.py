@@ -19,3 +19,9 @@ def game_label(code: str) -> str:
         return str(games.get(code).reports.label)
     except LookupError:
         return code
+
+
+def accounting_games() -> frozenset[str]:
+    """The installed games kept for their accounting only: they deal no round on the
+    system, so their tables have no bets, only a drop and a win by the count."""
+    return frozenset(game.code for game in games.all_games() if not game.settles_rounds)

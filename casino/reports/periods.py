@@ -26,13 +26,19 @@ The previous period of each kind:
 
 Dimensions are a table (``DIMENSIONS``): each names the tally columns it groups by and how
 its keys are labelled, so a pit is one more entry.
+
+The tables kept for their accounting only deal no round, so they have no tally: their
+figures are the count's (``casino.reports.by_count``: drop, win by count, win/drop %),
+given on lines of their own (``PeriodFigures.accounting``, and the trend's ``accounting_``
+figures), never added to the house win of settled bets. They are per table, pit or game;
+a dealer, a player or a bet type has no win by count, so by those they are the venue's.
 """
 
 from __future__ import annotations
 
 import calendar
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -46,8 +52,9 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.models import BetTally, Pit, Player, Table, Venue
 from casino.replicas import replica_reads
+from casino.reports import by_count
 from casino.reports.cells import ZERO, VersionRates, rates_of
-from casino.reports.kinds import fee_games, game_label
+from casino.reports.kinds import accounting_games, fee_games, game_label
 from casino.reports.sections import figure_line, pct
 
 DAY, WEEK, MONTH, YEAR, RANGE = "day", "week", "mtd", "ytd", "range"
@@ -340,6 +347,9 @@ class PeriodFigures:
     total: dict[str, Any]
     lines: list[dict[str, Any]]
     notes: list[str]
+    #: The accounting-only tables' lines (``accounting_figures``) and their total.
+    accounting: list[dict[str, Any]] = field(default_factory=list)
+    accounting_total: dict[str, Any] = field(default_factory=dict)
 
 
 def period_figures(*, venue: Venue, period: Period, dimension: str = "venue") -> PeriodFigures:
@@ -380,7 +390,73 @@ def period_figures(*, venue: Venue, period: Period, dimension: str = "venue") ->
         "label": gettext("Total"),
         **compared(_line(totals[CURRENT]), _line(totals[PREVIOUS])),
     }
-    return PeriodFigures(venue, period, dim, total, lines, rater.notes())
+    accounting, accounting_total = accounting_figures(
+        venue=venue, period=period, dimension=dimension
+    )
+    return PeriodFigures(
+        venue, period, dim, total, lines, rater.notes(), accounting, accounting_total
+    )
+
+
+#: How the count's table-days are grouped by a dimension (the others: the venue's).
+COUNT_KEYS: dict[str, Callable[[by_count.TableDay], tuple]] = {
+    "table": lambda day: (day.table_id,),
+    "pit": lambda day: (day.pit_id,),
+    "game": lambda day: (day.game,),
+}
+
+
+def count_compared(current: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
+    """A count line (``by_count.summed``) beside the previous period's, and the change of
+    its win by count."""
+    change = current["win_by_count"] - previous["win_by_count"]
+    return {
+        **current,
+        "previous_drop": previous["drop"],
+        "previous_win_by_count": previous["win_by_count"],
+        "previous_win_drop_pct": previous["win_drop_pct"],
+        "win_by_count_change": change,
+        "win_by_count_change_pct": pct(change, abs(previous["win_by_count"])),
+    }
+
+
+def accounting_figures(
+    *, venue: Venue, period: Period, dimension: str = "venue"
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The lines of the venue's accounting-only tables per ``dimension`` (table, pit or
+    game; by another, the venue's) over the period beside the previous one, and their
+    total: drop, win by count, win/drop % (module docstring)."""
+    dim = DIMENSIONS[dimension if dimension in COUNT_KEYS else "venue"]
+    key = COUNT_KEYS.get(dimension, lambda day: ())
+    with replica_reads():
+        days = by_count.table_days(
+            venue=venue,
+            ranges=[(period.start, period.end), (period.previous_start, period.previous_end)],
+            games=accounting_games(),
+        )
+        current = [day for day in days if day.gaming_date >= period.start]
+        previous = [day for day in days if day.gaming_date < period.start]
+        now, before = by_count.lines_by(current, key), by_count.lines_by(previous, key)
+        keys = sorted(now.keys() | before.keys(), key=_sortable)
+        described = dim.describe(venue, keys)
+    empty = by_count.summed([])
+    lines = []
+    for found in keys:
+        shown, label = described[found]
+        lines.append(
+            {
+                "key": shown,
+                "label": label,
+                **count_compared(now.get(found, empty), before.get(found, empty)),
+            }
+        )
+    lines.sort(key=lambda line: (line["key"], line["label"]))
+    total = {
+        "key": venue.code,
+        "label": gettext("Total"),
+        **count_compared(by_count.summed(current), by_count.summed(previous)),
+    }
+    return lines, total
 
 
 def _sortable(key: tuple) -> tuple:
@@ -404,7 +480,8 @@ def trend(
     *, venue: Venue, day: date, table_id: int | None = None, game: str | None = None
 ) -> list[dict[str, Any]]:
     """Monthly lines of the last 12 months up to ``day`` (the last month to that date),
-    of one table, one game or the whole venue; a month without play reads zero."""
+    of one table, one game or the whole venue; a month without play reads zero. Each
+    line has the accounting-only tables' drop and win by count beside (``accounting_``)."""
     months = trend_months(day)
     with replica_reads():
         tallies = _tallies(venue, [(months[0], day)])
@@ -418,8 +495,21 @@ def trend(
         sums: dict[date, dict[str, Any]] = {}
         for row in rows:
             rater.add(sums.setdefault(_as_date(row["bucket"]), _empty()), row)
+        accounting = accounting_games() & ({game} if game is not None else accounting_games())
+        days = by_count.table_days(
+            venue=venue, ranges=[(months[0], day)], games=accounting, table_id=table_id
+        )
+        counted = by_count.lines_by(days, lambda table_day: table_day.gaming_date.replace(day=1))
+    empty = by_count.summed([])
     return [
-        {"key": f"{first:%Y-%m}", "month": first, **_line(sums.get(first) or _empty())}
+        {
+            "key": f"{first:%Y-%m}",
+            "month": first,
+            **_line(sums.get(first) or _empty()),
+            # the accounting-only tables, beside the settled bets, never added to them
+            "accounting_drop": counted.get(first, empty)["drop"],
+            "accounting_win_by_count": counted.get(first, empty)["win_by_count"],
+        }
         for first in months
     ]
 
@@ -461,6 +551,7 @@ __all__ = [
     "KINDS",
     "Period",
     "PeriodFigures",
+    "accounting_figures",
     "compared",
     "period_figures",
     "period_of",

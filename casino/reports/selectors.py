@@ -18,7 +18,9 @@ from django.db.models.functions import Cast
 
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
 from casino.policy import Capability
+from casino.reports import by_count
 from casino.reports.cells import CENT
+from casino.reports.kinds import accounting_games
 from casino.reports.sections import cell_sums, figure_line
 from casino.roles import MANAGE, can, venue_ids
 
@@ -98,6 +100,10 @@ class Dashboard:
     days: list[dict[str, Any]]
     tables: list[dict[str, Any]]
     players: list[dict[str, Any]]
+    #: The tables kept for their accounting only (no bets, so in none of the figures
+    #: above): their drop and win by count over the range, per table and in total
+    #: (``accounting_tables``).
+    accounting: dict[str, Any]
     #: When the range's last finished report finished: with ``reports``, what the range's
     #: figures were summed from (a cached chart of the range is good while both hold).
     finished: datetime | None = None
@@ -171,4 +177,17 @@ def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
         days=days,
         tables=tables,
         players=players,
+        accounting=accounting_tables(venue=venue, date_from=date_from, date_to=date_to),
     )
+
+
+def accounting_tables(*, venue: Venue, date_from: date, date_to: date) -> dict[str, Any]:
+    """The drop, win by count and win/drop % of the venue's tables kept for their
+    accounting only over the gaming dates, per table and in total, read from the count
+    (``casino.reports.by_count``), not from the shift reports: they have no bets."""
+    days = by_count.table_days(venue=venue, ranges=[(date_from, date_to)], games=accounting_games())
+    lines = by_count.lines_by(days, lambda day: day.table_code)
+    return {
+        "total": by_count.summed(days),
+        "tables": [{"key": code, "label": code, **lines[code]} for code in sorted(lines)],
+    }

@@ -6,6 +6,7 @@ from casino.reports import (
     integrity_views,
     investigation_views,
     player_views,
+    statistical_views,
     views,
 )
 
@@ -39,6 +40,12 @@ urlpatterns = [
     ),
     path("periods/", views.period_report, name="periods"),
     path("periods/csv/", views.period_report_csv, name="periods_csv"),
+    path("statistical/", statistical_views.statistical_page, name="statistical"),
+    path(
+        "statistical/<str:name>",
+        statistical_views.statistical_file,
+        name="statistical_file",
+    ),
     path("integrity/", integrity_views.integrity_page, name="integrity"),
     path("integrity/run/", integrity_views.integrity_run_now, name="integrity_run"),
     path(

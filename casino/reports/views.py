@@ -133,6 +133,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "days": board.days,
             "tables": board.tables,
             "players": board.players,
+            "accounting": board.accounting,
         },
         zoneinfo.ZoneInfo(venue.timezone),
     )
@@ -333,11 +334,33 @@ PERIOD_COLUMNS = [
     ("house_win_change_pct", _("House win change %"), "change_pct"),
     ("hold_change_pts", _("Hold change (points)"), "change_pct"),
 ]
+#: The accounting-only tables' lines: the count's figures, never the settled bets'.
+ACCOUNTING_COLUMNS = [
+    ("drop", _("Drop"), "money"),
+    ("win_by_count", _("Win by count"), "money"),
+    ("win_drop_pct", _("Win/drop %"), "pct"),
+    ("previous_drop", _("Previous drop"), "money"),
+    ("previous_win_by_count", _("Previous win by count"), "money"),
+    ("previous_win_drop_pct", _("Previous win/drop %"), "pct"),
+    ("win_by_count_change", _("Win by count change"), "change"),
+    ("win_by_count_change_pct", _("Win by count change %"), "change_pct"),
+]
 TREND_COLUMNS = [
-    column
-    for column in PERIOD_COLUMNS
-    if column[0]
-    in {"bets", "handle", "house_win", "hold_pct", "theoretical_win", "actual_minus_theoretical"}
+    *(
+        column
+        for column in PERIOD_COLUMNS
+        if column[0]
+        in {
+            "bets",
+            "handle",
+            "house_win",
+            "hold_pct",
+            "theoretical_win",
+            "actual_minus_theoretical",
+        }
+    ),
+    ("accounting_drop", _("Drop, accounting-only tables"), "money"),
+    ("accounting_win_by_count", _("Win by count, accounting-only tables"), "money"),
 ]
 #: Lines shown on the page (the CSV has every line).
 PERIOD_LINES_SHOWN = 200
@@ -427,6 +450,12 @@ def _period_shown(line: dict[str, Any], venue: Venue, columns: list) -> dict[str
     }
 
 
+def _accounting_dimension(figures: periods.PeriodFigures) -> Any:
+    """What the accounting-only tables' lines are per: the page's dimension, or the venue."""
+    code = figures.dimension.code
+    return periods.DIMENSIONS[code if code in periods.COUNT_KEYS else "venue"].label
+
+
 @declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
@@ -451,6 +480,12 @@ def period_report(request: HttpRequest) -> HttpResponse:
         "lines": [_period_shown(line, venue, PERIOD_COLUMNS) for line in lines],
         "unshown": len(figures.lines) - len(lines),
         "total": _period_shown(figures.total, venue, PERIOD_COLUMNS),
+        "accounting_dimension": _accounting_dimension(figures),
+        "accounting_headers": [header for _k, header, _how in ACCOUNTING_COLUMNS],
+        "accounting_lines": [
+            _period_shown(line, venue, ACCOUNTING_COLUMNS) for line in figures.accounting
+        ],
+        "accounting_total": _period_shown(figures.accounting_total, venue, ACCOUNTING_COLUMNS),
         "trend_headers": [header for _k, header, _how in TREND_COLUMNS],
         "trend_lines": [_period_shown(line, venue, TREND_COLUMNS) for line in trend_lines],
         "csv_url": reverse("reports:periods_csv") + "?" + request.GET.urlencode(),
@@ -500,11 +535,23 @@ def period_report_csv(request: HttpRequest) -> HttpResponse:
         [line["key"], line["label"], *(line.get(key) for key, _h, _how in PERIOD_COLUMNS)]
         for line in [*figures.lines, figures.total]
     ]
+    accounting_columns = [
+        Column(_("Key")),
+        Column(_accounting_dimension(figures)),
+        *(Column(header, PERIOD_KINDS[how]) for _k, header, how in ACCOUNTING_COLUMNS),
+    ]
+    accounting_rows = [
+        [line["key"], line["label"], *(line.get(key) for key, _h, _how in ACCOUNTING_COLUMNS)]
+        for line in [*figures.accounting, figures.accounting_total]
+    ]
     export = Export(
         currency=venue.currency,
         zone=venue_zone(venue),
         heading=heading,
-        sheets=[Sheet(_("Period report"), columns, rows)],
+        sheets=[
+            Sheet(_("Period report"), columns, rows),
+            Sheet(_("Accounting-only tables: win by count"), accounting_columns, accounting_rows),
+        ],
     )
     name = f"{venue.code}-{period.kind}-{period.start}-{period.end}-{figures.dimension.code}.csv"
     return csv_response(export, name)

@@ -1015,6 +1015,18 @@ REPORT_ROUTES = {
         reports(),
         shows=mark,
     ),
+    "reports:statistical": Route(
+        lambda world, side: f"{reverse('reports:statistical')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:statistical_file": Route(
+        lambda world, side: (
+            f"{reverse('reports:statistical_file', args=['csv'])}?venue={side.venue.code}"
+        ),
+        reports(),
+        shows=mark,
+    ),
     "reports:file": Route(
         lambda world, side: reverse("reports:file", args=[side.report.pk, outputs.CSV_NAME]),
         reports(),

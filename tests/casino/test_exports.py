@@ -230,6 +230,12 @@ EXPORTS: dict[str, Url] = {
     "reports:cash_csv": _reports("cash_csv"),
     "reports:comps_csv": _reports("comps_csv"),
     "reports:investigation_log": _reports("investigation_log", format="csv"),
+    "reports:statistical_file": lambda world: [
+        reverse("reports:statistical_file", args=[name])
+        + "?"
+        + urlencode({"venue": world.venue.code, "date": world.day})
+        for name in ("csv", "xlsx")
+    ],
     "reports:periods_csv": lambda world: [
         url
         for dimension in periods.DIMENSIONS
@@ -389,10 +395,19 @@ def test_an_export_speaks_the_venues_language_unless_the_reader_picked_one(world
     client.force_login(world.manager)
     hangul = re.compile("[\uac00-\ud7a3]")
     for url in EXPORTS[name](world):
-        assert hangul.search(client.get(url).content.decode("utf-8-sig")), url
+        assert hangul.search(_text_of(client.get(url))), url
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     for url in EXPORTS[name](world):
-        assert not hangul.search(client.get(url).content.decode("utf-8-sig")), url
+        assert not hangul.search(_text_of(client.get(url))), url
+
+
+def _text_of(response: Any) -> str:
+    """What a file says: a CSV's text, or every text cell of an XLSX's sheets and titles."""
+    if response["Content-Type"] != exports.CONTENT_TYPES["xlsx"]:
+        return response.content.decode("utf-8-sig")
+    book = load_workbook(io.BytesIO(response.content))
+    cells = [str(cell.value) for sheet in book for row in sheet.iter_rows() for cell in row]
+    return "\n".join([*book.sheetnames, *cells])
 
 
 def test_the_slip_report_guards_its_reasons_and_writes_its_amounts_as_numbers(world):
