@@ -111,9 +111,16 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     step(40, gettext_noop("tables, dealers and games"))
     # The tables of games that deal no rounds: win by the count, theoretical by ratings.
     rated = section_rated_games(shift)
-    total = figure_line(
-        sums_added(cells.aggregate(**cell_sums()), *rated["game_sums"]),
-        rounds=rounds.total() + sum(line["rounds"] or 0 for line in rated["games"]),
+    # The house win of settled bets (``casino.figures``): the rated tables' win, by their
+    # count, is not a settled bet's and stands on its own line, as in the dealers and hours.
+    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
+    rated_total = (
+        figure_line(
+            sums_added(*rated["game_sums"]),
+            rounds=sum(line["rounds"] or 0 for line in rated["games"]),
+        )
+        if rated["game_sums"]
+        else None
     )
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
@@ -144,6 +151,7 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
         },
         "notes": _notes(rates, fee, cells),
         "total": total,
+        "rated_total": rated_total,
         "tables": tables,
         "dealers": dealers,
         "games": games_,

@@ -147,6 +147,10 @@ SESSION_COLUMNS = [
     ("win_by_ledger", gettext_lazy("Win by ledger")),
     ("variance", gettext_lazy("Variance")),
     ("flagged", gettext_lazy("Flagged")),
+    ("counted", gettext_lazy("The count")),
+    ("counted_drop", gettext_lazy("Drops counted after close")),
+    ("win_with_count", gettext_lazy("Win with the count's drops")),
+    ("variance_with_count", gettext_lazy("Variance with the count")),
     ("opened_by", gettext_lazy("Opener counted by")),
     ("opening_confirmed_by", gettext_lazy("Opener confirmed by")),
     ("opening_difference", gettext_lazy("Opening difference")),
@@ -193,6 +197,8 @@ MONEY = {
     "house_net_reversed",
     "counted_drop",
     "win_with_count",
+    "drop_with_count",
+    "variance_with_count",
 }
 #: Figures computed from amounts (a quotient, a product): rounded half up to the currency's
 #: minor units when shown (``casino.money.format_money``); every other amount shows whole.
@@ -242,6 +248,14 @@ def status_label(value: str) -> str:
     return str(labels.get(value, value))
 
 
+def count_state(counted: bool | None) -> str:
+    """A session line's count: its box counted, or "drop not counted yet" (never a 0);
+    empty while the table is open."""
+    if counted is None:
+        return ""
+    return str(_("counted") if counted else _("drop not counted yet"))
+
+
 def yes_no(value: bool) -> str:
     return str(_("yes") if value else _("no"))
 
@@ -272,6 +286,8 @@ def present(
             return [walk(v, key) for v in value]
         if key == "flagged":
             return flag if value else ""
+        if key == "counted":
+            return count_state(value)
         if value is None:
             if key in {"theoretical_win", "theoretical_hold_pct", "actual_minus_theoretical"}:
                 return note
@@ -352,7 +368,10 @@ def kind_of(key: str | None) -> Kind:
 
 
 def _cell(key: str, value: Any) -> Any:
-    """A stored figure as the export's typed cell: a status worded, a time a time."""
+    """A stored figure as the export's typed cell: a status worded, a time a time, a
+    whether the drop is counted said so."""
+    if key == "counted":
+        return count_state(value)
     if key in {"status", "kind"} and isinstance(value, str):
         return status_label(value)
     if key.endswith("_at") and isinstance(value, str):

@@ -334,7 +334,8 @@
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
       const drop = form.querySelector("input[data-drop]");
-      const dropped = drop ? readAmount(drop.value, grouping) : 0;
+      // The tray at close holds chips, not the drop's cash: a tray form leaves it out.
+      const dropped = drop && form.dataset.tray === undefined ? readAmount(drop.value, grouping) : 0;
       const difference = total + dropped - parseFloat(form.dataset.expected);
       if (Number.isNaN(difference)) {
         variance.textContent = "";  // the drop as typed is refused, with how to write it
