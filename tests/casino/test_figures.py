@@ -152,7 +152,17 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     assert "drop not counted yet" in outputs.render_csv(before.figures).decode()
     api = client_for(day.supervisor)
     answer = api.get(f"/api/v1/sessions/{session.pk}/").json()["reconciliation"]
-    assert answer["with_count"]["counted"] is False
+    assert answer["with_count"] == {
+        "counted": False,
+        "counted_drop": None,
+        "drop": None,
+        "win_by_count": None,
+        "variance": None,
+    }
+
+    client.force_login(day.supervisor)
+    page = client.get(reverse("console:close", args=[session.pk])).content.decode()
+    assert "Drop not counted yet" in page
 
     counter, counter2 = staff("counter", COUNT, day.venue), staff("counter2", COUNT, day.venue)
     box = session.drop_box_link.box

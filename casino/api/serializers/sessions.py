@@ -35,10 +35,16 @@ class CountedSerializer(serializers.Serializer):
     counted = serializers.BooleanField(
         help_text="The session's drop box is counted; false: drop not counted yet."
     )
-    counted_drop = MoneyField(help_text="The count's drop posted to the session after its close.")
-    drop = MoneyField(help_text="The drop at close with the count's.")
-    win_by_count = MoneyField(help_text="Closer - opener + credits - fills + drop.")
-    variance = MoneyField(help_text="Win by count - win by ledger.")
+    counted_drop = MoneyField(
+        allow_null=True, help_text="The count's drop posted to the session after its close."
+    )
+    drop = MoneyField(allow_null=True, help_text="The drop at close with the count's.")
+    win_by_count = MoneyField(
+        allow_null=True, help_text="Closer - opener + credits - fills + drop."
+    )
+    variance = MoneyField(allow_null=True, help_text="Win by count - win by ledger.")
+
+    FIGURES = ("counted_drop", "drop", "win_by_count", "variance")
 
 
 class ReconciliationSerializer(serializers.Serializer):
@@ -60,7 +66,11 @@ class ReconciliationSerializer(serializers.Serializer):
     @extend_schema_field(CountedSerializer(allow_null=True))
     def get_with_count(self, session: TableSession) -> dict[str, Any] | None:
         counted = counted_of(session)
-        return None if counted is None else CountedSerializer(counted).data
+        if counted is None:
+            return None
+        if not counted.counted:  # drop not counted yet: no figure, never a 0
+            return {"counted": False, **dict.fromkeys(CountedSerializer.FIGURES)}
+        return CountedSerializer(counted).data
 
 
 class OpeningDiscrepancySerializer(serializers.Serializer):
