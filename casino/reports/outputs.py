@@ -439,7 +439,10 @@ def _tables(
 ) -> list[tuple[str, str, str | None, list[tuple[str, Any]], list[dict[str, Any]]]]:
     """Every tabular section: (key column, title, its header, columns, rows)."""
     total = dict(figures["total"], label=str(_("Shift total")))
-    tables: list[Any] = [("label", str(_("Summary")), str(_("Section")), FIGURE_COLUMNS, [total])]
+    summary = [total]
+    if figures.get("rated_total"):  # rated tables' win: not the settled bets' house win
+        summary.append(dict(figures["rated_total"], label=str(_("Win of rated tables (by count)"))))
+    tables: list[Any] = [("label", str(_("Summary")), str(_("Section")), FIGURE_COLUMNS, summary)]
     for key, title, first in SECTIONS:
         rows = [relabelled(key, row) for row in figures[key]]
         tables.append(("label", str(title), str(first), FIGURE_COLUMNS, rows))

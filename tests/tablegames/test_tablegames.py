@@ -196,6 +196,7 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     assert D(figures["count"]["sessions"][0]["win_by_count"]) == D("1000000")
     sheet = outputs.render_csv(figures).decode()  # the report's files show the lines
     assert "BJ1" in sheet and "BJ-2" in sheet
+    assert "Win of rated tables (by count)" in sheet
     assert outputs.render_xlsx(figures)[:2] == b"PK"
     client.force_login(bj.manager)
     shown = client.get(reverse("reports:report", args=[built.pk]))
