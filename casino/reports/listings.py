@@ -233,7 +233,10 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "win_by_count": None if is_open else s.win_by_count,
                 "win_by_ledger": now.get("win_by_ledger", ZERO) if is_open else s.win_by_ledger,
                 "variance": None if is_open else s.variance,
-                "flagged": bool(s.variance) if not is_open else None,
+                # A variance the count has explained is no longer flagged.
+                "flagged": None
+                if is_open
+                else bool(counted.variance if counted and counted.counted else s.variance),
                 # The same with the count's drop (casino.figures.with_count); None while
                 # open; "counted" False: drop not counted yet.
                 "counted": None if counted is None else counted.counted,

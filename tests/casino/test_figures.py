@@ -150,6 +150,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
         None,
     )
     assert "drop not counted yet" in outputs.render_csv(before.figures).decode()
+    assert line["flagged"] is True  # -107,000,000 until the count explains it
     api = client_for(day.supervisor)
     answer = api.get(f"/api/v1/sessions/{session.pk}/").json()["reconciliation"]
     assert answer["with_count"] == {
@@ -212,6 +213,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
         0,
     )
     assert D(line["variance"]) == -107 * M  # as at close
+    assert line["flagged"] is False and after.figures["count"]["flagged_sessions"] == 0
     sheet = outputs.render_csv(after.figures).decode()
     assert "drop not counted yet" not in sheet
     client.force_login(day.manager)

@@ -238,9 +238,9 @@ def test_a_refused_close_keeps_the_count_and_asks_for_the_variances_reason(as_us
 
 def test_the_close_page_says_how_much_variance_needs_a_reason(as_user, floor, session):
     client = as_user(floor.dealer)
-    assert "Needed whenever the count is off the expected tray." in (
+    assert "Needed whenever the win by count is off the win by ledger." in (
         client.get(close_url(session)).content.decode()
     )
     venue_update(venue=floor.venue, user=floor.manager, variance_reason_over="50000")
     page = client.get(close_url(session)).content.decode()
-    assert "Needed when the count is more than 50,000 off the expected tray." in page
+    assert "Needed when the win by count is more than 50,000 off the win by ledger." in page
