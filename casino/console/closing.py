@@ -43,6 +43,13 @@ class SessionState:
     def expected_tray(self) -> Decimal:
         return self.tray.total
 
+    @property
+    def variance_base(self) -> Decimal:
+        """What a count plus the drop must come to for the win by count to equal the win
+        by ledger: opener + fills - credits + house win - the drops entered."""
+        f = self.figures
+        return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
+
 
 def session_state(*, session: TableSession) -> SessionState:
     figures = {"opening": session.opening_total, **session_figures(session)}
@@ -145,19 +152,33 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         errors=errors,
         message=message,
         counted=counted,
-        variance=counted_variance(state, counted),
+        variance=counted_variance(
+            state, counted, request.POST.get("drop") or "", venue.amount_grouping
+        ),
+        tray_difference=tray_difference(state, counted),
     )
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
 
 
-def counted_variance(state: SessionState, counted: Decimal | None) -> Decimal | None:
-    """The tray as counted against the tray expected, shown again with a refused close
-    so that nothing typed goes blank. The drop is cash in the box, not chips in the tray:
-    it is no part of it."""
+def counted_variance(
+    state: SessionState, counted: Decimal | None, drop: str, grouping: str
+) -> Decimal | None:
+    """The variance the close would store for a count as typed (win by count - win by
+    ledger, the drop typed with it included, in the venue's ``grouping``), shown again
+    with a refused close so that nothing typed goes blank."""
     if counted is None:
         return None
-    return counted - state.expected_tray
+    try:
+        dropped = forms.read_amount(drop, grouping) or Decimal(0)
+    except ValueError:
+        return None
+    return counted + dropped - state.variance_base
+
+
+def tray_difference(state: SessionState, counted: Decimal | None) -> Decimal | None:
+    """The tray as counted against the tray expected (the drop is no part of the tray)."""
+    return None if counted is None else counted - state.expected_tray
 
 
 def close_context(
@@ -178,6 +199,7 @@ def close_context(
         "message": "",
         "counted": None,
         "variance": None,
+        "tray_difference": None,
         "drop_errors": {},
         "drop_notice": "",
         "drop_reason": "",

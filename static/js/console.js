@@ -331,11 +331,17 @@
       differenceTotal.textContent = off ? (off > 0 ? "+" : "") + format.format(off) : "";
       differenceTotal.className = "num " + (off === 0 ? "" : off > 0 ? "plus" : "minus");
     }
+    /* Closing: the tray counted against the tray expected (the drop is no part of it). */
+    const trayDifference = form.querySelector("[data-tray-difference]");
+    if (trayDifference && form.dataset.tray) {
+      const off = total - parseFloat(form.dataset.tray);
+      trayDifference.textContent = (off > 0 ? "+" : "") + format.format(off);
+      trayDifference.className = "num " + (off === 0 ? "" : off > 0 ? "plus" : "minus");
+    }
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
       const drop = form.querySelector("input[data-drop]");
-      // The tray at close holds chips, not the drop's cash: a tray form leaves it out.
-      const dropped = drop && form.dataset.tray === undefined ? readAmount(drop.value, grouping) : 0;
+      const dropped = drop ? readAmount(drop.value, grouping) : 0;
       const difference = total + dropped - parseFloat(form.dataset.expected);
       if (Number.isNaN(difference)) {
         variance.textContent = "";  // the drop as typed is refused, with how to write it

@@ -220,9 +220,9 @@ def test_a_refused_close_keeps_the_count_and_asks_for_the_variances_reason(as_us
     # what was typed is there, with its total and its variance
     assert 'name="chips-100000" value="49"' in text and 'value="2,000" data-drop' in text
     assert re.search(r"data-total [^>]*>4,903,000<", text)
-    # the tray against the tray expected (the drop is the box's cash, not the tray's);
-    # the close's variance against the ledger takes the drop
-    assert re.search(r'class="num minus" data-variance>-97,000<', text)
+    assert re.search(r'class="num minus" data-variance>-95,000<', text)
+    # the tray against the tray expected (the drop is the box's cash, not the tray's)
+    assert re.search(r'class="num minus" data-tray-difference>-97,000<', text)
     assert 'aria-invalid="true">' in text
     assert "the count is -95,000 off the ledger" in text
     assert TableSession.objects.get(pk=session.pk).status == "open"
