@@ -221,4 +221,5 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     shown = outputs.present(after.figures)["count"]["sessions"][0]
     assert f'data-figure="counted_drop">{shown["counted_drop"]}<' in html
     assert f'data-figure="variance_with_count">{shown["variance_with_count"]}<' in html
+    assert str(figures.DEFINITIONS["win_by_count"]) in html  # which definition it uses
     assert TableSession.objects.get(pk=session.pk).win_by_count == win_at_close
