@@ -8,8 +8,10 @@ players) is then a GROUP BY over those few cells; rounds are counted on the roun
 themselves, in one GROUP BY, since one round spans several cells; player ratings come from
 the seat tallies. Python only divides sums (hold %) and writes them as strings.
 
-- House win = what the players lost = -(sum of the bets' net, the players' view). The
-  commission is inside the net; it is also shown on its own.
+- Each figure is defined once, in ``casino.figures``. House win = what the players lost
+  = -(sum of the bets' net, the players' view). The commission is inside the net; it is
+  also shown on its own. The total is the settled bets': a rated table's win (by its
+  count) is shown on its own line (``rated_total``), not added to it.
 - Voided rounds are not settled rounds: their bets are in no cell, count in no handle or
   win, and are listed under voids with who asked for the void and who approved it.
 - Theoretical win = stake x house edge of the bet type under the ruleset version the
