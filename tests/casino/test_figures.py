@@ -25,7 +25,9 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from django.conf import settings
 from django.db.models import Sum
+from django.test import Client
 from django.urls import reverse
 
 from casino import figures
@@ -202,6 +204,14 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     (row,) = win_figures(day.venue, box.gaming_date)["rows"]
     assert (row["drop"], row["win"]) == (DROP, counted.win_by_count)
     assert row["win_drop_pct"] == figures.win_drop_pct(day.house, DROP) == D("0.05")
+    count_room = Client()
+    count_room.force_login(counter)
+    count_room.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    shown = count_room.get(
+        reverse("console:count-figures", args=[day.venue.pk, box.gaming_date.isoformat()])
+    ).content.decode()
+    assert signed_money(day.house, day.venue) in shown and "0.05%" in shown
+    assert str(figures.DEFINITIONS["win_by_count"]) in shown
 
     # The report rebuilt after the count: its count-against-ledger rows take the drop.
     after = report_build(report_id=before.pk, email=False)
