@@ -211,7 +211,17 @@ PERCENT = {
     "fee_pct",
     "win_drop_pct",
 }
-COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
+COUNTS = {
+    "rounds",
+    "bets",
+    "hands",
+    "minutes",
+    "seats",
+    "count",
+    "flagged_sessions",
+    "uncounted_sessions",
+    "unlisted",
+}
 #: Numbers that name a row (a round's number, a box's position, a session's).
 NUMBERED = {"round", "box", "session"}
 
@@ -349,6 +359,11 @@ def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
         ("counted_drop", str(_("Drops counted after close")), count.get("counted_drop")),
         ("win_drop_pct", str(_("Win/drop %")), count.get("win_drop_pct")),
         ("flagged_sessions", str(_("Sessions flagged")), count.get("flagged_sessions")),
+        (
+            "uncounted_sessions",
+            str(_("Sessions whose drop is not counted yet")),
+            count.get("uncounted_sessions", 0),
+        ),
     ]
 
 

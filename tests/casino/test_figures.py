@@ -152,7 +152,9 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
         None,
         None,
     )
-    assert "drop not counted yet" in outputs.render_csv(before.figures).decode()
+    sheet = outputs.render_csv(before.figures).decode()
+    assert "drop not counted yet" in sheet
+    assert "Sessions whose drop is not counted yet,1" in sheet
     assert line["flagged"] is True  # -107,000,000 until the count explains it
     api = client_for(day.supervisor)
     answer = api.get(f"/api/v1/sessions/{session.pk}/").json()["reconciliation"]
@@ -227,6 +229,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     assert line["flagged"] is False and after.figures["count"]["flagged_sessions"] == 0
     sheet = outputs.render_csv(after.figures).decode()
     assert "drop not counted yet" not in sheet
+    assert "Sessions whose drop is not counted yet,0" in sheet
     client.force_login(day.manager)
     html = client.get(reverse("reports:report", args=[after.pk])).content.decode()
     shown = outputs.present(after.figures)["count"]["sessions"][0]
