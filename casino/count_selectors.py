@@ -1,7 +1,8 @@
 """What the count's screens read: the venues a user counts at or reads the count of, a
 gaming day's drop boxes with their counts, and the win per table and gaming day.
 
-Win per table and gaming day = closer - opener + credits - fills + drop, where the opener
+The figures are defined once, in ``casino.figures``. Win per table and gaming day =
+closer - opener + credits - fills + drop (win by count), where the opener
 is the first session's opening count, the closer the last session's closing count, the
 fills and credits the verified slips of the day's sessions, and the drop every drop of
 them: the count's (posted from each box's second count) and any the pit entered at the
@@ -21,6 +22,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from casino import figures
 from casino.models import (
     BetTally,
     BoxCount,
@@ -32,8 +34,6 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.reports.by_count import win_by_count, win_drop_pct
-from casino.reports.sections import pct
 from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 _ZERO = Decimal(0)
@@ -167,8 +167,14 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         drop = drops.get(table.pk) or _ZERO
         tally = tallies.get(table.pk, {})
         handle = tally.get("handle") or _ZERO
-        house_win = -(tally.get("player_result") or _ZERO)
-        win = win_by_count(opener=opener, closer=closer, fills=fills, credits=credits, drop=drop)
+        house_win = figures.house_win(tally.get("player_result"))
+        win = (
+            None
+            if closer is None
+            else figures.win_by_count(
+                opener=opener, closer=closer, fills=fills, credits=credits, drop=drop
+            )
+        )
         complete = complete and win is not None
         row = {
             "table": table,
@@ -182,8 +188,8 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
             "win": win,
             "handle": handle,
             "house_win": house_win,
-            "hold_pct": pct(house_win, handle),
-            "win_drop_pct": win_drop_pct(win, drop),
+            "hold_pct": figures.hold_pct(house_win, handle),
+            "win_drop_pct": figures.win_drop_pct(win, drop),
         }
         rows.append(row)
         for name in summed:
@@ -196,6 +202,6 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         "win": totals["win"] if complete and rows else None,
         "closer": totals["closer"] if complete and rows else None,
     }
-    total["hold_pct"] = pct(total["house_win"], total["handle"])
-    total["win_drop_pct"] = win_drop_pct(total["win"], total["drop"])
+    total["hold_pct"] = figures.hold_pct(total["house_win"], total["handle"])
+    total["win_drop_pct"] = figures.win_drop_pct(total["win"], total["drop"])
     return {"rows": rows, "total": total}

@@ -19,6 +19,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from casino import games
+from casino.figures import with_count_sums
 from casino.games import BetResult, RoundResult
 from casino.limits import with_limits_in_force
 from casino.models import (
@@ -235,7 +236,7 @@ def session_list(
     venue_id: int | None = None,
     status: str | None = None,
 ) -> QuerySet[TableSession]:
-    sessions = (
+    sessions = with_count_sums(
         TableSession.objects.filter(table__venue_id__in=venue_ids(user))
         .select_related(
             "table__venue",

@@ -18,6 +18,7 @@ from casino import selectors as floor_selectors
 from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
 from casino.errors import Conflict, Forbidden, ServiceError
+from casino.figures import DEFINITIONS, TrayExpected, session_counted, tray_expected
 from casino.models import Round, TableSession
 from casino.money import venue_money
 from casino.services.closing import check_closable, pending_slips, session_close, session_figures
@@ -34,8 +35,18 @@ class SessionState:
     pending_slips: list[str]  # by the number the slips page shows
 
     @property
+    def tray(self) -> TrayExpected:
+        """The tray a count should find, line by line (``casino.figures.tray_expected``)."""
+        return tray_expected(opener=self.figures["opening"], sums=self.figures)
+
+    @property
     def expected_tray(self) -> Decimal:
-        """The tray a count should find: opening + house win + fills - credits - drop."""
+        return self.tray.total
+
+    @property
+    def variance_base(self) -> Decimal:
+        """What a count plus the drop must come to for the win by count to equal the win
+        by ledger: opener + fills - credits + house win - the drops entered."""
         f = self.figures
         return f["opening"] + f["win_by_ledger"] + f["fills"] - f["credits"] - f["drop"]
 
@@ -57,10 +68,13 @@ def session_state(*, session: TableSession) -> SessionState:
 
 
 def summary(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """A closed session: its count, the settled win and the variance between them."""
+    """A closed session: its count, the settled win and the variance between them as
+    stored at the close, and beside them the same with the count's drop once posted."""
     context = {
         **session_context(session, "close"),
         "state": session_state(session=session),
+        "counted": session_counted(session),
+        "definitions": DEFINITIONS,
     }
     return render(request, "console/summary.html", context)
 
@@ -141,6 +155,7 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
         variance=counted_variance(
             state, counted, request.POST.get("drop") or "", venue.amount_grouping
         ),
+        tray_difference=tray_difference(state, counted),
     )
     status = 422 if errors or message else 200
     return page(request, "console/close.html", "close", context, status=status)
@@ -149,15 +164,21 @@ def close(request: HttpRequest, session: TableSession) -> HttpResponse:
 def counted_variance(
     state: SessionState, counted: Decimal | None, drop: str, grouping: str
 ) -> Decimal | None:
-    """The variance of a count as typed (the drop typed with it included, in the venue's
-    ``grouping``), shown again with a refused close so that nothing typed goes blank."""
+    """The variance the close would store for a count as typed (win by count - win by
+    ledger, the drop typed with it included, in the venue's ``grouping``), shown again
+    with a refused close so that nothing typed goes blank."""
     if counted is None:
         return None
     try:
         dropped = forms.read_amount(drop, grouping) or Decimal(0)
     except ValueError:
         return None
-    return counted + dropped - state.expected_tray
+    return counted + dropped - state.variance_base
+
+
+def tray_difference(state: SessionState, counted: Decimal | None) -> Decimal | None:
+    """The tray as counted against the tray expected (the drop is no part of the tray)."""
+    return None if counted is None else counted - state.expected_tray
 
 
 def close_context(
@@ -169,6 +190,7 @@ def close_context(
     return {
         **session_context(session, "close"),
         "state": state or session_state(session=session),
+        "definitions": DEFINITIONS,
         "denominations": session.table.chip_denominations,
         "drops": drops,
         "reversed": {drop.reverses_id for drop in drops if drop.reverses_id},
@@ -177,6 +199,7 @@ def close_context(
         "message": "",
         "counted": None,
         "variance": None,
+        "tray_difference": None,
         "drop_errors": {},
         "drop_notice": "",
         "drop_reason": "",

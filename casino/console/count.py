@@ -25,6 +25,7 @@ from casino.amounts import read_amount
 from casino.console.access import console_login_required, go, page, refusal, use_venue_language
 from casino.console.forms import read_chips
 from casino.errors import ServiceError
+from casino.figures import figure_definitions
 from casino.models import DropBox, Venue
 from casino.money import venue_money
 from casino.policy import Capability, allows, declare
@@ -291,5 +292,6 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         **figures,
         "closed": listing["closed"],
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
+        "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
     }
     return page(request, "console/count_figures.html", None, context)

@@ -11,7 +11,8 @@ and counted as open (its drop still counts as drop). Win/drop % = win over drop.
 These are the figures of the tables kept for their accounting only (no round is dealt on
 the system, so no bet and no house win of settled bets) and of the regulators' statistical
 report, which takes every table's win by count. Each figure is one function here
-(``win_by_count``, ``win_drop_pct``); a period's line sums its table-days (``summed``).
+(``win_by_count``, ``win_drop_pct``), each the one definition of ``casino.figures`` read
+over table-days; a period's line sums its table-days (``summed``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
+from casino import figures
 from casino.models import Drop, Slip, SlipStatus, TableSession, Venue
-from casino.reports.sections import pct
 
 ZERO = Decimal(0)
 
@@ -34,7 +35,7 @@ ZERO = Decimal(0)
 def win_by_count(
     *, opener: Decimal, closer: Decimal | None, fills: Decimal, credits: Decimal, drop: Decimal
 ) -> Decimal | None:
-    """Closer - opener + credits - fills + drop; None while the closer is not counted.
+    """``casino.figures.win_by_count`` of a table-day; None while the closer is not counted.
 
     >>> win_by_count(opener=Decimal(100), closer=Decimal(90), fills=Decimal(20),
     ...              credits=Decimal(5), drop=Decimal(50))
@@ -42,12 +43,13 @@ def win_by_count(
     """
     if closer is None:
         return None
-    return closer - opener + credits - fills + drop
+    return figures.win_by_count(
+        opener=opener, closer=closer, fills=fills, credits=credits, drop=drop
+    )
 
 
-def win_drop_pct(win: Decimal | None, drop: Decimal | None) -> Decimal | None:
-    """Win over drop, in percent with two decimals (None without a win or a drop)."""
-    return pct(win, drop)
+#: Win/drop %: the one definition (``casino.figures``).
+win_drop_pct = figures.win_drop_pct
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ players) is then a GROUP BY over those few cells; rounds are counted on the roun
 themselves, in one GROUP BY, since one round spans several cells; player ratings come from
 the seat tallies. Python only divides sums (hold %) and writes them as strings.
 
-- House win = what the players lost = -(sum of the bets' net, the players' view). The
-  commission is inside the net; it is also shown on its own.
+- Each figure is defined once, in ``casino.figures``. House win = what the players lost
+  = -(sum of the bets' net, the players' view). The commission is inside the net; it is
+  also shown on its own. The total is the settled bets': a rated table's win (by its
+  count) is shown on its own line (``rated_total``), not added to it.
 - Voided rounds are not settled rounds: their bets are in no cell, count in no handle or
   win, and are listed under voids with who asked for the void and who approved it.
 - Theoretical win = stake x house edge of the bet type under the ruleset version the
@@ -111,9 +113,16 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     step(40, gettext_noop("tables, dealers and games"))
     # The tables of games that deal no rounds: win by the count, theoretical by ratings.
     rated = section_rated_games(shift)
-    total = figure_line(
-        sums_added(cells.aggregate(**cell_sums()), *rated["game_sums"]),
-        rounds=rounds.total() + sum(line["rounds"] or 0 for line in rated["games"]),
+    # The house win of settled bets (``casino.figures``): the rated tables' win, by their
+    # count, is not a settled bet's and stands on its own line, as in the dealers and hours.
+    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
+    rated_total = (
+        figure_line(
+            sums_added(*rated["game_sums"]),
+            rounds=sum(line["rounds"] or 0 for line in rated["games"]),
+        )
+        if rated["game_sums"]
+        else None
     )
     tables = section_tables(cells, rounds)
     dealers = section_dealers(cells, rounds)
@@ -144,6 +153,7 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
         },
         "notes": _notes(rates, fee, cells),
         "total": total,
+        "rated_total": rated_total,
         "tables": tables,
         "dealers": dealers,
         "games": games_,

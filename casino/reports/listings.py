@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet, Sum
 
+from casino.figures import sessions_counted
 from casino.models import (
     Account,
     Bet,
@@ -131,6 +132,16 @@ def section_voids(shift: Shift) -> dict[str, Any]:
     }
 
 
+#: A session line's figures with the count (``casino.figures.Counted``'s names): None
+#: while open or until its box is counted, shown as "drop not counted yet" (never 0).
+WITH_COUNT = {
+    "counted_drop": "counted_drop",
+    "drop_with_count": "drop",
+    "win_with_count": "win_by_count",
+    "variance_with_count": "variance",
+}
+
+
 def section_sessions(shift: Shift) -> dict[str, Any]:
     """Per table session: fills, credits, drop, win by count against win by ledger; the
     closed sessions' win/drop, with the drops the count posted to them after their close;
@@ -184,10 +195,12 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
             .order_by()
         ):
             live[session_id]["win_by_ledger"] = total
+    counts = sessions_counted(sessions)
     lines = []
     for s in sessions:
         is_open = s.status == TableSession.Status.OPEN
         now = live.get(s.pk, {})
+        counted = counts[s.pk]
         lines.append(
             {
                 "table": s.table.code,
@@ -220,7 +233,17 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "win_by_count": None if is_open else s.win_by_count,
                 "win_by_ledger": now.get("win_by_ledger", ZERO) if is_open else s.win_by_ledger,
                 "variance": None if is_open else s.variance,
-                "flagged": bool(s.variance) if not is_open else None,
+                # A variance the count has explained is no longer flagged.
+                "flagged": None
+                if is_open
+                else bool(counted.variance if counted and counted.counted else s.variance),
+                # The same with the count's drop (casino.figures.with_count); None while
+                # open; "counted" False: drop not counted yet.
+                "counted": None if counted is None else counted.counted,
+                **{
+                    key: getattr(counted, name) if counted and counted.counted else None
+                    for key, name in WITH_COUNT.items()
+                },
             }
         )
     closed = TableSession.objects.filter(shift=shift).exclude(status=TableSession.Status.OPEN)
@@ -255,6 +278,7 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
         "win_with_count": win_with_count,
         "win_drop_pct": pct(win_with_count, drop_with_count),
         "flagged_sessions": sum(1 for line in lines if line["flagged"]),
+        "uncounted_sessions": sum(1 for line in lines if line["counted"] is False),
         "slips": [
             {
                 "table": s.session.table.code,

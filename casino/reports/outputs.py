@@ -147,6 +147,10 @@ SESSION_COLUMNS = [
     ("win_by_ledger", gettext_lazy("Win by ledger")),
     ("variance", gettext_lazy("Variance")),
     ("flagged", gettext_lazy("Flagged")),
+    ("counted", gettext_lazy("The count")),
+    ("counted_drop", gettext_lazy("Drops counted after close")),
+    ("win_with_count", gettext_lazy("Win with the count's drops")),
+    ("variance_with_count", gettext_lazy("Variance with the count")),
     ("opened_by", gettext_lazy("Opener counted by")),
     ("opening_confirmed_by", gettext_lazy("Opener confirmed by")),
     ("opening_difference", gettext_lazy("Opening difference")),
@@ -193,6 +197,8 @@ MONEY = {
     "house_net_reversed",
     "counted_drop",
     "win_with_count",
+    "drop_with_count",
+    "variance_with_count",
 }
 #: Figures computed from amounts (a quotient, a product): rounded half up to the currency's
 #: minor units when shown (``casino.money.format_money``); every other amount shows whole.
@@ -205,7 +211,17 @@ PERCENT = {
     "fee_pct",
     "win_drop_pct",
 }
-COUNTS = {"rounds", "bets", "hands", "minutes", "seats", "count", "flagged_sessions", "unlisted"}
+COUNTS = {
+    "rounds",
+    "bets",
+    "hands",
+    "minutes",
+    "seats",
+    "count",
+    "flagged_sessions",
+    "uncounted_sessions",
+    "unlisted",
+}
 #: Numbers that name a row (a round's number, a box's position, a session's).
 NUMBERED = {"round", "box", "session"}
 
@@ -242,6 +258,14 @@ def status_label(value: str) -> str:
     return str(labels.get(value, value))
 
 
+def count_state(counted: bool | None) -> str:
+    """A session line's count: its box counted, or "drop not counted yet" (never a 0);
+    empty while the table is open."""
+    if counted is None:
+        return ""
+    return str(_("counted") if counted else _("drop not counted yet"))
+
+
 def yes_no(value: bool) -> str:
     return str(_("yes") if value else _("no"))
 
@@ -272,6 +296,8 @@ def present(
             return [walk(v, key) for v in value]
         if key == "flagged":
             return flag if value else ""
+        if key == "counted":
+            return count_state(value)
         if value is None:
             if key in {"theoretical_win", "theoretical_hold_pct", "actual_minus_theoretical"}:
                 return note
@@ -333,6 +359,11 @@ def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
         ("counted_drop", str(_("Drops counted after close")), count.get("counted_drop")),
         ("win_drop_pct", str(_("Win/drop %")), count.get("win_drop_pct")),
         ("flagged_sessions", str(_("Sessions flagged")), count.get("flagged_sessions")),
+        (
+            "uncounted_sessions",
+            str(_("Sessions whose drop is not counted yet")),
+            count.get("uncounted_sessions", 0),
+        ),
     ]
 
 
@@ -352,7 +383,10 @@ def kind_of(key: str | None) -> Kind:
 
 
 def _cell(key: str, value: Any) -> Any:
-    """A stored figure as the export's typed cell: a status worded, a time a time."""
+    """A stored figure as the export's typed cell: a status worded, a time a time, a
+    whether the drop is counted said so."""
+    if key == "counted":
+        return count_state(value)
     if key in {"status", "kind"} and isinstance(value, str):
         return status_label(value)
     if key.endswith("_at") and isinstance(value, str):
@@ -420,7 +454,10 @@ def _tables(
 ) -> list[tuple[str, str, str | None, list[tuple[str, Any]], list[dict[str, Any]]]]:
     """Every tabular section: (key column, title, its header, columns, rows)."""
     total = dict(figures["total"], label=str(_("Shift total")))
-    tables: list[Any] = [("label", str(_("Summary")), str(_("Section")), FIGURE_COLUMNS, [total])]
+    summary = [total]
+    if figures.get("rated_total"):  # rated tables' win: not the settled bets' house win
+        summary.append(dict(figures["rated_total"], label=str(_("Win of rated tables (by count)"))))
+    tables: list[Any] = [("label", str(_("Summary")), str(_("Section")), FIGURE_COLUMNS, summary)]
     for key, title, first in SECTIONS:
         rows = [relabelled(key, row) for row in figures[key]]
         tables.append(("label", str(title), str(first), FIGURE_COLUMNS, rows))

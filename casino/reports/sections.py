@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 
-from casino import games
+from casino import figures, games
 from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import game_label
@@ -38,16 +38,15 @@ def cell_sums() -> dict[str, Any]:
 
 
 def pct(part: Decimal | None, whole: Decimal | None) -> Decimal | None:
-    if part is None or not whole:
-        return None
-    return (part * 100 / whole).quantize(CENT, rounding=ROUND_HALF_EVEN)
+    """A share in percent, as ``casino.figures`` defines hold % and win/drop %."""
+    return figures.pct(part, whole)
 
 
 def figure_line(sums: dict[str, Any], *, rounds: int | None = None) -> dict[str, Any]:
     """A section's line from its sums: hold, theoretical, actual - theoretical, the range."""
     handle = sums.get("t_handle") or ZERO
     player_result = sums.get("t_player_result") or ZERO
-    house_win = -player_result
+    house_win = figures.house_win(player_result)
     unrated = sums.get("t_unrated_handle") or ZERO
     theoretical = sums.get("t_theoretical_win") if not unrated else None
     if theoretical is not None:

@@ -11,16 +11,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino import figures as figures_
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
-    Account,
-    Drop,
-    LedgerEntry,
     Round,
     RoundStatus,
     Slip,
@@ -47,22 +44,9 @@ _ZERO = Decimal(0)
 
 
 def session_figures(session: TableSession) -> dict[str, Decimal]:
-    """Fills, credits, drop and the win by ledger of a session so far (sums in the database)."""
-    slips = dict(
-        Slip.objects.filter(session=session, status=SlipStatus.VERIFIED)
-        .values_list("kind")
-        .annotate(total=Sum("amount"))
-    )
-    drop = Drop.objects.filter(session=session).aggregate(total=Sum("amount"))["total"]
-    won = LedgerEntry.objects.filter(
-        session=session, round__isnull=False, account=Account.HOUSE
-    ).aggregate(total=Sum("amount"))["total"]
-    return {
-        "fills": slips.get(Slip.Kind.FILL, _ZERO),
-        "credits": slips.get(Slip.Kind.CREDIT, _ZERO),
-        "drop": drop or _ZERO,
-        "win_by_ledger": won or _ZERO,
-    }
+    """Fills, credits, drop, the win by ledger and the chips sold and bought back at the
+    table of a session so far (``casino.figures.session_sums``)."""
+    return figures_.session_sums(session)
 
 
 def check_closable(session: TableSession) -> None:
@@ -174,16 +158,20 @@ def session_close(
                 message = message.replace("amount", "drop", 1)
             raise InvalidInput(message, field="drop", reason=error.reason) from None
     figures = session_figures(session)
-    win_by_count = (
-        closing_total
-        - session.opening_total
-        + figures["credits"]
-        - figures["fills"]
-        + figures["drop"]
+    win_by_count = figures_.win_by_count(
+        opener=session.opening_total,
+        closer=closing_total,
+        fills=figures["fills"],
+        credits=figures["credits"],
+        drop=figures["drop"],
     )
     # A game that deals no rounds has no settled win to compare the count with.
     settles = games.get(session.table.game).settles_rounds
-    variance = win_by_count - figures["win_by_ledger"] if settles else _ZERO
+    variance = (
+        figures_.variance(win_by_count=win_by_count, win_by_ledger=figures["win_by_ledger"])
+        if settles
+        else _ZERO
+    )
     for name, value in (
         ("win by count", win_by_count),
         ("settled win", figures["win_by_ledger"]),

@@ -50,11 +50,13 @@ from casino.models import (
     DropBox,
     EntryKind,
     LedgerEntry,
+    Shift,
     TableSession,
     Venue,
 )
 from casino.money import plain, to_decimal, written
 from casino.policy import box_count_refusal
+from casino.reports.services import shift_report_schedule_if_done
 from casino.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
@@ -427,6 +429,14 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
         venue=venue,
         summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
     )
+    # The count completes the day: each of its shifts' reports is built again with the
+    # drop counted (a shift not ended or with a table open waits for its own close).
+    for shift_id in (
+        Shift.objects.filter(venue=venue, gaming_date=gaming_date)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    ):
+        shift_report_schedule_if_done(shift_id)
     return day
 
 

@@ -331,6 +331,13 @@
       differenceTotal.textContent = off ? (off > 0 ? "+" : "") + format.format(off) : "";
       differenceTotal.className = "num " + (off === 0 ? "" : off > 0 ? "plus" : "minus");
     }
+    /* Closing: the tray counted against the tray expected (the drop is no part of it). */
+    const trayDifference = form.querySelector("[data-tray-difference]");
+    if (trayDifference && form.dataset.tray) {
+      const off = total - parseFloat(form.dataset.tray);
+      trayDifference.textContent = (off > 0 ? "+" : "") + format.format(off);
+      trayDifference.className = "num " + (off === 0 ? "" : off > 0 ? "plus" : "minus");
+    }
     const variance = form.querySelector("[data-variance]");
     if (variance && form.dataset.expected) {
       const drop = form.querySelector("input[data-drop]");

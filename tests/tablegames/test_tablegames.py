@@ -179,9 +179,13 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     (game,) = figures["games"]
     assert game["label"] == str(games.get("tablegames").reports.label)
     assert D(game["house_win"]) == D("1000000")
-    # the shift's total holds the rated table too (its only table here)
-    assert D(figures["total"]["house_win"]) == D("1000000")
-    assert D(figures["total"]["theoretical_win"]) == D("144000")
+    # The shift's house win of settled bets leaves the rated table out, as its dealers and
+    # hours do (none here); its win by count stands on its own line.
+    assert D(figures["total"]["house_win"]) == sum(D(d["house_win"]) for d in figures["dealers"])
+    assert D(figures["total"]["house_win"]) == sum(D(h["house_win"]) for h in figures["hours"])
+    assert D(figures["total"]["house_win"]) == 0
+    assert D(figures["rated_total"]["house_win"]) == D("1000000")
+    assert D(figures["rated_total"]["theoretical_win"]) == D("144000")
     players = {line["key"]: line for line in figures["players"]}
     assert D(players["BJ-1"]["theoretical_win"]) == D("120000")
     assert (players["BJ-1"]["minutes"], players["BJ-1"]["hands"]) == (60, 60)
@@ -192,11 +196,13 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     assert D(figures["count"]["sessions"][0]["win_by_count"]) == D("1000000")
     sheet = outputs.render_csv(figures).decode()  # the report's files show the lines
     assert "BJ1" in sheet and "BJ-2" in sheet
+    assert "Win of rated tables (by count)" in sheet
     assert outputs.render_xlsx(figures)[:2] == b"PK"
     client.force_login(bj.manager)
     shown = client.get(reverse("reports:report", args=[built.pk]))
     assert shown.status_code == 200
     assert "BJ1" in shown.content.decode() and "Other table games" in shown.content.decode()
+    assert "Win of rated tables (by count)" in shown.content.decode()
 
     # The player page's hook: Lan's rated play that day.
     day = bj.shift.gaming_date

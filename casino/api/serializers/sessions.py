@@ -17,6 +17,7 @@ from casino.api.serializers.fields import (
     person,
     reason_field,
 )
+from casino.figures import counted_of
 from casino.models import Account, EntryKind, Slip, SlipStatus, TableSession
 
 # Sessions
@@ -28,8 +29,27 @@ class ShiftSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class CountedSerializer(serializers.Serializer):
+    """The figures at close with the count's drop added (``casino.figures.with_count``)."""
+
+    counted = serializers.BooleanField(
+        help_text="The session's drop box is counted; false: drop not counted yet."
+    )
+    counted_drop = MoneyField(
+        allow_null=True, help_text="The count's drop posted to the session after its close."
+    )
+    drop = MoneyField(allow_null=True, help_text="The drop at close with the count's.")
+    win_by_count = MoneyField(
+        allow_null=True, help_text="Closer - opener + credits - fills + drop."
+    )
+    variance = MoneyField(allow_null=True, help_text="Win by count - win by ledger.")
+
+    FIGURES = ("counted_drop", "drop", "win_by_count", "variance")
+
+
 class ReconciliationSerializer(serializers.Serializer):
-    """Win by count = closing - opening + credits - fills + drop; variance = count - ledger."""
+    """Win by count = closing - opening + credits - fills + drop; variance = count - ledger,
+    as stored at the close; ``with_count``: the same once the session's box is counted."""
 
     opening = MoneyField(source="opening_total")
     closing = MoneyField(source="closing_total")
@@ -39,6 +59,18 @@ class ReconciliationSerializer(serializers.Serializer):
     win_by_count = MoneyField()
     win_by_ledger = MoneyField()
     variance = MoneyField()
+    with_count = serializers.SerializerMethodField(
+        help_text="The figures with the count's drop (null while open)."
+    )
+
+    @extend_schema_field(CountedSerializer(allow_null=True))
+    def get_with_count(self, session: TableSession) -> dict[str, Any] | None:
+        counted = counted_of(session)
+        if counted is None:
+            return None
+        if not counted.counted:  # drop not counted yet: no figure, never a 0
+            return {"counted": False, **dict.fromkeys(CountedSerializer.FIGURES)}
+        return CountedSerializer(counted).data
 
 
 class OpeningDiscrepancySerializer(serializers.Serializer):

@@ -147,6 +147,14 @@ def test_a_session_from_opening_to_reconciliation(floor, cashier):
         "win_by_count": "345000.00",
         "win_by_ledger": "355000.00",
         "variance": "-10000.00",
+        # its box not counted yet: no figure with the count (never a 0)
+        "with_count": {
+            "counted": False,
+            "counted_drop": None,
+            "drop": None,
+            "win_by_count": None,
+            "variance": None,
+        },
     }
     stored = TableSession.objects.get(pk=session["id"])
     assert (stored.win_by_count, stored.win_by_ledger, stored.variance) == (

@@ -80,9 +80,10 @@ def test_closing_and_its_summary_write_amounts_as_the_venue_does(client, grouped
     drop_record(session=session, user=grouped.supervisor, amount=D("1000000"))
     page = signed_in(client, grouped.dealer).get(url("close", session)).content.decode()
     five = million.replace("1", "5", 1)
-    assert f"Opening count</dt><dd>{five}</dd>" in page
+    assert f"Opener</dt><dd>{five}</dd>" in page
     assert f"Drop entered</dt><dd>{million}</dd>" in page
-    assert f"Tray expected</dt><dd>{million.replace('1', '4', 1)}</dd>" in page
+    # The drop is cash in the box: no part of the chips the tray should hold.
+    assert f'Tray expected</dt><dd data-figure="tray_expected">{five}</dd>' in page
     assert f'<td class="num">+{million}</td>' in page  # the drop in its list
     session_close(
         session=session,
@@ -120,7 +121,10 @@ def test_a_refused_close_shows_the_variance_of_a_dot_grouped_drop(client, floor,
     count = {"chips-1000000": "3", "drop": "1.000.000", "supervisor": "supervisor"}
     refused = client.post(url("close", session), {**count, "password": "x"}, **HX)
     assert refused.status_code == 422
-    assert re.search(r"data-variance>\s*-1.000.000</td>", refused.content.decode())
+    html = refused.content.decode()
+    assert re.search(r"data-variance>\s*-1.000.000</td>", html)
+    # the tray against the tray expected: the drop typed is the box's cash, not the tray's
+    assert re.search(r"data-tray-difference>\s*-2.000.000</td>", html)
 
 
 @pytest.mark.parametrize(("grouped", "million"), GROUPINGS, indirect=["grouped"])

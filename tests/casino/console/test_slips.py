@@ -221,6 +221,8 @@ def test_a_refused_close_keeps_the_count_and_asks_for_the_variances_reason(as_us
     assert 'name="chips-100000" value="49"' in text and 'value="2,000" data-drop' in text
     assert re.search(r"data-total [^>]*>4,903,000<", text)
     assert re.search(r'class="num minus" data-variance>-95,000<', text)
+    # the tray against the tray expected (the drop is the box's cash, not the tray's)
+    assert re.search(r'class="num minus" data-tray-difference>-97,000<', text)
     assert 'aria-invalid="true">' in text
     assert "the count is -95,000 off the ledger" in text
     assert TableSession.objects.get(pk=session.pk).status == "open"
@@ -236,9 +238,9 @@ def test_a_refused_close_keeps_the_count_and_asks_for_the_variances_reason(as_us
 
 def test_the_close_page_says_how_much_variance_needs_a_reason(as_user, floor, session):
     client = as_user(floor.dealer)
-    assert "Needed whenever the count is off the expected tray." in (
+    assert "Needed whenever the win by count is off the win by ledger." in (
         client.get(close_url(session)).content.decode()
     )
     venue_update(venue=floor.venue, user=floor.manager, variance_reason_over="50000")
     page = client.get(close_url(session)).content.decode()
-    assert "Needed when the count is more than 50,000 off the expected tray." in page
+    assert "Needed when the win by count is more than 50,000 off the win by ledger." in page
