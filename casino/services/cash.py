@@ -12,10 +12,11 @@
   when no day is made yet), not the calendar day.
 - No ledger entry: chips given for cash leave the tray and the cash goes into the drop
   box, which the count measures (the drop); the table's result is the change of its tray
-  with the fills, credits and drop. A cash-out moves nothing at the table: the player takes
-  their chips to the cage, which pays them, so neither the tray nor the drop changes (and
-  the table's win already holds what the player won from the tray). A transaction is the
-  record of who brought in or took out how much, which the thresholds read.
+  with the fills, credits and drop. A cash-out at the table (other than in chips) buys the
+  player's chips back into the tray with the table's cash of buy-ins, so the drop is less
+  by as much and the win by count does not change (``casino.figures.tray_expected`` adds
+  them back). A transaction is the record of who brought in or took out how much, which
+  the thresholds read.
 - ``cash_void``: a supervisor voids a mistake with a reason; the correction is a new
   entry. Nothing is deleted.
 - The thresholds (``CashThresholds``): a manager proposes a logging and a reporting

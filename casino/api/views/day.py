@@ -76,8 +76,8 @@ class CashTransactionListView(ApiView):
         summary="A venue's buy-ins and cash-outs (supervisors, managers, auditors)",
         description="Newest first, voided ones too (marked). Only the cash instrument "
         "counts toward the thresholds; a buy-in's chips leave the tray and its cash is in "
-        "the drop box; a cash-out at the table moves no chips into the tray and no cash "
-        "out of the drop box: the cage pays it (docs/OPERATIONS.md).",
+        "the drop box; a cash-out at the table (other than in chips) buys the chips back "
+        "into the tray with the buy-ins' cash, so the drop is less by it (docs/OPERATIONS.md).",
         parameters=[s.CashTransactionParams],
         responses={200: paginated(s.CashTransactionSerializer), **errors(400, 401, 403, 404)},
     )

@@ -4,14 +4,17 @@ alerts, the day's figures per table and the periods; the venue's report readers 
 The day at the floor's table (hand-worked), a day that reconciles:
 - opener 5,000,000; a cash buy-in of 1,000,000 by player A (its chips leave the tray, the
   cash goes into the drop box), one of 200,000 by a patron nobody knows, a cash-out of
-  300,000 by A (the cage pays it: no chips into the tray, no cash out of the box), and a
-  buy-in of 50,000 entered by mistake and voided;
+  300,000 by A (the table buys the chips back into its tray with the buy-ins' cash, so
+  that cash never reaches the drop box), and a buy-in of 50,000 entered by mistake and
+  voided;
 - one round settled: a box of 100,000 with no niu loses to the dealer's niu 8, so the
   house wins 100,000 of a handle of 100,000 (win by ledger 100,000, hold 100%);
-- the tray at close = 5,000,000 - 1,200,000 of chips sold for cash + 100,000 the house won
-  = 3,900,000 (the cash-out changes nothing), counted so; the pit's drop 1,200,000;
-- win by count = 3,900,000 - 5,000,000 + 0 - 0 + 1,200,000 = 100,000 = win by ledger;
-  win/drop = 100,000 / 1,200,000 = 8.33%.
+- the tray at close = 5,000,000 - 1,200,000 of chips sold for cash + 300,000 bought back
+  + 100,000 the house won = 4,200,000, counted so; the pit's drop 1,200,000 - 300,000 =
+  900,000;
+- win by count = 4,200,000 - 5,000,000 + 0 - 0 + 900,000 = 100,000 = win by ledger (the
+  cash-out moves the tray and the drop by as much, not the win);
+  win/drop = 100,000 / 900,000 = 11.11%.
 """
 
 from __future__ import annotations
@@ -60,12 +63,12 @@ def day(floor):
     cash_void(tx=mistake, user=floor.supervisor, reason="typed twice")
     dealt = deal(client_for(floor.dealer), session.pk, box(1, NO_NIU, single="100000"))
     assert settle(client_for(floor.dealer), dealt["id"], "day-1").status_code == 200
-    drop_record(session=session, user=floor.supervisor, amount=D("1200000"))
+    drop_record(session=session, user=floor.supervisor, amount=D("900000"))
     session_close(
         session=session,
         counted_by=floor.dealer,
         confirmed_by=floor.supervisor,
-        closing_chips={"100000": 39},
+        closing_chips={"100000": 42},
     )
     alert = CashAlert.objects.create(
         venue=floor.venue,
@@ -213,16 +216,16 @@ def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
         figures = reader.get(path).json()
     (row,) = figures["rows"]
     assert row["table"]["code"] == floor.table.code
-    assert (row["opener"], row["closer"], row["drop"]) == ("5000000.00", "3900000.00", "1200000.00")
+    assert (row["opener"], row["closer"], row["drop"]) == ("5000000.00", "4200000.00", "900000.00")
     assert (row["win_by_count"], row["win_by_ledger"], row["handle"], row["hold_pct"]) == (
         "100000.00",
         "100000.00",
         "100000.00",
         "100",
     )
-    assert D(row["win_drop_pct"]).quantize(D("0.01")) == D("8.33")
+    assert D(row["win_drop_pct"]).quantize(D("0.01")) == D("11.11")
     assert figures["total"]["win_by_count"] == "100000.00"
-    # the tray counted as the definition expects (the cash-out moved nothing): no variance
+    # the tray counted as the definition expects (chips bought back included): no variance
     assert day["session"].win_by_count - day["session"].win_by_ledger == 0
     assert figures["count_closed"] is False
     # the same figures the count's endpoint gives, under their names
@@ -234,7 +237,8 @@ def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
 
 def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
     reader = client_for(floor.auditor)
-    with django_assert_num_queries(4):
+    # The periods read the settled bets and, apart, the accounting-only tables by count.
+    with django_assert_num_queries(5):
         period = reader.get(
             url(floor, "periods"),
             {"kind": "mtd", "day": day["date"].isoformat(), "dimension": "venue"},
