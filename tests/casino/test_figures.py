@@ -115,6 +115,7 @@ def test_the_tray_expected_takes_the_chips_sold_and_bought_back_line_by_line(day
         ("chips_bought_back", BOUGHT_BACK),
     ]
     client.force_login(day.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("console:close", args=[day.session.pk])).content.decode()
     assert 'data-tray-line="chips_sold"' in page and "Chips sold at the table" in page
     assert f'data-figure="tray_expected">{money(tray.total, day.venue)}<' in page
@@ -167,6 +168,8 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     }
 
     client.force_login(day.supervisor)
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("console:close", args=[session.pk])).content.decode()
     assert "Drop not counted yet" in page
 
@@ -198,6 +201,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     assert D(answer["with_count"]["variance"]) == 0
     # The console's closed-session summary
     client.force_login(day.supervisor)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("console:close", args=[session.pk])).content.decode()
     assert f'data-figure="counted_drop">{money(DROP, day.venue)}<' in page
     assert f'data-figure="counted_variance">{signed_money(D(0), day.venue)}<' in page
@@ -231,6 +235,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     assert "drop not counted yet" not in sheet
     assert "Sessions whose drop is not counted yet,0" in sheet
     client.force_login(day.manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     html = client.get(reverse("reports:report", args=[after.pk])).content.decode()
     shown = outputs.present(after.figures)["count"]["sessions"][0]
     assert f'data-figure="counted_drop">{shown["counted_drop"]}<' in html

@@ -30,8 +30,9 @@ class CashTransactionSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="buy_in or cash_out")
     instrument = serializers.CharField(help_text="cash, chips, marker or other")
     amount = MoneyField()
-    threshold = serializers.CharField(
-        help_text="The threshold it reached when recorded: logging, reporting or empty."
+    threshold_reached = serializers.CharField(
+        source="threshold",
+        help_text="The threshold it reached when recorded: logging, reporting or empty.",
     )
     recorded_by = serializers.CharField(source="recorded_by.username")
     recorded_at = serializers.DateTimeField()
@@ -178,7 +179,7 @@ class PeriodParams(serializers.Serializer):
 class PeriodLineSerializer(serializers.Serializer):
     key = serializers.CharField()
     label = serializers.CharField()
-    bets = serializers.IntegerField()
+    bet_count = serializers.IntegerField(source="bets", help_text="How many bets settled.")
     handle = MoneyField()
     player_result = MoneyField(help_text="The players' win (negative: their loss).")
     commission = MoneyField()

@@ -256,7 +256,7 @@ def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
         "100000.00",
         "100",
     )
-    assert (total["bets"], total["previous_handle"], total["handle_change"]) == (
+    assert (total["bet_count"], total["previous_handle"], total["handle_change"]) == (
         1,
         "0.00",
         "100000.00",
