@@ -14,11 +14,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from casino import figures, games
 from casino.count_selectors import win_figures
 from casino.models import (
+    Account,
     AuditEvent,
     Bet,
     CashTransaction,
@@ -62,28 +63,33 @@ def _voids(ids: list[int]) -> dict[int, dict[str, Any]]:
     return {pk: {"rounds": n, "stakes": stakes.get(pk) or ZERO} for pk, n in rounds.items()}
 
 
-def _late(sessions: list[TableSession]) -> dict[int, dict[str, Any]]:
+def _late(ids: list[int]) -> dict[int, dict[str, Any]]:
     """Per closed session: the ledger entries and cash records entered after its close
     (the count's drops, which the count posts after every close, are its counted drop)."""
-    late: dict[int, dict[str, Any]] = {}
-    for session in sessions:
-        if session.closed_at is None:
-            continue
-        entries = (
-            LedgerEntry.objects.filter(session=session, created_at__gt=session.closed_at)
-            .exclude(drop__drop_box__isnull=False)
-            .aggregate(n=Count("pk"), house=Sum("amount", filter=Q(account="house")))
+    entries = {
+        row["session_id"]: row
+        for row in LedgerEntry.objects.filter(
+            session_id__in=ids, created_at__gt=F("session__closed_at")
         )
-        cash = CashTransaction.objects.filter(
-            session=session, recorded_at__gt=session.closed_at
-        ).count()
-        if entries["n"] or cash:
-            late[session.pk] = {
-                "entries": entries["n"],
-                "house": entries["house"] or ZERO,
-                "cash": cash,
-            }
-    return late
+        .exclude(drop__drop_box__isnull=False)
+        .values("session_id")
+        .annotate(n=Count("pk"), house=Sum("amount", filter=Q(account=Account.HOUSE)))
+        .order_by()
+    }
+    cash = dict(
+        CashTransaction.objects.filter(session_id__in=ids, recorded_at__gt=F("session__closed_at"))
+        .values_list("session_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return {
+        pk: {
+            "entries": entries.get(pk, {}).get("n", 0),
+            "house": entries.get(pk, {}).get("house") or ZERO,
+            "cash": cash.get(pk, 0),
+        }
+        for pk in set(entries) | set(cash)
+    }
 
 
 def reconciliation(venue: Venue, day: date) -> dict[str, Any]:
@@ -99,7 +105,7 @@ def reconciliation(venue: Venue, day: date) -> dict[str, Any]:
     counted = figures.sessions_counted(sessions)
     reasons = _reasons(sessions)
     voids = _voids(ids)
-    late = _late(sessions)
+    late = _late(ids)
     by_table: dict[int, list[TableSession]] = defaultdict(list)
     for session in sessions:
         by_table[session.table_id].append(session)
