@@ -95,6 +95,11 @@ def test_a_day_that_does_not_reconcile_then_does_once_counted(closed):
     # The variance at close is kept, and what the count posted since stands beside it.
     assert f"variance at close {signed_money(-107 * M, venue)}" in page
     assert f"drop {money(DROP, venue)} posted since" in page
+    # The other surfaces of the same figures are named, with their links.
+    on = closed.date.isoformat()
+    assert f'href="{reverse("console:count-figures", args=[venue.pk, on])}"' in page
+    assert f'href="{reverse("api:day-figures", args=[venue.pk, on])}"' in page
+    assert f"{reverse('reports:statistical')}?venue={venue.code}&amp;date={on}" in page
     # The count's figures page links here.
     client = Client()
     client.force_login(closed.manager)
