@@ -292,6 +292,7 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         **figures,
         "closed": listing["closed"],
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
+        "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
         "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
     }
     return page(request, "console/count_figures.html", None, context)

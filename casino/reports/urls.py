@@ -6,6 +6,7 @@ from casino.reports import (
     integrity_views,
     investigation_views,
     player_views,
+    reconciliation_views,
     statistical_views,
     views,
 )
@@ -45,6 +46,11 @@ urlpatterns = [
         "statistical/<str:name>",
         statistical_views.statistical_file,
         name="statistical_file",
+    ),
+    path(
+        "reconciliation/",
+        reconciliation_views.reconciliation_page,
+        name="reconciliation",
     ),
     path("integrity/", integrity_views.integrity_page, name="integrity"),
     path("integrity/run/", integrity_views.integrity_run_now, name="integrity_run"),

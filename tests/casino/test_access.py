@@ -1015,6 +1015,11 @@ REPORT_ROUTES = {
         reports(),
         shows=mark,
     ),
+    "reports:reconciliation": Route(
+        lambda world, side: f"{reverse('reports:reconciliation')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
     "reports:statistical": Route(
         lambda world, side: f"{reverse('reports:statistical')}?venue={side.venue.code}",
         reports(),

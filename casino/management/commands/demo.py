@@ -315,7 +315,11 @@ class Command(BaseCommand):
             report_build(report_id=report.pk, email=False)
         lines = [
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
-            f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/"
+            f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/",
+            # the counted day against today's, whose tables are open and boxes uncounted
+            f"  reconciliation of {day} (counted) and of {today} (not counted yet): "
+            f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={day}, "
+            f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={today}",
         ]
         # a report's flags open their investigations as it is built
         flagged = FluctuationInvestigation.objects.filter(venue=venue).count()

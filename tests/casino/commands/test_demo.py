@@ -27,6 +27,7 @@ from casino.models import (
     Venue,
     VersionStatus,
 )
+from casino.reports.reconciliation import reconciliation
 from casino.roles import ROLES, roles_of
 from casino.rules import version_in_force
 from casino.services.tallies import tally_differences
@@ -100,6 +101,13 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         # no chip made up at the close
         smallest = min(Decimal(d) for d in closed.table.chip_denominations)
         assert 0 <= closed.win_by_ledger - row["win"] < smallest
+        # the reconciliation of the counted day: its box counted, the difference what no
+        # chip made up, reconciling when that is nothing; today's does not (tables open)
+        (line,) = reconciliation(venue, day)["rows"]
+        assert line["uncounted"] == 0 and line["difference"] == row["win"] - row["house_win"]
+        assert line["reconciles"] is (line["difference"] == 0)
+        today = niuniu_open.get().shift.gaming_date
+        assert today > day and reconciliation(venue, today)["total"]["reconciles"] is False
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
     # Hà Nội plays its own shifts; the others one shift a gaming day.
     hanoi = venues["hanoi"]
