@@ -145,7 +145,6 @@ def test_entries_made_after_a_close_are_listed(closed):
     cash = CashTransaction.objects.filter(session=session).count()
     page = _page(closed.manager, closed).content.decode()
     assert (
-        f"Session {session.pk}: {entries.count()} ledger entries "
-        f"({signed_money(house, closed.venue)} to the house) "
-        f"and {cash} cash records entered after its close."
+        f"Session {session.pk}, entered after its close: ledger entries: {entries.count()} "
+        f"({signed_money(house, closed.venue)} to the house); cash records: {cash}."
     ) in page
