@@ -26,16 +26,6 @@ from tests.factories import PlayerFactory, niuniu_table
 
 pytestmark = pytest.mark.django_db
 
-LOG, REPORT = D("30000000"), D("100000000")
-
-
-@pytest.fixture
-def thresholds(floor, approver):
-    version = thresholds_propose(
-        venue=floor.venue, user=floor.manager, logging_threshold=LOG, reporting_threshold=REPORT
-    )
-    return thresholds_approve(version=version, user=approver)
-
 
 @pytest.fixture
 def approver(floor):

@@ -19,23 +19,12 @@ from casino.services.cash import (
     Identification,
     cash_record,
     threshold_crossing,
-    thresholds_approve,
-    thresholds_propose,
 )
 from casino.services.pits import pit_create
+from tests.casino.services.conftest import LOG, REPORT
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-LOG, REPORT = D("30000000"), D("100000000")
-
-
-@pytest.fixture
-def thresholds(floor, approver):
-    version = thresholds_propose(
-        venue=floor.venue, user=floor.manager, logging_threshold=LOG, reporting_threshold=REPORT
-    )
-    return thresholds_approve(version=version, user=approver)
 
 
 @pytest.fixture
