@@ -30,13 +30,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.count.models import DropBox
 from casino.models import (
     Account,
     CashInstrument,
     CashKind,
     CashTransaction,
     Drop,
-    DropBox,
     LedgerEntry,
     Slip,
     SlipStatus,

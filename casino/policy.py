@@ -32,8 +32,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
 from casino import roles
+from casino.count.models import DropBox
 from casino.errors import Forbidden
-from casino.models import DealerSpell, DropBox, Slip, TableSession
+from casino.models import DealerSpell, Slip, TableSession
 from casino.roles import (
     AUDITOR,
     CASHIER,

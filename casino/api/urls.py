@@ -3,8 +3,9 @@
 from django.urls import path, re_path
 
 from casino.api import auth, views
-from casino.api.views import count, day
+from casino.api.views import day
 from casino.api.views.players import PlayerHistoryView
+from casino.count import api as count
 
 app_name = "api"
 

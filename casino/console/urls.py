@@ -8,7 +8,6 @@ from casino.console import (
     cage,
     cash,
     closing,
-    count,
     floor,
     history,
     lock,
@@ -17,6 +16,7 @@ from casino.console import (
     slips,
     tables,
 )
+from casino.count import views as count
 from casino.policy import Capability, declare
 
 app_name = "console"

@@ -9,7 +9,6 @@ from casino.models.cash import (
     CashThresholds,
     CashTransaction,
 )
-from casino.models.count import BoxCount, CountDay, DropBox, DropBoxSession
 from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
 from casino.models.integrity import CardTally, CategoryTally, IntegrityResult, IntegrityRun
 from casino.models.investigations import FluctuationInvestigation, InvestigationNote
@@ -45,7 +44,6 @@ __all__ = [
     "Bet",
     "BetTally",
     "Box",
-    "BoxCount",
     "CardTally",
     "CashAlert",
     "CashInstrument",
@@ -56,11 +54,8 @@ __all__ = [
     "CategoryTally",
     "Comp",
     "CompPolicy",
-    "CountDay",
     "DealerSpell",
     "Drop",
-    "DropBox",
-    "DropBoxSession",
     "EntryKind",
     "FluctuationInvestigation",
     "GamingDay",

@@ -171,7 +171,7 @@ class Drop(models.Model):
     reason = models.CharField(max_length=255, blank=True, help_text=_("Why it was reversed."))
     # The box whose count posted it; empty for a drop the pit entered at the table.
     drop_box = models.ForeignKey(
-        "casino.DropBox", null=True, blank=True, on_delete=models.PROTECT, related_name="drops"
+        "count.DropBox", null=True, blank=True, on_delete=models.PROTECT, related_name="drops"
     )
 
     class Meta:

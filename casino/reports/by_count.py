@@ -1,6 +1,6 @@
 """Win by count and drop of a venue's tables over gaming dates.
 
-The count's definition (MICS; ``casino.count_selectors.win_figures`` gives one gaming
+The count's definition (MICS; ``casino.count.selectors.win_figures`` gives one gaming
 day's): a table's win for a gaming day = closer - opener + credits - fills + drop, where the
 opener is the day's first session's opening count, the closer its last session's closing
 count, the fills and credits the verified slips of its sessions and the drop every drop

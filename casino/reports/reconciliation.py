@@ -3,7 +3,7 @@ side, and what explains their difference (each session's closing variance and it
 the boxes not counted yet, the voided rounds, the entries recorded after a session closed).
 
 Every figure is read from where it is defined: the count's figures per table
-(``casino.count_selectors.win_figures``), the session's close and count
+(``casino.count.selectors.win_figures``), the session's close and count
 (``casino.figures``); this module only gathers what explains them.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from casino import figures, games
-from casino.count_selectors import win_figures
+from casino.count.selectors import win_figures
 from casino.models import (
     Account,
     AuditEvent,
@@ -29,6 +29,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.services.audit import object_type
 
 ZERO = Decimal(0)
 
@@ -40,7 +41,7 @@ def _reasons(sessions: list[TableSession]) -> dict[int, str]:
     """The reason each session's close gave for its variance (kept in its close's audit)."""
     rows = AuditEvent.objects.filter(
         action="session.close",
-        object_type=TableSession._meta.label_lower,
+        object_type=object_type(TableSession),
         object_id__in=[str(s.pk) for s in sessions],
     ).values_list("object_id", "after")
     return {int(pk): (after or {}).get("variance_reason", "") for pk, after in rows}

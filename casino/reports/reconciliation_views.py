@@ -23,7 +23,7 @@ from casino.reports.statistical_views import _asked
 
 def surfaces(venue: Venue, day: date) -> list[dict[str, Any]]:
     """The other pages, files and endpoints that show the same figures of the day, each
-    read from the same definitions (``casino.count_selectors.win_figures``)."""
+    read from the same definitions (``casino.count.selectors.win_figures``)."""
     on = day.isoformat()
     lines = [
         {

@@ -10,6 +10,13 @@ from casino.compiled import insert_rows
 from casino.models import AuditEvent, Venue
 
 
+def object_type(model: type[models.Model] | models.Model) -> str:
+    """The trail's name for a model: ``app.model`` as its table was first named. A model
+    that moves to another app keeps its table (``Meta.db_table``), so its events keep the
+    name they were written under, before the move and after."""
+    return model._meta.db_table.replace("_", ".", 1)
+
+
 def audit_record(
     *,
     user: Any,
@@ -31,7 +38,7 @@ def audit_record(
                 user=user if getattr(user, "is_authenticated", False) else None,
                 venue=venue,
                 action=action,
-                object_type=obj._meta.label_lower,
+                object_type=object_type(obj),
                 object_id=str(obj.pk),
                 summary=summary[:255],
                 before=before,

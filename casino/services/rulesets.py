@@ -44,7 +44,7 @@ from casino.models import (
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.policy import approves_own
 from casino.roles import MANAGE, can
-from casino.services.audit import audit_record
+from casino.services.audit import audit_record, object_type
 from casino.timezones import venue_time
 
 
@@ -127,7 +127,7 @@ def version_editors(version: RulesetVersion) -> set[int]:
     people = {version.created_by_id, version.last_edited_by_id}
     people |= set(
         AuditEvent.objects.filter(
-            object_type=version._meta.label_lower,
+            object_type=object_type(version),
             object_id=str(version.pk),
             action__in=EDITING_ACTIONS,
             user__isnull=False,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.amounts import check_amount
 from casino.compiled import lock_by_key
+from casino.count.boxes import dropbox_attach
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
@@ -37,7 +38,6 @@ from casino.money import (
 )
 from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
-from casino.services.dropboxes import dropbox_attach
 from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.services.ledger import ledger_post

@@ -3,8 +3,8 @@
 A venue also says how far a table's closing count may be off its ledger without a reason
 (``variance_reason_over``, 0 or more; 0: every variance needs one), which
 ``session_close`` asks for; whether its tables drop at each close or once a gaming day
-(``drop_each_close``, casino.services.dropboxes), and the bank notes its count counts by
-(``note_denominations``, casino.services.count).
+(``drop_each_close``, casino.count.boxes), and the bank notes its count counts by
+(``note_denominations``, casino.count.services).
 
 A venue's currency, time zone and rounding unit are what its money is counted, dated and
 rounded in: they change only while no session is open at any of its tables, and a new

@@ -12,7 +12,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import CountDay, Drop, DropBox
+from casino.count.models import CountDay, DropBox
+from casino.models import Drop
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open

@@ -20,17 +20,9 @@ from decimal import Decimal as D
 import pytest
 from django.utils import timezone
 
+from casino.count.models import BoxCount, CountDay, DropBox
 from casino.games import BoxInput
-from casino.models import (
-    AuditEvent,
-    BoxCount,
-    CountDay,
-    Drop,
-    DropBox,
-    LedgerEntry,
-    Slip,
-    TableSession,
-)
+from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession
 from casino.roles import CAGE, COUNT
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle

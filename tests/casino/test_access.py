@@ -40,12 +40,12 @@ from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSch
 
 from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
+from casino.count.models import DropBox
 from casino.games import BoxInput
 from casino.models import (
     ApiToken,
     AuditEvent,
     Drop,
-    DropBox,
     FluctuationInvestigation,
     GamingDay,
     InvestigationNote,
@@ -176,7 +176,7 @@ def console(ok: Outcome | None = 200) -> Rule:
 
 
 def count_team(ok: Outcome | None = 200, capability: frozenset[str] = COUNT_TEAM) -> Rule:
-    """casino/console/count.py: login, then the venue (404), then the count team's role
+    """casino/count/views.py: login, then the venue (404), then the count team's role
     there (403); the figures also to the pit's supervisors, managers and auditors."""
 
     def rule(role: str, venue: str) -> Outcome | None:
@@ -1177,7 +1177,7 @@ def _write(gate: frozenset[str]) -> Rule:
 API_POST_ONLY = signed_in(405, anonymous=401)
 
 
-#: casino/api/views/count.py: the count's readers before any lookup (403), then the venue.
+#: casino/count/api.py: the count's readers before any lookup (403), then the venue.
 _count_read = api(capability=COUNT_FIGURES)
 #: The audit trail: whoever the admin shows it to (the roles with ``view_auditevent``).
 AUDIT_READ = frozenset({MANAGER, AUDITOR})

@@ -31,7 +31,8 @@ from django.test import Client
 from django.urls import reverse
 
 from casino import figures
-from casino.count_selectors import win_figures
+from casino.count.selectors import win_figures
+from casino.count.services import count_close, count_record
 from casino.games import BoxInput
 from casino.models import CashKind, Round, ShiftReport, TableSession
 from casino.reports import outputs
@@ -39,7 +40,6 @@ from casino.reports.services import report_build, report_request
 from casino.roles import COUNT
 from casino.services.cash import cash_record, cash_void
 from casino.services.closing import session_close
-from casino.services.count import count_close, count_record
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request

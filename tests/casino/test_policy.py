@@ -19,9 +19,10 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.viewsets import ViewSet
 
 from casino.api.base import ApiView
+from casino.count.models import BoxCount
+from casino.count.services import count_record
 from casino.errors import Forbidden
 from casino.management.commands.policy_table import DOC, table_in
-from casino.models import BoxCount
 from casino.policy import (
     Capability,
     approval_refusal,
@@ -32,7 +33,6 @@ from casino.policy import (
 )
 from casino.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
 from casino.services.audit import audit_record
-from casino.services.count import count_record
 from casino.services.rotation import dealer_relieve
 from casino.services.slips import (
     CONFIRM_DEALER,

@@ -20,9 +20,10 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import cash_selectors, count_selectors, games
+from casino import cash_selectors, games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
 from casino.api.serializers import day as s
+from casino.count import selectors as count_selectors
 from casino.models import CashAlert, CashTransaction, Venue
 from casino.policy import Capability
 from casino.replicas import replica_reads

@@ -18,11 +18,12 @@ from __future__ import annotations
 import time
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import DecimalField, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import DecimalField, Exists, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from casino.models import (
     Account,
+    Box,
     CardTally,
     CategoryTally,
     LedgerEntry,
@@ -49,12 +50,20 @@ def unbalanced(owner: str) -> list[tuple[int, object]]:
 
 
 def settled_without_entries() -> list[int]:
-    """Settled rounds that moved money on their bets but have no ledger entries."""
+    """Settled rounds that moved money on a box but have no ledger entries.
+
+    A game posts each box's result (``ledger_lines``), not each bet's: a box whose bets net
+    to zero (a win on one bet paid by its losses on the others) posts nothing, and is no
+    fault."""
+    posted = LedgerEntry.objects.filter(round=OuterRef("round"))
     return list(
-        Round.objects.filter(status=RoundStatus.SETTLED, ledger__isnull=True)
-        .filter(boxes__bets__net__isnull=False)
-        .exclude(boxes__bets__net=0)
-        .values_list("pk", flat=True)
+        Box.objects.filter(round__status=RoundStatus.SETTLED)
+        .filter(~Exists(posted))
+        .annotate(net=Sum("bets__net"))
+        .exclude(net=0)
+        .exclude(net__isnull=True)
+        .order_by("round")
+        .values_list("round", flat=True)
         .distinct()[:20]
     )
 

@@ -16,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import games
+from casino.count.models import DropBox
+from casino.count.services import box_sessions, count_close, count_record
 from casino.models import (
     DealerSpell,
-    DropBox,
     FluctuationInvestigation,
     Player,
     ShiftReport,
@@ -36,7 +37,6 @@ from casino.services.comps import (
     comp_policy_approve,
     comp_policy_propose,
 )
-from casino.services.count import box_sessions, count_close, count_record
 from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create

@@ -7,7 +7,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import DropBox
+from casino.count.models import DropBox
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open

@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from casino.count.models import DropBox
 from casino.games import BoxInput
 from casino.models import (
     AuditEvent,
     Bet,
     Box,
     Drop,
-    DropBox,
     LedgerEntry,
     Player,
     Round,

@@ -7,7 +7,16 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from casino.models import Account, CardTally, CategoryTally, LedgerEntry, TableSession
+from casino.models import (
+    Account,
+    Bet,
+    Box,
+    CardTally,
+    CategoryTally,
+    LedgerEntry,
+    Round,
+    TableSession,
+)
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
@@ -133,3 +142,46 @@ def test_settled_rounds_missing_from_the_integrity_tallies_are_named(closed_sess
         line.startswith(f"shift {shift.pk}: its settled rounds give ") and "dealer_hand" in line
         for line in missing
     )
+
+
+def _round_without_entries(session, *nets: str) -> None:
+    """A settled round whose one box's bets have ``nets`` and which posted nothing."""
+    model = session.rounds.filter(status="settled").first()
+    round_ = Round.objects.create(
+        session=session,
+        number=999,
+        game=model.game,
+        status="settled",
+        ruleset=model.ruleset,
+        ruleset_version_id=model.ruleset_version_id,
+        ruleset_version_number=model.ruleset_version_number,
+        dealer=model.dealer,
+        created_by=model.created_by,
+    )
+    box = Box.objects.create(round=round_, position=1, cards="")
+    for n, net in enumerate(nets):
+        Bet.objects.create(
+            box=box,
+            bet_type=f"b{n}",
+            stake=abs(D(net)) or D(1),
+            deposit_required=abs(D(net)) or D(1),
+            outcome="win" if D(net) > 0 else "lose",
+            gross=D(net),
+            commission=D(0),
+            net=D(net),
+        )
+
+
+def test_a_box_whose_bets_net_to_zero_posts_nothing_and_is_no_fault(closed_session):
+    """Baccarat's player bet won 360 while its tie and pair bets lost 200 and 160: the box
+    moved nothing, so the game posted nothing."""
+    _round_without_entries(closed_session, "360", "-200", "-160")
+    assert "the ledger balances" in audit()
+
+
+def test_a_box_that_moved_money_without_entries_is_named(closed_session):
+    _round_without_entries(closed_session, "360", "-200")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("audit_ledger", stdout=out, stderr=out)
+    assert "settled with results but no ledger entries" in out.getvalue()

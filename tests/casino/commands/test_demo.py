@@ -8,12 +8,12 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db.models import Sum
 
-from casino.count_selectors import win_figures
+from casino.count.models import CountDay
+from casino.count.selectors import win_figures
 from casino.models import (
     AuditEvent,
     Comp,
     CompPolicy,
-    CountDay,
     Drop,
     FluctuationInvestigation,
     IntegrityResult,

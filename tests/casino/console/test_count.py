@@ -9,7 +9,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import AuditEvent, BoxCount, CountDay, Drop, DropBox
+from casino.count.models import BoxCount, CountDay, DropBox
+from casino.models import AuditEvent, Drop
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open

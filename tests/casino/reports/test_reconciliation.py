@@ -22,10 +22,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino import figures
+from casino.count.services import count_close, count_record
 from casino.models import CashTransaction, LedgerEntry, TableSession
 from casino.roles import COUNT
 from casino.services.closing import session_close
-from casino.services.count import count_close, count_record
 from casino.simulation import chips_for
 from casino.templatetags.console_tags import money, signed_money
 from tests.casino.days import end_gaming_day

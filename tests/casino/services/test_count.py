@@ -8,22 +8,14 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
-from casino.count_selectors import win_figures
+from casino.count.models import BoxCount, CountDay, DropBox
+from casino.count.selectors import win_figures
+from casino.count.services import count_close, count_record, count_reopen
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
-from casino.models import (
-    Account,
-    AuditEvent,
-    BoxCount,
-    CountDay,
-    Drop,
-    DropBox,
-    LedgerEntry,
-    TableSession,
-)
+from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
 from casino.roles import COUNT, DEALER, SUPERVISOR, forget
 from casino.services.closing import session_close, session_figures
-from casino.services.count import count_close, count_record, count_reopen
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import slip_request

@@ -1,5 +1,8 @@
 """Drop boxes and the count: what the count team finds in each box, and the gaming day's
-count (casino.services.count).
+count (``casino.count.services``).
+
+The tables keep the names they had when these models lived in the ``casino`` app
+(``Meta.db_table``): the move changed no row.
 
 A table has one drop box per gaming day, or one per session where the venue drops at each
 close (``Venue.drop_each_close``). Two counters count each box by denomination; the second
@@ -39,6 +42,7 @@ class DropBox(models.Model):
     total = money_field(null=True, blank=True, help_text=_("What the count posted."))
 
     class Meta:
+        db_table = "casino_dropbox"
         ordering = ["venue", "gaming_date", "table__code", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -62,6 +66,9 @@ class DropBoxSession(models.Model):
     session = models.OneToOneField(
         TableSession, on_delete=models.PROTECT, related_name="drop_box_link"
     )
+
+    class Meta:
+        db_table = "casino_dropboxsession"
 
     def __str__(self) -> str:
         return f"session {self.session_id} in box {self.box_id}"
@@ -89,6 +96,7 @@ class BoxCount(models.Model):
     reason = models.CharField(max_length=1000, blank=True)
 
     class Meta:
+        db_table = "casino_boxcount"
         ordering = ["box", "ordinal"]
         constraints = [
             models.UniqueConstraint(fields=["box", "ordinal"], name="box_count_once"),
@@ -118,6 +126,7 @@ class CountDay(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "casino_countday"
         ordering = ["venue", "-gaming_date"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "gaming_date"], name="count_day_once"),

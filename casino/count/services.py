@@ -1,7 +1,7 @@
 """Drop boxes and the count: two counters count each box, the count posts the drop, and
 the gaming day's count is closed.
 
-- A box is attached to each session when it opens (``casino.services.dropboxes``): the table's box
+- A box is attached to each session when it opens (``casino.count.boxes``): the table's box
   of the gaming day (the session's shift's ``gaming_date``), or a box of its own where the
   venue drops at each close (``Venue.drop_each_close``). A box already taken to the count
   is not used again: the next session of that day gets the table's next box.
@@ -12,7 +12,7 @@ the gaming day's count is closed.
   posted as a ``Drop`` of the box with balanced ledger entries (drop box +, players -) to
   the box's last session. The session's stored figures (its drop at close, its win by
   count) do not change: history is never evaluated again; the day's figures
-  (``casino.count_selectors.win_figures``) add the counted drop.
+  (``casino.count.selectors.win_figures``) add the counted drop.
 - Segregation of duties (``casino.policy.box_count_refusal``): a counter has the count
   team's role at the venue, does not supervise there, and took no part in a session of the
   box's table that gaming day (dealt a spell of it, a relief included, opened, closed or
@@ -41,19 +41,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.amounts import check_amount
+from casino.count.models import BoxCount, CountDay, DropBox
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import (
-    Account,
-    BoxCount,
-    CountDay,
-    Drop,
-    DropBox,
-    EntryKind,
-    LedgerEntry,
-    Shift,
-    TableSession,
-    Venue,
-)
+from casino.models import Account, Drop, EntryKind, LedgerEntry, Shift, TableSession, Venue
 from casino.money import plain, to_decimal, written
 from casino.policy import box_count_refusal
 from casino.reports.services import shift_report_schedule_if_done

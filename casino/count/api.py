@@ -1,6 +1,6 @@
 """The count: a gaming day's drop boxes with their counts, a box's count, closing the
-day's count, and the win per table of the day (casino.services.count,
-casino.count_selectors).
+day's count, and the win per table of the day (casino.count.services,
+casino.count.selectors).
 
 Reading the count and its figures is for the count team and the venue's supervisors,
 managers and auditors (403 to the other roles at the venue); counting and closing are the
@@ -18,14 +18,15 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import count_selectors as selectors
 from casino.api.base import ApiView, errors, not_found
-from casino.api.serializers import count as s
 from casino.api.views.common import parse
-from casino.models import DropBox, Venue
+from casino.count import selectors
+from casino.count import serializers as s
+from casino.count.models import DropBox
+from casino.count.services import count_close, count_record, count_reopen
+from casino.models import Venue
 from casino.policy import Capability
 from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
-from casino.services.count import count_close, count_record, count_reopen
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."

@@ -23,17 +23,8 @@ from typing import Any
 from django.db.models import Sum
 
 from casino import figures
-from casino.models import (
-    BetTally,
-    BoxCount,
-    CountDay,
-    Drop,
-    DropBox,
-    Slip,
-    SlipStatus,
-    TableSession,
-    Venue,
-)
+from casino.count.models import BoxCount, CountDay, DropBox
+from casino.models import BetTally, Drop, Slip, SlipStatus, TableSession, Venue
 from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 _ZERO = Decimal(0)

@@ -4,7 +4,7 @@ A table has one box per gaming day (the session's shift's ``gaming_date``), or o
 session where the venue drops at each close (``Venue.drop_each_close``). A box taken to
 the count (its first count made) is not used again: the next session of that day gets the
 table's next box. No session opens in a gaming day whose count is closed: its box could
-never be counted. The count itself: ``casino.services.count``.
+never be counted. The count itself: ``casino.count.services``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.count.models import CountDay, DropBox, DropBoxSession
 from casino.errors import Conflict
-from casino.models import CountDay, DropBox, DropBoxSession, TableSession
+from casino.models import TableSession
 
 
 def dropbox_attach(*, session: TableSession) -> DropBox:

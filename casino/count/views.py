@@ -20,16 +20,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino import count_selectors as selectors
 from casino.amounts import read_amount
 from casino.console.access import console_login_required, go, page, refusal, use_venue_language
 from casino.console.forms import read_chips
-from casino.errors import ServiceError
-from casino.figures import figure_definitions
-from casino.models import DropBox, Venue
-from casino.money import venue_money
-from casino.policy import Capability, allows, declare
-from casino.services.count import (
+from casino.count import selectors
+from casino.count.models import DropBox
+from casino.count.services import (
     MAX_REASON,
     MAX_WHAT,
     count_close,
@@ -37,6 +33,11 @@ from casino.services.count import (
     count_record,
     counter_refusal,
 )
+from casino.errors import ServiceError
+from casino.figures import figure_definitions
+from casino.models import Venue
+from casino.money import venue_money
+from casino.policy import Capability, allows, declare
 from casino.services.gaming_days import gaming_day_end
 from casino.timezones import venue_zone
 
@@ -103,7 +104,7 @@ def count_home(request: HttpRequest) -> HttpResponse:
             return go(request, reverse(name, args=[row["venue"].pk, day.isoformat()]))
     for row in venues:
         row["dates"] = selectors.recent_gaming_dates(row["venue"])
-    return page(request, "console/count_home.html", None, {"venues": venues})
+    return page(request, "count/home.html", None, {"venues": venues})
 
 
 def _day_context(venue: Venue, day: date, user: Any, **extra: Any) -> dict[str, Any]:
@@ -158,7 +159,7 @@ def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     """The day's drop boxes, their sessions and counts, and closing the day's count."""
     context = _day_context(venue, day, request.user)
     context["notice"] = _counted_notice(venue, context["boxes"], request.GET.get("box", ""))
-    return page(request, "console/count_day.html", "boxes", context)
+    return page(request, "count/day.html", "boxes", context)
 
 
 @require_POST
@@ -170,9 +171,9 @@ def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpRespon
         context = _day_context(venue, day, request.user, message=refused.message)
         if refused.status == 403:
             return refusal(request, 403, refused.message)
-        return page(request, "console/count_day.html", "boxes", context, status=refused.status)
+        return page(request, "count/day.html", "boxes", context, status=refused.status)
     context = _day_context(venue, day, request.user, notice=_("The count of this day is closed."))
-    return page(request, "console/count_day.html", "boxes", context)
+    return page(request, "count/day.html", "boxes", context)
 
 
 def _read_count(data: Any, venue: Venue, box: DropBox) -> tuple[dict[str, Any], dict[str, str]]:
@@ -256,7 +257,7 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
     if request.method == "GET":
         return page(
             request,
-            "console/count_box.html",
+            "count/box.html",
             "count-form",
             _box_context(venue, day, box, request.user),
         )
@@ -265,7 +266,7 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
     context = _box_context(venue, day, box, request.user, data=request.POST, errors=errors)
     if errors:
         context["message"] = _("Check the marked fields.")
-        return page(request, "console/count_box.html", "count-form", context, status=422)
+        return page(request, "count/box.html", "count-form", context, status=422)
     if context["second"]:
         context["differences"] = _differences(context["line"], counted)
     try:
@@ -275,7 +276,7 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
             return refusal(request, 403, refused.message)
         context["message"] = refused.message
         status = 422 if refused.status == 400 else refused.status
-        return page(request, "console/count_box.html", "count-form", context, status=status)
+        return page(request, "count/box.html", "count-form", context, status=status)
     url = reverse("console:count-day", args=[venue.pk, day.isoformat()])
     return go(request, f"{url}?box={box.pk}")
 
@@ -295,4 +296,4 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
         "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
     }
-    return page(request, "console/count_figures.html", None, context)
+    return page(request, "count/figures.html", None, context)

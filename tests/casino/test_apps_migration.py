@@ -1,0 +1,169 @@
+"""A venue's database made before the models moved into domain apps migrates to them with no
+row changed (``tests/fixtures/README.md``): the same rows in every table, the ledger still
+balancing, every role's permissions the same.
+
+The database is the demo's at the last commit before the move, loaded from its dump into a
+database of its own; ``migrate`` and ``audit_ledger`` run in a child process against it, as an
+operator would run them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection
+from psycopg import sql
+
+ROOT = Path(settings.BASE_DIR)
+DUMP = ROOT / "tests" / "fixtures" / "demo_before_apps.sql.gz"
+
+#: Tables a migration writes to by design: the applied migrations' list and the content
+#: types (the moved models' app label; their ids and so their permissions stay).
+WRITTEN_BY_MIGRATE = {"django_migrations", "django_content_type"}
+
+
+def _dsn(name: str) -> str:
+    params = connection.settings_dict
+    return (
+        f"host={params['HOST'] or '127.0.0.1'} port={params['PORT'] or 5432} "
+        f"user={params['USER']} dbname={name}"
+    )
+
+
+def _tables(conn) -> dict[str, tuple[int, str]]:
+    """Each table's row count and a digest of its rows."""
+    names = [
+        row[0]
+        for row in conn.execute(
+            "select tablename from pg_tables where schemaname = 'public' order by tablename"
+        )
+    ]
+    out = {}
+    for name in names:
+        count, digest = conn.execute(
+            sql.SQL(
+                "select count(*), md5(coalesce(string_agg(t::text, '|' order by t::text), ''))"
+                " from {} t"
+            ).format(sql.Identifier(name))
+        ).fetchone()
+        out[name] = (count, digest)
+    return out
+
+
+def _permissions(conn) -> dict[str, set[int]]:
+    rows = conn.execute(
+        "select g.name, gp.permission_id from auth_group g "
+        "join auth_group_permissions gp on gp.group_id = g.id"
+    ).fetchall()
+    out: dict[str, set[int]] = {}
+    for group, permission in rows:
+        out.setdefault(group, set()).add(permission)
+    return out
+
+
+def _manage(database: str, *args: str) -> subprocess.CompletedProcess:
+    params = connection.settings_dict
+    url = (
+        f"postgres://{params['USER']}@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}"
+        f"/{database}"
+    )
+    env = {**os.environ, "DATABASE_URL": url, "REPLICA_DATABASE_URL": url}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def old_database():
+    """The dump loaded into a database of its own, dropped afterwards."""
+    psql = shutil.which("psql")
+    assert psql, "psql (PostgreSQL's client) is needed to load the dump"
+    name = f"{connection.settings_dict['NAME']}_before_apps"
+    with psycopg.connect(_dsn("postgres"), autocommit=True) as admin:
+        admin.execute(sql.SQL("drop database if exists {}").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    params = connection.settings_dict
+    loaded = subprocess.run(
+        [
+            psql,
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-h",
+            params["HOST"] or "127.0.0.1",
+            "-p",
+            str(params["PORT"] or 5432),
+            "-U",
+            params["USER"],
+            "-d",
+            name,
+        ],
+        input=gzip.decompress(DUMP.read_bytes()),
+        capture_output=True,
+        timeout=600,
+    )
+    assert loaded.returncode == 0, loaded.stderr.decode()[-2000:]
+    yield name
+    with psycopg.connect(_dsn("postgres"), autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name))
+        )
+
+
+def test_the_move_into_apps_keeps_every_row(old_database):
+    with psycopg.connect(_dsn(old_database)) as conn:
+        before = _tables(conn)
+        permissions_before = _permissions(conn)
+        types_before = dict(
+            conn.execute("select id, app_label || '.' || model from django_content_type")
+        )
+    assert before["casino_round"][0] > 0, "the dump holds the demo's rounds"
+
+    migrated = _manage(old_database, "migrate", "--no-input")
+    assert migrated.returncode == 0, migrated.stderr[-3000:]
+
+    with psycopg.connect(_dsn(old_database)) as conn:
+        after = _tables(conn)
+        permissions_after = _permissions(conn)
+        types_after = dict(
+            conn.execute("select id, app_label || '.' || model from django_content_type")
+        )
+
+    changed = {
+        table: (before[table], after.get(table))
+        for table in before
+        if table not in WRITTEN_BY_MIGRATE and before[table] != after.get(table)
+    }
+    assert not changed, f"rows changed by the migration: {changed}"
+    assert permissions_after == permissions_before
+    # A moved model keeps its content type (so its permissions): only its app label changes.
+    moved = {
+        pk: (label, types_after.get(pk))
+        for pk, label in types_before.items()
+        if types_after.get(pk) != label
+    }
+    assert moved, "the moved models' content types follow them"
+    for old, new in moved.values():
+        assert new is not None, f"content type {old} was lost"
+        assert old.split(".")[1] == new.split(".")[1], (old, new)
+    assert (
+        not set(types_after.values())
+        - set(types_before.values())
+        - {new for _old, new in moved.values()}
+    ), "a moved model was given a second content type"
+
+    audited = _manage(old_database, "audit_ledger")
+    assert audited.returncode == 0, audited.stdout[-2000:] + audited.stderr[-2000:]
