@@ -8,7 +8,11 @@ to say anything (docs/INTEGRITY.md explains each test to a manager).
 The textbook parts are scipy's: chi-square and normal tails and quantiles, binomial tails and
 quantiles, the exact binomial test and Benjamini-Hochberg. Scalar tails and quantiles go through
 ``scipy.special`` (about a microsecond a call, where a ``scipy.stats`` distribution's checks cost
-tens of microseconds). What scipy lacks stays hand-written beside this module:
+tens of microseconds). ``scipy.stats`` is imported by the functions that need it, not here: it
+costs about 0.6 s and 80 MB a process, and every web process imports this module (through the
+integrity pages) while only an integrity run (in the worker) calls those functions.
+
+What scipy lacks stays hand-written beside this module:
 :mod:`casino.integrity.exact` (the exact multinomial test, a Poisson-binomial tail) and
 :mod:`casino.integrity.power` (rounds needed to detect a shift, re-exported here).
 
@@ -27,7 +31,6 @@ from fractions import Fraction
 from typing import TypeVar
 
 from scipy import special
-from scipy.stats import binom, binomtest, false_discovery_control
 
 from casino.integrity.exact import multinomial_p_value
 from casino.integrity.power import (
@@ -141,6 +144,8 @@ def binomial_quantile(probability: float, n: int, p: float) -> int:
     >>> binomial_quantile(0.5, 3, 0.5)
     1
     """
+    from scipy.stats import binom  # not at the top: see the module docstring
+
     return int(binom.ppf(probability, n, p))
 
 
@@ -315,6 +320,8 @@ def binomial_test(
         certain = 0 if p <= 0 else n
         return BinomialResult(successes, n, p, rate, float(successes == certain), "exact")
     if n <= exact_max:
+        from scipy.stats import binomtest  # not at the top: see the module docstring
+
         p_value = binomtest(successes, n, p).pvalue
         return BinomialResult(successes, n, p, rate, min(1.0, float(p_value)), "exact")
     mean = n * p
@@ -375,6 +382,8 @@ def benjamini_hochberg(p_values: Sequence[float], q: float = 0.05) -> BHResult:
     >>> sum(benjamini_hochberg(ps).discoveries)
     4
     """
+    from scipy.stats import false_discovery_control  # not at the top: see the module docstring
+
     q_values = [float(value) for value in false_discovery_control(list(p_values), method="bh")]
     return BHResult(tuple(q_values), tuple(value <= q for value in q_values), q)
 
