@@ -9,9 +9,9 @@ Two exact computations stay here:
   one outcome, not the test);
 * the lower tail of a Poisson-binomial count (one card's appearances when rounds deal
   different numbers of cards): ``scipy.stats.poisson_binom`` builds the whole distribution
-  over every trial, one trial per round, which for 20,000 rounds is several times slower than
-  this convolution of one binomial per round size, truncated at the count seen
-  (bench/statistics.py measures both).
+  over every trial, one trial per round, which for 600 rounds is 3 to 5 times slower than
+  this convolution of one binomial per round size, truncated at the count seen, and grows
+  with the rounds (bench/integrity_stats.py measures both).
 
 Pure: no Django, no project import.
 
