@@ -10,7 +10,8 @@ quantiles, the exact binomial test and Benjamini-Hochberg. Scalar tails and quan
 ``scipy.special`` (about a microsecond a call, where a ``scipy.stats`` distribution's checks cost
 tens of microseconds). ``scipy.stats`` is imported by the functions that need it, not here: it
 costs about 0.6 s and 80 MB a process, and every web process imports this module (through the
-integrity pages) while only an integrity run (in the worker) calls those functions.
+integrity pages) while only an integrity run (in the worker) calls those functions. A worker
+loads it once when it starts (``load_for_runs``, from ``casino.celery``), so no run pays it.
 
 What scipy lacks stays hand-written beside this module:
 :mod:`casino.integrity.exact` (the exact multinomial test, a Poisson-binomial tail) and
@@ -74,6 +75,12 @@ Number = int | float | Fraction | Decimal
 HANDS_MINIMUM = MinimumSample()
 #: Above this many trials the binomial test uses the normal approximation.
 BINOMIAL_EXACT_MAX = 200_000
+
+
+def load_for_runs() -> None:
+    """Import what an integrity run needs beyond this module (``scipy.stats``), once, in a
+    process that will run them: the Celery worker, when it starts."""
+    import scipy.stats  # noqa: F401 (the import is the point)
 
 
 # --- distributions (scipy) ---------------------------------------------------------------
