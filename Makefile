@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(PY) bench/baccarat.py
 	$(PY) bench/baccarat_api.py
 	$(PY) bench/integrity.py
+	$(PY) bench/integrity_stats.py
 
 # A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes about
 # 16 minutes on 2 quiet cores; BENCH_REUSE=1 builds again without filling anew.

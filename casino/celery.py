@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 from casino.logs import connect_celery_signals
 
@@ -13,3 +14,13 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # A task's lines carry its id as their request id (casino/logs.py).
 connect_celery_signals()
+
+
+@worker_init.connect
+def _load_for_integrity_runs(**_kwargs) -> None:
+    """The integrity statistics' libraries, loaded once in the worker's main process, before
+    it forks its children (``casino.integrity.statistics.load_for_runs``): a run does not pay
+    for them, and web processes never load them."""
+    from casino.integrity.statistics import load_for_runs
+
+    load_for_runs()

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.integrity import statistics as st
+from casino.integrity.cards import card_frequency_test
 from casino.models import BetTally, CardTally, CategoryTally, Table, TableSession, Venue
 from casino.models.integrity import CARDS_DEALT, IntegrityResult, IntegrityRun
 from casino.reports.cells import rates_of
@@ -614,7 +615,7 @@ def _cards(group: Group, expected: _Expected) -> Outcome:
     cells = _cells(ranks, {rank: share for rank in "23456789TJQKA"}, total)
     if total != sum(m * r for m, r in cards_per_round.items()):
         return Outcome(group, "cards", total, cells, note="cards and rounds counted disagree")
-    result = st.card_frequency_test(
+    result = card_frequency_test(
         dict(group.cards), cards_per_round=cards_per_round, decks=decks, minimum=CARD_MINIMUM
     )
     if isinstance(result, st.NotEnoughData):

@@ -5,8 +5,17 @@ Everything here is game-neutral and pure: a category is an opaque key with an ex
 returns a frozen result with its p-value, or :class:`NotEnoughData` when the sample is too small
 to say anything (docs/INTEGRITY.md explains each test to a manager).
 
-P-values use this module's own special functions: the regularized upper incomplete gamma
-function (chi-square tail) and the complementary error function (normal tail).
+The textbook parts are scipy's: chi-square and normal tails and quantiles, binomial tails and
+quantiles, the exact binomial test and Benjamini-Hochberg. Scalar tails and quantiles go through
+``scipy.special`` (about a microsecond a call, where a ``scipy.stats`` distribution's checks cost
+tens of microseconds). ``scipy.stats`` is imported by the functions that need it, not here: it
+costs about 0.6 s and 80 MB a process, and every web process imports this module (through the
+integrity pages) while only an integrity run (in the worker) calls those functions. A worker
+loads it once when it starts (``load_for_runs``, from ``casino.celery``), so no run pays it.
+
+What scipy lacks stays hand-written beside this module:
+:mod:`casino.integrity.exact` (the exact multinomial test, a Poisson-binomial tail) and
+:mod:`casino.integrity.power` (rounds needed to detect a shift, re-exported here).
 
 >>> round(chi_square_sf(3.841458820694124, 1), 10)
 0.05
@@ -18,33 +27,67 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
 
-from casino.cards import DECK, RANKS, SUITS, Card, parse_card
+from scipy import special
+
+from casino.integrity.exact import multinomial_p_value
+from casino.integrity.power import (
+    rounds_to_detect,
+    rounds_to_detect_mean,
+    rounds_to_detect_missing_card,
+)
+from casino.integrity.results import (
+    MIN_EXPECTED,
+    Band,
+    BHResult,
+    BinomialResult,
+    ChiSquareResult,
+    ExactTestResult,
+    MinimumSample,
+    NotEnoughData,
+    ZTestResult,
+)
+
+# The records live in casino.integrity.results and the power functions in
+# casino.integrity.power; callers find them here too.
+__all__ = [
+    "MIN_EXPECTED",
+    "BHResult",
+    "Band",
+    "BinomialResult",
+    "ChiSquareResult",
+    "ExactTestResult",
+    "MinimumSample",
+    "NotEnoughData",
+    "ZTestResult",
+    "rounds_to_detect",
+    "rounds_to_detect_mean",
+    "rounds_to_detect_missing_card",
+]
 
 K = TypeVar("K", bound=Hashable)
 Number = int | float | Fraction | Decimal
 
-#: A cell's expected count below which cells are pooled (the usual chi-square rule).
-MIN_EXPECTED = 5.0
+#: The sample a category test needs unless told otherwise.
+HANDS_MINIMUM = MinimumSample()
 #: Above this many trials the binomial test uses the normal approximation.
 BINOMIAL_EXACT_MAX = 200_000
-_EPS = 1e-15
-_TINY = 1e-300
-_RELATIVE = 1 + 1e-7  # outcomes this close in probability count as equally extreme
 
 
-# --- special functions -------------------------------------------------------------------
+def load_for_runs() -> None:
+    """Import what an integrity run needs beyond this module (``scipy.stats``), once, in a
+    process that will run them: the Celery worker, when it starts."""
+    import scipy.stats  # noqa: F401 (the import is the point)
+
+
+# --- distributions (scipy) ---------------------------------------------------------------
 
 
 def regularized_gamma_q(a: float, x: float) -> float:
     """The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a).
-
-    A power series for x < a + 1, otherwise a continued fraction (modified Lentz); both
-    converge to about 1e-15 relative.
 
     >>> round(regularized_gamma_q(1.0, 1.0), 12) == round(math.exp(-1), 12)
     True
@@ -55,38 +98,7 @@ def regularized_gamma_q(a: float, x: float) -> float:
         raise ValueError("a must be positive")
     if x < 0:
         raise ValueError("x must not be negative")
-    if x == 0:
-        return 1.0
-    log_prefix = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1.0 / a
-        ap = a
-        for _ in range(10_000):
-            ap += 1
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * _EPS:
-                break
-        return max(0.0, 1.0 - total * math.exp(log_prefix))
-    b = x + 1 - a
-    c = 1 / _TINY
-    d = 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        if abs(d) < _TINY:
-            d = _TINY
-        c = b + an / c
-        if abs(c) < _TINY:
-            c = _TINY
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < _EPS:
-            break
-    return math.exp(log_prefix) * h
+    return float(special.gammaincc(a, x))
 
 
 def chi_square_sf(statistic: float, df: int) -> float:
@@ -97,7 +109,7 @@ def chi_square_sf(statistic: float, df: int) -> float:
     """
     if df < 1:
         raise ValueError("df must be at least 1")
-    return regularized_gamma_q(df / 2, max(statistic, 0.0) / 2)
+    return float(special.chdtrc(df, max(statistic, 0.0)))
 
 
 def normal_sf(z: float) -> float:
@@ -106,43 +118,22 @@ def normal_sf(z: float) -> float:
     >>> round(normal_sf(1.959963984540054), 10)
     0.025
     """
-    return 0.5 * math.erfc(z / math.sqrt(2))
+    return float(special.ndtr(-z))
 
 
 def normal_quantile(probability: float) -> float:
-    """The z with P(Z <= z) = ``probability`` (bisection on :func:`normal_sf`, to 1e-12).
+    """The z with P(Z <= z) = ``probability``.
 
     >>> round(normal_quantile(0.975), 6)
     1.959964
     """
     if not 0 < probability < 1:
         raise ValueError("probability must be strictly between 0 and 1")
-    low, high = -40.0, 40.0
-    while high - low > 1e-12:
-        mid = (low + high) / 2
-        if 1 - normal_sf(mid) < probability:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
-
-
-def _log_binomial_pmf(k: int, n: int, p: float) -> float:
-    if p <= 0:
-        return 0.0 if k == 0 else -math.inf
-    if p >= 1:
-        return 0.0 if k == n else -math.inf
-    return (
-        math.lgamma(n + 1)
-        - math.lgamma(k + 1)
-        - math.lgamma(n - k + 1)
-        + k * math.log(p)
-        + (n - k) * math.log1p(-p)
-    )
+    return float(special.ndtri(probability))
 
 
 def binomial_cdf(k: int, n: int, p: float) -> float:
-    """P(X <= k) for X binomial(n, p), summed exactly.
+    """P(X <= k) for X binomial(n, p).
 
     >>> round(binomial_cdf(0, 3, 0.5), 12)
     0.125
@@ -151,143 +142,18 @@ def binomial_cdf(k: int, n: int, p: float) -> float:
         return 0.0
     if k >= n:
         return 1.0
-    return min(1.0, sum(math.exp(_log_binomial_pmf(i, n, p)) for i in range(k + 1)))
+    return float(special.bdtr(k, n, p))
 
 
 def binomial_quantile(probability: float, n: int, p: float) -> int:
-    """The smallest k with P(X <= k) >= ``probability`` for X binomial(n, p)."""
-    total = 0.0
-    for k in range(n + 1):
-        total += math.exp(_log_binomial_pmf(k, n, p))
-        if total >= probability * (1 - 1e-12):
-            return k
-    return n
+    """The smallest k with P(X <= k) >= ``probability`` for X binomial(n, p).
 
-
-# --- results -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NotEnoughData:
-    """Returned instead of a p-value when the sample is below the minimum."""
-
-    reason: str
-    rounds: int = 0
-    required_rounds: int = 0
-
-
-@dataclass(frozen=True)
-class MinimumSample:
-    """The sample a test needs before it may alert: rounds and an expected count per cell.
-
-    >>> MinimumSample(rounds=200).check(rounds=50)
-    NotEnoughData(reason='50 rounds, 200 needed', rounds=50, required_rounds=200)
-    >>> MinimumSample(rounds=200).check(rounds=500) is None
-    True
+    >>> binomial_quantile(0.5, 3, 0.5)
+    1
     """
+    from scipy.stats import binom  # not at the top: see the module docstring
 
-    rounds: int = 200
-    min_expected: float = MIN_EXPECTED
-
-    def check(self, *, rounds: int, expected: Iterable[float] = ()) -> NotEnoughData | None:
-        if rounds < self.rounds:
-            return NotEnoughData(f"{rounds} rounds, {self.rounds} needed", rounds, self.rounds)
-        expected = list(expected)
-        if expected and sum(expected) < 2 * self.min_expected:
-            return NotEnoughData(
-                f"expected counts total {sum(expected):.1f}, under {2 * self.min_expected:g}",
-                rounds,
-                self.rounds,
-            )
-        return None
-
-
-@dataclass(frozen=True)
-class ChiSquareResult:
-    """A chi-square goodness-of-fit test after pooling the cells expected fewer than 5 times.
-
-    ``cells`` are the tested cells (each a tuple of the original keys: more than one key
-    when pooled), with their observed and expected counts; ``pooled`` lists only the pooled
-    ones. ``scale`` is what the statistic was divided by (1 unless corrected, see
-    :func:`card_frequency_test`).
-    """
-
-    statistic: float
-    df: int
-    p_value: float
-    cells: tuple[tuple[tuple[Hashable, ...], int, float], ...]
-    pooled: tuple[tuple[Hashable, ...], ...]
-    n: int
-    scale: float = 1.0
-
-
-@dataclass(frozen=True)
-class ExactTestResult:
-    """An exact test's p-value: the probability of every outcome no likelier than the one seen."""
-
-    p_value: float
-    n: int
-    method: str
-
-
-@dataclass(frozen=True)
-class BinomialResult:
-    successes: int
-    n: int
-    p: float
-    observed_rate: float
-    p_value: float
-    method: str  # "exact" or "normal"
-
-
-@dataclass(frozen=True)
-class ZTestResult:
-    """An observed sum against its exact mean and variance (two-sided)."""
-
-    observed: float
-    mean: float
-    sd: float
-    z: float
-    p_value: float
-
-
-@dataclass(frozen=True)
-class CardFrequencyResult:
-    """Cards dealt, by rank, by suit and card by card, against a fair shuffle.
-
-    ``p_value`` combines the parts (Bonferroni: 4 times the smallest, at most 1).
-    ``missing_card_p`` is the chance, over all cards, that some card shows as rarely as the
-    rarest did (a card gone from the deck shows 0); ``extra_card_p`` the same for the most
-    frequent card (a card added).
-    """
-
-    ranks: ChiSquareResult
-    suits: ChiSquareResult
-    rarest: tuple[Card, int, float]
-    commonest: tuple[Card, int, float]
-    missing_card_p: float
-    extra_card_p: float
-    p_value: float
-    cards: int
-    rounds: int
-
-
-@dataclass(frozen=True)
-class BHResult:
-    """Benjamini-Hochberg: each p-value's adjusted q-value and whether it is a discovery."""
-
-    q_values: tuple[float, ...]
-    discoveries: tuple[bool, ...]
-    level: float
-
-
-@dataclass(frozen=True)
-class Band:
-    """A cell's expected count and the range a fair game keeps it in 95% of the time."""
-
-    expected: float
-    low: float
-    high: float
+    return int(binom.ppf(probability, n, p))
 
 
 # --- chi-square and exact multinomial ------------------------------------------------------
@@ -402,41 +268,19 @@ def exact_multinomial_test(
         count and key not in probs for key, count in observed.items()
     ):
         return ExactTestResult(0.0, sum(observed.values()), "exact multinomial")
-    n = sum(observed.get(key, 0) for key in keys)
-    k = len(keys)
-    if math.comb(n + k - 1, k - 1) > max_outcomes:
-        raise ValueError("too many outcomes to enumerate: use chi_square_test")
-    logs = [math.log(probs[key]) for key in keys]
-    log_fact = [math.lgamma(i + 1) for i in range(n + 1)]
-
-    def log_pmf(counts: Sequence[int]) -> float:
-        return log_fact[n] + sum(c * lp - log_fact[c] for c, lp in zip(counts, logs, strict=True))
-
-    seen = log_pmf([observed.get(key, 0) for key in keys])
-    threshold = seen + math.log(_RELATIVE)
-    total = 0.0
-    counts = [0] * k
-
-    def walk(cell: int, left: int, partial: float) -> None:
-        nonlocal total
-        if cell == k - 1:
-            value = log_fact[n] + partial + left * logs[cell] - log_fact[left]
-            if value <= threshold:
-                total += math.exp(value)
-            return
-        for c in range(left + 1):
-            counts[cell] = c
-            walk(cell + 1, left - c, partial + c * logs[cell] - log_fact[c])
-
-    walk(0, n, 0.0)
-    return ExactTestResult(min(1.0, total), n, "exact multinomial")
+    p_value = multinomial_p_value(
+        [observed.get(key, 0) for key in keys],
+        [probs[key] for key in keys],
+        max_outcomes=max_outcomes,
+    )
+    return ExactTestResult(p_value, sum(observed.get(key, 0) for key in keys), "exact multinomial")
 
 
 def category_test(
     observed: Mapping[K, int],
     probabilities: Mapping[K, Number],
     *,
-    minimum: MinimumSample = MinimumSample(),
+    minimum: MinimumSample = HANDS_MINIMUM,
     exact_below: int = 30,
 ) -> ChiSquareResult | ExactTestResult | NotEnoughData:
     """Hand categories dealt against their exact probabilities: exact multinomial test under
@@ -466,8 +310,9 @@ def binomial_test(
 ) -> BinomialResult:
     """Two-sided test of ``successes`` out of ``n`` against probability ``p``.
 
-    Exact (sum of the probabilities of all counts no likelier than the one seen) up to
-    ``exact_max`` trials, then the normal approximation with continuity correction.
+    Exact (``scipy.stats.binomtest``: the sum of the probabilities of all counts no likelier
+    than the one seen) up to ``exact_max`` trials, then the normal approximation with
+    continuity correction.
 
     >>> round(binomial_test(9, 10, Fraction(1, 2)).p_value, 12)   # 2 * (10 + 1) / 1024
     0.021484375
@@ -478,15 +323,14 @@ def binomial_test(
     rate = successes / n if n else 0.0
     if n == 0:
         return BinomialResult(successes, n, p, rate, 1.0, "exact")
+    if p <= 0 or p >= 1:  # every trial certain: the one possible count, or an impossible one
+        certain = 0 if p <= 0 else n
+        return BinomialResult(successes, n, p, rate, float(successes == certain), "exact")
     if n <= exact_max:
-        seen = _log_binomial_pmf(successes, n, p)
-        threshold = seen + math.log(_RELATIVE)
-        total = 0.0
-        for k in range(n + 1):
-            value = _log_binomial_pmf(k, n, p)
-            if value <= threshold:
-                total += math.exp(value)
-        return BinomialResult(successes, n, p, rate, min(1.0, total), "exact")
+        from scipy.stats import binomtest  # not at the top: see the module docstring
+
+        p_value = binomtest(successes, n, p).pvalue
+        return BinomialResult(successes, n, p, rate, min(1.0, float(p_value)), "exact")
     mean = n * p
     sd = math.sqrt(n * p * (1 - p))
     z = max(abs(successes - mean) - 0.5, 0.0) / sd
@@ -527,119 +371,15 @@ def z_test(observed: Number, mean: Number, variance: Number) -> ZTestResult:
     return ZTestResult(float(observed), float(mean), sd, z, min(1.0, 2 * normal_sf(abs(z))))
 
 
-# --- cards ---------------------------------------------------------------------------------
-
-
-def _poisson_binomial_cdf(k: int, ps: Sequence[float]) -> float:
-    """P(X <= k) for X a sum of independent Bernoulli(p_i) (exact, truncated at k)."""
-    dist = [1.0] + [0.0] * k
-    for p in ps:
-        q = 1 - p
-        for j in range(k, 0, -1):
-            dist[j] = dist[j] * q + dist[j - 1] * p
-        dist[0] *= q
-    return min(1.0, sum(dist))
-
-
-def _counted(sizes: Iterable[int]) -> dict[int, int]:
-    counted: dict[int, int] = {}
-    for m in sizes:
-        counted[m] = counted.get(m, 0) + 1
-    return counted
-
-
-def card_frequency_test(
-    counts: Mapping[Card | str, int],
-    *,
-    cards_per_round: Sequence[int] | Mapping[int, int],
-    decks: int = 1,
-    minimum: MinimumSample = MinimumSample(rounds=20),
-) -> CardFrequencyResult | NotEnoughData:
-    """Cards dealt against a fair shuffle of a shoe of ``decks`` standard decks, reshuffled
-    every round, with ``cards_per_round[i]`` cards dealt from it in round ``i`` (or, the
-    same, a mapping of cards dealt to the number of rounds that dealt that many: what the
-    tallies keep, without a list of a million rounds).
-
-    Each card of the shoe is dealt in a round with probability m / (52 * decks), independently
-    from round to round, so a card's count over the rounds is exact (one deck) and a missing
-    card's count of 0 has probability prod(1 - m_i/52): the card test uses this exactly in
-    its lower tail, the normal approximation in its upper tail. The rank and suit chi-square
-    tests correct for dealing without replacement within a round: their statistic is divided
-    by the finite population factor (N - m) / (N - 1), averaged over the rounds weighted by
-    cards dealt (N = 52 * decks), which makes it chi-square again.
-
-    >>> from casino.cards import DECK
-    >>> result = card_frequency_test({card: 20 for card in DECK}, cards_per_round=[52] * 20)
-    >>> result.p_value
-    1.0
-    """
-    by_size: dict[int, int] = (
-        dict(cards_per_round) if isinstance(cards_per_round, Mapping) else _counted(cards_per_round)
-    )
-    rounds = sum(by_size.values())
-    short = minimum.check(rounds=rounds)
-    if short is not None:
-        return short
-    per_card: dict[Card, int] = dict.fromkeys(DECK, 0)
-    for key, count in counts.items():
-        per_card[parse_card(key) if isinstance(key, str) else key] += count
-    total = sum(per_card.values())
-    dealt = sum(m * r for m, r in by_size.items())
-    if total != dealt:
-        raise ValueError(f"{total} cards counted but {dealt} dealt")
-    shoe = 52 * decks
-    if any(m > shoe for m, r in by_size.items() if r):
-        raise ValueError("more cards dealt in a round than the shoe holds")
-    fpc = sum(r * m * (shoe - m) / (shoe - 1) for m, r in by_size.items()) / dealt if dealt else 1.0
-    fpc = max(fpc, 1e-9)
-    by_rank = {rank: sum(c for card, c in per_card.items() if card.rank == rank) for rank in RANKS}
-    by_suit = {suit: sum(c for card, c in per_card.items() if card.suit == suit) for suit in SUITS}
-    ranks = chi_square_test(by_rank, dict.fromkeys(RANKS, 1), scale=fpc)
-    suits = chi_square_test(by_suit, dict.fromkeys(SUITS, 1), scale=fpc)
-    if isinstance(ranks, NotEnoughData) or isinstance(suits, NotEnoughData):
-        return ranks if isinstance(ranks, NotEnoughData) else suits  # type: ignore[return-value]
-    # One card's count per round: hypergeometric(shoe, decks, m); its mean and variance.
-    mean = sum(r * m * decks / shoe for m, r in by_size.items())
-    variance = sum(
-        r * m * (decks / shoe) * (1 - decks / shoe) * (shoe - m) / (shoe - 1) if shoe > 1 else 0.0
-        for m, r in by_size.items()
-    )
-    rarest_card = min(DECK, key=lambda card: per_card[card])
-    commonest_card = max(DECK, key=lambda card: per_card[card])
-    low, high = per_card[rarest_card], per_card[commonest_card]
-    if decks == 1 and low <= 200:
-        ps = [m / shoe for m, r in sorted(by_size.items()) for _round in range(r)]
-        low_tail = _poisson_binomial_cdf(low, ps)
-    else:
-        low_tail = 1 - normal_sf((low + 0.5 - mean) / math.sqrt(variance)) if variance else 1.0
-    high_tail = normal_sf((high - 0.5 - mean) / math.sqrt(variance)) if variance else 1.0
-    missing = min(1.0, 52 * low_tail)
-    extra = min(1.0, 52 * high_tail)
-    if decks == 1 and high > rounds:
-        extra = 0.0
-    p_value = min(1.0, 4 * min(ranks.p_value, suits.p_value, missing, extra))
-    return CardFrequencyResult(
-        ranks=ranks,
-        suits=suits,
-        rarest=(rarest_card, low, mean),
-        commonest=(commonest_card, high, mean),
-        missing_card_p=missing,
-        extra_card_p=extra,
-        p_value=p_value,
-        cards=dealt,
-        rounds=rounds,
-    )
-
-
 # --- many tests at once ----------------------------------------------------------------------
 
 
 def benjamini_hochberg(p_values: Sequence[float], q: float = 0.05) -> BHResult:
     """Benjamini-Hochberg false-discovery-rate control across many tests.
 
-    q-value of the i-th smallest of m p-values: min over j >= i of p_(j) * m / j; the
-    discoveries are the tests whose q-value is at most ``q``. Among the tests flagged, the
-    expected share of false alarms is at most ``q``.
+    q-value of the i-th smallest of m p-values (``scipy.stats.false_discovery_control``):
+    min over j >= i of p_(j) * m / j; the discoveries are the tests whose q-value is at most
+    ``q``. Among the tests flagged, the expected share of false alarms is at most ``q``.
 
     The textbook example (Benjamini & Hochberg 1995, 15 p-values): at q = 0.05 the four
     smallest are discoveries.
@@ -649,14 +389,9 @@ def benjamini_hochberg(p_values: Sequence[float], q: float = 0.05) -> BHResult:
     >>> sum(benjamini_hochberg(ps).discoveries)
     4
     """
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    q_values = [1.0] * m
-    running = 1.0
-    for rank in range(m, 0, -1):
-        i = order[rank - 1]
-        running = min(running, p_values[i] * m / rank)
-        q_values[i] = min(1.0, running)
+    from scipy.stats import false_discovery_control  # not at the top: see the module docstring
+
+    q_values = [float(value) for value in false_discovery_control(list(p_values), method="bh")]
     return BHResult(tuple(q_values), tuple(value <= q for value in q_values), q)
 
 
@@ -690,69 +425,3 @@ def category_bands(
     """:func:`count_band` for every category of a chart of observed against expected."""
     probs = _probabilities(probabilities)
     return {key: count_band(n, p, level=level, exact=exact) for key, p in probs.items()}
-
-
-# --- detection power ------------------------------------------------------------------------
-
-
-def rounds_to_detect(
-    p0: Number, p1: Number, *, alpha: float = 0.05, power: float = 0.9, per_round: float = 1
-) -> int:
-    """Rounds needed for a two-sided test of a rate at ``alpha`` to catch a shift from ``p0``
-    to ``p1`` with probability ``power`` (normal approximation to the binomial)::
-
-        n = ((z_{1-alpha/2} sqrt(p0 q0) + z_power sqrt(p1 q1)) / (p1 - p0))²
-
-    ``per_round`` trials per round (boxes, cards) divide the count of trials.
-
-    >>> rounds_to_detect(0.5, 0.6, alpha=0.05, power=0.8)
-    194
-    """
-    p0, p1 = float(p0), float(p1)
-    if p0 == p1:
-        raise ValueError("no shift to detect")
-    za = normal_quantile(1 - alpha / 2)
-    zb = normal_quantile(power)
-    n = ((za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2
-    return math.ceil(n / per_round)
-
-
-def rounds_to_detect_mean(
-    mean0: Number,
-    sd0: Number,
-    mean1: Number,
-    sd1: Number,
-    *,
-    alpha: float = 0.05,
-    power: float = 0.9,
-    per_round: float = 1,
-) -> int:
-    """Bets needed for the z-test of a sum to catch a shift of the mean result per bet from
-    ``mean0`` (sd ``sd0``) to ``mean1`` (sd ``sd1``), divided by ``per_round`` bets a round.
-
-    >>> rounds_to_detect_mean(0, 1, 0.1, 1, power=0.8)
-    785
-    """
-    za = normal_quantile(1 - alpha / 2)
-    zb = normal_quantile(power)
-    shift = float(mean1) - float(mean0)
-    if shift == 0:
-        raise ValueError("no shift to detect")
-    n = ((za * float(sd0) + zb * float(sd1)) / shift) ** 2
-    return math.ceil(n / per_round)
-
-
-def rounds_to_detect_missing_card(
-    cards_per_round: int, *, alpha: float = 0.05, deck: int = 52
-) -> int:
-    """Rounds after which a card absent from a one-deck shoe makes the card test alert.
-
-    The card is certain to show 0; the test alerts once 52 * (1 - m/52)^R < alpha (four
-    parts, Bonferroni: alpha / 4 for the combined p-value).
-
-    >>> rounds_to_detect_missing_card(15)
-    25
-    """
-    share = cards_per_round / deck
-    target = alpha / 4 / deck
-    return math.ceil(math.log(target) / math.log1p(-share))

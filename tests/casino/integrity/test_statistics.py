@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from casino.cards import DECK
+from casino.integrity.cards import card_frequency_test
 from casino.integrity.statistics import (
     BHResult,
     ChiSquareResult,
@@ -24,7 +25,6 @@ from casino.integrity.statistics import (
     benjamini_hochberg,
     binomial_cdf,
     binomial_test,
-    card_frequency_test,
     category_bands,
     category_test,
     chi_square_sf,
