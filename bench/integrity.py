@@ -90,10 +90,10 @@ def fill_rows() -> None:
 
     from casino import games
     from casino.cards import DECK
+    from casino.integrity.models.tallies import CARDS_DEALT
+    from casino.integrity.tallies import write_card_tallies, write_category_tallies
     from casino.models import BetTally, Player, Round, TableSession, Venue
-    from casino.models.integrity import CARDS_DEALT
     from casino.roles import DEALER, grant
-    from casino.services.integrity_tallies import write_card_tallies, write_category_tallies
 
     venue = Venue.objects.get(code=VENUE)
     sessions = list(

@@ -67,9 +67,10 @@ _FLOOR_RECORDS = [
         "box",
         "ledgerentry",
         "slip",
-        "fluctuationinvestigation",
-        "investigationnote",
     )
+] + [
+    ("integrity", "view_fluctuationinvestigation"),
+    ("integrity", "view_investigationnote"),
 ]
 
 #: The floor's admin permissions per role (the floor itself is governed by the capabilities

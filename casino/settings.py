@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "casino",
     "casino.count",
+    "casino.integrity",
     "niuniu",
     "maubinh",
     "baccarat",
@@ -182,7 +183,7 @@ LOGIN_REDIRECT_URL = "/console/"
 SESSION_COOKIE_AGE = 12 * 3600
 CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 # A fluctuation investigation is due this many days after the report that flagged it opens
-# it (casino/services/investigations.py); past it, the dashboard lists it as overdue.
+# it (casino/integrity/investigations.py); past it, the dashboard lists it as overdue.
 INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
 # The floor view (casino/console/floor.py) flags an open table with no round for
 # FLOOR_IDLE_MINUTES and a fill or credit waiting for the cage for FLOOR_SLIP_WAIT_MINUTES.

@@ -17,7 +17,7 @@ group's observations):
 
 A test with too small a sample says so and takes no part in the false discovery rate;
 every other p-value of the run goes into one Benjamini-Hochberg procedure, and each
-discovery is an alert that opens an investigation (casino.services.investigations).
+discovery is an alert that opens an investigation (casino.integrity.investigations).
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from django.utils import timezone
 from casino import games
 from casino.integrity import statistics as st
 from casino.integrity.cards import card_frequency_test
-from casino.models import BetTally, CardTally, CategoryTally, Table, TableSession, Venue
-from casino.models.integrity import CARDS_DEALT, IntegrityResult, IntegrityRun
+from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.models.tallies import CARDS_DEALT, IntegrityResult, IntegrityRun
+from casino.models import BetTally, Table, TableSession, Venue
 from casino.reports.cells import rates_of
 
 #: The false discovery rate the run controls across its tests.
@@ -184,8 +185,8 @@ def integrity_run(
 ) -> IntegrityRun:
     """Test the venue's tallies of the gaming dates ``date_from``..``date_to`` (inclusive),
     store every result and open an investigation per alert."""
+    from casino.integrity.investigations import investigation_open_integrity
     from casino.services.audit import audit_record
-    from casino.services.investigations import investigation_open_integrity
 
     started = time.perf_counter()
     if run is None:

@@ -1,5 +1,7 @@
 """The floor's models, one module per part; import them from here."""
 
+from casino.integrity.models.investigations import FluctuationInvestigation, InvestigationNote
+from casino.integrity.models.tallies import CardTally, CategoryTally, IntegrityResult, IntegrityRun
 from casino.models.audit import AuditEvent
 from casino.models.cash import (
     CashAlert,
@@ -10,8 +12,6 @@ from casino.models.cash import (
     CashTransaction,
 )
 from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
-from casino.models.integrity import CardTally, CategoryTally, IntegrityResult, IntegrityRun
-from casino.models.investigations import FluctuationInvestigation, InvestigationNote
 from casino.models.ledger import (
     Account,
     Drop,

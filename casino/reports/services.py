@@ -41,13 +41,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.errors import Forbidden
+from casino.integrity.investigations import investigations_sync
 from casino.models import Shift, ShiftReport, ShiftReportFile, TableSession
 from casino.money import Grouping, grouped
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record
-from casino.services.investigations import investigations_sync
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,10 @@
 from django.urls import path
 
+from casino.integrity import investigation_views
+from casino.integrity import rounds_views as integrity_rounds_views
+from casino.integrity import views as integrity_views
 from casino.reports import (
     cash_views,
-    integrity_rounds_views,
-    integrity_views,
-    investigation_views,
     player_views,
     reconciliation_views,
     statistical_views,

@@ -30,12 +30,13 @@ from casino import cash_selectors, exports
 from casino.console.access import use_venue_language
 from casino.errors import Forbidden
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.integrity import selectors as investigation_selectors
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
 from casino.money import currency_places, grouped, venue_money
 from casino.policy import Capability, declare
 from casino.replicas import replica_reads
-from casino.reports import investigation_selectors, outputs, periods, selectors, services
+from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.services.gaming_days import gaming_date_of

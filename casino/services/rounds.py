@@ -29,6 +29,7 @@ from casino.compiled import (
 )
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
+from casino.integrity.tallies import integrity_tally
 from casino.limits import Limit, in_force, with_limits_in_force
 from casino.models import (
     Bet,
@@ -48,7 +49,6 @@ from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, players_eligibility
-from casino.services.integrity_tallies import integrity_tally
 from casino.services.ledger import ledger_post
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session

@@ -26,6 +26,7 @@ from django.db.models import JSONField
 
 from casino import games
 from casino.games import BoxInput, LedgerLine, RoundResult
+from casino.integrity.tallies import TalliedRound, integrity_tally_rounds
 from casino.models import (
     Bet,
     BetTally,
@@ -39,7 +40,6 @@ from casino.models import (
     TableSession,
 )
 from casino.rules import version_in_force
-from casino.services.integrity_tallies import TalliedRound, integrity_tally_rounds
 from casino.services.ledger import check_balanced
 from casino.services.tallies import tally_settled
 

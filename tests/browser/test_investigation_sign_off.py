@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from casino.models import FluctuationInvestigation, ShiftReport
+from casino.integrity.investigations import investigations_sync
+from casino.integrity.models import FluctuationInvestigation
+from casino.models import ShiftReport
 from casino.roles import MANAGER
-from casino.services.investigations import investigations_sync
 from casino.services.sessions import shift_current
 from tests.browser.conftest import shot
 from tests.factories import staff

@@ -42,13 +42,13 @@ from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
 from casino.count.models import DropBox
 from casino.games import BoxInput
+from casino.integrity.investigations import investigation_note_add, investigations_sync
+from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import (
     ApiToken,
     AuditEvent,
     Drop,
-    FluctuationInvestigation,
     GamingDay,
-    InvestigationNote,
     LedgerEntry,
     LoginAttempt,
     Pit,
@@ -89,7 +89,6 @@ from casino.roles import (
 )
 from casino.services.cash import cash_record, thresholds_propose
 from casino.services.closing import session_close, session_figures
-from casino.services.investigations import investigation_note_add, investigations_sync
 from casino.services.limits import limit_change_schedule
 from casino.services.logins import login_record, token_issue
 from casino.services.pits import pit_create
@@ -1570,8 +1569,8 @@ ADMIN_MODELS = {
     "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "casino.slip": _read_only(lambda world, side: side.slip.pk),
     "casino.loginattempt": _read_only(lambda world, side: side.login.pk),
-    "casino.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
-    "casino.investigationnote": _read_only(lambda world, side: side.note.pk),
+    "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
+    "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
     # A pit is never deleted; a change of limits is scheduled on the floor view.
     "casino.pit": AdminModel(lambda world, side: side.pit.pk, delete=False),
     "casino.tablelimitchange": _read_only(lambda world, side: side.limit_change.pk),

@@ -35,13 +35,14 @@ from openpyxl import load_workbook
 from casino import exports
 from casino.exports import Column, Export, Kind, Sheet
 from casino.games import BoxInput
-from casino.models import FluctuationInvestigation, ShiftReport, Slip, SlipStatus, Venue
+from casino.integrity.investigations import investigations_sync
+from casino.integrity.models import FluctuationInvestigation
+from casino.models import ShiftReport, Slip, SlipStatus, Venue
 from casino.reports import outputs, periods
 from casino.reports.services import report_build, report_request
 from casino.roles import CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.services.cash import cash_record
 from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose
-from casino.services.investigations import investigations_sync
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request, slip_void

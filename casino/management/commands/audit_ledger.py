@@ -21,18 +21,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import DecimalField, Exists, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from casino.models import (
-    Account,
-    Box,
-    CardTally,
-    CategoryTally,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    TableSession,
-)
+from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.tallies import integrity_differences
+from casino.models import Account, Box, LedgerEntry, Round, RoundStatus, TableSession
 from casino.progress import command_progress
-from casino.services.integrity_tallies import integrity_differences
 from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())

@@ -18,16 +18,8 @@ from django.utils import timezone
 from casino import games
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
-from casino.models import (
-    DealerSpell,
-    FluctuationInvestigation,
-    Player,
-    ShiftReport,
-    Table,
-    TableLimit,
-    TableSession,
-    Venue,
-)
+from casino.integrity.models import FluctuationInvestigation
+from casino.models import DealerSpell, Player, ShiftReport, Table, TableLimit, TableSession, Venue
 from casino.reports.services import report_build
 from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose

@@ -13,9 +13,9 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from casino.integrity.tallies import integrity_rebuild
 from casino.models import Shift, Venue
 from casino.progress import command_progress
-from casino.services.integrity_tallies import integrity_rebuild
 from casino.services.tallies import tally_differences, tally_rebuild
 
 

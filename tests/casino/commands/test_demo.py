@@ -10,13 +10,12 @@ from django.db.models import Sum
 
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
+from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.models import (
     AuditEvent,
     Comp,
     CompPolicy,
     Drop,
-    FluctuationInvestigation,
-    IntegrityResult,
     LedgerEntry,
     Player,
     Round,

@@ -27,13 +27,14 @@ import numpy as np
 import pytest
 
 from casino.cards import DECK
+from casino.integrity.models import CardTally, CategoryTally, IntegrityResult
+from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.runs import FDR, integrity_run
-from casino.models import BetTally, CardTally, CategoryTally, IntegrityResult
-from casino.models.integrity import CARDS_DEALT
+from casino.integrity.tallies import write_card_tallies, write_category_tallies
+from casino.models import BetTally
 from casino.reports.cells import rates_of
 from casino.roles import DEALER
 from casino.rules import rules_in_force
-from casino.services.integrity_tallies import write_card_tallies, write_category_tallies
 from casino.services.pits import pit_create
 from casino.services.sessions import session_open
 from tests.factories import PlayerFactory, niuniu_table, staff

@@ -10,8 +10,9 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.integrity.models import FluctuationInvestigation, IntegrityRun
 from casino.integrity.runs import integrity_run
-from casino.models import AuditEvent, FluctuationInvestigation, IntegrityRun
+from casino.models import AuditEvent
 from casino.roles import MANAGER
 from casino.services.pits import pit_create
 from tests.casino.integrity.simulated import Manipulation, deal

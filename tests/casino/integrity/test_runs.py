@@ -9,8 +9,8 @@ import math
 import pytest
 
 from casino.integrity import statistics as st
+from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.runs import CARD_MINIMUM, integrity_run, run_tests
-from casino.models import FluctuationInvestigation, IntegrityResult
 from casino.roles import DEALER
 from casino.services.sessions import session_open
 from tests.casino.integrity.simulated import Manipulation, deal

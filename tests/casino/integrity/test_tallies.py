@@ -7,8 +7,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.games import BoxInput
-from casino.models import CardTally, CategoryTally
-from casino.models.integrity import CARDS_DEALT
+from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.models.tallies import CARDS_DEALT
 from casino.services.rounds import round_create, round_settle, round_void
 from tests.factories import PlayerFactory
 

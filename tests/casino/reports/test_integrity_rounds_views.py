@@ -16,9 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from casino.games import BoxInput
+from casino.integrity import rounds_views as integrity_rounds_views
+from casino.integrity.models import IntegrityResult
 from casino.integrity.runs import integrity_run
-from casino.models import IntegrityResult, Pit
-from casino.reports import integrity_rounds_views
+from casino.models import Pit
 from casino.roles import DEALER, MANAGER
 from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create, round_settle, round_void

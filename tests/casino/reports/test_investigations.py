@@ -11,10 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino.errors import Forbidden
-from casino.models import AuditEvent, FluctuationInvestigation, InvestigationNote
+from casino.integrity import investigations as steps
+from casino.integrity.models import FluctuationInvestigation, InvestigationNote
+from casino.models import AuditEvent
 from casino.reports import outputs, services
 from casino.roles import MANAGER
-from casino.services import investigations as steps
 from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.reports.conftest import FIGURES
@@ -155,7 +156,7 @@ def test_auditors_read_and_cannot_write_other_venues_do_not_find(client, night, 
     assert not inv.notes.exists()
     assert (
         client.get(
-            reverse("admin:casino_fluctuationinvestigation_change", args=[inv.pk])
+            reverse("admin:integrity_fluctuationinvestigation_change", args=[inv.pk])
         ).status_code
         == 200
     )

@@ -8,19 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, F, Q, Sum
 
-from casino.models import (
-    Bet,
-    Box,
-    CardTally,
-    CategoryTally,
-    LedgerEntry,
-    Round,
-    Shift,
-    ShiftReport,
-    TableSession,
-)
-from casino.models.integrity import CARDS_DEALT
-from casino.services.integrity_tallies import integrity_differences, integrity_rebuild
+from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.models.tallies import CARDS_DEALT
+from casino.integrity.tallies import integrity_differences, integrity_rebuild
+from casino.models import Bet, Box, LedgerEntry, Round, Shift, ShiftReport, TableSession
 from casino.services.tallies import tally_differences
 
 pytestmark = pytest.mark.django_db

@@ -21,8 +21,9 @@ from django.db.models import Prefetch
 
 from casino import games
 from casino.games import IntegrityCounts, RoundResult
-from casino.models import Bet, Box, CardTally, CategoryTally, Round, RoundStatus, TableSession
-from casino.models.integrity import CARDS_DEALT
+from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.models.tallies import CARDS_DEALT
+from casino.models import Bet, Box, Round, RoundStatus, TableSession
 
 
 class TalliedRound(NamedTuple):

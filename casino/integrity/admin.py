@@ -1,5 +1,5 @@
 """Fluctuation investigations and their notes, read-only: the report pages and the services
-(casino.services.investigations) write them."""
+(casino.integrity.investigations) write them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.contrib import admin
 
 from casino.admin.base import ReadOnlyAdmin
 from casino.admin.records import money_column
-from casino.models import FluctuationInvestigation, InvestigationNote
+from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 
 
 class InvestigationNoteInline(admin.TabularInline):

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_GET
 
 from casino.console.access import use_venue_language
 from casino.console.history import round_parts
+from casino.integrity.models import IntegrityResult
+from casino.integrity.views import _reader
 from casino.logs import log_venue
-from casino.models import Bet, Box, IntegrityResult, Round, RoundStatus
+from casino.models import Bet, Box, Round, RoundStatus
 from casino.policy import Capability, declare
-from casino.reports.integrity_views import _reader
 from casino.reports.views import _check, _render
 
 #: Rounds a page lists.

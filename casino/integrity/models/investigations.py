@@ -11,7 +11,7 @@ links its ``IntegrityResult`` (the observed against expected table) and keeps th
 figures in ``figures``.
 
 Nothing is deleted: on PostgreSQL triggers refuse DELETE and TRUNCATE of investigations,
-and UPDATE, DELETE and TRUNCATE of their notes (migration 0022). casino.services.investigations
+and UPDATE, DELETE and TRUNCATE of their notes (migration 0022). casino.integrity.investigations
 writes both.
 """
 
@@ -75,7 +75,7 @@ class FluctuationInvestigation(models.Model):
         help_text=_("Empty: the shift's total."),
     )
     integrity_result = models.OneToOneField(
-        "casino.IntegrityResult",
+        "integrity.IntegrityResult",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -137,6 +137,7 @@ class FluctuationInvestigation(models.Model):
     flag_cleared_at = models.DateTimeField(_("flag cleared at"), null=True, blank=True)
 
     class Meta:
+        db_table = "casino_fluctuationinvestigation"
         verbose_name = _("fluctuation investigation")
         verbose_name_plural = _("fluctuation investigations")
         ordering = ["-opened_at", "-id"]
@@ -210,6 +211,7 @@ class InvestigationNote(models.Model):
     key = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
+        db_table = "casino_investigationnote"
         verbose_name = _("investigation note")
         verbose_name_plural = _("investigation notes")
         ordering = ["investigation", "written_at", "id"]

@@ -18,8 +18,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
-from casino.models import IntegrityResult, IntegrityRun, Pit, Player, Table, Venue
+from casino.models import Pit, Player, Table, Venue
 from casino.players import membership_key
 from casino.policy import Capability, declare
 from casino.reports.views import _render, dates_asked, venue_asked

@@ -30,12 +30,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import (
-    FluctuationInvestigation,
-    InvestigationNote,
-    ShiftReport,
-    Table,
-)
+from casino.integrity.models import FluctuationInvestigation, InvestigationNote
+from casino.models import ShiftReport, Table
 from casino.money import venue_money
 from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record

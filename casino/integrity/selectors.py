@@ -1,7 +1,7 @@
 """What the investigation pages read: the list, one investigation, the overdue ones, the log.
 
 Investigations are read by whoever reads the venue's reports (``selectors.report_access``);
-managers of the venue act on them (casino.services.investigations). Times are shown in the
+managers of the venue act on them (casino.integrity.investigations). Times are shown in the
 venue's time zone, amounts as the venue writes them. They read the primary: a manager
 comes back to these pages right after each step, which a lagging replica would not show
 yet (the dashboard's caller decides where its own reads go).
@@ -17,7 +17,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from casino.models import FluctuationInvestigation, Venue
+from casino.integrity.models import FluctuationInvestigation
+from casino.models import Venue
 from casino.money import venue_money
 from casino.replicas import replica_reads
 from casino.reports.selectors import report_venues

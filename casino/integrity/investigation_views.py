@@ -23,14 +23,14 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.console.access import use_venue_language
 from casino.errors import ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
-from casino.models import FluctuationInvestigation
+from casino.integrity import investigations as steps
+from casino.integrity import selectors as chosen
+from casino.integrity.investigations import venue_managers
+from casino.integrity.models import FluctuationInvestigation
+from casino.integrity.views import READERS as INTEGRITY_READERS
 from casino.policy import Capability, declare
-from casino.reports import investigation_selectors as chosen
-from casino.reports.integrity_views import READERS as INTEGRITY_READERS
 from casino.reports.views import _check, dates_asked, venue_asked
 from casino.roles import MANAGE, can
-from casino.services import investigations as steps
-from casino.services.investigations import venue_managers
 from casino.timezones import venue_today, venue_zone
 
 Status = FluctuationInvestigation.Status

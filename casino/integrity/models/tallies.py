@@ -4,7 +4,7 @@ Each settlement adds its round to ``CategoryTally`` (per table session, dealer, 
 player, ruleset version, subject and category: the dealer's hand category, a box's, a box's
 outcome against the dealer, a seat's events, and how many cards the round dealt) and to
 ``CardTally`` (per session, dealer and card); a void takes it off again
-(casino.services.integrity_tallies). An ``IntegrityRun`` reads the tallies of a venue's
+(casino.integrity.tallies). An ``IntegrityRun`` reads the tallies of a venue's
 period, tests them (casino.integrity.runs) and keeps one ``IntegrityResult`` per test; an
 alert opens a ``FluctuationInvestigation`` in the same workflow as a report's flag.
 """
@@ -47,6 +47,7 @@ class CategoryTally(models.Model):
     count = models.IntegerField(help_text=_("0 once every round counted was voided."))
 
     class Meta:
+        db_table = "casino_categorytally"
         ordering = ["session", "subject", "category"]
         constraints = [
             models.UniqueConstraint(
@@ -80,6 +81,7 @@ class CardTally(models.Model):
     count = models.IntegerField()
 
     class Meta:
+        db_table = "casino_cardtally"
         ordering = ["session", "rank", "suit"]
         constraints = [
             models.UniqueConstraint(
@@ -116,6 +118,7 @@ class IntegrityRun(models.Model):
     error = models.TextField(blank=True)
 
     class Meta:
+        db_table = "casino_integrityrun"
         ordering = ["venue__code", "-date_to", "-id"]
         indexes = [models.Index(fields=["venue", "date_to"])]
 
@@ -174,6 +177,7 @@ class IntegrityResult(models.Model):
     evidence = models.JSONField(default=dict)
 
     class Meta:
+        db_table = "casino_integrityresult"
         ordering = ["run", "-alert", "q_value", "id"]
         indexes = [models.Index(fields=["run", "alert"])]
 
