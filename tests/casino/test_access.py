@@ -1364,6 +1364,9 @@ API_ROUTES = {
         _api("rating-list", lambda side: side.venue.pk), api(capability=REPORT_READ)
     ),
     "api:day-figures": Route(_api_count("day-figures"), api(capability=REPORT_READ), shows=mark),
+    "api:reconciliation": Route(
+        _api_count("reconciliation"), api(capability=REPORT_READ), shows=mark
+    ),
     "api:period": Route(
         _api("period", lambda side: side.venue.pk), api(capability=REPORT_READ), shows=mark
     ),
