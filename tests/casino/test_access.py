@@ -1020,6 +1020,13 @@ REPORT_ROUTES = {
         reports(),
         shows=mark,
     ),
+    "reports:reconciliation_file": Route(
+        lambda world, side: (
+            f"{reverse('reports:reconciliation_file', args=['csv'])}?venue={side.venue.code}"
+        ),
+        reports(),
+        shows=mark,
+    ),
     "reports:statistical": Route(
         lambda world, side: f"{reverse('reports:statistical')}?venue={side.venue.code}",
         reports(),
