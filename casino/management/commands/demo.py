@@ -317,7 +317,8 @@ class Command(BaseCommand):
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
             f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/",
             # the counted day against today's, whose tables are open and boxes uncounted
-            f"  reconciliation of {day} (counted) and of {today} (not counted yet): "
+            f"  reconciliation of {day} (counted: it reconciles) and of {today} (it does "
+            "not: tables open, boxes not counted, a tray short at its close): "
             f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={day}, "
             f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={today}",
         ]
