@@ -28,6 +28,7 @@ from casino.models import (
     VersionStatus,
 )
 from casino.reports.reconciliation import reconciliation
+from casino.reports.reconciliation_surfaces import surface_lines
 from casino.roles import ROLES, roles_of
 from casino.rules import version_in_force
 from casino.services.tallies import tally_differences
@@ -105,6 +106,10 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         (line,) = found["rows"]
         assert (line["uncounted"], line["difference"], line["reconciles"]) == (0, 0, True)
         assert found["total"]["reconciles"] is True
+        # and every other surface (its shift report and the dashboard included) agrees
+        shown = surface_lines(found)
+        assert shown["disagreeing"] == 0
+        assert all(surface["built"] for surface in shown["surfaces"])
         today = niuniu_open.get().shift.gaming_date
         found = reconciliation(venue, today)
         assert today > day and found["total"]["reconciles"] is False
