@@ -207,9 +207,10 @@ def measure() -> None:
     django.setup()
     from django.db import connection
 
+    from casino.integrity.models import CategoryTally
     from casino.integrity.runs import integrity_run
     from casino.integrity.statistics import load_for_runs
-    from casino.models import CategoryTally, Venue
+    from casino.models import Venue
 
     # As the worker does when it starts (casino/celery.py): the libraries' import is its
     # own figure, once a process, not a run's.

@@ -85,7 +85,8 @@ def integrity_run_task(
     from datetime import date
 
     from casino.integrity import runs
-    from casino.models import IntegrityRun, Venue
+    from casino.integrity.models import IntegrityRun
+    from casino.models import Venue
 
     try:
         if run_id is not None:

@@ -117,6 +117,11 @@ urlpatterns = [
         day.DayFiguresView.as_view(),
         name="day-figures",
     ),
+    path(
+        "venues/<int:pk>/reconciliation/<str:gaming_date>/",
+        day.ReconciliationView.as_view(),
+        name="reconciliation",
+    ),
     path("venues/<int:pk>/periods/", day.PeriodView.as_view(), name="period"),
     path("drop-boxes/<int:pk>/counts/", count.BoxCountView.as_view(), name="box-count"),
     path("audit/", views.AuditEventListView.as_view(), name="audit-list"),

@@ -1,58 +1,33 @@
 """The reconciliation of a gaming day (``casino.reports.reconciliation``): per table the
-win by ledger and the win by count side by side, and what explains their difference.
+win by ledger and the win by count side by side, what explains their difference, and the
+same figures as every other surface shows them (``reconciliation_surfaces``); the same as
+CSV and XLSX (``casino.exports``) and PDF (WeasyPrint, as the statistical report's).
 Read by those who read the venue's reports (supervisors, managers and auditors), in the
 venue's language unless the reader picked one."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from casino.models import ShiftReport, Venue
+from casino import exports
 from casino.policy import Capability, declare
 from casino.reports.reconciliation import SHOWN, reconciliation
+from casino.reports.reconciliation_export import export_of
+from casino.reports.reconciliation_surfaces import surface_lines
 from casino.reports.statistical_views import _asked
 
+FILES = {"csv", "xlsx", "pdf"}
 
-def surfaces(venue: Venue, day: date) -> list[dict[str, Any]]:
-    """The other pages, files and endpoints that show the same figures of the day, each
-    read from the same definitions (``casino.count.selectors.win_figures``)."""
-    on = day.isoformat()
-    lines = [
-        {
-            "label": _("The count's win per table"),
-            "url": reverse("console:count-figures", args=[venue.pk, on]),
-        },
-        {
-            "label": _("Statistical report (the day's win and drop)"),
-            "url": f"{reverse('reports:statistical')}?venue={venue.code}&date={on}",
-        },
-        {
-            "label": _("API: the day's figures"),
-            "url": reverse("api:day-figures", args=[venue.pk, on]),
-        },
-    ]
-    reports = (
-        ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day)
-        .select_related("shift")
-        .order_by("shift__starts_at", "pk")
-    )
-    lines += [
-        {
-            "label": _("Shift report, %(shift)s: win by count against win by ledger")
-            % {"shift": report.shift.name},
-            "url": reverse("reports:report", args=[report.pk]),
-        }
-        for report in reports
-    ]
-    return lines
+
+def _context(found: dict[str, Any]) -> dict[str, Any]:
+    return {**found, "definitions": SHOWN, **surface_lines(found)}
 
 
 @declare(Capability.READ_REPORTS)
@@ -61,11 +36,40 @@ def surfaces(venue: Venue, day: date) -> list[dict[str, Any]]:
 def reconciliation_page(request: HttpRequest) -> HttpResponse:
     """The reconciliation of a venue's gaming date (``?date=``, by default today's)."""
     venues, venue, day, errors = _asked(request)
+    query = f"?venue={venue.code}&date={day.isoformat()}"
     context = {
-        **reconciliation(venue, day),
+        **_context(reconciliation(venue, day)),
         "venues": venues,
         "errors": errors,
-        "definitions": SHOWN,
-        "surfaces": surfaces(venue, day),
+        "files": {
+            name: reverse("reports:reconciliation_file", args=[name]) + query
+            for name in sorted(FILES)
+        },
     }
     return render(request, "reports/reconciliation.html", context)
+
+
+def render_pdf(found: dict[str, Any]) -> bytes:
+    """The reconciliation as a PDF (WeasyPrint) in the active language."""
+    from weasyprint import HTML  # loaded on the first PDF
+
+    html = render_to_string("reports/reconciliation_pdf.html", _context(found))
+    return HTML(string=html).write_pdf()
+
+
+@declare(Capability.READ_REPORTS)
+@login_required
+@require_GET
+@exports.export_view
+def reconciliation_file(request: HttpRequest, name: str) -> HttpResponse:
+    """The reconciliation as ``csv``, ``xlsx`` or ``pdf``."""
+    if name not in FILES:
+        raise Http404("no such file")
+    _venues, venue, day, _errors = _asked(request)
+    found = reconciliation(venue, day)
+    filename = f"{venue.code}-reconciliation-{day.isoformat()}.{name}"
+    if name == "csv":
+        return exports.csv_response(export_of(found), filename)
+    if name == "xlsx":
+        return exports.xlsx_response(export_of(found), filename)
+    return exports.download(render_pdf(found), filename, "application/pdf")

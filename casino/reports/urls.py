@@ -52,6 +52,11 @@ urlpatterns = [
         reconciliation_views.reconciliation_page,
         name="reconciliation",
     ),
+    path(
+        "reconciliation/<str:name>",
+        reconciliation_views.reconciliation_file,
+        name="reconciliation_file",
+    ),
     path("integrity/", integrity_views.integrity_page, name="integrity"),
     path("integrity/run/", integrity_views.integrity_run_now, name="integrity_run"),
     path(

@@ -61,3 +61,23 @@ def chips_for(total: Decimal, denominations: Sequence[str]) -> dict[str, int]:
             chips[denomination] = count
             left -= count * Decimal(denomination)
     return chips
+
+
+def tray_chips(total: Decimal, denominations: Sequence[str]) -> dict[str, int]:
+    """The chips of a tray worth exactly ``total`` (``chips_for``), so that a demo's closer
+    is the tray as it truly stands and its day reconciles to the unit: a ``ValueError``
+    where no chip makes up what is left (a settled amount finer than the smallest chip:
+    stakes in steps of the minimum bet keep every payout and commission whole chips).
+
+    >>> tray_chips(Decimal("1500"), ["1000", "500"])
+    {'1000': 1, '500': 1}
+    >>> tray_chips(Decimal("1499.50"), ["1000", "500"])
+    Traceback (most recent call last):
+    ...
+    ValueError: no chip makes up 499.50 of a tray of 1499.50
+    """
+    chips = chips_for(total, denominations)
+    left = total - sum((Decimal(d) * n for d, n in chips.items()), Decimal(0))
+    if left:
+        raise ValueError(f"no chip makes up {left} of a tray of {total}")
+    return chips

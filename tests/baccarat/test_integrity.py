@@ -132,8 +132,8 @@ def test_the_rounds_an_integrity_result_counted_read_the_shoes_once_per_session(
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from casino.integrity.models import IntegrityResult
     from casino.integrity.runs import integrity_run
-    from casino.models import IntegrityResult
 
     # Four deals where both hands stand on their first two cards.
     deals = ("2S 9H 3C KD", "4S 4H 3D 5C", "9S 2H KC 3D", "TS 7H 8C 4D")

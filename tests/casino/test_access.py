@@ -1019,6 +1019,13 @@ REPORT_ROUTES = {
         reports(),
         shows=mark,
     ),
+    "reports:reconciliation_file": Route(
+        lambda world, side: (
+            f"{reverse('reports:reconciliation_file', args=['csv'])}?venue={side.venue.code}"
+        ),
+        reports(),
+        shows=mark,
+    ),
     "reports:statistical": Route(
         lambda world, side: f"{reverse('reports:statistical')}?venue={side.venue.code}",
         reports(),
@@ -1363,6 +1370,9 @@ API_ROUTES = {
         _api("rating-list", lambda side: side.venue.pk), api(capability=REPORT_READ)
     ),
     "api:day-figures": Route(_api_count("day-figures"), api(capability=REPORT_READ), shows=mark),
+    "api:reconciliation": Route(
+        _api_count("reconciliation"), api(capability=REPORT_READ), shows=mark
+    ),
     "api:period": Route(
         _api("period", lambda side: side.venue.pk), api(capability=REPORT_READ), shows=mark
     ),

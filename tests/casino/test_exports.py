@@ -237,6 +237,12 @@ EXPORTS: dict[str, Url] = {
         + urlencode({"venue": world.venue.code, "date": world.day})
         for name in ("csv", "xlsx")
     ],
+    "reports:reconciliation_file": lambda world: [
+        reverse("reports:reconciliation_file", args=[name])
+        + "?"
+        + urlencode({"venue": world.venue.code, "date": world.day})
+        for name in ("csv", "xlsx")
+    ],
     "reports:periods_csv": lambda world: [
         url
         for dimension in periods.DIMENSIONS

@@ -212,3 +212,72 @@ class PeriodSerializer(serializers.Serializer):
     total = PeriodLineSerializer()
     lines = PeriodLineSerializer(many=True)
     notes = serializers.ListField(child=serializers.CharField())
+
+
+class DayReconciliationCountedSerializer(serializers.Serializer):
+    counted = serializers.BooleanField(help_text="False: the box is not counted yet.")
+    counted_drop = MoneyField(help_text="The count's drop posted to the session since.")
+    drop = MoneyField(help_text="The drop at close with the count's.")
+    win_by_count = MoneyField(help_text="The win by count at close with the count's drop.")
+    variance = MoneyField(help_text="win_by_count - win_by_ledger with the count's drop.")
+
+
+class DayReconciliationVoidsSerializer(serializers.Serializer):
+    rounds = serializers.IntegerField(help_text="Rounds voided: they move neither win.")
+    stakes = MoneyField(help_text="The stakes they carried.")
+
+
+class DayReconciliationLateSerializer(serializers.Serializer):
+    entries = serializers.IntegerField(help_text="Ledger entries made after the close.")
+    house = MoneyField(help_text="What those entries moved to the house.")
+    cash = serializers.IntegerField(help_text="Cash records made after the close.")
+
+
+class DayReconciliationLineSerializer(serializers.Serializer):
+    """What explains a table's difference, session by session."""
+
+    session = serializers.IntegerField(source="session.pk")
+    open = serializers.BooleanField(help_text="Still open: no win by count yet.")
+    variance = MoneyField(allow_null=True, help_text="The closing variance, as stored at close.")
+    reason = serializers.CharField(help_text="The reason the close gave for its variance.")
+    counted = DayReconciliationCountedSerializer(allow_null=True, help_text="Null while open.")
+    voids = DayReconciliationVoidsSerializer(allow_null=True)
+    late = DayReconciliationLateSerializer(
+        allow_null=True, help_text="Entries made after the close, other than the count's drop."
+    )
+
+
+class DayReconciliationRowSerializer(serializers.Serializer):
+    table = TableRefSerializer()
+    settles = serializers.BooleanField(
+        help_text="False: an accounting-only table, no settled rounds to compare."
+    )
+    drop = MoneyField()
+    win_by_count = MoneyField(source="win", allow_null=True, help_text="Null while open.")
+    win_by_ledger = MoneyField(allow_null=True, help_text="Null at an accounting-only table.")
+    difference = MoneyField(allow_null=True, help_text="win_by_count - win_by_ledger.")
+    reconciles = serializers.BooleanField(
+        help_text="No difference, every session closed and every box counted."
+    )
+    uncounted = serializers.IntegerField(help_text="Sessions whose box is not counted yet.")
+    still_open = serializers.IntegerField()
+    lines = DayReconciliationLineSerializer(many=True)
+
+
+class DayReconciliationTotalSerializer(serializers.Serializer):
+    drop = MoneyField()
+    win_by_count = MoneyField(
+        source="win", allow_null=True, help_text="Null while a table is open."
+    )
+    win_by_ledger = MoneyField()
+    difference = MoneyField(
+        allow_null=True, help_text="The tables' differences added up (tables that settle rounds)."
+    )
+    reconciles = serializers.BooleanField()
+
+
+class DayReconciliationSerializer(serializers.Serializer):
+    venue = serializers.IntegerField(source="venue.pk")
+    gaming_date = serializers.DateField(source="day")
+    rows = DayReconciliationRowSerializer(many=True)
+    total = DayReconciliationTotalSerializer()

@@ -1,7 +1,7 @@
 """What the day's screens read, for another system: a venue's buy-ins and cash-outs, its
 cash transaction records and cash alerts, the rated play of games rated by hand, the day's
-figures per table and the report periods. Read only; each reads the selector its screen
-reads, so a figure here is the screen's.
+figures per table, its reconciliation and the report periods. Read only; each reads the
+selector its screen reads, so a figure here is the screen's.
 
 Who reads them: the venue's supervisors, managers and auditors (``READ_REPORTS``), as the
 cash records page, the player's history, the periods page and the reports read them
@@ -28,6 +28,7 @@ from casino.models import CashAlert, CashTransaction, Venue
 from casino.policy import Capability
 from casino.replicas import replica_reads
 from casino.reports import periods
+from casino.reports.reconciliation import reconciliation
 from casino.reports.selectors import REPORT_READ
 from casino.roles import can
 from casino.services.gaming_days import gaming_date_of
@@ -201,12 +202,40 @@ class DayFiguresView(ApiView):
     )
     def get(self, request: Request, pk: int, gaming_date: str) -> Response:
         venue = report_venue(request, pk)
+        return Response(day_figures(venue, _date(gaming_date)))
+
+
+def day_figures(venue: Venue, day: date) -> dict[str, Any]:
+    """What ``DayFiguresView`` answers for ``venue``'s gaming ``day`` (the reconciliation
+    page reads it to show the API's figures beside the others)."""
+    with replica_reads():
+        figures = count_selectors.win_figures(venue, day)
+        closed = count_selectors.count_day(venue, day)["closed"]
+    data = {"venue": venue.pk, "gaming_date": day, "count_closed": closed, **figures}
+    return s.DayFiguresSerializer(data).data
+
+
+class ReconciliationView(ApiView):
+    read_capability = Capability.READ_REPORTS
+
+    @extend_schema(
+        tags=["reports"],
+        summary="The reconciliation of a gaming day: win by ledger against win by count",
+        description="What the reconciliation page shows (``casino.reports.reconciliation``): "
+        "per table, the win by ledger and the win by count side by side, their difference "
+        "and whether it reconciles (no difference, every session closed, every box "
+        "counted), and per session what explains it: the variance at close and its reason, "
+        "the count's drop posted since, the voided rounds, the entries made after the "
+        "close. An accounting-only table settles no rounds: it has no win by ledger.",
+        parameters=[DATE],
+        responses={200: s.DayReconciliationSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int, gaming_date: str) -> Response:
+        venue = report_venue(request, pk)
         day = _date(gaming_date)
         with replica_reads():
-            figures = count_selectors.win_figures(venue, day)
-            closed = count_selectors.count_day(venue, day)["closed"]
-        data = {"venue": venue.pk, "gaming_date": day, "count_closed": closed, **figures}
-        return Response(s.DayFiguresSerializer(data).data)
+            found = reconciliation(venue, day)
+        return Response(s.DayReconciliationSerializer(found).data)
 
 
 class PeriodView(ApiView):
@@ -253,4 +282,5 @@ __all__ = [
     "DayFiguresView",
     "PeriodView",
     "RatingListView",
+    "ReconciliationView",
 ]

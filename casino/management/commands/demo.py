@@ -192,8 +192,8 @@ class Command(BaseCommand):
         a table from a manipulated deck: the page flags it)."""
         from django.db.models import Max, Min
 
+        from casino.integrity.models import CategoryTally
         from casino.integrity.runs import integrity_run
-        from casino.models import CategoryTally
 
         dates = CategoryTally.objects.filter(venue=venue).aggregate(
             first=Min("gaming_date"), last=Max("gaming_date")
@@ -309,7 +309,8 @@ class Command(BaseCommand):
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
             f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/",
             # the counted day against today's, whose tables are open and boxes uncounted
-            f"  reconciliation of {day} (counted) and of {today} (not counted yet): "
+            f"  reconciliation of {day} (counted: it reconciles) and of {today} (it does "
+            "not: tables open, boxes not counted, a tray short at its close): "
             f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={day}, "
             f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={today}",
         ]

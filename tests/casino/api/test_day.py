@@ -25,6 +25,7 @@ import pytest
 from django.utils import timezone
 
 from casino.models import CashAlert, CashKind
+from casino.reports.reconciliation import reconciliation
 from casino.roles import CAGE, COUNT, MANAGER
 from casino.services.cash import (
     cash_record,
@@ -235,6 +236,51 @@ def test_the_days_figures_are_the_counts(floor, day, django_assert_num_queries):
     assert error_of(reader.get(url(floor, "figures/not-a-date")))[:2] == (404, "not_found")
 
 
+def test_the_reconciliation_is_the_pages(floor, day, django_assert_num_queries):
+    """The day reconciles at the table (no variance at close, win by count = win by ledger
+    = 100,000) but its box is not counted yet: the day does not reconcile."""
+    path = url(floor, f"reconciliation/{day['date'].isoformat()}")
+    reader = client_for(floor.auditor)
+    with django_assert_num_queries(15):
+        found = reader.get(path).json()
+    assert (found["venue"], found["gaming_date"]) == (floor.venue.pk, day["date"].isoformat())
+    (row,) = found["rows"]
+    assert row["table"] == {"id": floor.table.pk, "code": floor.table.code}
+    assert (row["win_by_ledger"], row["win_by_count"], row["difference"]) == (
+        "100000.00",
+        "100000.00",
+        "0.00",
+    )
+    assert (row["drop"], row["settles"], row["uncounted"], row["still_open"]) == (
+        "900000.00",
+        True,
+        1,
+        0,
+    )
+    assert row["reconciles"] is False  # its box is not counted yet
+    (line,) = row["lines"]
+    assert (line["session"], line["open"], line["variance"], line["reason"]) == (
+        day["session"].pk,
+        False,
+        "0.00",
+        "",
+    )
+    assert line["counted"]["counted"] is False and line["counted"]["counted_drop"] == "0.00"
+    assert (line["voids"], line["late"]) == (None, None)
+    assert found["total"] == {
+        "drop": "900000.00",
+        "win_by_count": "100000.00",
+        "win_by_ledger": "100000.00",
+        "difference": "0.00",
+        "reconciles": False,
+    }
+    # the page's figures, from the same function
+    page = reconciliation(floor.venue, day["date"])
+    assert D(row["difference"]) == page["rows"][0]["difference"]
+    assert found["total"]["reconciles"] is page["total"]["reconciles"]
+    assert error_of(reader.get(url(floor, "reconciliation/2026-13-01")))[:2] == (404, "not_found")
+
+
 def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
     reader = client_for(floor.auditor)
     # The periods read the settled bets and, apart, the accounting-only tables by count.
@@ -278,7 +324,15 @@ def test_the_period_is_the_periods_page(floor, day, django_assert_num_queries):
 
 @pytest.mark.parametrize(
     "what",
-    ["cash-transactions", "cash-report", "cash-alerts", "ratings", "periods", "figures/2026-01-01"],
+    [
+        "cash-transactions",
+        "cash-report",
+        "cash-alerts",
+        "ratings",
+        "periods",
+        "figures/2026-01-01",
+        "reconciliation/2026-01-01",
+    ],
 )
 def test_only_the_venues_report_readers(floor, what):
     # the role before any lookup: a dealer, a cashier and a counter are refused

@@ -257,6 +257,12 @@ ENDPOINTS = [
         gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
     Endpoint(
+        "day's reconciliation",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/reconciliation/{_gaming_date(s)}/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
+    Endpoint(
         "player history",
         "GET",
         lambda s: Call(f"/api/v1/players/{_player(s).pk}/history/"),

@@ -27,6 +27,7 @@ from casino.models import (
     VersionStatus,
 )
 from casino.reports.reconciliation import reconciliation
+from casino.reports.reconciliation_surfaces import surface_lines
 from casino.roles import ROLES, roles_of
 from casino.rules import version_in_force
 from casino.services.tallies import tally_differences
@@ -96,17 +97,26 @@ def test_demo_builds_a_floor_that_reconciles(settings):
             row["win"]
             == row["closer"] - row["opener"] + row["credits"] - row["fills"] + (row["drop"])
         )
-        # the count's drop makes up the cash: the day's win is the settled win, but for what
-        # no chip made up at the close
-        smallest = min(Decimal(d) for d in closed.table.chip_denominations)
-        assert 0 <= closed.win_by_ledger - row["win"] < smallest
-        # the reconciliation of the counted day: its box counted, the difference what no
-        # chip made up, reconciling when that is nothing; today's does not (tables open)
-        (line,) = reconciliation(venue, day)["rows"]
-        assert line["uncounted"] == 0 and line["difference"] == row["win"] - row["house_win"]
-        assert line["reconciles"] is (line["difference"] == 0)
+        # the count's drop makes up the cash: the day's win is the settled win, to the unit
+        assert row["win"] == closed.win_by_ledger == row["house_win"]
+        # the reconciliation of the counted day: its box counted, no difference, it
+        # reconciles; today's does not: a chip went missing from NN3's tray at its close
+        found = reconciliation(venue, day)
+        (line,) = found["rows"]
+        assert (line["uncounted"], line["difference"], line["reconciles"]) == (0, 0, True)
+        assert found["total"]["reconciles"] is True
+        # and every other surface (its shift report and the dashboard included) agrees
+        shown = surface_lines(found)
+        assert shown["disagreeing"] == 0
+        assert all(surface["built"] for surface in shown["surfaces"])
         today = niuniu_open.get().shift.gaming_date
-        assert today > day and reconciliation(venue, today)["total"]["reconciles"] is False
+        found = reconciliation(venue, today)
+        assert today > day and found["total"]["reconciles"] is False
+        (nn3,) = [row for row in found["rows"] if row["table"].code == "NN3"]
+        missing = -Decimal(nn3["table"].chip_denominations[3])
+        assert nn3["difference"] == missing and nn3["reconciles"] is False
+        (session,) = nn3["lines"]
+        assert session["variance"] == missing and "missing from the tray" in session["reason"]
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
     # Hà Nội plays its own shifts; the others one shift a gaming day.
     hanoi = venues["hanoi"]

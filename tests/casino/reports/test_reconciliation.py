@@ -148,3 +148,141 @@ def test_entries_made_after_a_close_are_listed(closed):
         f"Session {session.pk}, entered after its close: ledger entries: {entries.count()} "
         f"({signed_money(house, closed.venue)} to the house); cash records: {cash}."
     ) in page
+
+
+def _counted(played):
+    """The day's box counted (107,000,000) and the day's count closed."""
+    box = played.session.drop_box_link.box
+    counters = [staff(name, COUNT, played.venue) for name in ("counter", "counter2")]
+    for who in counters:
+        count_record(box=box, user=who, notes={"500000": 214})
+    count_close(venue=played.venue, gaming_date=box.gaming_date, user=counters[0])
+
+
+def _surface(page, surface, table):
+    start = page.index(f'data-surface="{surface}" data-table="{table}"')
+    return page[start : page.index("</tr>", start)]
+
+
+def test_every_surface_shows_the_same_figures_once_counted(closed):
+    _counted(closed)
+    page = _page(closed.manager, closed).content.decode()
+    venue, code = closed.venue, closed.table.code
+    assert 'id="reconciliation-surfaces-verdict" data-agrees="yes"' in page
+    assert "Disagrees" not in page
+    win = signed_money(closed.house, venue)
+    for surface in ("count", "sessions", "api"):
+        line = _surface(page, surface, code)
+        assert 'data-agrees="yes"' in line, surface
+        assert f'data-figure="win_by_ledger">{win}<' in line
+        assert f'data-figure="win_by_count">{win}<' in line
+    # the statistical report shows the win by count alone, the periods the house win of the
+    # settled bets alone (at a table that settles rounds)
+    line = _surface(page, "statistical", code)
+    assert f'data-figure="win_by_count">{win}<' in line and 'data-figure="win_by_ledger">–<' in line
+    line = _surface(page, "periods", code)
+    assert f'data-figure="win_by_ledger">{win}<' in line and 'data-figure="win_by_count">–<' in line
+    assert 'data-agrees="yes"' in line
+    # the shift reports and the dashboard sum the finished reports: none is built here
+    assert "not built for this day yet" in _surface(page, "dashboard", code)
+
+
+def test_a_surface_that_disagrees_is_marked(closed, monkeypatch):
+    """The periods page made to read one unit more of the house win than the ledger's:
+    the reconciliation shows its number and marks it, the others still agree."""
+    from casino.reports import periods
+
+    _counted(closed)
+    real = periods.period_figures
+
+    def off_by_one(**kwargs):
+        found = real(**kwargs)
+        for line in found.lines:
+            line["house_win"] += 1
+        return found
+
+    monkeypatch.setattr(periods, "period_figures", off_by_one)
+    page = _page(closed.manager, closed).content.decode()
+    venue, code = closed.venue, closed.table.code
+    assert 'id="reconciliation-surfaces-verdict" data-agrees="no"' in page
+    assert "1 figure shown elsewhere disagrees with the reconciliation" in page
+    line = _surface(page, "periods", code)
+    assert 'data-agrees="no"' in line and "Disagrees" in line
+    shown = signed_money(closed.house + 1, venue)
+    assert f'data-figure="win_by_ledger" data-agrees="no">{shown}<' in line
+    assert 'data-agrees="yes"' in _surface(page, "count", code)
+    # the day itself still reconciles: the mark is the surface's, not the day's
+    assert 'id="reconciliation-verdict" data-reconciles="yes"' in page
+
+
+def test_a_stale_shift_report_is_caught(closed):
+    """A shift report built before the count and never rebuilt (its stored figures
+    without the counted drop) disagrees with the count once the box is counted."""
+    from casino.models import ShiftReport
+    from casino.reports.services import report_build, report_request
+
+    report = report_build(
+        report_id=report_request(shift_id=closed.session.shift_id, send=False).pk, email=False
+    )
+    stored = report.figures
+    _counted(closed)
+    # (as the count's close rebuilds it: kept as it was before, finished)
+    ShiftReport.objects.filter(pk=report.pk).update(figures=stored, status=ShiftReport.Status.DONE)
+    page = _page(closed.manager, closed).content.decode()
+    line = _surface(page, "shift_reports", closed.table.code)
+    assert 'data-agrees="no"' in line
+    assert 'data-figure="win_by_count" data-agrees="no">' in line
+
+
+def test_the_csv_xlsx_and_pdf_read_back(closed):
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+    from pypdf import PdfReader
+
+    client = Client()
+    client.force_login(closed.manager)
+    client.cookies["django_language"] = "en"
+    query = f"?venue={closed.venue.code}&date={closed.date}"
+    page = client.get(reverse("reports:reconciliation") + query).content.decode()
+    for name in ("csv", "xlsx", "pdf"):
+        link = reverse("reports:reconciliation_file", args=[name]) + query
+        assert f'href="{link.replace("&", "&amp;")}" download' in page
+    raw = client.get(reverse("reports:reconciliation_file", args=["csv"]) + query)
+    assert raw["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(raw.content.decode("utf-8-sig"))))
+    header = rows.index(
+        ["Table", "Win by ledger", "Drop", "Win by count", "Difference", "Reconciles"]
+    )
+    table = rows[header + 1]
+    assert table == [
+        closed.table.code,
+        f"{int(closed.house)}",
+        "0",
+        f"{int(closed.house - 107 * M)}",
+        f"{int(-107 * M)}",
+        "no",
+    ]
+    assert ["Reconciliation of the day", closed.venue.name] in rows
+    explained = [row for row in rows if row[:1] == [closed.table.code] and len(row) == 6]
+    lines = {row[2]: row for row in explained if row[1] == str(closed.session.pk)}
+    assert lines["Variance at close"][3:] == [f"{int(-107 * M)}", "", REASON]
+    assert "Box not counted yet" in lines and lines["Voided rounds (stakes)"][3:5] == [
+        f"{int(M)}",
+        "1",
+    ]
+    raw = client.get(reverse("reports:reconciliation_file", args=["xlsx"]) + query)
+    book = load_workbook(io.BytesIO(raw.content))
+    assert book.sheetnames == ["Tables", "What explains it", "Other surfaces"]
+    values = [[c.value for c in row] for row in book["Tables"].iter_rows()]
+    assert [closed.table.code, int(closed.house)] == next(
+        row[:2] for row in values if row[0] == closed.table.code
+    )
+    raw = client.get(reverse("reports:reconciliation_file", args=["pdf"]) + query)
+    assert raw["Content-Type"] == "application/pdf"
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(raw.content)).pages)
+    assert "Reconciliation of the day" in text and closed.table.code in text
+    assert (
+        client.get(reverse("reports:reconciliation_file", args=["doc"]) + query).status_code == 404
+    )
