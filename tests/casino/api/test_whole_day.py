@@ -96,6 +96,10 @@ def test_the_day_through_the_api(day, celery_eager, django_capture_on_commit_cal
         count = count_the_boxes(day, gaming_date)
     assert count["status"] == "closed"
     # The count's close rebuilt the report; the manager rebuilds it once more.
+    rebuilt = ok(day.auditor.get(f"/api/v1/shift-reports/{before['id']}/"))
+    assert rebuilt["status"] == "done" and rebuilt["finished_at"] > before["finished_at"]
+    lines = {line["table"]: line for line in rebuilt["figures"]["count"]["sessions"]}
+    assert money(lines["NN1"]["counted_drop"]) == NN1_DROP
     after = build_report(day, django_capture_on_commit_callbacks)
     assert after["id"] == before["id"] and after["status"] == "done", after["error"]
     report_figures_are_the_days(after["figures"])
@@ -104,6 +108,7 @@ def test_the_day_through_the_api(day, celery_eager, django_capture_on_commit_cal
     periods_are_the_days(day, gaming_date)
     cash_records_are_the_days(day, gaming_date)
     ratings_are_the_days(day, gaming_date)
+    the_players_history_is_the_days(day, gaming_date)
 
 
 def report_figures_are_the_days(figures: dict) -> None:
@@ -224,3 +229,19 @@ def ratings_are_the_days(day, gaming_date: str) -> None:
         D("600000"),
     )
     assert money(day.ids["rating"]["theoretical_win"]) == D("60000")
+
+
+def the_players_history_is_the_days(day, gaming_date: str) -> None:
+    span = {"date_from": gaming_date, "date_to": gaming_date}
+    history = ok(day.auditor.get(f"/api/v1/players/{day.lan.pk}/history/", span))
+    (line,) = history["lines"]
+    assert (line["table_code"], line["minutes"], line["decisions"]) == ("BJ1", 30, 30)
+    assert (money(line["theoretical_win"]), money(line["actual_win"])) == (
+        D("60000"),
+        D("600000"),
+    )
+    assert money(history["totals"]["theoretical_win"]) == D("60000")
+    assert sorted((c["table"], c["kind"], money(c["amount"])) for c in history["cash"]) == [
+        ("NN1", "buy_in", 100 * M),
+        ("NN1", "cash_out", 3 * M),
+    ]

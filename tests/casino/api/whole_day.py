@@ -22,8 +22,17 @@ from casino.roles import CAGE, COUNT, DEALER, MANAGER
 from casino.services.cash import thresholds_approve, thresholds_propose
 from casino.services.tables import table_create
 from tablegames.services import venue_ruleset_from_preset
-from tests.casino.api import NIU_8, NIU_9, box, client_for, credentials, deal, open_session, settle
-from tests.casino.api.test_lifecycle import slip
+from tests.casino.api import (
+    NIU_8,
+    NIU_9,
+    box,
+    client_for,
+    credentials,
+    deal,
+    open_session,
+    settle,
+    slip,
+)
 from tests.casino.days import end_gaming_day
 from tests.factories import PlayerFactory, staff
 
