@@ -3,6 +3,7 @@ and answers hold."""
 
 from __future__ import annotations
 
+from django.urls import URLPattern
 from rest_framework import serializers
 
 from casino.api.serializers.fields import RateField
@@ -45,6 +46,9 @@ class BaccaratApi:
         "winner and super6; a box's is {} for a seat, {behind, label} for a player betting "
         "behind (positions 8 and up)."
     )
+
+    def urls(self) -> list[URLPattern]:
+        return []
 
 
 API = BaccaratApi()

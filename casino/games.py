@@ -200,7 +200,8 @@ class GameConsole(Protocol):
 
 
 class GameApi(Protocol):
-    """The game's part of the API: its ruleset version serializer and round body."""
+    """The game's part of the API: its ruleset version serializer, round body and own
+    endpoints."""
 
     #: A ruleset version with its rules (``GET /api/v1/rulesets/<pk>/versions/<n>/``).
     version_serializer: type[Serializer]
@@ -210,6 +211,11 @@ class GameApi(Protocol):
     dealer_cards_help: StrOrPromise
     #: What a hand's ``evaluation`` says in a round's answer.
     evaluation_help: StrOrPromise
+
+    def urls(self) -> list[URLPattern]:
+        """The game's own endpoints, mounted under ``/api/v1/`` (their names in the API's
+        ``api`` namespace); each an ``ApiView`` declaring its capabilities."""
+        ...
 
 
 class GameAdmin(Protocol):

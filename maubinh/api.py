@@ -3,6 +3,7 @@ and answers hold."""
 
 from __future__ import annotations
 
+from django.urls import URLPattern
 from rest_framework import serializers
 
 from casino.api.serializers.fields import RateField
@@ -53,6 +54,9 @@ class MauBinhApi:
         "Mau Binh: {label, rows, fouled, foul_reason, instant_win, undeclared_instant_win, quit, "
         "chi, against, scooped, scooped_by}."
     )
+
+    def urls(self) -> list[URLPattern]:
+        return []
 
 
 API = MauBinhApi()

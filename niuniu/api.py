@@ -3,6 +3,7 @@ and answers hold."""
 
 from __future__ import annotations
 
+from django.urls import URLPattern
 from rest_framework import serializers
 
 from casino.api.serializers.fields import RateField
@@ -56,6 +57,9 @@ class NiuNiuApi:
     cards_help = 'Niu Niu: five cards, e.g. "KS QS 5H 4H TC".'
     dealer_cards_help = "The dealer's five cards (Niu Niu)."
     evaluation_help = "Niu Niu: {category, label, points, three, two, high_card}."
+
+    def urls(self) -> list[URLPattern]:
+        return []
 
 
 API = NiuNiuApi()

@@ -2,8 +2,9 @@
 
 from django.urls import path, re_path
 
+from casino import games
 from casino.api import auth, views
-from casino.api.views import day
+from casino.api.views import cash, day, reports
 from casino.api.views.players import PlayerHistoryView
 from casino.count import api as count
 
@@ -123,6 +124,22 @@ urlpatterns = [
         name="reconciliation",
     ),
     path("venues/<int:pk>/periods/", day.PeriodView.as_view(), name="period"),
+    path(
+        "sessions/<int:pk>/cash-transactions/",
+        cash.SessionCashView.as_view(),
+        name="session-cash",
+    ),
+    path("cash-transactions/<int:pk>/void/", cash.CashVoidView.as_view(), name="cash-void"),
+    path(
+        "shifts/<int:pk>/report/",
+        reports.ShiftReportRequestView.as_view(),
+        name="shift-report-request",
+    ),
+    path(
+        "shift-reports/<int:pk>/",
+        reports.ShiftReportDetailView.as_view(),
+        name="shift-report-detail",
+    ),
     path("drop-boxes/<int:pk>/counts/", count.BoxCountView.as_view(), name="box-count"),
     path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
     path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),
@@ -132,5 +149,11 @@ urlpatterns = [
     path("auth/tokens/", auth.TokenListView.as_view(), name="auth-token-list"),
     path("auth/tokens/<int:pk>/", auth.TokenDetailView.as_view(), name="auth-token-detail"),
     path("auth/me/", auth.MeView.as_view(), name="auth-me"),
-    re_path(r"^.*$", views.NoSuchEndpointView.as_view(), name="no-such-endpoint"),
 ]
+
+# Each game's own endpoints, then a JSON 404 for anything else.
+for _game in games.all_games():
+    urlpatterns += _game.api.urls()
+urlpatterns.append(
+    re_path(r"^.*$", views.NoSuchEndpointView.as_view(), name="no-such-endpoint"),
+)

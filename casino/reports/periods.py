@@ -420,13 +420,19 @@ def count_compared(current: dict[str, Any], previous: dict[str, Any]) -> dict[st
     }
 
 
+def accounting_dimension(dimension: str) -> Dimension:
+    """What the accounting-only tables' lines are per when the lines are per ``dimension``:
+    the table, pit or game, or by another the venue."""
+    return DIMENSIONS[dimension if dimension in COUNT_KEYS else "venue"]
+
+
 def accounting_figures(
     *, venue: Venue, period: Period, dimension: str = "venue"
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The lines of the venue's accounting-only tables per ``dimension`` (table, pit or
     game; by another, the venue's) over the period beside the previous one, and their
     total: drop, win by count, win/drop % (module docstring)."""
-    dim = DIMENSIONS[dimension if dimension in COUNT_KEYS else "venue"]
+    dim = accounting_dimension(dimension)
     key = COUNT_KEYS.get(dimension, lambda day: ())
     with replica_reads():
         days = by_count.table_days(

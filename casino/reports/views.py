@@ -453,8 +453,7 @@ def _period_shown(line: dict[str, Any], venue: Venue, columns: list) -> dict[str
 
 def _accounting_dimension(figures: periods.PeriodFigures) -> Any:
     """What the accounting-only tables' lines are per: the page's dimension, or the venue."""
-    code = figures.dimension.code
-    return periods.DIMENSIONS[code if code in periods.COUNT_KEYS else "venue"].label
+    return periods.accounting_dimension(figures.dimension.code).label
 
 
 @declare(Capability.READ_REPORTS)

@@ -201,6 +201,29 @@ class PeriodLineSerializer(serializers.Serializer):
     hold_change_pts = RateField(allow_null=True)
 
 
+class AccountingLineSerializer(serializers.Serializer):
+    """A line of the accounting-only tables (they deal no round: no bets, no handle), by
+    the count (``casino.reports.periods.accounting_figures``), beside the previous period."""
+
+    key = serializers.CharField()
+    label = serializers.CharField()
+    drop = MoneyField(help_text="The counted drop of the period.")
+    win_by_count = MoneyField(
+        help_text="closer - opener + credits - fills + drop, of the table-days with a closer."
+    )
+    win_drop_pct = RateField(
+        allow_null=True, help_text="win_by_count / the drop of those days, in percent."
+    )
+    open_days = serializers.IntegerField(
+        help_text="Table-days with a session still open (no closer: not in win_by_count)."
+    )
+    previous_drop = MoneyField()
+    previous_win_by_count = MoneyField()
+    previous_win_drop_pct = RateField(allow_null=True)
+    win_by_count_change = MoneyField()
+    win_by_count_change_pct = RateField(allow_null=True)
+
+
 class PeriodSerializer(serializers.Serializer):
     venue = serializers.IntegerField()
     kind = serializers.CharField()
@@ -212,6 +235,16 @@ class PeriodSerializer(serializers.Serializer):
     total = PeriodLineSerializer()
     lines = PeriodLineSerializer(many=True)
     notes = serializers.ListField(child=serializers.CharField())
+    accounting_dimension = serializers.CharField(
+        help_text="What the accounting-only tables' lines are per: the dimension asked when "
+        "it is table, pit or game, the venue otherwise."
+    )
+    accounting = AccountingLineSerializer(
+        many=True,
+        help_text="The accounting-only tables, apart from the settled bets' lines: their "
+        "win is by count, never added to house_win.",
+    )
+    accounting_total = AccountingLineSerializer()
 
 
 class DayReconciliationCountedSerializer(serializers.Serializer):

@@ -246,7 +246,9 @@ class PeriodView(ApiView):
         summary="A venue's figures over a period by dimension, beside the previous period",
         description="What the periods page shows (``casino.reports.periods``): a gaming "
         "day, week, month or year to date, or a range of gaming dates (at most "
-        f"{periods.MAX_DAYS}), each line beside the same line of the previous period.",
+        f"{periods.MAX_DAYS}), each line beside the same line of the previous period. "
+        "The settled bets' lines (handle, house win, hold) and, apart, the accounting-only "
+        "tables' lines (drop, win by count, win/drop), as the page and its CSV show them.",
         parameters=[s.PeriodParams],
         responses={200: s.PeriodSerializer, **errors(400, 401, 403, 404)},
     )
@@ -271,6 +273,9 @@ class PeriodView(ApiView):
             "total": figures.total,
             "lines": figures.lines,
             "notes": figures.notes,
+            "accounting_dimension": periods.accounting_dimension(figures.dimension.code).code,
+            "accounting": figures.accounting,
+            "accounting_total": figures.accounting_total,
         }
         return Response(s.PeriodSerializer(data).data)
 

@@ -96,6 +96,28 @@ def settle(client: APIClient, round_id: int, key: str) -> Any:
     return client.post(f"/api/v1/rounds/{round_id}/settle/", HTTP_IDEMPOTENCY_KEY=key)
 
 
+def slip(requester, cashier, dealer, supervisor, session_id, kind, chips):
+    """Requested at the table, issued by the cage, signed at the table by ``dealer`` and
+    ``supervisor``, and for a credit received back at the cage: posted."""
+    created = requester.post(
+        "/api/v1/slips/", {"session": session_id, "kind": kind, "chips": chips}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    slip_id = created.json()["id"]
+    issued = cashier.post(f"/api/v1/slips/{slip_id}/issue/", {"runner": "Lan"}, format="json")
+    assert issued.status_code == 200, issued.json()
+    assert dealer.post(f"/api/v1/slips/{slip_id}/confirm-dealer/").status_code == 200
+    posted = supervisor.post(f"/api/v1/slips/{slip_id}/confirm-supervisor/")
+    assert posted.status_code == 200, posted.json()
+    if kind == "credit":
+        assert posted.json()["status"] == "issued"
+        posted = cashier.post(f"/api/v1/slips/{slip_id}/receive/")
+        assert posted.status_code == 200, posted.json()
+    assert posted.json()["status"] == "verified"
+    assert posted.json()["runner"] == "Lan"
+    return posted.json()
+
+
 def ledger_total(**filters: Any) -> Decimal:
     return LedgerEntry.objects.filter(**filters).aggregate(t=Sum("amount"))["t"] or Decimal(0)
 

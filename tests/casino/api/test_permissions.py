@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import Decimal as D
 from typing import Any
 
@@ -27,12 +28,14 @@ from casino.models import (
     AuditEvent,
     Bet,
     Box,
+    CashTransaction,
     Drop,
     LedgerEntry,
     Player,
     Round,
     Ruleset,
     Shift,
+    ShiftReport,
     Slip,
     Table,
     TableLimit,
@@ -40,6 +43,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.reports.services import report_request
 from casino.roles import (
     AUDITOR,
     CAGE,
@@ -54,6 +58,7 @@ from casino.roles import (
     SUPERVISE,
     SUPERVISOR,
 )
+from casino.services.cash import cash_record
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
 from casino.services.sessions import drop_record, session_open, shift_current
@@ -64,6 +69,8 @@ from casino.services.slips import (
     slip_request,
 )
 from casino.services.table_rulesets import ruleset_change_request
+from casino.services.tables import table_create
+from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff
 
@@ -221,6 +228,52 @@ def _ruleset_change(side: Side) -> TableRulesetChange:
 def _event(side: Side) -> AuditEvent:
     _session(side)
     return AuditEvent.objects.filter(venue=side.venue).latest("pk")
+
+
+def _cash(side: Side) -> CashTransaction:
+    return cash_record(session=_session(side), user=side.dealer, amount="50000")
+
+
+def _shift_id(side: Side) -> int:
+    return _session(side).shift_id
+
+
+def _report(side: Side) -> ShiftReport:
+    return report_request(shift_id=_shift_id(side), send=False)
+
+
+def _rating_call(side: Side) -> Call:
+    """A rating of a player's half hour at an open blackjack table of the side's venue."""
+    editor = staff(f"{side.venue.code}-bj-editor", MANAGER, side.venue)
+    approver = staff(f"{side.venue.code}-bj-approver", MANAGER, side.venue)
+    version = venue_ruleset_from_preset(
+        venue=side.venue, preset_code="blackjack-6deck", editor=editor, approver=approver
+    )
+    table = table_create(
+        venue=side.venue,
+        user=editor,
+        code="BJ9",
+        game="tablegames",
+        ruleset=version.ruleset,
+        seats=7,
+        chip_denominations=["100000"],
+        limits={"bet": {"min_stake": D("10000"), "max_stake": D("1000000")}},
+    )
+    session = session_open(
+        table=table,
+        counted_by=side.supervisor,
+        confirmed_by=side.second,
+        opening_chips={"100000": 10},
+    )
+    opened = session.opened_at - timedelta(hours=1)
+    TableSession.objects.filter(pk=session.pk).update(opened_at=opened)
+    body = {
+        "player": _player(side).pk,
+        "average_bet": "100000",
+        "started_at": opened.isoformat(),
+        "ended_at": (opened + timedelta(minutes=30)).isoformat(),
+    }
+    return Call(f"/api/v1/sessions/{session.pk}/ratings/", body)
 
 
 def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
@@ -534,6 +587,34 @@ ENDPOINTS = [
         "PATCH",
         lambda s: Call(f"/api/v1/players/{_player(s).pk}/", {"status": "barred"}),
         gate=MANAGE,
+    ),
+    # The day's writes: the table's cash, ratings, the shift's report.
+    Endpoint(
+        "record cash",
+        "POST",
+        lambda s: Call(f"/api/v1/sessions/{_session(s).pk}/cash-transactions/", {"amount": "1000"}),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "void cash",
+        "POST",
+        lambda s: Call(f"/api/v1/cash-transactions/{_cash(s).pk}/void/", {"reason": "typed twice"}),
+        gate=SUPERVISE,
+    ),
+    Endpoint("rate a player", "POST", _rating_call, ok=201, gate=SUPERVISE),
+    Endpoint(
+        "build shift report",
+        "POST",
+        lambda s: Call(f"/api/v1/shifts/{_shift_id(s)}/report/"),
+        ok=202,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "shift report",
+        "GET",
+        lambda s: Call(f"/api/v1/shift-reports/{_report(s).pk}/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
 ]
 

@@ -1,0 +1,112 @@
+"""The table's cash through the API: a buy-in or cash-out recorded at an open session, one
+voided by a supervisor. Each calls the service the console's cash screen calls
+(``casino.services.cash``), so the rules, the thresholds' identification and the audit
+trail are the same."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino import selectors
+from casino.api.base import ApiView, errors, not_found
+from casino.api.serializers.cash import CashInputSerializer, CashVoidInputSerializer
+from casino.api.serializers.day import CashTransactionSerializer
+from casino.api.views.common import found, parse
+from casino.errors import InvalidInput
+from casino.models import CashTransaction, Player
+from casino.policy import Capability
+from casino.roles import venue_ids
+from casino.services.cash import cash_record, cash_void
+from casino.timezones import venue_zone
+
+KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="1 to 64 characters; the same key again records one transaction and answers it.",
+)
+
+
+def _key(request: Request) -> str:
+    """The Idempotency-Key header ("" without one), as long as the record keeps."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    most = CashTransaction._meta.get_field("key").max_length
+    if len(key) > most:
+        raise InvalidInput(
+            f"the idempotency key must be 1 to {most} characters", field="Idempotency-Key"
+        )
+    return key
+
+
+def _answer(tx: CashTransaction, code: int = status.HTTP_200_OK) -> Response:
+    tx = CashTransaction.objects.select_related("venue", "table", "recorded_by", "voided_by").get(
+        pk=tx.pk
+    )
+    with timezone.override(venue_zone(tx.venue)):
+        return Response(CashTransactionSerializer(tx).data, status=code)
+
+
+class SessionCashView(ApiView):
+    write_capability = Capability.PLAY_ROUND
+
+    @extend_schema(
+        tags=["cash"],
+        summary="Record a buy-in or cash-out at an open session (dealers, supervisors)",
+        description="What the console's cash screen records: a buy-in's chips leave the "
+        "tray and its cash goes into the drop box; a cash-out at the table (other than in "
+        "chips) buys chips back into the tray with the buy-ins' cash. A cash transaction "
+        "that reaches the venue's logging or reporting threshold needs the identification it "
+        "asks for (400 naming id_document_type, id_document_number or patron_description); "
+        "threshold_reached says which one it reached. A barred player's buy-in is refused "
+        "(403); a barred player's cash-out is paid and recorded as such.",
+        parameters=[KEY],
+        request=CashInputSerializer,
+        responses={201: CashTransactionSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
+        data = parse(CashInputSerializer, request)
+        player = None
+        if data.get("player") is not None:
+            player = Player.objects.filter(
+                pk=data["player"], venue_id=session.table.venue_id
+            ).first()
+            if player is None:
+                not_found("player", data["player"], field="player")
+        tx = cash_record(
+            session=session,
+            user=request.user,
+            amount=data["amount"],
+            kind=data["kind"],
+            instrument=data["instrument"],
+            player=player,
+            key=_key(request),
+            id_document_type=data.get("id_document_type", ""),
+            id_document_number=data.get("id_document_number", ""),
+            patron_description=data.get("patron_description", ""),
+        )
+        return _answer(tx, status.HTTP_201_CREATED)
+
+
+class CashVoidView(ApiView):
+    write_capability = Capability.SUPERVISE_TABLES
+
+    @extend_schema(
+        tags=["cash"],
+        summary="Void a buy-in or cash-out entered by mistake (supervisors, with a reason)",
+        description="Nothing is deleted: the transaction stays on record, marked voided, "
+        "and leaves every figure. A void twice changes nothing.",
+        request=CashVoidInputSerializer,
+        responses={200: CashTransactionSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tx = CashTransaction.objects.filter(pk=pk, venue_id__in=venue_ids(request.user)).first()
+        if tx is None:
+            not_found("cash transaction", pk)
+        data = parse(CashVoidInputSerializer, request)
+        return _answer(cash_void(tx=tx, user=request.user, reason=data["reason"]))
