@@ -72,9 +72,8 @@ DEFINITIONS: dict[str, Promise] = {
         "weighted by its minutes (a rating by hand has no handle)."
     ),
     "actual_win": _(
-        "Actual win: the house's win from the player: what they lost in the games the house "
-        "banks, plus the fees the games played between players took from them (a rating by "
-        "hand: the win it records)."
+        "Actual win: the house's from the player: their loss where the house banks, the "
+        "fees they paid where players play each other."
     ),
     "tray_expected": _(
         "Tray expected = opener + fills − credits + the house's net chips from settled rounds "
