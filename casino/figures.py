@@ -15,12 +15,18 @@ with ``DEFINITIONS``.
   the handle. **Win/drop %**: win by count over the drop.
 - **Theoretical win**: stake x house edge of the bet type under the round's ruleset
   version; a fee game's is its fee.
+- **Average bet**: the handle over the bets; over several lines (a rating by hand has an
+  average bet and a time, no handle), each line's average bet weighted by its minutes.
+- **Actual win** (of a player): the house's win from the player: what they lost in the
+  games the house banks, plus the fees the fee games took from them (what they lost to
+  other players there is not the house's); a rating by hand: the win it records.
 - **Tray expected** at close: opener + fills - credits + the house's net chips from
   settled rounds - chips sold at the table (buy-ins) + chips bought back (cash-outs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -61,6 +67,14 @@ DEFINITIONS: dict[str, Promise] = {
     "hold_pct": _("Hold % = the house's win of settled bets over the handle."),
     "win_drop_pct": _("Win/drop % = win by count over the drop."),
     "theoretical_win": _("Theoretical win = stake × house edge of the ruleset played."),
+    "average_bet": _(
+        "Average bet = handle over the bets; over several lines, each line's average bet "
+        "weighted by its minutes (a rating by hand has no handle)."
+    ),
+    "actual_win": _(
+        "Actual win: the house's from the player: their loss where the house banks, the "
+        "fees they paid where players play each other."
+    ),
     "tray_expected": _(
         "Tray expected = opener + fills − credits + the house's net chips from settled rounds "
         "− chips sold at the table + chips bought back at the table."
@@ -107,6 +121,72 @@ def theoretical_win(stake: Decimal, edge: Decimal) -> Decimal:
     return stake * edge
 
 
+def average_bet(handle: Decimal | None, bets: int | None) -> Decimal | None:
+    """Average bet = the handle over the bets, to the cent; None without bets."""
+    if not bets:
+        return None
+    return ((handle or ZERO) / bets).quantize(CENT, rounding=ROUND_HALF_EVEN)
+
+
+def average_bet_over_time(lines: Iterable[tuple[Decimal | None, int]]) -> Decimal | None:
+    """The average bet of several lines, each ``(average bet, minutes)``: weighted by the
+    minutes of the lines that have one, to the cent; None when none has both."""
+    weighted, timed = ZERO, 0
+    for bet, minutes in lines:
+        if bet is not None:
+            weighted += bet * minutes
+            timed += minutes
+    return (weighted / timed).quantize(CENT, rounding=ROUND_HALF_EVEN) if timed else None
+
+
+def actual_win(*, banked_result: Decimal | None, fees: Decimal | None) -> Decimal:
+    """A player's actual win (the house's from them): what they lost in the games the
+    house banks (``house_win`` of their result there) plus the fees the fee games took
+    from them (what they lost to other players there is no win of the house's)."""
+    return house_win(banked_result) + (fees or ZERO)
+
+
+def _ledger_won() -> QuerySet[LedgerEntry]:
+    """The ledger entries a win by ledger sums: the house's side of settled rounds."""
+    return LedgerEntry.objects.filter(round__isnull=False, account=Account.HOUSE)
+
+
+def win_by_ledger_of_session() -> Subquery:
+    """Win by ledger of the session an annotation is made on (``OuterRef("pk")``), in the
+    query that reads the sessions; None while its rounds moved nothing."""
+    return Subquery(
+        _ledger_won()
+        .filter(session=OuterRef("pk"))
+        .order_by()
+        .values("session")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+
+
+def wins_by_ledger(session_ids: Iterable[int]) -> dict[int, Decimal]:
+    """Win by ledger per session so far (one query): what its settled rounds moved to the
+    house; a session without any is left out (its win is 0)."""
+    return dict(
+        _ledger_won()
+        .filter(session_id__in=list(session_ids))
+        .order_by()
+        .values_list("session_id")
+        .annotate(total=Sum("amount"))
+    )
+
+
+def drops_by_session(session_ids: Iterable[int]) -> dict[int, Decimal]:
+    """The drop per session so far (one query): every drop entered or counted, reversals
+    included; a session without any is left out (its drop is 0)."""
+    return dict(
+        Drop.objects.filter(session_id__in=list(session_ids))
+        .order_by()
+        .values_list("session_id")
+        .annotate(total=Sum("amount"))
+    )
+
+
 def session_sums(session: TableSession) -> dict[str, Decimal]:
     """A session's movements so far (sums in the database): verified fills and credits,
     every drop and the count's part of it, the win by ledger, and the chips the table sold
@@ -120,9 +200,7 @@ def session_sums(session: TableSession) -> dict[str, Decimal]:
     drops = Drop.objects.filter(session=session).aggregate(
         total=Sum("amount"), counted=Sum("amount", filter=Q(drop_box__isnull=False))
     )
-    won = LedgerEntry.objects.filter(
-        session=session, round__isnull=False, account=Account.HOUSE
-    ).aggregate(total=Sum("amount"))["total"]
+    won = _ledger_won().filter(session=session).aggregate(total=Sum("amount"))["total"]
     cash = (
         CashTransaction.objects.filter(session=session, voided_at__isnull=True)
         .exclude(instrument=CashInstrument.CHIPS)

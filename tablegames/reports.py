@@ -11,11 +11,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
+from casino import figures
 from casino.games import RatedPlay
-from casino.models import Drop, Shift, TableSession, VersionStatus
+from casino.models import Shift, TableSession, VersionStatus
 from tablegames.models import Rating, TableGameRulesetVersion
 from tablegames.selectors import ratings_between, shift_ratings
 
@@ -104,15 +104,12 @@ class TableGamesReports:
         }
         if not tables:
             return {"tables": [], "games": [], "players": []}
-        counted = dict(
-            Drop.objects.filter(session__in=sessions, drop_box__isnull=False)
-            .values_list("session_id")
-            .annotate(total=Sum("amount"))
-            .order_by()
-        )
+        # Win by count with the count's drops (``casino.figures.with_count``).
+        counted = figures.sessions_counted(sessions)
         win: dict[str, Decimal] = defaultdict(Decimal)
         for s in sessions:
-            win[s.table.code] += (s.win_by_count or ZERO) + counted.get(s.pk, ZERO)
+            with_count = counted[s.pk]
+            win[s.table.code] += with_count.win_by_count if with_count else ZERO
         ratings = shift_ratings(shift)
         by_table: dict[str, list[Rating]] = defaultdict(list)
         by_player: dict[int, list[Rating]] = defaultdict(list)

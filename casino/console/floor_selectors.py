@@ -20,17 +20,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Max, Min, Prefetch, Q, Sum
+from django.db.models import Count, Max, Min, Prefetch, Q
 from django.utils import timezone
 
-from casino import games
+from casino import figures, games
 from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
-    Account,
     CashLevel,
     CashTransaction,
-    Drop,
-    LedgerEntry,
     Pit,
     Round,
     RoundStatus,
@@ -162,15 +159,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
                 ),
             )
         }
-        wins = dict(
-            LedgerEntry.objects.filter(
-                session_id__in=session_ids, round__isnull=False, account=Account.HOUSE
-            )
-            .order_by()
-            .values("session_id")
-            .annotate(total=Sum("amount"))
-            .values_list("session_id", "total")
-        )
+        wins = figures.wins_by_ledger(session_ids)
         slips = {
             row["session_id"]: row
             for row in Slip.objects.filter(session_id__in=session_ids, status__in=PENDING_SLIPS)
@@ -196,13 +185,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
     }
     drops: dict[int, Decimal] = {}
     if counted_only:
-        drops = dict(
-            Drop.objects.filter(session_id__in=counted_only)
-            .order_by()
-            .values("session_id")
-            .annotate(total=Sum("amount"))
-            .values_list("session_id", "total")
-        )
+        drops = figures.drops_by_session(counted_only)
     table_ids = [t.pk for t in tables]
     limits = limits_in_force(table_ids, now)
     upcoming = upcoming_changes(table_ids, now)

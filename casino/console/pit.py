@@ -11,13 +11,12 @@ a POST is refused with 403, and every page that writes stays behind the dealer's
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino import cash_selectors
+from casino import cash_selectors, figures
 from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
@@ -55,7 +54,8 @@ def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
         **session_context(session, "watch"),
         "rounds": rounds,
         "rounds_settled": len(settled),
-        "house_so_far": sum((r.house_net for r in settled if r.house_net is not None), Decimal(0)),
+        # Win by ledger so far (``casino.figures``), as the floor and the pit list show it.
+        "house_so_far": figures.wins_by_ledger([session.pk]).get(session.pk, figures.ZERO),
         "rules_line": _rules_line(session),
         "crossings": cash_selectors.session_crossings(session=session),
         "consoles": round_parts(),

@@ -24,12 +24,11 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
-    Sum,
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from casino import games
+from casino import figures, games
 from casino.games import BoxInput, RoundResult
 from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
@@ -124,7 +123,8 @@ def pit_for(*, user: Any) -> list[TableSession]:
         .select_related("table__venue", "dealer")
         .annotate(
             rounds_settled=Count("rounds", filter=settled),
-            house_so_far=Sum("rounds__house_net", filter=settled),
+            # Win by ledger so far (``casino.figures``), as the floor and the count show it.
+            house_so_far=figures.win_by_ledger_of_session(),
             slips_waiting=Coalesce(Subquery(waiting, output_field=IntegerField()), 0),
         )
         .order_by("table__venue__code", "table__code")

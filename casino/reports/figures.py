@@ -73,7 +73,8 @@ from casino.reports.sections import (
 
 #: Version of the figures' layout, for readers of stored figures.
 #: 2: notes stored as {"kind", "ruleset", "bet_types"} and worded when shown (1: English text).
-LAYOUT = 2
+#: 3: each player's line has its ``actual_win`` (``casino.figures.actual_win``).
+LAYOUT = 3
 
 Progress = Callable[[int, str], None]
 
@@ -131,7 +132,7 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     bet_types = section_bet_types(cells)
     hours = section_hours(cells, rounds, tz)
     step(60, gettext_noop("player ratings"))
-    players = section_players(cells, shift)
+    players = section_players(cells, shift, fee)
     tables = sorted(tables + rated["tables"], key=lambda line: line["key"])
     games_ += rated["games"]
     players = sorted(players + rated["players"], key=player_order)

@@ -79,7 +79,7 @@ PLAYER_COLUMNS = [
     ("handle", gettext_lazy("Handle")),
     ("average_bet", gettext_lazy("Average bet")),
     ("theoretical_win", gettext_lazy("Theoretical win")),
-    ("house_win", gettext_lazy("Actual win")),
+    ("actual_win", gettext_lazy("Actual win")),
     ("commission", gettext_lazy("Commission")),
 ]
 FEE_COLUMNS = [
@@ -174,6 +174,7 @@ MONEY = {
     "player_result",
     "commission",
     "house_win",
+    "actual_win",
     "theoretical_win",
     "actual_minus_theoretical",
     "unrated_handle",
@@ -327,6 +328,11 @@ def present(
             shown[section] = [relabelled(section, row) for row in shown[section]]
     if isinstance(shown.get("fee_games"), dict):
         shown["fee_games"]["title"] = fee_games_title(figures)
+    for row in shown.get("players") or []:
+        # A report of layout 2 or older has no actual win of its own: it showed the
+        # house win there.
+        if isinstance(row, dict) and "actual_win" not in row:
+            row["actual_win"] = row.get("house_win")
     return shown
 
 

@@ -50,6 +50,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino import figures
 from casino.models import BetTally, Pit, Player, Table, Venue
 from casino.replicas import replica_reads
 from casino.reports import by_count
@@ -299,7 +300,7 @@ class Rater:
         sd = rate.sds.get(bet_type)
         handle = row["s_handle"] or ZERO
         variance = (row["s_stake_squared"] or ZERO) * sd * sd if sd is not None else None
-        return handle * edge, variance
+        return figures.theoretical_win(handle, edge), variance
 
     def notes(self) -> list[str]:
         return [

@@ -2,11 +2,11 @@
 games and by each game's own ratings (``rated_play``) for the games rated by hand.
 
 A line is one table session: rounds and hands, time at the table (first deal to last
-settlement), average bet, handle, theoretical win (the handle at each ruleset version's
-house edge per bet type; a fee game's theoretical win is its fee) and actual win (the
-house's: minus the player's result, or the fees a fee game took). The totals add the
-lines up; their average bet is weighted by the time of each line (a rating by hand has
-an average bet and a time, not a handle).
+settlement), average bet, handle, theoretical win and actual win, each figure as
+``casino.figures`` defines it (theoretical win: the handle at each ruleset version's house
+edge per bet type, a fee game's its fee; actual win: the house's from the player). The
+totals add the lines up; their average bet is ``figures.average_bet_over_time`` (a rating
+by hand has an average bet and a time, not a handle).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from casino import games
+from casino import figures, games
 from casino.models import BetTally, Comp, Player, SeatTally, TableSession
 from casino.reports.cells import CENT, ZERO, rates_of
 from casino.reports.kinds import fee_games, game_label
@@ -83,7 +83,7 @@ def _tally_lines(player_id: int, date_from: date, date_to: date) -> list[dict[st
         if edge is None:
             line["t_unrated_handle"] += row["t_handle"] or ZERO
         else:
-            line["t_theoretical_win"] += (row["t_handle"] or ZERO) * edge
+            line["t_theoretical_win"] += figures.theoretical_win(row["t_handle"] or ZERO, edge)
     sessions = {
         s.pk: s
         for s in TableSession.objects.filter(pk__in=list(sums))
@@ -100,10 +100,13 @@ def _tally_lines(player_id: int, date_from: date, date_to: date) -> list[dict[st
         seat = seats.get(session_id)
         line = figure_line(session_sums, rounds=seat.rounds if seat else None)
         game = session.table.game
-        actual = line["commission"] if game in fee else line["house_win"]
+        actual = (
+            figures.actual_win(banked_result=ZERO, fees=line["commission"])
+            if game in fee
+            else figures.actual_win(banked_result=line["player_result"], fees=ZERO)
+        )
         started = seat.first_dealt_at if seat else session.opened_at
         ended = seat.last_settled_at if seat else (session.closed_at or session.opened_at)
-        bets = line["bets"]
         lines.append(
             {
                 "source": "tallies",
@@ -119,7 +122,7 @@ def _tally_lines(player_id: int, date_from: date, date_to: date) -> list[dict[st
                 "hands": seat.hands if seat else None,
                 "decisions": seat.hands if seat else None,
                 "handle": line["handle"],
-                "average_bet": (line["handle"] / bets).quantize(CENT) if bets else None,
+                "average_bet": figures.average_bet(line["handle"], line["bets"]),
                 "theoretical_win": line["theoretical_win"],
                 "actual_win": actual,
             }
@@ -161,21 +164,14 @@ def _rated_lines(player_id: int, date_from: date, date_to: date) -> list[dict[st
 
 def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
     minutes = sum(line["minutes"] for line in lines)
-    weighted = sum(
-        (
-            line["average_bet"] * line["minutes"]
-            for line in lines
-            if line["average_bet"] is not None
-        ),
-        ZERO,
-    )
-    timed = sum(line["minutes"] for line in lines if line["average_bet"] is not None)
     return {
         "sessions": len(lines),
         "minutes": minutes,
         "rounds": sum(line["rounds"] or 0 for line in lines),
         "handle": sum((line["handle"] or ZERO for line in lines), ZERO),
-        "average_bet": (weighted / timed).quantize(CENT) if timed else None,
+        "average_bet": figures.average_bet_over_time(
+            (line["average_bet"], line["minutes"]) for line in lines
+        ),
         "theoretical_win": sum(
             (line["theoretical_win"] for line in lines if line["theoretical_win"] is not None),
             ZERO,

@@ -224,7 +224,26 @@ def hour_labels(hours: list[datetime], tz: Any) -> list[str]:
     return shown
 
 
-def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
+def fee_sums(fee: frozenset[str]) -> dict[str, Any]:
+    """The sums a player's actual win needs beside ``cell_sums``: their result and the
+    fees taken in the games played between players (``fee``)."""
+    in_fee = Q(game__in=fee)
+    return {
+        "t_fee_result": Sum("player_result", filter=in_fee),
+        "t_fee_commission": Sum("commission", filter=in_fee),
+    }
+
+
+def player_actual_win(sums: dict[str, Any]) -> Decimal:
+    """``casino.figures.actual_win`` of a player's sums (``cell_sums`` and ``fee_sums``)."""
+    fee_result = sums.get("t_fee_result") or ZERO
+    return figures.actual_win(
+        banked_result=(sums.get("t_player_result") or ZERO) - fee_result,
+        fees=sums.get("t_fee_commission"),
+    )
+
+
+def section_players(cells: QuerySet, shift: Shift, fee: frozenset[str]) -> list[dict[str, Any]]:
     """Player ratings: rounds, hands, time at the table, average bet, theoretical and
     actual win. Time at the table: from a player's first deal to their last settlement
     at each table session, added up over the sessions."""
@@ -232,20 +251,20 @@ def section_players(cells: QuerySet, shift: Shift) -> list[dict[str, Any]]:
     rows = (
         cells.filter(player__isnull=False)
         .values("player_id", "player__membership_number", "player__name")
-        .annotate(**cell_sums())
+        .annotate(**cell_sums(), **fee_sums(fee))
         .order_by("player__membership_number")
     )
     lines = []
     for row in rows:
         rounds, hands, seconds = played.get(row["player_id"], (0, 0, 0))
         line = figure_line(row, rounds=int(rounds))
-        bets = line["bets"]
         line.update(
             key=row["player__membership_number"],
             label=row["player__name"],
             hands=int(hands),
             minutes=round(float(seconds or 0) / 60),
-            average_bet=(line["handle"] / bets).quantize(CENT) if bets else None,
+            average_bet=figures.average_bet(line["handle"], line["bets"]),
+            actual_win=player_actual_win(row),
         )
         lines.append(line)
     lines.sort(key=player_order)
@@ -327,8 +346,8 @@ def section_rated_games(shift: Shift) -> dict[str, list[dict[str, Any]]]:
                 line = {k: v for k, v in given.items() if k != "sums"}
                 line.update(figure_line(given["sums"], rounds=line.pop("rounds", 0)))
                 if section == "players":
-                    bets = line["bets"]
-                    line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
+                    line["average_bet"] = figures.average_bet(line["handle"], line["bets"])
+                    line["actual_win"] = player_actual_win(given["sums"])
                 found[section].append(line)
     return found
 

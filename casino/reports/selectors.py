@@ -16,12 +16,12 @@ from django.db.models import Count, F, IntegerField, Max, Prefetch, QuerySet, Su
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from casino import figures
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
 from casino.policy import Capability
 from casino.reports import by_count
-from casino.reports.cells import CENT
-from casino.reports.kinds import accounting_games
-from casino.reports.sections import cell_sums, figure_line
+from casino.reports.kinds import accounting_games, fee_games
+from casino.reports.sections import cell_sums, fee_sums, figure_line, player_actual_win
 from casino.roles import MANAGE, can, venue_ids
 
 #: Who reads reports: the venue's supervisors, managers and auditors (``casino.policy``).
@@ -152,10 +152,11 @@ def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
             "key": row["player__membership_number"],
             "label": row["player__name"],
             **figure_line(row),
+            "actual_win": player_actual_win(row),
         }
         for row in cells.filter(player__isnull=False)
         .values("player_id", "player__membership_number", "player__name")
-        .annotate(**cell_sums())
+        .annotate(**cell_sums(), **fee_sums(fee_games()))
         .order_by(
             F("t_theoretical_win").desc(nulls_last=True),
             "-t_handle",
@@ -163,8 +164,7 @@ def dashboard(*, venue: Venue, date_from: date, date_to: date) -> Dashboard:
         )[:TOP_PLAYERS]
     ]
     for line in players:
-        bets = line["bets"]
-        line["average_bet"] = (line["handle"] / bets).quantize(CENT) if bets else None
+        line["average_bet"] = figures.average_bet(line["handle"], line["bets"])
     summary = reports.aggregate(count=Count("pk"), rounds=rounds, finished=Max("finished_at"))
     total = figure_line(cells.aggregate(**cell_sums()), rounds=summary["rounds"] or 0)
     return Dashboard(

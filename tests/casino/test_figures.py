@@ -242,3 +242,17 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     assert f'data-figure="variance_with_count">{shown["variance_with_count"]}<' in html
     assert str(figures.DEFINITIONS["win_by_count"]) in html  # which definition it uses
     assert TableSession.objects.get(pk=session.pk).win_by_count == win_at_close
+
+
+def test_a_players_average_bet_and_actual_win_as_defined():
+    assert figures.average_bet(D("250000"), 3) == D("83333.33")
+    assert figures.average_bet(D("0"), 0) is None
+    # Totals over a line rated from bets (30 minutes at 80,000) and one rated by hand (an
+    # hour at 100,000): weighted by the minutes; a line without an average bet is left out.
+    lines = [(D("80000"), 30), (D("100000"), 60), (None, 15)]
+    assert figures.average_bet_over_time(lines) == D("93333.33")
+    assert figures.average_bet_over_time([(None, 10)]) is None
+    # The house's from a player who lost 455,000 where it banks and paid 30,000 in fees
+    # where players play each other (what they lost there to the others is not the house's).
+    assert figures.actual_win(banked_result=D("-455000"), fees=D("30000")) == D("485000")
+    assert figures.actual_win(banked_result=None, fees=None) == 0

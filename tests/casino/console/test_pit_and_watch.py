@@ -131,3 +131,32 @@ def test_the_bar_speaks_the_language_chosen(client, floor):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "vi"
     bar = nav_of(client.get(reverse("reports:dashboard")).content.decode())
     assert "Báo cáo" in bar and "Đăng xuất" in bar
+
+
+def test_the_pit_the_watch_and_the_floor_show_one_win_by_ledger(client, floor, session):
+    from casino import figures
+    from casino.services.pits import pit_create
+
+    pit = pit_create(
+        user=floor.manager,
+        venue=floor.venue,
+        code="P1",
+        name="Main pit",
+        supervisors=[floor.supervisor],
+        tables=[floor.table],
+    )
+    signed_in(client, floor.dealer)
+    preview_then_confirm(client, session, round_data(box1=(NIU_9, {"single": "100,000"})))
+    won = figures.wins_by_ledger([session.pk])[session.pk]
+    assert won == Round.objects.get().house_net == -95000  # Niu 9 beats the dealer's Niu 8
+    shown = "-95,000"
+    signed_in(client, floor.supervisor)
+    home = client.get(reverse("console:home")).content.decode()
+    row = re.search(rf'<tr id="pit-session-{session.pk}">.*?</tr>', home, re.S).group(0)
+    watch = client.get(reverse("console:watch", args=[session.pk])).content.decode()
+    floor_page = client.get(reverse("console:pit", args=[pit.pk])).content.decode()
+    win = re.search(r"data-win>([^<]*)<", floor_page).group(1)
+    assert shown in row and shown in watch and shown in win
+    definition = str(figures.DEFINITIONS["win_by_ledger"])
+    for page in (home, watch, floor_page):
+        assert definition in page
