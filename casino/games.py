@@ -218,6 +218,16 @@ class GameApi(Protocol):
     evaluation_help: StrOrPromise
 
 
+@dataclass(frozen=True)
+class PlainApi:
+    """The API of a game that says nothing of its own (``GameAdapter.api``'s default)."""
+
+    version_serializer: type[Serializer]
+    cards_help: StrOrPromise = ""
+    dealer_cards_help: StrOrPromise = ""
+    evaluation_help: StrOrPromise = ""
+
+
 class GameAdmin(Protocol):
     """The game's part of the admin: the version admin's hooks and the house-edge panel.
 
@@ -389,9 +399,9 @@ class GameAdapter:
 
     A game names itself (``code``, ``name``), its bet types and its ruleset version model
     (a subclass of ``casino.models.RulesetVersion``), and provides its round screen
-    (``console``), its part of the API (``api``), of the admin (``admin``) and its demo
-    (``demo``): those have no default, and the base class says so when asked. Every other
-    hook has a default that fits a game without the feature.
+    (``console``), its part of the admin (``admin``) and its demo (``demo``): those have no
+    default, and the base class says so when asked. Every other hook has a default that fits
+    a game without the feature.
     """
 
     code: str
@@ -414,10 +424,13 @@ class GameAdapter:
         """The round screen (``GameConsole``). No default: every game has a screen."""
         return self._missing("console")
 
-    @property
+    @cached_property
     def api(self) -> GameApi:
-        """The API's serializers for the game (``GameApi``). No default."""
-        return self._missing("api")
+        """The API's serializers for the game (``GameApi``). Default: a version with the
+        rules every version has (``casino.api``'s serializer), and no help of its own."""
+        from casino.api.serializers.rulesets import RulesetVersionSerializer
+
+        return PlainApi(version_serializer=RulesetVersionSerializer)
 
     @property
     def admin(self) -> GameAdmin:
