@@ -127,10 +127,11 @@ class GameConsole(Protocol):
     """The game's round screen in the dealer's console (the shell in ``casino.console``
     renders whatever screen the table's game registers).
 
-    The shell mounts ``urls()`` under ``/console/`` (their names in its ``console``
-    namespace), renders ``screen`` at ``sessions/<id>/``, and runs the preview and the
-    Confirm (``casino.console.round``) with the game's reading of the entry, its preview
-    and its template; the history shows a round's boxes with the game's two templates.
+    The shell mounts ``urls()`` (the screen's live partials) under ``/console/`` (their
+    names in its ``console`` namespace), renders ``screen`` at ``sessions/<id>/``, and
+    serves the preview and the Confirm itself (``console:preview``, ``console:confirm``:
+    ``casino.console.round``) with the game's reading of the entry, its preview and its
+    template; the history shows a round's boxes with the game's two templates.
     A game that deals no rounds (``settles_rounds`` False) renders its own page at
     ``screen`` (and its ``urls``); its round hooks are never called.
     """
@@ -150,7 +151,7 @@ class GameConsole(Protocol):
         ...
 
     def urls(self) -> list[URLPattern]:
-        """The screen's own views (live partials, preview, Confirm), by name."""
+        """The screen's own views (its live partials), by name."""
         ...
 
     def positions(self, seats: int) -> tuple[int, ...]:

@@ -82,9 +82,12 @@ def test_the_screen_speaks_the_venues_language(client, dealer, session):
     assert "Tự xếp bài" in body  # Auto-arrange
 
 
-def test_niu_niu_endpoints_answer_404_for_a_mau_binh_session(dealer_client, session):
-    assert dealer_client.post(url("preview", session), {}, **HX).status_code == 404
+def test_niu_niu_partials_answer_404_for_a_mau_binh_session(dealer_client, session):
     assert dealer_client.get(url("hand", session), {"box": "1"}, **HX).status_code == 404
+    # The preview is the floor's, every game's: Mau Binh's screen reads and answers it.
+    preview = dealer_client.post(url("preview", session), {}, **HX)
+    assert preview.status_code == 200
+    assert "mb-preview" in preview.content.decode()
 
 
 def test_the_seat_partial_describes_the_rows_and_warns_of_a_foul(dealer_client, session):
