@@ -6,6 +6,10 @@ and ledger lines without knowing the game's rules; its screens, reports, admin a
 the adapter's parts. The adapter is the only way a game plugs in: every hook is one of its
 methods, with a default here. Adding a game is one new app and its line in
 ``INSTALLED_APPS``.
+
+The module is longer than most on purpose: it is the whole contract a game implements (the
+round's result types, its parts' types and the adapter with every hook's default), read in one
+place the way Saleor's ``BasePlugin`` is.
 """
 
 from __future__ import annotations
@@ -598,11 +602,6 @@ def of_version(version: RulesetVersion | type[RulesetVersion]) -> GameAdapter:
         if game.version_model is model:
             return game
     raise LookupError(f"no installed game keeps its rules in {model.__name__}")
-
-
-def unregister(code: str) -> None:
-    """Take a game out of the registry (an app uninstalled, a game built in a test)."""
-    _REGISTRY.pop(code, None)
 
 
 def all_games() -> tuple[GameAdapter, ...]:
