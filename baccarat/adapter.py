@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.utils.translation import gettext
@@ -19,22 +18,27 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.engine import DealError, SettlementError
-from baccarat.models import BET_TYPES, BaccaratRulesetVersion
+from baccarat.house_edge import figures_compute, figures_summary, figures_warnings
+from baccarat.models import BET_TYPES, RULE_FIELDS, BaccaratRulesetVersion
 from baccarat.selectors import behind_number, cached_snapshot
 from baccarat.services import close_refusal
+from baccarat.validation import ruleset_errors
 from casino.cards import Card, format_cards, parse_card
 from casino.games import (
     BetResult,
     BoxInput,
     BoxResult,
-    GameParts,
+    GameAdapter,
+    GameAdmin,
+    GameApi,
+    GameConsole,
+    GameDemo,
+    GameReports,
     IntegrityCounts,
     IntegrityKey,
-    LedgerLine,
     RoundInputError,
     RoundResult,
 )
-from casino.models import Account, EntryKind
 
 #: The most cards a round deals: two to each hand and a third to each.
 MOST_CARDS = 6
@@ -158,11 +162,56 @@ def bet_result(line: Any) -> BetResult:
     )
 
 
-class BaccaratAdapter(GameParts):
+class BaccaratAdapter(GameAdapter):
     code = "baccarat"
     name = _("Baccarat")
     bet_types = BET_TYPES
     version_model = BaccaratRulesetVersion
+
+    # The game's parts, each in its own module (imported when first asked, after every app
+    # is loaded: they import the floor's screens, API and admin).
+
+    @cached_property
+    def console(self) -> GameConsole:
+        from baccarat.console import CONSOLE
+
+        return CONSOLE
+
+    @cached_property
+    def api(self) -> GameApi:
+        from baccarat.api import API
+
+        return API
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        from baccarat.admin import ADMIN
+
+        return ADMIN
+
+    @cached_property
+    def reports(self) -> GameReports:
+        from baccarat.reports import REPORTS
+
+        return REPORTS
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        from baccarat.demo import DEMO
+
+        return DEMO
+
+    # The rules of a version: its fields.
+
+    rule_fields = RULE_FIELDS
+
+    def rule_errors(self, version: BaccaratRulesetVersion) -> list[str]:
+        return ruleset_errors(version)
+
+    def approval_figures(self, version: BaccaratRulesetVersion) -> tuple[dict, list[str]]:
+        """The exact odds to store on approval, and what about them needs an override."""
+        summary = figures_summary(figures_compute(version_id=version.pk), version)
+        return summary, figures_warnings(summary)
 
     def snapshot(self, version: BaccaratRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)
@@ -257,30 +306,6 @@ class BaccaratAdapter(GameParts):
         """No box is dealt to (the deal is the dealer's); the seats are paid in seat order,
         then those betting behind."""
         return (), tuple(sorted(box.position for box in boxes))
-
-    def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
-        """Per box: the bets' result moves between the player and the house, then the
-        commission from the player to the house (taken at the win, or owed in the commission
-        box: either way it is the house's). Zero amounts are not posted."""
-        lines: list[LedgerLine] = []
-        for box in result.boxes:
-            gross = sum((bet.gross for bet in box.bets), Decimal(0))
-            commission = sum((bet.commission for bet in box.bets), Decimal(0))
-            if gross:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
-                )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
-                )
-            if commission:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
-                )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
-                )
-        return lines
 
 
 def result_category(

@@ -19,6 +19,7 @@ from baccarat.models import BaccaratRulesetVersion, CommissionCollection, RulesF
 from baccarat.services import version_save_draft
 from baccarat.tasks import ruleset_figures_task
 from baccarat.validation import ruleset_errors
+from casino import games
 from casino.admin import ReadOnlyAdmin, RulesetVersionAdmin
 from casino.amounts import model_formfield
 from casino.models.rulesets import ROUNDING_FIELDS
@@ -99,7 +100,7 @@ class BaccaratAdmin:
     viewer_permissions = (("baccarat", "view_baccaratrulesetversion"),)
 
     def house_edge_refusal(self, version: BaccaratRulesetVersion) -> dict[str, object] | None:
-        errors = version.rule_errors()
+        errors = games.of_version(version).rule_errors(version)
         if errors:
             return {"state": "invalid", "errors": errors}
         return None

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.models import Player, RulesetVersion, TableSession
 from casino.models.floor import money_field
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
+from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 
 #: The most decks a shoe holds, and the fewest.
 MAX_DECKS = 8
@@ -149,31 +149,6 @@ class BaccaratRulesetVersion(RulesetVersion):
             for bet in BET_TYPES
             if bet not in OPTIONAL_BET_FIELDS or getattr(self, OPTIONAL_BET_FIELDS[bet])
         ]
-
-    # The methods casino.services.rulesets needs from a game's version model.
-
-    def copy_rules_to(self, other: BaccaratRulesetVersion) -> None:
-        for name in RULE_FIELDS:
-            setattr(other, name, getattr(self, name))
-        other.save(update_fields=list(RULE_FIELDS))
-
-    def rule_errors(self) -> list[str]:
-        from baccarat.validation import ruleset_errors
-
-        return ruleset_errors(self)
-
-    def approval_figures(self) -> tuple[dict, list[str]]:
-        """The exact odds to store on approval, and what about them needs an override."""
-        from baccarat.house_edge import figures_compute, figures_summary, figures_warnings
-
-        summary = figures_summary(figures_compute(version_id=self.pk), self)
-        return summary, figures_warnings(summary)
-
-    def rules_as_dict(self) -> dict:
-        return {
-            name: plain(value) if isinstance(value := getattr(self, name), Decimal) else value
-            for name in RULE_FIELDS
-        }
 
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from casino.games import GameReports
 
-class BaccaratReports:
+
+class BaccaratReports(GameReports):
     label = _("Baccarat")
     house_banked = True
 

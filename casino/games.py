@@ -1,22 +1,32 @@
 """The game registry: the only way ``casino`` knows about games.
 
-Each game app registers one adapter in its ``AppConfig.ready``. The floor's services ask
-the adapter to check and evaluate a round, and turn the result into bets and ledger lines
-without knowing the game's rules. Adding a game is one new app with one adapter.
+Each game app registers one adapter (a ``GameAdapter``) in its ``AppConfig.ready``. The
+floor's services ask the adapter to check and evaluate a round, and turn the result into bets
+and ledger lines without knowing the game's rules; its screens, reports, admin and demo ask
+the adapter's parts. The adapter is the only way a game plugs in: every hook is one of its
+methods, with a default here. Adding a game is one new app and its line in
+``INSTALLED_APPS``.
+
+The module is longer than most on purpose: it is the whole contract a game implements (the
+round's result types, its parts' types and the adapter with every hook's default), read in one
+place the way Saleor's ``BasePlugin`` is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from functools import cached_property
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
+
+from django.utils.translation import gettext as _
 
 from casino.errors import InvalidInput
 from casino.models import Account, EntryKind, RulesetVersion
+from casino.models.rulesets import ROUNDING_FIELDS
+from casino.money import plain
 
 if TYPE_CHECKING:  # the types of the game's parts (their modules import this one)
     import random
@@ -121,10 +131,11 @@ class GameConsole(Protocol):
     """The game's round screen in the dealer's console (the shell in ``casino.console``
     renders whatever screen the table's game registers).
 
-    The shell mounts ``urls()`` under ``/console/`` (their names in its ``console``
-    namespace), renders ``screen`` at ``sessions/<id>/``, and runs the preview and the
-    Confirm (``casino.console.round``) with the game's reading of the entry, its preview
-    and its template; the history shows a round's boxes with the game's two templates.
+    The shell mounts ``urls()`` (the screen's live partials) under ``/console/`` (their
+    names in its ``console`` namespace), renders ``screen`` at ``sessions/<id>/``, and
+    serves the preview and the Confirm itself (``console:preview``, ``console:confirm``:
+    ``casino.console.round``) with the game's reading of the entry, its preview and its
+    template; the history shows a round's boxes with the game's two templates.
     A game that deals no rounds (``settles_rounds`` False) renders its own page at
     ``screen`` (and its ``urls``); its round hooks are never called.
     """
@@ -144,7 +155,7 @@ class GameConsole(Protocol):
         ...
 
     def urls(self) -> list[URLPattern]:
-        """The screen's own views (live partials, preview, Confirm), by name."""
+        """The screen's own views (its live partials), by name."""
         ...
 
     def positions(self, seats: int) -> tuple[int, ...]:
@@ -218,6 +229,20 @@ class GameApi(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class PlainApi:
+    """The API of a game that says nothing of its own (``GameAdapter.api``'s default)."""
+
+    version_serializer: type[Serializer]
+    cards_help: StrOrPromise = ""
+    dealer_cards_help: StrOrPromise = ""
+    evaluation_help: StrOrPromise = ""
+
+    def urls(self) -> list[URLPattern]:
+        """No endpoints of its own."""
+        return []
+
+
 class GameAdmin(Protocol):
     """The game's part of the admin: the version admin's hooks and the house-edge panel.
 
@@ -276,30 +301,51 @@ class RatedPlay:
     actual_win: Decimal | None
 
 
-class GameReports(Protocol):
-    """How the management reports show the game.
+class GameReports:
+    """How the management reports show the game; every hook has its default here.
 
-    A game whose play is rated by hand also provides ``rated_play(*, player_ids, date_from,
-    date_to, venue_id=None) -> list[RatedPlay]`` (gaming dates, inclusive; ``player_ids``
-    None for every player, ``venue_id`` None for every venue's tables); the floor reads the
-    card games' play from their tallies instead.
-
-    A game that deals no rounds (``settles_rounds`` False) has no tallies, so it also gives
-    the shift report its lines: ``shift_lines(shift) -> {"tables": [...], "games": [...],
-    "players": [...]}``, each line a dict with ``key``, ``label`` (a table's also ``game``; a
-    player's also ``hands``, ``minutes``) and ``sums``, the sums ``casino.reports.sections
-    .figure_line`` reads (``t_handle``, ``t_player_result``, ``t_theoretical_win``, ...).
-    Such a game may also name the game each of its tables plays (blackjack, roulette...):
-    ``game_names(table_ids) -> {table_id: name}``, which the statistical report's lines
-    per game are of (without it, or for a table it leaves out, the game's ``label``).
+    A game whose play is rated by hand (a supervisor's rating, not settled bets) gives
+    ``rated_play``; a game that deals no rounds (``settles_rounds`` False) has no tallies, so
+    it gives the shift report its lines (``shift_lines``) and may name the game each of its
+    tables plays (``game_names``). The floor reads the card games' play from their tallies.
     """
 
-    #: The game's name in a report (translatable).
-    label: StrOrPromise
     #: True when the players play against the house (the report rates its bets by the
     #: house edge); False when they play each other and the house takes a fee (the
     #: report shows its volume and fees, and its theoretical win is the fee).
-    house_banked: bool
+    house_banked: bool = True
+    #: The game's name in a report (translatable).
+    label: StrOrPromise
+
+    def __init__(self, label: StrOrPromise | None = None) -> None:
+        if label is not None:
+            self.label = label
+
+    def rated_play(
+        self,
+        *,
+        player_ids: Sequence[int] | None,
+        date_from: date,
+        date_to: date,
+        venue_id: int | None = None,
+    ) -> list[RatedPlay]:
+        """The play rated by hand in the gaming dates (inclusive); ``player_ids`` None for
+        every player, ``venue_id`` None for every venue's tables. Default: none."""
+        return []
+
+    def shift_lines(self, shift: Any) -> dict[str, list[dict[str, Any]]]:
+        """The shift report's lines of a game with no tallies: ``{"tables": [...], "games":
+        [...], "players": [...]}``, each line a dict with ``key``, ``label`` (a table's also
+        ``game``; a player's also ``hands``, ``minutes``) and ``sums``, the sums
+        ``casino.reports.sections.figure_line`` reads (``t_handle``, ``t_player_result``,
+        ``t_theoretical_win``, ...). Default: none (the tallies give the game's lines)."""
+        return {}
+
+    def game_names(self, table_ids: list[int]) -> dict[int, str]:
+        """The game each table plays (blackjack, roulette...), which the statistical
+        report's lines per game are of; a table left out is of the game's ``label``.
+        Default: none."""
+        return {}
 
 
 class GameDemo(Protocol):
@@ -359,101 +405,165 @@ class IntegrityCounts:
     cards: tuple[str, ...] = ()
 
 
-class GameParts:
-    """The parts of a game, found where every game keeps them: ``<app>.console.CONSOLE``,
-    ``<app>.api.API``, ``<app>.admin.ADMIN``, ``<app>.reports.REPORTS``, ``<app>.demo.DEMO``
-    (``<app>`` the package of the adapter's class). Each is imported when the floor first asks
-    for it, after every app is loaded. An adapter inherits this to provide them."""
+class GameAdapter:
+    """Everything the floor asks of a game, in one place, each hook with its default.
 
-    def _part(self, module: str, name: str) -> Any:
-        app = type(self).__module__.split(".")[0]
-        return getattr(import_module(f"{app}.{module}"), name)
+    A game's app subclasses this once (``<game>/adapter.py``), overrides what its rules need,
+    and registers an instance in its ``AppConfig.ready`` (``games.register``). The floor
+    calls nothing else of a game: not its modules by name, not its models' methods.
 
-    @cached_property
-    def console(self) -> GameConsole:
-        return self._part("console", "CONSOLE")
+    A game names itself (``code``, ``name``), its bet types and its ruleset version model
+    (a subclass of ``casino.models.RulesetVersion``), and provides its round screen
+    (``console``), its part of the admin (``admin``) and its demo (``demo``): those have no
+    default, and the base class says so when asked. Every other hook has a default that fits
+    a game without the feature.
+    """
 
-    @cached_property
-    def api(self) -> GameApi:
-        return self._part("api", "API")
-
-    @cached_property
-    def admin(self) -> GameAdmin:
-        return self._part("admin", "ADMIN")
-
-    @cached_property
-    def reports(self) -> GameReports:
-        return self._part("reports", "REPORTS")
-
-    @cached_property
-    def demo(self) -> GameDemo:
-        return self._part("demo", "DEMO")
+    code: str
+    name: StrOrPromise
+    bet_types: tuple[str, ...]
+    version_model: type[RulesetVersion]
 
     #: Whether the game deals rounds on the system (False: its tables are kept for their
     #: accounting only, sessions, slips, drop, win by the count and ratings; the floor's
     #: paths that deal, settle, stream or simulate rounds leave such a game out).
     settles_rounds: bool = True
 
-    def boxes_dealt(self, rules: Any, seats: int) -> int:
-        """Every seat of the table, unless the game's rules deal to fewer."""
-        return seats
+    # --- The game's parts: objects the game's app provides.
 
-    #: Whether the integrity tests cover the game (False: its rounds are not counted, and
-    #: the integrity page says the game is not tested).
-    def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
-        """Why the game will not let this session close yet; None: nothing of the game's
-        stands in the way (the default)."""
-        return None
+    def _missing(self, part: str) -> Any:
+        raise NotImplementedError(f"the game '{self.code}' provides no {part}")
 
-    integrity_tested: bool = False
+    @property
+    def console(self) -> GameConsole:
+        """The round screen (``GameConsole``). No default: every game has a screen."""
+        return self._missing("console")
 
-    def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
-        """The categories and cards of a settled round; None: the game is not tested."""
-        return None
+    @cached_property
+    def api(self) -> GameApi:
+        """The API's serializers for the game (``GameApi``). Default: a version with the
+        rules every version has (``casino.api``'s serializer), and no help of its own."""
+        from casino.api.serializers.rulesets import RulesetVersionSerializer
 
-    def integrity_expected(self, rules: Any) -> Mapping[str, Mapping[str, Any]] | None:
-        """Each subject's categories with their probabilities under ``rules`` (Fraction or
-        float, summing to 1); None: the game is not tested."""
-        return None
+        return PlainApi(version_serializer=RulesetVersionSerializer)
 
-    def integrity_decks(self, rules: Any) -> int:
-        """The standard decks a round under these rules is dealt from (the card test)."""
-        return 1
+    @property
+    def admin(self) -> GameAdmin:
+        """The admin's hooks for the game (``GameAdmin``). No default."""
+        return self._missing("admin")
 
+    @property
+    def demo(self) -> GameDemo:
+        """Demo data and simulated rounds (``GameDemo``). No default."""
+        return self._missing("demo")
 
-class GameAdapter(Protocol):
-    code: str
-    name: str
-    #: False for a game played for its accounting only (``GameParts.settles_rounds``).
-    settles_rounds: bool
-    bet_types: tuple[str, ...]
-    version_model: type[RulesetVersion]
+    @cached_property
+    def reports(self) -> GameReports:
+        """How reports show the game. Default: a house-banked game under its ``name``, rated
+        from its tallies only."""
+        return GameReports(self.name)
+
+    # --- The rules: a ruleset version as the engine takes it, and as the floor keeps it.
+
+    #: The version model's fields that are rules (copied by a clone, in the audit trail and
+    #: the approval's fingerprint). Default: the rounding every version has.
+    rule_fields: tuple[str, ...] = ROUNDING_FIELDS
+    #: The version model's relations holding its rows of rules (a paytable, bonus lines),
+    #: loaded with a version's detail. Default: none.
+    rule_relations: tuple[str, ...] = ()
 
     def snapshot(self, version: Any) -> Any:
-        """The engine's frozen rules for a ruleset version (cached where it can be)."""
+        """The engine's frozen rules for a ruleset version (cached where it can be).
+        Default: the version itself, for a game whose rules are its version's fields."""
+        return version
 
     def offered_bet_types(self, rules: Any) -> tuple[str, ...]:
-        """The bet types these rules take, in table order."""
+        """The bet types these rules take, in table order. Default: every bet type."""
+        return self.bet_types
+
+    def rules_copy(self, version: Any, draft: Any) -> None:
+        """Copy ``version``'s rules (fields and rows) onto the saved ``draft``. Default: the
+        ``rule_fields``."""
+        for name in self.rule_fields:
+            setattr(draft, name, getattr(version, name))
+        draft.save(update_fields=list(self.rule_fields))
+
+    def rules_as_dict(self, version: Any) -> dict[str, Any]:
+        """The rules as plain JSON data, for the audit trail and the approval's fingerprint.
+        Default: the ``rule_fields``, amounts as plain strings."""
+        return {
+            name: plain(value) if isinstance(value := getattr(version, name), Decimal) else value
+            for name in self.rule_fields
+        }
+
+    def rule_errors(self, version: Any) -> list[str]:
+        """What stops ``version`` from being approved, one sentence each. Default: nothing."""
+        return []
+
+    def approval_figures(self, version: Any) -> tuple[dict[str, Any], list[str]]:
+        """The figures to store on approval (house edge per bet type, ...) and the warnings
+        that make approving need an explicit override. Default: none of either."""
+        return {}, []
+
+    # --- A round.
+
+    def boxes_dealt(self, rules: Any, seats: int) -> int:
+        """How many of a table's ``seats`` boxes a round under these rules deals to (the
+        round screen shows that many). Default: every seat."""
+        return seats
 
     def evaluate_round(
         self, *, rules: Any, dealer_cards: str, boxes: Sequence[BoxInput]
     ) -> RoundResult:
-        """Check the cards and bets together and settle them; ``RoundInputError`` if wrong."""
+        """Check the cards and bets together and settle them; ``RoundInputError`` if wrong.
+        Default: refused, for a game that deals no rounds (``settles_rounds`` False)."""
+        raise RoundInputError(
+            _("%(game)s deals no rounds on the system.") % {"game": self.name},
+            field="session",
+            reason="no_rounds",
+        )
 
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
-        """The entries that post ``result``; they sum to zero."""
+        """The entries that post ``result``; they sum to zero. Default: per box, the bets'
+        result between the player and the house, then the commission from the player to the
+        house (zero amounts not posted)."""
+        lines: list[LedgerLine] = []
+        for box in result.boxes:
+            gross = sum((bet.gross for bet in box.bets), Decimal(0))
+            commission = sum((bet.commission for bet in box.bets), Decimal(0))
+            if gross:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
+                )
+            if commission:
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
+                )
+                lines.append(
+                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
+                )
+        return lines
 
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal order and the payment order of a round's boxes (no rule is read), to show
-        a settled round from what it recorded."""
+        a settled round from what it recorded. Default: position order for both."""
+        positions = tuple(box.position for box in boxes)
+        return positions, positions
 
-    #: Whether the integrity tests cover the game (``GameParts`` default: not tested).
     def session_close_refusal(self, session: Any) -> tuple[str, str] | None:
         """``(message, reason)`` when the game's own state of the session must be settled
-        before the table closes (a commission box still owed), in the reader's
-        language; the floor's closing refuses with it (``Conflict``). None: it may close."""
+        before the table closes (a commission box still owed), in the reader's language;
+        the floor's closing refuses with it (``Conflict``). Default: None, it may close."""
+        return None
 
-    integrity_tested: bool
+    # --- The integrity tests (docs/INTEGRITY.md).
+
+    #: Whether the integrity tests cover the game (False: its rounds are not counted, and
+    #: the integrity page says the game is not tested). Default: not tested.
+    integrity_tested: bool = False
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
         """What a settled round counts for the integrity tests: one ``IntegrityKey`` per
@@ -465,40 +575,20 @@ class GameAdapter(Protocol):
         A game whose players play each other may give each seat ``scoop_balance``
         ``"<given>/<taken>"``: what its cards take from the others' against what theirs take
         from it, by a rule of the cards alone (equal means under a fair deal; no figures).
-        Called in the settlement's transaction and again on a void (to take it off); the
-        ``GameParts`` default (None) leaves the game untested."""
+        Called in the settlement's transaction and again on a void (to take it off).
+        Default: None, the game is not tested."""
+        return None
 
     def integrity_expected(self, rules: Any) -> Mapping[str, Mapping[str, Any]] | None:
-        """``{subject: {category: probability}}`` under these rules, from the game's own
-        odds engine (exact, or simulated with a fixed seed, cached): every category
-        ``integrity_counts`` can give for the subject, an impossible one at 0."""
+        """``{subject: {category: probability}}`` under these rules (Fraction or float,
+        summing to 1), from the game's own odds engine (exact, or simulated with a fixed
+        seed, cached): every category ``integrity_counts`` can give for the subject, an
+        impossible one at 0. Default: None, the game is not tested."""
+        return None
 
     def integrity_decks(self, rules: Any) -> int:
-        """The standard 52-card decks a round is dealt from (1 unless the rules say)."""
-
-    def boxes_dealt(self, rules: Any, seats: int) -> int:
-        """How many of a table's ``seats`` boxes a round under these rules deals to (the
-        round screen shows that many)."""
-
-    @property
-    def console(self) -> GameConsole:
-        """The round screen (``<game>/console/``)."""
-
-    @property
-    def api(self) -> GameApi:
-        """The API's serializers for the game (``<game>/api.py``)."""
-
-    @property
-    def admin(self) -> GameAdmin:
-        """The admin's hooks for the game (``<game>/admin.py``)."""
-
-    @property
-    def reports(self) -> GameReports:
-        """How reports show the game."""
-
-    @property
-    def demo(self) -> GameDemo:
-        """Demo data and simulated rounds."""
+        """The standard 52-card decks a round is dealt from. Default: 1."""
+        return 1
 
 
 _REGISTRY: dict[str, GameAdapter] = {}
@@ -513,6 +603,15 @@ def get(code: str) -> GameAdapter:
         return _REGISTRY[code]
     except KeyError:
         raise LookupError(f"no game '{code}' is installed") from None
+
+
+def of_version(version: RulesetVersion | type[RulesetVersion]) -> GameAdapter:
+    """The game whose ruleset versions ``version`` is one of (a version or its model)."""
+    model = version if isinstance(version, type) else type(version)
+    for game in _REGISTRY.values():
+        if game.version_model is model:
+            return game
+    raise LookupError(f"no installed game keeps its rules in {model.__name__}")
 
 
 def all_games() -> tuple[GameAdapter, ...]:

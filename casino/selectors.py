@@ -220,9 +220,8 @@ def ruleset_version_get(*, ruleset: Ruleset, number: int) -> RulesetVersion | No
     if version is None:
         return None
     version.ruleset = ruleset
-    # The game's child rows of its rules (its version model's ``rule_relations``), one
-    # query each.
-    prefetch_related_objects([version], *model.rule_relations)
+    # The game's child rows of its rules (its adapter's ``rule_relations``), one query each.
+    prefetch_related_objects([version], *games.get(ruleset.game).rule_relations)
     return version
 
 

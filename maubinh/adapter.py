@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -33,7 +34,12 @@ from casino.games import (
     BetResult,
     BoxInput,
     BoxResult,
-    GameParts,
+    GameAdapter,
+    GameAdmin,
+    GameApi,
+    GameConsole,
+    GameDemo,
+    GameReports,
     IntegrityCounts,
     IntegrityKey,
     LedgerLine,
@@ -43,8 +49,10 @@ from casino.games import (
 from casino.models import Account, EntryKind
 from maubinh import engine
 from maubinh.engine import Arrangement, PairResult, Row, SeatResult, integrity
+from maubinh.house_take import figures_compute, figures_summary, figures_warnings
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.selectors import cached_snapshot
+from maubinh.validation import ruleset_errors
 
 BET_TYPE = "stake"
 ROW_SEPARATOR = "/"
@@ -182,11 +190,66 @@ def seat_evaluation(
     }
 
 
-class MauBinhAdapter(GameParts):
+class MauBinhAdapter(GameAdapter):
     code = "maubinh"
     name = gettext_lazy("Mau Binh")
     bet_types = (BET_TYPE,)
     version_model = MauBinhRulesetVersion
+
+    # The game's parts, each in its own module (imported when first asked, after every app
+    # is loaded: they import the floor's screens, API and admin).
+
+    @cached_property
+    def console(self) -> GameConsole:
+        from maubinh.console import CONSOLE
+
+        return CONSOLE
+
+    @cached_property
+    def api(self) -> GameApi:
+        from maubinh.api import API
+
+        return API
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        from maubinh.admin import ADMIN
+
+        return ADMIN
+
+    @cached_property
+    def reports(self) -> GameReports:
+        from maubinh.reports import REPORTS
+
+        return REPORTS
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        from maubinh.demo import DEMO
+
+        return DEMO
+
+    # The rules of a version: its row bonuses and instant wins beside its fields.
+
+    rule_relations = ("row_bonuses", "instant_wins")
+
+    def rules_copy(self, version: MauBinhRulesetVersion, draft: MauBinhRulesetVersion) -> None:
+        version.copy_rules_to(draft)
+
+    def rules_as_dict(self, version: MauBinhRulesetVersion) -> dict[str, Any]:
+        return version.rules_as_dict()
+
+    def rule_errors(self, version: MauBinhRulesetVersion) -> list[str]:
+        return ruleset_errors(version, version.row_bonuses.all(), version.instant_wins.all())
+
+    def approval_figures(self, version: MauBinhRulesetVersion) -> tuple[dict, list[str]]:
+        """The house take to store on approval, and what about the rules needs an override."""
+        summary = figures_summary(
+            figures_compute(version_id=version.pk),
+            fee_rate=version.fee_rate,
+            fee_basis=version.fee_basis,
+        )
+        return summary, figures_warnings(version)
 
     def snapshot(self, version: MauBinhRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

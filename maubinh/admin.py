@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from casino import games
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
 from maubinh.engine.rules import Declaring
@@ -178,7 +179,7 @@ class MauBinhAdmin:
     )
 
     def house_edge_refusal(self, version: MauBinhRulesetVersion) -> dict[str, object] | None:
-        errors = version.rule_errors()
+        errors = games.of_version(version).rule_errors(version)
         return {"state": "invalid", "errors": errors} if errors else None
 
     def house_edge_row(self, version: MauBinhRulesetVersion) -> RulesFigures:

@@ -99,8 +99,6 @@ def validate_fee_rate(value: Decimal) -> None:
 class MauBinhRulesetVersion(RulesetVersion):
     """One version of a venue's Mau Binh rules (docs/RULES.md part B)."""
 
-    rule_relations = ("row_bonuses", "instant_wins")
-
     scoop_multiplier = models.PositiveSmallIntegerField(
         _("scoop multiplier"),
         default=2,
@@ -224,7 +222,7 @@ class MauBinhRulesetVersion(RulesetVersion):
         ]
         permissions = [("approve_maubinhrulesetversion", _("Can approve and activate versions"))]
 
-    # The methods casino.services.rulesets needs from a game's version model.
+    # The rules as data: what the adapter copies onto a draft and keeps in the audit trail.
 
     def copy_rules_to(self, other: MauBinhRulesetVersion) -> None:
         for name in RULE_FIELDS:
@@ -237,20 +235,6 @@ class MauBinhRulesetVersion(RulesetVersion):
         InstantWinAmount.objects.bulk_create(
             InstantWinAmount(version=other, kind=w.kind, chi=w.chi) for w in self.instant_wins.all()
         )
-
-    def rule_errors(self) -> list[str]:
-        from maubinh.validation import ruleset_errors
-
-        return ruleset_errors(self, self.row_bonuses.all(), self.instant_wins.all())
-
-    def approval_figures(self) -> tuple[dict, list[str]]:
-        """The house take to store on approval, and what about the rules needs an override."""
-        from maubinh.house_take import figures_compute, figures_summary, figures_warnings
-
-        summary = figures_summary(
-            figures_compute(version_id=self.pk), fee_rate=self.fee_rate, fee_basis=self.fee_basis
-        )
-        return summary, figures_warnings(self)
 
     def rules_as_dict(self) -> dict:
         """The rules as plain data, shaped like ``maubinh.engine.presets.PRESET_DATA``."""

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from casino.games import GameReports
 
-class MauBinhReports:
+
+class MauBinhReports(GameReports):
     label = _("Mau Binh")
     house_banked = False
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from math import comb
 from typing import Any
 
@@ -15,19 +16,24 @@ from casino.games import (
     BetResult,
     BoxInput,
     BoxResult,
-    GameParts,
+    GameAdapter,
+    GameAdmin,
+    GameApi,
+    GameConsole,
+    GameDemo,
+    GameReports,
     IntegrityCounts,
     IntegrityKey,
-    LedgerLine,
     RoundInputError,
     RoundResult,
 )
-from casino.models import Account, EntryKind
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
 from niuniu.engine.odds import category_counts
+from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.selectors import cached_snapshot
+from niuniu.validation import paytable_errors
 
 
 def hand_evaluation(hand: Hand) -> dict[str, Any]:
@@ -71,11 +77,62 @@ def settlement_message(error: SettlementError) -> str:
     return str(message) % error.params if message is not None else str(error)
 
 
-class NiuNiuAdapter(GameParts):
+class NiuNiuAdapter(GameAdapter):
     code = "niuniu"
     name = _("Niu Niu")
     bet_types = tuple(b.value for b in engine.SETTLEMENT_ORDER)
     version_model = NiuNiuRulesetVersion
+
+    # The game's parts, each in its own module (imported when first asked, after every app
+    # is loaded: they import the floor's screens, API and admin).
+
+    @cached_property
+    def console(self) -> GameConsole:
+        from niuniu.console import CONSOLE
+
+        return CONSOLE
+
+    @cached_property
+    def api(self) -> GameApi:
+        from niuniu.api import API
+
+        return API
+
+    @cached_property
+    def admin(self) -> GameAdmin:
+        from niuniu.admin import ADMIN
+
+        return ADMIN
+
+    @cached_property
+    def reports(self) -> GameReports:
+        from niuniu.reports import REPORTS
+
+        return REPORTS
+
+    @cached_property
+    def demo(self) -> GameDemo:
+        from niuniu.demo import DEMO
+
+        return DEMO
+
+    # The rules of a version: its paytable and bonus lines beside its fields.
+
+    rule_relations = ("paytable_rows", "bonus_lines")
+
+    def rules_copy(self, version: NiuNiuRulesetVersion, draft: NiuNiuRulesetVersion) -> None:
+        version.copy_rules_to(draft)
+
+    def rules_as_dict(self, version: NiuNiuRulesetVersion) -> dict[str, Any]:
+        return version.rules_as_dict()
+
+    def rule_errors(self, version: NiuNiuRulesetVersion) -> list[str]:
+        return paytable_errors(version, version.paytable_rows.all(), version.bonus_lines.all())
+
+    def approval_figures(self, version: NiuNiuRulesetVersion) -> tuple[dict, list[str]]:
+        """The exact odds to store on approval, and what about them needs an override."""
+        summary = figures_summary(figures_compute(version_id=version.pk), version)
+        return summary, figures_warnings(summary)
 
     def snapshot(self, version: NiuNiuRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)
@@ -197,30 +254,6 @@ class NiuNiuAdapter(GameParts):
         """Dealt from the largest single stake; paid from the dealer's right."""
         singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
         return deal_order(singles), payment_order(list(singles))
-
-    def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
-        """Per box: the bets' result moves between the player and the house, then the
-        commission from the player to the house. Zero amounts are not posted; each bet's
-        own figures are on its ``Bet`` row."""
-        lines: list[LedgerLine] = []
-        for box in result.boxes:
-            gross = sum((bet.gross for bet in box.bets), Decimal(0))
-            commission = sum((bet.commission for bet in box.bets), Decimal(0))
-            if gross:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
-                )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
-                )
-            if commission:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
-                )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
-                )
-        return lines
 
 
 #: Expected figures per ruleset (its repr), computed once per process.

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from casino import games
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
 from niuniu.house_edge import (
@@ -144,7 +145,7 @@ class NiuNiuAdmin:
     )
 
     def house_edge_refusal(self, version: NiuNiuRulesetVersion) -> dict[str, object] | None:
-        if version.rule_errors():
+        if games.of_version(version).rule_errors(version):
             return {"state": "failed", "error": "the paytable is incomplete; see the errors."}
         return None
 

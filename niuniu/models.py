@@ -118,8 +118,6 @@ def special_rank_field(verbose_name) -> models.CharField:
 class NiuNiuRulesetVersion(RulesetVersion):
     """One version of a venue's Niu Niu rules."""
 
-    rule_relations = ("paytable_rows", "bonus_lines")
-
     offers_double = models.BooleanField(_("offers Double"), default=True)
     offers_super = models.BooleanField(_("offers Super"), default=True)
     five_small = models.BooleanField(_("Five Small is a special hand"), default=False)
@@ -218,7 +216,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
         if errors:
             raise ValidationError(errors)
 
-    # The three methods casino.services.rulesets needs from a game's version model.
+    # The rules as data: what the adapter copies onto a draft and keeps in the audit trail.
 
     def copy_rules_to(self, other: NiuNiuRulesetVersion) -> None:
         for name in RULE_FIELDS:
@@ -245,18 +243,6 @@ class NiuNiuRulesetVersion(RulesetVersion):
             )
             for line in self.bonus_lines.all()
         )
-
-    def rule_errors(self) -> list[str]:
-        from niuniu.validation import paytable_errors
-
-        return paytable_errors(self, self.paytable_rows.all(), self.bonus_lines.all())
-
-    def approval_figures(self) -> tuple[dict, list[str]]:
-        """The exact odds to store on approval, and what about them needs an override."""
-        from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
-
-        summary = figures_summary(figures_compute(version_id=self.pk), self)
-        return summary, figures_warnings(summary)
 
     def rules_as_dict(self) -> dict:
         # A reading left as the presets take it is not written, so the fingerprint of a

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from casino import games
 from casino.admin import RulesetVersionAdmin
 from casino.models.rulesets import ROUNDING_FIELDS
 from tablegames.models import TableGameRulesetVersion
@@ -47,7 +48,7 @@ class TableGamesAdmin:
     viewer_permissions = (("tablegames", "view_tablegamerulesetversion"),)
 
     def house_edge_refusal(self, version: TableGameRulesetVersion) -> dict[str, object] | None:
-        errors = version.rule_errors()
+        errors = games.of_version(version).rule_errors(version)
         return {"state": "invalid", "errors": errors} if errors else None
 
     def house_edge_row(self, version: TableGameRulesetVersion) -> EnteredFigures:
@@ -56,7 +57,7 @@ class TableGamesAdmin:
     def house_edge_summary(
         self, version: TableGameRulesetVersion, row: EnteredFigures
     ) -> dict[str, Any]:
-        return version.figures or version.approval_figures()[0]
+        return version.figures or games.of_version(version).approval_figures(version)[0]
 
     def house_edge_ready(
         self,
@@ -66,7 +67,7 @@ class TableGamesAdmin:
     ) -> dict[str, object]:
         return {
             "summary": summary,
-            "warnings": version.approval_figures()[1],
+            "warnings": games.of_version(version).approval_figures(version)[1],
             "edge_percent": version.house_edge_rate * 100,
             "compared": compared,
         }

@@ -20,7 +20,6 @@ from casino.money import (
     MONEY_MAX_DIGITS,
     RATE_DECIMAL_PLACES,
     RATE_MAX_DIGITS,
-    plain,
 )
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
@@ -71,44 +70,6 @@ class TableGameRulesetVersion(RulesetVersion):
             ),
         ]
         permissions = [("approve_tablegamerulesetversion", _("Can approve and activate versions"))]
-
-    # The methods casino.services.rulesets needs from a game's version model.
-
-    def copy_rules_to(self, other: TableGameRulesetVersion) -> None:
-        for name in RULE_FIELDS:
-            setattr(other, name, getattr(self, name))
-        other.save(update_fields=list(RULE_FIELDS))
-
-    def rule_errors(self) -> list[str]:
-        errors = []
-        if not (self.game_name or "").strip():
-            errors.append(str(_("Name the game played (Baccarat, Blackjack, Roulette...).")))
-        if self.house_edge_rate is None or not Decimal(0) <= self.house_edge_rate < 1:
-            errors.append(str(_("The house edge is from 0 up to 1 (0.02 is 2%).")))
-        if not self.decisions_per_hour:
-            errors.append(str(_("Decisions per hour are 1 or more.")))
-        return errors
-
-    def approval_figures(self) -> tuple[dict, list[str]]:
-        """The house edge and pace, stored as approved; an edge of 10% or more warns."""
-        figures = {
-            "house_edge": {"bet": plain(self.house_edge_rate)},
-            "decisions_per_hour": self.decisions_per_hour,
-            "game_name": self.game_name,
-        }
-        warnings = []
-        if self.house_edge_rate >= Decimal("0.1"):
-            warnings.append(
-                str(_("A house edge of %(edge)s is unusually high for a table game."))
-                % {"edge": plain(self.house_edge_rate)}
-            )
-        return figures, warnings
-
-    def rules_as_dict(self) -> dict:
-        return {
-            name: plain(value) if isinstance(value := getattr(self, name), Decimal) else value
-            for name in RULE_FIELDS
-        }
 
 
 class Rating(models.Model):

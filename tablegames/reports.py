@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from casino import figures
-from casino.games import RatedPlay
+from casino.games import GameReports, RatedPlay
 from casino.models import Shift, TableSession, VersionStatus
 from tablegames.models import Rating, TableGameRulesetVersion
 from tablegames.selectors import ratings_between, shift_ratings
@@ -56,7 +56,7 @@ def _sums(ratings: list[Rating], win: Decimal | None) -> dict[str, Any]:
     }
 
 
-class TableGamesReports:
+class TableGamesReports(GameReports):
     label = _("Other table games")
     house_banked = True
 

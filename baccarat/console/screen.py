@@ -42,8 +42,6 @@ class BaccaratConsole:
             path("sessions/<int:session_id>/baccarat/deal/", views.deal, name="bac-deal"),
             path("sessions/<int:session_id>/baccarat/stakes/", views.stakes, name="bac-stakes"),
             path("sessions/<int:session_id>/baccarat/player/", views.player, name="bac-player"),
-            path("sessions/<int:session_id>/baccarat/preview/", views.preview, name="bac-preview"),
-            path("sessions/<int:session_id>/baccarat/confirm/", views.confirm, name="bac-confirm"),
             path("sessions/<int:session_id>/baccarat/shoe/", views.shoe, name="bac-shoe"),
             path(
                 "sessions/<int:session_id>/baccarat/commission/",

@@ -8,8 +8,9 @@ The screen is one template (``baccarat/console/round.html``) with partials:
   winner, and a card the tableau or the shoe refuses named on its field;
 - ``stakes`` (GET ``baccarat/stakes/?box=N``): one seat's stakes against the table's limits;
 - ``player`` (GET ``baccarat/player/?box=N``): the player of a membership number as typed;
-- ``preview`` and ``round``: the settlement preview and the Confirm, run by the console
-  (``casino.console.round``) with this screen's reading of the form;
+- ``preview`` and ``round``: the settlement preview and the Confirm, the floor's own views
+  (``casino.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
+  reading of the form;
 - ``round`` again after "New shoe" (POST ``baccarat/shoe/``, ``baccarat.services.shoe_start``)
   and "Collect commission" (POST ``baccarat/commission/``, ``commission_collect``), with what
   was typed kept and the service's refusal shown in its words (409, 422), never a 500.
@@ -92,21 +93,6 @@ def player(request: HttpRequest, session: TableSession, screen: Screen) -> HttpR
     box = forms.BoxEntry(position=position, member=member, stakes=[])
     box.player, box.player_error = read_player(member, players)
     return render(request, f"{TEMPLATE}#player", {"box": box})
-
-
-@require_POST
-@this_game
-def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Settle the round as typed, writing nothing; Confirm appears with it."""
-    return rounds.preview(request, session)
-
-
-@require_POST
-@this_game
-def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Deal and settle the previewed round once (the form's key), then the next round's form
-    with the same players and stakes."""
-    return rounds.confirm(request, session)
 
 
 def round_again(

@@ -164,7 +164,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         request._ruleset_before = (  # type: ignore[attr-defined]
-            type(obj).objects.get(pk=obj.pk).rules_as_dict() if change else None
+            self.game.rules_as_dict(type(obj).objects.get(pk=obj.pk)) if change else None
         )
         try:
             type(self).save_draft(version=obj, user=request.user)
@@ -185,7 +185,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
     @property
     def game(self) -> games.GameAdapter:
         """The game whose versions this admin edits."""
-        return next(game for game in games.all_games() if game.version_model is self.model)
+        return games.of_version(self.model)
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         if obj is not None:

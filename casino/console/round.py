@@ -4,6 +4,10 @@ lays out its preview and renders its template; this module does the rest.
 
 - the whole screen (GET ``sessions/<id>/``): the form prefilled from the query, or with the
   last round's players and stakes (``console.data_from_round``);
+The preview and the Confirm are the floor's own views (``console:preview`` and
+``console:confirm`` at ``sessions/<id>/preview/`` and ``confirm/``), for every game that deals
+rounds: the table says which game's screen reads the entry.
+
 - the preview (POST): the entry read, then evaluated by the game under the rules on the
   screen, writing nothing; the totals and the Confirm button come with it;
 - the Confirm (POST): the entry read once, without evaluating a hand; refused when it is
@@ -31,15 +35,17 @@ from decimal import Decimal
 from functools import wraps
 from typing import Any, Protocol
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from casino import games
 from casino.console import selectors
-from casino.console.access import closed, page, refusal
+from casino.console.access import closed, page, refusal, with_session
 from casino.console.closing import summary
 from casino.console.services import round_confirm
 from casino.errors import ServiceError
@@ -222,6 +228,22 @@ def live_partial(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return wrapper
 
 
+def dealt_here(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A write of the round screen (POST, the dealer's): a session whose game deals no
+    rounds on the system has no such page (404)."""
+
+    @require_POST
+    @with_session
+    @wraps(view)
+    def wrapper(request: HttpRequest, session: TableSession) -> HttpResponse:
+        if not games.get(session.table.game).settles_rounds:
+            raise Http404("this game deals no rounds on the system")
+        return view(request, session)
+
+    return wrapper
+
+
+@dealt_here
 def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
     """Evaluate and settle the round as typed, writing nothing; Confirm appears with it."""
     if session.status != TableSession.Status.OPEN:
@@ -257,6 +279,7 @@ def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
     return with_rules(request, response, rules)
 
 
+@dealt_here
 def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
     """Deal and settle the previewed round once (the form's key), then the next round's form
     with the same players and stakes. The entry is read once, no hand evaluated: the

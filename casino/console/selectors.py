@@ -56,11 +56,10 @@ from casino.timezones import venue_today
 
 
 def console_of(game: str) -> games.GameConsole | None:
-    """The round screen a game registers, or ``None`` for a game the console does not deal
-    (not installed, or without a screen)."""
+    """The round screen a game registers, or ``None`` for a game not installed."""
     try:
         return games.get(game).console
-    except (LookupError, ImportError):
+    except LookupError:
         return None
 
 

@@ -1,5 +1,6 @@
-"""The console's URLs, under ``/console/``: the shell's, then each game's round screen's
-(``GameConsole.urls``), all named in the ``console`` namespace."""
+"""The console's URLs, under ``/console/``: the shell's (the round screen, its preview and
+its Confirm among them), then each game's own live partials (``GameConsole.urls``), all
+named in the ``console`` namespace."""
 
 from django.urls import URLPattern, URLResolver, path
 
@@ -16,6 +17,7 @@ from casino.console import (
     slips,
     tables,
 )
+from casino.console import round as rounds
 from casino.count import views as count
 from casino.policy import Capability, declare
 
@@ -32,6 +34,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("pin/", declare(Capability.SIGNED_IN)(lock.own_pin), name="pin"),
     path("tables/<int:table_id>/open/", tables.table_open, name="open"),
     path("sessions/<int:session_id>/", tables.round_screen, name="round"),
+    # The round screen's preview and Confirm, every game's: the table's game reads the entry.
+    path("sessions/<int:session_id>/preview/", rounds.preview, name="preview"),
+    path("sessions/<int:session_id>/confirm/", rounds.confirm, name="confirm"),
     path("sessions/<int:session_id>/watch/", pit.watch, name="watch"),
     path("sessions/<int:session_id>/history/", history.history, name="history"),
     path(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import ClassVar
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -72,13 +71,9 @@ class RulesetVersion(models.Model):
     draft -> approved -> active -> retired. Only a draft can be edited; the approver must be
     none of the people who made or edited the draft, and approves the rules they were shown
     (their fingerprint is recorded). A game's concrete version model adds
-    its rules (paytable rows, switches) and tells ``casino.services.rulesets`` how to
-    clone and validate them.
+    its rules (paytable rows, switches); the game's adapter (``casino.games``) tells
+    ``casino.services.rulesets`` how to clone, describe and validate them.
     """
-
-    #: The relations holding the game's rows of its rules (a paytable, bonus lines), loaded
-    #: with a version's detail.
-    rule_relations: ClassVar[tuple[str, ...]] = ()
 
     ruleset = models.ForeignKey(
         Ruleset, on_delete=models.PROTECT, related_name="%(app_label)s_versions"

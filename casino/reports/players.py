@@ -134,10 +134,10 @@ def _rated_lines(player_id: int, date_from: date, date_to: date) -> list[dict[st
     """The lines of the games whose play is rated by hand (``GameReports.rated_play``)."""
     lines = []
     for game in games.all_games():
-        rated_play = getattr(game.reports, "rated_play", None)
-        if rated_play is None:
-            continue
-        for play in rated_play(player_ids=[player_id], date_from=date_from, date_to=date_to):
+        rated = game.reports.rated_play(
+            player_ids=[player_id], date_from=date_from, date_to=date_to
+        )
+        for play in rated:
             minutes = round((play.ended_at - play.started_at).total_seconds() / 60)
             lines.append(
                 {

@@ -336,10 +336,7 @@ def section_rated_games(shift: Shift) -> dict[str, list[dict[str, Any]]]:
         "game_sums": [],
     }
     for game in games.all_games():
-        lines_of = getattr(game.reports, "shift_lines", None)
-        if lines_of is None:
-            continue
-        for section, lines in lines_of(shift).items():
+        for section, lines in game.reports.shift_lines(shift).items():
             for given in lines:
                 if section == "games":
                     found["game_sums"].append(given["sums"])

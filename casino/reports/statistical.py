@@ -91,10 +91,11 @@ def game_of(days: list[TableDay]) -> dict[int, tuple[str, str]]:
     found = {}
     for code, ids in tables.items():
         try:
-            named = getattr(games.get(code).reports, "game_names", None)
+            reports = games.get(code).reports
         except LookupError:  # a game no longer installed
-            named = None
-        names = named(sorted(ids)) if named is not None else {}
+            names = {}
+        else:
+            names = reports.game_names(sorted(ids))
         for table_id in ids:
             name = names.get(table_id) or game_label(code)
             found[table_id] = (f"{code}:{name}" if table_id in names else code, name)

@@ -1,8 +1,9 @@
 """Versioning and approval of rulesets, shared by every game.
 
-A game's concrete version model (a subclass of ``casino.models.RulesetVersion``) provides
-the three methods of :class:`GameRules`; everything about statuses, numbering, the
-two-person rule and activation lives here once.
+A game's concrete version model (a subclass of ``casino.models.RulesetVersion``) holds its
+rules; the game's adapter (``casino.games.GameAdapter``: ``rules_copy``, ``rules_as_dict``,
+``rule_errors``, ``approval_figures``) copies, describes, checks and figures them. Everything
+about statuses, numbering, the two-person rule and activation lives here once.
 
 Locking: every function that changes a ruleset's versions first locks the ``Ruleset`` row
 (``select_for_update``), so numbering and activation are serialised per ruleset.
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -32,6 +33,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import games
 from casino.models import (
     AuditEvent,
     Ruleset,
@@ -46,22 +48,6 @@ from casino.policy import approves_own
 from casino.roles import MANAGE, can
 from casino.services.audit import audit_record, object_type
 from casino.timezones import venue_time
-
-
-class GameRules(Protocol):
-    def copy_rules_to(self, other: Any) -> None:
-        """Copy this version's rules (fields and child rows) onto the saved draft ``other``."""
-
-    def rule_errors(self) -> list[str]:
-        """What stops this version from being approved, one sentence each."""
-
-    def rules_as_dict(self) -> dict:
-        """The rules as plain JSON data, for the audit trail."""
-
-    def approval_figures(self) -> tuple[dict, list[str]]:
-        """The figures to store on approval (house edge per bet type, ...) and the warnings
-        that make approving need an explicit override."""
-
 
 V = TypeVar("V", bound=RulesetVersion)
 
@@ -117,7 +103,10 @@ def version_content_hash(version: RulesetVersion) -> str:
     draft's rules no longer have it, so an approval is of the rules the approver saw.
     """
     text = json.dumps(
-        version.rules_as_dict(), sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder
+        games.of_version(version).rules_as_dict(version),
+        sort_keys=True,
+        separators=(",", ":"),
+        cls=DjangoJSONEncoder,
     )
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -198,7 +187,7 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
             f"Version {version.number} is {version.get_status_display().lower()} and cannot be "
             "edited; clone it to a new draft instead."
         )
-    after = version.rules_as_dict()
+    after = games.of_version(version).rules_as_dict(version)
     if before == after:
         return version
     version.last_edited_by = user
@@ -236,13 +225,13 @@ def version_clone(*, version: V, user: Any) -> V:
         **{name: getattr(version, name) for name in ROUNDING_FIELDS},
     )
     draft.save()
-    version.copy_rules_to(draft)
+    games.of_version(version).rules_copy(version, draft)
     _audit(
         draft,
         user=user,
         action="ruleset.clone",
         summary=f"cloned v{version.number} to draft v{draft.number}",
-        after=draft.rules_as_dict(),
+        after=games.of_version(draft).rules_as_dict(draft),
     )
     return draft
 
@@ -282,10 +271,10 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
                 "fingerprint). Reload it, check the rules again and approve what you see."
             )
         )
-    errors = version.rule_errors()
+    errors = games.of_version(version).rule_errors(version)
     if errors:
         raise ValidationError(errors)
-    figures, warnings = version.approval_figures()
+    figures, warnings = games.of_version(version).approval_figures(version)
     override_reason = (override_reason or "").strip()
     if warnings and not override_reason:
         raise ValidationError(
@@ -312,7 +301,7 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
         user=user,
         action="ruleset.approve",
         summary=f"approved v{version.number} ({shown[:12]})",
-        after={**version.rules_as_dict(), "content_hash": shown},
+        after={**games.of_version(version).rules_as_dict(version), "content_hash": shown},
     )
     return version
 
@@ -539,7 +528,7 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
         notes=_("Copied from %(ruleset)s v%(number)s.")
         % {"ruleset": source.code, "number": version.number},
     )
-    version.copy_rules_to(draft)
+    games.of_version(version).rules_copy(version, draft)
     draft.cloned_from = version
     if source.venue_id is None:
         # A preset rounds to 1; the venue's copy starts from the venue's chip unit, as
@@ -551,7 +540,7 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
         user=user,
         action="ruleset.copy",
         summary=f"copied {source.code} v{version.number} to draft v{draft.number}",
-        after=draft.rules_as_dict(),
+        after=games.of_version(draft).rules_as_dict(draft),
     )
     return draft
 
@@ -589,14 +578,14 @@ def preset_install(
     )
     version.save()
     fill(version, rules)
-    version.figures, _warnings = version.approval_figures()
+    version.figures, _warnings = games.of_version(version).approval_figures(version)
     version.save(update_fields=["figures"])
     audit_record(
         user=None,
         action="ruleset.install_preset",
         obj=version,
         summary=f"installed preset {code}",
-        after=version.rules_as_dict(),
+        after=games.of_version(version).rules_as_dict(version),
     )
     return version
 

@@ -32,8 +32,6 @@ class MauBinhConsole:
         return [
             path("sessions/<int:session_id>/maubinh/seat/", views.seat, name="mb-seat"),
             path("sessions/<int:session_id>/maubinh/arrange/", views.arrange, name="mb-arrange"),
-            path("sessions/<int:session_id>/maubinh/preview/", views.preview, name="mb-preview"),
-            path("sessions/<int:session_id>/maubinh/confirm/", views.confirm, name="mb-confirm"),
         ]
 
     def positions(self, seats: int) -> tuple[int, ...]:

@@ -7,9 +7,9 @@ The screen is one template (``maubinh/console/round.html``) with partials:
   card already in another seat);
 - ``seat`` (POST ``maubinh/arrange/?seat=N``): the seat's 13 cards, typed in any row, laid
   out by ``maubinh.engine.suggest_arrangement`` (never fouled, the instant win if any);
-- ``preview`` (POST ``maubinh/preview/``) and ``round`` (POST ``maubinh/confirm/``): the
-  pairwise matrix with the totals and Confirm, then the round dealt and settled once; run by
-  the console (``casino.console.round``) with this screen's reading of the form.
+- ``preview`` (POST ``preview/``) and ``round`` (POST ``confirm/``): the pairwise matrix
+  with the totals and Confirm, then the round dealt and settled once; the floor's own views
+  (``casino.console.round``), run with this screen's reading of the form.
 
 A mistake is answered inline (422), never with a 500. The seats play for one table stake.
 """
@@ -91,17 +91,3 @@ def arrange(request: HttpRequest, session: TableSession) -> HttpResponse:
     if not request.htmx:
         return render(request, TEMPLATE, context, status=status)
     return render(request, f"{TEMPLATE}#seat", {**context, "seat": wanted}, status=status)
-
-
-@require_POST
-@this_game
-def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """The round settled as typed, writing nothing: the matrix, fees, totals and Confirm."""
-    return rounds.preview(request, session)
-
-
-@require_POST
-@this_game
-def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Deal and settle the previewed round once (the form's key); then the next round."""
-    return rounds.confirm(request, session)

@@ -38,8 +38,6 @@ class NiuNiuConsole:
             path("sessions/<int:session_id>/hand/", views.hand, name="hand"),
             path("sessions/<int:session_id>/stakes/", views.stakes, name="stakes"),
             path("sessions/<int:session_id>/player/", views.player, name="player"),
-            path("sessions/<int:session_id>/preview/", views.preview, name="preview"),
-            path("sessions/<int:session_id>/confirm/", views.confirm, name="confirm"),
         ]
 
     def positions(self, seats: int) -> tuple[int, ...]:

@@ -6,15 +6,16 @@ The screen is one template (``niuniu/console/round.html``) with partials:
 - ``stakes`` (GET ``stakes/?box=N``): one box's stakes checked against the table (the
   floor's limits, the deposit to show) with the deal order;
 - ``player`` (GET ``player/?box=N``): the player of a membership number as it is typed;
-- ``preview`` and ``round``: the settlement preview and the Confirm, run by the console
-  (``casino.console.round``) with this screen's reading of the form.
+- ``preview`` and ``round``: the settlement preview and the Confirm, the floor's own views
+  (``casino.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
+  reading of the form.
 """
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from casino.console import round as rounds
 from casino.console import selectors
@@ -89,18 +90,3 @@ def player(request: HttpRequest, session: TableSession, screen: Screen) -> HttpR
     )
     box.player, box.player_error = read_player(member, players)
     return render(request, f"{TEMPLATE}#player", {"box": box})
-
-
-@require_POST
-@this_game
-def preview(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Evaluate and settle the round as typed, writing nothing; Confirm appears with it."""
-    return rounds.preview(request, session)
-
-
-@require_POST
-@this_game
-def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """Deal and settle the previewed round once (the form's key), then the next round's form
-    with the same players and stakes."""
-    return rounds.confirm(request, session)

@@ -154,7 +154,7 @@ def test_preview_confirm_once_and_the_next_round_keeps_the_stakes(dealer_client,
         box_2_tie="10,000",
         box_8_banker_pair="10,000",
     )
-    preview = dealer_client.post(url("bac-preview", bac.session), data, **HX)
+    preview = dealer_client.post(url("preview", bac.session), data, **HX)
     body = preview.content.decode()
     assert preview.status_code == 200, body[:2000]
     assert not Round.objects.exists()  # a preview writes nothing
@@ -169,7 +169,7 @@ def test_preview_confirm_once_and_the_next_round_keeps_the_stakes(dealer_client,
     assert re.search(r'data-total="house"[^>]*>-25,000<', body)
     digest = digest_of(preview)
 
-    confirm = url("bac-confirm", bac.session)
+    confirm = url("confirm", bac.session)
     first = dealer_client.post(confirm, {**data, "digest": digest}, **HX)
     assert first.status_code == 200, first.content.decode()[:2000]
     again = dealer_client.post(confirm, {**data, "digest": digest}, **HX)  # a second click
@@ -193,9 +193,9 @@ def test_preview_confirm_once_and_the_next_round_keeps_the_stakes(dealer_client,
 
 def test_a_round_changed_after_its_preview_is_not_confirmed(dealer_client, bac):
     data = round_data(box_1_player="10,000")
-    digest = digest_of(dealer_client.post(url("bac-preview", bac.session), data, **HX))
+    digest = digest_of(dealer_client.post(url("preview", bac.session), data, **HX))
     changed = {**data, "box-1-player": "20,000", "digest": digest}
-    answer = dealer_client.post(url("bac-confirm", bac.session), changed, **HX)
+    answer = dealer_client.post(url("confirm", bac.session), changed, **HX)
     assert answer.status_code == 422
     assert "The round changed after its preview" in answer.content.decode()
     assert not Round.objects.exists()
@@ -203,13 +203,13 @@ def test_a_round_changed_after_its_preview_is_not_confirmed(dealer_client, bac):
 
 def test_an_incomplete_deal_or_no_stake_is_not_ready(dealer_client, bac):
     cards = {"bac-p1": "4h", "bac-b1": "3c", "bac-p2": "kd", "bac-b2": "4s"}
-    answer = dealer_client.post(url("bac-preview", bac.session), round_data(cards), **HX)
+    answer = dealer_client.post(url("preview", bac.session), round_data(cards), **HX)
     body = answer.content.decode()
     assert answer.status_code == 200 and "Not ready to settle" in body
     assert "Enter a stake on at least one seat" in body
     assert "The deal is not complete: enter the Player third card" in body
     wrong = round_data({**cards, "bac-p3": "zz"}, box_1_player="10,000")
-    refused = dealer_client.post(url("bac-preview", bac.session), wrong, **HX)
+    refused = dealer_client.post(url("preview", bac.session), wrong, **HX)
     assert refused.status_code == 422 and "“zz” is not a card" in refused.content.decode()
 
 
@@ -229,8 +229,8 @@ def test_a_new_shoe_is_numbered_and_audited(dealer_client, bac):
 def test_the_commission_box_is_collected_seat_by_seat_before_a_new_shoe(dealer_client, bac):
     session = bac.box_session
     data = round_data(box_1_banker="100,000", box_3_banker="30,000")
-    digest = digest_of(dealer_client.post(url("bac-preview", session), data, **HX))
-    settled = dealer_client.post(url("bac-confirm", session), {**data, "digest": digest}, **HX)
+    digest = digest_of(dealer_client.post(url("preview", session), data, **HX))
+    settled = dealer_client.post(url("confirm", session), {**data, "digest": digest}, **HX)
     body = settled.content.decode()
     # 5% of 100,000, and of 30,000 (1,500 down to 1,000), owed in the box
     assert commission_owed(session) == {1: D("5000"), 3: D("1000")}
@@ -267,8 +267,8 @@ def test_the_console_s_form_reads_back_what_a_dealer_typed(bac):
 def test_a_void_after_the_collection_is_given_back_from_the_box(dealer_client, bac):
     session = bac.box_session
     data = round_data(box_2_banker="100,000")
-    digest = digest_of(dealer_client.post(url("bac-preview", session), data, **HX))
-    dealer_client.post(url("bac-confirm", session), {**data, "digest": digest}, **HX)
+    digest = digest_of(dealer_client.post(url("preview", session), data, **HX))
+    dealer_client.post(url("confirm", session), {**data, "digest": digest}, **HX)
     dealer_client.post(url("bac-collect", session), {"box": "2"}, **HX)
     (round_,) = Round.objects.filter(session=session)
     round_void(round_=round_, requested_by=bac.dealer, approved_by=bac.supervisor, reason="misdeal")
@@ -303,7 +303,7 @@ def test_a_no_commission_banker_six_shows_its_odds_as_the_sign_says_them(dealer_
     # Player 2 + 3 = 5 draws a ten (5); Banker K + 6 = 6 stands on it: a Banker 6 pays 1:2
     six = {"bac-p1": "2s", "bac-b1": "kh", "bac-p2": "3c", "bac-b2": "6d", "bac-p3": "td"}
     preview = dealer_client.post(
-        url("bac-preview", session), round_data(six, box_1_banker="100,000"), **HX
+        url("preview", session), round_data(six, box_1_banker="100,000"), **HX
     )
     body = preview.content.decode()
     assert preview.status_code == 200, body[:2000]

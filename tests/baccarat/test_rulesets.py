@@ -12,6 +12,7 @@ from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion
 from baccarat.selectors import cached_snapshot, ruleset_snapshot
 from baccarat.services import preset_install, venue_ruleset_from_preset
+from casino import games
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_a_draft_with_wrong_rules_says_what_to_put_right(venue, manager):
     draft.variant = "no_commission"
     draft.banker_six_odds = Decimal(2)
     draft.tie_odds = Decimal(0)
-    assert draft.rule_errors() == [
+    assert games.get("baccarat").rule_errors(draft) == [
         "A Banker win on 6 pays more than 0 and at most 1 (0.5 is 1:2) in the no-commission "
         "variant, got 2.",
         "Tie pays more than 0 (N:1), got 0.",
@@ -65,7 +66,7 @@ def test_a_draft_with_wrong_rules_says_what_to_put_right(venue, manager):
     draft.banker_six_odds = Decimal("0.5")
     draft.tie_odds = Decimal(8)
     draft.offers_super6 = False
-    assert draft.rule_errors() == []
+    assert games.get("baccarat").rule_errors(draft) == []
     assert "super6" not in draft.offered_bet_types()
 
 

@@ -594,8 +594,8 @@ def previewed(side: Side) -> None:
     client.force_login(side.dealer)
     for name, data, attribute, session in (
         ("preview", ROUND_FORM, "round_form", side.session),
-        ("mb-preview", MB_ROUND_FORM, "mb_round_form", side.mb_session),
-        ("bac-preview", BAC_ROUND_FORM, "bac_round_form", side.bac_session),
+        ("preview", MB_ROUND_FORM, "mb_round_form", side.mb_session),
+        ("preview", BAC_ROUND_FORM, "bac_round_form", side.bac_session),
     ):
         page = client.post(reverse(f"console:{name}", args=[session.pk]), data)
         assert page.status_code == 200, page.content.decode()[:2000]
@@ -715,10 +715,6 @@ def _mb_form(world: World, side: Side) -> dict:
     return side.mb_round_form
 
 
-def _bac_form(world: World, side: Side) -> dict:
-    return side.bac_round_form
-
-
 def _signed(world: World, side: Side, **data: Any) -> dict:
     """A form a supervisor of the caller's own venue signs with their password."""
     return {"supervisor": world.own.supervisor.username, "password": PASSWORD, **data}
@@ -788,21 +784,9 @@ CONSOLE_ROUTES = {
     "console:mb-arrange": Route(
         _console("mb-arrange", _mb_session), everyone(405), post=console(None), body=_mb_form
     ),
-    "console:mb-preview": Route(
-        _console("mb-preview", _mb_session), everyone(405), post=console(None), body=_mb_form
-    ),
-    "console:mb-confirm": Route(
-        _console("mb-confirm", _mb_session), everyone(405), post=console(None), body=_mb_form
-    ),
     "console:bac-deal": Route(_console("bac-deal", _bac_session), console(), shows=mark),
     "console:bac-stakes": Route(_console("bac-stakes", _bac_session), console(), shows=mark),
     "console:bac-player": Route(_console("bac-player", _bac_session), console(), shows=mark),
-    "console:bac-preview": Route(
-        _console("bac-preview", _bac_session), everyone(405), post=console(None), body=_bac_form
-    ),
-    "console:bac-confirm": Route(
-        _console("bac-confirm", _bac_session), everyone(405), post=console(None), body=_bac_form
-    ),
     # A new shoe and a collection from the commission box: the dealer's, refused to the rest.
     "console:bac-shoe": Route(
         _console("bac-shoe", _bac_session), everyone(405), post=console(None)

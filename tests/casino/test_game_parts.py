@@ -51,7 +51,7 @@ def test_the_api_serves_the_game_s_versions_with_its_serializer(code, venue, man
     assert set(body) == set(game.api.version_serializer().fields)
     assert (body["number"], body["status"]) == (version.number, "active")
     assert body["ruleset"]["id"] == version.ruleset_id
-    for relation in game.version_model.rule_relations:
+    for relation in game.rule_relations:
         assert isinstance(body[relation], list), relation  # the game's rows of its rules
     schema = client_for(manager).get("/api/schema/")
     assert schema.status_code == 200

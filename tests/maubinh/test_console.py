@@ -82,9 +82,12 @@ def test_the_screen_speaks_the_venues_language(client, dealer, session):
     assert "Tự xếp bài" in body  # Auto-arrange
 
 
-def test_niu_niu_endpoints_answer_404_for_a_mau_binh_session(dealer_client, session):
-    assert dealer_client.post(url("preview", session), {}, **HX).status_code == 404
+def test_niu_niu_partials_answer_404_for_a_mau_binh_session(dealer_client, session):
     assert dealer_client.get(url("hand", session), {"box": "1"}, **HX).status_code == 404
+    # The preview is the floor's, every game's: Mau Binh's screen reads and answers it.
+    preview = dealer_client.post(url("preview", session), {}, **HX)
+    assert preview.status_code == 200
+    assert "mb-preview" in preview.content.decode()
 
 
 def test_the_seat_partial_describes_the_rows_and_warns_of_a_foul(dealer_client, session):
@@ -151,7 +154,7 @@ def test_auto_arrange_needs_13_cards(dealer_client, session):
 
 
 def test_the_preview_shows_the_pairwise_matrix_fees_and_totals(dealer_client, session):
-    response = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    response = dealer_client.post(url("preview", session), round_data(), **HX)
     body = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in body and 'id="preview"' in body
@@ -181,21 +184,21 @@ def test_the_preview_shows_the_pairwise_matrix_fees_and_totals(dealer_client, se
     ],
 )
 def test_a_preview_with_mistakes_lists_them_inline(dealer_client, session, seats, message):
-    response = dealer_client.post(url("mb-preview", session), round_data(seats), **HX)
+    response = dealer_client.post(url("preview", session), round_data(seats), **HX)
     assert response.status_code == 422
     assert message in response.content.decode().replace("&#x27;", "'")
     assert 'id="confirm"' not in response.content.decode()
 
 
 def test_a_bad_stake_is_said_inline(dealer_client, session):
-    response = dealer_client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
+    response = dealer_client.post(url("preview", session), round_data(stake="5,000"), **HX)
     assert response.status_code == 422
     assert "the stake 5,000 is below the table minimum of 10,000" in response.content.decode()
 
 
 def test_a_quitter_pays_the_penalty(dealer_client, session):
     data = round_data({1: SEAT_1, 2: SEAT_2}, **{"seat-3-quit": "1"})
-    response = dealer_client.post(url("mb-preview", session), data, **HX)
+    response = dealer_client.post(url("preview", session), data, **HX)
     body = response.content.decode()
     assert response.status_code == 200
     nets = dict(re.findall(r'<tr data-seat="(\d)".*?data-net>([^<]+)</td>', body, re.DOTALL))
@@ -204,10 +207,10 @@ def test_a_quitter_pays_the_penalty(dealer_client, session):
 
 
 def test_confirming_twice_settles_once_and_the_ledger_sums_to_zero(dealer_client, session):
-    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    previewed = dealer_client.post(url("preview", session), round_data(), **HX)
     data = {**round_data(), "digest": digest_of(previewed)}
-    first = dealer_client.post(url("mb-confirm", session), data, **HX)
-    again = dealer_client.post(url("mb-confirm", session), data, **HX)
+    first = dealer_client.post(url("confirm", session), data, **HX)
+    again = dealer_client.post(url("confirm", session), data, **HX)
     assert first.status_code == again.status_code == 200
     assert "console:settled" in first["HX-Trigger"]
     assert 'data-round="1"' in first.content.decode()
@@ -222,19 +225,19 @@ def test_confirming_twice_settles_once_and_the_ledger_sums_to_zero(dealer_client
 
 
 def test_a_confirmation_that_differs_from_its_preview_is_refused(dealer_client, session):
-    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    previewed = dealer_client.post(url("preview", session), round_data(), **HX)
     data = {**round_data(stake="20000"), "digest": digest_of(previewed)}
-    response = dealer_client.post(url("mb-confirm", session), data, **HX)
+    response = dealer_client.post(url("confirm", session), data, **HX)
     assert response.status_code == 422
     assert "The round changed after its preview" in response.content.decode()
     assert not Round.objects.exists()
 
 
 def test_without_htmx_a_confirmation_redirects_to_the_screen(dealer_client, session):
-    previewed = dealer_client.post(url("mb-preview", session), round_data())
+    previewed = dealer_client.post(url("preview", session), round_data())
     assert "<html" in previewed.content.decode()
     data = {**round_data(), "digest": digest_of(previewed)}
-    response = dealer_client.post(url("mb-confirm", session), data)
+    response = dealer_client.post(url("confirm", session), data)
     assert response.status_code == 303 and response["Location"] == url("round", session)
     screen = dealer_client.get(url("round", session))
     assert "Last round 1" in screen.content.decode()
@@ -255,9 +258,9 @@ def test_a_confirmed_round_records_each_seats_member_and_keeps_them_seated(
 ):
     member = PlayerFactory(venue=venue, membership_number="HN-0007")
     data = round_data(**{"seat-2-member": "HN-0007"})
-    previewed = dealer_client.post(url("mb-preview", session), data, **HX)
+    previewed = dealer_client.post(url("preview", session), data, **HX)
     confirmed = dealer_client.post(
-        url("mb-confirm", session), {**data, "digest": digest_of(previewed)}, **HX
+        url("confirm", session), {**data, "digest": digest_of(previewed)}, **HX
     )
     assert confirmed.status_code == 200
     (settled,) = Round.objects.all()
@@ -273,17 +276,17 @@ def test_a_confirmed_round_records_each_seats_member_and_keeps_them_seated(
 
 def test_a_member_changed_after_the_preview_needs_a_new_preview(dealer_client, session, venue):
     PlayerFactory(venue=venue, membership_number="HN-0008")
-    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    previewed = dealer_client.post(url("preview", session), round_data(), **HX)
     data = {**round_data(**{"seat-1-member": "HN-0008"}), "digest": digest_of(previewed)}
-    response = dealer_client.post(url("mb-confirm", session), data, **HX)
+    response = dealer_client.post(url("confirm", session), data, **HX)
     assert response.status_code == 422
     assert not Round.objects.exists()
 
 
 def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
-    previewed = dealer_client.post(url("mb-preview", session), round_data(), **HX)
+    previewed = dealer_client.post(url("preview", session), round_data(), **HX)
     data = {**round_data(), "digest": digest_of(previewed)}
-    assert dealer_client.post(url("mb-confirm", session), data, **HX).status_code == 200
+    assert dealer_client.post(url("confirm", session), data, **HX).status_code == 200
     (settled,) = Round.objects.all()
     listed = dealer_client.get(url("history", session)).content.decode()
     assert "1: 47 chi" in listed and "3: Fouled" in listed and "4: 53 chi" in listed
@@ -301,13 +304,13 @@ def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
 
 def test_the_games_refusals_are_said_in_the_venues_language(client, dealer, session):
     client.force_login(dealer)  # the venue speaks Vietnamese; no language chosen
-    one_seat = client.post(url("mb-preview", session), round_data({1: SEAT_1}), **HX)
+    one_seat = client.post(url("preview", session), round_data({1: SEAT_1}), **HX)
     assert one_seat.status_code == 422
     assert "Mậu Binh cần từ 2 đến 4 người chơi, hiện có 1" in one_seat.content.decode()
-    low = client.post(url("mb-preview", session), round_data(stake="5,000"), **HX)
+    low = client.post(url("preview", session), round_data(stake="5,000"), **HX)
     assert "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000" in low.content.decode()
     short = {1: SEAT_1, 2: SEAT_2.rsplit(" ", 1)[0]}
-    row = client.post(url("mb-preview", session), round_data(short), **HX)
+    row = client.post(url("preview", session), round_data(short), **HX)
     assert "ghế 2: chi cuối có 2 lá; chi này nhận 3 lá" in row.content.decode()
 
 
@@ -319,7 +322,7 @@ def test_a_confirm_parses_each_card_once_and_lays_out_no_seat(dealer_client, ses
     from maubinh.console import forms
 
     data = round_data({1: SEAT_1, 2: SEAT_2})
-    previewed = dealer_client.post(url("mb-preview", session), data, **HX)
+    previewed = dealer_client.post(url("preview", session), data, **HX)
     confirmed = {**data, "digest": digest_of(previewed)}
     with (
         mock.patch.object(shared_forms, "parse_card", wraps=shared_forms.parse_card) as parse,
@@ -329,7 +332,7 @@ def test_a_confirm_parses_each_card_once_and_lays_out_no_seat(dealer_client, ses
         ) as arrangements,
         mock.patch.object(rounds, "round_confirm", wraps=rounds.round_confirm) as confirm,
     ):
-        response = dealer_client.post(url("mb-confirm", session), confirmed, **HX)
+        response = dealer_client.post(url("confirm", session), confirmed, **HX)
     assert response.status_code == 200, response.content.decode()[:2000]
     assert parse.call_count == 26  # two seats of 13 cards, each read once
     assert rows.call_count == arrangements.call_count == 0
@@ -356,7 +359,7 @@ def test_the_dealer_is_asked_whether_an_instant_win_is_declared(dealer_client, o
     ).content.decode()
     assert "seat-2-declared" not in plain
     # a preview without the answer says what to do, on the seat
-    unanswered = dealer_client.post(url("mb-preview", optional_session), round_data(seats), **HX)
+    unanswered = dealer_client.post(url("preview", optional_session), round_data(seats), **HX)
     assert unanswered.status_code == 422
     assert "seat 1 holds Six Pairs: ask the player whether it is declared" in (
         unanswered.content.decode()
@@ -365,7 +368,7 @@ def test_the_dealer_is_asked_whether_an_instant_win_is_declared(dealer_client, o
     # not declared: the rows play, 60 chi; declared: 18
     for answer, chi in (("no", "+60"), ("yes", "+18")):
         data = round_data(seats, **{"seat-1-declared": answer})
-        response = dealer_client.post(url("mb-preview", optional_session), data, **HX)
+        response = dealer_client.post(url("preview", optional_session), data, **HX)
         body = response.content.decode()
         assert response.status_code == 200, body
         cells = dict(re.findall(r'<tr data-seat="(\d)".*?data-chi>([^<]+)</td>', body, re.DOTALL))
@@ -373,12 +376,12 @@ def test_the_dealer_is_asked_whether_an_instant_win_is_declared(dealer_client, o
         assert f'name="seat-1-declared" value="{answer}" data-mb-declared checked' in body
     # the answer is part of what is confirmed
     previewed = dealer_client.post(
-        url("mb-preview", optional_session),
+        url("preview", optional_session),
         round_data(seats, **{"seat-1-declared": "no"}),
         **HX,
     )
     changed = {**round_data(seats, **{"seat-1-declared": "yes"}), "digest": digest_of(previewed)}
-    refused = dealer_client.post(url("mb-confirm", optional_session), changed, **HX)
+    refused = dealer_client.post(url("confirm", optional_session), changed, **HX)
     assert refused.status_code == 422
     assert "The round changed after its preview" in refused.content.decode()
 

@@ -42,14 +42,14 @@ def test_a_look_alike_number_seats_nobody_and_a_full_width_one_its_member(
     dealer_client, session, members
 ):
     refused = dealer_client.post(
-        url("mb-preview", session), round_data(**{"seat-2-member": "MB-ﬁ1"}), **HX
+        url("preview", session), round_data(**{"seat-2-member": "MB-ﬁ1"}), **HX
     )
     assert refused.status_code == 422
     assert "Owner of MB-FI1" not in refused.content.decode()
     data = round_data(**{"seat-2-member": "ＭＢ－００１"})
-    previewed = dealer_client.post(url("mb-preview", session), data, **HX)
+    previewed = dealer_client.post(url("preview", session), data, **HX)
     confirmed = dealer_client.post(
-        url("mb-confirm", session), {**data, "digest": digest_of(previewed)}, **HX
+        url("confirm", session), {**data, "digest": digest_of(previewed)}, **HX
     )
     assert confirmed.status_code == 200
     (settled,) = Round.objects.all()

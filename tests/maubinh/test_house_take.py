@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from casino import games
 from casino.models import AuditEvent, VersionStatus
 from casino.services.rulesets import (
     version_activate,
@@ -98,7 +99,7 @@ def test_the_panel_shows_the_take_for_two_three_and_four_players(client, draft, 
     client.force_login(manager)
     html = panel(client, draft)
     assert "<html" not in html, "only the fragment comes back"
-    summary = draft.approval_figures()[0]
+    summary = games.get("maubinh").approval_figures(draft)[0]
     for players in ("2", "3", "4"):
         low, high = summary["house_take_ci"][players]
         assert f"<td>{players}</td>" in html
@@ -111,12 +112,12 @@ def test_a_change_of_fee_alone_is_not_simulated_again(client, draft, manager):
     client.force_login(manager)
     panel(client, draft)
     row = RulesFigures.objects.get()
-    before = draft.approval_figures()[0]
+    before = games.get("maubinh").approval_figures(draft)[0]
     # when the fee doubles
     MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_rate=Decimal("0.10"))
     draft.refresh_from_db()
     panel(client, draft)
-    after = draft.approval_figures()[0]
+    after = games.get("maubinh").approval_figures(draft)[0]
     # then the same simulation gives twice the take
     assert RulesFigures.objects.get().computed_at == row.computed_at
     for players, take in before["house_take"].items():
@@ -255,12 +256,12 @@ def test_declaring_changes_the_simulation_and_fouls_do_not():
 def test_a_change_of_fee_basis_moves_the_take_without_simulating_again(client, draft, manager):
     client.force_login(manager)
     panel(client, draft)
-    before = draft.approval_figures()[0]
+    before = games.get("maubinh").approval_figures(draft)[0]
     # when the fee is taken from each amount won
     MauBinhRulesetVersion.objects.filter(pk=draft.pk).update(fee_basis="each_win")
     draft.refresh_from_db()
     html = panel(client, draft)
-    after = draft.approval_figures()[0]
+    after = games.get("maubinh").approval_figures(draft)[0]
     # then the same simulation gives a take at least as large (each win is at least the net)
     assert RulesFigures.objects.count() == 1
     assert after["fee_basis"] == "each_win"

@@ -146,11 +146,11 @@ def rated_play(venue: Venue, date_from: date, date_to: date) -> list[Any]:
     hand (``GameReports.rated_play``), in order of time in."""
     found = []
     for game in games.all_games():
-        rate = getattr(game.reports, "rated_play", None)
-        if rate is not None:
-            found.extend(
-                rate(player_ids=None, date_from=date_from, date_to=date_to, venue_id=venue.pk)
+        found.extend(
+            game.reports.rated_play(
+                player_ids=None, date_from=date_from, date_to=date_to, venue_id=venue.pk
             )
+        )
     return sorted(found, key=lambda line: (line.started_at, line.session_id, line.player_id))
 
 
