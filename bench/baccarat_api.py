@@ -44,8 +44,8 @@ def main() -> None:
 
     from casino import games
     from casino.models import Table, TableLimit, Venue
-    from casino.roles import DEALER, MANAGER, SUPERVISOR
     from casino.services.sessions import session_open
+    from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
     from tests.casino.api import client_for
     from tests.factories import niuniu_table, staff
 

@@ -73,8 +73,8 @@ def main() -> None:
     from casino.cards import DECK, format_cards
     from casino.console.selectors import screen_for
     from casino.models import Venue
-    from casino.roles import DEALER, SUPERVISOR
     from casino.services.sessions import session_open
+    from casino.staff.roles import DEALER, SUPERVISOR
     from niuniu.console import forms
     from tests.factories import niuniu_table, staff
 

@@ -93,7 +93,7 @@ def fill_rows() -> None:
     from casino.integrity.models.tallies import CARDS_DEALT
     from casino.integrity.tallies import write_card_tallies, write_category_tallies
     from casino.models import BetTally, Player, Round, TableSession, Venue
-    from casino.roles import DEALER, grant
+    from casino.staff.roles import DEALER, grant
 
     venue = Venue.objects.get(code=VENUE)
     sessions = list(

@@ -191,7 +191,7 @@ def fill_rows() -> None:
 
     from casino import games
     from casino.models import Player, Table, Venue
-    from casino.roles import DEALER, grant
+    from casino.staff.roles import DEALER, grant
 
     venue = Venue.objects.get(code=VENUE)
     User = get_user_model()

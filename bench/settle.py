@@ -42,9 +42,9 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from casino.models import Venue
-    from casino.roles import DEALER, SUPERVISOR
     from casino.services.rounds import round_create, round_settle
     from casino.services.sessions import session_open
+    from casino.staff.roles import DEALER, SUPERVISOR
     from niuniu.demo import table_stream
     from tests.factories import niuniu_table, staff
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from casino.models import DealerSpell, TableSession
-from casino.roles import PLAY
+from casino.staff.roles import PLAY
 
 
 def dealer_on_duty(session: TableSession) -> Any:

@@ -23,7 +23,6 @@ from casino.figures import with_count_sums
 from casino.games import BetResult, RoundResult
 from casino.limits import with_limits_in_force
 from casino.models import (
-    ApiToken,
     AuditEvent,
     Bet,
     Box,
@@ -43,8 +42,9 @@ from casino.models import (
 )
 from casino.outcomes import round_result
 from casino.players import membership_key
-from casino.policy import Capability, venues_allowing
-from casino.roles import venue_ids
+from casino.staff.models import ApiToken
+from casino.staff.policy import Capability, venues_allowing
+from casino.staff.roles import venue_ids
 
 _ZERO = Decimal(0)
 

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_celery_beat",
     "casino",
+    "casino.staff",
     "casino.count",
     "casino.integrity",
     "niuniu",
@@ -228,7 +229,7 @@ SPECTACULAR_SETTINGS = {
 
 # API tokens (django-rest-knox, casino/api/auth.py): one per device, only a SHA-512 hash
 # of the key stored, expiring API_TOKEN_HOURS after the login (a shift and then some).
-KNOX_TOKEN_MODEL = "casino.ApiToken"
+KNOX_TOKEN_MODEL = "staff.ApiToken"
 # knox's own token model is swapped out; its migrations would still create its table (its
 # first one predates swapping), an unused table that blocks flushing auth_user.
 MIGRATION_MODULES = {"knox": None}
@@ -291,7 +292,7 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
-        # Failed logins and lockouts (casino/throttling.py), 403 answers and requests for
+        # Failed logins and lockouts (casino/staff/throttling.py), 403 answers and requests for
         # another venue's rows, one line each, whatever LOG_LEVEL.
         "casino.security": {"level": "INFO"},
         # Django's lines once, in the same format (not also through its own handler).
@@ -307,14 +308,14 @@ if env_bool("TESTING"):
     # Tests create many users; a fast hasher keeps the suite quick. Never in production.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# Login lockout (casino/throttling.py): every attempt is counted before its password is
+# Login lockout (casino/staff/throttling.py): every attempt is counted before its password is
 # checked, atomically in the cache; past LOGIN_FAILURE_LIMIT attempts of one username from
 # one address, or LOGIN_ADDRESS_FAILURE_LIMIT from one address whatever the usernames
 # (a successful login does not count), the password is not checked for
 # LOGIN_LOCKOUT_MINUTES. The counts must be shared by every web process: CACHE_URL (Redis),
 # which `check --deploy` requires. LOGIN_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) only behind
 # a proxy that sets that header.
-AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
+AUTHENTICATION_BACKENDS = ["casino.staff.throttling.LockoutBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_LOCKOUT_MINUTES = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15"))

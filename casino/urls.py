@@ -6,8 +6,8 @@ from django.views.i18n import set_language
 
 from casino.api import docs
 from casino.favicon import favicon
-from casino.policy import Capability, declare
-from casino.throttling import LockoutAuthenticationForm
+from casino.staff.policy import Capability, declare
+from casino.staff.throttling import LockoutAuthenticationForm
 
 # A body Django will not read (too large, too many fields) answers in the API's error
 # shape under /api/ and with a page that says so elsewhere, not a bare "Bad Request".
@@ -16,7 +16,7 @@ handler400 = "casino.api.bodies.bad_request"
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"
 admin.site.index_title = "Venues, rulesets and the floor"
-# Every admin page answers to the model permissions of the roles held (casino/roles.py).
+# Every admin page answers to the model permissions of the roles held (casino/staff/roles.py).
 declare(Capability.ADMIN)(admin.site)
 public = declare(Capability.PUBLIC)
 

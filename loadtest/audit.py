@@ -45,8 +45,8 @@ def fill(session_id: int, rounds: int, seed: int, progress: multiprocessing.Queu
 
     connection.close()  # never share the parent's connection
     from casino.models import TableSession
-    from casino.roles import SUPERVISOR
     from casino.simulation import play
+    from casino.staff.roles import SUPERVISOR
 
     session = TableSession.objects.select_related("table__venue").get(pk=session_id)
     supervisor = session.table.venue.staff.filter(groups__name=SUPERVISOR).first()

@@ -43,11 +43,11 @@ def seed_floor() -> str:
     """The floor the fuzzer works on; the token of a user with every floor role but auditor."""
     from decimal import Decimal
 
-    from casino.roles import MANAGER, SUPERVISOR, grant
-    from casino.services.logins import token_issue
     from casino.services.rounds import round_settle, round_void
     from casino.services.slips import slip_request
     from casino.simulation import play
+    from casino.staff.logins import token_issue
+    from casino.staff.roles import MANAGER, SUPERVISOR, grant
     from tests.factories import staff
 
     floor = build_floor(tables=2, code="fuzz")

@@ -15,11 +15,11 @@ from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Player, TableLimit, TableSession, Venue
 from casino.money import plain, venue_money
-from casino.roles import SUPERVISE, can
 from casino.rules import rules_in_force
 from casino.services import rulesets
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, check_player_may
+from casino.staff.roles import SUPERVISE, can
 from casino.timezones import venue_time
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, Rating, TableGameRulesetVersion

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.utils import translation
 
 from casino import replicas
-from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
+from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, niuniu_table, staff
 
 _replica_configured = replicas.replica_configured

@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth.models import User
 
 from casino.models import Player, Ruleset, Table, TableLimit, Venue
-from casino.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
+from casino.staff.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
 from niuniu.services import venue_ruleset_from_preset
 
 

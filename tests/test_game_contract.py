@@ -18,9 +18,9 @@ from casino import games
 from casino.console.selectors import screen_for
 from casino.models import LedgerEntry, Player, Round, RoundStatus, Shift, ShiftReport
 from casino.reports.services import report_build, report_request
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from tests.casino.api import client_for
 from tests.factories import VenueFactory, staff
 

@@ -27,7 +27,6 @@ from django.utils import timezone
 
 from casino import games
 from casino.models import LedgerEntry, Round, RoundStatus
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.rulesets import (
     ruleset_create,
     version_activate,
@@ -37,6 +36,7 @@ from casino.services.rulesets import (
 )
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

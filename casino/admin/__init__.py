@@ -4,7 +4,7 @@ their versions' four-eyes approval, and the floor's records read-only.
 Game apps extend :class:`RulesetVersionAdmin` for their own version models.
 """
 
-from casino.admin import access, floor, pits, records, rulesets  # noqa: F401
+from casino.admin import floor, pits, records, rulesets  # noqa: F401
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.rulesets import RulesetVersionAdmin
 

@@ -19,7 +19,7 @@ from django.utils.text import capfirst
 
 from casino.amounts import amount_formfield, amounts_at, is_money_field
 from casino.models import Ruleset, Venue
-from casino.roles import venue_ids, venues_permitted
+from casino.staff.roles import venue_ids, venues_permitted
 from casino.timezones import local_time, zone, zone_name
 
 

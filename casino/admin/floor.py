@@ -26,7 +26,6 @@ from casino.errors import ServiceError
 from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create, player_update
-from casino.services.staff import venue_staff_set
 from casino.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,
@@ -35,6 +34,7 @@ from casino.services.table_rulesets import (
 from casino.services.tables import table_create, table_update
 from casino.services.venues import EDITABLE as VENUE_FIELDS
 from casino.services.venues import venue_create, venue_update
+from casino.staff.services import venue_staff_set
 
 
 def shifts_written(plan: list[dict[str, str]]) -> str:

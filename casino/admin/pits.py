@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.writes import ParseOnlyModelForm, ServiceWrites
-from casino.models import Pit, StaffRole, Table, TableLimitChange
-from casino.roles import SUPERVISE
+from casino.models import Pit, Table, TableLimitChange
 from casino.services.pits import pit_create, pit_update
+from casino.staff.models import StaffRole
+from casino.staff.roles import SUPERVISE
 
 
 class PitForm(ParseOnlyModelForm):

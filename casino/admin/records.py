@@ -154,4 +154,4 @@ class SlipAdmin(ReadOnlyAdmin):
     ]
 
 
-# Login records and API tokens (casino/throttling.py, casino/services/logins.py)
+# Login records and API tokens (casino/staff/throttling.py, casino/staff/logins.py)

@@ -32,11 +32,11 @@ from casino.api.base import MAX_ID, ApiView, errors, not_found
 from casino.api.errors import ErrorSerializer, LockedOut
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views import parse
-from casino.models import ApiToken
-from casino.policy import Capability
-from casino.roles import ROLES, venue_roles
-from casino.services.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
-from casino.throttling import refusal_message
+from casino.staff.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
+from casino.staff.models import ApiToken
+from casino.staff.policy import Capability
+from casino.staff.roles import ROLES, venue_roles
+from casino.staff.throttling import refusal_message
 
 TAGS = ["auth"]
 

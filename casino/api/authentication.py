@@ -28,9 +28,9 @@ from knox.crypto import hash_token
 from knox.settings import CONSTANTS
 from rest_framework import exceptions
 
-from casino.models import ApiToken
-from casino.roles import access_selects, remember_access
-from casino.services.logins import token_touch
+from casino.staff.logins import token_touch
+from casino.staff.models import ApiToken
+from casino.staff.roles import access_selects, remember_access
 
 INVALID = _(
     "The token is unknown, expired or revoked: log in again (POST /api/v1/auth/login/) "
@@ -58,7 +58,7 @@ def _token_statement() -> tuple[str, list[str], list[str]]:
 
 def tokens_of_key(key_start: str) -> list[ApiToken]:
     """The tokens whose key starts with ``key_start``, each with its user, whose roles and
-    venues are kept on it (``casino.roles.remember_access``): one statement (PostgreSQL)."""
+    venues are kept on it (``casino.staff.roles.remember_access``): one statement (PostgreSQL)."""
     sql, token_names, user_names = _token_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [key_start])

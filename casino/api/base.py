@@ -49,7 +49,7 @@ class SafeJSONParser(JSONParser):
 
 class ApiView(APIView):
     """JSON only; a GET needs the view's ``read_capability``, a write its
-    ``write_capability`` (``casino.policy``): each view declares its own, none is inherited
+    ``write_capability`` (``casino.staff.policy``): each view declares its own, none is inherited
     from here."""
 
     parser_classes = [SafeJSONParser]

@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.permissions import RolePermission
-from casino.policy import Capability, declare, holds_anywhere
+from casino.staff.policy import Capability, declare, holds_anywhere
 
 
 class SchemaView(SpectacularAPIView):

@@ -1,4 +1,4 @@
-"""Who may call what: the view's declared capability (``casino.policy``) before any object
+"""Who may call what: the view's declared capability (``casino.staff.policy``) before any object
 is looked up.
 
 A view declares ``read_capability`` for its GET and ``write_capability`` for its writes
@@ -16,8 +16,8 @@ from typing import Any
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from casino.policy import Capability, holds_anywhere
-from casino.roles import ROLES, roles_of
+from casino.staff.policy import Capability, holds_anywhere
+from casino.staff.roles import ROLES, roles_of
 
 
 def _roles_text(roles: frozenset[str], joiner: str = "or") -> str:

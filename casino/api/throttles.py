@@ -24,7 +24,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from casino.throttling import client_address, take_attempt
+from casino.staff.throttling import client_address, take_attempt
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

@@ -33,8 +33,8 @@ from casino.console import selectors
 from casino.console.forms import Credentials
 from casino.logs import log_venue, not_at_venue
 from casino.models import TableSession
-from casino.policy import Capability, allows, declare
-from casino.throttling import refusal_message
+from casino.staff.policy import Capability, allows, declare
+from casino.staff.throttling import refusal_message
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
@@ -85,7 +85,7 @@ def session_view(view: View, *, capability: Capability, read_only: bool = False)
     """Resolve ``session_id`` to a session at the user's venues (404 otherwise), speak
     its venue's language and show times in its zone, and require ``capability`` there
     (403 otherwise); a ``read_only`` view refuses anything but a GET (403): nothing is
-    written from it. The view declares ``capability`` (``casino.policy``)."""
+    written from it. The view declares ``capability`` (``casino.staff.policy``)."""
 
     @declare(capability)
     @console_login_required

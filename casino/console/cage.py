@@ -28,7 +28,6 @@ from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Slip, Venue
-from casino.policy import Capability, allows, declare
 from casino.services.slips import (
     ISSUE,
     RECEIVE,
@@ -38,6 +37,7 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.staff.policy import Capability, allows, declare
 from casino.timezones import venue_zone
 
 

@@ -24,7 +24,6 @@ from casino.console.access import closed, page, refusal, session_context, with_s
 from casino.errors import Forbidden, InvalidInput, ServiceError
 from casino.models import CashInstrument, CashKind, CashLevel, Player, TableSession, Venue
 from casino.money import venue_money
-from casino.roles import SUPERVISE, can
 from casino.services.cash import (
     Identification,
     ThresholdCrossing,
@@ -34,6 +33,7 @@ from casino.services.cash import (
     threshold_crossing,
 )
 from casino.services.eligibility import Activity, player_eligibility
+from casino.staff.roles import SUPERVISE, can
 
 TEMPLATE = "console/cash.html"
 

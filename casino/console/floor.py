@@ -34,8 +34,8 @@ from casino.console.access import (
 from casino.errors import ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Pit, Table
-from casino.policy import Capability, declare, holds_anywhere
 from casino.services.limits import limit_change_schedule
+from casino.staff.policy import Capability, declare, holds_anywhere
 from casino.timezones import venue_zone
 
 #: How often the floor view asks for its tables again, in seconds.

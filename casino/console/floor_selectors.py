@@ -37,7 +37,7 @@ from casino.models import (
     TableLimitChange,
     TableSession,
 )
-from casino.roles import MANAGE, SUPERVISE, can, venue_ids
+from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
 
 #: Slips the cage has yet to verify: requested, or issued and on their way.
 PENDING_SLIPS = (SlipStatus.REQUESTED, SlipStatus.ISSUED)

@@ -10,12 +10,12 @@ refuses every request of the login in every tab until it is unlocked
 :func:`unlock` opens it again with the username and the PIN or password of the member
 signed in, or of another who then takes the console over: a login, audited as
 ``console.takeover``, and, when the member signed in was the dealer on duty at an open
-table, a relief there (``casino.services.pins.console_takeover``), so the rounds from
-then on are the newcomer's. A PIN is for the floor only (``casino.services.pins
+table, a relief there (``casino.staff.pins.console_takeover``), so the rounds from
+then on are the newcomer's. A PIN is for the floor only (``casino.staff.pins
 .pin_refusal``) and only opens a console that is signed in: a login that ran out (the
 htmx requests answer 401 and the same dialog asks) signs in again with a password.
 
-A PIN or password is checked behind the login lockout (``casino.throttling``), recorded as
+A PIN or password is checked behind the login lockout (``casino.staff.throttling``), recorded as
 the entry point ``lock``. The unlock answers JSON for lock.js: who is signed in, the dealer
 on duty now when a takeover relieved one, and the CSRF token to use from now on (a login
 rotates it).
@@ -36,15 +36,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino.console.access import console_login_required
 from casino.console.terminal import lock_session, unlock_session
 from casino.errors import ServiceError
-from casino.models import LoginAttempt
-from casino.services.pins import (
+from casino.staff.models import LoginAttempt
+from casino.staff.pins import (
     console_takeover,
     console_unlock,
     is_pin_shaped,
     pin_holder,
     pin_set,
 )
-from casino.throttling import pin_authenticate, refusal_message
+from casino.staff.throttling import pin_authenticate, refusal_message
 
 #: Why the page locked: idle, or by hand.
 LOCK_REASONS = ("idle", "manual")

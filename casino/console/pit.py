@@ -21,8 +21,8 @@ from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
 from casino.models import RoundStatus, TableSession
-from casino.policy import Capability
 from casino.rules import NoRulesInForce, rules_in_force
+from casino.staff.policy import Capability
 
 #: How often the read-only view asks for the session again, in seconds.
 REFRESH_SECONDS = 15

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_http_methods
 from casino.console.access import forbidden, page, session_context, session_view
 from casino.errors import ServiceError
 from casino.models import DealerSpell, TableSession
-from casino.policy import Capability
-from casino.roles import SUPERVISE, can
 from casino.rotation_selectors import session_spells, venue_dealers
 from casino.services.rotation import dealer_relieve
+from casino.staff.policy import Capability
+from casino.staff.roles import SUPERVISE, can
 
 
 def _context(session: TableSession, **extra: object) -> dict[str, object]:

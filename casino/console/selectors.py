@@ -48,10 +48,10 @@ from casino.models import (
     slip_label,
 )
 from casino.players import membership_key
-from casino.policy import Capability
-from casino.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force
 from casino.selectors import barred_on
+from casino.staff.policy import Capability
+from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.timezones import venue_today
 
 

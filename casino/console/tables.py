@@ -23,10 +23,10 @@ from casino.console.access import (
 from casino.errors import Conflict, ServiceError
 from casino.logs import log_venue, not_at_venue
 from casino.models import Table, TableSession
-from casino.policy import Capability, declare
-from casino.roles import CASHIER, PLAY, SUPERVISE, can, has_role
 from casino.services.inventory import chips_discrepancy, table_inventory
 from casino.services.sessions import session_open
+from casino.staff.policy import Capability, declare
+from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can, has_role
 
 
 @declare(Capability.SIGNED_IN)

@@ -20,7 +20,7 @@ the reports, the API) it is treated as signed out, so each asks for a password l
 password (the login page, the admin's, the unlock with a password) makes it whole again.
 
 Lock and unlock are audited (``console.lock``, ``console.unlock``, ``console.takeover``:
-``casino.services.pins``).
+``casino.staff.pins``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import reswap
 
-from casino.services.pins import console_lock
+from casino.staff.pins import console_lock
 
 #: Session keys: the console is locked; when it was last used (seconds since the epoch);
 #: the login was opened by a PIN (a console session).

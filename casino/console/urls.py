@@ -19,7 +19,7 @@ from casino.console import (
 )
 from casino.console import round as rounds
 from casino.count import views as count
-from casino.policy import Capability, declare
+from casino.staff.policy import Capability, declare
 
 app_name = "console"
 

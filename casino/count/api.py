@@ -25,8 +25,8 @@ from casino.count import serializers as s
 from casino.count.models import DropBox
 from casino.count.services import count_close, count_record, count_reopen
 from casino.models import Venue
-from casino.policy import Capability
-from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
+from casino.staff.policy import Capability
+from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."

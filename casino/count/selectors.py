@@ -25,7 +25,7 @@ from django.db.models import Sum
 from casino import figures
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.models import BetTally, Drop, Slip, SlipStatus, TableSession, Venue
-from casino.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
+from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 _ZERO = Decimal(0)
 

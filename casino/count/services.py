@@ -13,7 +13,7 @@ the gaming day's count is closed.
   the box's last session. The session's stored figures (its drop at close, its win by
   count) do not change: history is never evaluated again; the day's figures
   (``casino.count.selectors.win_figures``) add the counted drop.
-- Segregation of duties (``casino.policy.box_count_refusal``): a counter has the count
+- Segregation of duties (``casino.staff.policy.box_count_refusal``): a counter has the count
   team's role at the venue, does not supervise there, and took no part in a session of the
   box's table that gaming day (dealt a spell of it, a relief included, opened, closed or
   confirmed it, or requested or signed one of its slips). The two counts are by two people.
@@ -45,13 +45,13 @@ from casino.count.models import BoxCount, CountDay, DropBox
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import Account, Drop, EntryKind, LedgerEntry, Shift, TableSession, Venue
 from casino.money import plain, to_decimal, written
-from casino.policy import box_count_refusal
 from casino.reports.services import shift_report_schedule_if_done
-from casino.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
+from casino.staff.policy import box_count_refusal
+from casino.staff.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.timezones import venue_time
 
 #: The longest reason for a difference between the two counts.
@@ -71,7 +71,7 @@ def box_sessions(box: DropBox) -> list[TableSession]:
 
 
 def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
-    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.policy``), or
+    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.staff.policy``), or
     None. The screens ask it to offer the form; ``count_record`` raises it."""
     return box_count_refusal(user=user, box=box)
 

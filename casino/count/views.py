@@ -37,8 +37,8 @@ from casino.errors import ServiceError
 from casino.figures import figure_definitions
 from casino.models import Venue
 from casino.money import venue_money
-from casino.policy import Capability, allows, declare
 from casino.services.gaming_days import gaming_day_end
+from casino.staff.policy import Capability, allows, declare
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]

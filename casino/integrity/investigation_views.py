@@ -28,9 +28,9 @@ from casino.integrity import selectors as chosen
 from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation
 from casino.integrity.views import READERS as INTEGRITY_READERS
-from casino.policy import Capability, declare
 from casino.reports.views import _check, dates_asked, venue_asked
-from casino.roles import MANAGE, can
+from casino.staff.policy import Capability, declare
+from casino.staff.roles import MANAGE, can
 from casino.timezones import venue_today, venue_zone
 
 Status = FluctuationInvestigation.Status

@@ -33,8 +33,8 @@ from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import ShiftReport, Table
 from casino.money import venue_money
-from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, MANAGER, can
 
 Status = FluctuationInvestigation.Status
 #: The longest note or findings kept.

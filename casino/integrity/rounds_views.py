@@ -16,8 +16,8 @@ from casino.integrity.models import IntegrityResult
 from casino.integrity.views import _reader
 from casino.logs import log_venue
 from casino.models import Bet, Box, Round, RoundStatus
-from casino.policy import Capability, declare
 from casino.reports.views import _check, _render
+from casino.staff.policy import Capability, declare
 
 #: Rounds a page lists.
 PAGE_ROUNDS = 50

@@ -22,9 +22,9 @@ from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
 from casino.models import Pit, Player, Table, Venue
 from casino.players import membership_key
-from casino.policy import Capability, declare
 from casino.reports.views import _render, dates_asked, venue_asked
-from casino.roles import DEALER, can
+from casino.staff.policy import Capability, declare
+from casino.staff.roles import DEALER, can
 from casino.timezones import venue_today
 
 READERS = Capability.READ_INTEGRITY.roles

@@ -21,7 +21,6 @@ from casino.models.ledger import (
     SlipStatus,
     slip_label,
 )
-from casino.models.logins import ApiToken, LoginAttempt, StaffPin
 from casino.models.pits import Pit, TableLimitChange
 from casino.models.players import Comp, CompPolicy, PlayerBarring
 from casino.models.reports import (
@@ -35,11 +34,10 @@ from casino.models.rotation import DealerSpell
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
-from casino.models.venues import StaffRole, Venue, game_choices, validate_time_zone
+from casino.models.venues import Venue, game_choices, validate_time_zone
 
 __all__ = [
     "Account",
-    "ApiToken",
     "AuditEvent",
     "Bet",
     "BetTally",
@@ -63,7 +61,6 @@ __all__ = [
     "IntegrityRun",
     "InvestigationNote",
     "LedgerEntry",
-    "LoginAttempt",
     "Pit",
     "Player",
     "PlayerBarring",
@@ -78,8 +75,6 @@ __all__ = [
     "ShiftReportFile",
     "Slip",
     "SlipStatus",
-    "StaffPin",
-    "StaffRole",
     "Table",
     "TableLimit",
     "TableLimitChange",

@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
 from casino.timezones import database_knows_zone
@@ -169,41 +168,3 @@ class Venue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.currency})"
-
-
-class StaffRole(models.Model):
-    """One role a member of staff holds at one venue (``casino.roles``): a user may be a
-    manager at one venue and a dealer at another, and hold several roles at one venue.
-
-    Written only by ``casino.services.staff``; a member holds roles only at venues whose
-    ``staff`` they are in.
-    """
-
-    class Role(models.TextChoices):
-        DEALER = "dealer", pgettext_lazy("staff role", "Dealer")
-        SUPERVISOR = "supervisor", pgettext_lazy("staff role", "Supervisor")
-        MANAGER = "manager", pgettext_lazy("staff role", "Manager")
-        AUDITOR = "auditor", pgettext_lazy("staff role", "Auditor")
-        CAGE = "cage", pgettext_lazy("staff role", "Cage cashier")
-        COUNT = "count", pgettext_lazy("staff role", "Count team")
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="venue_roles"
-    )
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="staff_roles")
-    role = models.CharField(max_length=16, choices=Role.choices)
-
-    class Meta:
-        ordering = ["venue__code", "role"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "venue", "role"], name="staff_role_once"),
-            models.CheckConstraint(
-                condition=models.Q(
-                    role__in=["dealer", "supervisor", "manager", "auditor", "cage", "count"]
-                ),
-                name="staff_role_known",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.role} at {self.venue.code}"

@@ -25,11 +25,11 @@ from casino.amounts import read_amount
 from casino.errors import Forbidden, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import CashThresholds, Venue
-from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports.views import dates_asked, venue_asked
-from casino.roles import MANAGE, can
 from casino.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
+from casino.staff.policy import Capability, declare
+from casino.staff.roles import MANAGE, can
 from casino.timezones import venue_zone
 
 

@@ -28,15 +28,15 @@ from casino.errors import InvalidInput, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
-from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.players import player_history
 from casino.reports.views import _check, dates_asked, venue_asked
-from casino.roles import MANAGE, SUPERVISE, can
 from casino.services import comps as comp_services
 from casino.services import players as player_services
 from casino.services.eligibility import Activity, player_eligibility, players_eligibility
+from casino.staff.policy import Capability, declare
+from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.timezones import venue_today, venue_zone
 
 HISTORY_DAYS = 90

@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from casino import exports
-from casino.policy import Capability, declare
 from casino.reports.reconciliation import SHOWN, reconciliation
 from casino.reports.reconciliation_export import export_of
 from casino.reports.reconciliation_surfaces import surface_lines
 from casino.reports.statistical_views import _asked
+from casino.staff.policy import Capability, declare
 
 FILES = {"csv", "xlsx", "pdf"}
 

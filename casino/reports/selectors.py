@@ -18,13 +18,13 @@ from django.db.models.functions import Cast
 
 from casino import figures
 from casino.models import Shift, ShiftReport, ShiftReportCell, Venue
-from casino.policy import Capability
 from casino.reports import by_count
 from casino.reports.kinds import accounting_games, fee_games
 from casino.reports.sections import cell_sums, fee_sums, figure_line, player_actual_win
-from casino.roles import MANAGE, can, venue_ids
+from casino.staff.policy import Capability
+from casino.staff.roles import MANAGE, can, venue_ids
 
-#: Who reads reports: the venue's supervisors, managers and auditors (``casino.policy``).
+#: Who reads reports: the venue's supervisors, managers and auditors (``casino.staff.policy``).
 REPORT_READ = Capability.READ_REPORTS.roles
 TOP_PLAYERS = 10
 

@@ -46,8 +46,8 @@ from casino.models import Shift, ShiftReport, ShiftReportFile, TableSession
 from casino.money import Grouping, grouped
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
-from casino.roles import MANAGE, MANAGER, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, MANAGER, can
 
 logger = logging.getLogger(__name__)
 

@@ -34,12 +34,12 @@ from casino.integrity import selectors as investigation_selectors
 from casino.logs import log_venue, not_at_venue
 from casino.models import Shift, ShiftReport, Venue
 from casino.money import currency_places, grouped, venue_money
-from casino.policy import Capability, declare
 from casino.replicas import replica_reads
 from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.services.gaming_days import gaming_date_of
+from casino.staff.policy import Capability, declare
 from casino.timezones import venue_today, venue_zone
 
 DEFAULT_DAYS = 30

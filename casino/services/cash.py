@@ -69,12 +69,12 @@ from casino.models import (
 )
 from casino.money import venue_money
 from casino.players import membership_key
-from casino.policy import approves_own
-from casino.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, Eligibility, check_player_may
 from casino.services.gaming_days import gaming_date_of
 from casino.services.players import masked
+from casino.staff.policy import approves_own
+from casino.staff.roles import MANAGE, PLAY, SUPERVISE, can
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000

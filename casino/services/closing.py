@@ -27,7 +27,6 @@ from casino.models import (
 )
 from casino.money import written
 from casino.reports.services import shift_report_schedule_if_done
-from casino.roles import SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.rotation import spell_last_ends
 from casino.services.sessions import (
@@ -37,6 +36,7 @@ from casino.services.sessions import (
     drop_record,
     lock_open_session,
 )
+from casino.staff.roles import SUPERVISE, can
 
 #: The longest reason for a variance a close keeps (the console's and the API's limit).
 MAX_REASON = 1000

@@ -28,11 +28,11 @@ from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Comp, CompPolicy, Player, Venue
 from casino.money import venue_money
-from casino.policy import approves_own
 from casino.reports.players import comps_issued, theoretical_win
-from casino.roles import MANAGE, SUPERVISE, can
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, check_player_may
+from casino.staff.policy import approves_own
+from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.timezones import venue_today
 
 #: The gaming days a player's earned amount looks back over, today included.

@@ -39,8 +39,8 @@ from django.utils.translation import gettext
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import GamingDay, Shift, Table, TableSession, Venue
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, can
 
 #: The name of the one shift of a venue without a plan.
 WHOLE_DAY_SHIFT = "day"

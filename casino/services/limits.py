@@ -22,8 +22,8 @@ from casino.amounts import check_amount
 from casino.errors import Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableLimitChange
 from casino.money import written
-from casino.roles import SUPERVISE, can
 from casino.services.audit import audit_record
+from casino.staff.roles import SUPERVISE, can
 from casino.timezones import venue_time
 
 MAX_REASON = 255

@@ -13,9 +13,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Pit, StaffRole, Table, Venue
-from casino.roles import MANAGE, SUPERVISE, can
+from casino.models import Pit, Table, Venue
 from casino.services.audit import audit_record
+from casino.staff.models import StaffRole
+from casino.staff.roles import MANAGE, SUPERVISE, can
 
 
 def _check_manager(user: Any, venue: Venue) -> None:

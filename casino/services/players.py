@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from casino.errors import Forbidden, InvalidInput
 from casino.models import Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, can
 
 #: The fields of a player a manager may change.
 EDITABLE = ("membership_number", "name", "status")

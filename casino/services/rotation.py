@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import DealerSpell, Round, RoundStatus, TableSession
-from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
+from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 
 #: How far ahead of the server's clock a relief's time may be (clocks a little apart).
 CLOCK_SLACK = timedelta(minutes=1)
@@ -98,7 +98,7 @@ def dealer_relieve(
 def dealer_takeover(*, session: TableSession, dealer: Any) -> DealerSpell:
     """``dealer`` takes the open table over, now, at its console: they unlocked the console
     the dealer on duty was signed in on with their own PIN or password
-    (``casino.services.pins.console_takeover``), which is what records it in place of a
+    (``casino.staff.pins.console_takeover``), which is what records it in place of a
     supervisor. The outgoing spell ends as a break. Refused as :func:`dealer_relieve`
     refuses, but for who records it; audited as ``session.relieve`` with ``"by":
     "console"``. Locks the session's row. Returns the incoming dealer's spell."""

@@ -44,7 +44,6 @@ from casino.models import (
 )
 from casino.money import Grouping, written
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
-from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
 from casino.services.audit import audit_record
@@ -53,6 +52,7 @@ from casino.services.ledger import ledger_post
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
+from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.timezones import venue_today
 
 MAX_KEY_LENGTH = 64

@@ -44,9 +44,9 @@ from casino.models import (
     VersionStatus,
 )
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.policy import approves_own
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record, object_type
+from casino.staff.policy import approves_own
+from casino.staff.roles import MANAGE, can
 from casino.timezones import venue_time
 
 V = TypeVar("V", bound=RulesetVersion)

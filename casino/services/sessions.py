@@ -36,12 +36,12 @@ from casino.money import (
     to_decimal,
     written,
 )
-from casino.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.services.audit import audit_record
 from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.services.ledger import ledger_post
 from casino.services.rotation import spell_first
+from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000

@@ -25,7 +25,7 @@ or a cashier at the cage; once issued, by the side the chips came from: a fill b
 the tray). A posted slip is corrected by an opposite slip.
 
 Who takes which step is said once, by ``slip_refusal`` (who signs a line:
-``casino.policy``): each step's service raises what it answers, and a screen asks it
+``casino.staff.policy``): each step's service raises what it answers, and a screen asks it
 (``slip_steps``) to offer a viewer only the steps they may take, so the console, the API
 and the commands refuse alike.
 
@@ -48,7 +48,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
-from casino.policy import (
+from casino.services.audit import audit_record
+from casino.services.ledger import ledger_post
+from casino.services.sessions import check_session_total, chips_total, lock_open_session
+from casino.staff.policy import (
     CAGE_ISSUE,
     CAGE_RECEIVE,
     DEALER_LINE,
@@ -56,10 +59,7 @@ from casino.policy import (
     slip_person_refusal,
     slip_role_refusal,
 )
-from casino.roles import CASHIER, PLAY, SUPERVISE, can
-from casino.services.audit import audit_record
-from casino.services.ledger import ledger_post
-from casino.services.sessions import check_session_total, chips_total, lock_open_session
+from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can
 
 #: A slip that is not voided counts against its session's limit from its request on, so
 #: posting it never takes the session's fills or credits past what a close can hold.
@@ -172,7 +172,7 @@ def _refuse_state(slip: Slip, step: str) -> ServiceError | None:
 
 
 def _refuse_person(slip: Slip, user: Any, step: str) -> ServiceError | None:
-    """Segregation of duties (``casino.policy.slip_person_refusal``)."""
+    """Segregation of duties (``casino.staff.policy.slip_person_refusal``)."""
     if step == VOID:
         return None
     return slip_person_refusal(user=user, slip=slip, line=step)
@@ -183,7 +183,7 @@ def slip_refusal(*, slip: Slip, user: Any, step: str) -> ServiceError | None:
     ``None`` when they may.
 
     In order: the role at the slip's venue (``Forbidden``), the slip's state (``Conflict``),
-    then who the signer is (``Forbidden``, ``casino.policy.slip_person_refusal``): the
+    then who the signer is (``Forbidden``, ``casino.staff.policy.slip_person_refusal``): the
     dealer's line is the dealer's on duty at the slip's table (or a supervisor's covering
     it), the supervisor's line not that dealer's; the cashier who issued a slip signs neither
     of the table's lines; the dealer's and the supervisor's lines are two people; whoever

@@ -23,8 +23,6 @@ from django.utils.translation import gettext
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Ruleset, Table, TableRulesetChange
-from casino.policy import approves_own
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
 from casino.services.tables import (
     check_ruleset,
@@ -33,6 +31,8 @@ from casino.services.tables import (
     set_limits,
     table_state,
 )
+from casino.staff.policy import approves_own
+from casino.staff.roles import MANAGE, can
 
 #: The longest reason or note kept.
 MAX_REASON = 1000

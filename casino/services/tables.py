@@ -22,8 +22,8 @@ from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, can
 
 #: What cannot change while a session is open at the table.
 IN_PLAY_FIELDS = ("ruleset", "game", "seats", "chip_denominations")

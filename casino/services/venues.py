@@ -29,8 +29,8 @@ from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
-from casino.roles import MANAGE, can
 from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, can
 
 #: What ``venue_update`` may change.
 EDITABLE = (

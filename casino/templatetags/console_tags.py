@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from casino.cards import Card, parse_card
 from casino.console import labels
 from casino.money import format_money, plain, venue_money
-from casino.roles import SUPERVISE, can
+from casino.staff.roles import SUPERVISE, can
 
 register = template.Library()
 

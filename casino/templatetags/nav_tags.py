@@ -8,7 +8,7 @@ from django import template
 
 from casino.console.terminal import is_console_only
 from casino.reports.selectors import report_venues
-from casino.roles import COUNT_FIGURES, can, roles_of, venue_ids
+from casino.staff.roles import COUNT_FIGURES, can, roles_of, venue_ids
 
 register = template.Library()
 

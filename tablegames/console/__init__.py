@@ -23,9 +23,9 @@ from casino.console.selectors import players_by_number
 from casino.errors import ServiceError
 from casino.models import TableLimit, TableSession
 from casino.players import membership_key
-from casino.policy import Capability
-from casino.roles import SUPERVISE, can
 from casino.rules import NoRulesInForce, rules_in_force
+from casino.staff.policy import Capability
+from casino.staff.roles import SUPERVISE, can
 from tablegames.models import Rating
 from tablegames.selectors import BET_TYPE, session_ratings
 from tablegames.services import rating_enter

@@ -11,9 +11,9 @@ import pytest
 
 from baccarat.services import venue_ruleset_from_preset, version_save_draft
 from casino.models import Ruleset, Table, TableLimit
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.rulesets import version_activate, version_approve, version_content_hash
 from casino.services.sessions import session_open
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, staff
 
 LIMITS = {

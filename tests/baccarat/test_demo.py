@@ -14,7 +14,7 @@ from baccarat.engine import presets
 from baccarat.models import BaccaratRulesetVersion
 from casino import games
 from casino.models import LedgerEntry, Round, Table, TableSession
-from casino.roles import DEALER, MANAGER, SUPERVISOR
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

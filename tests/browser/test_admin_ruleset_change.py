@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from casino.models import Ruleset, Table, TableRulesetChange
-from casino.roles import MANAGER
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.staff.roles import MANAGER
 from tests.browser.conftest import PASSWORD, VIEWPORT, shot
 from tests.factories import staff
 

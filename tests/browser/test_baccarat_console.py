@@ -20,8 +20,8 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import LedgerEntry, Round, RoundStatus
-from casino.roles import MANAGER
 from casino.services.sessions import session_open
+from casino.staff.roles import MANAGER
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.browser.conftest import log_in, shot
 from tests.factories import staff

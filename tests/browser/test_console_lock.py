@@ -14,8 +14,8 @@ import pytest
 from django.contrib.sessions.models import Session
 
 from casino.models import Round, TableSession
-from casino.services.pins import pin_set
 from casino.services.sessions import session_open
+from casino.staff.pins import pin_set
 from tests.browser.conftest import log_in, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,9 +14,9 @@ import pytest
 
 from casino.count.models import CountDay, DropBox
 from casino.models import Drop
-from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.staff.roles import COUNT
 from tests.browser.conftest import shot
 from tests.casino.days import end_gaming_day
 from tests.factories import staff

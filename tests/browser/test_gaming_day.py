@@ -23,10 +23,10 @@ from django.utils import timezone
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.games import BoxInput
 from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession
-from casino.roles import CAGE, COUNT
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open, shift_current
+from casino.staff.roles import CAGE, COUNT
 from tests.browser.conftest import PASSWORD, forged_post, log_in, shot
 from tests.casino.api import NIU_8, NO_NIU
 from tests.casino.days import end_gaming_day

@@ -10,8 +10,8 @@ from django.utils import timezone
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
 from casino.models import ShiftReport
-from casino.roles import MANAGER
 from casino.services.sessions import shift_current
+from casino.staff.roles import MANAGER
 from tests.browser.conftest import shot
 from tests.factories import staff
 

@@ -15,8 +15,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.models import AuditEvent, LedgerEntry, Slip, TableSession
-from casino.roles import CAGE
 from casino.services.sessions import session_open
+from casino.staff.roles import CAGE
 from tests.browser.conftest import forged_post, log_in, shot
 from tests.factories import staff
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from casino.models import Slip
-from casino.roles import CAGE
 from casino.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
     slip_issue,
     slip_receive,
 )
+from casino.staff.roles import CAGE
 from tests.factories import staff
 
 

@@ -2,7 +2,7 @@
 
 ``ROUTES`` names every URL pattern the resolver knows (a test walks it and fails on a
 pattern the table does not name, or names one that is gone) with what each caller gets,
-which is what the view's declared capability (``casino/policy.py``) names:
+which is what the view's declared capability (``casino/staff/policy.py``) names:
 - the console and the reports send an anonymous caller to the login page, answer 404 for
   another venue's table, session or report, and 403 to a role without the right there;
 - the API answers 401 to an anonymous caller, 403 to a role without the right (before any
@@ -45,12 +45,10 @@ from casino.games import BoxInput
 from casino.integrity.investigations import investigation_note_add, investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import (
-    ApiToken,
     AuditEvent,
     Drop,
     GamingDay,
     LedgerEntry,
-    LoginAttempt,
     Pit,
     Player,
     Round,
@@ -64,11 +62,23 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.policy import Capability, capability_of
 from casino.reports import outputs
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
-from casino.roles import (
+from casino.services.cash import cash_record, thresholds_propose
+from casino.services.closing import session_close, session_figures
+from casino.services.limits import limit_change_schedule
+from casino.services.pits import pit_create
+from casino.services.rounds import round_create, round_settle
+from casino.services.sessions import drop_record, session_open, shift_current
+from casino.services.slips import slip_request
+from casino.services.table_rulesets import ruleset_change_request
+from casino.services.tables import table_create
+from casino.simulation import chips_for
+from casino.staff.logins import login_record, token_issue
+from casino.staff.models import ApiToken, LoginAttempt
+from casino.staff.policy import Capability, capability_of
+from casino.staff.roles import (
     AUDITOR,
     CAGE,
     CASHIER,
@@ -87,17 +97,6 @@ from casino.roles import (
     role_group,
     role_permissions,
 )
-from casino.services.cash import cash_record, thresholds_propose
-from casino.services.closing import session_close, session_figures
-from casino.services.limits import limit_change_schedule
-from casino.services.logins import login_record, token_issue
-from casino.services.pits import pit_create
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.slips import slip_request
-from casino.services.table_rulesets import ruleset_change_request
-from casino.services.tables import table_create
-from casino.simulation import chips_for
 from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import TableGameRulesetVersion
@@ -1531,7 +1530,7 @@ ADMIN_MODELS = {
     "auth.group": AdminModel(lambda world, side: world.group.pk, scoped=False, venue_bound=False),
     "auth.user": AdminModel(lambda world, side: side.dealer.pk, scoped=False),
     # Superusers only (no role has its permissions); revoking is deleting.
-    "casino.apitoken": AdminModel(
+    "staff.apitoken": AdminModel(
         lambda world, side: side.token.pk, scoped=False, add=False, change=False
     ),
     **{
@@ -1562,7 +1561,7 @@ ADMIN_MODELS = {
     "casino.round": _read_only(lambda world, side: side.round.pk),
     "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "casino.slip": _read_only(lambda world, side: side.slip.pk),
-    "casino.loginattempt": _read_only(lambda world, side: side.login.pk),
+    "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
     # A pit is never deleted; a change of limits is scheduled on the floor view.
@@ -1587,7 +1586,7 @@ ADMIN_MODELS = {
 
 
 def has_perm(role: str, label: str, action: str) -> bool:
-    """The model permission as casino/roles.py grants it (a superuser has every one)."""
+    """The model permission as casino/staff/roles.py grants it (a superuser has every one)."""
     app_label, model = label.split(".")
     granted = role_permissions(role) if role in ROLE_PERMISSIONS else []
     return role == SUPERUSER or (app_label, f"{action}_{model}") in granted
@@ -2015,7 +2014,7 @@ LEFT_OUT = (403, 405)
 
 
 def test_each_view_lets_in_whom_its_declared_capability_names():
-    """The capability a view declares (casino/policy.py) is what the table says it lets in:
+    """The capability a view declares (casino/staff/policy.py) is what the table says it lets in:
     a role without it is refused (403) the view's GET and its write, and a role with it is
     not refused the GET (a write may still be its service's to refuse)."""
     callbacks = resolver_callbacks()

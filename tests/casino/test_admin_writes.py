@@ -16,19 +16,11 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
-from casino.models import (
-    AuditEvent,
-    Player,
-    Ruleset,
-    StaffRole,
-    Table,
-    TableLimit,
-    TableRulesetChange,
-    Venue,
-)
-from casino.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
+from casino.models import AuditEvent, Player, Ruleset, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.staff.models import StaffRole
+from casino.staff.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
 from tests.casino.api import client_for as api_client
 from tests.factories import PlayerFactory, UserFactory, staff
 
@@ -797,7 +789,7 @@ def test_a_venues_staff_are_changed_by_a_superuser_and_audited(client, floor):
 
 def test_staff_services_are_for_superusers(floor):
     from casino.errors import Forbidden
-    from casino.services.staff import staff_access_update, venue_staff_set
+    from casino.staff.services import staff_access_update, venue_staff_set
 
     with pytest.raises(Forbidden):
         venue_staff_set(venue=floor.venue, user=floor.manager, staff=[floor.manager])

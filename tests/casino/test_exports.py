@@ -40,12 +40,12 @@ from casino.integrity.models import FluctuationInvestigation
 from casino.models import ShiftReport, Slip, SlipStatus, Venue
 from casino.reports import outputs, periods
 from casino.reports.services import report_build, report_request
-from casino.roles import CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.services.cash import cash_record
 from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request, slip_void
+from casino.staff.roles import CAGE, DEALER, MANAGER, SUPERVISOR
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.slips import slip_post
 from tests.factories import PlayerFactory, VenueFactory, niuniu_table, staff

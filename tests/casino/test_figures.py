@@ -37,13 +37,13 @@ from casino.games import BoxInput
 from casino.models import CashKind, Round, ShiftReport, TableSession
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
-from casino.roles import COUNT
 from casino.services.cash import cash_record, cash_void
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request
 from casino.simulation import chips_for
+from casino.staff.roles import COUNT
 from casino.templatetags.console_tags import money, signed_money
 from tests.casino.api import NIU_8, NIU_9, client_for
 from tests.casino.days import end_gaming_day

@@ -12,7 +12,6 @@ from django.urls import reverse
 
 from casino.games import BoxInput
 from casino.models import AuditEvent, Ruleset, VersionStatus
-from casino.roles import MANAGER
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (
     ruleset_create,
@@ -24,6 +23,7 @@ from casino.services.rulesets import (
     version_record_edit,
 )
 from casino.services.sessions import session_open
+from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import preset_install, venue_ruleset_from_preset
 from tests.factories import UserFactory, VenueFactory, niuniu_table, staff

@@ -29,8 +29,8 @@ from schemathesis.checks import not_a_server_error
 from casino.api.unavailable import DatabaseUnavailableMiddleware
 from casino.cards import DECK, Card, format_cards, parse_cards
 from casino.models import LedgerEntry, Round, RoundStatus
-from casino.roles import MANAGER, grant
-from casino.services.logins import token_issue
+from casino.staff.logins import token_issue
+from casino.staff.roles import MANAGER, grant
 from loadtest.fuzz_checks import json_error_body
 from tests.casino.api import (
     NIU_8,

@@ -1,4 +1,4 @@
-"""Who may do what (``casino.policy``): every view and endpoint declares its capability, the
+"""Who may do what (``casino.staff.policy``): every view and endpoint declares its capability, the
 docs' table is the policy's, and segregation of duties holds on every surface (the
 services, the API and the console): a counter who dealt a relief at a table, or signed one
 of its slips, does not count its box; a slip's dealer line is signed by the dealer on duty
@@ -23,15 +23,6 @@ from casino.count.models import BoxCount
 from casino.count.services import count_record
 from casino.errors import Forbidden
 from casino.management.commands.policy_table import DOC, table_in
-from casino.policy import (
-    Capability,
-    approval_refusal,
-    capability_of,
-    declare,
-    may_approve,
-    who_may_do_what,
-)
-from casino.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
 from casino.services.audit import audit_record
 from casino.services.rotation import dealer_relieve
 from casino.services.slips import (
@@ -44,6 +35,15 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.staff.policy import (
+    Capability,
+    approval_refusal,
+    capability_of,
+    declare,
+    may_approve,
+    who_may_do_what,
+)
+from casino.staff.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
 from tests.casino.services.test_count import box_of, close, open_table
 from tests.factories import staff
 
@@ -67,7 +67,7 @@ def undeclared(patterns: list, prefix: str = "", namespace: str = "") -> Iterato
 
 
 HOW = (
-    "declare what each view answers to (casino/policy.py Capability): a function view "
+    "declare what each view answers to (casino/staff/policy.py Capability): a function view "
     "@declare(Capability.X) (session_view and count_view declare theirs), an API view "
     "read_capability for GET and write_capability for its writes, a Django class view "
     "declare(Capability.X)(View.as_view()) in its urls.py"

@@ -18,7 +18,6 @@ from casino.games import BoxInput
 from casino.models import BetTally, DealerSpell, Round, TableSession
 from casino.reports.figures import shift_figures
 from casino.reports.services import report_request
-from casino.roles import DEALER
 from casino.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.services.closing import session_close, session_figures
 from casino.services.rotation import dealer_relieve
@@ -26,6 +25,7 @@ from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import chips_for
+from casino.staff.roles import DEALER
 from tests.factories import niuniu_table, staff
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.roles import MANAGER
 from casino.services.rulesets import version_approve, version_content_hash
+from casino.staff.roles import MANAGER
 from maubinh.models import InstantWinAmount, MauBinhRulesetVersion, RowBonus
 from maubinh.services import venue_ruleset_from_preset
 from tests.niuniu.test_admin import form_data

@@ -6,7 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.roles import DEALER
+from casino.staff.roles import DEALER
 from tests.casino.api import client_for, credentials, error_of, ledger_total
 from tests.factories import VenueFactory, pit_boss, staff
 from tests.maubinh.conftest import maubinh_table
@@ -125,7 +125,7 @@ def test_the_round_body_says_whether_an_instant_win_is_declared(db):
 
 
 def test_a_version_answers_the_readings_it_plays(db):
-    from casino.roles import AUDITOR
+    from casino.staff.roles import AUDITOR
 
     venue = VenueFactory(code="hanoi", currency="VND", rounding_unit=D("1000"))
     table = maubinh_table(venue, readings={"declaring": "optional", "fee_basis": "each_win"})

@@ -6,8 +6,8 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import Box, LedgerEntry, Round, RoundStatus, TableSession, VersionStatus
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.rules import version_in_force
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from maubinh.demo import maubinh_demo
 from maubinh.models import MauBinhRulesetVersion
 from tests.factories import PlayerFactory, staff

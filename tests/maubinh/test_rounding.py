@@ -12,7 +12,6 @@ from django.urls import reverse
 from casino.errors import InvalidInput
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry
-from casino.roles import MANAGER
 from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (
@@ -21,6 +20,7 @@ from casino.services.rulesets import (
     version_clone,
     version_content_hash,
 )
+from casino.staff.roles import MANAGER
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import version_save_draft
 from tests.casino.api import client_for, settle

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.models import AuditEvent, VersionStatus
-from casino.roles import MANAGER
 from casino.services.rulesets import version_approve, version_content_hash
+from casino.staff.roles import MANAGER
 from niuniu.models import READING_DEFAULTS, NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
 

@@ -18,7 +18,6 @@ from django.utils import translation
 from casino import games
 from casino.games import BoxInput, RoundInputError
 from casino.models import AuditEvent
-from casino.roles import MANAGER
 from casino.services.rulesets import (
     version_activate,
     version_approve,
@@ -26,6 +25,7 @@ from casino.services.rulesets import (
     version_content_hash,
 )
 from casino.services.sessions import session_open
+from casino.staff.roles import MANAGER
 from niuniu.engine import BetType, Category
 from niuniu.engine.odds import as_decimal, ruleset_odds
 from niuniu.house_edge import figures_compute, figures_summary

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from casino.roles import MANAGER, grant
+from casino.staff.roles import MANAGER, grant
 from niuniu.engine import presets
 from niuniu.selectors import ruleset_snapshot, version_with_rules
 from niuniu.services import preset_install, venue_ruleset_from_preset

@@ -17,13 +17,13 @@ from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.closing import session_close
 from casino.services.players import player_bar, player_unbar
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request
 from casino.services.tables import table_create
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.timezones import venue_zone
 from tablegames.models import Rating
 from tablegames.services import rating_enter, venue_ruleset_from_preset

@@ -1,7 +1,7 @@
 """The API's views: each parses its input, calls one service or selector, and renders.
 
 Access: each view declares the capability a GET needs (``read_capability``) and the one its
-writes need (``write_capability``, both ``casino.policy.Capability``), checked before anything
+writes need (``write_capability``, both ``casino.staff.policy.Capability``), checked before anything
 is looked up (403), then the object is looked up among the user's venues (404 when at another
 venue, the same as when it does not exist), then the service checks the role at that venue
 again.

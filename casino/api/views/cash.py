@@ -18,9 +18,9 @@ from casino.api.serializers.day import CashTransactionSerializer
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
 from casino.models import CashTransaction, Player
-from casino.policy import Capability
-from casino.roles import venue_ids
 from casino.services.cash import cash_record, cash_void
+from casino.staff.policy import Capability
+from casino.staff.roles import venue_ids
 from casino.timezones import venue_zone
 
 KEY = OpenApiParameter(

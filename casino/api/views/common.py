@@ -11,7 +11,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
 from casino.api.base import ApiView, not_found, validated
-from casino.policy import Capability
+from casino.staff.policy import Capability
 
 
 def parse(

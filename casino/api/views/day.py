@@ -25,13 +25,13 @@ from casino.api.base import ApiView, Pagination, errors, not_found, paginated, p
 from casino.api.serializers import day as s
 from casino.count import selectors as count_selectors
 from casino.models import CashAlert, CashTransaction, Venue
-from casino.policy import Capability
 from casino.replicas import replica_reads
 from casino.reports import periods
 from casino.reports.reconciliation import reconciliation
 from casino.reports.selectors import REPORT_READ
-from casino.roles import can
 from casino.services.gaming_days import gaming_date_of
+from casino.staff.policy import Capability
+from casino.staff.roles import can
 from casino.timezones import venue_zone
 
 DATE = OpenApiParameter(

@@ -17,13 +17,13 @@ from casino.api.serializers import players as ps
 from casino.api.views.common import found
 from casino.cash_selectors import player_cash
 from casino.models import Player, Venue
-from casino.policy import Capability
 from casino.replicas import replica_reads
 from casino.reports.players import player_history
 from casino.reports.selectors import REPORT_READ
-from casino.roles import MANAGE, can
 from casino.services.eligibility import Activity, player_eligibility
 from casino.services.players import identity_of
+from casino.staff.policy import Capability
+from casino.staff.roles import MANAGE, can
 from casino.timezones import venue_today
 
 HISTORY_DAYS = 90

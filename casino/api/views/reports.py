@@ -15,10 +15,10 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers.reports import ShiftReportSerializer
 from casino.models import Shift, ShiftReport
-from casino.policy import Capability
 from casino.reports import selectors
 from casino.reports.services import report_request
-from casino.roles import can, venue_ids
+from casino.staff.policy import Capability
+from casino.staff.roles import can, venue_ids
 from casino.timezones import venue_zone
 
 

@@ -14,13 +14,13 @@ from casino.api.base import ApiView, errors, page, paginated, parse_query, rende
 from casino.api.views.common import found, parse
 from casino.games import BoxInput
 from casino.models import Round, TableSession
-from casino.policy import Capability
 from casino.services.rounds import (
     round_create,
     round_settle,
     round_void_approve,
     round_void_request,
 )
+from casino.staff.policy import Capability
 
 # Rounds
 

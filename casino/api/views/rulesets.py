@@ -12,8 +12,8 @@ from casino import games, selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found
-from casino.policy import Capability, allows
-from casino.roles import venue_ids
+from casino.staff.policy import Capability, allows
+from casino.staff.roles import venue_ids
 
 # Rulesets
 

@@ -17,7 +17,6 @@ from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
 from casino.errors import InvalidInput
-from casino.policy import Capability
 from casino.services.closing import session_close, session_reconcile
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import (
@@ -28,7 +27,8 @@ from casino.services.slips import (
     slip_request,
     slip_void,
 )
-from casino.throttling import refusal_message
+from casino.staff.policy import Capability
+from casino.staff.throttling import refusal_message
 
 # Sessions
 

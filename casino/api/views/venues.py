@@ -17,7 +17,6 @@ from casino.api.serializers.players import PlayerDetailSerializer
 from casino.api.views.common import found, parse
 from casino.api.views.players import player_detail_data
 from casino.errors import InvalidInput
-from casino.policy import Capability
 from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (
@@ -26,6 +25,7 @@ from casino.services.table_rulesets import (
     ruleset_change_request,
 )
 from casino.services.tables import table_create, table_update
+from casino.staff.policy import Capability
 
 # Venues
 

@@ -21,7 +21,6 @@ from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
 from casino.models import DealerSpell, Player, ShiftReport, Table, TableLimit, TableSession, Venue
 from casino.reports.services import report_build
-from casino.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.comps import (
     comp_earned,
@@ -37,6 +36,7 @@ from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
+from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.timezones import venue_time, venue_zone
 
 D = Decimal

@@ -1,5 +1,5 @@
 """Set a member of staff's console PIN for them (a superuser, or a manager of one of their
-venues), through ``casino.services.pins.pin_set``: the same checks and the same audit
+venues), through ``casino.staff.pins.pin_set``: the same checks and the same audit
 event (``pin.set``) as the member setting their own on the console.
 
     manage.py pin_set dealer --by admin          # asks the PIN twice, never echoed
@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from casino.errors import ServiceError
-from casino.services.pins import pin_set
+from casino.staff.pins import pin_set
 
 
 class Command(BaseCommand):

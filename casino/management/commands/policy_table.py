@@ -1,4 +1,4 @@
-"""Print the "Who may do what" table of ``casino.policy``, or write it into
+"""Print the "Who may do what" table of ``casino.staff.policy``, or write it into
 ``docs/OPERATIONS.md`` between its markers (``tests/casino/test_policy.py`` fails when the
 doc's table is not what this renders).
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from casino.policy import who_may_do_what
+from casino.staff.policy import who_may_do_what
 
 DOC = Path(settings.BASE_DIR) / "docs" / "OPERATIONS.md"
 BEGIN = "<!-- who-may-do-what: begin (manage.py policy_table --write) -->"

@@ -45,7 +45,6 @@ from casino.models import (
     Venue,
 )
 from casino.progress import command_progress
-from casino.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open
@@ -57,6 +56,7 @@ from casino.services.slips import (
 )
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze
+from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant
 
 D = Decimal
 SERVICES_UP_TO = 5_000

@@ -8,9 +8,9 @@ from decimal import Decimal as D
 import pytest
 
 from casino.count.models import DropBox
-from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.staff.roles import COUNT
 from tests.casino.api import client_for, error_of
 from tests.casino.days import end_gaming_day
 from tests.factories import staff

@@ -26,7 +26,6 @@ from django.utils import timezone
 
 from casino.models import CashAlert, CashKind
 from casino.reports.reconciliation import reconciliation
-from casino.roles import CAGE, COUNT, MANAGER
 from casino.services.cash import (
     cash_record,
     cash_void,
@@ -35,6 +34,7 @@ from casino.services.cash import (
 )
 from casino.services.closing import session_close
 from casino.services.sessions import drop_record, session_open
+from casino.staff.roles import CAGE, COUNT, MANAGER
 from casino.timezones import venue_zone
 from tests.casino.api import NO_NIU, box, client_for, deal, error_of, settle
 from tests.factories import PlayerFactory, staff

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import LoginAttempt, TableSession
+from casino.models import TableSession
+from casino.staff.models import LoginAttempt
 from tests.casino.api import client_for, credentials, error_of, open_session
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.models import AuditEvent, LedgerEntry, RoundStatus, TableSession
-from casino.services.logins import token_issue
+from casino.staff.logins import token_issue
 from tests.casino.api import (
     NIU_8,
     NIU_9,

@@ -44,7 +44,19 @@ from casino.models import (
     Venue,
 )
 from casino.reports.services import report_request
-from casino.roles import (
+from casino.services.cash import cash_record
+from casino.services.closing import session_close
+from casino.services.rounds import round_create, round_settle, round_void_request
+from casino.services.sessions import drop_record, session_open, shift_current
+from casino.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
+from casino.services.table_rulesets import ruleset_change_request
+from casino.services.tables import table_create
+from casino.staff.roles import (
     AUDITOR,
     CAGE,
     CASHIER,
@@ -58,18 +70,6 @@ from casino.roles import (
     SUPERVISE,
     SUPERVISOR,
 )
-from casino.services.cash import cash_record
-from casino.services.closing import session_close
-from casino.services.rounds import round_create, round_settle, round_void_request
-from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.slips import (
-    slip_confirm_dealer,
-    slip_confirm_supervisor,
-    slip_issue,
-    slip_request,
-)
-from casino.services.table_rulesets import ruleset_change_request
-from casino.services.tables import table_create
 from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from casino.services.logins import token_issue
+from casino.staff.logins import token_issue
 from tests.casino.api import NIU_8, NIU_9, OTHER_HANDS, box, open_session, round_body, settle
 from tests.factories import PlayerFactory
 

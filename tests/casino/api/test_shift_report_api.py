@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from casino.models import AuditEvent, ShiftReport
-from casino.roles import MANAGER
 from casino.services.closing import session_close
+from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of
 from tests.factories import staff
 

@@ -18,9 +18,9 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from casino.models import TableSession
-from casino.roles import CAGE, COUNT, DEALER, MANAGER
 from casino.services.cash import thresholds_approve, thresholds_propose
 from casino.services.tables import table_create
+from casino.staff.roles import CAGE, COUNT, DEALER, MANAGER
 from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import (
     NIU_8,

@@ -28,9 +28,9 @@ from casino.models import (
 )
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines
-from casino.roles import ROLES, roles_of
 from casino.rules import version_in_force
 from casino.services.tallies import tally_differences
+from casino.staff.roles import ROLES, roles_of
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db

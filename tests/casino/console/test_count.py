@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.models import AuditEvent, Drop
-from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.staff.roles import COUNT
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 

@@ -19,10 +19,11 @@ from django.urls import reverse
 from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.errors import Forbidden
 from casino.games import BoxInput
-from casino.models import AuditEvent, DealerSpell, Round, StaffPin, VersionStatus
-from casino.roles import DEALER, MANAGER, grant
-from casino.services.pins import pin_set
+from casino.models import AuditEvent, DealerSpell, Round, VersionStatus
 from casino.services.rounds import round_create, round_settle
+from casino.staff.models import StaffPin
+from casino.staff.pins import pin_set
+from casino.staff.roles import DEALER, MANAGER, grant
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import staff
 

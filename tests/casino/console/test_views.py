@@ -15,8 +15,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.models import LedgerEntry, Round, RoundStatus, Slip, TableSession
-from casino.roles import DEALER
 from casino.services.sessions import session_open
+from casino.staff.roles import DEALER
 from tests.factories import staff
 from tests.niuniu.test_console import (  # noqa: F401 (re-exported for other tests)
     HX,

@@ -33,10 +33,10 @@ from casino.integrity.runs import FDR, integrity_run
 from casino.integrity.tallies import write_card_tallies, write_category_tallies
 from casino.models import BetTally
 from casino.reports.cells import rates_of
-from casino.roles import DEALER
 from casino.rules import rules_in_force
 from casino.services.pits import pit_create
 from casino.services.sessions import session_open
+from casino.staff.roles import DEALER
 from tests.factories import PlayerFactory, niuniu_table, staff
 
 SEEDS = 40

@@ -11,8 +11,8 @@ import pytest
 from casino.integrity import statistics as st
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.runs import CARD_MINIMUM, integrity_run, run_tests
-from casino.roles import DEALER
 from casino.services.sessions import session_open
+from casino.staff.roles import DEALER
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.factories import PlayerFactory, niuniu_table, staff
 

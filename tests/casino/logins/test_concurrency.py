@@ -21,7 +21,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from casino.models import ApiToken, LoginAttempt
+from casino.staff.models import ApiToken, LoginAttempt
 from loadtest.common import Server
 from tests.casino.logins.conftest import redis_url
 from tests.factories import UserFactory

@@ -10,9 +10,10 @@ from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import AuditEvent, LoginAttempt, StaffPin
-from casino.services.pins import pin_set
+from casino.models import AuditEvent
 from casino.services.venues import venue_update
+from casino.staff.models import LoginAttempt, StaffPin
+from casino.staff.pins import pin_set
 
 pytestmark = pytest.mark.django_db
 

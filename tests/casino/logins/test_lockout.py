@@ -1,4 +1,4 @@
-"""The login lockout (casino/throttling.py), in-process on the real Redis: attempts are
+"""The login lockout (casino/staff/throttling.py), in-process on the real Redis: attempts are
 counted before the password is checked; per username and address, and per address across
 usernames; failures and lockouts stored and logged, never a password."""
 
@@ -12,8 +12,8 @@ from django.conf import settings as django_settings
 from django.contrib.auth import authenticate
 from django.test import Client, RequestFactory
 
-from casino import throttling
-from casino.models import LoginAttempt
+from casino.staff import throttling
+from casino.staff.models import LoginAttempt
 from tests.casino.logins.conftest import redis_url
 from tests.factories import UserFactory
 
@@ -170,7 +170,7 @@ def test_behind_a_proxy_the_address_is_the_proxys_header(limits, settings):
 
 def test_the_settings_use_the_lockout_backend_and_nothing_beside_it():
     # Another backend checking passwords would not be behind the lockout.
-    assert django_settings.AUTHENTICATION_BACKENDS == ["casino.throttling.LockoutBackend"]
+    assert django_settings.AUTHENTICATION_BACKENDS == ["casino.staff.throttling.LockoutBackend"]
 
 
 def test_the_login_page_says_when_the_lockout_refused_the_login(limits):

@@ -7,14 +7,15 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from casino.models import ApiToken, AuditEvent, LoginAttempt
-from casino.services.logins import login_record, token_issue
+from casino.models import AuditEvent
+from casino.staff.logins import login_record, token_issue
+from casino.staff.models import ApiToken, LoginAttempt
 from tests.casino.test_settings import manage
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-CHANGELIST = "/admin/casino/loginattempt/"
+CHANGELIST = "/admin/staff/loginattempt/"
 
 
 def failed(username: str) -> LoginAttempt:
@@ -70,14 +71,14 @@ def test_a_superuser_revokes_a_lost_devices_token_in_the_admin(floor):
     token, _key = token_issue(user=floor.dealer, device="NN1-tablet")
     client = admin_client(root)
 
-    answer = client.post(f"/admin/casino/apitoken/{token.pk}/delete/", {"post": "yes"})
+    answer = client.post(f"/admin/staff/apitoken/{token.pk}/delete/", {"post": "yes"})
 
     assert answer.status_code == 302
     assert not ApiToken.objects.exists()
     event = AuditEvent.objects.get(action="token.revoke")
     assert (event.user, event.object_id) == (root, str(token.pk))
     # an auditor does not see the tokens at all
-    assert admin_client(floor.auditor).get("/admin/casino/apitoken/").status_code == 403
+    assert admin_client(floor.auditor).get("/admin/staff/apitoken/").status_code == 403
 
 
 def test_check_deploy_refuses_a_per_process_cache_for_the_lockout():

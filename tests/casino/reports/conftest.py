@@ -56,13 +56,13 @@ from casino.models import (
     Table,
 )
 from casino.reports.services import report_request
-from casino.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request, slip_void
 from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for
+from casino.staff.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.slips import slip_post
 from tests.factories import VenueFactory, niuniu_table, staff

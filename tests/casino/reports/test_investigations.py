@@ -15,7 +15,7 @@ from casino.integrity import investigations as steps
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import AuditEvent
 from casino.reports import outputs, services
-from casino.roles import MANAGER
+from casino.staff.roles import MANAGER
 from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.reports.conftest import FIGURES

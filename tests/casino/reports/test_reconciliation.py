@@ -24,9 +24,9 @@ from django.utils import translation
 from casino import figures
 from casino.count.services import count_close, count_record
 from casino.models import CashTransaction, LedgerEntry, TableSession
-from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.simulation import chips_for
+from casino.staff.roles import COUNT
 from casino.templatetags.console_tags import money, signed_money
 from tests.casino.days import end_gaming_day
 from tests.casino.test_figures import DROP, M, day  # noqa: F401 (the day's fixture)

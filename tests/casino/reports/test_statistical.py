@@ -48,7 +48,7 @@ from casino.money import venue_money
 from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report
-from casino.roles import AUDITOR, DEALER, MANAGER
+from casino.staff.roles import AUDITOR, DEALER, MANAGER
 from tablegames.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
 

@@ -25,11 +25,11 @@ from casino.models import AuditEvent, BetTally, Shift, VersionStatus
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
-from casino.roles import DEALER, MANAGER, SUPERVISOR
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
+from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.timezones import LocalHour, database_knows_zone, local_hour
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import venue_ruleset_from_preset

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def approver(floor):
-    from casino.roles import MANAGER
+    from casino.staff.roles import MANAGER
     from tests.factories import staff
 
     return staff("second-manager", MANAGER, floor.venue)

@@ -14,13 +14,13 @@ from casino.count.services import count_close, count_record, count_reopen
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
 from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
-from casino.roles import COUNT, DEALER, SUPERVISOR, forget
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import slip_request
 from casino.services.venues import venue_update
 from casino.simulation import chips_for
+from casino.staff.roles import COUNT, DEALER, SUPERVISOR, forget
 from tests.casino.api import NIU_8, NIU_9
 from tests.casino.days import end_gaming_day
 from tests.casino.slips import slip_post

@@ -11,9 +11,9 @@ import pytest
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, GamingDay, Shift, Venue
-from casino.roles import MANAGER
 from casino.services.gaming_days import gaming_day_set, local_instant, plan_clean
 from casino.services.sessions import session_open, shift_current
+from casino.staff.roles import MANAGER
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

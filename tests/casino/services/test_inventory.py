@@ -109,7 +109,7 @@ def test_an_opener_that_differs_needs_a_reason_and_is_recorded_per_denomination(
 def test_the_opener_is_confirmed_by_another_person_a_supervisor_of_the_venue(
     floor, confirmer, reason
 ):
-    from casino.roles import DEALER
+    from casino.staff.roles import DEALER
     from tests.factories import staff
 
     people = {

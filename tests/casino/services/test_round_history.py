@@ -17,7 +17,6 @@ from django.urls import reverse
 
 from casino.games import BoxInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry, RoundStatus
-from casino.roles import MANAGER
 from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.services.rulesets import (
@@ -27,6 +26,7 @@ from casino.services.rulesets import (
     version_content_hash,
     version_record_edit,
 )
+from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft
 from tests.casino.api import client_for, settle

@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from casino.models import AuditEvent, VersionStatus
-from casino.roles import MANAGER
 from casino.rules import version_in_force
 from casino.services.rulesets import (
     version_activate,
@@ -18,6 +17,7 @@ from casino.services.rulesets import (
     version_content_hash,
     version_record_edit,
 )
+from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import staff

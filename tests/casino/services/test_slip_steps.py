@@ -14,7 +14,6 @@ from django.utils import translation
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession, Venue
-from casino.roles import CAGE, SUPERVISOR, grant
 from casino.services.closing import check_closable, session_close
 from casino.services.slips import (
     CONFIRM_DEALER,
@@ -32,6 +31,7 @@ from casino.services.slips import (
     slip_void,
 )
 from casino.services.venues import venue_update
+from casino.staff.roles import CAGE, SUPERVISOR, grant
 from tests.casino.slips import slip_post
 from tests.factories import staff
 

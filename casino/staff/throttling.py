@@ -31,7 +31,7 @@ logins are stored too. No password is ever stored or logged.
 
 Wiring (``casino/settings.py``)::
 
-    AUTHENTICATION_BACKENDS = ["casino.throttling.LockoutBackend"]
+    AUTHENTICATION_BACKENDS = ["casino.staff.throttling.LockoutBackend"]
 
 The counts live in Django's default cache: with several web processes it must be the
 shared Redis (``CACHE_URL``; ``check --deploy`` refuses a per-process cache). The client
@@ -55,7 +55,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from casino.models import LoginAttempt
+from casino.staff.models import LoginAttempt
 
 logger = logging.getLogger("casino.security")
 
@@ -171,7 +171,7 @@ def _refuse(attempt: Attempt, request: HttpRequest | None, outcome: str, first: 
 
 
 def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None:
-    from casino.services.logins import login_record
+    from casino.staff.logins import login_record
 
     record = login_record(
         username=attempt.username,
@@ -301,7 +301,7 @@ def pin_authenticate(request: HttpRequest, username: str, pin: str) -> Any:
     same lockout and counts as a password (a PIN is short: five tries per username and
     address in the window, and they add up with wrong passwords). ``PermissionDenied``
     when the lockout refuses it, as ``authenticate()`` would."""
-    from casino.services.pins import pin_matches
+    from casino.staff.pins import pin_matches
 
     attempt = Attempt.of(username, request)
     _take(attempt, request)

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from knox.settings import knox_settings
 
 from casino.errors import InvalidInput
-from casino.models import ApiToken, LoginAttempt
 from casino.services.audit import audit_record
+from casino.staff.models import ApiToken, LoginAttempt
 
 #: The longest device name a token keeps.
 DEVICE_MAX_LENGTH = ApiToken._meta.get_field("device").max_length
@@ -38,7 +38,7 @@ def login_record(
     outcome: str,
     user: Any = None,
 ) -> LoginAttempt:
-    """Store one login attempt (``casino.throttling`` calls it): the username as typed
+    """Store one login attempt (``casino.staff.throttling`` calls it): the username as typed
     (cut to its column), the account it names if any, the address, the user agent."""
     if outcome not in LoginAttempt.Outcome.values:
         raise InvalidInput(f"unknown login outcome {outcome!r}", field="outcome")

@@ -1,7 +1,7 @@
 """Who may do what: the one place that says it.
 
 Each thing a person does on the floor is a ``Capability``, held by the roles of
-``casino.roles`` at a venue (``allows``). Every view and endpoint declares the capability
+``casino.staff.roles`` at a venue (``allows``). Every view and endpoint declares the capability
 it answers to (``declare`` on a function view, ``read_capability``/``write_capability`` on
 an API view, the admin site as a whole: ``capability_of`` reads the declaration, and
 ``tests/casino/test_policy.py`` walks the URL resolver and fails on a view without one).
@@ -31,11 +31,11 @@ from django.contrib.admin import AdminSite
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
-from casino import roles
 from casino.count.models import DropBox
 from casino.errors import Forbidden
 from casino.models import DealerSpell, Slip, TableSession
-from casino.roles import (
+from casino.staff import roles
+from casino.staff.roles import (
     AUDITOR,
     CASHIER,
     COUNT_FIGURES,

@@ -1,9 +1,9 @@
 """Who works where, and in which role: a superuser's job, audited with before and after.
 
-A member of staff holds roles per venue (``StaffRole``, ``casino.roles``) and works at the
+A member of staff holds roles per venue (``StaffRole``, ``casino.staff.roles``) and works at the
 venues whose ``staff`` they are in; a role at a venue puts them on its staff, and leaving a
 venue's staff takes their roles there away. Their Django groups follow the roles they hold
-(``casino.roles.sync_groups``): they carry the admin's model permissions, never set by hand.
+(``casino.staff.roles.sync_groups``): they carry the admin's model permissions, never set by hand.
 Together with the account's flags and own permissions that is what the member may do, so
 every change of it is recorded.
 
@@ -21,9 +21,10 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import StaffRole, Venue
-from casino.roles import ROLES, forget, sync_groups
+from casino.models import Venue
 from casino.services.audit import audit_record
+from casino.staff.models import StaffRole
+from casino.staff.roles import ROLES, forget, sync_groups
 
 #: What ``staff_access_update`` may change.
 ACCESS_FIELDS = ("is_active", "is_staff", "is_superuser", "roles", "user_permissions", "venues")

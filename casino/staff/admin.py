@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.admin.base import ShowsOnly
 from casino.admin.writes import ServiceWrites
-from casino.models import ApiToken, LoginAttempt, StaffRole
-from casino.roles import venue_ids
-from casino.services.logins import token_revoke
-from casino.services.staff import ACCESS_FIELDS, staff_access_update
+from casino.staff.logins import token_revoke
+from casino.staff.models import ApiToken, LoginAttempt, StaffRole
+from casino.staff.roles import venue_ids
+from casino.staff.services import ACCESS_FIELDS, staff_access_update
 
 User = get_user_model()
 admin.site.unregister(User)

@@ -1,7 +1,11 @@
-"""Who tried to log in, and the API tokens devices hold.
+"""Staff: the roles a member holds at each venue, who tried to log in, the API tokens
+devices hold and the console PINs. The tables keep the names they had in the ``casino``
+app (``Meta.db_table``).
+
+``StaffRole`` is one role at one venue (``casino.staff.roles``).
 
 ``LoginAttempt`` is the security trail an auditor reads: every failed login, every
-lockout and every login, written by ``casino.services.logins`` (never edited). ``ApiToken``
+lockout and every login, written by ``casino.staff.logins`` (never edited). ``ApiToken``
 is django-rest-knox's token (``KNOX_TOKEN_MODEL``) with the device it was issued to: only
 a hash of the key is stored, never the key.
 """
@@ -11,6 +15,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
@@ -56,6 +61,7 @@ class LoginAttempt(models.Model):
     outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
 
     class Meta:
+        db_table = "casino_loginattempt"
         ordering = ["-at", "-id"]
         verbose_name = _("login attempt")
         verbose_name_plural = _("login attempts")
@@ -92,6 +98,7 @@ class ApiToken(AbstractAuthToken):
     last_used = models.DateTimeField(_("last used"), null=True, blank=True)
 
     class Meta:
+        db_table = "casino_apitoken"
         ordering = ["-created", "-id"]
         verbose_name = _("API token")
         verbose_name_plural = _("API tokens")
@@ -105,7 +112,7 @@ class ApiToken(AbstractAuthToken):
 
 class StaffPin(models.Model):
     """A staff member's PIN, which unlocks a shared console or switches its dealer: only
-    its hash is stored (Django's password hasher), written by ``casino.services.pins``."""
+    its hash is stored (Django's password hasher), written by ``casino.staff.pins``."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -124,8 +131,48 @@ class StaffPin(models.Model):
     )
 
     class Meta:
+        db_table = "casino_staffpin"
         verbose_name = _("console PIN")
         verbose_name_plural = _("console PINs")
 
     def __str__(self) -> str:
         return f"PIN of {self.user}"
+
+
+class StaffRole(models.Model):
+    """One role a member of staff holds at one venue (``casino.staff.roles``): a user may be a
+    manager at one venue and a dealer at another, and hold several roles at one venue.
+
+    Written only by ``casino.staff.services``; a member holds roles only at venues whose
+    ``staff`` they are in.
+    """
+
+    class Role(models.TextChoices):
+        DEALER = "dealer", pgettext_lazy("staff role", "Dealer")
+        SUPERVISOR = "supervisor", pgettext_lazy("staff role", "Supervisor")
+        MANAGER = "manager", pgettext_lazy("staff role", "Manager")
+        AUDITOR = "auditor", pgettext_lazy("staff role", "Auditor")
+        CAGE = "cage", pgettext_lazy("staff role", "Cage cashier")
+        COUNT = "count", pgettext_lazy("staff role", "Count team")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="venue_roles"
+    )
+    venue = models.ForeignKey("casino.Venue", on_delete=models.PROTECT, related_name="staff_roles")
+    role = models.CharField(max_length=16, choices=Role.choices)
+
+    class Meta:
+        db_table = "casino_staffrole"
+        ordering = ["venue__code", "role"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "venue", "role"], name="staff_role_once"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    role__in=["dealer", "supervisor", "manager", "auditor", "cage", "count"]
+                ),
+                name="staff_role_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} at {self.venue.code}"

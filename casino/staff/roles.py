@@ -14,7 +14,7 @@ What each role may do on the floor, cumulatively:
 - count: the count team: counts the drop boxes, independent of the pit.
 
 What each act needs, and who of those roles is still refused it (segregation of duties), is
-said in ``casino.policy``, on top of these roles.
+said in ``casino.staff.policy``, on top of these roles.
 
 Each role's Django group carries the admin's model permissions: a member is in the group of
 every role they hold somewhere (``sync_groups``), and the admin keeps each permission to the
@@ -112,8 +112,8 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_pit"),
         ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
-        # Failed logins and lockouts (casino/admin/access.py LoginAttemptAdmin).
-        ("casino", "view_loginattempt"),
+        # Failed logins and lockouts (casino/staff/admin.py LoginAttemptAdmin).
+        ("staff", "view_loginattempt"),
     ],
     # The cage and the count team work on their own screens; the admin shows them nothing.
     CAGE: [],
@@ -155,7 +155,8 @@ def role_group(role: str) -> Group:
 def access_selects(user: str) -> tuple[str, str]:
     """Two SELECTs of one column: the roles of the user whose id is the SQL expression
     ``user``, each as ``"<venue id>:<role>"``, and the venues they are staff of."""
-    from casino.models import StaffRole, Venue
+    from casino.models import Venue
+    from casino.staff.models import StaffRole
 
     venue_staff = Venue.staff.through._meta.db_table
     return (
@@ -269,7 +270,7 @@ def grant(member: Any, venue: Any, role: str) -> None:
     """Give ``member`` ``role`` at ``venue`` (and a place on its staff), and keep their
     groups, which carry the admin's model permissions, in step. The staff service checks
     and audits; this only writes."""
-    from casino.models import StaffRole
+    from casino.staff.models import StaffRole
 
     if role not in ROLES:
         raise ValueError(f"{role!r} is not a role; the roles are {', '.join(ROLES)}")
@@ -282,7 +283,7 @@ def sync_groups(member: Any) -> None:
     """Put ``member`` in the group of each role they hold somewhere, and in no other role's
     group: the admin's model permissions follow, and ``VenueScopedAdmin`` keeps each to the
     venues where the role is held."""
-    from casino.models import StaffRole
+    from casino.staff.models import StaffRole
 
     held = set(StaffRole.objects.filter(user=member).values_list("role", flat=True))
     current = set(member.groups.filter(name__in=ROLES).values_list("name", flat=True))

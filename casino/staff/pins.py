@@ -2,7 +2,7 @@
 
 A PIN unlocks a console that was locked (idle, or by hand), and lets another member of the
 floor take a terminal over without a full login: it is short, so it is only ever checked
-behind the login lockout (``casino.throttling.pin_authenticate``), and only its hash is
+behind the login lockout (``casino.staff.throttling.pin_authenticate``), and only its hash is
 stored. It is for the floor only (:func:`pin_refusal`): an account whose every role is a
 dealer's or a supervisor's; managers, auditors, the cage, the count team and superusers
 keep their passwords. What a PIN opens is a console session, never the admin, the reports
@@ -28,11 +28,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import StaffPin, TableSession
-from casino.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
+from casino.models import TableSession
 from casino.rotation_selectors import session_on_duty
 from casino.services.audit import audit_record
 from casino.services.rotation import dealer_takeover
+from casino.staff.models import StaffPin
+from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
 
 PIN_MIN_LENGTH, PIN_MAX_LENGTH = 4, 8
 #: The roles a PIN is for: the floor's, at the tables. An account holding any other role
@@ -111,7 +112,7 @@ def pin_set(*, user: Any, member: Any, pin: str) -> StaffPin:
 
 def pin_matches(member: Any, pin: str) -> bool:
     """Whether ``pin`` is ``member``'s console PIN (False when they have none). A read: the
-    caller counts the attempt first (``casino.throttling.pin_authenticate``)."""
+    caller counts the attempt first (``casino.staff.throttling.pin_authenticate``)."""
     record = StaffPin.objects.filter(user=member).only("pin_hash").first()
     return record is not None and check_password(pin, record.pin_hash)
 
