@@ -43,7 +43,7 @@ def main() -> None:
 
     from casino.models import Venue
     from casino.roles import DEALER, SUPERVISOR
-    from casino.services.rounds import round_create, round_settle
+    from casino.services.rounds import round_create_written, round_settle_written
     from casino.services.sessions import session_open
     from niuniu.demo import table_stream
     from tests.factories import niuniu_table, staff
@@ -92,7 +92,7 @@ def main() -> None:
         times, queries = [], []
         for n in range(count):
             simulated = next(stream)
-            round_, _ = round_create(
+            dealt = round_create_written(
                 session=session,
                 user=dealer,
                 dealer_cards=simulated.dealer_cards,
@@ -100,7 +100,9 @@ def main() -> None:
             )
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
-                round_settle(round_=round_, user=dealer, key=f"bench-{seed}-{n}")
+                round_settle_written(
+                    round_=dealt.round, user=dealer, key=f"bench-{seed}-{n}", dealt=dealt
+                )
                 times.append((time.perf_counter() - start) * 1000)
             queries.append(len(captured.captured_queries))
         return times, queries
