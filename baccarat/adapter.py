@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.engine import DealError, SettlementError
-from baccarat.models import BET_TYPES, BaccaratRulesetVersion
+from baccarat.models import BET_TYPES, BaccaratAuditAction, BaccaratRulesetVersion
 from baccarat.selectors import behind_number, cached_snapshot
 from baccarat.services import close_refusal
 from casino.cards import Card, format_cards, parse_card
@@ -163,6 +163,7 @@ class BaccaratAdapter(GameParts):
     name = _("Baccarat")
     bet_types = BET_TYPES
     version_model = BaccaratRulesetVersion
+    audit_actions = (BaccaratAuditAction,)
 
     def snapshot(self, version: BaccaratRulesetVersion) -> engine.Ruleset:
         return cached_snapshot(version)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from collections.abc import Iterator
 
     from django.contrib.auth.models import AbstractUser
+    from django.db.models import TextChoices
     from django.http import HttpRequest, HttpResponse
     from django.urls import URLPattern
     from django.utils.functional import StrOrPromise
@@ -388,6 +389,10 @@ class GameParts:
     #: paths that deal, settle, stream or simulate rounds leave such a game out).
     settles_rounds: bool = True
 
+    #: The audit actions the game's own services record, each a ``TextChoices`` whose values
+    #: start with a name of the game's own (``casino.models.AuditAction`` holds the floor's).
+    audit_actions: tuple[type[TextChoices], ...] = ()
+
     def boxes_dealt(self, rules: Any, seats: int) -> int:
         """Every seat of the table, unless the game's rules deal to fewer."""
         return seats
@@ -420,6 +425,8 @@ class GameAdapter(Protocol):
     name: str
     #: False for a game played for its accounting only (``GameParts.settles_rounds``).
     settles_rounds: bool
+    #: The game's own audit actions (``GameParts.audit_actions``).
+    audit_actions: tuple[type[TextChoices], ...]
     bet_types: tuple[str, ...]
     version_model: type[RulesetVersion]
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.games import BoxInput, GameParts, LedgerLine, RoundInputError, RoundResult
 from tablegames import engine
-from tablegames.models import TableGameRulesetVersion
+from tablegames.models import RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE, snapshot
 
 
@@ -23,6 +23,7 @@ class TableGamesAdapter(GameParts):
     bet_types = (BET_TYPE,)
     version_model = TableGameRulesetVersion
     settles_rounds = False
+    audit_actions = (RatingAuditAction,)
 
     def snapshot(self, version: TableGameRulesetVersion) -> engine.Ruleset:
         return snapshot(version)

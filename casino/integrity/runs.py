@@ -36,7 +36,15 @@ from django.utils import timezone
 
 from casino import games
 from casino.integrity import statistics as st
-from casino.models import BetTally, CardTally, CategoryTally, Table, TableSession, Venue
+from casino.models import (
+    AuditAction,
+    BetTally,
+    CardTally,
+    CategoryTally,
+    Table,
+    TableSession,
+    Venue,
+)
 from casino.models.integrity import CARDS_DEALT, IntegrityResult, IntegrityRun
 from casino.reports.cells import rates_of
 
@@ -132,7 +140,7 @@ def integrity_request(*, venue: Venue, date_from: date, date_to: date, user: Any
     )
     audit_record(
         user=user,
-        action="integrity.request",
+        action=AuditAction.INTEGRITY_REQUEST,
         obj=run,
         venue=venue,
         summary=f"asked for the integrity tests of {date_from}..{date_to}",
@@ -256,7 +264,7 @@ def integrity_run(
             investigation_open_integrity(row)
         audit_record(
             user=user,
-            action="integrity.run",
+            action=AuditAction.INTEGRITY_RUN,
             obj=run,
             venue=venue,
             summary=(

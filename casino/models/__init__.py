@@ -1,6 +1,6 @@
 """The floor's models, one module per part; import them from here."""
 
-from casino.models.audit import AuditEvent
+from casino.models.audit import AuditAction, AuditEvent, audit_action_choices
 from casino.models.cash import (
     CashAlert,
     CashInstrument,
@@ -41,6 +41,7 @@ from casino.models.venues import StaffRole, Venue, game_choices, validate_time_z
 __all__ = [
     "Account",
     "ApiToken",
+    "AuditAction",
     "AuditEvent",
     "Bet",
     "BetTally",
@@ -92,6 +93,7 @@ __all__ = [
     "TableSession",
     "Venue",
     "VersionStatus",
+    "audit_action_choices",
     "game_choices",
     "slip_label",
     "validate_time_zone",

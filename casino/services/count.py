@@ -44,6 +44,7 @@ from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
+    AuditAction,
     BoxCount,
     CountDay,
     Drop,
@@ -285,7 +286,7 @@ def count_record(
         box.save(update_fields=["status"])
         audit_record(
             user=user,
-            action="count.first",
+            action=AuditAction.COUNT_FIRST,
             obj=count,
             venue=venue,
             summary=f"first count of box {box.label}: {total}",
@@ -320,7 +321,7 @@ def count_record(
     box.save(update_fields=["status", "counted_at", "total"])
     audit_record(
         user=user,
-        action="count.second",
+        action=AuditAction.COUNT_SECOND,
         obj=count,
         venue=venue,
         summary=f"second count of box {box.label}: {total}, posted",
@@ -424,7 +425,7 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
     day.save(update_fields=["status", "closed_by", "closed_at"])
     audit_record(
         user=user,
-        action="count.close",
+        action=AuditAction.COUNT_CLOSE,
         obj=day,
         venue=venue,
         summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
@@ -483,7 +484,7 @@ def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> 
     day.save(update_fields=["status", "closed_by", "closed_at"])
     audit_record(
         user=user,
-        action="count.reopen",
+        action=AuditAction.COUNT_REOPEN,
         obj=day,
         venue=venue,
         summary=(

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Pit, StaffRole, Table, Venue
+from casino.models import AuditAction, Pit, StaffRole, Table, Venue
 from casino.roles import MANAGE, SUPERVISE, can
 from casino.services.audit import audit_record
 
@@ -92,7 +92,7 @@ def pit_create(
     Table.objects.filter(pk__in=[t.pk for t in found]).update(pit=pit)
     audit_record(
         user=user,
-        action="pit.create",
+        action=AuditAction.PIT_CREATE,
         obj=pit,
         venue=venue,
         summary=f"pit {pit} created",
@@ -127,7 +127,7 @@ def pit_update(
     if after != before:
         audit_record(
             user=user,
-            action="pit.update",
+            action=AuditAction.PIT_UPDATE,
             obj=pit,
             venue=pit.venue,
             summary=f"pit {pit} changed",

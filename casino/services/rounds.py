@@ -31,6 +31,7 @@ from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.limits import Limit, in_force, with_limits_in_force
 from casino.models import (
+    AuditAction,
     Bet,
     Box,
     EntryKind,
@@ -359,7 +360,7 @@ def round_create_written(
     )
     audit_record(
         user=user,
-        action="round.create",
+        action=AuditAction.ROUND_CREATE,
         obj=round_,
         venue=session.table.venue,
         summary=f"dealt round {number} at {session.table}",
@@ -501,7 +502,7 @@ def round_settle_written(
     integrity_tally(round_, result, boxes)
     audit_record(
         user=user,
-        action="round.settle",
+        action=AuditAction.ROUND_SETTLE,
         obj=round_,
         venue=venue,
         summary=f"settled round {round_.number}: house {result.house_net}",
@@ -566,7 +567,7 @@ def round_void_request(*, round_: Round, user: Any, reason: str) -> Round:
     round_.save(update_fields=["void_reason", "void_requested_by", "void_requested_at"])
     audit_record(
         user=user,
-        action="round.void_request",
+        action=AuditAction.ROUND_VOID_REQUEST,
         obj=round_,
         venue=round_.session.table.venue,
         summary=f"void requested: {reason[:200]}",
@@ -622,7 +623,7 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
         integrity_tally(round_, voided, boxes, sign=-1)
     audit_record(
         user=user,
-        action="round.void",
+        action=AuditAction.ROUND_VOID,
         obj=round_,
         venue=venue,
         summary=f"voided round {round_.number} ({was}): {round_.void_reason}",

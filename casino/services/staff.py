@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import StaffRole, Venue
+from casino.models import AuditAction, StaffRole, Venue
 from casino.roles import ROLES, forget, sync_groups
 from casino.services.audit import audit_record
 
@@ -139,7 +139,7 @@ def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
     if after != before:
         audit_record(
             user=user,
-            action="staff.update",
+            action=AuditAction.STAFF_UPDATE,
             obj=member,
             summary=f"changed {member.username}'s roles and access",
             before=before,
@@ -173,7 +173,7 @@ def venue_staff_set(*, venue: Venue, user: Any, staff: Iterable[Any]) -> Venue:
     if after != before:
         audit_record(
             user=user,
-            action="venue.staff",
+            action=AuditAction.VENUE_STAFF,
             obj=venue,
             venue=venue,
             summary=f"changed who works at {venue.code}",
