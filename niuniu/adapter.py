@@ -186,6 +186,8 @@ class NiuNiuAdapter(GameParts):
         swap symmetry of the showdown counts), never pushes."""
         key = repr(rules)  # a ruleset holds mappings: unhashable, its repr is its key
         if key not in _EXPECTED:
+            if len(_EXPECTED) >= _EXPECTED_KEPT:
+                _EXPECTED.pop(next(iter(_EXPECTED)))  # the oldest
             _EXPECTED[key] = _expected_computed(rules)
         return _EXPECTED[key]
 
@@ -223,8 +225,10 @@ class NiuNiuAdapter(GameParts):
         return lines
 
 
-#: Expected figures per ruleset (its repr), computed once per process.
+#: Expected figures per ruleset (its repr), computed once per process; the oldest goes
+#: when 32 are kept (the versions whose integrity is tested at once are a few).
 _EXPECTED: dict[str, Any] = {}
+_EXPECTED_KEPT = 32
 
 
 def _expected_computed(rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
