@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from baccarat import engine
 from baccarat.engine import DealError, SettlementError
 from baccarat.house_edge import figures_compute, figures_summary, figures_warnings
-from baccarat.models import BET_TYPES, RULE_FIELDS, BaccaratRulesetVersion
+from baccarat.models import BET_TYPES, RULE_FIELDS, BaccaratAuditAction, BaccaratRulesetVersion
 from baccarat.selectors import behind_number, cached_snapshot
 from baccarat.services import close_refusal
 from baccarat.validation import ruleset_errors
@@ -167,6 +167,7 @@ class BaccaratAdapter(GameAdapter):
     name = _("Baccarat")
     bet_types = BET_TYPES
     version_model = BaccaratRulesetVersion
+    audit_actions = (BaccaratAuditAction,)
 
     # The game's parts, each in its own module (imported when first asked, after every app
     # is loaded: they import the floor's screens, API and admin).

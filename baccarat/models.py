@@ -26,6 +26,13 @@ from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 MAX_DECKS = 8
 
 
+class BaccaratAuditAction(models.TextChoices):
+    """The audit actions of baccarat's own services (the adapter's ``audit_actions``)."""
+
+    SHOE_START = "baccarat.shoe_start"
+    COMMISSION_COLLECT = "baccarat.commission_collect"
+
+
 class Variant(models.TextChoices):
     COMMISSION = "commission", _("Commission: a winning Banker bet pays less the commission")
     NO_COMMISSION = "no_commission", _("No commission: a Banker win on 6 pays half")

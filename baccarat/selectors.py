@@ -3,7 +3,9 @@ engine snapshot."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from django.db.models import Max, Subquery, Sum
 
@@ -49,9 +51,6 @@ def version_in_force_for(ruleset: Ruleset) -> BaccaratRulesetVersion | None:
     return version_with_rules(version.pk) if version else None
 
 
-_SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
-
-
 def cached_snapshot(version: BaccaratRulesetVersion) -> engine.Ruleset:
     """``ruleset_snapshot`` of an approved version, built once per process.
 
@@ -60,11 +59,14 @@ def cached_snapshot(version: BaccaratRulesetVersion) -> engine.Ruleset:
     """
     if version.is_editable:
         return ruleset_snapshot(version_with_rules(version.pk))
-    key = (version.pk, version.approved_at)
-    snapshot = _SNAPSHOTS.get(key)
-    if snapshot is None:
-        snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))
-    return snapshot
+    return _approved_snapshot(version.pk, version.approved_at)
+
+
+# One per approved version read in this process: the versions in force at the venues' tables
+# and the few a report or an integrity test reads back; 256 keeps them all without growing.
+@lru_cache(maxsize=256)
+def _approved_snapshot(pk: int, approved_at: datetime | None) -> engine.Ruleset:
+    return ruleset_snapshot(version_with_rules(pk))
 
 
 def behind_number(position: int) -> int | None:

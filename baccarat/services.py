@@ -21,6 +21,7 @@ from baccarat.engine import presets
 from baccarat.models import (
     OPTIONAL_BET_FIELDS,
     RULE_FIELDS,
+    BaccaratAuditAction,
     BaccaratRulesetVersion,
     CommissionCollection,
     Shoe,
@@ -166,7 +167,7 @@ def shoe_start(*, session: TableSession, user: Any) -> Shoe:
     )
     audit_record(
         user=user,
-        action="baccarat.shoe_start",
+        action=BaccaratAuditAction.SHOE_START,
         obj=shoe,
         venue=session.table.venue,
         summary=f"table {session.table.code}: shoe {number} started",
@@ -211,7 +212,7 @@ def commission_collect(
     )
     audit_record(
         user=user,
-        action="baccarat.commission_collect",
+        action=BaccaratAuditAction.COMMISSION_COLLECT,
         obj=collection,
         venue=session.table.venue,
         summary=f"table {session.table.code}: seat {position} commission {plain(owed)}",

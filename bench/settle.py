@@ -42,7 +42,10 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from casino.models import Venue
-    from casino.services.rounds import round_create, round_settle
+    from casino.services.rounds import (
+        round_create_written,
+        round_settle_written,
+    )
     from casino.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR
     from niuniu.demo import table_stream
@@ -92,7 +95,7 @@ def main() -> None:
         times, queries = [], []
         for n in range(count):
             simulated = next(stream)
-            round_, _ = round_create(
+            dealt = round_create_written(
                 session=session,
                 user=dealer,
                 dealer_cards=simulated.dealer_cards,
@@ -100,7 +103,9 @@ def main() -> None:
             )
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
-                round_settle(round_=round_, user=dealer, key=f"bench-{seed}-{n}")
+                round_settle_written(
+                    round_=dealt.round, user=dealer, key=f"bench-{seed}-{n}", dealt=dealt
+                )
                 times.append((time.perf_counter() - start) * 1000)
             queries.append(len(captured.captured_queries))
         return times, queries

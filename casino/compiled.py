@@ -176,6 +176,7 @@ class _Insert:
     fields: tuple[models.Field, ...]
 
 
+#: One statement per model inserted through ``insert_rows``: bounded by the models.
 _INSERTS: dict[type[models.Model], _Insert] = {}
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from collections.abc import Iterator
 
     from django.contrib.auth.models import AbstractUser
+    from django.db.models import TextChoices
     from django.http import HttpRequest, HttpResponse
     from django.urls import URLPattern
     from django.utils.functional import StrOrPromise
@@ -428,6 +429,10 @@ class GameAdapter:
     #: accounting only, sessions, slips, drop, win by the count and ratings; the floor's
     #: paths that deal, settle, stream or simulate rounds leave such a game out).
     settles_rounds: bool = True
+
+    #: The audit actions the game's own services record, each a ``TextChoices`` whose values
+    #: start with a name of the game's own (``casino.models.AuditAction`` holds the floor's).
+    audit_actions: tuple[type[TextChoices], ...] = ()
 
     # --- The game's parts: objects the game's app provides.
 

@@ -42,7 +42,8 @@ def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = 
     return read.first(ruleset.pk, at or timezone.now())
 
 
-#: Each game's read of the version in force, its SQL built once (``casino.compiled``).
+#: Each game's read of the version in force, its SQL built once (``casino.compiled``);
+#: one per game's version model, so bounded by the games installed.
 _IN_FORCE: dict[type, Compiled] = {}
 
 

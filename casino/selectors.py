@@ -349,13 +349,19 @@ def round_view(*, round_id: int, result: RoundResult | None = None) -> RoundView
     return round_view_of(round_=round_, boxes=boxes, bets=bets, result=result)
 
 
-def round_answer(*, round_: Round, result: RoundResult) -> RoundView:
-    """The view of a round a service has just dealt or settled: from the boxes and bets the
-    service holds (``round_.dealt``), else read (a repeated key answers what is recorded)."""
-    held = getattr(round_, "dealt", None)
-    if held is None:
+def round_answer(
+    *,
+    round_: Round,
+    result: RoundResult,
+    boxes: Sequence[Box] | None,
+    bets: Sequence[Bet] | None,
+) -> RoundView:
+    """The view of a round a service has just dealt or settled: from the ``boxes`` and
+    ``bets`` the service answered (``RoundWritten``), else read (a repeated key answers what
+    is recorded, without them)."""
+    if boxes is None or bets is None:
         return round_view(round_id=round_.pk, result=result)
-    return round_view_of(round_=round_, boxes=held.boxes, bets=held.bets, result=result)
+    return round_view_of(round_=round_, boxes=boxes, bets=bets, result=result)
 
 
 def round_view_of(

@@ -16,7 +16,7 @@ from casino.games import BoxInput
 from casino.models import Player, Table, TableLimit, TableSession, Venue
 from casino.money import plain
 from casino.rules import version_in_force
-from casino.services.rounds import round_create, round_settle
+from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from maubinh import engine
@@ -118,8 +118,9 @@ def maubinh_demo(
                     quit=quit,
                 )
             )
-        round_, _result = round_create(session=session, user=dealer, dealer_cards="", boxes=boxes)
-        round_settle(round_=round_, user=dealer, key=f"mb-demo-{session.pk}-{number}")
+        dealt = round_create_written(session=session, user=dealer, dealer_cards="", boxes=boxes)
+        key = f"mb-demo-{session.pk}-{number}"
+        round_settle_written(round_=dealt.round, user=dealer, key=key, dealt=dealt)
     return table
 
 

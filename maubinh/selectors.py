@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import lru_cache
+
 from casino.models import Ruleset
 from casino.rules import version_in_force
 from maubinh import engine
@@ -51,9 +54,6 @@ def version_in_force_for(ruleset: Ruleset) -> MauBinhRulesetVersion | None:
     return version_with_rules(version.pk) if version else None
 
 
-_SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
-
-
 def cached_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
     """``ruleset_snapshot`` of an approved version, built once per process.
 
@@ -62,8 +62,11 @@ def cached_snapshot(version: MauBinhRulesetVersion) -> engine.Ruleset:
     """
     if version.is_editable:
         return ruleset_snapshot(version_with_rules(version.pk))
-    key = (version.pk, version.approved_at)
-    snapshot = _SNAPSHOTS.get(key)
-    if snapshot is None:
-        snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))
-    return snapshot
+    return _approved_snapshot(version.pk, version.approved_at)
+
+
+# One per approved version read in this process: the versions in force at the venues' tables
+# and the few a report or an integrity test reads back; 256 keeps them all without growing.
+@lru_cache(maxsize=256)
+def _approved_snapshot(pk: int, approved_at: datetime | None) -> engine.Ruleset:
+    return ruleset_snapshot(version_with_rules(pk))

@@ -243,6 +243,8 @@ class NiuNiuAdapter(GameAdapter):
         swap symmetry of the showdown counts), never pushes."""
         key = repr(rules)  # a ruleset holds mappings: unhashable, its repr is its key
         if key not in _EXPECTED:
+            if len(_EXPECTED) >= _EXPECTED_KEPT:
+                _EXPECTED.pop(next(iter(_EXPECTED)))  # the oldest
             _EXPECTED[key] = _expected_computed(rules)
         return _EXPECTED[key]
 
@@ -256,8 +258,10 @@ class NiuNiuAdapter(GameAdapter):
         return deal_order(singles), payment_order(list(singles))
 
 
-#: Expected figures per ruleset (its repr), computed once per process.
+#: Expected figures per ruleset (its repr), computed once per process; the oldest goes
+#: when 32 are kept (the versions whose integrity is tested at once are a few).
 _EXPECTED: dict[str, Any] = {}
+_EXPECTED_KEPT = 32
 
 
 def _expected_computed(rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:

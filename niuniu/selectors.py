@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from django.db.models import Prefetch
 
@@ -74,19 +76,19 @@ def version_in_force_for(ruleset: Ruleset) -> NiuNiuRulesetVersion | None:
     return version_with_rules(version.pk) if version else None
 
 
-_SNAPSHOTS: dict[tuple, engine.Ruleset] = {}
-
-
 def cached_snapshot(version: NiuNiuRulesetVersion) -> engine.Ruleset:
     """``ruleset_snapshot`` of an approved version, built once per process.
 
     Approved, active and retired versions never change (their rounding included), so their
     snapshot is cached by the version's identity and approval time. A draft is never cached.
     """
-    key = (version.pk, version.approved_at)
     if version.is_editable:
         return ruleset_snapshot(version_with_rules(version.pk))
-    snapshot = _SNAPSHOTS.get(key)
-    if snapshot is None:
-        snapshot = _SNAPSHOTS[key] = ruleset_snapshot(version_with_rules(version.pk))
-    return snapshot
+    return _approved_snapshot(version.pk, version.approved_at)
+
+
+# One per approved version read in this process: the versions in force at the venues' tables
+# and the few a report or an integrity test reads back; 256 keeps them all without growing.
+@lru_cache(maxsize=256)
+def _approved_snapshot(pk: int, approved_at: datetime | None) -> engine.Ruleset:
+    return ruleset_snapshot(version_with_rules(pk))

@@ -27,7 +27,7 @@ from casino.games import (
 )
 from casino.money import plain
 from tablegames import engine
-from tablegames.models import RULE_FIELDS, TableGameRulesetVersion
+from tablegames.models import RULE_FIELDS, RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE, snapshot
 
 
@@ -100,6 +100,7 @@ class TableGamesAdapter(GameAdapter):
         return figures, warnings
 
     settles_rounds = False
+    audit_actions = (RatingAuditAction,)
 
     def snapshot(self, version: TableGameRulesetVersion) -> engine.Ruleset:
         return snapshot(version)

@@ -26,6 +26,14 @@ from casino.money import (
 RULE_FIELDS = (*ROUNDING_FIELDS, "game_name", "house_edge_rate", "decisions_per_hour")
 
 
+class RatingAuditAction(models.TextChoices):
+    """The audit actions of the ratings' services (the adapter's ``audit_actions``), named
+    ``rating.*`` as they have always been stored."""
+
+    ENTER = "rating.enter"
+    CORRECT = "rating.correct"
+
+
 class TableGameRulesetVersion(RulesetVersion):
     """One version of a venue's rules for a rated table game: the game's name, the house
     edge and the decisions per hour that a rating's theoretical win is worked out with."""

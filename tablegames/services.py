@@ -22,7 +22,7 @@ from casino.services.eligibility import Activity, check_player_may
 from casino.staff.roles import SUPERVISE, can
 from casino.timezones import venue_time
 from tablegames import engine
-from tablegames.models import RULE_FIELDS, Rating, TableGameRulesetVersion
+from tablegames.models import RULE_FIELDS, Rating, RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE
 
 GAME = "tablegames"
@@ -197,7 +197,7 @@ def rating_enter(
     )
     audit_record(
         user=user,
-        action="rating.correct" if replaces is not None else "rating.enter",
+        action=RatingAuditAction.CORRECT if replaces is not None else RatingAuditAction.ENTER,
         obj=rating,
         venue=venue,
         summary=(

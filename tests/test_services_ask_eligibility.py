@@ -142,6 +142,14 @@ def _create(w: World) -> Any:
     return round_create(session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes())
 
 
+def _create_written(w: World) -> Any:
+    from casino.services.rounds import round_create_written
+
+    return round_create_written(
+        session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes()
+    )
+
+
 def _confirm(w: World) -> Any:
     from casino.console.services import round_confirm
 
@@ -175,6 +183,7 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     ],
     "casino.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.services.rounds.round_create": [(_create, Activity.PLAY, True)],
+    "casino.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
     "casino.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
     "casino.services.comps.comp_issue": [(_comp, Activity.COMP, True)],
     "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],

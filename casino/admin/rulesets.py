@@ -163,22 +163,26 @@ class RulesetVersionAdmin(VenueScopedAdmin):
     save_draft: Callable[..., Any]
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        request._ruleset_before = (  # type: ignore[attr-defined]
-            self.game.rules_as_dict(type(obj).objects.get(pk=obj.pk)) if change else None
-        )
-        try:
-            type(self).save_draft(version=obj, user=request.user)
-        except ValidationError as error:
-            raise PermissionDenied(" ".join(messages_of(error))) from error
+        """A new draft is created here; a changed one is saved in :meth:`save_related`, which
+        reads its rules before writing them and so records the edit in one place."""
+        if not change:
+            self._save_draft(request, obj)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        if not change:
+            super().save_related(request, form, formsets, change)
+            return
+        version = form.instance
+        before = self.game.rules_as_dict(type(version).objects.get(pk=version.pk))
+        self._save_draft(request, version)
         super().save_related(request, form, formsets, change)
-        if change:
-            version_record_edit(
-                version=form.instance,
-                user=request.user,
-                before=getattr(request, "_ruleset_before", None),
-            )
+        version_record_edit(version=version, user=request.user, before=before)
+
+    def _save_draft(self, request: HttpRequest, version: Any) -> None:
+        try:
+            type(self).save_draft(version=version, user=request.user)
+        except ValidationError as error:
+            raise PermissionDenied(" ".join(messages_of(error))) from error
 
     # -- the game's version, its fields and its house-edge panel ---------------------------
 

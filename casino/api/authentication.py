@@ -13,7 +13,7 @@ of their own).
 from __future__ import annotations
 
 import binascii
-from functools import cache
+from functools import lru_cache
 from hmac import compare_digest
 from typing import Any
 
@@ -38,7 +38,7 @@ INVALID = _(
 )
 
 
-@cache
+@lru_cache(maxsize=1)  # one statement: it takes no argument
 def _token_statement() -> tuple[str, list[str], list[str]]:
     """The SQL reading the tokens of a key's first characters with their users, roles and
     venues, and the attribute names of the token's and the user's columns, in order."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import codecs
-from functools import cache
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from django.db.models import QuerySet
@@ -94,7 +94,8 @@ def parse_query(params_class: type[serializers.Serializer], request: Any) -> dic
     return data
 
 
-@cache
+# One per list endpoint's serializer (about 15 today): 64 keeps them all with room to grow.
+@lru_cache(maxsize=64)
 def paginated(serializer_class: type[serializers.Serializer]) -> type[serializers.Serializer]:
     """The page serializer wrapping ``serializer_class`` (for the schema)."""
     name = serializer_class.__name__.removesuffix("Serializer")
@@ -123,7 +124,9 @@ def page(
     return paginator.get_paginated_response(serializer_class(rows, many=True).data)
 
 
-@cache
+# One per serializer class answered without context (under 100 today, the games' with the
+# floor's): 256 keeps them all.
+@lru_cache(maxsize=256)
 def _shared(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
     """One instance of a serializer class that takes no context, its fields bound."""
     serializer = serializer_class()

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from casino.errors import Conflict
 from casino.games import BoxInput, RoundResult
 from casino.models import Round, Slip, TableSession
-from casino.services.rounds import round_create, round_settle
+from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.slips import slip_request
 
 
@@ -46,7 +46,7 @@ def round_confirm(
     is paid is what was previewed. ``expected_number`` is the round's number when it was
     previewed: a table that recorded another round since (another terminal) refuses it
     (``round_create``), so two previews of one deal record one round."""
-    round_, _result = round_create(
+    dealt = round_create_written(
         session=session,
         user=user,
         dealer_cards=dealer_cards,
@@ -54,7 +54,7 @@ def round_confirm(
         create_key=key,
         expected_number=expected_number,
     )
-    if version_id is not None and round_.ruleset_version_id != version_id:
+    if version_id is not None and dealt.round.ruleset_version_id != version_id:
         raise Conflict(
             _(
                 "The rules changed after the preview: preview the round again to see the "
@@ -62,7 +62,8 @@ def round_confirm(
             ),
             reason="rules_changed",
         )
-    return round_settle(round_=round_, user=user, key=key)
+    settled = round_settle_written(round_=dealt.round, user=user, key=key, dealt=dealt)
+    return settled.round, settled.result
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -90,7 +90,7 @@ def login_starts_afresh(request: HttpRequest | None) -> None:
             session.pop(key, None)
 
 
-@cache
+@lru_cache(maxsize=1)  # one set: it takes no argument
 def _free_paths() -> frozenset[str]:
     return frozenset(
         {reverse("console:unlock"), reverse("console:lock"), reverse("logout"), settings.LOGIN_URL}

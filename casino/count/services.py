@@ -43,7 +43,16 @@ from django.utils.translation import gettext_lazy as _
 from casino.amounts import check_amount
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import Account, Drop, EntryKind, LedgerEntry, Shift, TableSession, Venue
+from casino.models import (
+    Account,
+    AuditAction,
+    Drop,
+    EntryKind,
+    LedgerEntry,
+    Shift,
+    TableSession,
+    Venue,
+)
 from casino.money import plain, to_decimal, written
 from casino.reports.services import shift_report_schedule_if_done
 from casino.services.audit import audit_record
@@ -275,7 +284,7 @@ def count_record(
         box.save(update_fields=["status"])
         audit_record(
             user=user,
-            action="count.first",
+            action=AuditAction.COUNT_FIRST,
             obj=count,
             venue=venue,
             summary=f"first count of box {box.label}: {total}",
@@ -310,7 +319,7 @@ def count_record(
     box.save(update_fields=["status", "counted_at", "total"])
     audit_record(
         user=user,
-        action="count.second",
+        action=AuditAction.COUNT_SECOND,
         obj=count,
         venue=venue,
         summary=f"second count of box {box.label}: {total}, posted",
@@ -414,7 +423,7 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
     day.save(update_fields=["status", "closed_by", "closed_at"])
     audit_record(
         user=user,
-        action="count.close",
+        action=AuditAction.COUNT_CLOSE,
         obj=day,
         venue=venue,
         summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
@@ -473,7 +482,7 @@ def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> 
     day.save(update_fields=["status", "closed_by", "closed_at"])
     audit_record(
         user=user,
-        action="count.reopen",
+        action=AuditAction.COUNT_REOPEN,
         obj=day,
         venue=venue,
         summary=(

@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
-from casino.models import ShiftReport, Table
+from casino.models import AuditAction, ShiftReport, Table
 from casino.money import venue_money
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, MANAGER, can
@@ -183,7 +183,7 @@ def investigations_sync(report: ShiftReport) -> list[FluctuationInvestigation]:
             )
             audit_record(
                 user=None,
-                action="investigation.flag_cleared",
+                action=AuditAction.INVESTIGATION_FLAG_CLEARED,
                 obj=investigation,
                 venue=venue,
                 summary=f"a rebuild of the report no longer flags {investigation.line_label}",
@@ -222,7 +222,7 @@ def _open(
     investigation.save()
     audit_record(
         user=None,
-        action="investigation.open",
+        action=AuditAction.INVESTIGATION_OPEN,
         obj=investigation,
         venue=report.venue,
         summary=(
@@ -282,7 +282,7 @@ def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None
     investigation.save()
     audit_record(
         user=None,
-        action="investigation.open",
+        action=AuditAction.INVESTIGATION_OPEN,
         obj=investigation,
         venue=run.venue,
         summary=(
@@ -369,7 +369,7 @@ def investigation_reassign(
     investigation.save(update_fields=["assigned_to"])
     audit_record(
         user=user,
-        action="investigation.reassign",
+        action=AuditAction.INVESTIGATION_REASSIGN,
         obj=investigation,
         venue=investigation.venue,
         summary=f"assigned the investigation of {investigation.line_label} to {assignee.username}",
@@ -398,7 +398,7 @@ def investigation_note_add(
     )
     audit_record(
         user=user,
-        action="investigation.note",
+        action=AuditAction.INVESTIGATION_NOTE,
         obj=investigation,
         venue=investigation.venue,
         summary=f"added a note to the investigation of {investigation.line_label}",
@@ -446,7 +446,7 @@ def investigation_findings(
     investigation.save(update_fields=["findings", "findings_by", "findings_at", "status"])
     audit_record(
         user=user,
-        action="investigation.findings",
+        action=AuditAction.INVESTIGATION_FINDINGS,
         obj=investigation,
         venue=investigation.venue,
         summary=f"wrote the findings of the investigation of {investigation.line_label}",
@@ -504,7 +504,7 @@ def investigation_sign_off(
     investigation.save(update_fields=["signed_off_by", "signed_off_at", "status"])
     audit_record(
         user=user,
-        action="investigation.sign_off",
+        action=AuditAction.INVESTIGATION_SIGN_OFF,
         obj=investigation,
         venue=investigation.venue,
         summary=(
@@ -556,7 +556,7 @@ def investigation_close(
         raise Conflict(gettext("the investigation could not be closed; reload it")) from None
     audit_record(
         user=user,
-        action="investigation.close",
+        action=AuditAction.INVESTIGATION_CLOSE,
         obj=investigation,
         venue=investigation.venue,
         summary=f"closed the investigation of {investigation.line_label}: {outcome}",

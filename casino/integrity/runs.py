@@ -39,7 +39,7 @@ from casino.integrity import statistics as st
 from casino.integrity.cards import card_frequency_test
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT, IntegrityResult, IntegrityRun
-from casino.models import BetTally, Table, TableSession, Venue
+from casino.models import AuditAction, BetTally, Table, TableSession, Venue
 from casino.reports.cells import rates_of
 
 #: The false discovery rate the run controls across its tests.
@@ -134,7 +134,7 @@ def integrity_request(*, venue: Venue, date_from: date, date_to: date, user: Any
     )
     audit_record(
         user=user,
-        action="integrity.request",
+        action=AuditAction.INTEGRITY_REQUEST,
         obj=run,
         venue=venue,
         summary=f"asked for the integrity tests of {date_from}..{date_to}",
@@ -258,7 +258,7 @@ def integrity_run(
             investigation_open_integrity(row)
         audit_record(
             user=user,
-            action="integrity.run",
+            action=AuditAction.INTEGRITY_RUN,
             obj=run,
             venue=venue,
             summary=(

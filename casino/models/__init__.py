@@ -1,8 +1,6 @@
 """The floor's models, one module per part; import them from here."""
 
-from casino.integrity.models.investigations import FluctuationInvestigation, InvestigationNote
-from casino.integrity.models.tallies import CardTally, CategoryTally, IntegrityResult, IntegrityRun
-from casino.models.audit import AuditEvent
+from casino.models.audit import AuditAction, AuditEvent, audit_action_choices
 from casino.models.cash import (
     CashAlert,
     CashInstrument,
@@ -38,28 +36,23 @@ from casino.models.venues import Venue, game_choices, validate_time_zone
 
 __all__ = [
     "Account",
+    "AuditAction",
     "AuditEvent",
     "Bet",
     "BetTally",
     "Box",
-    "CardTally",
     "CashAlert",
     "CashInstrument",
     "CashKind",
     "CashLevel",
     "CashThresholds",
     "CashTransaction",
-    "CategoryTally",
     "Comp",
     "CompPolicy",
     "DealerSpell",
     "Drop",
     "EntryKind",
-    "FluctuationInvestigation",
     "GamingDay",
-    "IntegrityResult",
-    "IntegrityRun",
-    "InvestigationNote",
     "LedgerEntry",
     "Pit",
     "Player",
@@ -82,6 +75,7 @@ __all__ = [
     "TableSession",
     "Venue",
     "VersionStatus",
+    "audit_action_choices",
     "game_choices",
     "slip_label",
     "validate_time_zone",

@@ -1,4 +1,4 @@
-"""The audit trail."""
+"""The audit trail, and the actions it records."""
 
 from __future__ import annotations
 
@@ -6,6 +6,124 @@ from django.conf import settings
 from django.db import models
 
 from casino.models.venues import Venue
+
+
+class AuditAction(models.TextChoices):
+    """What the floor's audit events record, each value as it is stored. A game names its
+    own in a ``TextChoices`` of its own, its values prefixed with a name of its own
+    (``<game>.shoe_start``), given as its adapter's ``audit_actions``
+    (``casino.games.GameParts``); :func:`audit_action_choices` gathers them all, and a value
+    is never registered twice (``tests/casino/test_audit_actions.py``)."""
+
+    CASH_ALERT = "cash.alert"
+    CASH_BARRED_CASH_OUT = "cash.barred_cash_out"
+    CASH_BUY_IN = "cash.buy_in"
+    CASH_CASH_OUT = "cash.cash_out"
+    CASH_THRESHOLDS_APPROVE = "cash.thresholds_approve"
+    CASH_THRESHOLDS_PROPOSE = "cash.thresholds_propose"
+    CASH_VOID = "cash.void"
+
+    COMP_ISSUE = "comp.issue"
+
+    COMP_POLICY_APPROVE = "comp_policy.approve"
+    COMP_POLICY_PROPOSE = "comp_policy.propose"
+
+    CONSOLE_LOCK = "console.lock"
+    CONSOLE_TAKEOVER = "console.takeover"
+    CONSOLE_UNLOCK = "console.unlock"
+
+    COUNT_CLOSE = "count.close"
+    COUNT_FIRST = "count.first"
+    COUNT_REOPEN = "count.reopen"
+    COUNT_SECOND = "count.second"
+
+    DROP_RECORD = "drop.record"
+    DROP_REVERSE = "drop.reverse"
+
+    INTEGRITY_REQUEST = "integrity.request"
+    INTEGRITY_RUN = "integrity.run"
+
+    INVESTIGATION_CLOSE = "investigation.close"
+    INVESTIGATION_FINDINGS = "investigation.findings"
+    INVESTIGATION_FLAG_CLEARED = "investigation.flag_cleared"
+    INVESTIGATION_NOTE = "investigation.note"
+    INVESTIGATION_OPEN = "investigation.open"
+    INVESTIGATION_REASSIGN = "investigation.reassign"
+    INVESTIGATION_SIGN_OFF = "investigation.sign_off"
+
+    PIN_SET = "pin.set"
+
+    PIT_CREATE = "pit.create"
+    PIT_UPDATE = "pit.update"
+
+    PLAYER_BAR = "player.bar"
+    PLAYER_CREATE = "player.create"
+    PLAYER_IDENTITY = "player.identity"
+    PLAYER_RENUMBER = "player.renumber"
+    PLAYER_UNBAR = "player.unbar"
+    PLAYER_UPDATE = "player.update"
+
+    REPORT_BUILD = "report.build"
+    REPORT_REQUEST = "report.request"
+
+    ROUND_CREATE = "round.create"
+    ROUND_SETTLE = "round.settle"
+    ROUND_VOID = "round.void"
+    ROUND_VOID_REQUEST = "round.void_request"
+
+    RULESET_ACTIVATE = "ruleset.activate"
+    RULESET_APPROVE = "ruleset.approve"
+    RULESET_APPROVE_OVERRIDE = "ruleset.approve_override"
+    RULESET_CLONE = "ruleset.clone"
+    RULESET_COPY = "ruleset.copy"
+    RULESET_CREATE = "ruleset.create"
+    RULESET_CREATE_RULESET = "ruleset.create_ruleset"
+    RULESET_EDIT = "ruleset.edit"
+    RULESET_INSTALL_PRESET = "ruleset.install_preset"
+    RULESET_RENAME = "ruleset.rename"
+    RULESET_RETIRE = "ruleset.retire"
+
+    SESSION_CLOSE = "session.close"
+    SESSION_OPEN = "session.open"
+    SESSION_RECONCILE = "session.reconcile"
+    SESSION_RELIEVE = "session.relieve"
+
+    SLIP_CONFIRM_DEALER = "slip.confirm-dealer"
+    SLIP_CONFIRM_SUPERVISOR = "slip.confirm-supervisor"
+    SLIP_ISSUE = "slip.issue"
+    SLIP_REQUEST = "slip.request"
+    SLIP_VERIFY = "slip.verify"
+    SLIP_VOID = "slip.void"
+
+    STAFF_UPDATE = "staff.update"
+
+    TABLE_CREATE = "table.create"
+    TABLE_RULESET_CHANGE_APPROVE = "table.ruleset_change.approve"
+    TABLE_RULESET_CHANGE_REFUSE = "table.ruleset_change.refuse"
+    TABLE_RULESET_CHANGE_REQUEST = "table.ruleset_change.request"
+    TABLE_RULESET_CHANGE_WITHDRAW = "table.ruleset_change.withdraw"
+    TABLE_UPDATE = "table.update"
+
+    TABLE_LIMIT_SCHEDULE = "table_limit.schedule"
+
+    TOKEN_ISSUE = "token.issue"  # noqa: S105 (an action's name, no secret)
+    TOKEN_REVOKE = "token.revoke"  # noqa: S105
+    TOKEN_REVOKE_ALL = "token.revoke_all"  # noqa: S105
+
+    VENUE_CREATE = "venue.create"
+    VENUE_GAMING_DAY = "venue.gaming_day"
+    VENUE_STAFF = "venue.staff"
+    VENUE_UPDATE = "venue.update"
+
+
+def audit_action_choices() -> list[tuple[str, str]]:
+    """Every action an audit event may record: the floor's and each installed game's, read
+    when a form or check asks (the games are registered when the apps are ready, after the
+    models are defined). An action reads as it is stored, a code (``round.settle``)."""
+    from casino.games import all_games
+
+    enums = [AuditAction, *(enum for game in all_games() for enum in game.audit_actions)]
+    return [(value, value) for enum in enums for value in enum.values]
 
 
 class AuditEvent(models.Model):
@@ -19,7 +137,7 @@ class AuditEvent(models.Model):
     venue = models.ForeignKey(
         Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    action = models.CharField(max_length=64, db_index=True)
+    action = models.CharField(max_length=64, db_index=True, choices=audit_action_choices)
     object_type = models.CharField(max_length=64)
     object_id = models.CharField(max_length=64)
     summary = models.CharField(max_length=255, blank=True)

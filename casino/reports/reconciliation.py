@@ -20,6 +20,7 @@ from casino import figures, games
 from casino.count.selectors import win_figures
 from casino.models import (
     Account,
+    AuditAction,
     AuditEvent,
     Bet,
     CashTransaction,
@@ -40,7 +41,7 @@ SHOWN = ("win_by_ledger", "win_by_count", "variance", "drop")
 def _reasons(sessions: list[TableSession]) -> dict[int, str]:
     """The reason each session's close gave for its variance (kept in its close's audit)."""
     rows = AuditEvent.objects.filter(
-        action="session.close",
+        action=AuditAction.SESSION_CLOSE,
         object_type=object_type(TableSession),
         object_id__in=[str(s.pk) for s in sessions],
     ).values_list("object_id", "after")

@@ -42,7 +42,7 @@ from django.utils.translation import gettext_noop
 
 from casino.errors import Forbidden
 from casino.integrity.investigations import investigations_sync
-from casino.models import Shift, ShiftReport, ShiftReportFile, TableSession
+from casino.models import AuditAction, Shift, ShiftReport, ShiftReportFile, TableSession
 from casino.money import Grouping, grouped
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
@@ -114,7 +114,7 @@ def report_request(
     if user is not None:
         audit_record(
             user=user,
-            action="report.request",
+            action=AuditAction.REPORT_REQUEST,
             obj=report,
             venue=shift.venue,
             summary=f"asked for the {report.get_kind_display().lower()} of {shift}",
@@ -242,7 +242,7 @@ def _finish(
     report.save()
     audit_record(
         user=None,
-        action="report.build",
+        action=AuditAction.REPORT_BUILD,
         obj=report,
         venue=report.venue,
         summary=f"built the report of {report.shift} in {seconds:.1f} s",

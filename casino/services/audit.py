@@ -8,6 +8,7 @@ from django.db import models
 
 from casino.compiled import insert_rows
 from casino.models import AuditEvent, Venue
+from casino.models.audit import AuditAction
 
 
 def object_type(model: type[models.Model] | models.Model) -> str:
@@ -20,7 +21,7 @@ def object_type(model: type[models.Model] | models.Model) -> str:
 def audit_record(
     *,
     user: Any,
-    action: str,
+    action: AuditAction | models.TextChoices,
     obj: models.Model,
     venue: Venue | None = None,
     summary: str = "",
@@ -28,6 +29,9 @@ def audit_record(
     after: Any = None,
 ) -> AuditEvent:
     """Append one audit event. ``user`` may be anonymous or None for system actions.
+
+    ``action`` is a member of ``AuditAction`` or of a game's own audit actions
+    (``casino.models.audit_action_choices``), never a string written at the call.
 
     ``summary`` is for people: a time in it is written on the venue's clocks with the
     zone's name (``casino.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);

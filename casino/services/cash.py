@@ -56,6 +56,7 @@ from django.utils.translation import gettext
 from casino import amounts
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
+    AuditAction,
     CashAlert,
     CashInstrument,
     CashKind,
@@ -80,6 +81,8 @@ logger = logging.getLogger("casino.security")
 MAX_REASON = 1000
 #: What the eligibility question is asked about, by the kind of transaction.
 ACTIVITY = {CashKind.BUY_IN: Activity.BUY_IN, CashKind.CASH_OUT: Activity.CASH_OUT}
+#: What the audit records of a transaction, by its kind.
+_RECORDED = {CashKind.BUY_IN: AuditAction.CASH_BUY_IN, CashKind.CASH_OUT: AuditAction.CASH_CASH_OUT}
 #: The longest description of a patron nobody knows (``CashTransaction``).
 MAX_DESCRIPTION = 255
 
@@ -369,7 +372,7 @@ def cash_record(
         return CashTransaction.objects.get(venue=venue, key=key)
     audit_record(
         user=user,
-        action=f"cash.{kind}",
+        action=_RECORDED[kind],
         obj=tx,
         venue=venue,
         summary=(
@@ -390,7 +393,7 @@ def _barred_cash_out(tx: CashTransaction, asked: Eligibility) -> None:
     venue alerted: an audit event and a WARNING line on ``casino.security``."""
     audit_record(
         user=None,
-        action="cash.barred_cash_out",
+        action=AuditAction.CASH_BARRED_CASH_OUT,
         obj=tx,
         venue=tx.venue,
         summary=(
@@ -432,7 +435,7 @@ def _alert_if_reached(tx: CashTransaction, at: datetime) -> CashAlert | None:
     )
     audit_record(
         user=None,
-        action="cash.alert",
+        action=AuditAction.CASH_ALERT,
         obj=alert,
         venue=tx.venue,
         summary=(
@@ -480,7 +483,7 @@ def cash_void(*, tx: CashTransaction, user: Any, reason: str) -> CashTransaction
     tx.save(update_fields=["voided_by", "voided_at", "void_reason"])
     audit_record(
         user=user,
-        action="cash.void",
+        action=AuditAction.CASH_VOID,
         obj=tx,
         venue=tx.venue,
         summary=f"voided {tx.get_kind_display()} of {venue_money(tx.amount, tx.venue)}: {reason}",
@@ -520,7 +523,7 @@ def thresholds_propose(
     )
     audit_record(
         user=user,
-        action="cash.thresholds_propose",
+        action=AuditAction.CASH_THRESHOLDS_PROPOSE,
         obj=version,
         venue=venue,
         summary=(
@@ -553,7 +556,7 @@ def thresholds_approve(*, version: CashThresholds, user: Any) -> CashThresholds:
     version.save(update_fields=["status", "approved_by", "approved_at"])
     audit_record(
         user=user,
-        action="cash.thresholds_approve",
+        action=AuditAction.CASH_THRESHOLDS_APPROVE,
         obj=version,
         venue=version.venue,
         summary=(

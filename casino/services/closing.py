@@ -18,6 +18,7 @@ from casino import figures as figures_
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
+    AuditAction,
     Round,
     RoundStatus,
     Slip,
@@ -203,7 +204,7 @@ def session_close(
     spell_last_ends(session=session)
     audit_record(
         user=user,
-        action="session.close",
+        action=AuditAction.SESSION_CLOSE,
         obj=session,
         venue=venue,
         summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
@@ -234,7 +235,7 @@ def session_reconcile(*, session: TableSession, user: Any) -> TableSession:
     session.save(update_fields=["status"])
     audit_record(
         user=user,
-        action="session.reconcile",
+        action=AuditAction.SESSION_RECONCILE,
         obj=session,
         venue=session.table.venue,
         summary=f"reconciled, variance {session.variance}",

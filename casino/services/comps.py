@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Comp, CompPolicy, Player, Venue
+from casino.models import AuditAction, Comp, CompPolicy, Player, Venue
 from casino.money import venue_money
 from casino.reports.players import comps_issued, theoretical_win
 from casino.services.audit import audit_record
@@ -117,7 +117,7 @@ def comp_policy_propose(
     )
     audit_record(
         user=user,
-        action="comp_policy.propose",
+        action=AuditAction.COMP_POLICY_PROPOSE,
         obj=policy,
         venue=venue,
         summary=f"proposed comp policy {policy.number}",
@@ -148,7 +148,7 @@ def comp_policy_approve(*, policy: CompPolicy, user: Any) -> CompPolicy:
     policy.save(update_fields=["status", "approved_by", "approved_at"])
     audit_record(
         user=user,
-        action="comp_policy.approve",
+        action=AuditAction.COMP_POLICY_APPROVE,
         obj=policy,
         venue=policy.venue,
         summary=f"approved comp policy {policy.number}",
@@ -263,7 +263,7 @@ def comp_issue(*, player: Player, user: Any, amount: Any, kind: str, notes: str 
     )
     audit_record(
         user=user,
-        action="comp.issue",
+        action=AuditAction.COMP_ISSUE,
         obj=comp,
         venue=venue,
         summary=f"comp of {amount} ({kind}) to player {player.membership_number}",

@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import GamingDay, Shift, Table, TableSession, Venue
+from casino.models import AuditAction, GamingDay, Shift, Table, TableSession, Venue
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 
@@ -261,7 +261,7 @@ def gaming_day_set(
     venue.save(update_fields=["gaming_day_starts", "shift_plan"])
     audit_record(
         user=user,
-        action="venue.gaming_day",
+        action=AuditAction.VENUE_GAMING_DAY,
         obj=venue,
         venue=venue,
         summary=f"set the gaming day of venue {venue.code}",

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.amounts import check_amount
 from casino.errors import Forbidden, InvalidInput
-from casino.models import Table, TableLimit, TableLimitChange
+from casino.models import AuditAction, Table, TableLimit, TableLimitChange
 from casino.money import written
 from casino.services.audit import audit_record
 from casino.staff.roles import SUPERVISE, can
@@ -94,7 +94,7 @@ def limit_change_schedule(
     )
     audit_record(
         user=user,
-        action="table_limit.schedule",
+        action=AuditAction.TABLE_LIMIT_SCHEDULE,
         obj=change,
         venue=venue,
         summary=(

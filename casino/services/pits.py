@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Pit, Table, Venue
+from casino.models import AuditAction, Pit, Table, Venue
 from casino.services.audit import audit_record
 from casino.staff.models import StaffRole
 from casino.staff.roles import MANAGE, SUPERVISE, can
@@ -93,7 +93,7 @@ def pit_create(
     Table.objects.filter(pk__in=[t.pk for t in found]).update(pit=pit)
     audit_record(
         user=user,
-        action="pit.create",
+        action=AuditAction.PIT_CREATE,
         obj=pit,
         venue=venue,
         summary=f"pit {pit} created",
@@ -128,7 +128,7 @@ def pit_update(
     if after != before:
         audit_record(
             user=user,
-            action="pit.update",
+            action=AuditAction.PIT_UPDATE,
             obj=pit,
             venue=pit.venue,
             summary=f"pit {pit} changed",

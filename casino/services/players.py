@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import Player, PlayerBarring, Venue
+from casino.models import AuditAction, Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
@@ -94,7 +94,7 @@ def player_create(
     _save(player)
     audit_record(
         user=user,
-        action="player.create",
+        action=AuditAction.PLAYER_CREATE,
         obj=player,
         venue=venue,
         summary=f"registered player {player.membership_number}",
@@ -128,7 +128,7 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
     _save(player, update_fields=list(changes))
     audit_record(
         user=user,
-        action="player.update",
+        action=AuditAction.PLAYER_UPDATE,
         obj=player,
         venue=Venue.objects.get(pk=player.venue_id),
         summary=f"edited player {player.membership_number}",
@@ -197,7 +197,7 @@ def player_identity_update(*, player: Player, user: Any, **changes: Any) -> Play
     _save(player, update_fields=list(changes))
     audit_record(
         user=user,
-        action="player.identity",
+        action=AuditAction.PLAYER_IDENTITY,
         obj=player,
         venue=Venue.objects.get(pk=player.venue_id),
         summary=f"changed the identity of player {player.membership_number}",
@@ -258,7 +258,7 @@ def player_bar(
     )
     audit_record(
         user=user,
-        action="player.bar",
+        action=AuditAction.PLAYER_BAR,
         obj=barring,
         venue=Venue.objects.get(pk=player.venue_id),
         summary=f"barred player {player.membership_number} from {starts_on}",
@@ -289,7 +289,7 @@ def player_unbar(*, barring: PlayerBarring, user: Any, reason: str) -> PlayerBar
     barring.save(update_fields=["lifted_by", "lifted_at", "lift_reason"])
     audit_record(
         user=user,
-        action="player.unbar",
+        action=AuditAction.PLAYER_UNBAR,
         obj=barring,
         venue=Venue.objects.get(pk=barring.player.venue_id),
         summary=f"lifted the barring of player {barring.player.membership_number}",

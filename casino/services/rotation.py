@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import DealerSpell, Round, RoundStatus, TableSession
+from casino.models import AuditAction, DealerSpell, Round, RoundStatus, TableSession
 from casino.services.audit import audit_record
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 
@@ -215,7 +215,7 @@ def _relieve(
     session.save(update_fields=["dealer"])
     audit_record(
         user=by,
-        action="session.relieve",
+        action=AuditAction.SESSION_RELIEVE,
         obj=session,
         venue=venue,
         summary=f"{dealer.get_username()} relieved {outgoing.get_username()} at {table} ({reason})"

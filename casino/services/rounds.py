@@ -32,6 +32,7 @@ from casino.games import BoxInput, RoundResult
 from casino.integrity.tallies import integrity_tally
 from casino.limits import Limit, in_force, with_limits_in_force
 from casino.models import (
+    AuditAction,
     Bet,
     Box,
     EntryKind,
@@ -238,7 +239,6 @@ def round_preview(
     return adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
 
 
-@transaction.atomic
 def round_create(
     *,
     session: TableSession,
@@ -248,6 +248,28 @@ def round_create(
     create_key: str | None = None,
     expected_number: int | None = None,
 ) -> tuple[Round, RoundResult]:
+    """:func:`round_create_written`, answering only the round and its result."""
+    written = round_create_written(
+        session=session,
+        user=user,
+        dealer_cards=dealer_cards,
+        boxes=boxes,
+        create_key=create_key,
+        expected_number=expected_number,
+    )
+    return written.round, written.result
+
+
+@transaction.atomic
+def round_create_written(
+    *,
+    session: TableSession,
+    user: Any,
+    dealer_cards: str,
+    boxes: Sequence[BoxInput],
+    create_key: str | None = None,
+    expected_number: int | None = None,
+) -> RoundWritten:
     """Record a dealt round: its bets and cards, checked together, under the rules in force.
 
     The answer carries every hand's evaluation and the settlement preview. The same
@@ -271,7 +293,7 @@ def round_create(
         # a Confirm sent twice finds the round the first one dealt.
         existing = _ROUND_OF_KEY.first(session.pk, create_key)
         if existing is not None:
-            return existing, round_result(existing)
+            return RoundWritten(round=existing, result=round_result(existing))
     if expected_number is not None and expected_number != session.next_round_number:
         raise table_moved_on(session, expected_number)
     players = _check_boxes(session, boxes)
@@ -338,33 +360,34 @@ def round_create(
     )
     audit_record(
         user=user,
-        action="round.create",
+        action=AuditAction.ROUND_CREATE,
         obj=round_,
         venue=session.table.venue,
         summary=f"dealt round {number} at {session.table}",
     )
-    round_.dealt = Dealt(result=result, boxes=created, bets=bets)
-    return round_, result
+    return RoundWritten(round=round_, result=result, boxes=created, bets=bets)
 
 
 @dataclass(frozen=True)
-class Dealt:
-    """A round's outcome with the boxes and bets that record it, kept on the round a service
-    returns: settling a round dealt in the same transaction (the console's Confirm) posts it
-    without reading it back, and an answer is built from it (``round_answer``)."""
+class RoundWritten:
+    """A round as a service has just dealt or settled it: its outcome, and the boxes and bets
+    that record it (None when the service answered a repeated key without reading them).
+    Settling a round dealt in the same transaction (the console's Confirm) is given it and
+    posts it without reading it back, and an answer is built from it (``round_answer``)."""
 
+    round: Round
     result: RoundResult
-    boxes: list[Box]
-    bets: list[Bet]
+    boxes: list[Box] | None = None
+    bets: list[Bet] | None = None
 
 
 def _outcomes_of(
-    round_: Round, adapter: games.GameAdapter, dealt: Dealt | None
+    round_: Round, adapter: games.GameAdapter, dealt: RoundWritten | None
 ) -> tuple[RoundResult, list[Box], list[Bet]]:
     """The outcome a round was dealt with, and its boxes and bets: from ``round_create`` in
     this transaction, else read back (two queries). Nothing is evaluated, but for a round
     dealt before outcomes were recorded at deal time (evaluated here, once, and recorded)."""
-    if dealt is not None:
+    if dealt is not None and dealt.boxes is not None and dealt.bets is not None:
         return dealt.result, dealt.boxes, dealt.bets
     boxes = _BOXES(round_.pk)
     bets = _BETS(round_.pk)
@@ -395,8 +418,16 @@ def _check_outcome(round_: Round, result: RoundResult, bets: Sequence[Bet]) -> N
         )
 
 
-@transaction.atomic
 def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundResult]:
+    """:func:`round_settle_written`, answering only the round and its result."""
+    written = round_settle_written(round_=round_, user=user, key=key)
+    return written.round, written.result
+
+
+@transaction.atomic
+def round_settle_written(
+    *, round_: Round, user: Any, key: str, dealt: RoundWritten | None = None
+) -> RoundWritten:
     """Settle a dealt round once: post the outcome it was dealt with, in one transaction.
 
     The outcome was evaluated when the round was dealt, under the version it records,
@@ -405,12 +436,14 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     back). Nothing is read from the venue's current settings. Idempotent by ``key``: the
     same key answers with the settlement already made. A round settled under another key,
     or voided, is a conflict. ``round_`` needs only its key: a round at none of the user's
-    venues is not found.
+    venues is not found. ``dealt`` is what :func:`round_create_written` answered for it in
+    this transaction, if anything: its boxes and bets are posted without reading them back.
     """
     key = _check_key(key, "Idempotency-Key")
     if key is None:
         raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
-    dealt: Dealt | None = getattr(round_, "dealt", None)
+    if dealt is not None and dealt.round.pk != round_.pk:
+        raise ValueError(f"round {round_.pk} was given what round {dealt.round.pk} was dealt with")
     locked = _LOCK_ROUND_TO_SETTLE.first(round_.pk)
     if locked is None or locked.session.table.venue_id not in venue_ids(user):
         raise NotFound(f"there is no round {round_.pk} at your venues")
@@ -424,7 +457,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
         raise Forbidden("you do not settle rounds at this venue")
     if round_.status == RoundStatus.SETTLED:
         if round_.settle_key == key:
-            return round_, round_result(round_)
+            return RoundWritten(round=round_, result=round_result(round_))
         raise Conflict(f"round {round_.number} is already settled")
     if round_.status == RoundStatus.VOIDED:
         raise Conflict(f"round {round_.number} is voided and cannot be settled")
@@ -469,13 +502,12 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     integrity_tally(round_, result, boxes)
     audit_record(
         user=user,
-        action="round.settle",
+        action=AuditAction.ROUND_SETTLE,
         obj=round_,
         venue=venue,
         summary=f"settled round {round_.number}: house {result.house_net}",
     )
-    round_.dealt = Dealt(result=result, boxes=boxes, bets=bets)
-    return round_, result
+    return RoundWritten(round=round_, result=result, boxes=boxes, bets=bets)
 
 
 def _record_outcomes(bets: list[Bet]) -> None:
@@ -535,7 +567,7 @@ def round_void_request(*, round_: Round, user: Any, reason: str) -> Round:
     round_.save(update_fields=["void_reason", "void_requested_by", "void_requested_at"])
     audit_record(
         user=user,
-        action="round.void_request",
+        action=AuditAction.ROUND_VOID_REQUEST,
         obj=round_,
         venue=round_.session.table.venue,
         summary=f"void requested: {reason[:200]}",
@@ -591,7 +623,7 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
         integrity_tally(round_, voided, boxes, sign=-1)
     audit_record(
         user=user,
-        action="round.void",
+        action=AuditAction.ROUND_VOID,
         obj=round_,
         venue=venue,
         summary=f"voided round {round_.number} ({was}): {round_.void_reason}",

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from casino import games
 from casino.models import (
+    AuditAction,
     AuditEvent,
     Ruleset,
     RulesetVersion,
@@ -65,7 +66,12 @@ def starting_rounding_unit(ruleset: Ruleset) -> Decimal:
 
 
 #: The audit actions by which a person makes or changes a draft: none of them may approve it.
-EDITING_ACTIONS = ("ruleset.create", "ruleset.clone", "ruleset.copy", "ruleset.edit")
+EDITING_ACTIONS = (
+    AuditAction.RULESET_CREATE,
+    AuditAction.RULESET_CLONE,
+    AuditAction.RULESET_COPY,
+    AuditAction.RULESET_EDIT,
+)
 
 
 def _lock_ruleset(ruleset_id: int) -> Ruleset:
@@ -133,7 +139,9 @@ def _next_number(model: type[V], ruleset: Ruleset) -> int:
     return (last.first() or 0) + 1
 
 
-def _audit(version: RulesetVersion, *, user: Any, action: str, summary: str, **kwargs: Any) -> None:
+def _audit(
+    version: RulesetVersion, *, user: Any, action: AuditAction, summary: str, **kwargs: Any
+) -> None:
     audit_record(
         user=user,
         action=action,
@@ -164,7 +172,12 @@ def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **field
     )
     version.full_clean(exclude=["ruleset"])
     version.save()
-    _audit(version, user=user, action="ruleset.create", summary=f"created draft v{version.number}")
+    _audit(
+        version,
+        user=user,
+        action=AuditAction.RULESET_CREATE,
+        summary=f"created draft v{version.number}",
+    )
     return version
 
 
@@ -196,7 +209,7 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
     _audit(
         version,
         user=user,
-        action="ruleset.edit",
+        action=AuditAction.RULESET_EDIT,
         summary=f"edited draft v{version.number}",
         before=before,
         after=after,
@@ -229,7 +242,7 @@ def version_clone(*, version: V, user: Any) -> V:
     _audit(
         draft,
         user=user,
-        action="ruleset.clone",
+        action=AuditAction.RULESET_CLONE,
         summary=f"cloned v{version.number} to draft v{draft.number}",
         after=games.of_version(draft).rules_as_dict(draft),
     )
@@ -292,14 +305,14 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
         _audit(
             version,
             user=user,
-            action="ruleset.approve_override",
+            action=AuditAction.RULESET_APPROVE_OVERRIDE,
             summary=f"approved v{version.number} over warnings: {override_reason}",
             after={"reason": override_reason, "warnings": warnings},
         )
     _audit(
         version,
         user=user,
-        action="ruleset.approve",
+        action=AuditAction.RULESET_APPROVE,
         summary=f"approved v{version.number} ({shown[:12]})",
         after={**games.of_version(version).rules_as_dict(version), "content_hash": shown},
     )
@@ -348,7 +361,7 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
         old.status = VersionStatus.RETIRED
         old.retired_at = effective_from
         old.save(update_fields=["status", "retired_at"])
-        _audit(old, user=user, action="ruleset.retire", summary=f"retired v{old.number}")
+        _audit(old, user=user, action=AuditAction.RULESET_RETIRE, summary=f"retired v{old.number}")
     version.status = VersionStatus.ACTIVE
     version.activated_by = user
     version.activated_at = now
@@ -357,7 +370,7 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
     _audit(
         version,
         user=user,
-        action="ruleset.activate",
+        action=AuditAction.RULESET_ACTIVATE,
         summary=f"activated v{version.number} from {venue_time(effective_from, ruleset.venue)}",
         after={
             "effective_from": effective_from.isoformat(),
@@ -470,7 +483,7 @@ def ruleset_create(*, venue: Venue | None, game: str, code: str, name: str, user
     _save_ruleset(ruleset)
     audit_record(
         user=user,
-        action="ruleset.create_ruleset",
+        action=AuditAction.RULESET_CREATE_RULESET,
         obj=ruleset,
         venue=venue,
         summary=f"created ruleset {ruleset.code}",
@@ -491,7 +504,7 @@ def ruleset_rename(*, ruleset: Ruleset, name: str, user: Any) -> Ruleset:
     _save_ruleset(ruleset)
     audit_record(
         user=user,
-        action="ruleset.rename",
+        action=AuditAction.RULESET_RENAME,
         obj=ruleset,
         venue=ruleset.venue,
         summary=f"renamed ruleset {ruleset.code}",
@@ -538,7 +551,7 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
     _audit(
         draft,
         user=user,
-        action="ruleset.copy",
+        action=AuditAction.RULESET_COPY,
         summary=f"copied {source.code} v{version.number} to draft v{draft.number}",
         after=games.of_version(draft).rules_as_dict(draft),
     )
@@ -582,7 +595,7 @@ def preset_install(
     version.save(update_fields=["figures"])
     audit_record(
         user=None,
-        action="ruleset.install_preset",
+        action=AuditAction.RULESET_INSTALL_PRESET,
         obj=version,
         summary=f"installed preset {code}",
         after=games.of_version(version).rules_as_dict(version),

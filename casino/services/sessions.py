@@ -22,6 +22,7 @@ from casino.count.boxes import dropbox_attach
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
+    AuditAction,
     Drop,
     EntryKind,
     LedgerEntry,
@@ -264,7 +265,7 @@ def session_open(
         compared = "matches the inventory"
     audit_record(
         user=counted_by,
-        action="session.open",
+        action=AuditAction.SESSION_OPEN,
         obj=session,
         venue=venue,
         summary=f"opened {table} with {total}, {compared}",
@@ -342,7 +343,9 @@ def drop_record(*, session: TableSession, user: Any, amount: Decimal) -> Drop:
             ),
         ]
     )
-    audit_record(user=user, action="drop.record", obj=drop, venue=venue, summary=f"drop {amount}")
+    audit_record(
+        user=user, action=AuditAction.DROP_RECORD, obj=drop, venue=venue, summary=f"drop {amount}"
+    )
     return drop
 
 
@@ -397,7 +400,7 @@ def drop_reverse(*, drop: Drop, user: Any, reason: str) -> Drop:
     )
     audit_record(
         user=user,
-        action="drop.reverse",
+        action=AuditAction.DROP_REVERSE,
         obj=reversal,
         venue=venue,
         summary=f"reversed drop {original.pk} of {original.amount}: {reason[:200]}",

@@ -47,7 +47,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
-from casino.models import Account, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
+from casino.models import Account, AuditAction, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
 from casino.services.sessions import check_session_total, chips_total, lock_open_session
@@ -77,6 +77,11 @@ STEPS = (ISSUE, CONFIRM_DEALER, CONFIRM_SUPERVISOR, RECEIVE, VOID)
 #: The steps taken at the cage (by a cashier) and at the table.
 CAGE_STEPS = (ISSUE, RECEIVE)
 TABLE_STEPS = (CONFIRM_DEALER, CONFIRM_SUPERVISOR)
+#: What the audit records of a signature at the table, by its step.
+_SIGNED = {
+    CONFIRM_DEALER: AuditAction.SLIP_CONFIRM_DEALER,
+    CONFIRM_SUPERVISOR: AuditAction.SLIP_CONFIRM_SUPERVISOR,
+}
 
 _WRONG_STATE = {
     ISSUE: _("slip %(slip)s is %(status)s; only a requested slip is issued"),
@@ -247,7 +252,7 @@ def slip_request(*, session: Any, user: Any, kind: str, chips: Mapping[str, Any]
     )
     audit_record(
         user=user,
-        action="slip.request",
+        action=AuditAction.SLIP_REQUEST,
         obj=slip,
         venue=venue,
         summary=f"{kind} {slip.label} for {amount}",
@@ -287,7 +292,7 @@ def slip_issue(*, slip: Slip, user: Any, runner: str = "") -> Slip:
     slip.save(update_fields=["status", "issued_by", "issued_at", "runner"])
     audit_record(
         user=user,
-        action="slip.issue",
+        action=AuditAction.SLIP_ISSUE,
         obj=slip,
         venue=_venue(slip),
         summary=f"issued {slip.kind} {slip.label}",
@@ -319,7 +324,7 @@ def _table_sign(slip: Slip, user: Any, step: str) -> Slip:
     slip.save(update_fields=[f"{line}_by", f"{line}_at"])
     audit_record(
         user=user,
-        action=f"slip.{step}",
+        action=_SIGNED[step],
         obj=slip,
         venue=_venue(slip),
         summary=f"{step} on {slip.kind} {slip.label}",
@@ -377,7 +382,7 @@ def _post(slip: Slip, user: Any) -> None:
     slip.save(update_fields=["status", "verified_by", "verified_at"])
     audit_record(
         user=user,
-        action="slip.verify",
+        action=AuditAction.SLIP_VERIFY,
         obj=slip,
         venue=venue,
         summary=f"posted {slip.kind} {slip.label} of {slip.amount}",
@@ -401,7 +406,7 @@ def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
     slip.save(update_fields=["status", "voided_by", "voided_at", "void_reason"])
     audit_record(
         user=user,
-        action="slip.void",
+        action=AuditAction.SLIP_VOID,
         obj=slip,
         venue=_venue(slip),
         summary=f"voided {slip.kind} {slip.label}: {reason[:200]}",

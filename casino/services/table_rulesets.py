@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 
 from casino import games
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Ruleset, Table, TableRulesetChange
+from casino.models import AuditAction, Ruleset, Table, TableRulesetChange
 from casino.services.audit import audit_record
 from casino.services.tables import (
     check_ruleset,
@@ -164,7 +164,7 @@ def ruleset_change_request(
         raise _already_pending(table, _pending_at(table) or change) from None
     audit_record(
         user=user,
-        action="table.ruleset_change.request",
+        action=AuditAction.TABLE_RULESET_CHANGE_REQUEST,
         obj=change,
         venue=venue,
         summary=f"requested table {table.code}'s change of ruleset to {ruleset.code}",
@@ -227,7 +227,7 @@ def ruleset_change_approve(*, change: TableRulesetChange, user: Any) -> TableRul
     change.save(update_fields=["status", "decided_by", "decided_at"])
     audit_record(
         user=user,
-        action="table.ruleset_change.approve",
+        action=AuditAction.TABLE_RULESET_CHANGE_APPROVE,
         obj=change,
         venue=venue,
         summary=f"approved table {table.code}'s change of ruleset to {change.to_ruleset.code}",
@@ -235,7 +235,7 @@ def ruleset_change_approve(*, change: TableRulesetChange, user: Any) -> TableRul
     )
     audit_record(
         user=user,
-        action="table.update",
+        action=AuditAction.TABLE_UPDATE,
         obj=table,
         venue=venue,
         summary=(
@@ -269,7 +269,11 @@ def ruleset_change_refuse(
     verb = "withdrew" if withdrawn else "refused"
     audit_record(
         user=user,
-        action=f"table.ruleset_change.{'withdraw' if withdrawn else 'refuse'}",
+        action=(
+            AuditAction.TABLE_RULESET_CHANGE_WITHDRAW
+            if withdrawn
+            else AuditAction.TABLE_RULESET_CHANGE_REFUSE
+        ),
         obj=change,
         venue=venue,
         summary=f"{verb} table {change.table.code}'s change of ruleset to {change.to_ruleset.code}",

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from casino import games
 from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
+from casino.models import AuditAction, Ruleset, Table, TableLimit, TableSession, Venue
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
@@ -207,7 +207,7 @@ def table_create(
     set_limits(table, clean_limits)
     audit_record(
         user=user,
-        action="table.create",
+        action=AuditAction.TABLE_CREATE,
         obj=table,
         venue=venue,
         summary=f"set up table {table.code} ({game})",
@@ -288,7 +288,7 @@ def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
         set_limits(table, new_limits)
     audit_record(
         user=user,
-        action="table.update",
+        action=AuditAction.TABLE_UPDATE,
         obj=table,
         venue=venue,
         summary=f"changed table {table.code}",

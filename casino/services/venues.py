@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 
 from casino.amounts import check_amount
 from casino.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Table, TableLimit, TableSession, Venue
+from casino.models import AuditAction, Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
 from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
 from casino.services.audit import audit_record
@@ -216,7 +216,7 @@ def venue_create(
     _save(venue)
     audit_record(
         user=user,
-        action="venue.create",
+        action=AuditAction.VENUE_CREATE,
         obj=venue,
         venue=venue,
         summary=f"set up venue {venue.code}",
@@ -314,7 +314,7 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
     _save(venue)
     audit_record(
         user=user,
-        action="venue.update",
+        action=AuditAction.VENUE_UPDATE,
         obj=venue,
         venue=venue,
         summary=f"changed venue {venue.code}",

@@ -14,7 +14,7 @@ from typing import Any
 
 from casino import games
 from casino.models import TableSession
-from casino.services.rounds import round_create, round_settle, round_void
+from casino.services.rounds import round_create_written, round_settle_written, round_void
 
 
 def play(
@@ -34,10 +34,13 @@ def play(
     voided = 0
     for n in range(rounds):
         dealer_cards, boxes = next(stream)
-        round_, _ = round_create(
+        dealt = round_create_written(
             session=session, user=dealer, dealer_cards=dealer_cards, boxes=boxes
         )
-        round_settle(round_=round_, user=dealer, key=f"sim-{session.pk}-{seed}-{n}")
+        round_ = dealt.round
+        round_settle_written(
+            round_=round_, user=dealer, key=f"sim-{session.pk}-{seed}-{n}", dealt=dealt
+        )
         if supervisor is not None and rng.random() < void_rate:
             round_void(
                 round_=round_,

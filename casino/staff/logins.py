@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from knox.settings import knox_settings
 
 from casino.errors import InvalidInput
+from casino.models import AuditAction
 from casino.services.audit import audit_record
 from casino.staff.models import ApiToken, LoginAttempt
 
@@ -90,7 +91,7 @@ def token_issue(*, user: Any, device: str) -> tuple[ApiToken, str]:
     token.save(update_fields=["last_used"])
     audit_record(
         user=user,
-        action="token.issue",
+        action=AuditAction.TOKEN_ISSUE,
         obj=token,
         summary=f"API token for device {name}"
         + (f", replacing token {replaced[0]}" if replaced else ""),
@@ -108,7 +109,7 @@ def token_revoke(*, token: ApiToken, user: Any) -> None:
     token.pk = token_id  # the audit event names the token revoked
     audit_record(
         user=user,
-        action="token.revoke",
+        action=AuditAction.TOKEN_REVOKE,
         obj=token,
         summary=f"revoked the API token of {before['user']} on device {before['device']}",
         before=before,
@@ -123,7 +124,7 @@ def token_revoke_all(*, user: Any) -> int:
     tokens.delete()
     audit_record(
         user=user,
-        action="token.revoke_all",
+        action=AuditAction.TOKEN_REVOKE_ALL,
         obj=user,
         summary=f"revoked all {len(devices)} API tokens of {user.get_username()}",
         before={"devices": devices},

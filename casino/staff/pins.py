@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import TableSession
+from casino.models import AuditAction, TableSession
 from casino.rotation_selectors import session_on_duty
 from casino.services.audit import audit_record
 from casino.services.rotation import dealer_takeover
@@ -102,7 +102,7 @@ def pin_set(*, user: Any, member: Any, pin: str) -> StaffPin:
     who = "own" if user.pk == member.pk else f"{member.get_username()}'s"
     audit_record(
         user=user,
-        action="pin.set",
+        action=AuditAction.PIN_SET,
         obj=record,
         summary=f"{'changed' if existing else 'set'} the {who} console PIN",
         after={"member": member.get_username(), "set_by": user.get_username()},
@@ -137,7 +137,7 @@ def console_lock(*, user: Any, reason: str) -> None:
     the server saw no use for the idle minutes) or ``manual`` (locked by hand)."""
     audit_record(
         user=user,
-        action="console.lock",
+        action=AuditAction.CONSOLE_LOCK,
         obj=user,
         summary=f"console of {user.get_username()} locked ({reason})",
         after={"reason": reason},
@@ -150,7 +150,7 @@ def console_unlock(*, user: Any, by_pin: bool) -> None:
     how = "PIN" if by_pin else "password"
     audit_record(
         user=user,
-        action="console.unlock",
+        action=AuditAction.CONSOLE_UNLOCK,
         obj=user,
         summary=f"console of {user.get_username()} unlocked with their {how}",
         after={"by": how.lower()},
@@ -171,7 +171,7 @@ def console_takeover(*, user: Any, previous: Any, by_pin: bool) -> TableSession 
         relieved = dealer_takeover(session=session, dealer=user)
     audit_record(
         user=user,
-        action="console.takeover",
+        action=AuditAction.CONSOLE_TAKEOVER,
         obj=user,
         venue=session.table.venue if relieved else None,
         summary=f"{user.get_username()} took over the console from {previous.get_username()}"

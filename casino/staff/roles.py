@@ -24,7 +24,7 @@ venues where a role having it is held (``venues_permitted``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
@@ -249,7 +249,7 @@ def venues_where(user: Any, capability: frozenset[str]) -> frozenset[int]:
     )
 
 
-@cache
+@lru_cache(maxsize=1)  # one table: it takes no argument
 def _permission_roles() -> dict[tuple[str, str], frozenset[str]]:
     """Each admin permission (app label, codename) and the roles that have it."""
     holders: dict[tuple[str, str], set[str]] = {}

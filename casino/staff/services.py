@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from casino.errors import Forbidden, InvalidInput
-from casino.models import Venue
+from casino.models import AuditAction, Venue
 from casino.services.audit import audit_record
 from casino.staff.models import StaffRole
 from casino.staff.roles import ROLES, forget, sync_groups
@@ -140,7 +140,7 @@ def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
     if after != before:
         audit_record(
             user=user,
-            action="staff.update",
+            action=AuditAction.STAFF_UPDATE,
             obj=member,
             summary=f"changed {member.username}'s roles and access",
             before=before,
@@ -174,7 +174,7 @@ def venue_staff_set(*, venue: Venue, user: Any, staff: Iterable[Any]) -> Venue:
     if after != before:
         audit_record(
             user=user,
-            action="venue.staff",
+            action=AuditAction.VENUE_STAFF,
             obj=venue,
             venue=venue,
             summary=f"changed who works at {venue.code}",

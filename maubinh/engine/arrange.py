@@ -46,7 +46,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 
 from casino.cards import DECK, Card, parse_cards
@@ -62,7 +62,7 @@ _STRAIGHTS = frozenset({RowCategory.STRAIGHT, RowCategory.STRAIGHT_FLUSH})
 Layout = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 
-@cache
+@lru_cache(maxsize=1)  # one answer: it takes no argument
 def _splits() -> tuple[
     tuple[tuple[int, ...], ...],
     tuple[tuple[int, ...], ...],
@@ -119,7 +119,9 @@ class _RowValue:
         return value
 
 
-@cache
+# One per ruleset arranged with in this process: a floor has a few versions in force at once,
+# and a simulation or the house-take panel one at a time; 64 keeps them without growing.
+@lru_cache(maxsize=64)
 def _row_values(rules: Ruleset) -> tuple[_RowValue, _RowValue, _RowValue]:
     return tuple(  # type: ignore[return-value]
         _RowValue(ROW_QUANTILES[row.position], rules._bonus_table[row.position]) for row in ROWS

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from itertools import combinations, product
 from math import comb, factorial
 
@@ -66,7 +66,7 @@ def _runs(length: int) -> list[tuple[int, ...]]:
     return runs
 
 
-@cache
+@lru_cache(maxsize=1)  # one answer: it takes no argument
 def three_straight_counts() -> frozenset[tuple[int, ...]]:
     """Every rank-count vector that lays out as three straights (no rank more than 4 times)."""
     vectors = set()
@@ -97,7 +97,8 @@ def _vectors_with(partition: tuple[int, ...]) -> int:
     return ways
 
 
-@cache
+# One per partition of 13 cards into ranks of at most 4 (39 of them): 64 keeps them all.
+@lru_cache(maxsize=64)
 def _suit_ways(partition: tuple[int, ...]) -> tuple[int, int, int]:
     """For rank counts with this multiset: the suit choices in all, those that split into three
     flushes, and those of one suit."""
@@ -127,7 +128,7 @@ def _pairs(partition: Iterable[int]) -> int:
     return sum(count // 2 for count in partition)
 
 
-@cache
+@lru_cache(maxsize=1)  # one answer: it takes no argument
 def held_counts() -> Mapping[tuple[bool, bool, bool, bool, bool], int]:
     """Hands by what they hold: ``(one suit dragon, dragon, six pairs, three flushes, three
     straights) -> hands``, exact, summing to C(52, 13)."""
@@ -164,7 +165,7 @@ def _strongest(held: tuple[bool, bool, bool, bool, bool]) -> str:
     return NONE
 
 
-@cache
+@lru_cache(maxsize=1)  # one answer: it takes no argument
 def instant_win_shares() -> dict[str, Fraction]:
     """The exact share of 13-card hands whose strongest instant win is each kind, and of those
     holding none (``"none"``); summing to 1. What the cards hold, whatever a venue pays: a

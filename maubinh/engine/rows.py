@@ -138,6 +138,8 @@ def compare_rows(a: RowHand, b: RowHand) -> int:
     return (ka > kb) - (ka < kb)
 
 
+#: The rows by their ranks and flush (``hand_of``): bounded by the cards, under 30,000 rank
+#: multisets of 3 or 5 cards, each with or without a flush and either wheel reading.
 _HANDS: dict[int, RowHand] = {}
 
 

@@ -15,7 +15,7 @@ PaytableRow(win_odds=Decimal('2'), commission_rate=Decimal('0.05'), loss_multipl
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import cache
+from functools import lru_cache
 from typing import TypedDict
 
 from niuniu.engine.rules import (
@@ -174,7 +174,8 @@ def ruleset_from_data(data: PresetData) -> Ruleset:
     )
 
 
-@cache
+# One per preset code (two today; an unknown code raises and is not kept): 16 keeps them all.
+@lru_cache(maxsize=16)
 def get(code: str) -> Ruleset:
     """The preset ruleset with this code (its rounding unit is 1 and its mode up; a venue's
     copy starts from the venue's chip unit, see :meth:`Ruleset.with_rounding_unit`).

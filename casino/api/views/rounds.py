@@ -15,8 +15,8 @@ from casino.api.views.common import found, parse
 from casino.games import BoxInput
 from casino.models import Round, TableSession
 from casino.services.rounds import (
-    round_create,
-    round_settle,
+    round_create_written,
+    round_settle_written,
     round_void_approve,
     round_void_request,
 )
@@ -69,7 +69,7 @@ class RoundListView(ApiView):
             for box in data["boxes"]
         ]
         # The service locks the session and answers 404 for one at none of the user's venues.
-        round_, result = round_create(
+        written = round_create_written(
             session=TableSession(pk=data["session"]),
             user=request.user,
             dealer_cards=data["dealer_cards"],
@@ -77,7 +77,9 @@ class RoundListView(ApiView):
             create_key=data.get("create_key"),
             expected_number=data.get("expected_number"),
         )
-        view = selectors.round_answer(round_=round_, result=result)
+        view = selectors.round_answer(
+            round_=written.round, result=written.result, boxes=written.boxes, bets=written.bets
+        )
         return Response(rendered(s.RoundSerializer, view), status=status.HTTP_201_CREATED)
 
 
@@ -118,10 +120,12 @@ class RoundSettleView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         # The service locks the round and answers 404 for one at none of the user's venues.
-        round_, result = round_settle(
+        written = round_settle_written(
             round_=Round(pk=pk), user=request.user, key=request.headers.get("Idempotency-Key")
         )
-        view = selectors.round_answer(round_=round_, result=result)
+        view = selectors.round_answer(
+            round_=written.round, result=written.result, boxes=written.boxes, bets=written.bets
+        )
         return Response(rendered(s.RoundSerializer, view))
 
 

@@ -33,7 +33,7 @@ from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.players import player_create
 from casino.services.rotation import dealer_relieve
-from casino.services.rounds import round_create, round_settle
+from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
@@ -230,10 +230,11 @@ class Command(BaseCommand):
 
         def deal(dealer: Any, key: str) -> None:
             dealer_cards, boxes = next(stream)
-            round_, _result = round_create(
+            dealt = round_create_written(
                 session=session, user=dealer, dealer_cards=dealer_cards, boxes=list(boxes)
             )
-            round_settle(round_=round_, user=dealer, key=f"demo-relief-{session.pk}-{key}")
+            key = f"demo-relief-{session.pk}-{key}"
+            round_settle_written(round_=dealt.round, user=dealer, key=key, dealt=dealt)
 
         for n in range(2):
             deal(users["dealer"], f"a{n}")

@@ -2,9 +2,10 @@
 
 Two ways to write the rounds, the same rows either way:
 
-- ``--via services``: each round is dealt and settled through ``round_create`` and
-  ``round_settle`` (now and then voided through ``round_void``), exactly as the console
-  does; a few hundred rounds a second. Rounds carry the time they were played.
+- ``--via services``: each round is dealt and settled through ``round_create_written`` and
+  ``round_settle_written``, the settle handed what the deal answered (now and then voided
+  through ``round_void``), exactly as the console does; a few hundred rounds a second.
+  Rounds carry the time they were played.
 - ``--via bulk`` (PostgreSQL): ``casino.simulation.bulk``: the same engine settles each
   round through the game's adapter and the same adapter turns the result into ledger
   lines, written with COPY a batch of whole rounds per statement, the entries checked to

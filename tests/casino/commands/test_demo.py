@@ -25,6 +25,7 @@ from casino.models import (
     TableSession,
     Venue,
     VersionStatus,
+    audit_action_choices,
 )
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines
@@ -166,3 +167,8 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         assert user is not None
         assert roles_of(user) & set(ROLES)
         assert set(user.venues.values_list("code", flat=True)) == set(venues)
+    # every action the demo's services recorded is a member of a registered enumeration
+    registered = {value for value, _label in audit_action_choices()}
+    stored = set(AuditEvent.objects.values_list("action", flat=True).distinct())
+    assert len(stored) > 20
+    assert stored <= registered, stored - registered

@@ -16,7 +16,12 @@ from casino.errors import Conflict
 from casino.games import BoxInput
 from casino.models import Account, Bet, LedgerEntry, Round, RoundStatus
 from casino.services.ledger import UnbalancedPosting, ledger_post
-from casino.services.rounds import round_create, round_settle
+from casino.services.rounds import (
+    round_create,
+    round_create_written,
+    round_settle,
+    round_settle_written,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +143,18 @@ def test_ledger_post_refuses_entries_that_do_not_sum_to_zero(floor, session):
     with pytest.raises(UnbalancedPosting):
         ledger_post(entries)
     assert not LedgerEntry.objects.filter(round=round_).exists()
+
+
+def test_a_settle_handed_another_rounds_deal_is_refused(floor, session):
+    first = round_create_written(
+        session=session, user=floor.dealer, dealer_cards=NIU_8, boxes=boxes(1)
+    )
+    second = round_create_written(
+        session=session, user=floor.dealer, dealer_cards=NIU_8, boxes=boxes(2)
+    )
+    with pytest.raises(ValueError, match="was dealt with"):
+        round_settle_written(round_=second.round, user=floor.dealer, key="k-1", dealt=first)
+    assert not LedgerEntry.objects.filter(round=second.round).exists()
+    settled = round_settle_written(round_=second.round, user=floor.dealer, key="k-1", dealt=second)
+    assert settled.boxes == second.boxes
+    assert settled.result.house_net == second.result.house_net
