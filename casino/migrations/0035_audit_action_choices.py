@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('casino', '0030_cash_threshold_at_the_table'),
+        ('casino', '0034_staff_app'),
     ]
 
     operations = [

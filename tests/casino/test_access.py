@@ -1359,6 +1359,44 @@ API_ROUTES = {
     "api:period": Route(
         _api("period", lambda side: side.venue.pk), api(capability=REPORT_READ), shows=mark
     ),
+    # The day's writes through the API (casino/api/views/cash.py, reports.py and the rated
+    # table games' own endpoint): the same services as their screens, the same gates.
+    "api:session-cash": Route(
+        _api("session-cash", _session),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+        body=lambda world, side: {"amount": "100000"},
+        headers={"HTTP_IDEMPOTENCY_KEY": "access-cash"},
+    ),
+    "api:cash-void": Route(
+        _api("cash-void", lambda side: side.cash_tx.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"reason": "typed twice"},
+    ),
+    "api:tablegames-session-rating": Route(
+        _api("tablegames-session-rating", _tg_session),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {
+            "player": side.player.pk,
+            "average_bet": "100000",
+            "started_at": timezone.localtime(side.tg_session.opened_at).isoformat(),
+            "ended_at": timezone.localtime(timezone.now()).isoformat(),
+        },
+    ),
+    "api:shift-report-request": Route(
+        _api("shift-report-request", lambda side: side.spare_shift.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+    ),
+    "api:shift-report-detail": Route(
+        _api("shift-report-detail", lambda side: side.report.pk), api(capability=REPORT_READ)
+    ),
     "api:box-count": Route(
         _api("box-count", _box),
         API_POST_ONLY,
