@@ -25,6 +25,10 @@ does) is refused when the read is first built. Only plain model querysets are co
 ``insert_rows(objects)`` inserts new objects of one model in one statement, as
 ``bulk_create`` does on PostgreSQL (each column one array, ``UNNEST``, the keys returned
 in order), with the statement built once per model: no signals, as with ``bulk_create``.
+
+``use_compiled(reads=False)`` makes every read run its queryset, and
+``use_compiled(inserts=False)`` every insert go through ``bulk_create``, as the ORM would
+without this module: ``bench/compiled_ab.py`` measures a round each way in one run.
 """
 
 from __future__ import annotations
@@ -44,6 +48,15 @@ M = TypeVar("M", bound=models.Model)
 SAMPLE_KEY = -4_000_000_000_000_000_001
 SAMPLE_TEXT = "\x00sample"
 SAMPLE_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+
+_enabled = {"reads": True, "inserts": True}
+
+
+def use_compiled(*, reads: bool = True, inserts: bool = True) -> None:
+    """Run reads and inserts compiled (the default), or reads as their plain querysets
+    (``reads=False``) and inserts through ``bulk_create`` (``inserts=False``), for a
+    side-by-side measurement."""
+    _enabled.update(reads=reads, inserts=inserts)
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,8 @@ class Compiled(Generic[M]):
     def __call__(self, *arguments: Any) -> list[M]:
         if len(arguments) != len(self._samples):
             raise TypeError(f"{len(self._samples)} arguments expected, {len(arguments)} given")
+        if not _enabled["reads"]:
+            return list(self._queryset(*arguments))
         plan = self._plan
         if plan is None:
             plan = self._plan = _planned(self._queryset(*self._samples), self._samples)
@@ -191,7 +206,8 @@ def insert_rows(objects: Sequence[M]) -> list[M]:
     model = type(objects[0])
     plan = _INSERTS.get(model)
     connection = connections["default"]
-    if connection.vendor != "postgresql":  # make run's SQLite: Django's own way
+    # make run's SQLite, or switched off: Django's own way.
+    if connection.vendor != "postgresql" or not _enabled["inserts"]:
         return model._default_manager.bulk_create(objects)
     if plan is None:
         plan = _INSERTS[model] = _insert_of(model, connection)
