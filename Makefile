@@ -65,6 +65,7 @@ bench: $(STAMP)
 	$(PY) bench/maubinh.py
 	$(PY) bench/settle.py
 	$(PY) bench/console.py
+	$(PY) bench/compiled_ab.py
 	$(PY) bench/reports.py
 	$(PY) bench/periods.py
 	$(PY) bench/baccarat.py

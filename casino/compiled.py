@@ -1,4 +1,4 @@
-"""Statements whose SQL is built once per process: the hot reads and inserts of a round.
+"""Reads whose SQL is built once per process: the reads every round runs.
 
 Building a statement with the ORM (the queryset, its joins, its select list, its SQL)
 costs 10 times what PostgreSQL takes to run it when the statement is prepared, and a
@@ -20,11 +20,19 @@ converters), so callers get what the queryset would have given.
 Each sample stands for one argument: a value no real call passes (a negative key, a
 date before the venue opened), found among the statement's parameters however often it
 appears there; a sample that is not found (a value the ORM transforms, as ``contains``
-does) is refused when the read is first built. Only plain model querysets are compiled.
+does) is refused when the read is first built. Only plain model querysets are compiled,
+and none that names its database: each call goes where the routers send it then (the
+replica inside ``casino.replicas.replica_reads``, the primary outside it), with the plan
+built for that database.
 
-``insert_rows(objects)`` inserts new objects of one model in one statement, as
-``bulk_create`` does on PostgreSQL (each column one array, ``UNNEST``, the keys returned
-in order), with the statement built once per model: no signals, as with ``bulk_create``.
+Kept for the round's hot path only (the session and round locks, the create key, the
+limits, the version in force, the boxes and bets to settle), where it saves 18-20% of a
+round's CPU against the same querysets with prepared statements (``bench/compiled_ab.py``,
+docs/BENCHMARKS.md); every other read is a plain queryset. It reads Django's private
+internals (the queryset's iterable class, its compiler's ``select`` and ``klass_info``,
+``get_related_populators``): their shape is pinned by ``tests/casino/test_compiled.py``,
+which fails on a Django release that changes them. ``use_compiled(False)`` runs every read
+as its plain queryset, for the benchmark.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from django.db import connections, models
+from django.db import connections, models, router
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -44,6 +52,15 @@ M = TypeVar("M", bound=models.Model)
 SAMPLE_KEY = -4_000_000_000_000_000_001
 SAMPLE_TEXT = "\x00sample"
 SAMPLE_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+
+_enabled = True
+
+
+def use_compiled(enabled: bool) -> None:
+    """Run the reads compiled (the default) or as their plain querysets, process-wide: the
+    two sides of ``bench/compiled_ab.py``."""
+    global _enabled
+    _enabled = enabled
 
 
 @dataclass(frozen=True)
@@ -71,14 +88,17 @@ class Compiled(Generic[M]):
             raise ValueError("each sample must differ from the others")
         self._queryset = queryset
         self._samples = tuple(samples)
-        self._plan: _Plan | None = None
+        #: The model read and whether the read locks (a locking read goes where writes go),
+        #: known from the first call on; the plan of each database read from.
+        self._routing: tuple[type[models.Model], bool] | None = None
+        self._plans: dict[str, _Plan] = {}
 
     def __call__(self, *arguments: Any) -> list[M]:
         if len(arguments) != len(self._samples):
             raise TypeError(f"{len(self._samples)} arguments expected, {len(arguments)} given")
-        plan = self._plan
-        if plan is None:
-            plan = self._plan = _planned(self._queryset(*self._samples), self._samples)
+        if not _enabled:
+            return list(self._queryset(*arguments))
+        plan = self._plan()
         alias = plan.alias
         connection = connections[alias]
         if plan.for_update and connection.get_autocommit():
@@ -107,6 +127,22 @@ class Compiled(Generic[M]):
                 setattr(obj, name, row[position])
             found.append(obj)
         return found
+
+    def _plan(self) -> _Plan:
+        """The plan for the database the routers send this read to now, built on the first
+        call that goes there (as the queryset itself would ask the routers, at each call)."""
+        if self._routing is None:
+            queryset = self._queryset(*self._samples)
+            if queryset._db is not None:
+                raise ValueError("a compiled read goes where the routers send it: no .using()")
+            self._routing = (queryset.model, bool(queryset.query.select_for_update))
+        model, for_update = self._routing
+        alias = router.db_for_write(model) if for_update else router.db_for_read(model)
+        plan = self._plans.get(alias)
+        if plan is None:
+            queryset = self._queryset(*self._samples).using(alias)
+            plan = self._plans[alias] = _planned(queryset, self._samples)
+        return plan
 
     def first(self, *arguments: Any) -> M | None:
         """The first row's object, or None (the queryset should ask for one row)."""
@@ -168,62 +204,3 @@ def _planned(queryset: models.QuerySet, samples: tuple[Any, ...]) -> _Plan:
 
 def _same(value: Any, sample: Any) -> bool:
     return type(value) is type(sample) and value == sample
-
-
-@dataclass(frozen=True)
-class _Insert:
-    sql: str
-    fields: tuple[models.Field, ...]
-
-
-#: One statement per model inserted through ``insert_rows``: bounded by the models.
-_INSERTS: dict[type[models.Model], _Insert] = {}
-
-
-def insert_rows(objects: Sequence[M]) -> list[M]:
-    """Insert ``objects`` (new, of one model, keys not set) in one statement; set their keys.
-
-    Each column's values are prepared as ``bulk_create`` prepares them (``pre_save``, then
-    ``get_db_prep_save``), related objects saved since they were assigned are taken by
-    key, and the statement returns the new keys in the rows' order (on PostgreSQL; other
-    databases get ``bulk_create``)."""
-    if not objects:
-        return []
-    model = type(objects[0])
-    plan = _INSERTS.get(model)
-    connection = connections["default"]
-    if connection.vendor != "postgresql":  # make run's SQLite: Django's own way
-        return model._default_manager.bulk_create(objects)
-    if plan is None:
-        plan = _INSERTS[model] = _insert_of(model, connection)
-    columns: list[list[Any]] = [[] for _field in plan.fields]
-    for obj in objects:
-        if type(obj) is not model or obj.pk is not None:
-            raise ValueError(f"insert_rows takes new {model.__name__} objects only")
-        obj._prepare_related_fields_for_save(operation_name="insert_rows")
-        for values, field in zip(columns, plan.fields, strict=True):
-            value = field.pre_save(obj, True)
-            if hasattr(value, "as_sql"):
-                raise ValueError(f"{field.name}: an expression cannot be inserted by insert_rows")
-            values.append(field.get_db_prep_save(value, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(plan.sql, columns)
-        keys = cursor.fetchall()
-    for obj, (key,) in zip(objects, keys, strict=True):
-        obj.pk = key
-        obj._state.adding = False
-        obj._state.db = connection.alias
-    return list(objects)
-
-
-def _insert_of(model: type[models.Model], connection: Any) -> _Insert:
-    meta = model._meta
-    fields = tuple(field for field in meta.concrete_fields if not field.primary_key)
-    quote = connection.ops.quote_name
-    # Each column an array of its type without its size (no varchar(50)[] truncation).
-    arrays = [f"(%s)::{field.db_type(connection).split('(')[0]}[]" for field in fields]
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "  # noqa: S608
-        f"SELECT * FROM UNNEST({', '.join(arrays)}) RETURNING {quote(meta.pk.column)}"
-    )
-    return _Insert(sql=sql, fields=fields)

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.db import models
 
-from casino.compiled import insert_rows
 from casino.models import AuditEvent, Venue
 from casino.models.audit import AuditAction
 
@@ -36,7 +35,7 @@ def audit_record(
     ``summary`` is for people: a time in it is written on the venue's clocks with the
     zone's name (``casino.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);
     ``before`` and ``after`` stay machine-readable (ISO 8601 instants)."""
-    (event,) = insert_rows(
+    (event,) = AuditEvent.objects.bulk_create(
         [
             AuditEvent(
                 user=user if getattr(user, "is_authenticated", False) else None,

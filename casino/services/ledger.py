@@ -12,7 +12,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal
 
-from casino.compiled import insert_rows
 from casino.models import LedgerEntry
 
 
@@ -44,6 +43,4 @@ def ledger_post(
     """
     entries = list(entries)
     check_balanced(entries)
-    if batch_size is None:
-        return insert_rows(entries)
     return LedgerEntry.objects.bulk_create(entries, batch_size=batch_size)

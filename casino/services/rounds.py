@@ -24,7 +24,6 @@ from casino.compiled import (
     SAMPLE_TEXT,
     SAMPLE_TIME,
     Compiled,
-    insert_rows,
     lock_by_key,
 )
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -302,7 +301,7 @@ def round_create_written(
     number = session.next_round_number
     session.next_round_number = number + 1
     session.save(update_fields=["next_round_number"])
-    (round_,) = insert_rows(
+    (round_,) = Round.objects.bulk_create(
         [
             Round(
                 session=session,
@@ -324,7 +323,7 @@ def round_create_written(
     if round_.dealer_id == user.pk:
         round_.dealer = user
     inputs = {box.position: box for box in boxes}
-    created = insert_rows(
+    created = Box.objects.bulk_create(
         [
             Box(
                 round=round_,
@@ -338,7 +337,7 @@ def round_create_written(
         ]
     )
     by_position = {box.position: box for box in created}
-    bets = insert_rows(
+    bets = Bet.objects.bulk_create(
         [
             Bet(
                 box=by_position[box.position],

@@ -1,18 +1,32 @@
-"""Reads whose SQL is built once: the same objects as their querysets, on PostgreSQL."""
+"""Reads whose SQL is built once: the same objects as their querysets, on PostgreSQL, from
+the database the routers name at each call; and what they read of Django, pinned."""
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import inspect
 from decimal import Decimal as D
+from pathlib import Path
 
+import django
 import pytest
-from django.db import transaction
+from django.conf import settings
+from django.db import connections, transaction
+from django.db.models import query
+from django.db.models.base import Model
+from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 
+from casino import compiled, replicas
 from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.games import BoxInput
-from casino.models import Box, Round, TableSession
+from casino.models import Box, Round, TableSession, Venue
+from casino.replicas import replica_reads
 from casino.services.rounds import round_create
 from casino.services.sessions import session_open
+from tests.factories import VenueFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -116,32 +130,133 @@ def test_arguments_are_counted():
         Compiled(lambda a, b: Box.objects.filter(pk=a), samples=(SAMPLE_KEY, SAMPLE_KEY))
 
 
-def test_inserted_rows_get_their_keys_in_order_and_read_back_as_given(floor):
-    from casino.compiled import insert_rows
-    from casino.models import AuditEvent
-
-    events = insert_rows(
-        [
-            AuditEvent(user=floor.dealer, action="test.insert", object_type="t", summary=text)
-            for text in ("first", "second", "third")
-        ]
-        + [AuditEvent(action="test.insert", object_type="t", summary="fourth", after={"a": [1]})]
+def test_switched_off_a_read_runs_its_queryset_and_gives_the_same(floor):
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
     )
-    assert [event.pk for event in events] == sorted(event.pk for event in events)
-    read = {event.pk: event for event in AuditEvent.objects.filter(action="test.insert")}
-    for event in events:
-        assert not event._state.adding
-        assert event.at is not None  # auto_now_add, set as save() sets it
-        assert fields(read[event.pk]) == fields(event)
-    assert read[events[-1].pk].after == {"a": [1]}
-    assert read[events[0].pk].user == floor.dealer
+    round_ = deal(floor, session)
+    read = Compiled(
+        lambda round_: Box.objects.filter(round_id=round_).select_related("player").order_by("pk"),
+        samples=(SAMPLE_KEY,),
+    )
+    built = read(round_.pk)
+    compiled.use_compiled(False)
+    try:
+        plain = read(round_.pk)
+    finally:
+        compiled.use_compiled(True)
+    assert [fields(box) for box in plain] == [fields(box) for box in built]
+    assert read._plans.keys() == {"default"}  # the plain call built no plan
 
 
-def test_an_insert_takes_only_new_objects(floor):
-    from casino.compiled import insert_rows
-    from casino.models import AuditEvent
+def test_a_read_that_names_its_database_is_refused():
+    read = Compiled(lambda pk: Venue.objects.using("default").filter(pk=pk), samples=(SAMPLE_KEY,))
+    with pytest.raises(ValueError, match=r"no \.using"):
+        read(1)
 
-    (saved,) = insert_rows([AuditEvent(action="test.insert", object_type="t")])
-    with pytest.raises(ValueError, match="new AuditEvent objects only"):
-        insert_rows([saved])
-    assert insert_rows([]) == []
+
+@pytest.mark.skipif(
+    replicas.REPLICA not in settings.DATABASES, reason="REPLICA_DATABASE_URL not set"
+)
+@pytest.mark.django_db(transaction=True, databases=["default", "replica"])
+def test_a_read_first_made_on_the_replica_reads_the_primary_outside_the_block():
+    # given a read whose first call is in a report's replica block
+    venue = VenueFactory(code="alias")
+    read = Compiled(lambda pk: Venue.objects.filter(pk=pk), samples=(SAMPLE_KEY,))
+    with (
+        CaptureQueriesContext(connections["replica"]) as replica,
+        CaptureQueriesContext(connections["default"]) as primary,
+    ):
+        with replica_reads():
+            assert [found.pk for found in read(venue.pk)] == [venue.pk]
+        # when a service calls it afterwards
+        (found,) = read(venue.pk)
+    # then the service reads the primary, which a copy that lags behind must not stand for
+    assert len(replica.captured_queries) == 1
+    assert len(primary.captured_queries) == 1
+    assert found._state.db == "default"
+    # and inside the block again, the replica
+    with CaptureQueriesContext(connections["replica"]) as replica, replica_reads():
+        (found,) = read(venue.pk)
+    assert len(replica.captured_queries) == 1 and found._state.db == "replica"
+
+
+#: What ``casino.compiled`` reproduces or reads of Django, with the digest of its source in
+#: the release it was checked against. A release that changes one fails here: read the new
+#: code against ``casino/compiled.py`` (``Compiled.__call__`` is ``ModelIterable.__iter__``
+#: less what it refuses; ``_planned`` reads what the compiler's setup leaves behind), run
+#: this file, then write the new digests.
+DJANGO_CHECKED = (5, 2)
+DJANGO_READ = {
+    "ModelIterable.__iter__": (query.ModelIterable.__iter__, "c2a744b8c18e0b4a"),
+    "get_related_populators": (query.get_related_populators, "979430eb75b93969"),
+    "RelatedPopulator": (query.RelatedPopulator, "4cc87fb0e18cb0ce"),
+    "QuerySet.db": (query.QuerySet.db.fget, "06b9d708fe4a8a84"),
+    "Model.from_db": (Model.from_db, "eba347895d11fa79"),
+    "SQLCompiler.setup_query": (SQLCompiler.setup_query, "a426aa7c0cfa3024"),
+    "SQLCompiler.get_select": (SQLCompiler.get_select, "12c5003d7ab4bf35"),
+    "SQLCompiler.get_related_selections": (
+        SQLCompiler.get_related_selections,
+        "46cbc4bd45f61809",
+    ),
+    "SQLCompiler.get_converters": (SQLCompiler.get_converters, "c6c8c1b71882ee8b"),
+    "SQLCompiler.results_iter": (SQLCompiler.results_iter, "d279d61b80a3a115"),
+    "SQLCompiler.apply_converters": (SQLCompiler.apply_converters, "c034ce3e5090aa2e"),
+}
+
+
+def test_what_it_reads_of_django_is_the_code_it_was_checked_against():
+    assert django.VERSION[:2] == DJANGO_CHECKED, "check DJANGO_READ against this release"
+    changed = [
+        name
+        for name, (code, digest) in DJANGO_READ.items()
+        if hashlib.sha256(inspect.getsource(code).encode()).hexdigest()[:16] != digest
+    ]
+    assert not changed, f"Django changed what casino.compiled reads: {changed}"
+
+
+def test_the_compilers_plan_has_the_shape_it_reads(floor):
+    queryset = Round.objects.select_related("session__table").filter(pk=SAMPLE_KEY)
+    assert queryset._iterable_class is query.ModelIterable
+    assert queryset._db is None and queryset._prefetch_related_lookups == ()
+    assert queryset._known_related_objects == {}
+    compiler = queryset.query.get_compiler(using="default")
+    _sql, params = compiler.as_sql()
+    assert SAMPLE_KEY in params
+    info = compiler.klass_info
+    assert set(info) == {"model", "select_fields", "related_klass_infos"}
+    assert info["model"] is Round and info["select_fields"] == list(
+        range(len(Round._meta.concrete_fields))
+    )
+    (session_info,) = info["related_klass_infos"]
+    assert {"model", "field", "reverse", "local_setter", "remote_setter", "from_parent"} <= set(
+        session_info
+    )
+    expression, _sql, _alias = compiler.select[0]
+    assert expression.target.attname == "id"
+    assert compiler.col_count == len(compiler.select)
+    assert compiler.annotation_col_map == {}
+    populators = query.get_related_populators(info, compiler.select, "default")
+    assert [type(p) for p in populators] == [query.RelatedPopulator]
+
+
+#: The only modules that use ``casino.compiled``: the reads a round runs.
+HOT_PATH = {"casino.services.rounds", "casino.services.sessions", "casino.rules"}
+
+
+def test_compiled_reads_stay_on_the_rounds_hot_path():
+    root = Path(settings.BASE_DIR)
+    users = set()
+    for path in root.glob("*/**/*.py"):
+        if path.parts[len(root.parts)] in {".venv", "tests", "bench", "loadtest", "node_modules"}:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        if any(
+            isinstance(node, ast.ImportFrom) and node.module == "casino.compiled"
+            for node in ast.walk(tree)
+        ):
+            users.add(".".join(path.relative_to(root).with_suffix("").parts))
+    assert users == HOT_PATH
