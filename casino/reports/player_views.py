@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.console.access import use_venue_language
 from casino.errors import InvalidInput, ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
 from casino.policy import Capability, declare
@@ -234,6 +234,8 @@ def comp_report(request: HttpRequest) -> HttpResponse:
         "comps": comps,
         "by_kind": list(by_kind.values()),
         "total": sum((comp.amount for comp in comps), 0),
+        "csv_url": reverse("reports:comps_csv")
+        + f"?venue={venue.code}&from={date_from.isoformat()}&to={date_to.isoformat()}",
     }
     with timezone.override(venue_zone(venue)):
         return render(request, "players/comps.html", context)
@@ -246,6 +248,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
     """A venue's comps over a range of gaming dates as CSV (``casino.exports``)."""
     _venues_shown, venue = venue_asked(request, required=True)
+    file_language(request, venue.language)
     date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
     columns = [
         Column(gettext("Gaming date")),

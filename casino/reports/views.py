@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -303,6 +304,13 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         response = HttpResponse(content, content_type=content_type)
         response["Cache-Control"] = "private, no-cache"
         return response
+    venue_language = report.venue.language or settings.LANGUAGE_CODE
+    figures = report.figures or {}
+    built_in = figures.get("shift", {}).get("language") or venue_language
+    if exports.file_language(request, venue_language, filed=True) != built_in and figures:
+        # the stored files are the filed copies, in the language they were built in:
+        # another is written now
+        content = outputs.render_one(figures, name) or content
     shift = report.shift
     stem, _dot, extension = name.rpartition(".")
     filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
@@ -516,6 +524,7 @@ PERIOD_KINDS = {
 def period_report_csv(request: HttpRequest) -> HttpResponse:
     """The page's lines, every one of them, as CSV (``casino.exports``)."""
     _venues, venue = venue_asked(request)
+    exports.file_language(request, venue.language)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
