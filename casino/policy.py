@@ -309,6 +309,35 @@ def may_count_box(*, user: Any, box: DropBox) -> bool:
     return box_count_refusal(user=user, box=box) is None
 
 
+def count_close_refusal(*, user: Any, confirmed_by: Any, venue_id: int) -> Forbidden | None:
+    """Why ``confirmed_by`` may not confirm ``user``'s close of the venue's count, or None:
+    a second member of its count team, another person than the one closing, who does not
+    supervise there either."""
+    if confirmed_by is None:
+        return Forbidden(
+            _("a second member of the count team confirms the close"), reason="no_second_counter"
+        )
+    if confirmed_by.pk == getattr(user, "pk", None):
+        return Forbidden(
+            _("you close the count yourself: another member of the count team confirms it"),
+            reason="same_counter",
+        )
+    if not allows(confirmed_by, Capability.COUNT_BOX, venue_id):
+        return Forbidden(
+            _("only a member of the count team confirms the close of the count"),
+            reason="second_not_counter",
+        )
+    if allows(confirmed_by, Capability.SUPERVISE_TABLES, venue_id):
+        return Forbidden(
+            _(
+                "the second counter supervises the tables at this venue, so does not confirm "
+                "their count"
+            ),
+            reason="second_supervises",
+        )
+    return None
+
+
 #: A slip's lines: the cage's (issued, received) and the table's two.
 CAGE_ISSUE, DEALER_LINE, SUPERVISOR_LINE, CAGE_RECEIVE = (
     "issue",

@@ -21,8 +21,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.amounts import read_amount
-from casino.console.access import console_login_required, go, page, refusal, use_venue_language
-from casino.console.forms import read_chips
+from casino.console.access import (
+    console_login_required,
+    go,
+    page,
+    refusal,
+    signed_by,
+    use_venue_language,
+)
+from casino.console.forms import read_chips, read_credentials
 from casino.count import selectors
 from casino.count.models import DropBox
 from casino.count.services import (
@@ -126,9 +133,14 @@ def _day_context(venue: Venue, day: date, user: Any, **extra: Any) -> dict[str, 
         "venue": venue,
         "gaming_date": day,
         **listing,
+        **selectors.close_help(venue, day),
         "closes_from": closes_from,
+        "drop_total": sum(
+            (line.second.total for line in listing["boxes"] if line.second), Decimal(0)
+        ),
         "message": "",
         "notice": "",
+        "confirming": False,
         **extra,
     }
 
@@ -156,20 +168,43 @@ def _counted_notice(venue: Venue, lines: list[Any], box_id: str) -> str:
 @require_GET
 @count_view(Capability.COUNT_BOX)
 def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
-    """The day's drop boxes, their sessions and counts, and closing the day's count."""
+    """The day's drop boxes, their sessions and counts, and closing the day's count
+    (``?close=1``: the close's confirmation, where a second counter signs)."""
     context = _day_context(venue, day, request.user)
     context["notice"] = _counted_notice(venue, context["boxes"], request.GET.get("box", ""))
+    context["confirming"] = bool(request.GET.get("close")) and _closable(context)
     return page(request, "count/day.html", "boxes", context)
+
+
+def _closable(context: dict[str, Any]) -> bool:
+    return not context["closed"] and context["all_counted"]
 
 
 @require_POST
 @count_view(Capability.COUNT_BOX)
 def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    """Close the count, confirmed by a second member of the count team who signs with
+    their own username and password; a refusal says why, and who to ask."""
+    credentials = read_credentials(
+        {
+            "supervisor": request.POST.get("counter", ""),
+            "password": request.POST.get("password", ""),
+        }
+    )
+    if not credentials.given:
+        second, wrong = None, _("The second counter signs with their username and password.")
+    else:
+        second, wrong = signed_by(request, credentials, _("Wrong username or password."))
+    if second is None:
+        context = _day_context(venue, day, request.user, message=wrong, confirming=True)
+        return page(request, "count/day.html", "boxes", context, status=422)
     try:
-        count_close(venue=venue, gaming_date=day, user=request.user)
+        count_close(venue=venue, gaming_date=day, user=request.user, confirmed_by=second)
     except ServiceError as refused:
-        context = _day_context(venue, day, request.user, message=refused.message)
-        if refused.status == 403:
+        context = _day_context(
+            venue, day, request.user, message=refused.message, confirming=refused.status == 403
+        )
+        if refused.status == 403 and refused.reason in {"not_counter", "counter_supervises"}:
             return refusal(request, 403, refused.message)
         return page(request, "count/day.html", "boxes", context, status=refused.status)
     context = _day_context(venue, day, request.user, notice=_("The count of this day is closed."))

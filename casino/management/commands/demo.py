@@ -301,7 +301,9 @@ class Command(BaseCommand):
             for counter in ("counter", "counter2"):
                 counted = count_record(box=box, user=users[counter], notes=notes)
             drop += counted.total
-        count_close(venue=venue, gaming_date=day, user=users["counter"])
+        count_close(
+            venue=venue, gaming_date=day, user=users["counter"], confirmed_by=users["counter2"]
+        )
         # the day's shift reports, built at its close, again with the counted drop
         for report in ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day):
             report_build(report_id=report.pk, email=False)
