@@ -129,7 +129,8 @@ DOES: dict[Capability, str] = {
         "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, ratings"
     ),
     Capability.MANAGE_VENUE: (
-        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds"
+        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds, "
+        "integrity runs"
     ),
     Capability.APPROVE: "approve a ruleset, a table's ruleset change, thresholds, a comp policy",
     Capability.VOID_SLIP: "void a slip not yet posted",
@@ -138,7 +139,7 @@ DOES: dict[Capability, str] = {
     Capability.READ_COUNT_FIGURES: "read the count and the win per table",
     Capability.READ_SLIP_REPORT: "read the day's slip report",
     Capability.READ_REPORTS: "read shift and period reports, players, comps, investigations",
-    Capability.READ_INTEGRITY: "read and run the game integrity tests",
+    Capability.READ_INTEGRITY: "read the game integrity tests",
     Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
 }
 

@@ -49,6 +49,13 @@ from casino.services.gaming_days import gaming_day_end
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
+#: Why a second counter does not confirm a close (``casino.policy.count_close_refusal``).
+SECOND_COUNTER_REFUSALS = {
+    "no_second_counter",
+    "same_counter",
+    "second_not_counter",
+    "second_supervises",
+}
 #: How many other instruments the count's form takes at once.
 OTHER_ROWS = 3
 
@@ -201,12 +208,15 @@ def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpRespon
     try:
         count_close(venue=venue, gaming_date=day, user=request.user, confirmed_by=second)
     except ServiceError as refused:
-        context = _day_context(
-            venue, day, request.user, message=refused.message, confirming=refused.status == 403
-        )
-        if refused.status == 403 and refused.reason in {"not_counter", "counter_supervises"}:
+        if refused.reason in {"not_counter", "counter_supervises"}:
             return refusal(request, 403, refused.message)
-        return page(request, "count/day.html", "boxes", context, status=refused.status)
+        # the second counter refused: the confirmation again, its mistake said (422)
+        second_refused = refused.reason in SECOND_COUNTER_REFUSALS
+        context = _day_context(
+            venue, day, request.user, message=refused.message, confirming=second_refused
+        )
+        status = 422 if second_refused else refused.status
+        return page(request, "count/day.html", "boxes", context, status=status)
     context = _day_context(venue, day, request.user, notice=_("The count of this day is closed."))
     return page(request, "count/day.html", "boxes", context)
 
