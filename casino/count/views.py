@@ -340,5 +340,30 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
         "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
         "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
+        "chart_svg": _win_chart(venue, figures["rows"]),
     }
     return page(request, "count/figures.html", None, context)
+
+
+def _win_chart(venue: Venue, rows: list[dict[str, Any]]) -> str:
+    """The win by count per table as bars (a table still open: none yet), for the eye; the
+    table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    counted = [row for row in rows if row["win"] is not None]
+    svg = charts.bars(
+        _("Win by count per table"),
+        [row["table"].code for row in counted],
+        [float(row["win"]) for row in counted],  # drawn only
+        venue.currency,
+        venue.amount_grouping,
+    )
+    return charts.accessible(
+        svg,
+        ident="count-win-chart",
+        title=_("Win by count per table"),
+        desc=_(
+            "A bar per table whose win is counted, green above zero and red below; the "
+            "table below gives each figure."
+        ),
+    )

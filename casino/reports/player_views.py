@@ -114,6 +114,7 @@ def _page(
         "barring_text": answer.reason,
         "barrings": barrings,
         "history": history,
+        "history_svg": _history_chart(venue, history.lines),
         "comps": comps,
         "earned": earned,
         "cash": cash,
@@ -130,6 +131,36 @@ def _page(
     status = error.status if error is not None else 200
     with timezone.override(venue_zone(venue)):
         return render(request, "players/detail.html", context, status=status)
+
+
+def _history_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
+    """The player's actual win per session against its theoretical win, oldest first, for
+    the eye; the table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    shown = sorted(lines, key=lambda line: line["started_at"])
+    zone = venue_zone(venue)
+    labels = [
+        f"{line['started_at'].astimezone(zone):%m-%d %H:%M} {line['table_code']}" for line in shown
+    ]
+    title = gettext("Actual against theoretical win by session")
+    svg = charts.against_theoretical(
+        title,
+        labels,
+        [line["actual_win"] for line in shown],
+        [line["theoretical_win"] for line in shown],
+        venue.currency,
+        venue.amount_grouping,
+    )
+    return charts.accessible(
+        svg,
+        ident="player-history-chart",
+        title=title,
+        desc=gettext(
+            "A bar per session for the player's actual win, green above zero and red below, "
+            "with its theoretical win as a point; the table below gives each figure."
+        ),
+    )
 
 
 @declare(Capability.READ_REPORTS)

@@ -496,12 +496,40 @@ def period_report(request: HttpRequest) -> HttpResponse:
         "accounting_total": _period_shown(figures.accounting_total, venue, ACCOUNTING_COLUMNS),
         "trend_headers": [header for _k, header, _how in TREND_COLUMNS],
         "trend_lines": [_period_shown(line, venue, TREND_COLUMNS) for line in trend_lines],
+        "trend_svg": _months_chart(venue, trend_lines),
         "csv_url": reverse("reports:periods_csv") + "?" + request.GET.urlencode(),
     }
     if request.htmx:
         response = render(request, "reports/periods.html#periods", context)
         return push_url(response, request.get_full_path())
     return render(request, "reports/periods.html", context)
+
+
+def _months_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
+    """The monthly trend as the dashboard draws its days: house win (bars), theoretical
+    win and hold % (lines); the table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    months = [
+        {
+            "label": str(line.get("key", "")),
+            "house_win": line.get("house_win") or 0,
+            "theoretical_win": line.get("theoretical_win"),
+            "hold_pct": line.get("hold_pct"),
+        }
+        for line in lines
+    ]
+    title = gettext("House win and hold by month (%(currency)s)") % {"currency": venue.currency}
+    svg = charts.trend(months, venue.currency, venue.amount_grouping, title=title)
+    return charts.accessible(
+        svg,
+        ident="period-trend-chart",
+        title=title,
+        desc=gettext(
+            "A bar per month for the house win, green above zero and red below, with the "
+            "theoretical win and the hold % as lines; the table below gives each figure."
+        ),
+    )
 
 
 #: How each way a period figure is written on the page is written in its CSV.

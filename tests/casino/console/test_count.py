@@ -14,6 +14,7 @@ from casino.models import AuditEvent, Drop
 from casino.roles import COUNT
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from tests.casino.charts import chart_of
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
@@ -123,6 +124,9 @@ def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
 
     figures = client.get(url["figures"]).content.decode()
     assert "1.020.000" in figures and "Win/drop %" in figures
+    # the win per table drawn too, a bar for the one table counted
+    svg = chart_of(figures, "count-win-chart")
+    assert "Win by count per table" in svg
 
 
 def test_open_tables_blocking_the_close_are_named_with_who_closes_them(client, floor):
