@@ -527,7 +527,7 @@ def _months_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
         title=title,
         desc=gettext(
             "A bar per month for the house win, green above zero and red below, with the "
-            "theoretical win and the hold % as lines; the table below gives each figure."
+            "theoretical win and the hold percentage as lines; the table below gives each figure."
         ),
     )
 
