@@ -29,10 +29,12 @@ fonts:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null \
 		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null; } \
 		|| echo "could not install $(CJK_FONTS): install them for the reports' Korean text"; \
+		rm -f $$HOME/.cache/matplotlib/fontlist-*.json; \
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
 		echo "installing $(CJK_FONTS) for the reports' Korean text (sudo)"; \
 		sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CJK_FONTS) >/dev/null \
 		|| echo "could not install $(CJK_FONTS): install them for the reports' Korean text"; \
+		rm -f $$HOME/.cache/matplotlib/fontlist-*.json; \
 	else \
 		echo "note: the reports' PDF and charts need a font with Hangul: install Noto Sans CJK"; \
 		echo "      (Debian/Ubuntu: sudo apt-get install fonts-noto-cjk; macOS: brew install --cask font-noto-sans-cjk)"; \
@@ -41,11 +43,15 @@ fonts:
 migrate: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
 
-demo: migrate
-	DEBUG=1 $(PY) manage.py demo
+# The demo builds its reports' PDF and charts, so the fonts come first; it prints its own
+# lines only and ends with the logins (`make demo V=2` shows the services' logs too).
+demo: migrate fonts
+	DEBUG=1 LOG_FORMAT=text $(PY) manage.py demo --port $(PORT) -v $(or $(V),1)
 
-run: demo fonts
-	DEBUG=1 LOG_FORMAT=text $(PY) manage.py runserver 127.0.0.1:8000
+# `make run PORT=8080` serves on another port (and the demo's logins name it).
+PORT ?= 8000
+run: demo
+	DEBUG=1 LOG_FORMAT=text $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1 \

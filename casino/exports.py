@@ -2,7 +2,7 @@
 
 An export is built as typed rows (``Export``: heading lines, then ``Sheet`` s whose
 ``Column`` s say what each cell is) in the active language (the venue's, or the one the
-reader picked: the views call ``use_venue_language`` first; a worker overrides it), and
+reader asked for: ``file_language``, the one rule of an export's language), and
 written by ``csv_bytes`` / ``xlsx_bytes`` or answered by ``csv_response`` /
 ``xlsx_response``. The rules every export keeps, so no view can forget one:
 
@@ -22,6 +22,12 @@ written by ``csv_bytes`` / ``xlsx_bytes`` or answered by ``csv_response`` /
   as numbers with a number format of those decimals.
 - **Excel reads the letters.** A CSV starts with a UTF-8 byte order mark ("Hà Nội",
   Korean names); times are the venue's (``Export.zone``), written ``YYYY-MM-DD HH:MM``.
+- **One language, said.** A file speaks the venue's language, or the reader's when the
+  link asks it (``?lang=reader``; ``?lang=venue`` the venue's); without either, a filed
+  copy (a shift report's stored files) is the venue's and any other file follows the
+  pages (the reader's pick, else the venue's). ``file_language`` applies it; a marked
+  view that answers a file without calling it fails, and its answer says the language
+  it speaks (``Content-Language``).
 - **One way out.** A view that answers a file is marked ``@export_view``, and
   tests/casino/test_exports.py requests every marked route with hostile text in every
   field a person writes and fails on a cell a spreadsheet would run; no other module
@@ -38,9 +44,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import StrEnum
+from functools import wraps
 from typing import Any, TypeVar
 
-from django.http import HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
@@ -407,7 +416,70 @@ EXPORT_VIEWS: set[str] = set()
 
 def export_view(view: View) -> View:
     """Mark a view as one that answers an export (``functools.wraps`` keeps the mark under
-    other decorators)."""
-    view.export_view = True  # type: ignore[attr-defined]
+    other decorators); a file it answers must have been put in a language by
+    ``file_language``, which its ``Content-Language`` says."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if "attachment" in response.get("Content-Disposition", ""):
+            language = getattr(request, "file_language", None)
+            if language is None:
+                raise RuntimeError(f"{view.__qualname__} answered a file without file_language")
+            response["Content-Language"] = language
+        return response
+
+    answer.export_view = True  # type: ignore[attr-defined]
     EXPORT_VIEWS.add(f"{view.__module__}.{view.__qualname__}")
-    return view
+    return answer  # type: ignore[return-value]
+
+
+# The language a file speaks
+
+
+class FileLanguage(StrEnum):
+    """Whose language a link asks a file in (``?lang=``)."""
+
+    VENUE = "venue"
+    READER = "reader"
+
+
+def reader_language(request: HttpRequest) -> str:
+    """The reader's language: the one they picked (the language cookie), else their
+    browser's, else the site's."""
+    return translation.get_language_from_request(request)
+
+
+def file_language(request: HttpRequest, venue_language: str, *, filed: bool = False) -> str:
+    """Put the request in the language its file speaks, and answer it: the reader's when
+    ``?lang=reader``, the venue's when ``?lang=venue``; without either, the venue's for a
+    ``filed`` copy, and for any other file the pages' rule (the reader's pick, else the
+    venue's)."""
+    venue = venue_language or settings.LANGUAGE_CODE
+    asked = request.GET.get("lang")
+    picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if asked == FileLanguage.READER:
+        language = reader_language(request)
+    elif asked == FileLanguage.VENUE or filed:
+        language = venue
+    elif picked and translation.check_for_language(picked):
+        language = picked
+    else:
+        language = venue
+    translation.activate(language)
+    request.LANGUAGE_CODE = translation.get_language()
+    request.file_language = request.LANGUAGE_CODE  # type: ignore[attr-defined]
+    return request.LANGUAGE_CODE
+
+
+def file_languages(request: HttpRequest, venue_language: str) -> list[tuple[str, str, str]]:
+    """The languages a page offers its files in: (``lang``, language code, its name in
+    itself), the venue's first, the reader's after it when it is another."""
+    venue = venue_language or settings.LANGUAGE_CODE
+    offered = [(FileLanguage.VENUE.value, venue)]
+    reader = reader_language(request)
+    if translation.get_supported_language_variant(reader) != venue:
+        offered.append((FileLanguage.READER.value, reader))
+    return [
+        (lang, code, translation.get_language_info(code)["name_local"]) for lang, code in offered
+    ]

@@ -145,8 +145,10 @@ class GameConsole(Protocol):
     #: Confirm and the preview answer htmx with.
     template: str
     #: Included in a history row (``round``, ``venue`` in its context): the cells that sum up
-    #: the round's hands (the dealer's, then each box's).
+    #: the round's hands, one per header of ``history_columns``.
     summary_template: str
+    #: The history's headers of those cells (a game without a dealer's hand names no dealer).
+    history_columns: Sequence[StrOrPromise]
     #: Included in a round's detail (``round``, ``venue``): its hands and each box's bets.
     detail_template: str
 

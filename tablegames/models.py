@@ -64,6 +64,11 @@ class TableGameRulesetVersion(RulesetVersion):
         help_text=_("Hands or spins dealt per hour at a full table."),
     )
 
+    @property
+    def house_edge_pct(self) -> Decimal:
+        """The house edge as people write it, a percentage (0.02 is 2)."""
+        return self.house_edge_rate * 100
+
     class Meta(RulesetVersion.Meta):
         verbose_name = _("table game ruleset version")
         constraints = [

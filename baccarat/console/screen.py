@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from baccarat.console import forms, preview, views
 from baccarat.console.labels import bet_label
@@ -29,6 +29,7 @@ def collects_in_box(rules: Any) -> bool:
 class BaccaratConsole:
     template = views.TEMPLATE
     summary_template = "baccarat/console/round_summary.html"
+    history_columns = (gettext_lazy("Result"), gettext_lazy("Boxes"))
     detail_template = "baccarat/console/round_detail.html"
 
     @property

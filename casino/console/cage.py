@@ -17,6 +17,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -26,7 +27,7 @@ from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.models import Slip, Venue
 from casino.services.slips import (
     ISSUE,
@@ -203,7 +204,9 @@ def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
     if isinstance(venue, HttpResponse):
         return venue
     day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
-    return render(request, "console/slip_report.html", {"venue": venue, "day": day})
+    csv_url = reverse("console:slip-report-csv", args=[venue.pk]) + f"?day={day.gaming_date}"
+    context = {"venue": venue, "day": day, "csv_url": csv_url}
+    return render(request, "console/slip_report.html", context)
 
 
 @declare(Capability.READ_SLIP_REPORT)
@@ -215,6 +218,7 @@ def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
     venue = _report_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
+    file_language(request, venue.language)
     day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
     columns = [
         Column(_("Slip")),

@@ -83,8 +83,34 @@ def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
         "bet_types": sorted({limit.bet_type for row in shown.tables for limit in row.limits}),
         "refresh_seconds": REFRESH_SECONDS,
         "notice_minutes": settings.LIMIT_NOTICE_MINUTES,
+        "chart_svg": _win_chart(pit, shown.tables),
         **extra,
     }
+
+
+def _win_chart(pit: Pit, rows: list[Any]) -> str:
+    """The win by ledger of each open table that deals rounds, as bars, for the eye; each
+    table's card has the figure."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    dealt = [row for row in rows if row.is_open and row.deals_rounds]
+    venue = pit.venue
+    svg = charts.bars(
+        _("Win by ledger per open table"),
+        [row.table.code for row in dealt],
+        [float(row.win or 0) for row in dealt],  # drawn only
+        venue.currency,
+        venue.amount_grouping,
+    )
+    return charts.accessible(
+        svg,
+        ident="floor-win-chart",
+        title=_("Win by ledger per open table"),
+        desc=_(
+            "A bar per open table dealing rounds, green above zero and red below; each "
+            "table's card below gives the figure."
+        ),
+    )
 
 
 @declare(Capability.SUPERVISE_TABLES)

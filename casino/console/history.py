@@ -34,12 +34,18 @@ def round_parts() -> dict[str, games.GameConsole]:
 
 
 def history_context(session: TableSession, **extra: Any) -> dict[str, Any]:
+    consoles = round_parts()
+    game_console = consoles.get(session.table.game)
+    columns = len(game_console.history_columns) if game_console is not None else 0
     return {
         **session_context(session, "history"),
         "rounds": selectors.session_rounds(session=session),
         "void_errors": {},
         "opened": None,
-        "consoles": round_parts(),
+        "consoles": consoles,
+        "game_console": game_console,
+        # number, time, the game's cells, house, status, the details link
+        "history_width": 5 + columns,
         **extra,
     }
 

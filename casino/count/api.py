@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from casino.api.base import ApiView, errors, not_found
 from casino.api.views.common import parse
+from casino.api.views.sessions import co_signer
 from casino.count import selectors
 from casino.count import serializers as s
 from casino.count.models import DropBox
@@ -106,15 +107,18 @@ class CountCloseView(ApiView):
         summary="Close the gaming day's count (the count team)",
         description="Once the gaming day has ended, no table of the day is still open and "
         "every box of the day is counted (409 otherwise, saying when or naming them); a "
-        "closed count takes no more counts.",
+        "second member of the count team confirms it (403 if they are the caller or not of "
+        "the count team); a closed count takes no more counts.",
         parameters=[DATE],
-        request=None,
+        request=s.CountCloseInputSerializer,
         responses={200: s.CountDaySerializer, **errors(401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int, gaming_date: str) -> Response:
         venue = _venue(request, pk, capability=COUNT_TEAM)
         day = _date(gaming_date)
-        count_close(venue=venue, gaming_date=day, user=request.user)
+        data = parse(s.CountCloseInputSerializer, request)
+        second = co_signer(request, data["confirmed_by"], field="confirmed_by")
+        count_close(venue=venue, gaming_date=day, user=request.user, confirmed_by=second)
         return Response(s.CountDaySerializer(_day_data(venue, day)).data)
 
 

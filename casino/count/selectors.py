@@ -25,6 +25,7 @@ from django.db.models import Sum
 from casino import figures
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.models import BetTally, Drop, Slip, SlipStatus, TableSession, Venue
+from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 _ZERO = Decimal(0)
@@ -95,6 +96,33 @@ def count_day(venue: Venue, gaming_date: date) -> dict[str, Any]:
         "closed": day is not None and day.status == CountDay.Status.CLOSED,
         "boxes": list(lines.values()),
         "all_counted": bool(boxes) and all(b.status == DropBox.Status.COUNTED for b in boxes),
+    }
+
+
+def close_help(venue: Venue, gaming_date: date) -> dict[str, Any]:
+    """Who to ask about the day's close: the tables still open (each with its dealer), the
+    venue's supervisors and managers, who close a table, and its managers, who reopen a
+    closed count that left a box uncounted (``count_reopen``)."""
+    open_sessions = list(
+        TableSession.objects.filter(
+            table__venue=venue, shift__gaming_date=gaming_date, status=TableSession.Status.OPEN
+        )
+        .select_related("table", "dealer")
+        .order_by("table__code", "pk")
+    )
+    holders: dict[str, list[str]] = defaultdict(list)
+    for role, username in (
+        StaffRole.objects.filter(
+            venue=venue, role__in=[StaffRole.Role.SUPERVISOR, StaffRole.Role.MANAGER]
+        )
+        .order_by("user__username")
+        .values_list("role", "user__username")
+    ):
+        holders[role].append(username)
+    return {
+        "open_sessions": open_sessions,
+        "table_closers": sorted({*holders["supervisor"], *holders["manager"]}),
+        "reopeners": holders["manager"],
     }
 
 

@@ -12,6 +12,7 @@ from casino.api.serializers.fields import (
     chip_count,
     person,
 )
+from casino.api.serializers.sessions import CredentialsSerializer
 
 
 class OtherInstrumentSerializer(serializers.Serializer):
@@ -73,6 +74,14 @@ class CountInputSerializer(serializers.Serializer):
     others = OtherInstrumentSerializer(many=True, required=False)
     reason = serializers.CharField(
         required=False, allow_blank=True, max_length=1000, help_text="Why it differs."
+    )
+
+
+class CountCloseInputSerializer(serializers.Serializer):
+    confirmed_by = CredentialsSerializer(
+        help_text="The second member of the count team who confirms the close, by their own "
+        "username and password: another person than the caller. A wrong password is refused "
+        "(400, field confirmed_by) and counts towards the login lockout."
     )
 
 

@@ -59,7 +59,7 @@ from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
-from casino.staff.policy import box_count_refusal
+from casino.staff.policy import box_count_refusal, count_close_refusal
 from casino.staff.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
 from casino.timezones import venue_time
 
@@ -356,11 +356,12 @@ def _post_drop(*, box: DropBox, session: TableSession, user: Any, amount: Decima
 
 
 @transaction.atomic
-def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
+def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any) -> CountDay:
     """Close the venue's count of ``gaming_date`` once the gaming day has ended, no session
     of it is still open and every box of the day is counted (and so posted); a counter of
-    the venue who does not supervise there closes it. Each refusal says what to wait for:
-    the instant the day ends (venue time), the tables still open, the boxes not counted."""
+    the venue who does not supervise there closes it, and a second one confirms it
+    (``casino.staff.policy.count_close_refusal``). Each refusal says what to wait for: the
+    instant the day ends (venue time), the tables still open, the boxes not counted."""
     if venue.pk not in venue_ids(user):
         raise NotFound(_("there is no such venue among yours"), field="venue")
     if not can(user, COUNT_TEAM, venue.pk):
@@ -370,6 +371,9 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
             _("you supervise the tables at this venue, so you do not close their count"),
             reason="counter_supervises",
         )
+    second = count_close_refusal(user=user, confirmed_by=confirmed_by, venue_id=venue.pk)
+    if second is not None:
+        raise second
     if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():
         raise Conflict(
             _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
@@ -426,7 +430,15 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any) -> CountDay:
         action=AuditAction.COUNT_CLOSE,
         obj=day,
         venue=venue,
-        summary=f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes",
+        summary=(
+            f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes, confirmed "
+            f"by {confirmed_by.get_username()}"
+        ),
+        after={
+            "status": day.status,
+            "closed_by": user.get_username(),
+            "confirmed_by": confirmed_by.get_username(),
+        },
     )
     # The count completes the day: each of its shifts' reports is built again with the
     # drop counted (a shift not ended or with a table open waits for its own close).

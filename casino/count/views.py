@@ -21,8 +21,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.amounts import read_amount
-from casino.console.access import console_login_required, go, page, refusal, use_venue_language
-from casino.console.forms import read_chips
+from casino.console.access import (
+    console_login_required,
+    go,
+    page,
+    refusal,
+    signed_by,
+    use_venue_language,
+)
+from casino.console.forms import read_chips, read_credentials
 from casino.count import selectors
 from casino.count.models import DropBox
 from casino.count.services import (
@@ -42,6 +49,13 @@ from casino.staff.policy import Capability, allows, declare
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
+#: Why a second counter does not confirm a close (``casino.staff.policy.count_close_refusal``).
+SECOND_COUNTER_REFUSALS = {
+    "no_second_counter",
+    "same_counter",
+    "second_not_counter",
+    "second_supervises",
+}
 #: How many other instruments the count's form takes at once.
 OTHER_ROWS = 3
 
@@ -126,9 +140,14 @@ def _day_context(venue: Venue, day: date, user: Any, **extra: Any) -> dict[str, 
         "venue": venue,
         "gaming_date": day,
         **listing,
+        **selectors.close_help(venue, day),
         "closes_from": closes_from,
+        "drop_total": sum(
+            (line.second.total for line in listing["boxes"] if line.second), Decimal(0)
+        ),
         "message": "",
         "notice": "",
+        "confirming": False,
         **extra,
     }
 
@@ -156,22 +175,48 @@ def _counted_notice(venue: Venue, lines: list[Any], box_id: str) -> str:
 @require_GET
 @count_view(Capability.COUNT_BOX)
 def count_day(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
-    """The day's drop boxes, their sessions and counts, and closing the day's count."""
+    """The day's drop boxes, their sessions and counts, and closing the day's count
+    (``?close=1``: the close's confirmation, where a second counter signs)."""
     context = _day_context(venue, day, request.user)
     context["notice"] = _counted_notice(venue, context["boxes"], request.GET.get("box", ""))
+    context["confirming"] = bool(request.GET.get("close")) and _closable(context)
     return page(request, "count/day.html", "boxes", context)
+
+
+def _closable(context: dict[str, Any]) -> bool:
+    return not context["closed"] and context["all_counted"]
 
 
 @require_POST
 @count_view(Capability.COUNT_BOX)
 def count_day_close(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    """Close the count, confirmed by a second member of the count team who signs with
+    their own username and password; a refusal says why, and who to ask."""
+    credentials = read_credentials(
+        {
+            "supervisor": request.POST.get("counter", ""),
+            "password": request.POST.get("password", ""),
+        }
+    )
+    if not credentials.given:
+        second, wrong = None, _("The second counter signs with their username and password.")
+    else:
+        second, wrong = signed_by(request, credentials, _("Wrong username or password."))
+    if second is None:
+        context = _day_context(venue, day, request.user, message=wrong, confirming=True)
+        return page(request, "count/day.html", "boxes", context, status=422)
     try:
-        count_close(venue=venue, gaming_date=day, user=request.user)
+        count_close(venue=venue, gaming_date=day, user=request.user, confirmed_by=second)
     except ServiceError as refused:
-        context = _day_context(venue, day, request.user, message=refused.message)
-        if refused.status == 403:
+        if refused.reason in {"not_counter", "counter_supervises"}:
             return refusal(request, 403, refused.message)
-        return page(request, "count/day.html", "boxes", context, status=refused.status)
+        # the second counter refused: the confirmation again, its mistake said (422)
+        second_refused = refused.reason in SECOND_COUNTER_REFUSALS
+        context = _day_context(
+            venue, day, request.user, message=refused.message, confirming=second_refused
+        )
+        status = 422 if second_refused else refused.status
+        return page(request, "count/day.html", "boxes", context, status=status)
     context = _day_context(venue, day, request.user, notice=_("The count of this day is closed."))
     return page(request, "count/day.html", "boxes", context)
 
@@ -295,5 +340,30 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
         "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
         "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
+        "chart_svg": _win_chart(venue, figures["rows"]),
     }
     return page(request, "count/figures.html", None, context)
+
+
+def _win_chart(venue: Venue, rows: list[dict[str, Any]]) -> str:
+    """The win by count per table as bars (a table still open: none yet), for the eye; the
+    table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    counted = [row for row in rows if row["win"] is not None]
+    svg = charts.bars(
+        _("Win by count per table"),
+        [row["table"].code for row in counted],
+        [float(row["win"]) for row in counted],  # drawn only
+        venue.currency,
+        venue.amount_grouping,
+    )
+    return charts.accessible(
+        svg,
+        ident="count-win-chart",
+        title=_("Win by count per table"),
+        desc=_(
+            "A bar per table whose win is counted, green above zero and red below; the "
+            "table below gives each figure."
+        ),
+    )

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.console.access import use_venue_language
 from casino.errors import ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.integrity import investigations as steps
 from casino.integrity import selectors as chosen
 from casino.integrity.investigations import venue_managers
@@ -162,6 +162,7 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
     )
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":
+        file_language(request, venue.language)
         name = f"{venue.code}-investigations-{date_from}-{date_to}.csv"
         return csv_response(log_export(log), name)
     context = {
@@ -170,6 +171,8 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
         "date_from": date_from,
         "date_to": date_to,
         "log": log,
+        "csv_url": reverse("reports:investigation_log")
+        + f"?venue={venue.code}&from={date_from.isoformat()}&to={date_to.isoformat()}&format=csv",
     }
     return render(request, "reports/investigations_log.html", context)
 

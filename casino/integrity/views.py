@@ -22,14 +22,19 @@ from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
 from casino.models import Pit, Player, Table, Venue
 from casino.players import membership_key
+from casino.reports.kinds import game_label
 from casino.reports.views import _render, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import DEALER, can
 from casino.timezones import venue_today
 
 READERS = Capability.READ_INTEGRITY.roles
+#: Who asks for a run (an auditor reads the runs, asks for none).
+RUNNERS = Capability.MANAGE_VENUE.roles
 #: Results shown on the page at most (the alerts first).
 SHOWN = 500
+#: The characters a cell's label under the card chart keeps (one slanted row of labels).
+LABEL_CHARS = 12
 
 
 def _reader(request: HttpRequest, venue) -> None:
@@ -165,9 +170,15 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
     if run is not None and not errors:
         results = integrity_results(run=run, filters=filters.cleaned_data)
         subjects = _subjects(filters.cleaned_data)
-    today = venue_today(venue)
-    date_from, date_to = dates_asked(request, today=today - timedelta(days=1), days=1)
+    # Run now offers the dates of the run shown (a new run covers as many), else yesterday.
+    if run is not None:
+        date_from, date_to = run.date_from, run.date_to
+    else:
+        yesterday = venue_today(venue) - timedelta(days=1)
+        date_from, date_to = dates_asked(request, today=yesterday, days=1)
     shown = list(results[:SHOWN])
+    for result in shown:
+        result.game_label = game_label(result.game)
     chart = next((r for r in shown if r.alert), shown[0] if shown else None)
     # The datalist offers the members the run tested (a venue's every member is too many).
     tested = IntegrityResult.objects.filter(run=run, scope=IntegrityResult.Scope.PLAYER)
@@ -195,6 +206,8 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
         "date_from": date_from,
         "date_to": date_to,
         "done": request.GET.get("done") == "1",
+        "rows": run.results.count() if run is not None else 0,
+        "can_run": can(request.user, RUNNERS, venue.pk),
     }
     response = _render(request, venue, "reports/integrity.html", context)
     if errors:
@@ -202,13 +215,16 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@declare(Capability.READ_INTEGRITY)
+@declare(Capability.MANAGE_VENUE)
 @login_required
 @require_POST
 def integrity_run_now(request: HttpRequest) -> HttpResponse:
+    """Managers: ask for a run of a range of gaming dates (an auditor reads, runs nothing)."""
     request.GET = request.POST  # the venue and dates come with the form (read as a query)
     _venues, venue = venue_asked(request)
     _reader(request, venue)
+    if not can(request.user, RUNNERS, venue.pk):
+        raise PermissionDenied(gettext("only the venue's managers run the integrity tests"))
     today = venue_today(venue)
     date_from, date_to = dates_asked(request, today=today, days=1)
     integrity_request(venue=venue, date_from=date_from, date_to=date_to, user=request.user)
@@ -222,7 +238,7 @@ def _chart(result: IntegrityResult) -> str:
     cells = result.cells[:20]
     if not cells:
         return ""
-    width, height, left, bottom = 640, 240, 40, 60
+    width, height, left, bottom = 640, 240, 56, 60
     top = max(max(c["high"], c["observed"], c["expected"]) for c in cells) or 1
     step = (width - left) / len(cells)
 
@@ -235,6 +251,18 @@ def _chart(result: IntegrityResult) -> str:
         f'aria-labelledby="chart-title" class="chart">',
         f'<title id="chart-title">{escape(title)}: {escape(result.subject)}</title>',
     ]
+    # The y axis: the count observed, from 0 to the highest value drawn, four steps.
+    parts.append(
+        f'<line class="axis" x1="{left - 4}" x2="{left - 4}" y1="{y(top)}" y2="{y(0)}" '
+        'stroke="#555"/>'
+    )
+    for tick in range(5):
+        value = top * tick / 4
+        parts.append(
+            f'<line x1="{left - 8}" x2="{left - 4}" y1="{y(value)}" y2="{y(value)}" '
+            f'stroke="#555"/><text class="tick" x="{left - 10}" y="{y(value) + 3}" '
+            f'font-size="9" text-anchor="end">{value:,.0f}</text>'
+        )
     for index, cell in enumerate(cells):
         x = left + index * step
         parts.append(
@@ -253,10 +281,12 @@ def _chart(result: IntegrityResult) -> str:
             f"{cell['expected']:.1f}</title>"
             "</circle>"
         )
+        key = str(cell["key"])
+        short = key if len(key) <= LABEL_CHARS else key[: LABEL_CHARS - 1] + "…"
         parts.append(
             f'<text x="{x + step / 2:.1f}" y="{height - bottom + 14}" font-size="9" '
             f'text-anchor="end" transform="rotate(-40 {x + step / 2:.1f} {height - bottom + 14})">'
-            f"{escape(str(cell['key']))}</text>"
+            f"<title>{escape(key)}</title>{escape(short)}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-#: What a supervisor reads in the admin from now on (casino/roles.py ROLE_PERMISSIONS).
+#: What a supervisor reads in the admin from now on (casino/staff/roles.py ROLE_PERMISSIONS).
 SUPERVISOR_VIEWS = [
     f"view_{model}"
     for model in (
@@ -25,7 +25,7 @@ SUPERVISOR_VIEWS = [
 
 def supervisors_read_the_floor(apps, schema_editor):
     """Give an existing supervisor group the admin's views of the floor (a new database gets
-    them from casino.roles.role_group)."""
+    them from casino.staff.roles.role_group)."""
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group = Group.objects.filter(name="supervisor").first()

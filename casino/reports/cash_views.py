@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.amounts import read_amount
 from casino.errors import Forbidden, ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.models import CashThresholds, Venue
 from casino.replicas import replica_reads
 from casino.reports.views import dates_asked, venue_asked
@@ -59,6 +59,8 @@ def _context(request: HttpRequest, venue: Venue, **extra: Any) -> dict[str, Any]
         "report": report,
         "versions": versions,
         "in_force": in_force,
+        "csv_url": reverse("reports:cash_csv")
+        + f"?venue={venue.code}&from={date_from.isoformat()}&to={date_to.isoformat()}",
         "can_manage": can(request.user, MANAGE, venue.pk),
         "errors": {},
         "data": {},
@@ -87,6 +89,7 @@ def cash_report(request: HttpRequest) -> HttpResponse:
 def cash_report_csv(request: HttpRequest) -> HttpResponse:
     """The log entries, then the report candidates, as CSV (``casino.exports``)."""
     venue = _venue(request)
+    file_language(request, venue.language)
     date_from, date_to = _dates(request, venue)
     with replica_reads():
         report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)

@@ -207,12 +207,16 @@ def shift_charts(figures: dict[str, Any]) -> dict[str, str]:
 
 
 def trend(
-    days: Sequence[dict[str, Any]], currency: str, grouping: Grouping | str = Grouping.COMMA
+    days: Sequence[dict[str, Any]],
+    currency: str,
+    grouping: Grouping | str = Grouping.COMMA,
+    *,
+    title: str = "",
 ) -> str:
     """The dashboard's daily house win (bars) with the hold % against theoretical (lines),
-    amounts in the venue's ``grouping``."""
+    amounts in the venue's ``grouping``; ``title`` for another period than the day."""
     figure, ax = _frame(
-        _("House win and hold by gaming date (%(currency)s)") % {"currency": currency},
+        title or _("House win and hold by gaming date (%(currency)s)") % {"currency": currency},
         TREND_SIZE,
     )
     if not days:
@@ -259,3 +263,55 @@ def trend(
     )
     ax.tick_params(axis="x", labelrotation=45 if len(labels) > 10 else 0)
     return _svg(figure)
+
+
+def against_theoretical(
+    title: str,
+    labels: Sequence[str],
+    actual: Sequence[Any],
+    theoretical: Sequence[Any],
+    currency: str = "",
+    grouping: Grouping | str = Grouping.COMMA,
+) -> str:
+    """Bars of an actual win (green above zero, red below) with its theoretical win as
+    points, per label; a missing figure is left out."""
+    figure, ax = _frame(f"{title} ({currency})" if currency else title, TREND_SIZE)
+    if not labels:
+        _empty(ax)
+        return _svg(figure)
+    wins = [_number(value) if value is not None else 0.0 for value in actual]
+    # places, not category labels: a label that reads as a date is not parsed as one
+    places = list(range(len(labels)))
+    ax.bar(places, wins, color=[WIN if v >= 0 else LOSS for v in wins], width=0.6)
+    ax.set_xticks(places, labels)
+    ax.plot(
+        places,
+        [_number(value) if value is not None else None for value in theoretical],
+        color=THEORETICAL,
+        marker="o",
+        linestyle="none",
+        label=_("theoretical win"),
+    )
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    _amounts(ax, currency, grouping)
+    ax.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.02))
+    ax.tick_params(axis="x", labelrotation=45 if len(labels) > 6 else 0)
+    return _svg(figure)
+
+
+def accessible(svg: str, *, ident: str, title: str, desc: str) -> str:
+    """A chart to put inline in a page: an image (``role="img"``) named by its title and
+    described by its description (what it draws, and where its numbers are), the XML
+    prologue left out.
+    """
+    from django.utils.html import escape
+
+    start = svg.index("<svg")
+    end = svg.index(">", start)
+    return (
+        f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc"'
+        f"{svg[start + 4 : end]}>"
+        f'<title id="{ident}-title">{escape(title)}</title>'
+        f'<desc id="{ident}-desc">{escape(desc)}</desc>'
+        f"{svg[end + 1 :]}"
+    )

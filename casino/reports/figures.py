@@ -147,6 +147,8 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
             "currency": venue.currency,
             "grouping": venue.amount_grouping,
             "timezone": venue.timezone,
+            # the language its filed copies were written in (the venue's when built)
+            "language": venue.language,
             "gaming_date": shift.gaming_date.isoformat(),
             "name": shift.name,
             "starts_at": shift.starts_at.astimezone(tz).isoformat(),

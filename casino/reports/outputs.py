@@ -545,5 +545,19 @@ def render_all(
     return files
 
 
+def render_one(figures: dict[str, Any], name: str) -> bytes | None:
+    """One of a report's files (CSV, XLSX, PDF) written now in the active language, for a
+    reader who asks it in theirs (the stored files are the venue's); None for another name."""
+    if name == CSV_NAME:
+        return render_csv(figures)
+    if name == XLSX_NAME:
+        return render_xlsx(figures)
+    if name == PDF_NAME:
+        from casino.reports import charts  # matplotlib: loaded by the processes that draw
+
+        return render_pdf(figures, charts.shift_charts(figures))
+    return None
+
+
 def columns_of(section: str) -> Sequence[tuple[str, str]]:
     return {"players": PLAYER_COLUMNS, "fee_games": FEE_COLUMNS}.get(section, FIGURE_COLUMNS)

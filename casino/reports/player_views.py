@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash_selectors
 from casino.console.access import use_venue_language
 from casino.errors import InvalidInput, ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
 from casino.replicas import replica_reads
@@ -114,6 +114,7 @@ def _page(
         "barring_text": answer.reason,
         "barrings": barrings,
         "history": history,
+        "history_svg": _history_chart(venue, history.lines),
         "comps": comps,
         "earned": earned,
         "cash": cash,
@@ -130,6 +131,36 @@ def _page(
     status = error.status if error is not None else 200
     with timezone.override(venue_zone(venue)):
         return render(request, "players/detail.html", context, status=status)
+
+
+def _history_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
+    """The player's actual win per session against its theoretical win, oldest first, for
+    the eye; the table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    shown = sorted(lines, key=lambda line: line["started_at"])
+    zone = venue_zone(venue)
+    labels = [
+        f"{line['started_at'].astimezone(zone):%m-%d %H:%M} {line['table_code']}" for line in shown
+    ]
+    title = gettext("Actual against theoretical win by session")
+    svg = charts.against_theoretical(
+        title,
+        labels,
+        [line["actual_win"] for line in shown],
+        [line["theoretical_win"] for line in shown],
+        venue.currency,
+        venue.amount_grouping,
+    )
+    return charts.accessible(
+        svg,
+        ident="player-history-chart",
+        title=title,
+        desc=gettext(
+            "A bar per session for the player's actual win, green above zero and red below, "
+            "with its theoretical win as a point; the table below gives each figure."
+        ),
+    )
 
 
 @declare(Capability.READ_REPORTS)
@@ -234,6 +265,8 @@ def comp_report(request: HttpRequest) -> HttpResponse:
         "comps": comps,
         "by_kind": list(by_kind.values()),
         "total": sum((comp.amount for comp in comps), 0),
+        "csv_url": reverse("reports:comps_csv")
+        + f"?venue={venue.code}&from={date_from.isoformat()}&to={date_to.isoformat()}",
     }
     with timezone.override(venue_zone(venue)):
         return render(request, "players/comps.html", context)
@@ -246,6 +279,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
     """A venue's comps over a range of gaming dates as CSV (``casino.exports``)."""
     _venues_shown, venue = venue_asked(request, required=True)
+    file_language(request, venue.language)
     date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
     columns = [
         Column(gettext("Gaming date")),

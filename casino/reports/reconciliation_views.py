@@ -66,6 +66,7 @@ def reconciliation_file(request: HttpRequest, name: str) -> HttpResponse:
     if name not in FILES:
         raise Http404("no such file")
     _venues, venue, day, _errors = _asked(request)
+    exports.file_language(request, venue.language)
     found = reconciliation(venue, day)
     filename = f"{venue.code}-reconciliation-{day.isoformat()}.{name}"
     if name == "csv":

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -303,6 +304,13 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         response = HttpResponse(content, content_type=content_type)
         response["Cache-Control"] = "private, no-cache"
         return response
+    venue_language = report.venue.language or settings.LANGUAGE_CODE
+    figures = report.figures or {}
+    built_in = figures.get("shift", {}).get("language") or venue_language
+    if exports.file_language(request, venue_language, filed=True) != built_in and figures:
+        # the stored files are the filed copies, in the language they were built in:
+        # another is written now
+        content = outputs.render_one(figures, name) or content
     shift = report.shift
     stem, _dot, extension = name.rpartition(".")
     filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
@@ -488,12 +496,40 @@ def period_report(request: HttpRequest) -> HttpResponse:
         "accounting_total": _period_shown(figures.accounting_total, venue, ACCOUNTING_COLUMNS),
         "trend_headers": [header for _k, header, _how in TREND_COLUMNS],
         "trend_lines": [_period_shown(line, venue, TREND_COLUMNS) for line in trend_lines],
+        "trend_svg": _months_chart(venue, trend_lines),
         "csv_url": reverse("reports:periods_csv") + "?" + request.GET.urlencode(),
     }
     if request.htmx:
         response = render(request, "reports/periods.html#periods", context)
         return push_url(response, request.get_full_path())
     return render(request, "reports/periods.html", context)
+
+
+def _months_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
+    """The monthly trend as the dashboard draws its days: house win (bars), theoretical
+    win and hold % (lines); the table below it has the figures."""
+    from casino.reports import charts  # matplotlib: loaded on the first chart
+
+    months = [
+        {
+            "label": str(line.get("key", "")),
+            "house_win": line.get("house_win") or 0,
+            "theoretical_win": line.get("theoretical_win"),
+            "hold_pct": line.get("hold_pct"),
+        }
+        for line in lines
+    ]
+    title = gettext("House win and hold by month (%(currency)s)") % {"currency": venue.currency}
+    svg = charts.trend(months, venue.currency, venue.amount_grouping, title=title)
+    return charts.accessible(
+        svg,
+        ident="period-trend-chart",
+        title=title,
+        desc=gettext(
+            "A bar per month for the house win, green above zero and red below, with the "
+            "theoretical win and the hold percentage as lines; the table below gives each figure."
+        ),
+    )
 
 
 #: How each way a period figure is written on the page is written in its CSV.
@@ -516,6 +552,7 @@ PERIOD_KINDS = {
 def period_report_csv(request: HttpRequest) -> HttpResponse:
     """The page's lines, every one of them, as CSV (``casino.exports``)."""
     _venues, venue = venue_asked(request)
+    exports.file_language(request, venue.language)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])

@@ -129,7 +129,8 @@ DOES: dict[Capability, str] = {
         "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, ratings"
     ),
     Capability.MANAGE_VENUE: (
-        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds"
+        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds, "
+        "integrity runs"
     ),
     Capability.APPROVE: "approve a ruleset, a table's ruleset change, thresholds, a comp policy",
     Capability.VOID_SLIP: "void a slip not yet posted",
@@ -138,7 +139,7 @@ DOES: dict[Capability, str] = {
     Capability.READ_COUNT_FIGURES: "read the count and the win per table",
     Capability.READ_SLIP_REPORT: "read the day's slip report",
     Capability.READ_REPORTS: "read shift and period reports, players, comps, investigations",
-    Capability.READ_INTEGRITY: "read and run the game integrity tests",
+    Capability.READ_INTEGRITY: "read the game integrity tests",
     Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
 }
 
@@ -307,6 +308,35 @@ def box_count_refusal(*, user: Any, box: DropBox) -> Forbidden | None:
 
 def may_count_box(*, user: Any, box: DropBox) -> bool:
     return box_count_refusal(user=user, box=box) is None
+
+
+def count_close_refusal(*, user: Any, confirmed_by: Any, venue_id: int) -> Forbidden | None:
+    """Why ``confirmed_by`` may not confirm ``user``'s close of the venue's count, or None:
+    a second member of its count team, another person than the one closing, who does not
+    supervise there either."""
+    if confirmed_by is None:
+        return Forbidden(
+            _("a second member of the count team confirms the close"), reason="no_second_counter"
+        )
+    if confirmed_by.pk == getattr(user, "pk", None):
+        return Forbidden(
+            _("you close the count yourself: another member of the count team confirms it"),
+            reason="same_counter",
+        )
+    if not allows(confirmed_by, Capability.COUNT_BOX, venue_id):
+        return Forbidden(
+            _("only a member of the count team confirms the close of the count"),
+            reason="second_not_counter",
+        )
+    if allows(confirmed_by, Capability.SUPERVISE_TABLES, venue_id):
+        return Forbidden(
+            _(
+                "the second counter supervises the tables at this venue, so does not confirm "
+                "their count"
+            ),
+            reason="second_supervises",
+        )
+    return None
 
 
 #: A slip's lines: the cage's (issued, received) and the table's two.

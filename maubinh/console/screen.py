@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from casino.console import round as rounds
 from casino.console.selectors import Screen
@@ -22,6 +22,7 @@ from maubinh.console import forms, preview, views
 class MauBinhConsole:
     template = views.TEMPLATE
     summary_template = "maubinh/console/round_summary.html"
+    history_columns = (gettext_lazy("Seats"),)
     detail_template = "maubinh/console/round_detail.html"
 
     @property

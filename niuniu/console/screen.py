@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from casino.cards import RANKS, SUITS, Card
 from casino.console import round as rounds
@@ -25,6 +25,7 @@ PICKER_ROWS = tuple(tuple(Card(rank, suit) for rank in RANKS) for suit in SUITS)
 class NiuNiuConsole:
     template = views.TEMPLATE
     summary_template = "niuniu/console/round_summary.html"
+    history_columns = (gettext_lazy("Dealer"), gettext_lazy("Boxes"))
     detail_template = "niuniu/console/round_detail.html"
 
     @property

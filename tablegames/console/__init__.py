@@ -129,6 +129,7 @@ rate_view = require_POST(session_view(_rate, capability=Capability.SUPERVISE_TAB
 class TableGamesConsole:
     template = TEMPLATE
     summary_template = "tablegames/console/round_summary.html"
+    history_columns = (gettext_lazy("Dealer"), gettext_lazy("Boxes"))
     detail_template = "tablegames/console/round_summary.html"
     stale_preview = gettext_lazy("This table deals no rounds on the system.")
 

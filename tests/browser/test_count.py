@@ -87,6 +87,18 @@ def test_two_counters_count_a_box_and_close_the_days_count(person, floor):
 
     end_gaming_day(box.venue, box.gaming_date)
     boxes.get_by_role("button", name="Close the count").click()
+    # Closing asks first; the closing counter cannot confirm their own close.
+    confirm = second.get_by_role("group", name="Confirm the close of the count")
+    assert "a drop of 1,450,000" in confirm.inner_text()
+    confirm.get_by_label("Second counter").fill("counter2")
+    confirm.get_by_label("Password").fill("pw-for-tests")
+    confirm.get_by_role("button", name="Confirm and close the count").click()
+    second.get_by_role("alert").filter(has_text="another member of the count team").wait_for()
+    assert not CountDay.objects.filter(status="closed").exists()
+    confirm = second.get_by_role("group", name="Confirm the close of the count")
+    confirm.get_by_label("Second counter").fill("counter")
+    confirm.get_by_label("Password").fill("pw-for-tests")
+    confirm.get_by_role("button", name="Confirm and close the count").click()
     second.get_by_role("status", name="State of the count").filter(
         has_text="The count is closed"
     ).wait_for()

@@ -282,6 +282,10 @@ def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
     assert forged_post(supervisor, close_count) == 403  # the pit does not close the count
     end_gaming_day(box.venue, box.gaming_date)
     boxes.get_by_role("button", name="Close the count").click()
+    confirm = counter2.get_by_role("group", name="Confirm the close of the count")
+    confirm.get_by_label("Second counter").fill("counter")
+    confirm.get_by_label("Password").fill(PASSWORD)
+    confirm.get_by_role("button", name="Confirm and close the count").click()
     counter2.get_by_role("status", name="State of the count").filter(
         has_text="The count is closed"
     ).wait_for()

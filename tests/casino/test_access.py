@@ -1074,7 +1074,7 @@ REPORT_ROUTES = {
     "reports:integrity_run": Route(
         lambda world, side: reverse("reports:integrity_run"),
         signed_in(405, anonymous=LOGIN),
-        post=reports(None, capability=frozenset({MANAGER, AUDITOR})),
+        post=reports(None, capability=frozenset({MANAGER})),
         body=lambda world, side: {"venue": side.venue.code, "from": "2026-01-01"},
     ),
     # Players and comps: the venue's report readers; each change is its service's to refuse.

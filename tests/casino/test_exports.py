@@ -30,6 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, models, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import translation
 from openpyxl import load_workbook
 
 from casino import exports
@@ -406,6 +407,68 @@ def test_an_export_speaks_the_venues_language_unless_the_reader_picked_one(world
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     for url in EXPORTS[name](world):
         assert not hangul.search(_text_of(client.get(url))), url
+
+
+@pytest.mark.parametrize("name", list(EXPORTS))
+def test_an_export_speaks_the_readers_language_when_its_link_asks(world, spied, name):
+    Venue.objects.filter(pk=world.venue.pk).update(language="ko")
+    client = Client()
+    client.force_login(world.manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    hangul = re.compile("[\uac00-\ud7a3]")
+    for url in EXPORTS[name](world):
+        joined = "&" if "?" in url else "?"
+        venues = client.get(f"{url}{joined}lang=venue")
+        spied.clear()
+        readers = client.get(f"{url}{joined}lang=reader")
+        assert (venues["Content-Language"], readers["Content-Language"]) == ("ko", "en"), url
+        assert hangul.search(_text_of(venues)), url
+        assert not hangul.search(_text_of(readers)), url
+        # the reader's copy keeps its numbers numbers, one format a column
+        with translation.override("en"):
+            (export,) = spied or [outputs.export_of(world.report.figures)]
+        if readers["Content-Type"] == exports.CONTENT_TYPES["csv"]:
+            check_csv(readers.content, export)
+        else:
+            check_xlsx(readers.content, export)
+
+
+def test_a_filed_copy_is_the_venues_unless_the_reader_asks_theirs(world):
+    Venue.objects.filter(pk=world.venue.pk).update(language="ko")
+    client = Client()
+    client.force_login(world.manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = reverse("reports:file", args=[world.report.pk, outputs.CSV_NAME])
+    stored = client.get(url)
+    assert stored["Content-Language"] == "ko"
+    asked = client.get(url + "?lang=reader")
+    assert asked["Content-Language"] == "en"
+    assert "Shift report" in _text_of(asked)
+    with translation.override("en"):
+        check_csv(asked.content, outputs.export_of(world.report.figures))
+
+
+def test_a_marked_view_that_skips_the_language_rule_fails(rf):
+    @exports.export_view
+    def careless(request):
+        return exports.download(b"x", "x.csv", exports.CONTENT_TYPES["csv"])
+
+    exports.EXPORT_VIEWS.discard(f"{careless.__module__}.{careless.__qualname__}")
+    with pytest.raises(RuntimeError, match="file_language"):
+        careless(rf.get("/x.csv"))
+
+
+def test_a_page_offers_its_files_in_both_languages(world):
+    client = Client()
+    client.force_login(world.manager)
+    Venue.objects.filter(pk=world.venue.pk).update(language="vi")
+    url = reverse("reports:report", args=[world.report.pk])
+    assert "lang=reader" not in client.get(url, HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(url).content.decode()
+    assert "lang=venue" in page and "lang=reader" in page
+    assert 'hreflang="vi"' in page and 'hreflang="en"' in page
+    assert "Tiếng Việt" in page and "English" in page
 
 
 def _text_of(response: Any) -> str:

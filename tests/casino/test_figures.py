@@ -177,7 +177,7 @@ def test_the_count_completes_the_day_on_every_surface(day, client):
     box = session.drop_box_link.box
     for who in (counter, counter2):
         count_record(box=box, user=who, notes={"500000": 214})
-    count_close(venue=day.venue, gaming_date=box.gaming_date, user=counter)
+    count_close(venue=day.venue, gaming_date=box.gaming_date, user=counter, confirmed_by=counter2)
     # The day's count closed asks for the shift's report again.
     before.refresh_from_db()
     assert before.status == ShiftReport.Status.PENDING

@@ -39,6 +39,7 @@ from casino.staff.policy import (
     Capability,
     approval_refusal,
     capability_of,
+    count_close_refusal,
     declare,
     may_approve,
     who_may_do_what,
@@ -258,6 +259,37 @@ def test_a_counter_who_dealt_a_relief_at_the_table_does_not_count_its_box(floor,
     assert refused.value.reason == "counter_at_table"
     assert "table NN1" in refused.value.message
     assert not BoxCount.objects.filter(box=box).exists()
+
+
+def test_a_count_closes_with_a_second_member_of_the_count_team(floor, english):
+    counter, counter2 = staff("counter", COUNT, floor.venue), staff("counter2", COUNT, floor.venue)
+    both = staff("both", COUNT, floor.venue)
+    staff("both", SUPERVISOR, floor.venue)
+    elsewhere = staff("elsewhere", COUNT, floor.other_venue)
+    venue = floor.venue.pk
+    reasons = {
+        who: getattr(
+            count_close_refusal(user=counter, confirmed_by=second, venue_id=venue), "reason", None
+        )
+        for who, second in {
+            "nobody": None,
+            "themself": counter,
+            "the dealer": floor.dealer,
+            "another venue's": elsewhere,
+            "a supervisor": both,
+            "the second": counter2,
+        }.items()
+    }
+    assert reasons == {
+        "nobody": "no_second_counter",
+        "themself": "same_counter",
+        "the dealer": "second_not_counter",
+        "another venue's": "second_not_counter",
+        "a supervisor": "second_supervises",
+        "the second": None,
+    }
+    refused = count_close_refusal(user=counter, confirmed_by=counter, venue_id=venue)
+    assert "another member of the count team confirms it" in str(refused.message)
 
 
 def test_the_relief_dealer_is_refused_the_count_on_the_api_and_the_console(floor, english):

@@ -290,6 +290,9 @@ def test_the_history_lists_and_details_a_mau_binh_round(dealer_client, session):
     (settled,) = Round.objects.all()
     listed = dealer_client.get(url("history", session)).content.decode()
     assert "1: 47 chi" in listed and "3: Fouled" in listed and "4: 53 chi" in listed
+    # its own columns: no dealer's hand, seats not boxes
+    head = listed[listed.index("<thead>") : listed.index("</thead>")]
+    assert ">Seats</th>" in head and ">Dealer<" not in head and ">Boxes<" not in head
     detail = dealer_client.get(reverse("console:round-detail", args=[session.pk, settled.pk]), **HX)
     assert detail.status_code == 200
     body = detail.content.decode()

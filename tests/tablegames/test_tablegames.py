@@ -151,6 +151,8 @@ def test_a_blackjack_session_with_ratings_in_the_shift_report(bj, client):
     shown = page.content.decode()
     assert page.status_code == 200
     assert "Ratings of this session" in shown and "BJ-1 Lan" in shown
+    assert "house edge 2%," in shown and "0.0200" not in shown  # as people write it
+    assert 'class="rounds ratings"' in shown  # styled as the console's tables
     assert "Ratings replaced by a correction" in shown
     # The floor's other pages of the session take a table that deals no rounds.
     for name in ("watch", "history", "slips", "close"):

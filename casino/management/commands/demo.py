@@ -4,6 +4,7 @@ services)."""
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 from decimal import Decimal
@@ -97,6 +98,10 @@ PLAYER_NAMES = [
 ROUNDS_PER_VENUE = 100
 
 
+#: The address a game's demo lines name (the command writes the port it was given).
+DEFAULT_SITE = "http://127.0.0.1:8000"
+
+
 def password_of(username: str) -> str:
     return f"demo-{username}"
 
@@ -111,9 +116,42 @@ class Command(BaseCommand):
             default=ROUNDS_PER_VENUE,
             help="rounds to play at each venue's first table",
         )
+        parser.add_argument(
+            "--port", type=int, default=8000, help="the port the printed addresses name"
+        )
+
+    def handle(self, *args, rounds: int = ROUNDS_PER_VENUE, port: int = 8000, **options) -> None:
+        """The demo, its own lines only (the services' INFO logs are kept back unless
+        ``-v 2``), ending with the table of logins."""
+        self.site = f"http://127.0.0.1:{port}"
+        quiet = options.get("verbosity", 1) < 2
+        if quiet:
+            logging.disable(logging.INFO)
+        try:
+            self._build(rounds)
+        finally:
+            if quiet:
+                logging.disable(logging.NOTSET)
+        self._logins()
+
+    def _logins(self) -> None:
+        site = self.site
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nDemo ready: the dealer's console at {site}/console/, "
+                f"rulesets and records at {site}/admin/ (managers, auditors)"
+            )
+        )
+        rows = [("login", "password", "role")]
+        rows += [(username, password_of(username), what) for username, _role, what in STAFF]
+        widths = [max(len(row[i]) for row in rows) for i in range(2)]
+        for index, (login, password, what) in enumerate(rows):
+            self.stdout.write(f"  {login:<{widths[0]}}  {password:<{widths[1]}}  {what}")
+            if index == 0:
+                self.stdout.write(f"  {'-' * widths[0]}  {'-' * widths[1]}  {'-' * 4}")
 
     @transaction.atomic
-    def handle(self, *args, rounds: int = ROUNDS_PER_VENUE, **options) -> None:
+    def _build(self, rounds: int) -> None:
         call_command("install_presets", stdout=self.stdout)
         users, roles = {}, {}
         for username, role, _what in STAFF:
@@ -146,14 +184,6 @@ class Command(BaseCommand):
             self.stdout.write(f"venue {venue.code}: {venue.name}, {currency}")
             if created:
                 self._set_up_floor(venue, users, rounds)
-        self.stdout.write(
-            self.style.SUCCESS(
-                "\nDemo ready: the dealer's console at http://127.0.0.1:8000/console/, "
-                "rulesets and records at http://127.0.0.1:8000/admin/ (managers, auditors)"
-            )
-        )
-        for username, _role, what in STAFF:
-            self.stdout.write(f"  log in as {username} / {password_of(username)}  ({what})")
 
     def _set_up_floor(self, venue: Venue, users: dict, rounds: int) -> None:
         """The venue's shifts and players, then each game's demo there."""
@@ -173,7 +203,8 @@ class Command(BaseCommand):
             )
         for game in games.all_games():
             for line in game.demo.set_up_venue(venue=venue, users=users, rounds=rounds):
-                self.stdout.write(line)
+                # a game's lines name the default address: this run's port instead
+                self.stdout.write(line.replace(DEFAULT_SITE, self.site))
         for line in self._count_last_day(venue, users):
             self.stdout.write(line)
         for line in self._cash_records(venue, users):
@@ -205,7 +236,7 @@ class Command(BaseCommand):
         )
         return [
             f"  integrity: {run.tests} tests, {run.alerts} alerts: "
-            f"http://127.0.0.1:8000/reports/integrity/?venue={venue.code} (manager, auditor)"
+            f"{self.site}/reports/integrity/?venue={venue.code} (manager, auditor)"
         ]
 
     def _dealer_relief(self, venue: Venue, users: dict) -> list[str]:
@@ -248,7 +279,7 @@ class Command(BaseCommand):
             deal(users["relief"], f"b{n}")
         return [
             f"  {session.table.code}: the relief dealer took over from dealer and dealt 2 "
-            f"rounds: http://127.0.0.1:8000/console/sessions/{session.pk}/dealers/"
+            f"rounds: {self.site}/console/sessions/{session.pk}/dealers/"
         ]
 
     def _pit(self, venue: Venue, users: dict) -> list[str]:
@@ -265,7 +296,7 @@ class Command(BaseCommand):
         )
         lines = [
             f"  pit {pit.code}: {len(tables)} table(s), run by supervisor: "
-            f"http://127.0.0.1:8000/console/pits/{pit.pk}/"
+            f"{self.site}/console/pits/{pit.pk}/"
         ]
         limit = TableLimit.objects.filter(table__in=tables).order_by("table__code", "pk").first()
         if limit is not None:
@@ -302,25 +333,27 @@ class Command(BaseCommand):
             for counter in ("counter", "counter2"):
                 counted = count_record(box=box, user=users[counter], notes=notes)
             drop += counted.total
-        count_close(venue=venue, gaming_date=day, user=users["counter"])
+        count_close(
+            venue=venue, gaming_date=day, user=users["counter"], confirmed_by=users["counter2"]
+        )
         # the day's shift reports, built at its close, again with the counted drop
         for report in ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day):
             report_build(report_id=report.pk, email=False)
         lines = [
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
-            f"closed: http://127.0.0.1:8000/console/count/{venue.pk}/{day}/figures/",
+            f"closed: {self.site}/console/count/{venue.pk}/{day}/figures/",
             # the counted day against today's, whose tables are open and boxes uncounted
             f"  reconciliation of {day} (counted: it reconciles) and of {today} (it does "
             "not: tables open, boxes not counted, a tray short at its close): "
-            f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={day}, "
-            f"http://127.0.0.1:8000/reports/reconciliation/?venue={venue.code}&date={today}",
+            f"{self.site}/reports/reconciliation/?venue={venue.code}&date={day}, "
+            f"{self.site}/reports/reconciliation/?venue={venue.code}&date={today}",
         ]
         # a report's flags open their investigations as it is built
         flagged = FluctuationInvestigation.objects.filter(venue=venue).count()
         if flagged:
             lines.append(
                 f"  {flagged} fluctuation investigation(s) opened by the reports' flags: "
-                f"http://127.0.0.1:8000/reports/investigations/?venue={venue.code}"
+                f"{self.site}/reports/investigations/?venue={venue.code}"
             )
         return lines
 
@@ -363,7 +396,7 @@ class Command(BaseCommand):
         return [
             f"  cash: {player.membership_number} bought in {unit * 32_000} {venue.currency} "
             f"in cash today (logged at {unit * 30_000}): "
-            f"http://127.0.0.1:8000/reports/cash/?venue={venue.code}"
+            f"{self.site}/reports/cash/?venue={venue.code}"
         ]
 
     def _comp_a_rated_player(self, venue: Venue, users: dict) -> list[str]:
@@ -395,5 +428,5 @@ class Command(BaseCommand):
         )
         return [
             f"  comp of {amount} {venue.currency} to {player.membership_number}: "
-            f"http://127.0.0.1:8000/reports/players/{player.pk}/"
+            f"{self.site}/reports/players/{player.pk}/"
         ]

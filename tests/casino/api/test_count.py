@@ -15,6 +15,9 @@ from tests.casino.api import client_for, error_of
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
+#: The first counter confirms the second's close of the count.
+CONFIRMED = {"confirmed_by": {"username": "counter", "password": "pw-for-tests"}}
+
 pytestmark = pytest.mark.django_db
 
 
@@ -64,14 +67,14 @@ def test_two_counts_the_close_and_the_figures(floor, box):
         "-20000.00",
         "no cheque in the box",
     )
-    early = second.post(f"{day}close/", format="json")
+    early = second.post(f"{day}close/", CONFIRMED, format="json")
     assert error_of(early)[:2] == (409, "conflict")
     assert "is still being played" in early.json()["detail"]
     end_gaming_day(floor.venue, box.gaming_date)
-    closed = second.post(f"{day}close/", format="json")
+    closed = second.post(f"{day}close/", CONFIRMED, format="json")
     assert closed.status_code == 200, closed.json()
     assert (closed.json()["status"], closed.json()["closed_by"]) == ("closed", "counter2")
-    assert error_of(second.post(f"{day}close/", format="json"))[:2] == (409, "conflict")
+    assert error_of(second.post(f"{day}close/", CONFIRMED, format="json"))[:2] == (409, "conflict")
     figures = client_for(floor.auditor).get(f"{day}figures/").json()
     (row,) = figures["rows"]
     # 5,000,000 closer - 5,000,000 opener + 0 credits - 0 fills + 1,030,000 drop

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import io
+import logging
+import re
 from decimal import Decimal
 
 import pytest
@@ -43,6 +45,19 @@ def cash_report_today(venue):
 
     day = CashTransaction.objects.filter(venue=venue).latest("pk").gaming_date
     return cash_report(venue=venue, date_from=day, date_to=day)
+
+
+def test_the_demo_keeps_the_services_logs_back_and_names_its_port(caplog):
+    out = io.StringIO()
+    with caplog.at_level(logging.INFO):
+        call_command("demo", "--rounds", "2", "--port", "8123", stdout=out)
+    assert not [r for r in caplog.records if r.levelno <= logging.INFO]
+    text = out.getvalue()
+    assert "http://127.0.0.1:8123/console/" in text and ":8000" not in text
+    assert not any(line.lstrip().startswith("{") for line in text.splitlines())
+    # and it logs again after it
+    logging.getLogger("casino").info("after the demo")
+    assert caplog.records[-1].getMessage() == "after the demo"
 
 
 def test_demo_builds_a_floor_that_reconciles(settings):
@@ -150,6 +165,10 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert {p.approved_by.username for p in CompPolicy.objects.all()} == {"approver"}
     assert Comp.objects.filter(venue=hanoi, issued_by__username="supervisor").exists()
     text = out.getvalue()
+    # the demo's output ends with the table of logins
+    logins = text[text.index("Demo ready") :].splitlines()
+    assert logins[1].split() == ["login", "password", "role"]
+    assert logins[-1].split()[:2] == ["counter2", "demo-counter2"]
     for username in (
         "dealer",
         "relief",
@@ -162,7 +181,7 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         "counter",
         "counter2",
     ):
-        assert f"log in as {username} / demo-{username}" in text
+        assert re.search(rf"^  {username} +demo-{username} ", text, re.MULTILINE)
         user = authenticate(username=username, password=f"demo-{username}")
         assert user is not None
         assert roles_of(user) & set(ROLES)

@@ -14,6 +14,7 @@ from casino.models import AuditEvent, Drop
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.roles import COUNT
+from tests.casino.charts import chart_of
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
@@ -100,13 +101,48 @@ def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
 
     end_gaming_day(floor.venue, box.gaming_date)
     assert "the count closes once it ends" not in client.get(url["day"]).content.decode()
-    closed = client.post(url["close"], headers={"HX-Request": "true"})
+    # Closing asks first: the confirmation says what it posts, and a second counter signs.
+    asked = client.get(url["day"] + "?close=1", headers={"HX-Request": "true"}).content.decode()
+    assert "Confirm the close of the count" in asked and "1 box, a drop of 1.020.000" in asked
+    assert not CountDay.objects.filter(status="closed").exists()
+    alone = client.post(url["close"], {"counter": "counter2", "password": "pw-for-tests"})
+    assert alone.status_code == 422  # the closing counter cannot confirm their own close
+    assert "another member of the count team confirms it" in alone.content.decode()
+    wrong = client.post(url["close"], {"counter": "counter", "password": "nope"})
+    assert wrong.status_code == 422 and "Wrong username or password" in wrong.content.decode()
+    closed = client.post(
+        url["close"],
+        {"counter": "counter", "password": "pw-for-tests"},
+        headers={"HX-Request": "true"},
+    )
     assert closed.status_code == 200
     assert "The count is closed" in closed.content.decode()
+    assert "reopened only by a manager of the venue (floor-manager" in closed.content.decode()
     assert CountDay.objects.get().status == "closed"
+    event = AuditEvent.objects.get(action="count.close")
+    assert (event.user, event.after["confirmed_by"]) == (second, "counter")
 
     figures = client.get(url["figures"]).content.decode()
     assert "1.020.000" in figures and "Win/drop %" in figures
+    # the win per table drawn too, a bar for the one table counted
+    svg = chart_of(figures, "count-win-chart")
+    assert "Win by count per table" in svg
+
+
+def test_open_tables_blocking_the_close_are_named_with_who_closes_them(client, floor):
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    client_of(client, staff("counter", COUNT, floor.venue))
+    day = session.shift.gaming_date.isoformat()
+    page = client.get(reverse("console:count-day", args=[floor.venue.pk, day])).content.decode()
+    assert "Tables still open" in page
+    assert f"{floor.table.code}, dealt by {floor.dealer.get_username()}" in page
+    assert floor.supervisor.get_username() in page.split("Ask a supervisor or manager")[1]
+    assert "Close the count" not in page
 
 
 def test_the_count_is_the_count_teams_and_another_venue_is_not_found(client, floor, box):

@@ -26,6 +26,7 @@ from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request
 from casino.services.slips import slip_request
 from casino.timezones import venue_zone
+from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +64,8 @@ def test_a_pits_supervisor_and_the_manager_see_it_others_do_not(client, floor, p
         page = client.get(url).content.decode()
         assert 'hx-trigger="every 5s"' in page
         assert "dealer" in article(page, "NN1")
+        svg = chart_of(page, "floor-win-chart")
+        assert "Win by ledger per open table" in svg and ">NN1<" not in svg.split("</desc>")[0]
     # a supervisor of the venue who does not run this pit
     assert (
         url

@@ -170,6 +170,10 @@ def test_a_void_is_approved_by_a_supervisor_with_their_own_credentials(
     assert done.status_code == 200 and 'id="history"' in done.content.decode()
     settled_round.refresh_from_db()
     assert settled_round.status == RoundStatus.VOIDED
+    # a voided round settles nothing: the history shows no house figure for it
+    row = done.content.decode().split(f'id="round-{settled_round.pk}"')[1].split("</tr>")[0]
+    assert "A voided round settles nothing." in row and "net plus" not in row
+    assert "net minus" not in row
     assert settled_round.void_requested_by == floor.dealer
     assert settled_round.voided_by == floor.supervisor
     assert LedgerEntry.objects.filter(round=settled_round).count() % 2 == 0

@@ -3,6 +3,7 @@ its chart and evidence, Run now, and an alert's investigation in the fluctuation
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from types import SimpleNamespace
 
@@ -215,3 +216,43 @@ def test_a_name_several_members_share_asks_for_the_number(client, floor, picked_
     PlayerFactory(venue=floor.venue, membership_number="HN-0043", name="Trần Văn Lan")
     _context, text = shown(client, floor, status=400, player="lan")
     assert "Several members of this venue have lan in their name" in text
+
+
+@pytest.mark.django_db
+def test_the_page_says_how_many_results_names_each_game_and_offers_the_runs_dates(
+    client, floor, picked_run
+):
+    run = picked_run.run
+    IntegrityRun.objects.filter(pk=run.pk).update(date_from=run.date_from.replace(day=1))
+    run.refresh_from_db()
+    context, text = shown(client, floor)
+    rows = run.results.count()
+    assert f"{rows} results, of which {run.tests} had enough data to be tested" in text
+    # Run now offers the dates of the run shown, not one day of its own
+    assert (context["date_from"], context["date_to"]) == (run.date_from, run.date_to)
+    assert f'name="from" value="{run.date_from:%Y-%m-%d}"' in text
+    # each row names its game: a player's net results of two games are two rows, told apart
+    assert all(result.game_label for result in context["results"])
+    assert '<th scope="col">Game</th>' in text
+
+
+@pytest.mark.django_db
+def test_the_card_chart_has_a_y_axis_and_one_row_of_labels(client, floor, flagged_run):
+    context, _text = shown(client, floor)
+    svg = context["chart_svg"]
+    assert 'class="axis"' in svg and svg.count('class="tick"') == 5
+    labels = re.findall(r"<title>[^<]*</title>([^<]*)</text>", svg)
+    assert labels and all(len(label) <= 12 for label in labels)
+
+
+@pytest.mark.django_db
+def test_an_auditor_is_not_offered_run_now_and_is_refused_it(client, floor, flagged_run):
+    english(client, floor.auditor)
+    page = client.get(reverse("reports:integrity"), {"venue": floor.venue.code})
+    assert page.status_code == 200 and "Run now</button>" not in page.content.decode()
+    refused = client.post(reverse("reports:integrity_run"), {"venue": floor.venue.code})
+    assert refused.status_code == 403
+    assert not IntegrityRun.objects.filter(requested_by=floor.auditor).exists()
+    english(client, floor.manager)
+    page = client.get(reverse("reports:integrity"), {"venue": floor.venue.code})
+    assert "Run now</button>" in page.content.decode()

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -22,6 +23,7 @@ from django.utils.translation import gettext
 from casino.models import BetTally, Shift
 from casino.reports import periods
 from casino.reports.periods import period_figures, period_of
+from tests.casino.charts import bars_in, chart_of
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -218,3 +220,15 @@ def test_the_page_speaks_the_venues_language(client, night):
     with translation.override("ko"):
         heading = gettext("Periods and comparisons")
     assert heading != "Periods and comparisons" and heading in page
+
+
+def test_the_monthly_trend_is_drawn_above_its_table(client, night):
+    client.force_login(night.floor.manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("reports:periods"), {"venue": "hanoi", "date": "2026-11-28"})
+    text = page.content.decode()
+    svg = chart_of(text, "period-trend-chart")
+    assert "House win and hold by month (VND)" in svg
+    assert text.index("period-trend-chart") < text.index("Monthly lines up to the gaming date")
+    months = len(page.context["trend_lines"])
+    assert months and bars_in(svg) >= months  # a bar a month (and the axes' own patches)

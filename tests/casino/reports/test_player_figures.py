@@ -28,6 +28,7 @@ from casino.reports import outputs, selectors, services
 from casino.reports.kinds import fee_games
 from casino.reports.players import player_history
 from tests.casino.api import client_for
+from tests.casino.charts import chart_of
 from tests.tablegames.test_tablegames import Blackjack
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +88,10 @@ def test_the_page_says_which_definitions_its_figures_use(client, night):
     for key in ("handle", "average_bet", "theoretical_win", "actual_win"):
         assert str(figures.DEFINITIONS[key]) in page.replace("&#x27;", "'"), key
     assert "+485,000" in page and "42,000" in page
+    # the sessions drawn too: actual against theoretical, above the table of them
+    svg = chart_of(page, "player-history-chart")
+    assert "Actual against theoretical win by session" in svg
+    assert page.index("player-history-chart") < page.index('id="history"')
 
 
 def test_the_shift_report_the_dashboard_and_the_player_page_agree_on_the_players_figures(

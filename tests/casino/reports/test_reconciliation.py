@@ -87,7 +87,9 @@ def test_a_day_that_does_not_reconcile_then_does_once_counted(closed):
     counters = [staff(name, COUNT, venue) for name in ("counter", "counter2")]
     for who in counters:
         count_record(box=box, user=who, notes={"500000": 214})
-    count_close(venue=venue, gaming_date=box.gaming_date, user=counters[0])
+    count_close(
+        venue=venue, gaming_date=box.gaming_date, user=counters[0], confirmed_by=counters[1]
+    )
 
     page = _page(closed.auditor, closed).content.decode()
     assert 'id="reconciliation-verdict" data-reconciles="yes"' in page
@@ -156,7 +158,12 @@ def _counted(played):
     counters = [staff(name, COUNT, played.venue) for name in ("counter", "counter2")]
     for who in counters:
         count_record(box=box, user=who, notes={"500000": 214})
-    count_close(venue=played.venue, gaming_date=box.gaming_date, user=counters[0])
+    count_close(
+        venue=played.venue,
+        gaming_date=box.gaming_date,
+        user=counters[0],
+        confirmed_by=counters[1],
+    )
 
 
 def _surface(page, surface, table):
@@ -248,7 +255,8 @@ def test_the_csv_xlsx_and_pdf_read_back(closed):
     page = client.get(reverse("reports:reconciliation") + query).content.decode()
     for name in ("csv", "xlsx", "pdf"):
         link = reverse("reports:reconciliation_file", args=[name]) + query
-        assert f'href="{link.replace("&", "&amp;")}" download' in page
+        for lang in ("venue", "reader"):  # the venue's language, and the reader's
+            assert f'href="{link.replace("&", "&amp;")}&amp;lang={lang}"' in page
     raw = client.get(reverse("reports:reconciliation_file", args=["csv"]) + query)
     assert raw["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(raw.content.decode("utf-8-sig"))))

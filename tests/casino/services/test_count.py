@@ -207,7 +207,12 @@ def test_a_counter_of_another_venue_does_not_find_the_box(count):
     with pytest.raises(NotFound):
         count_record(box=box, user=outsider, **FIRST)
     with pytest.raises(NotFound):
-        count_close(venue=count.venue, gaming_date=box.gaming_date, user=outsider)
+        count_close(
+            venue=count.venue,
+            gaming_date=box.gaming_date,
+            user=outsider,
+            confirmed_by=count.counter,
+        )
 
 
 def test_a_counter_who_supervises_at_the_venue_does_not_count(count):
@@ -295,15 +300,21 @@ def test_the_days_count_closes_once_every_box_is_counted_and_then_takes_no_more(
     day = box.gaming_date
     end_gaming_day(count.venue, day)
     with pytest.raises(Conflict) as refused:
-        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+        count_close(
+            venue=count.venue, gaming_date=day, user=count.counter, confirmed_by=count.counter2
+        )
     assert refused.value.reason == "boxes_not_counted"
     assert box.label in refused.value.message
     count_record(box=box, user=count.counter, **FIRST)
     count_record(box=box, user=count.counter2, **FIRST)
-    closed = count_close(venue=count.venue, gaming_date=day, user=count.counter2)
+    closed = count_close(
+        venue=count.venue, gaming_date=day, user=count.counter2, confirmed_by=count.counter
+    )
     assert (closed.status, closed.closed_by) == ("closed", count.counter2)
     with pytest.raises(Conflict) as refused:
-        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+        count_close(
+            venue=count.venue, gaming_date=day, user=count.counter, confirmed_by=count.counter2
+        )
     assert refused.value.reason == "count_closed"
     # A table opened after the day ended plays the next gaming day: its box is that day's.
     late = open_table(count)
@@ -316,11 +327,19 @@ def test_a_day_without_boxes_and_the_wrong_people_do_not_close_a_count(count):
     box = closed_box(count)
     with pytest.raises(Conflict) as refused:
         count_close(
-            venue=count.venue, gaming_date=box.gaming_date.replace(year=2001), user=count.counter
+            venue=count.venue,
+            gaming_date=box.gaming_date.replace(year=2001),
+            user=count.counter,
+            confirmed_by=count.counter2,
         )
     assert refused.value.reason == "no_boxes"
     with pytest.raises(Forbidden):
-        count_close(venue=count.venue, gaming_date=box.gaming_date, user=count.supervisor)
+        count_close(
+            venue=count.venue,
+            gaming_date=box.gaming_date,
+            user=count.supervisor,
+            confirmed_by=count.counter,
+        )
     assert not CountDay.objects.filter(status="closed").exists()
 
 
@@ -440,7 +459,9 @@ def test_a_day_still_being_played_keeps_its_count_open_for_a_table_opened_later(
     day = box.gaming_date
     count_twice(box, count)
     with pytest.raises(Conflict) as refused:
-        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+        count_close(
+            venue=count.venue, gaming_date=day, user=count.counter, confirmed_by=count.counter2
+        )
     assert refused.value.reason == "day_not_ended"
     assert f"the gaming day {day.isoformat()} is still being played" in refused.value.message
     assert "its count closes once the day ends, from" in refused.value.message
@@ -450,7 +471,9 @@ def test_a_day_still_being_played_keeps_its_count_open_for_a_table_opened_later(
     end_gaming_day(count.venue, day)
     # Past its end, a table of the day still open keeps the count open, named.
     with pytest.raises(Conflict) as refused:
-        count_close(venue=count.venue, gaming_date=day, user=count.counter)
+        count_close(
+            venue=count.venue, gaming_date=day, user=count.counter, confirmed_by=count.counter2
+        )
     assert refused.value.reason == "sessions_open"
     assert "these tables are still open on" in refused.value.message
     assert "NN2" in refused.value.message and "NN1" not in refused.value.message
@@ -459,7 +482,9 @@ def test_a_day_still_being_played_keeps_its_count_open_for_a_table_opened_later(
     late_box = box_of(later)
     assert late_box.gaming_date == day
     count_twice(late_box, count)
-    closed = count_close(venue=count.venue, gaming_date=day, user=count.counter)
+    closed = count_close(
+        venue=count.venue, gaming_date=day, user=count.counter, confirmed_by=count.counter2
+    )
     assert closed.status == "closed"
     figures = win_figures(count.venue, day)
     assert figures["total"]["drop"] == 2 * FIRST_TOTAL
@@ -511,7 +536,7 @@ def test_a_box_stranded_by_a_count_closed_under_the_old_rule_is_counted_after_a_
 
     count_twice(stranded, count)
     end_gaming_day(count.venue, day)
-    count_close(venue=count.venue, gaming_date=day, user=count.counter2)
+    count_close(venue=count.venue, gaming_date=day, user=count.counter2, confirmed_by=count.counter)
     assert win_figures(count.venue, day)["total"]["drop"] == 2 * FIRST_TOTAL
     # Every box counted: the closed count is final.
     with pytest.raises(Conflict) as refused:
