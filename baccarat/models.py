@@ -174,11 +174,16 @@ class Shoe(models.Model):
     session's rounds before any shoe was recorded are shoe 1's.
     """
 
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="+", verbose_name=_("session")
+    )
     number = models.PositiveIntegerField(_("shoe"))
     started_at = models.DateTimeField(_("started at"))
     started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("started by"),
     )
 
     class Meta:
@@ -199,17 +204,32 @@ class CommissionCollection(models.Model):
     """Commission the house collected from a seat's commission box (a negative amount: the
     house gave back what a voided round had been charged)."""
 
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="+", verbose_name=_("session")
+    )
     position = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player"),
     )
     amount = money_field(_("amount"))
     shoe = models.ForeignKey(
-        Shoe, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Shoe,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("shoe"),
     )
     collected_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("collected by"),
     )
     collected_at = models.DateTimeField(_("collected at"))
     reason = models.CharField(_("reason"), max_length=255, blank=True)

@@ -319,6 +319,8 @@ class PaytableRow(models.Model):
     )
 
     class Meta:
+        verbose_name = _("paytable row")
+        verbose_name_plural = _("paytable rows")
         ordering = ["version", "bet_type", "category"]
         constraints = [
             models.UniqueConstraint(
@@ -352,6 +354,8 @@ class BonusLine(models.Model):
     odds = rate_field(_("odds (N:1)"), validators=[MinValueValidator(Decimal("0"))])
 
     class Meta:
+        verbose_name = _("bonus line")
+        verbose_name_plural = _("bonus lines")
         ordering = ["version", "position"]
         constraints = [
             models.UniqueConstraint(fields=["version", "position"], name="niuniu_bonus_position"),
