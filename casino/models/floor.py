@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.models.rulesets import Ruleset
 from casino.models.venues import Venue, game_choices
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, venue_money
 from casino.players import STORED_FORM, MembershipNumberField
 
 
@@ -96,7 +96,11 @@ class TableLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.bet_type}: {self.min_stake}-{self.max_stake}"
+        venue = self.table.venue
+        return (
+            f"{self.table} {self.bet_type}: "
+            f"{venue_money(self.min_stake, venue)}–{venue_money(self.max_stake, venue)}"
+        )
 
 
 class Player(models.Model):
