@@ -47,7 +47,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Case, DateField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Cast, TruncMonth
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino import figures
@@ -206,7 +206,7 @@ DIMENSIONS: dict[str, Dimension] = {
         Dimension("pit", _("Pit"), ("table__pit_id",), _pits),
         Dimension("game", _("Game"), ("game",), _games),
         Dimension("bet_type", _("Bet type"), ("game", "bet_type"), _bet_types),
-        Dimension("dealer", _("Dealer"), ("dealer_id",), _dealers),
+        Dimension("dealer", pgettext_lazy("staff role", "Dealer"), ("dealer_id",), _dealers),
         Dimension("player", _("Player"), ("player_id",), _players, by_handle=True),
     ]
 }
