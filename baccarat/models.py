@@ -129,6 +129,7 @@ class BaccaratRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Baccarat ruleset version")
+        verbose_name_plural = _("Baccarat ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="baccarat_version_number"),
             models.CheckConstraint(
@@ -189,6 +190,7 @@ class Shoe(models.Model):
     class Meta:
         ordering = ["session", "number"]
         verbose_name = _("shoe")
+        verbose_name_plural = _("shoes")
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="baccarat_shoe_number"),
             models.CheckConstraint(
@@ -237,6 +239,7 @@ class CommissionCollection(models.Model):
     class Meta:
         ordering = ["session", "collected_at", "pk"]
         verbose_name = _("commission collection")
+        verbose_name_plural = _("commission collections")
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(amount=0), name="baccarat_collection_not_zero"

@@ -156,6 +156,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Niu Niu ruleset version")
+        verbose_name_plural = _("Niu Niu ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="niuniu_version_number"),
         ]

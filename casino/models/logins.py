@@ -75,7 +75,7 @@ class ApiToken(AbstractAuthToken):
     One per user and device: a second login from the same device replaces the token.
     """
 
-    id = models.BigAutoField(primary_key=True)
+    id = models.BigAutoField(_("ID"), primary_key=True)
     # knox makes the digest the primary key; here it is only unique, so a token has a short
     # id to be listed and revoked by, which reveals nothing of the key.
     digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
