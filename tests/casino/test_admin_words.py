@@ -62,5 +62,5 @@ def test_a_tables_page_names_its_fields_in_the_readers_language(manager_client, 
         for name in ("seats", "status", "code"):
             label = str(capfirst(Table._meta.get_field(name).verbose_name))
             assert f">{label}:</label>" in body, label
-        title = str(capfirst(Table._meta.verbose_name))
+        title = str(Table._meta.verbose_name)  # "Change table", the page title
     assert title in body
