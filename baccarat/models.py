@@ -136,6 +136,7 @@ class BaccaratRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Baccarat ruleset version")
+        verbose_name_plural = _("Baccarat ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="baccarat_version_number"),
             models.CheckConstraint(
@@ -181,16 +182,22 @@ class Shoe(models.Model):
     session's rounds before any shoe was recorded are shoe 1's.
     """
 
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="+", verbose_name=_("session")
+    )
     number = models.PositiveIntegerField(_("shoe"))
     started_at = models.DateTimeField(_("started at"))
     started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("started by"),
     )
 
     class Meta:
         ordering = ["session", "number"]
         verbose_name = _("shoe")
+        verbose_name_plural = _("shoes")
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="baccarat_shoe_number"),
             models.CheckConstraint(
@@ -206,17 +213,32 @@ class CommissionCollection(models.Model):
     """Commission the house collected from a seat's commission box (a negative amount: the
     house gave back what a voided round had been charged)."""
 
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="+", verbose_name=_("session")
+    )
     position = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player"),
     )
     amount = money_field(_("amount"))
     shoe = models.ForeignKey(
-        Shoe, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Shoe,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("shoe"),
     )
     collected_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("collected by"),
     )
     collected_at = models.DateTimeField(_("collected at"))
     reason = models.CharField(_("reason"), max_length=255, blank=True)
@@ -224,6 +246,7 @@ class CommissionCollection(models.Model):
     class Meta:
         ordering = ["session", "collected_at", "pk"]
         verbose_name = _("commission collection")
+        verbose_name_plural = _("commission collections")
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(amount=0), name="baccarat_collection_not_zero"

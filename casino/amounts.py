@@ -14,6 +14,7 @@ refused, always with the same words: what was typed and how to write it.
   same words, so a service given ``Decimal("0.5")`` for VND refuses it as the form would.
 - ``AmountField``: the Django form field built on the reader (every form and admin form
   with an amount uses it; ``bind_amounts`` gives a form's fields their venue);
+  ``AmountListField`` reads several in one input (a table's chip denominations);
   ``casino.api.serializers.fields.MoneyField`` is the API's, built on it too.
 
 Both ``read_amount`` and ``check_amount`` ask ``fits``, the one rule of what an amount of a
@@ -22,6 +23,7 @@ venue is. How amounts are written back is ``casino.money.venue_money``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -40,6 +42,7 @@ from casino.money import (
     grouped,
     parse_grouped,
     plain,
+    to_decimal,
     written,
 )
 
@@ -260,6 +263,69 @@ class AmountField(forms.Field):
         if isinstance(value, Decimal) and value.is_finite():
             return written(value, self.rules.grouping, places=self.rules.places)
         return value
+
+
+#: What separates the amounts of a list as a person types them: no grouping writes a
+#: semicolon or a line break inside an amount (a comma, a point and a space it may).
+LIST_SEPARATORS = re.compile(r"[;\n]")
+
+
+class AmountListField(AmountField):
+    """Several amounts in one input, as the venue writes them and separated by semicolons
+    (``500.000; 100.000; 5.000``): a table's chip denominations. Each is read by the
+    reader at the field's venue; the list is shown back in the venue's grouping. The
+    service that takes the list says what else is wrong with it (a value given twice)."""
+
+    widget = forms.TextInput(attrs={"autocomplete": "off", "size": 60})
+    #: The list a help text shows as its ``%(example)s``, in the venue's grouping.
+    example = (Decimal(500000), Decimal(100000), Decimal(5000))
+
+    def __init__(self, *, help_text: Any = "", **kwargs: Any) -> None:
+        self.help_template = help_text
+        super().__init__(help_text=help_text, **kwargs)
+        self._explain()
+
+    def bind(self, venue: Any, *, unit: Decimal | None = None) -> None:
+        super().bind(venue, unit=unit)
+        self._explain()
+
+    def _explain(self) -> None:
+        """The help text, its example written as the venue writes amounts."""
+        if self.help_template:
+            example = "; ".join(written(amount, self.rules.grouping) for amount in self.example)
+            self.help_text = self.help_template % {"example": example}
+
+    def to_python(self, value: Any) -> list[Decimal]:
+        if isinstance(value, list | tuple):  # what the model holds: values as text
+            return [to_decimal(item) for item in value]
+        amounts = []
+        for piece in LIST_SEPARATORS.split(str(value or "")):
+            if not piece.strip():
+                continue
+            try:
+                amounts.append(read_by(piece, self.rules))
+            except ValueError as error:
+                raise ValidationError(str(error), code="invalid") from None
+        return amounts
+
+    def validate(self, value: Any) -> None:
+        if self.required and not value:
+            raise ValidationError(self.error_messages["required"], code="required")
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return "; ".join(
+                written(to_decimal(item), self.rules.grouping, places=self.rules.places)
+                for item in value
+            )
+        return value
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        """Changed when the amounts differ, not their writing (``1.000`` is ``1000``)."""
+        try:
+            return self.to_python(data) != self.to_python(initial or [])
+        except (ValidationError, TypeError, ValueError):
+            return True
 
 
 def amount_formfield(db_field: models.Field, **kwargs: Any) -> forms.Field | None:

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CasinoConfig(AppConfig):
     name = "casino"
-    verbose_name = "Casino floor"
+    verbose_name = _("Casino floor")
 
     def ready(self) -> None:
         # Configure the Celery app when Django starts, so tasks sent from web processes use

@@ -324,6 +324,11 @@ class GameReports:
         if label is not None:
             self.label = label
 
+    def bet_label(self, bet_type: str) -> str:
+        """A bet type's name in a report, in the active language (the console's word for
+        it). Default: the bet type as stored."""
+        return bet_type
+
     def rated_play(
         self,
         *,

@@ -95,7 +95,7 @@ class RowBonusInline(admin.TabularInline):
     formset = RowBonusFormSet
     extra = 0
     fields = ["row", "category", "chi"]
-    verbose_name_plural = "Row bonuses (a winning row not listed scores 1 chi)"
+    verbose_name_plural = _("Row bonuses (a winning row not listed scores 1 chi)")
 
     def _editable(self, obj: Any) -> bool:
         return obj is None or obj.is_editable
@@ -115,7 +115,7 @@ class InstantWinInline(RowBonusInline):
     formset = InstantWinFormSet
     fields = ["kind", "chi"]
     max_num = len(InstantWinAmount._meta.get_field("kind").choices)
-    verbose_name_plural = "Instant wins (chi from each other player; 0: not paid)"
+    verbose_name_plural = _("Instant wins (chi from each other player; 0: not paid)")
 
 
 @admin.register(MauBinhRulesetVersion)
@@ -126,7 +126,7 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
     fieldsets = [
         (None, {"fields": ["ruleset", "notes"]}),
         (
-            "Scoring",
+            _("Scoring"),
             {
                 "fields": [
                     "scoop_multiplier",
@@ -137,7 +137,7 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
             },
         ),
         (
-            "Instant wins",
+            _("Instant wins"),
             {
                 "fields": [
                     "dragon_flush_counts_as_dragon",
@@ -147,9 +147,9 @@ class MauBinhRulesetVersionAdmin(RulesetVersionAdmin):
                 ]
             },
         ),
-        ("Money", {"fields": ["fee_rate", "fee_basis", "quit_penalty"]}),
+        (_("Money"), {"fields": ["fee_rate", "fee_basis", "quit_penalty"]}),
         (_("Fee rounding"), {"fields": list(ROUNDING_FIELDS)}),
-        ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
+        (_("Status"), {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
 

@@ -207,6 +207,7 @@ class MauBinhRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Mau Binh ruleset version")
+        verbose_name_plural = _("Mau Binh ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="maubinh_version_number"),
             models.CheckConstraint(
@@ -322,6 +323,7 @@ class InstantWinAmount(models.Model):
     class Meta:
         ordering = ["version", "kind"]
         verbose_name = _("instant-win amount")
+        verbose_name_plural = _("instant-win amounts")
         constraints = [
             models.UniqueConstraint(fields=["version", "kind"], name="maubinh_instant_win_unique"),
         ]

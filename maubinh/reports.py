@@ -7,11 +7,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from casino.games import GameReports
+from maubinh.console.labels import bet_label
 
 
 class MauBinhReports(GameReports):
     label = _("Mau Binh")
     house_banked = False
+
+    def bet_label(self, bet_type: str) -> str:
+        return bet_label(bet_type)
 
 
 REPORTS = MauBinhReports()

@@ -89,7 +89,7 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
         (None, {"fields": ["ruleset", "notes"]}),
         (_("Commission rounding"), {"fields": list(ROUNDING_FIELDS)}),
         (
-            "Bets offered and deposits",
+            _("Bets offered and deposits"),
             {
                 "fields": [
                     "offers_double",
@@ -102,7 +102,7 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
             },
         ),
         (
-            "Special hands",
+            _("Special hands"),
             {
                 "fields": [
                     "five_small",
@@ -115,7 +115,7 @@ class NiuNiuRulesetVersionAdmin(RulesetVersionAdmin):
             },
         ),
         (_("Boxes"), {"fields": ["max_boxes"]}),
-        ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
+        (_("Status"), {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
 

@@ -156,6 +156,7 @@ class NiuNiuRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("Niu Niu ruleset version")
+        verbose_name_plural = _("Niu Niu ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="niuniu_version_number"),
         ]
@@ -319,6 +320,8 @@ class PaytableRow(models.Model):
     )
 
     class Meta:
+        verbose_name = _("paytable row")
+        verbose_name_plural = _("paytable rows")
         ordering = ["version", "bet_type", "category"]
         constraints = [
             models.UniqueConstraint(
@@ -352,6 +355,8 @@ class BonusLine(models.Model):
     odds = rate_field(_("odds (N:1)"), validators=[MinValueValidator(Decimal("0"))])
 
     class Meta:
+        verbose_name = _("bonus line")
+        verbose_name_plural = _("bonus lines")
         ordering = ["version", "position"]
         constraints = [
             models.UniqueConstraint(fields=["version", "position"], name="niuniu_bonus_position"),

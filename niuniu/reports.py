@@ -6,11 +6,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from casino.games import GameReports
+from niuniu.console.labels import bet_label
 
 
 class NiuNiuReports(GameReports):
     label = _("Niu Niu")
     house_banked = True
+
+    def bet_label(self, bet_type: str) -> str:
+        return bet_label(bet_type)
 
 
 REPORTS = NiuNiuReports()

@@ -24,7 +24,7 @@ class TableGameRulesetVersionAdmin(RulesetVersionAdmin):
         (None, {"fields": ["ruleset", "notes"]}),
         (_("Rating"), {"fields": ["game_name", "house_edge_rate", "decisions_per_hour"]}),
         (_("Rounding"), {"fields": list(ROUNDING_FIELDS)}),
-        ("Status", {"fields": RulesetVersionAdmin.readonly_status_fields}),
+        (_("Status"), {"fields": RulesetVersionAdmin.readonly_status_fields}),
     ]
 
 

@@ -71,6 +71,7 @@ class TableGameRulesetVersion(RulesetVersion):
 
     class Meta(RulesetVersion.Meta):
         verbose_name = _("table game ruleset version")
+        verbose_name_plural = _("table game ruleset versions")
         constraints = [
             models.UniqueConstraint(fields=["ruleset", "number"], name="tablegames_version_number"),
             models.CheckConstraint(

@@ -159,3 +159,90 @@ def test_the_committed_mo_says_what_the_po_says(language):
             + "\n  ".join(stale),
             pytrace=False,
         )
+
+
+# The admin's names: a model's, a field's, an app's, a fieldset's and an inline's title are
+# read by the admin at run time, so extraction sees them only when they are marked.
+
+#: Fields the admin never shows (a token's secret parts, a form's one-time key).
+NEVER_SHOWN = {
+    ("casino", "apitoken", "token_key"),
+    ("casino", "apitoken", "digest"),
+    ("integrity", "investigationnote", "key"),
+}
+
+
+def is_the_projects(app_config) -> bool:
+    path = Path(app_config.path).resolve()
+    return path.is_relative_to(ROOT.resolve()) and "site-packages" not in path.parts
+
+
+def admin_names() -> dict[str, object]:
+    """Every name the admin shows of the project's apps, by where it is shown."""
+    from django.apps import apps
+    from django.contrib import admin
+
+    names: dict[str, object] = {}
+    for app_config in apps.get_app_configs():
+        if is_the_projects(app_config):
+            names[f"app {app_config.label}"] = app_config.verbose_name
+
+    def model_names(model, parent=None) -> None:
+        opts = model._meta
+        names[f"{opts.label} (one)"] = opts.verbose_name
+        names[f"{opts.label} (many)"] = opts.verbose_name_plural
+        for field in [*opts.fields, *opts.many_to_many]:
+            if field.auto_created or (opts.app_label, opts.model_name, field.name) in NEVER_SHOWN:
+                continue
+            if parent is not None and field.is_relation and field.related_model is parent:
+                continue  # an inline's key to the row it is shown in: hidden
+            names[f"{opts.label}.{field.name}"] = field.verbose_name
+
+    for model, model_admin in admin.site._registry.items():
+        if not is_the_projects(apps.get_app_config(model._meta.app_label)):
+            continue
+        model_names(model)
+        for title, _options in model_admin.fieldsets or ():
+            if title is not None:
+                names[f"{model._meta.label} fieldset {title}"] = title
+        for inline in model_admin.inlines:
+            model_names(inline.model, parent=model)
+            for attribute in ("verbose_name", "verbose_name_plural"):
+                if getattr(inline, attribute, None) is not None:
+                    names[f"{inline.__name__}.{attribute}"] = getattr(inline, attribute)
+    return names
+
+
+def test_the_admins_names_are_marked_for_translation():
+    from django.utils.functional import Promise
+
+    names = admin_names()
+    assert "casino.Table.chip_denominations" in names and "app casino" in names
+    unmarked = [
+        f"{where}: {name!r}" for where, name in names.items() if not isinstance(name, Promise)
+    ]
+    if unmarked:
+        pytest.fail(
+            "Not marked for translation (write gettext_lazy(...), e.g. verbose_name=_(...)):\n  "
+            + "\n  ".join(unmarked),
+            pytrace=False,
+        )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_admins_names_are_translated(language):
+    from django.utils import translation
+
+    catalogue = read_po(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
+    translated = {key[1] for key, entry in catalogue.items() if entry.translated}
+    with translation.override("en"):
+        english = {where: str(name) for where, name in admin_names().items()}
+    untranslated = [
+        f"{where}: {text!r}" for where, text in english.items() if text not in translated
+    ]
+    if untranslated:
+        pytest.fail(
+            f"The admin shows these in English in locale/{language}/LC_MESSAGES/django.po:\n  "
+            + "\n  ".join(untranslated),
+            pytrace=False,
+        )

@@ -19,6 +19,7 @@ from django.utils.text import capfirst
 
 from casino.amounts import amount_formfield, amounts_at, is_money_field
 from casino.models import Ruleset, Venue
+from casino.money import venue_money, written
 from casino.staff.roles import venue_ids, venues_permitted
 from casino.timezones import local_time, zone, zone_name
 
@@ -55,6 +56,12 @@ class AmountFields:
             return None
         venue_id = self.venue_of(obj)  # type: ignore[attr-defined]
         return Venue.objects.filter(pk=venue_id).first() if venue_id else None
+
+    def amounts_written_at(self, obj: Any) -> Venue | None:
+        """The venue ``obj``'s amounts are written at (``amounts_venue``, read once)."""
+        if "_casino_amounts_venue" not in obj.__dict__:
+            obj.__dict__["_casino_amounts_venue"] = self.amounts_venue(obj)
+        return obj.__dict__["_casino_amounts_venue"]
 
     def amounts_read_at(self, form_class: Any, obj: Any) -> Any:
         venue = self.amounts_venue(obj)
@@ -104,6 +111,63 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             if obj is None:
                 return None
         return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
+
+    # -- amounts as the venue writes them ------------------------------------------------
+
+    def __getattr__(self, name: str) -> Any:
+        # ``<field>_written``: a read-only money field shown as its venue writes amounts
+        # (``render_change_form`` puts these names in place of the fields).
+        if name.endswith(WRITTEN) and not name.startswith("_"):
+            field = name[: -len(WRITTEN)]
+            if self._is_money(field):
+                return self._written(field)
+        raise AttributeError(name)
+
+    def _is_money(self, name: str) -> bool:
+        try:
+            return is_money_field(self.opts.get_field(name))
+        except FieldDoesNotExist:
+            return False
+
+    def _written(self, name: str) -> Callable[[Any], str | None]:
+        admin_ = self
+
+        def shown(obj: Any) -> str | None:
+            value = getattr(obj, name)
+            if value is None:
+                return None
+            venue = admin_.amounts_written_at(obj)
+            return venue_money(value, venue) if venue is not None else written(value)
+
+        shown.__name__ = f"{name}{WRITTEN}"
+        field = self.opts.get_field(name)
+        return admin.display(description=capfirst(field.verbose_name))(shown)
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> Any:
+        """The page, its read-only amounts written as the venue writes them (``1.000``),
+        not as the bare field's ``1000.00``."""
+        adminform = context.get("adminform")
+        if adminform is not None and obj is not None:
+            shown = {
+                name: f"{name}{WRITTEN}"
+                for name in adminform.readonly_fields
+                if isinstance(name, str) and self._is_money(name)
+            }
+            if shown:
+                adminform.readonly_fields = [shown.get(n, n) for n in adminform.readonly_fields]
+                adminform.fieldsets = [
+                    (title, {**options, "fields": _renamed(options["fields"], shown)})
+                    for title, options in adminform.fieldsets
+                ]
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     # -- times on the venue's clocks -------------------------------------------------------
 
@@ -237,6 +301,20 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         elif db_field.related_model is Ruleset:
             field.queryset = field.queryset.filter(venue__in=venues)
         return field
+
+
+#: The end of the name a read-only amount is shown under (``VenueScopedAdmin.__getattr__``).
+WRITTEN = "_written"
+
+
+def _renamed(fields: Any, names: dict[str, str]) -> list[Any]:
+    """A fieldset's fields (a line may be a tuple of fields) with ``names`` renamed."""
+    return [
+        tuple(names.get(n, n) for n in field)
+        if isinstance(field, list | tuple)
+        else names.get(field, field)
+        for field in fields
+    ]
 
 
 def messages_of(error: ValidationError) -> list[str]:

@@ -20,8 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from casino.admin.base import AmountFields, ReadOnlyAdmin, VenueScopedAdmin
+from casino.admin.records import money_column
 from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
-from casino.amounts import model_formfield
+from casino.amounts import AmountListField, model_formfield
 from casino.errors import ServiceError
 from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
@@ -93,7 +94,7 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
         "code",
         "name",
         "currency",
-        "rounding_unit",
+        money_column(Venue, "rounding_unit", "", signed=False),
         "timezone",
         "gaming_day_starts",
         "language",
@@ -183,9 +184,32 @@ class TableForm(ParseOnlyModelForm):
         ),
     )
 
+    chip_denominations = AmountListField(
+        label=_("Chip denominations"),
+        help_text=_(
+            "The values of the table's chips as the venue writes amounts, separated by "
+            "semicolons, e.g. %(example)s."
+        ),
+    )
+
     class Meta:
         model = Table
         fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ruleset = self.fields.get("ruleset")
+        if ruleset is None:
+            return
+        # A table plays one of its own venue's rulesets (the service takes no other): the
+        # menu offers no other venue's, nor a preset.
+        if self.instance.pk is not None:
+            ruleset.queryset = ruleset.queryset.filter(venue_id=self.instance.venue_id)
+        else:
+            ruleset.queryset = ruleset.queryset.filter(venue__isnull=False)
+        ruleset.error_messages["invalid_choice"] = _(
+            "That ruleset is not one of this venue's: choose one from the list."
+        )
 
 
 @admin.register(Table)
@@ -305,6 +329,8 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
                     "id": requested.pk,
                     "current": requested.from_ruleset.code,
                 },
+                level=messages.WARNING,
+                instead=not changes,
             )
         return table
 

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
+from casino.admin.records import money_column
 from casino.admin.writes import ParseOnlyModelForm, ServiceWrites
 from casino.models import Pit, Table, TableLimitChange
 from casino.services.pits import pit_create, pit_update
@@ -111,8 +112,8 @@ class TableLimitChangeAdmin(ReadOnlyAdmin):
     list_display = [
         "table",
         "bet_type",
-        "min_stake",
-        "max_stake",
+        money_column(TableLimitChange, "min_stake", "table__venue", signed=False),
+        money_column(TableLimitChange, "max_stake", "table__venue", signed=False),
         "effective_at",
         "requested_by",
         "reason",

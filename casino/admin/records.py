@@ -34,8 +34,8 @@ def money_column(
         amount = getattr(obj, field)
         if amount is None:
             return None  # the admin's empty value
-        venue = obj
-        for step in venue_path.split("__"):
+        venue = obj  # a venue's own amount: no path
+        for step in filter(None, venue_path.split("__")):
             venue = getattr(venue, step)
         return venue_money(amount, venue, signed=signed)
 

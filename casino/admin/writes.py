@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.forms.models import construct_instance
@@ -92,8 +93,23 @@ class ServiceWrites:
         raise NotImplementedError
 
     @staticmethod
-    def note(request: HttpRequest, text: str) -> None:
+    def note(
+        request: HttpRequest, text: str, *, level: int = messages.SUCCESS, instead: bool = False
+    ) -> None:
+        """Say ``text`` in the admin's history and above the page, at ``level``. ``instead``:
+        nothing was saved but what ``text`` says (e.g. a change only asked for, that
+        another manager approves), so Django's "changed successfully" is not shown."""
         request.__dict__.setdefault("_casino_admin_notes", []).append(str(text))
+        request.__dict__.setdefault("_casino_admin_shown", []).append((str(text), level))
+        if instead:
+            request.__dict__["_casino_admin_instead"] = True
+
+    def message_user(
+        self, request: HttpRequest, message: Any, level: int = messages.INFO, *args, **kwargs
+    ):
+        if level == messages.SUCCESS and request.__dict__.get("_casino_admin_instead"):
+            return  # Django's word that the object was saved: the notes say what was
+        super().message_user(request, message, level, *args, **kwargs)  # type: ignore[misc]
 
     def changeform_view(
         self,
@@ -110,7 +126,8 @@ class ServiceWrites:
             # The refused save is rolled back (the view's transaction); the same POST is
             # shown again, its form invalid with the service's message.
             setattr(request, _REFUSAL, error)
-            request.__dict__.pop("_casino_admin_notes", None)
+            for kept in ("_casino_admin_notes", "_casino_admin_shown", "_casino_admin_instead"):
+                request.__dict__.pop(kept, None)
             return super().changeform_view(request, object_id, form_url, extra_context)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
@@ -123,8 +140,8 @@ class ServiceWrites:
     def save_related(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> None:
         saved = self.write(request, form, formsets, change)
         adopt(form.instance, saved)
-        for text in request.__dict__.get("_casino_admin_notes", []):
-            self.message_user(request, text)
+        for text, level in request.__dict__.get("_casino_admin_shown", []):
+            super().message_user(request, text, level)  # type: ignore[misc]
 
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: list, add: bool

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.models.rulesets import Ruleset
 from casino.models.venues import Venue, game_choices
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, venue_money
 from casino.players import STORED_FORM, MembershipNumberField
 
 
@@ -26,18 +26,27 @@ class Table(models.Model):
         ACTIVE = "active", _("Active")
         INACTIVE = "inactive", _("Inactive")
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="tables")
-    code = models.SlugField(max_length=32)
-    game = models.CharField(max_length=16, choices=game_choices)
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="tables")
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="tables", verbose_name=_("venue")
+    )
+    code = models.SlugField(max_length=32, verbose_name=_("code"))
+    game = models.CharField(max_length=16, choices=game_choices, verbose_name=_("game"))
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="tables", verbose_name=_("ruleset")
+    )
     seats = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(9)],
         help_text=_("Player boxes or seats, as the game calls them."),
+        verbose_name=_("seats"),
     )
     chip_denominations = models.JSONField(
-        default=list, help_text=_('Chip values as text, largest first, e.g. ["100000", "5000"].')
+        default=list,
+        help_text=_('Chip values as text, largest first, e.g. ["100000", "5000"].'),
+        verbose_name=_("chip denominations"),
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status")
+    )
     pit = models.ForeignKey(
         "casino.Pit",
         null=True,
@@ -45,9 +54,12 @@ class Table(models.Model):
         on_delete=models.PROTECT,
         related_name="tables",
         help_text=_("The pit the table stands in (one of its venue's)."),
+        verbose_name=_("pit"),
     )
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["venue__code", "code"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "code"], name="table_code_per_venue"),
@@ -60,12 +72,20 @@ class Table(models.Model):
 class TableLimit(models.Model):
     """The smallest and largest stake a table takes for one bet type."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="limits")
-    bet_type = models.CharField(max_length=16)
-    min_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
-    max_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="limits", verbose_name=_("table")
+    )
+    bet_type = models.CharField(max_length=16, verbose_name=_("bet type"))
+    min_stake = money_field(
+        validators=[MinValueValidator(Decimal("0.01"))], verbose_name=_("min stake")
+    )
+    max_stake = money_field(
+        validators=[MinValueValidator(Decimal("0.01"))], verbose_name=_("max stake")
+    )
 
     class Meta:
+        verbose_name = _("table limit")
+        verbose_name_plural = _("table limits")
         ordering = ["table", "bet_type"]
         constraints = [
             models.UniqueConstraint(fields=["table", "bet_type"], name="table_limit_per_bet_type"),
@@ -76,7 +96,11 @@ class TableLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.bet_type}: {self.min_stake}-{self.max_stake}"
+        venue = self.table.venue
+        return (
+            f"{self.table} {self.bet_type}: "
+            f"{venue_money(self.min_stake, venue)}–{venue_money(self.max_stake, venue)}"
+        )
 
 
 class Player(models.Model):
@@ -84,27 +108,42 @@ class Player(models.Model):
         ACTIVE = "active", _("Active")
         BARRED = "barred", _("Barred")
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="players")
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="players", verbose_name=_("venue")
+    )
     membership_number = MembershipNumberField(
         help_text=_(
             "1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and "
             "full-width characters are converted, anything else is refused. One number, one "
             "member per venue."
-        )
+        ),
+        verbose_name=_("membership number"),
     )
-    name = models.CharField(max_length=120)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
-    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # Identity, all optional: shown masked but to the venue's managers (docs/PLAYERS.md).
-    date_of_birth = models.DateField(null=True, blank=True)
+    date_of_birth = models.DateField(null=True, blank=True, verbose_name=_("date of birth"))
     # A database default too: rows written by SQL that names none of them stay valid.
-    nationality = models.CharField(max_length=64, blank=True, db_default="")
-    id_document_type = models.CharField(
-        max_length=32, blank=True, db_default="", help_text=_("e.g. passport, national ID card.")
+    nationality = models.CharField(
+        max_length=64, blank=True, db_default="", verbose_name=_("nationality")
     )
-    id_document_number = models.CharField(max_length=64, blank=True, db_default="")
+    id_document_type = models.CharField(
+        max_length=32,
+        blank=True,
+        db_default="",
+        help_text=_("e.g. passport, national ID card."),
+        verbose_name=_("ID document type"),
+    )
+    id_document_number = models.CharField(
+        max_length=64, blank=True, db_default="", verbose_name=_("ID document number")
+    )
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["venue__code", "membership_number"]
         constraints = [
             models.UniqueConstraint(
@@ -129,13 +168,17 @@ class Player(models.Model):
 class Shift(models.Model):
     """A named part of a gaming date at a venue, e.g. the night shift of 2026-11-29."""
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="shifts")
-    gaming_date = models.DateField()
-    name = models.CharField(max_length=32)
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="shifts", verbose_name=_("venue")
+    )
+    gaming_date = models.DateField(verbose_name=_("gaming date"))
+    name = models.CharField(max_length=32, verbose_name=_("name"))
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
 
     class Meta:
+        verbose_name = _("shift")
+        verbose_name_plural = _("shifts")
         ordering = ["venue__code", "-starts_at"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "gaming_date", "name"], name="shift_unique"),
@@ -156,15 +199,21 @@ class GamingDay(models.Model):
     next gaming day and the day's later shifts follow the plan its first one did.
     """
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="gaming_days")
-    gaming_date = models.DateField()
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="gaming_days", verbose_name=_("venue")
+    )
+    gaming_date = models.DateField(verbose_name=_("gaming date"))
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
     shift_plan = models.JSONField(
-        default=list, help_text=_("The shifts of the day: a name and the time it starts.")
+        default=list,
+        help_text=_("The shifts of the day: a name and the time it starts."),
+        verbose_name=_("shift plan"),
     )
 
     class Meta:
+        verbose_name = _("gaming day")
+        verbose_name_plural = _("gaming days")
         ordering = ["venue__code", "-starts_at"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "gaming_date"], name="gaming_day_unique"),
@@ -191,22 +240,43 @@ class TableSession(models.Model):
         CLOSED = "closed", _("Closed")
         RECONCILED = "reconciled", _("Reconciled")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
-    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="sessions")
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="sessions", verbose_name=_("table")
+    )
+    shift = models.ForeignKey(
+        Shift, on_delete=models.PROTECT, related_name="sessions", verbose_name=_("shift")
+    )
     #: The dealer on duty (the open ``DealerSpell``'s; the last one once closed).
-    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("dealer"),
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, verbose_name=_("status")
+    )
     #: Who counted the opener (the dealer); ``opening_confirmed_by`` is the supervisor who
     #: confirmed the count with their own credentials.
     opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("opened by"),
     )
     opening_confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("opening confirmed by"),
     )
-    opened_at = models.DateTimeField()
-    opening_chips = models.JSONField(help_text=_("Chip count per denomination at opening."))
-    opening_total = money_field()
+    opened_at = models.DateTimeField(verbose_name=_("opened at"))
+    opening_chips = models.JSONField(
+        help_text=_("Chip count per denomination at opening."), verbose_name=_("opening chips")
+    )
+    opening_total = money_field(verbose_name=_("opening total"))
     opening_expected_chips = models.JSONField(
         null=True,
         blank=True,
@@ -214,33 +284,53 @@ class TableSession(models.Model):
             "The table's inventory the opener was compared with: what its last session "
             "counted at close, per denomination; empty when the table had never been closed."
         ),
+        verbose_name=_("opening expected chips"),
     )
     opening_discrepancy = models.JSONField(
         null=True,
         blank=True,
         help_text=_("Counted minus expected chips per denomination, where they differ."),
+        verbose_name=_("opening discrepancy"),
     )
-    opening_discrepancy_total = money_field(null=True, blank=True)
-    opening_discrepancy_reason = models.TextField(blank=True, default="")
+    opening_discrepancy_total = money_field(
+        null=True, blank=True, verbose_name=_("opening discrepancy total")
+    )
+    opening_discrepancy_reason = models.TextField(
+        blank=True, default="", verbose_name=_("opening discrepancy reason")
+    )
     #: Who counted the closer (the dealer); ``closed_by`` is the supervisor who confirmed it.
     closing_counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("closing counted by"),
     )
     closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("closed by"),
     )
-    closed_at = models.DateTimeField(null=True, blank=True)
-    closing_chips = models.JSONField(null=True, blank=True)
-    closing_total = money_field(null=True, blank=True)
-    fills_total = money_field(null=True, blank=True)
-    credits_total = money_field(null=True, blank=True)
-    drop_total = money_field(null=True, blank=True)
-    win_by_count = money_field(null=True, blank=True)
-    win_by_ledger = money_field(null=True, blank=True)
-    variance = money_field(null=True, blank=True)
-    next_round_number = models.PositiveIntegerField(default=1, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
+    closing_chips = models.JSONField(null=True, blank=True, verbose_name=_("closing chips"))
+    closing_total = money_field(null=True, blank=True, verbose_name=_("closing total"))
+    fills_total = money_field(null=True, blank=True, verbose_name=_("fills total"))
+    credits_total = money_field(null=True, blank=True, verbose_name=_("credits total"))
+    drop_total = money_field(null=True, blank=True, verbose_name=_("drop total"))
+    win_by_count = money_field(null=True, blank=True, verbose_name=_("win by the count"))
+    win_by_ledger = money_field(null=True, blank=True, verbose_name=_("win by the ledger"))
+    variance = money_field(null=True, blank=True, verbose_name=_("variance"))
+    next_round_number = models.PositiveIntegerField(
+        default=1, editable=False, verbose_name=_("next round number")
+    )
 
     class Meta:
+        verbose_name = _("table session")
+        verbose_name_plural = _("table sessions")
         ordering = ["-opened_at"]
         constraints = [
             models.UniqueConstraint(

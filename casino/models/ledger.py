@@ -56,54 +56,103 @@ class Slip(models.Model):
         FILL = "fill", _("Fill")
         CREDIT = "credit", _("Credit")
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="slips")
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="slips")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    year = models.PositiveSmallIntegerField()
-    number = models.PositiveIntegerField()
-    amount = money_field()
-    chips = models.JSONField(default=dict, blank=True)
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="slips", verbose_name=_("venue")
+    )
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="slips", verbose_name=_("session")
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices, verbose_name=_("kind"))
+    year = models.PositiveSmallIntegerField(verbose_name=_("year"))
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    amount = money_field(verbose_name=_("amount"))
+    chips = models.JSONField(default=dict, blank=True, verbose_name=_("chips"))
     status = models.CharField(
-        max_length=16, choices=SlipStatus.choices, default=SlipStatus.REQUESTED
+        max_length=16,
+        choices=SlipStatus.choices,
+        default=SlipStatus.REQUESTED,
+        verbose_name=_("status"),
     )
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
     )
-    requested_at = models.DateTimeField()
+    requested_at = models.DateTimeField(verbose_name=_("requested at"))
     issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("issued by"),
     )
-    issued_at = models.DateTimeField(null=True, blank=True)
+    issued_at = models.DateTimeField(null=True, blank=True, verbose_name=_("issued at"))
     runner = models.CharField(
-        max_length=150, blank=True, help_text=_("Who carries the chips between cage and table.")
+        max_length=150,
+        blank=True,
+        help_text=_("Who carries the chips between cage and table."),
+        verbose_name=_("runner"),
     )
     # The table's two signatures: the chips of a fill received, those of a credit sent.
     dealer_confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("dealer confirmed by"),
     )
-    dealer_confirmed_at = models.DateTimeField(null=True, blank=True)
+    dealer_confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("dealer confirmed at")
+    )
     supervisor_confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("supervisor confirmed by"),
     )
-    supervisor_confirmed_at = models.DateTimeField(null=True, blank=True)
+    supervisor_confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("supervisor confirmed at")
+    )
     # A credit's chips received at the cage.
     received_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("received by"),
     )
-    received_at = models.DateTimeField(null=True, blank=True)
+    received_at = models.DateTimeField(null=True, blank=True, verbose_name=_("received at"))
     # Who posted it to the ledger, and when: a fill's second table signature, a credit's
     # receipt at the cage.
     verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("verified by"),
     )
-    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True, verbose_name=_("verified at"))
     voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("voided by"),
     )
-    voided_at = models.DateTimeField(null=True, blank=True)
-    void_reason = models.CharField(max_length=255, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("voided at"))
+    void_reason = models.CharField(max_length=255, blank=True, verbose_name=_("void reason"))
 
     class Meta:
+        verbose_name = _("fill or credit slip")
+        verbose_name_plural = _("fill and credit slips")
         ordering = ["venue", "-year", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "year", "number"], name="slip_number"),
@@ -190,36 +239,87 @@ class Drop(models.Model):
 
 
 class LedgerEntry(models.Model):
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="+")
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="ledger")
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="+", verbose_name=_("venue")
+    )
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="ledger", verbose_name=_("session")
+    )
     round = models.ForeignKey(
-        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Round,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        verbose_name=_("round"),
     )
     slip = models.ForeignKey(
-        Slip, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Slip,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        verbose_name=_("slip"),
     )
     drop = models.ForeignKey(
-        Drop, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Drop,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        verbose_name=_("drop"),
     )
-    box = models.ForeignKey(Box, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    bet = models.ForeignKey(Bet, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    box = models.ForeignKey(
+        Box,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("box"),
+    )
+    bet = models.ForeignKey(
+        Bet,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("bet"),
+    )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        verbose_name=_("player"),
     )
-    account = models.CharField(max_length=8, choices=Account.choices)
-    kind = models.CharField(max_length=12, choices=EntryKind.choices)
-    amount = money_field(help_text=_("Signed: + into the account, - out of it."))
+    account = models.CharField(max_length=8, choices=Account.choices, verbose_name=_("account"))
+    kind = models.CharField(max_length=12, choices=EntryKind.choices, verbose_name=_("kind"))
+    amount = money_field(
+        help_text=_("Signed: + into the account, - out of it."), verbose_name=_("amount")
+    )
     reverses = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        verbose_name=_("reverses entry"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         ordering = ["id"]
-        verbose_name_plural = "ledger entries"
         constraints = [
             models.CheckConstraint(
                 condition=(

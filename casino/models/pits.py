@@ -21,17 +21,22 @@ class Pit(models.Model):
     the venue sees every pit of it.
     """
 
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="pits")
-    code = models.SlugField(max_length=32)
-    name = models.CharField(max_length=120)
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="pits", verbose_name=_("venue")
+    )
+    code = models.SlugField(max_length=32, verbose_name=_("code"))
+    name = models.CharField(max_length=120, verbose_name=_("name"))
     supervisors = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
         related_name="pits",
         help_text=_("The supervisors who run this pit; a manager sees every pit."),
+        verbose_name=_("supervisors"),
     )
 
     class Meta:
+        verbose_name = _("pit")
+        verbose_name_plural = _("pits")
         ordering = ["venue__code", "code"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "code"], name="pit_code_per_venue"),
@@ -49,18 +54,29 @@ class TableLimitChange(models.Model):
     error is overtaken by a later one.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="limit_changes")
-    bet_type = models.CharField(max_length=16)
-    min_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
-    max_stake = money_field(validators=[MinValueValidator(Decimal("0.01"))])
-    effective_at = models.DateTimeField()
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="limit_changes", verbose_name=_("table")
     )
-    reason = models.CharField(max_length=255)
-    created_at = models.DateTimeField()
+    bet_type = models.CharField(max_length=16, verbose_name=_("bet type"))
+    min_stake = money_field(
+        validators=[MinValueValidator(Decimal("0.01"))], verbose_name=_("min stake")
+    )
+    max_stake = money_field(
+        validators=[MinValueValidator(Decimal("0.01"))], verbose_name=_("max stake")
+    )
+    effective_at = models.DateTimeField(verbose_name=_("effective at"))
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    reason = models.CharField(max_length=255, verbose_name=_("reason"))
+    created_at = models.DateTimeField(verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("table limit change")
+        verbose_name_plural = _("table limit changes")
         ordering = ["table", "bet_type", "-effective_at"]
         indexes = [
             models.Index(

@@ -18,42 +18,87 @@ class RoundStatus(models.TextChoices):
 
 
 class Round(models.Model):
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="rounds")
-    number = models.PositiveIntegerField()
-    game = models.CharField(max_length=16)
-    status = models.CharField(max_length=16, choices=RoundStatus.choices, default=RoundStatus.DEALT)
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("session")
+    )
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    game = models.CharField(max_length=16, verbose_name=_("game"))
+    status = models.CharField(
+        max_length=16,
+        choices=RoundStatus.choices,
+        default=RoundStatus.DEALT,
+        verbose_name=_("status"),
+    )
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("ruleset")
+    )
     # The game's version row (its pk in the game's version model) and its number, so a
     # later edit of the ruleset never changes how this round settles.
-    ruleset_version_id = models.PositiveBigIntegerField()
-    ruleset_version_number = models.PositiveIntegerField()
-    dealer_cards = models.CharField(max_length=64, blank=True)
-    dealer_evaluation = models.JSONField(null=True, blank=True)
+    ruleset_version_id = models.PositiveBigIntegerField(verbose_name=_("ruleset version (id)"))
+    ruleset_version_number = models.PositiveIntegerField(verbose_name=_("ruleset version"))
+    dealer_cards = models.CharField(max_length=64, blank=True, verbose_name=_("dealer cards"))
+    dealer_evaluation = models.JSONField(null=True, blank=True, verbose_name=_("dealer's hand"))
     #: The dealer on duty when the round was dealt (the session's, read from its locked row).
-    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    create_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL: no key)
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("dealer"),
+    )
+    create_key = models.CharField(  # noqa: DJ001 (NULL: no key)
+        max_length=64, null=True, blank=True, verbose_name=_("deal request key")
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # The Idempotency-Key the round was settled with; unique within its session.
-    settle_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL: none)
+    settle_key = models.CharField(  # noqa: DJ001 (NULL: none)
+        max_length=64, null=True, blank=True, verbose_name=_("settle request key")
+    )
     settled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("settled by"),
     )
-    settled_at = models.DateTimeField(null=True, blank=True)
-    house_net = money_field(null=True, blank=True, help_text=_("What the house won (+) or lost."))
-    void_reason = models.CharField(max_length=255, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("settled at"))
+    house_net = money_field(
+        null=True,
+        blank=True,
+        help_text=_("What the house won (+) or lost."),
+        verbose_name=_("house result"),
+    )
+    void_reason = models.CharField(max_length=255, blank=True, verbose_name=_("void reason"))
     void_requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("void requested by"),
     )
-    void_requested_at = models.DateTimeField(null=True, blank=True)
+    void_requested_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("void requested at")
+    )
     voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("voided by"),
     )
-    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("voided at"))
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["session", "number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="round_number_per_session"),
@@ -82,16 +127,25 @@ class Box(models.Model):
     """One player position in a round (a box, or a seat, as the game calls it) with its
     cards."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="boxes")
-    position = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="boxes"
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="boxes", verbose_name=_("round")
     )
-    cards = models.CharField(max_length=64)
-    evaluation = models.JSONField(null=True, blank=True)
-    quit = models.BooleanField(default=False)
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="boxes",
+        verbose_name=_("player"),
+    )
+    cards = models.CharField(max_length=64, verbose_name=_("cards"))
+    evaluation = models.JSONField(null=True, blank=True, verbose_name=_("hand"))
+    quit = models.BooleanField(default=False, verbose_name=_("quit the round"))
 
     class Meta:
+        verbose_name = _("box")
+        verbose_name_plural = _("boxes")
         ordering = ["round", "position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "position"], name="box_position_per_round"),

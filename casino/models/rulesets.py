@@ -20,13 +20,20 @@ class Ruleset(models.Model):
     """
 
     venue = models.ForeignKey(
-        Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="rulesets"
+        Venue,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rulesets",
+        verbose_name=_("venue"),
     )
-    game = models.CharField(max_length=16, choices=game_choices)
-    code = models.SlugField(max_length=40)
-    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=16, choices=game_choices, verbose_name=_("game"))
+    code = models.SlugField(max_length=40, verbose_name=_("code"))
+    name = models.CharField(max_length=120, verbose_name=_("name"))
 
     class Meta:
+        verbose_name = _("ruleset")
+        verbose_name_plural = _("rulesets")
         ordering = ["venue__code", "game", "code"]
         constraints = [
             models.UniqueConstraint(
@@ -76,13 +83,20 @@ class RulesetVersion(models.Model):
     """
 
     ruleset = models.ForeignKey(
-        Ruleset, on_delete=models.PROTECT, related_name="%(app_label)s_versions"
+        Ruleset,
+        on_delete=models.PROTECT,
+        related_name="%(app_label)s_versions",
+        verbose_name=_("ruleset"),
     )
-    number = models.PositiveIntegerField(editable=False)
+    number = models.PositiveIntegerField(editable=False, verbose_name=_("number"))
     status = models.CharField(
-        max_length=16, choices=VersionStatus.choices, default=VersionStatus.DRAFT, editable=False
+        max_length=16,
+        choices=VersionStatus.choices,
+        default=VersionStatus.DRAFT,
+        editable=False,
+        verbose_name=_("status"),
     )
-    notes = models.TextField(blank=True)
+    notes = models.TextField(blank=True, verbose_name=_("notes"))
     # The rounding is a rule of the version like any paytable cell, not a venue setting: a
     # round settles, and is shown, as its version says, whatever the venue changes later.
     rounding_unit = models.DecimalField(
@@ -110,23 +124,27 @@ class RulesetVersion(models.Model):
         default=RoundingMode.UP,
         help_text=_("How a commission or fee is rounded to the unit; the rule sheets round up."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         on_delete=models.PROTECT,
         related_name="+",
         editable=False,
+        verbose_name=_("created by"),
     )
-    last_edited_at = models.DateTimeField(null=True, editable=False)
+    last_edited_at = models.DateTimeField(
+        null=True, editable=False, verbose_name=_("last edited at")
+    )
     last_edited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         on_delete=models.PROTECT,
         related_name="+",
         editable=False,
+        verbose_name=_("last edited by"),
     )
-    approved_at = models.DateTimeField(null=True, editable=False)
+    approved_at = models.DateTimeField(null=True, editable=False, verbose_name=_("approved at"))
     approved_content_hash = models.CharField(
         max_length=64,
         blank=True,
@@ -135,6 +153,7 @@ class RulesetVersion(models.Model):
             "The fingerprint (SHA-256) of the rules the approver was shown; the approval "
             "is refused when the draft changed since."
         ),
+        verbose_name=_("approved content fingerprint"),
     )
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -142,17 +161,21 @@ class RulesetVersion(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         editable=False,
+        verbose_name=_("approved by"),
     )
-    activated_at = models.DateTimeField(null=True, editable=False)
+    activated_at = models.DateTimeField(null=True, editable=False, verbose_name=_("activated at"))
     activated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         on_delete=models.PROTECT,
         related_name="+",
         editable=False,
+        verbose_name=_("activated by"),
     )
-    effective_from = models.DateTimeField(null=True, editable=False)
-    retired_at = models.DateTimeField(null=True, editable=False)
+    effective_from = models.DateTimeField(
+        null=True, editable=False, verbose_name=_("effective from")
+    )
+    retired_at = models.DateTimeField(null=True, editable=False, verbose_name=_("retired at"))
     figures = models.JSONField(
         null=True,
         blank=True,
@@ -161,9 +184,15 @@ class RulesetVersion(models.Model):
             "The game's figures for this version's rules (house edge per bet type, ...), "
             "stored when it is approved; reports take the theoretical win from them."
         ),
+        verbose_name=_("figures"),
     )
     cloned_from = models.ForeignKey(
-        "self", null=True, on_delete=models.PROTECT, related_name="+", editable=False
+        "self",
+        null=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        editable=False,
+        verbose_name=_("cloned from"),
     )
 
     class Meta:

@@ -52,12 +52,13 @@ def validate_time_zone(value: str) -> None:
 
 
 class Venue(models.Model):
-    code = models.SlugField(max_length=32, unique=True)
-    name = models.CharField(max_length=120)
+    code = models.SlugField(max_length=32, unique=True, verbose_name=_("code"))
+    name = models.CharField(max_length=120, verbose_name=_("name"))
     currency = models.CharField(
         max_length=3,
         validators=[RegexValidator(r"^[A-Z]{3}$", _("Use the three-letter ISO code, e.g. VND."))],
         help_text=_("ISO 4217 code, e.g. VND, KRW, MOP."),
+        verbose_name=_("currency"),
     )
     rounding_unit = models.DecimalField(
         max_digits=MONEY_MAX_DIGITS,
@@ -67,6 +68,7 @@ class Venue(models.Model):
             "The venue's chip unit: table limits are multiples of it, and a new ruleset version "
             "starts from it. Commissions and fees round to each version's own unit."
         ),
+        verbose_name=_("rounding unit"),
     )
     variance_reason_over = models.DecimalField(
         _("variance accepted without a reason"),
@@ -79,7 +81,9 @@ class Venue(models.Model):
             "for the variance; 0: every variance needs one."
         ),
     )
-    timezone = models.CharField(max_length=64, validators=[validate_time_zone])
+    timezone = models.CharField(
+        max_length=64, validators=[validate_time_zone], verbose_name=_("time zone")
+    )
     amount_grouping = models.CharField(
         max_length=8,
         # Each choice is shown as an amount written so, the same in every language.
@@ -93,8 +97,11 @@ class Venue(models.Model):
             "How the venue writes amounts: the console shows them so and reads them so, "
             "as well as plain digits."
         ),
+        verbose_name=_("amount grouping"),
     )
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    language = models.CharField(
+        max_length=8, choices=settings.LANGUAGES, default="en", verbose_name=_("language")
+    )
     session_hours = models.PositiveSmallIntegerField(
         _("login session (hours)"),
         default=DEFAULT_SESSION_HOURS,
@@ -149,9 +156,12 @@ class Venue(models.Model):
             "Staff who work at this venue; the roles they hold here are given on their user "
             "page (roles at venues)."
         ),
+        verbose_name=_("staff"),
     )
 
     class Meta:
+        verbose_name = _("venue")
+        verbose_name_plural = _("venues")
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(

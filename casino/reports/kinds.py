@@ -21,6 +21,16 @@ def game_label(code: str) -> str:
         return code
 
 
+def bet_type_label(code: str, bet_type: str) -> str:
+    """A game's bet type in a report: "Niu Niu Double", in the active language (the bet
+    type as stored, for a game no longer installed)."""
+    try:
+        game = games.get(code)
+    except LookupError:
+        return f"{code} {bet_type}"
+    return f"{game.reports.label} {game.reports.bet_label(bet_type)}"
+
+
 def accounting_games() -> frozenset[str]:
     """The installed games kept for their accounting only: they deal no round on the
     system, so their tables have no bets, only a drop and a win by the count."""

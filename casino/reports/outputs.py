@@ -30,7 +30,7 @@ from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, xlsx_by
 from casino.models import RoundStatus, Slip, SlipStatus, TableSession
 from casino.money import Grouping, format_money, grouped
 from casino.reports.figures import note_text, theoretical_note
-from casino.reports.kinds import game_label
+from casino.reports.kinds import bet_type_label, game_label
 from casino.timezones import zone
 
 # WeasyPrint logs every layout step at INFO level.
@@ -344,7 +344,7 @@ def relabelled(section: str, row: Any) -> Any:
     if section == "games":
         return {**row, "label": game_label(row["key"])}
     game, colon, bet_type = row["key"].partition(":")
-    return {**row, "label": f"{game_label(game)} {bet_type}"} if colon else row
+    return {**row, "label": bet_type_label(game, bet_type)} if colon else row
 
 
 def fee_games_title(figures: dict[str, Any]) -> str:

@@ -47,7 +47,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Case, DateField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Cast, TruncMonth
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino import figures
@@ -55,7 +55,7 @@ from casino.models import BetTally, Pit, Player, Table, Venue
 from casino.replicas import replica_reads
 from casino.reports import by_count
 from casino.reports.cells import ZERO, VersionRates, rates_of
-from casino.reports.kinds import accounting_games, fee_games, game_label
+from casino.reports.kinds import accounting_games, bet_type_label, fee_games, game_label
 from casino.reports.sections import figure_line, pct
 
 DAY, WEEK, MONTH, YEAR, RANGE = "day", "week", "mtd", "ytd", "range"
@@ -173,7 +173,7 @@ def _games(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]:
 
 
 def _bet_types(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]:
-    return {key: (f"{key[0]}:{key[1]}", f"{game_label(key[0])} {key[1]}") for key in keys}
+    return {key: (f"{key[0]}:{key[1]}", bet_type_label(key[0], key[1])) for key in keys}
 
 
 def _dealers(venue: Venue, keys: Sequence[tuple]) -> dict[tuple, tuple[str, str]]:
@@ -206,7 +206,7 @@ DIMENSIONS: dict[str, Dimension] = {
         Dimension("pit", _("Pit"), ("table__pit_id",), _pits),
         Dimension("game", _("Game"), ("game",), _games),
         Dimension("bet_type", _("Bet type"), ("game", "bet_type"), _bet_types),
-        Dimension("dealer", _("Dealer"), ("dealer_id",), _dealers),
+        Dimension("dealer", pgettext_lazy("staff role", "Dealer"), ("dealer_id",), _dealers),
         Dimension("player", _("Player"), ("player_id",), _players, by_handle=True),
     ]
 }

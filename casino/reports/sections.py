@@ -15,7 +15,7 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Quer
 from casino import figures, games
 from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
-from casino.reports.kinds import game_label
+from casino.reports.kinds import bet_type_label, game_label
 from casino.timezones import LocalHour
 
 Z95 = Decimal("1.96")
@@ -181,7 +181,7 @@ def section_bet_types(cells: QuerySet) -> list[dict[str, Any]]:
     return [
         {
             "key": f"{row['game']}:{row['bet_type']}",
-            "label": f"{game_label(row['game'])} {row['bet_type']}",
+            "label": bet_type_label(row["game"], row["bet_type"]),
             "game": row["game"],
             "bet_type": row["bet_type"],
             **figure_line(row),

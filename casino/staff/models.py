@@ -81,7 +81,7 @@ class ApiToken(AbstractAuthToken):
     One per user and device: a second login from the same device replaces the token.
     """
 
-    id = models.BigAutoField(primary_key=True)
+    id = models.BigAutoField(_("ID"), primary_key=True)
     # knox makes the digest the primary key; here it is only unique, so a token has a short
     # id to be listed and revoked by, which reveals nothing of the key.
     digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
@@ -156,13 +156,23 @@ class StaffRole(models.Model):
         COUNT = "count", pgettext_lazy("staff role", "Count team")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="venue_roles"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="venue_roles",
+        verbose_name=_("user"),
     )
-    venue = models.ForeignKey("casino.Venue", on_delete=models.PROTECT, related_name="staff_roles")
-    role = models.CharField(max_length=16, choices=Role.choices)
+    venue = models.ForeignKey(
+        "casino.Venue",
+        on_delete=models.PROTECT,
+        related_name="staff_roles",
+        verbose_name=_("venue"),
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, verbose_name=_("role"))
 
     class Meta:
         db_table = "casino_staffrole"
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
         ordering = ["venue__code", "role"]
         constraints = [
             models.UniqueConstraint(fields=["user", "venue", "role"], name="staff_role_once"),

@@ -13,12 +13,14 @@ from decimal import Decimal as D
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from casino.models import AuditEvent, Player, Ruleset, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
+from casino.services.table_rulesets import ruleset_change_refuse
 from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
 from tests.casino.api import client_for as api_client
@@ -163,7 +165,7 @@ def close_table(floor: Any, session: Any) -> None:
 
 IN_PLAY_EDITS = {
     "seats": ({"seats": "2"}, "its seats can change once it is closed"),
-    "chips": ({"chip_denominations": '["7"]'}, "its chip_denominations can change once it is"),
+    "chips": ({"chip_denominations": "7"}, "its chip_denominations can change once it is"),
     "game": ({"game": "maubinh"}, "game changes only together with a ruleset of that game"),
 }
 
@@ -202,7 +204,7 @@ def test_a_limit_off_the_rounding_unit_is_refused_on_its_row(admin_client, floor
 
 
 def test_the_table_form_shows_the_apis_words_on_the_field(admin_client, floor):
-    response = edit_table(admin_client, floor.table, chip_denominations='["1000", "1000.00"]')
+    response = edit_table(admin_client, floor.table, chip_denominations="1000; 1000.00")
     api = api_client(floor.manager).patch(
         f"/api/v1/tables/{floor.table.pk}/",
         {"chip_denominations": ["1000", "1000.00"]},
@@ -216,7 +218,7 @@ def test_the_table_form_shows_the_apis_words_on_the_field(admin_client, floor):
 CLOSED_EDITS = {
     "seats": ({"seats": "6"}, {"seats": 6}),
     "chips": (
-        {"chip_denominations": '["100000", "5000"]'},
+        {"chip_denominations": "100000; 5000"},
         {"chip_denominations": ["100000", "5000"]},
     ),
     "limit": (
@@ -277,7 +279,7 @@ def test_a_table_is_set_up_through_the_service(admin_client, floor):
         game="niuniu",
         ruleset=str(floor.table.ruleset_id),
         seats="7",
-        chip_denominations='["10000", "1000000"]',
+        chip_denominations="10000; 1000000",
         status="active",
         **{
             "limits-TOTAL_FORMS": "1",
@@ -299,17 +301,32 @@ def test_a_table_is_set_up_through_the_service(admin_client, floor):
     assert Table.objects.filter(code="NN2").count() == 1
 
 
-def test_a_preset_ruleset_is_refused_like_another_venues(client, floor):
-    """A superuser's form lists every ruleset; the service still takes only the venue's own."""
+def test_a_tables_ruleset_menu_offers_only_its_venues_rulesets(client, floor, macau):
+    """Even a superuser's menu (who sees every venue) offers the table's venue's rulesets
+    only: no preset, no other venue's; one posted anyway is refused and nothing changes."""
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     floor.venue.staff.add(root)
     grant(root, floor.venue, MANAGER)
     preset = Ruleset.objects.create(venue=None, game="niuniu", code="vn-kr-004", name="Preset")
     client.force_login(root)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(table_url(floor.table))
+    offered = set(page.context["adminform"].form.fields["ruleset"].queryset)
+    assert (
+        offered
+        == set(Ruleset.objects.filter(venue=floor.venue))
+        == {
+            floor.table.ruleset,
+            macau,
+        }
+    )
+    # The add form, before a venue is chosen, offers no preset (a table never plays one).
+    added = client.get(reverse("admin:casino_table_add"))
+    assert preset not in set(added.context["adminform"].form.fields["ruleset"].queryset)
     for ruleset in (preset, Ruleset.objects.get(pk=floor.other_table.ruleset_id)):
         response = edit_table(client, floor.table, ruleset=str(ruleset.pk), reason="cheaper")
         assert field_errors(response, "ruleset") == [
-            f"ruleset {ruleset.code} is not one of {floor.venue.name}'s rulesets"
+            "That ruleset is not one of this venue's: choose one from the list."
         ]
     assert not TableRulesetChange.objects.exists()
 
@@ -879,3 +896,63 @@ def test_a_venues_shifts_are_shown_to_who_only_reads_the_venue(client, floor):
 def client_logged_in(client: Any, user: Any) -> Any:
     client.force_login(user)
     return client
+
+
+# The chips as the venue writes amounts; a request says it is one, and nothing more
+
+
+def messages_of(response: Any) -> list[tuple[str, str]]:
+    return [(message.level_tag, str(message)) for message in response.context["messages"]]
+
+
+def test_the_chips_are_shown_and_typed_as_the_venue_writes_amounts(admin_client, floor):
+    Venue.objects.filter(pk=floor.venue.pk).update(amount_grouping="dot")
+    admin_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = admin_client.get(table_url(floor.table))
+    chips = page.context["adminform"].form["chip_denominations"]
+    assert chips.value() == "1.000.000; 100.000; 10.000; 1.000"
+    assert "e.g. 500.000; 100.000; 5.000" in chips.help_text
+    # typed as the venue writes them, separated by semicolons; saved as the API saves them
+    session = open_table(floor)
+    close_table(floor, session)
+    response = edit_table(admin_client, floor.table, chip_denominations="5.000; 500.000")
+    assert response.status_code == 302, errors_of(response)
+    assert table_row(floor.table)["chips"] == ["500000", "5000"]
+    # what the reader refuses is refused in its words, and nothing changes
+    response = edit_table(admin_client, floor.table, chip_denominations="500.000; 2,5")
+    assert field_errors(response, "chip_denominations") == [
+        "“2,5” is not an amount: write 100.000 or 100000, without decimals"
+    ]
+    assert table_row(floor.table)["chips"] == ["500000", "5000"]
+
+
+def test_an_unchanged_chip_list_is_no_change_of_a_live_table(admin_client, floor):
+    open_table(floor)
+    response = edit_table(admin_client, floor.table, code="NN9")
+    assert response.status_code == 302, errors_of(response)
+    event = AuditEvent.objects.get(action="table.update")
+    assert set(event.after) - {"code"} <= set(event.before)
+    assert "chip_denominations" not in event.summary
+
+
+def test_a_ruleset_request_says_only_that_it_waits_for_approval(admin_client, floor, macau):
+    admin_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = edit_table(
+        admin_client, floor.table, ruleset=str(macau.pk), reason="the Macau sheet"
+    )
+    shown = messages_of(admin_client.get(response.url))
+    change = TableRulesetChange.objects.get()
+    assert shown == [
+        (
+            "warning",
+            f"Requested the change of ruleset to macau-001 (request {change.pk}); the table "
+            f"keeps {floor.table.ruleset.code} until another manager of the venue approves it.",
+        )
+    ]
+    # with another change saved beside it, both are said
+    ruleset_change_refuse(change=change, user=floor.manager)  # withdrawn
+    response = edit_table(
+        admin_client, floor.table, seats="6", ruleset=str(macau.pk), reason="again"
+    )
+    levels = [level for level, _text in messages_of(admin_client.get(response.url))]
+    assert sorted(levels) == ["success", "warning"]

@@ -56,7 +56,8 @@ NOTES = {
     "macau": ["1000", "500", "100", "50", "20", "10"],
 }
 
-#: Venues with shifts of their own (the others play one shift a gaming day from 06:00).
+#: Each venue's shifts, named in its language (a venue with no plan would play one shift
+#: named "day"): Hà Nội three, Seoul and Macau one a gaming day from 06:00.
 SHIFT_PLANS = {
     "hanoi": (
         "06:00",
@@ -66,6 +67,8 @@ SHIFT_PLANS = {
             {"name": "Ca đêm", "starts": "22:00"},
         ],
     ),
+    "seoul": ("06:00", [{"name": "종일", "starts": "06:00"}]),
+    "macau": ("06:00", [{"name": "Turno único", "starts": "06:00"}]),
 }
 
 STAFF = [

@@ -134,11 +134,12 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         (session,) = nn3["lines"]
         assert session["variance"] == missing and "missing from the tray" in session["reason"]
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
-    # Hà Nội plays its own shifts; the others one shift a gaming day.
+    # Hà Nội plays its own shifts; the others one shift a gaming day, named in their language.
     hanoi = venues["hanoi"]
     assert [shift["name"] for shift in hanoi.shift_plan] == ["Ca sáng", "Ca chiều", "Ca đêm"]
     assert {s.name for s in Shift.objects.filter(venue=hanoi)} <= {"Ca sáng", "Ca chiều", "Ca đêm"}
-    assert {s.name for s in Shift.objects.filter(venue=venues["seoul"])} == {"day"}
+    assert {s.name for s in Shift.objects.filter(venue=venues["seoul"])} == {"종일"}
+    assert {s.name for s in Shift.objects.filter(venue=venues["macau"])} == {"Turno único"}
     assert tally_differences() == []  # the reports' tallies hold every settled round
     # at Hà Nội's first open table the relief dealer took over from the dealer
     relieved = Round.objects.filter(dealer__username="relief", status="settled")
