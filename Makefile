@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint bench bench-large worker beat migrate demo install fonts clean
+.PHONY: run test lint messages bench bench-large worker beat migrate demo install fonts clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,12 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+
+# The message catalogues (GNU gettext): each game's own msgids in its app's locale/, every
+# other one in the project's locale/ (docs/ARCHITECTURE.md "Adding a game"), then compiled.
+messages: $(STAMP)
+	DEBUG=1 $(PY) manage.py messages
+	DEBUG=1 $(PY) manage.py compilemessages -l vi -l ko -l pt --ignore '.*'
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

@@ -395,7 +395,7 @@ class IntegrityKey:
     """One category a settled round counts for the integrity tests (``casino.integrity``).
 
     ``subject`` names what is tested (the dealer's hand, a box's hand, a box's outcome
-    against the dealer, an event of a seat), ``category`` what this round's instance of it
+    against the dealer, an event of a box), ``category`` what this round's instance of it
     was; ``position`` is the box it belongs to (its player's tally), None for the dealer's.
     """
 
@@ -521,7 +521,7 @@ class GameAdapter:
 
     def boxes_dealt(self, rules: Any, seats: int) -> int:
         """How many of a table's ``seats`` boxes a round under these rules deals to (the
-        round screen shows that many). Default: every seat."""
+        round screen shows that many). Default: every one."""
         return seats
 
     def evaluate_round(
@@ -580,11 +580,11 @@ class GameAdapter:
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts | None:
         """What a settled round counts for the integrity tests: one ``IntegrityKey`` per
         subject instance (the dealer's category, each box's category, each box's outcome
-        against the dealer ``win``/``lose``/``push``, a seat's events) and the cards dealt.
+        against the dealer ``win``/``lose``/``push``, a box's events) and the cards dealt.
         A game whose boxes play one dealer's hand also gives ``round_outcome``
         ``"<boxes won>/<boxes decided>"`` (no position): the boxes of a round are not
         independent, so the table's and dealer's win rate is tested on rounds from it.
-        A game whose players play each other may give each seat ``scoop_balance``
+        A game whose players play each other may give each box ``scoop_balance``
         ``"<given>/<taken>"``: what its cards take from the others' against what theirs take
         from it, by a rule of the cards alone (equal means under a fair deal; no figures).
         Called in the settlement's transaction and again on a void (to take it off).

@@ -1,9 +1,12 @@
-"""Every string a person reads is translated in vi, ko and pt.
+"""Every string a person reads is translated in vi, ko and pt, in the one catalogue that owns it.
 
-The messages are extracted as ``manage.py makemessages`` extracts them (Python gettext calls,
-templates' ``{% translate %}`` and ``{% blocktranslate %}``), in a temporary copy of the sources,
-so the tracked catalogues are never written; each catalogue must hold every one of them with a
-translation that is not fuzzy, and the committed ``.mo`` must say what its ``.po`` says.
+The messages are extracted as ``make messages`` extracts them (``manage.py messages``: Python
+gettext calls, templates' ``{% translate %}`` and ``{% blocktranslate %}``), in a temporary copy
+of the sources, so the tracked catalogues are never written. A game's own msgids go to its
+app's catalogue (``<game>/locale``), the rest to the project's (``locale``); each catalogue
+must hold every one of its messages with a translation that is not fuzzy, no msgid may be in
+two catalogues (the first one Django reads would hide the other), and the committed ``.mo``
+must say what its ``.po`` says.
 
 Extraction reads the source, so a msgid made at run time (``_(category.label)``) is not seen:
 write each msgid out, or mark the possible values with ``gettext_noop``.
@@ -84,9 +87,23 @@ def shown(key: tuple[str | None, str]) -> str:
     return f"{msgid!r}" + (f" (context {context!r})" if context else "")
 
 
+def catalogues(root: Path) -> list[Path]:
+    """The ``locale`` folders under ``root``: the project's, then each game app's."""
+    return [root / "locale", *sorted(root.glob("*/locale"))]
+
+
+def po_path(folder: Path, language: str) -> Path:
+    return folder / language / "LC_MESSAGES" / "django.po"
+
+
+def named(folder: Path) -> str:
+    return str(folder.relative_to(ROOT))
+
+
 @pytest.fixture(scope="module")
-def extracted(tmp_path_factory) -> dict[tuple[str | None, str], Entry]:
-    """The project's messages, extracted from a copy of its sources."""
+def extracted(tmp_path_factory) -> dict[str, dict[tuple[str | None, str], Entry]]:
+    """Each catalogue's messages (by its folder, ``locale`` or ``<game>/locale``), extracted
+    from a copy of the sources."""
     missing_tools = [tool for tool in GETTEXT_TOOLS if shutil.which(tool) is None]
     assert not missing_tools, (
         f"{', '.join(missing_tools)} not found: install GNU gettext (Debian: apt-get install "
@@ -94,41 +111,76 @@ def extracted(tmp_path_factory) -> dict[tuple[str | None, str], Entry]:
     )
     copy = tmp_path_factory.mktemp("sources") / "project"
     shutil.copytree(ROOT, copy, ignore=NOT_EXTRACTED)
-    command = [sys.executable, "manage.py", "makemessages", "--locale", "vi", "--keep-pot"]
+    command = [sys.executable, "manage.py", "messages", "--keep-pot"]
     done = subprocess.run(command, cwd=copy, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    return read_po(copy / "locale" / "django.pot")
+    return {
+        str(folder.relative_to(copy)): read_po(folder / "django.pot")
+        for folder in catalogues(copy)
+        if (folder / "django.pot").exists()
+    }
 
 
 def test_the_extraction_finds_python_and_template_strings(extracted):
     # a model's field name, a pgettext with its context, a template's {% translate %}
-    assert {(None, "win odds (N:1)"), ("hand", "Niu Niu"), (None, "Settlement preview")} <= set(
-        extracted
-    )
+    every = {key for messages in extracted.values() for key in messages}
+    assert {(None, "win odds (N:1)"), ("hand", "Niu Niu"), (None, "Settlement preview")} <= every
+
+
+def test_a_game_s_own_messages_are_in_its_app_and_shared_ones_in_the_project(extracted):
+    # Niu Niu's field and hand name are its own; the floor's preview, "Table" (the floor's
+    # and two games' screens) and "House edge" (three games' panels, not the floor's) are
+    # the project's
+    assert {(None, "win odds (N:1)"), ("hand", "Niu Niu")} <= set(extracted["niuniu/locale"])
+    project = {(None, "Settlement preview"), (None, "Table"), (None, "House edge")}
+    assert project <= set(extracted["locale"])
+    assert set(extracted) >= {"locale", "niuniu/locale", "maubinh/locale", "baccarat/locale"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_is_translated(extracted, language):
-    catalogue = read_po(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
-    absent = [key for key in extracted if key not in catalogue]
-    fuzzy = [key for key in extracted if key in catalogue and catalogue[key].fuzzy]
-    empty = [
-        key
-        for key in extracted
-        if key in catalogue and not catalogue[key].fuzzy and not catalogue[key].translated
-    ]
-    report = [
-        f"{title} in locale/{language}/LC_MESSAGES/django.po:\n"
-        + "\n".join(f"  {shown(key)}" for key in keys)
-        for title, keys in (
-            ("not in the catalogue (add it with its translation)", absent),
-            ("fuzzy (check the translation, then remove the fuzzy flag)", fuzzy),
-            ("untranslated", empty),
-        )
-        if keys
-    ]
+    report = []
+    for folder, messages in extracted.items():
+        path = po_path(ROOT / folder, language)
+        catalogue = read_po(path) if path.exists() else {}
+        absent = [key for key in messages if key not in catalogue]
+        fuzzy = [key for key in messages if key in catalogue and catalogue[key].fuzzy]
+        empty = [
+            key
+            for key in messages
+            if key in catalogue and not catalogue[key].fuzzy and not catalogue[key].translated
+        ]
+        report += [
+            f"{title} in {named(path)}:\n" + "\n".join(f"  {shown(key)}" for key in keys)
+            for title, keys in (
+                ("not in the catalogue (run `make messages`, then translate it)", absent),
+                ("fuzzy (check the translation, then remove the fuzzy flag)", fuzzy),
+                ("untranslated", empty),
+            )
+            if keys
+        ]
     if report:
         pytest.fail("\n".join(report), pytrace=False)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_message_is_in_two_catalogues(language):
+    owner: dict[tuple[str | None, str], Path] = {}
+    twice = []
+    for folder in catalogues(ROOT):
+        if not po_path(folder, language).exists():
+            continue
+        for key in read_po(po_path(folder, language)):
+            if key in owner:
+                twice.append(f"  {shown(key)}: {named(owner[key])} and {named(folder)}")
+            owner.setdefault(key, folder)
+    assert len(owner) > 1000  # the catalogues were read
+    if twice:
+        pytest.fail(
+            f"in two {language} catalogues (run `make messages`: a msgid one game uses is in "
+            "its app's, any other in the project's):\n" + "\n".join(twice),
+            pytrace=False,
+        )
 
 
 def compiled_text(compiled: gettext.GNUTranslations, entry: Entry) -> str:
@@ -144,18 +196,21 @@ def compiled_text(compiled: gettext.GNUTranslations, entry: Entry) -> str:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_committed_mo_says_what_the_po_says(language):
-    folder = ROOT / "locale" / language / "LC_MESSAGES"
-    with (folder / "django.mo").open("rb") as mo:
-        compiled = gettext.GNUTranslations(mo)
-    stale = [
-        shown(entry.key)
-        for entry in read_po(folder / "django.po").values()
-        if entry.translated and compiled_text(compiled, entry) != entry.msgstrs[0]
-    ]
+    stale = []
+    for folder in catalogues(ROOT):
+        po = po_path(folder, language)
+        if not po.exists():
+            continue
+        with po.with_suffix(".mo").open("rb") as mo:
+            compiled = gettext.GNUTranslations(mo)
+        stale += [
+            f"{named(po)}: {shown(entry.key)}"
+            for entry in read_po(po).values()
+            if entry.translated and compiled_text(compiled, entry) != entry.msgstrs[0]
+        ]
     if stale:
         pytest.fail(
-            f"locale/{language}/LC_MESSAGES/django.mo is older than its .po; run "
-            f"`DEBUG=1 manage.py compilemessages -l {language}`. It differs on:\n  "
+            "a django.mo is older than its .po; run `make messages`. They differ on:\n  "
             + "\n  ".join(stale),
             pytrace=False,
         )

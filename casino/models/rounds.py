@@ -124,8 +124,8 @@ class Round(models.Model):
 
 
 class Box(models.Model):
-    """One player position in a round (a box, or a seat, as the game calls it) with its
-    cards."""
+    """One box of a round, at its ``position``, with its cards (the screens of a game whose
+    sheets say "seat" call it a seat)."""
 
     round = models.ForeignKey(
         Round, on_delete=models.PROTECT, related_name="boxes", verbose_name=_("round")

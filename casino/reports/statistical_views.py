@@ -37,6 +37,7 @@ COLUMNS = [
 ]
 KINDS = {"money": Kind.MONEY, "pct": Kind.PERCENT}
 DEFINITION = _(
+    # xgettext:no-python-format ("% is" reads as a format, but nothing is formatted in)
     "Win is the win by count, as the regulators define it: closer − opener + credits − "
     "fills + drop, per table and gaming day; win/drop % is that win over the drop. It is "
     "not the house win of settled bets. A table-day still open has no win yet and is left "
