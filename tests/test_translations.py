@@ -288,8 +288,12 @@ def test_the_admins_names_are_marked_for_translation():
 def test_the_admins_names_are_translated(language):
     from django.utils import translation
 
-    catalogue = read_po(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
-    translated = {key[1] for key, entry in catalogue.items() if entry.translated}
+    translated = {
+        key[1]
+        for folder in catalogues(ROOT)
+        for key, entry in read_po(po_path(folder, language)).items()
+        if entry.translated
+    }
     with translation.override("en"):
         english = {where: str(name) for where, name in admin_names().items()}
     untranslated = [
@@ -297,7 +301,7 @@ def test_the_admins_names_are_translated(language):
     ]
     if untranslated:
         pytest.fail(
-            f"The admin shows these in English in locale/{language}/LC_MESSAGES/django.po:\n  "
+            f"The admin shows these in English in {language} (no catalogue translates them):\n  "
             + "\n  ".join(untranslated),
             pytrace=False,
         )

@@ -84,7 +84,13 @@ class ApiToken(AbstractAuthToken):
     id = models.BigAutoField(_("ID"), primary_key=True)
     # knox makes the digest the primary key; here it is only unique, so a token has a short
     # id to be listed and revoked by, which reveals nothing of the key.
-    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    digest = models.CharField(_("key digest"), max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    # knox's prefix of the key, again only for its name in the staff's language.
+    token_key = models.CharField(
+        _("key prefix"),
+        max_length=CONSTANTS.MAXIMUM_TOKEN_PREFIX_LENGTH + CONSTANTS.TOKEN_KEY_LENGTH,
+        db_index=True,
+    )
     # knox's fields again, with names the admin shows in the staff's language.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
