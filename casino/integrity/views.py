@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
+from casino.integrity.words import key_shown
 from casino.models import Pit, Player, Table, Venue
 from casino.players import membership_key
 from casino.reports.kinds import game_label
@@ -277,11 +278,11 @@ def _chart(result: IntegrityResult) -> str:
         colour = "#c00" if cell.get("outside") else "#036"
         parts.append(
             f'<circle cx="{x + step / 2:.1f}" cy="{y(cell["observed"])}" r="4" fill="{colour}">'
-            f"<title>{escape(str(cell['key']))}: {cell['observed']} / "
+            f"<title>{escape(key_shown(cell['key']))}: {cell['observed']} / "
             f"{cell['expected']:.1f}</title>"
             "</circle>"
         )
-        key = str(cell["key"])
+        key = key_shown(cell["key"])
         short = key if len(key) <= LABEL_CHARS else key[: LABEL_CHARS - 1] + "…"
         parts.append(
             f'<text x="{x + step / 2:.1f}" y="{height - bottom + 14}" font-size="9" '

@@ -1,0 +1,44 @@
+"""The integrity run's stored words, read in the reader's language.
+
+A run stores what it found as it found it (``IntegrityResult.note``, its cells' ``key``):
+"50 rounds, 200 needed", "A♠ (rarest)". History is never rewritten, so these are put in the
+reader's language when they are shown, from the shapes the run writes (``casino.integrity.runs``,
+``casino.integrity.results``); a text of another shape is shown as it was stored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext, ngettext
+
+_NEEDED = re.compile(r"^(?P<count>\d+) (?P<what>rounds|boxes), (?P<needed>\d+) needed$")
+_CARD = re.compile(r"^(?P<card>.+) \((?P<which>rarest|commonest)\)$")
+
+
+def note_shown(note: str) -> str:
+    """A result's note (why it was not tested) in the reader's language."""
+    found = _NEEDED.match(note or "")
+    if not found:
+        return note
+    count, needed = int(found["count"]), int(found["needed"])
+    if found["what"] == "rounds":
+        text = ngettext(
+            "%(count)s round, %(needed)s needed", "%(count)s rounds, %(needed)s needed", count
+        )
+    else:
+        text = ngettext(
+            "%(count)s box, %(needed)s needed", "%(count)s boxes, %(needed)s needed", count
+        )
+    return text % {"count": count, "needed": needed}
+
+
+def key_shown(key: object) -> str:
+    """A cell's key (a category, a card, the rarest or commonest card) for the reader."""
+    text = str(key)
+    found = _CARD.match(text)
+    if not found:
+        return text
+    if found["which"] == "rarest":
+        return gettext("%(card)s (rarest)") % {"card": found["card"]}
+    return gettext("%(card)s (commonest)") % {"card": found["card"]}
