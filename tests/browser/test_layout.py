@@ -28,6 +28,7 @@ from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
 from casino.models import Player, ShiftReport, Table, TableSession, Venue
+from casino.services.rulesets import version_clone
 from casino.services.sessions import session_open
 from casino.services.slips import slip_issue, slip_request
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
@@ -179,7 +180,12 @@ def pages_of_the_world() -> tuple[dict[str, list[str]], dict[str, str]]:
     investigation = FluctuationInvestigation.objects.first()
     player = Player.objects.filter(venue=hanoi).first()
     version_models = [game.version_model for game in games.all_games()]
-    versions = [model.objects.filter(ruleset__venue=hanoi).first() for model in version_models]
+    # each game's latest two versions: the one in force and a draft where there is one
+    versions = [
+        version
+        for model in version_models
+        for version in model.objects.filter(ruleset__venue=hanoi).order_by("-pk")[:2]
+    ]
     dealer = [
         "/console/",
         *(f"/console/sessions/{s.pk}/" for s in open_sessions),
@@ -229,7 +235,7 @@ def pages_of_the_world() -> tuple[dict[str, list[str]], dict[str, str]]:
             "/admin/",
             admin_url(hanoi),
             admin_url(session.table),
-            *(admin_url(version) for version in versions if version is not None),
+            *(admin_url(version) for version in versions),
             reverse("admin:casino_tablesession_changelist"),
         ],
     }
@@ -265,13 +271,17 @@ def the_other_venues(set_up_floor):
     return set_up
 
 
-def slips_at_the_cage() -> None:
-    """What the demo leaves empty: slips at the cage, one issued and one waiting."""
+def what_the_demo_leaves_empty() -> None:
+    """Slips at the cage, one issued and one waiting; a draft of a ruleset, made by another
+    manager (the walking manager is offered its Approve, with an override's reason)."""
     users = {user.username: user for user in User.objects.all()}
     session = TableSession.objects.get(status="open", table__venue__code="hanoi", table__code="NN2")
     fill = slip_request(session=session, user=users["dealer"], kind="fill", chips={"100000": 10})
     slip_issue(slip=fill, user=users["cashier"], runner="Minh")
     slip_request(session=session, user=users["dealer"], kind="credit", chips={"100000": 5})
+    table = session.table
+    in_force = games.get(table.game).version_model.objects.filter(ruleset=table.ruleset)
+    version_clone(version=in_force.latest("pk"), user=users["approver"])
 
 
 @pytest.fixture
@@ -281,7 +291,7 @@ def world(live_server, settings, monkeypatch):
     settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
     monkeypatch.setattr(demo.Command, "_set_up_floor", the_other_venues(demo.Command._set_up_floor))
     call_command("demo", "--rounds", "6", stdout=io.StringIO())
-    slips_at_the_cage()
+    what_the_demo_leaves_empty()
     return live_server.url, pages_of_the_world()
 
 
