@@ -402,6 +402,22 @@
     syncPicker();
   });
 
+  /* A preview just answered to the round's form, on a screen too short for the boxes and
+     the settlement both (a tablet): the settlement and its Confirm are brought into view,
+     so the dealer confirms the payouts they see. The focus stays where it was. */
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const config = event.detail.requestConfig;
+    const elt = (config && config.elt) || event.detail.elt;
+    if (!elt || elt.id !== "round-form") return;
+    const preview = document.getElementById("preview");
+    const confirm = preview && preview.querySelector("#confirm");
+    if (!confirm) return;
+    const box = preview.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    if (box.height <= window.innerHeight) preview.scrollIntoView({block: "nearest"});
+    else confirm.scrollIntoView({block: "end"});
+  });
+
   /* Sent by the confirm view (HX-Trigger) before its answer is swapped in. */
   document.addEventListener("console:settled", () => { justSettled = true; });
 
