@@ -22,7 +22,7 @@ def game_label(code: str) -> str:
 
 
 def bet_type_label(code: str, bet_type: str) -> str:
-    """A game's bet type in a report: "Niu Niu Double", in the active language (the bet
+    """A game's bet type in a report as its console names it, in the active language (the bet
     type as stored, for a game no longer installed)."""
     try:
         game = games.get(code)

@@ -31,9 +31,9 @@ from casino.money import venue_money
 from casino.reports.players import comps_issued, theoretical_win
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, check_player_may
+from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, SUPERVISE, can
-from casino.timezones import venue_today
 
 #: The gaming days a player's earned amount looks back over, today included.
 EARNED_DAYS = 30
@@ -182,7 +182,9 @@ class Earned:
 def comp_earned(player: Player) -> Earned:
     """What the player may be given now: see the module's description."""
     venue = Venue.objects.get(pk=player.venue_id)
-    date_to = venue_today(venue)
+    # The gaming day now (a comp given at 01:00 belongs to the day that began the evening
+    # before), as the tables and their tallies count it.
+    date_to = gaming_date_of(venue, timezone.now())
     date_from = date_to - timedelta(days=EARNED_DAYS - 1)
     policy = comp_policy_in_force(venue)
     theoretical = theoretical_win(player=player, date_from=date_from, date_to=date_to)

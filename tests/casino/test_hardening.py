@@ -480,7 +480,7 @@ def test_the_api_answers_503_when_the_database_drops_mid_request(floor, monkeypa
     def dropped(**kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(rounds, "round_settle", dropped)
+    monkeypatch.setattr(rounds, "round_settle_written", dropped)
     response = client_for(floor.dealer).post("/api/v1/rounds/1/settle/", HTTP_IDEMPOTENCY_KEY="k")
     assert response.status_code == 503
     assert response.json()["error"] == "unavailable"

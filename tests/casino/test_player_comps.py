@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from decimal import Decimal as D
 
 import pytest
@@ -173,3 +173,24 @@ def test_a_supervisor_issues_a_comp_from_the_page(client, floor, rated, policy):
     assert refused.status_code == 400 and "30,000" in refused.content.decode()
     done = client.post(url, {"amount": "25000", "kind": "meal"})
     assert done.status_code == 302 and Comp.objects.get().amount == D("25000")
+
+
+def test_a_comp_belongs_to_the_gaming_day_the_tables_count(floor, session, rated, policy):
+    comp = comp_issue(player=rated, user=floor.supervisor, amount="20000", kind="meal")
+    assert comp.gaming_date == session.shift.gaming_date
+
+
+def test_a_comp_given_before_the_gaming_day_starts_is_the_day_before(floor, monkeypatch):
+    """At 01:00 on the venue's clocks the gaming day that began the evening before is still
+    on (it starts at 06:00 by default): its comps, like its tables, count on that day."""
+    from types import SimpleNamespace
+    from zoneinfo import ZoneInfo
+
+    from casino.services import comps
+
+    player = Player.objects.create(venue=floor.venue, membership_number="VIP-9", name="Ba")
+    zone = ZoneInfo(floor.venue.timezone)
+    today = venue_today(floor.venue)
+    one_am = datetime.combine(today, time(1, 0), tzinfo=zone)
+    monkeypatch.setattr(comps, "timezone", SimpleNamespace(now=lambda: one_am))
+    assert comp_earned(player).date_to == today - timedelta(days=1)

@@ -202,7 +202,8 @@ def play_bj1(day: Day) -> dict:
 
 
 def count_the_boxes(day: Day, gaming_date: str) -> dict:
-    """Two counters count each box (the same notes); the first closes the day's count."""
+    """Two counters count each box (the same notes); the first closes the day's count, the
+    second confirming it with their password."""
     count_day = f"/api/v1/venues/{day.floor.venue.pk}/count/{gaming_date}/"
     boxes = ok(day.counter.get(count_day))["boxes"]
     notes = {"NN1": {"500000": 214}, "BJ1": {"500000": 6}}
@@ -213,7 +214,8 @@ def count_the_boxes(day: Day, gaming_date: str) -> dict:
                 counter.post(f"/api/v1/drop-boxes/{drop_box['id']}/counts/", body, format="json"),
                 201,
             )
-    return ok(day.counter.post(f"{count_day}close/", format="json"))
+    confirmed = {"confirmed_by": {"username": "counter2", "password": "pw-for-tests"}}
+    return ok(day.counter.post(f"{count_day}close/", confirmed, format="json"))
 
 
 def end_the_day(day: Day, gaming_date: str) -> None:
