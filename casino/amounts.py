@@ -276,7 +276,8 @@ class AmountListField(AmountField):
     reader at the field's venue; the list is shown back in the venue's grouping. The
     service that takes the list says what else is wrong with it (a value given twice)."""
 
-    widget = forms.TextInput(attrs={"autocomplete": "off", "size": 60})
+    # A text area: a long list wraps on a tablet rather than being cut.
+    widget = forms.Textarea(attrs={"autocomplete": "off", "rows": 2, "cols": 60})
     #: The list a help text shows as its ``%(example)s``, in the venue's grouping.
     example = (Decimal(500000), Decimal(100000), Decimal(5000))
 

@@ -114,8 +114,11 @@ def test_the_dealer_says_whether_an_instant_win_is_declared(page, floor, setting
     assert "hãy hỏi người chơi có báo hay không" in page.text_content("#preview")
     assert page.locator("#confirm").count() == 0
 
-    # not declared: the rows play, (8 + 16 + 6) x 2 = 60
+    # not declared: the rows play, (8 + 16 + 6) x 2 = 60; the seats' evaluations the
+    # dealer's typing asked for have all come back before the dealer answers
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Không báo: so từng chi").check()
+    page.wait_for_load_state("networkidle")
     page.click("#preview-button")
     page.wait_for_selector("#confirm")
     chi = page.eval_on_selector_all(".mb-matrix [data-chi]", "e => e.map(c => c.textContent)")
