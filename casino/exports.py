@@ -407,6 +407,36 @@ def xlsx_response(export: Export, name: str) -> HttpResponse:
     return download(xlsx_bytes(export), name, CONTENT_TYPES["xlsx"])
 
 
+def pdf_bytes(template: str, context: dict[str, Any]) -> bytes:
+    """A template rendered in the active language and printed as a PDF (WeasyPrint, loaded
+    on the first PDF a process writes)."""
+    from django.template.loader import render_to_string
+    from weasyprint import HTML
+
+    return HTML(string=render_to_string(template, context)).write_pdf()
+
+
+#: The files a report is offered as (``report_file``).
+REPORT_FILES = ("csv", "pdf", "xlsx")
+
+
+def report_file(
+    name: str,
+    filename: str,
+    found: Any,
+    *,
+    export: Callable[[Any], Export],
+    pdf: Callable[[Any], bytes],
+) -> HttpResponse:
+    """``found`` as the file ``name`` asks for (one of ``REPORT_FILES``): its ``export`` as
+    CSV or XLSX, else its ``pdf``; only that one is built."""
+    if name == "csv":
+        return csv_response(export(found), filename)
+    if name == "xlsx":
+        return xlsx_response(export(found), filename)
+    return download(pdf(found), filename, "application/pdf")
+
+
 # The views that answer a file
 
 View = TypeVar("View", bound=Callable[..., HttpResponse])

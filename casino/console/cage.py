@@ -16,7 +16,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,7 +26,16 @@ from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.console.slips import waiting_for
 from casino.errors import Conflict, Forbidden, ServiceError
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.exports import (
+    Column,
+    Export,
+    Kind,
+    Sheet,
+    csv_response,
+    export_view,
+    file_language,
+    pdf_bytes,
+)
 from casino.models import Slip, Venue
 from casino.services.slips import (
     ISSUE,
@@ -146,10 +154,7 @@ def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> H
 def slip_pdf_bytes(slip: Slip) -> bytes:
     """The printable slip (WeasyPrint): venue, number, kind, table, session, each
     denomination x count = amount, total, times, and the four signature lines."""
-    from weasyprint import HTML
-
-    html = render_to_string("console/slip_pdf.html", {"slip": slip, "venue": slip.venue})
-    return HTML(string=html).write_pdf()
+    return pdf_bytes("console/slip_pdf.html", {"slip": slip, "venue": slip.venue})
 
 
 @declare(Capability.READ_FLOOR)

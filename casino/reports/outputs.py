@@ -20,13 +20,12 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 
 from casino.exports import CONTENT_TYPES as FILE_TYPES
-from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, xlsx_bytes
+from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, pdf_bytes, xlsx_bytes
 from casino.models import RoundStatus, Slip, SlipStatus, TableSession
 from casino.money import Grouping, format_money, grouped
 from casino.reports.figures import note_text, theoretical_note
@@ -499,14 +498,13 @@ def _tables(
 def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
     """The report as a PDF (WeasyPrint), with the charts, in the active language; amounts
     in the grouping the venue wrote them in when the report was built."""
-    from weasyprint import HTML
 
     images = {
         name.removesuffix(".svg").replace("-", "_"): "data:image/svg+xml;base64,"
         + base64.b64encode(svg.encode("utf-8")).decode("ascii")
         for name, svg in svgs.items()
     }
-    html = render_to_string(
+    return pdf_bytes(
         "reports/shift_report_pdf.html",
         {
             "f": present(figures),
@@ -515,7 +513,6 @@ def render_pdf(figures: dict[str, Any], svgs: dict[str, str]) -> bytes:
             "voids_shown_count": PDF_VOIDS,
         },
     )
-    return HTML(string=html).write_pdf()
 
 
 #: The build's steps after the figures, stored untranslated and worded when shown.

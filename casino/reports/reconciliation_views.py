@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
@@ -23,7 +22,7 @@ from casino.reports.reconciliation_surfaces import surface_lines
 from casino.reports.statistical_views import _asked
 from casino.staff.policy import Capability, declare
 
-FILES = {"csv", "xlsx", "pdf"}
+FILES = exports.REPORT_FILES
 
 
 def _context(found: dict[str, Any]) -> dict[str, Any]:
@@ -51,10 +50,7 @@ def reconciliation_page(request: HttpRequest) -> HttpResponse:
 
 def render_pdf(found: dict[str, Any]) -> bytes:
     """The reconciliation as a PDF (WeasyPrint) in the active language."""
-    from weasyprint import HTML  # loaded on the first PDF
-
-    html = render_to_string("reports/reconciliation_pdf.html", _context(found))
-    return HTML(string=html).write_pdf()
+    return exports.pdf_bytes("reports/reconciliation_pdf.html", _context(found))
 
 
 @declare(Capability.READ_REPORTS)
@@ -69,8 +65,4 @@ def reconciliation_file(request: HttpRequest, name: str) -> HttpResponse:
     exports.file_language(request, venue.language)
     found = reconciliation(venue, day)
     filename = f"{venue.code}-reconciliation-{day.isoformat()}.{name}"
-    if name == "csv":
-        return exports.csv_response(export_of(found), filename)
-    if name == "xlsx":
-        return exports.xlsx_response(export_of(found), filename)
-    return exports.download(render_pdf(found), filename, "application/pdf")
+    return exports.report_file(name, filename, found, export=export_of, pdf=render_pdf)

@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -43,7 +42,7 @@ DEFINITION = _(
     "not the house win of settled bets. A table-day still open has no win yet and is left "
     "out of the win."
 )
-FILES = {"csv", "xlsx", "pdf"}
+FILES = exports.REPORT_FILES
 
 
 def _asked(request: HttpRequest) -> tuple[list[Venue], Venue, date, list[str]]:
@@ -162,10 +161,7 @@ def export_of(report: StatisticalReport) -> Export:
 
 def render_pdf(report: StatisticalReport) -> bytes:
     """The report as a PDF (WeasyPrint) in the active language."""
-    from weasyprint import HTML  # loaded on the first PDF
-
-    html = render_to_string("reports/statistical_pdf.html", _context(report))
-    return HTML(string=html).write_pdf()
+    return exports.pdf_bytes("reports/statistical_pdf.html", _context(report))
 
 
 @declare(Capability.READ_REPORTS)
@@ -180,8 +176,4 @@ def statistical_file(request: HttpRequest, name: str) -> HttpResponse:
     exports.file_language(request, venue.language)
     report = statistical_report(venue=venue, day=day)
     filename = f"{venue.code}-statistical-{day.isoformat()}.{name}"
-    if name == "csv":
-        return exports.csv_response(export_of(report), filename)
-    if name == "xlsx":
-        return exports.xlsx_response(export_of(report), filename)
-    return exports.download(render_pdf(report), filename, "application/pdf")
+    return exports.report_file(name, filename, report, export=export_of, pdf=render_pdf)
