@@ -23,7 +23,6 @@ from baccarat.models import BET_TYPES, RULE_FIELDS, BaccaratAuditAction, Baccara
 from baccarat.selectors import behind_number, cached_snapshot
 from baccarat.services import close_refusal
 from baccarat.validation import ruleset_errors
-from casino.cards import Card, format_cards, parse_card
 from casino.games import (
     BetResult,
     BoxInput,
@@ -39,6 +38,7 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
+from casino.kernel.cards import Card, format_cards, parse_card
 
 #: The most cards a round deals: two to each hand and a third to each.
 MOST_CARDS = 6

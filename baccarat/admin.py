@@ -21,7 +21,7 @@ from baccarat.tasks import ruleset_figures_task
 from baccarat.validation import ruleset_errors
 from casino import games
 from casino.admin import ReadOnlyAdmin, RulesetVersionAdmin
-from casino.amounts import model_formfield
+from casino.kernel.amounts import model_formfield
 from casino.models.rulesets import ROUNDING_FIELDS
 
 

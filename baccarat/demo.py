@@ -20,8 +20,8 @@ from baccarat.engine import DealError
 from baccarat.models import BaccaratRulesetVersion
 from baccarat.selectors import cached_snapshot
 from baccarat.services import venue_ruleset_from_preset
-from casino.cards import DECK, Card, format_cards
 from casino.games import BoxInput
+from casino.kernel.cards import DECK, Card, format_cards
 from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures

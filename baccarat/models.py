@@ -17,10 +17,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from casino.models import Player, RulesetVersion, TableSession
 from casino.models.floor import money_field
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 
 #: The most decks a shoe holds, and the fewest.
 MAX_DECKS = 8

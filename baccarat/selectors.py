@@ -11,8 +11,8 @@ from django.db.models import Max, Subquery, Sum
 
 from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion, Collection, CommissionCollection, Shoe
+from casino.kernel.money import Rounding
 from casino.models import Bet, Round, RoundStatus, Ruleset, TableSession
-from casino.money import Rounding
 from casino.rules import version_in_force
 
 #: The most seats at a table; positions beyond are players betting behind (docs/RULES.md).

@@ -27,9 +27,9 @@ from baccarat.models import (
     Shoe,
 )
 from baccarat.selectors import commission_owed, current_shoe
-from casino.errors import Conflict, InvalidInput
+from casino.kernel.errors import Conflict, InvalidInput
+from casino.kernel.money import plain
 from casino.models import Box, Round, TableSession, Venue
-from casino.money import plain
 from casino.services import rulesets
 from casino.services.audit import audit_record
 from casino.services.rotation import check_may_deal

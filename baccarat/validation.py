@@ -13,7 +13,7 @@ from typing import Protocol
 from django.utils.translation import gettext as _
 
 from baccarat.models import MAX_DECKS, Variant
-from casino.money import plain
+from casino.kernel.money import plain
 
 
 class VersionLike(Protocol):

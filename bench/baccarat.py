@@ -39,7 +39,7 @@ def deals(rules, count: int, seed: int = 7) -> list:
     """``count`` deals from shuffled shoes, each the four to six cards the tableau takes from
     the top of the shoe in deal order."""
     from baccarat.engine import hands_so_far
-    from casino.cards import DECK
+    from casino.kernel.cards import DECK
 
     rng = random.Random(seed)
     shoe: list = []

@@ -70,8 +70,8 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from casino.cards import DECK, format_cards
     from casino.console.selectors import screen_for
+    from casino.kernel.cards import DECK, format_cards
     from casino.models import Venue
     from casino.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import emitter
-from casino.cards import DECK, Card
+from casino.kernel.cards import DECK, Card
 from niuniu.engine import BetType, Ruleset, evaluate, presets, settle_box
 
 emit = emitter("engine")

@@ -89,9 +89,9 @@ def fill_rows() -> None:
     from django.db import connection, transaction
 
     from casino import games
-    from casino.cards import DECK
     from casino.integrity.models.tallies import CARDS_DEALT
     from casino.integrity.tallies import write_card_tallies, write_category_tallies
+    from casino.kernel.cards import DECK
     from casino.models import BetTally, Player, Round, TableSession, Venue
     from casino.staff.roles import DEALER, grant
 

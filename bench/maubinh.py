@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import emitter
-from casino.cards import DECK, Card
+from casino.kernel.cards import DECK, Card
 from maubinh.engine import Ruleset, presets, settle_table, suggest_arrangement
 
 emit = emitter("maubinh")

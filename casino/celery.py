@@ -5,14 +5,14 @@ import os
 from celery import Celery
 from celery.signals import worker_init
 
-from casino.logs import connect_celery_signals
+from casino.kernel.logs import connect_celery_signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# A task's lines carry its id as their request id (casino/logs.py).
+# A task's lines carry its id as their request id (casino/kernel/logs.py).
 connect_celery_signals()
 
 

@@ -22,7 +22,7 @@ date before the venue opened), found among the statement's parameters however of
 appears there; a sample that is not found (a value the ORM transforms, as ``contains``
 does) is refused when the read is first built. Only plain model querysets are compiled,
 and none that names its database: each call goes where the routers send it then (the
-replica inside ``casino.replicas.replica_reads``, the primary outside it), with the plan
+replica inside ``casino.kernel.replicas.replica_reads``, the primary outside it), with the plan
 built for that database.
 
 Kept for the round's hot path only (the session and round locks, the create key, the

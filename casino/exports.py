@@ -53,7 +53,7 @@ from django.utils import translation
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
-from casino.money import currency_places
+from casino.kernel.money import currency_places
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",

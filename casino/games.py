@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.translation import gettext as _
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
+from casino.kernel.money import plain
 from casino.models import Account, EntryKind, RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import plain
 
 if TYPE_CHECKING:  # the types of the game's parts (their modules import this one)
     import random

@@ -19,8 +19,8 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from casino.models import TableLimit, TableLimitChange
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import games
 from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
-from casino.errors import Conflict
+from casino.kernel.errors import Conflict
 from casino.models import Round, Ruleset, RulesetVersion, Table, VersionStatus
 
 V = TypeVar("V", bound=RulesetVersion)

@@ -66,7 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: every line of a request carries its id, and every request has an access line.
-    "casino.logs.RequestLogMiddleware",
+    "casino.kernel.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
     # the session middleware so a failure reading the session is answered too.
@@ -128,7 +128,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 20}
     )
-# A streaming replica for report reads (casino/replicas.py, docs/OPERATIONS.md): reports and
+# A streaming replica for report reads (casino/kernel/replicas.py, docs/OPERATIONS.md): reports and
 # the dashboard read from it, every write goes to the primary. In tests the alias mirrors
 # the primary (Django's test mirror), so the routing is exercised on one database.
 if os.environ.get("REPLICA_DATABASE_URL"):
@@ -143,7 +143,7 @@ if os.environ.get("REPLICA_DATABASE_URL"):
         DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "3"))
         )
-DATABASE_ROUTERS = ["casino.replicas.ReplicaRouter"]
+DATABASE_ROUTERS = ["casino.kernel.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -268,7 +268,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
-# Logs (casino/logs.py): one JSON object a line on stderr (LOG_FORMAT=json, the default),
+# Logs (casino/kernel/logs.py): one JSON object a line on stderr (LOG_FORMAT=json, the default),
 # each with its request's (or task's) id, user and venue; LOG_FORMAT=text for a terminal.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
 if LOG_FORMAT not in ("json", "text"):
@@ -278,10 +278,10 @@ if LOG_FORMAT not in ("json", "text"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "casino.logs.ContextFilter"}},
+    "filters": {"context": {"()": "casino.kernel.logs.ContextFilter"}},
     "formatters": {
-        "json": {"()": "casino.logs.JsonFormatter"},
-        "text": {"()": "casino.logs.TextFormatter"},
+        "json": {"()": "casino.kernel.logs.JsonFormatter"},
+        "text": {"()": "casino.kernel.logs.TextFormatter"},
     },
     "handlers": {
         "console": {

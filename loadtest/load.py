@@ -93,7 +93,7 @@ async def dealer(
 
 def console_round(rng: random.Random) -> tuple[dict[str, str], dict[str, str]]:
     """Query for the hand partial and form data for the preview: six hands of one deck."""
-    from casino.cards import DECK, format_cards
+    from casino.kernel.cards import DECK, format_cards
 
     deck = list(DECK)
     rng.shuffle(deck)

@@ -29,7 +29,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from casino.cards import Card, check_distinct, format_cards, parse_cards
 from casino.games import (
     BetResult,
     BoxInput,
@@ -46,6 +45,7 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
+from casino.kernel.cards import Card, check_distinct, format_cards, parse_cards
 from casino.models import Account, EntryKind
 from maubinh import engine
 from maubinh.engine import Arrangement, PairResult, Row, SeatResult, integrity

@@ -11,10 +11,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
-from casino.cards import DECK, format_cards
 from casino.games import BoxInput
+from casino.kernel.cards import DECK, format_cards
+from casino.kernel.money import plain
 from casino.models import Player, Table, TableLimit, TableSession, Venue
-from casino.money import plain
 from casino.rules import version_in_force
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open

@@ -36,8 +36,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from casino.cards import DECK, Card
-from casino.money import plain
+from casino.kernel.cards import DECK, Card
+from casino.kernel.money import plain
 from maubinh import engine
 from maubinh.engine.arrange import Layout
 from maubinh.engine.rules import Declaring, FeeBasis, InstantWin

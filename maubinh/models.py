@@ -17,9 +17,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from maubinh.engine.rules import (
     FRONT_CATEGORIES,
     Declaring,

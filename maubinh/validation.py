@@ -11,7 +11,7 @@ from typing import Protocol
 
 from django.utils.translation import gettext as _
 
-from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from maubinh.engine.rules import (
     FRONT_CATEGORIES,
     SHARED_AMOUNT_DIVISOR,

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from casino.cards import Card, format_cards, parse_cards
 from casino.games import (
     BetResult,
     BoxInput,
@@ -27,6 +26,7 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
+from casino.kernel.cards import Card, format_cards, parse_cards
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
 from niuniu.engine.odds import category_counts

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 from django.contrib.auth.models import AbstractUser
 from django.utils import timezone
 
-from casino.cards import DECK, format_cards
 from casino.games import BoxInput
+from casino.kernel.cards import DECK, format_cards
 from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force

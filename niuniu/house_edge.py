@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 
-from casino.money import Rounding, plain, venue_money, written
+from casino.kernel.money import Rounding, plain, venue_money, written
 from niuniu.engine import odds as exact
 from niuniu.engine.rules import Category, Ruleset
 from niuniu.models import BET_TYPE_LABELS, CATEGORY_LABELS, NiuNiuRulesetVersion, RulesFigures

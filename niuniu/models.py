@@ -11,9 +11,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
 from niuniu.engine.rules import MAX_BOXES, BetType, BonusPredicate, Category
 
 #: The hands in the words of niuniu.console.labels (context "hand"): the admin's paytable and

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from django.utils.translation import gettext as _
 
-from casino.money import plain
+from casino.kernel.money import plain
 from niuniu.engine.rules import BetType, Category
 from niuniu.models import BET_TYPE_LABELS, CATEGORY_LABELS
 

@@ -25,7 +25,7 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
-from casino.money import plain
+from casino.kernel.money import plain
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE, snapshot

@@ -17,8 +17,8 @@ from casino.api.serializers.day import RatingSerializer
 from casino.api.serializers.fields import MoneyField, RateField
 from casino.api.serializers.rulesets import RulesetVersionSerializer
 from casino.api.views.common import found, parse
+from casino.kernel.timezones import venue_zone
 from casino.staff.policy import Capability
-from casino.timezones import venue_zone
 from tablegames.models import Rating
 from tablegames.services import rating_enter
 

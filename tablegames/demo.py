@@ -14,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.games import BoxInput
+from casino.kernel.money import plain
 from casino.models import Player, Table, TableSession, Venue
-from casino.money import plain
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from tablegames.models import Rating

@@ -13,14 +13,14 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import RulesetVersion
-from casino.models.rulesets import ROUNDING_FIELDS
-from casino.money import (
+from casino.kernel.money import (
     MONEY_DECIMAL_PLACES,
     MONEY_MAX_DIGITS,
     RATE_DECIMAL_PLACES,
     RATE_MAX_DIGITS,
 )
+from casino.models import RulesetVersion
+from casino.models.rulesets import ROUNDING_FIELDS
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
 RULE_FIELDS = (*ROUNDING_FIELDS, "game_name", "house_edge_rate", "decisions_per_hour")

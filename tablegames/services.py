@@ -11,16 +11,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.amounts import check_amount
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import plain, venue_money
+from casino.kernel.timezones import venue_time
 from casino.models import Player, TableLimit, TableSession, Venue
-from casino.money import plain, venue_money
 from casino.rules import rules_in_force
 from casino.services import rulesets
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, check_player_may
 from casino.staff.roles import SUPERVISE, can
-from casino.timezones import venue_time
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, Rating, RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE
@@ -66,7 +66,7 @@ def venue_ruleset_from_preset(
 
 
 def _amount(value: Any, venue: Venue, field: str, *, allow_negative: bool = False) -> Decimal:
-    """An amount of ``venue`` as every amount is read (``casino.amounts.check_amount``:
+    """An amount of ``venue`` as every amount is read (``casino.kernel.amounts.check_amount``:
     ``500.000`` where the venue groups with points), above 0 unless ``allow_negative``."""
     amount = check_amount(value, venue, field=field, signed=allow_negative)
     if not allow_negative and amount <= 0:

@@ -31,13 +31,13 @@ from django.utils import timezone
 
 import casino.services
 from casino import games
-from casino.errors import ServiceError
 from casino.games import BoxInput
+from casino.kernel.errors import ServiceError
+from casino.kernel.timezones import venue_today, venue_zone
 from casino.models import Player
 from casino.services import eligibility
 from casino.services.eligibility import Activity
 from casino.services.players import player_bar
-from casino.timezones import venue_today, venue_zone
 from tests.factories import PlayerFactory
 
 NO_NIU = "KH 8H 4D JH AD"

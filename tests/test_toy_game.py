@@ -69,7 +69,7 @@ TOY_APP = {
     "adapter.py": """
         from decimal import Decimal
 
-        from casino.cards import RANKS, format_cards, parse_cards
+        from casino.kernel.cards import RANKS, format_cards, parse_cards
         from casino.games import BetResult, BoxResult, GameAdapter, RoundInputError, RoundResult
         from toygame.models import ToyRulesetVersion
 

@@ -35,14 +35,14 @@ from baccarat.console.labels import (
     winner_label,
 )
 from baccarat.engine import Coup, DealError, Hand, Progress
-from casino.cards import Card, parse_cards
 from casino.console import forms
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
-from casino.errors import ServiceError
 from casino.games import BoxInput
+from casino.kernel.cards import Card, parse_cards
+from casino.kernel.errors import ServiceError
+from casino.kernel.money import venue_money
 from casino.models import Player, Round
-from casino.money import venue_money
 
 FIRST_FOUR = CARD_FIELDS[:4]
 PLAYER_THIRD, BANKER_THIRD = CARD_FIELDS[4], CARD_FIELDS[5]

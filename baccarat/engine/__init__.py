@@ -1,7 +1,7 @@
 """The Baccarat (Punto Banco) engine: pure Python, no Django, no I/O (docs/ARCHITECTURE.md
 "Engine contract"; the rules in docs/RULES.md, Part C).
 
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> from decimal import Decimal
 >>> from baccarat.engine import evaluate_round, presets
 >>> rules = presets.get("no-commission")

@@ -25,7 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from baccarat.engine.rules import BetType, Ruleset, Variant, Winner
-from casino.cards import RANKS, Rank
+from casino.kernel.cards import RANKS, Rank
 
 #: A deal's outcome: (Player total, Banker total, Player's cards, Banker's cards).
 OutcomeKey = tuple[int, int, int, int]

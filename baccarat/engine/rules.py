@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 
-from casino.money import Rounding, rounding_mode
+from casino.kernel.money import Rounding, rounding_mode
 
 #: The most decks a shoe holds.
 MAX_DECKS = 8

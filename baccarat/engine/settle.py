@@ -7,7 +7,7 @@ Super 6 (the Banker wins with 6) its two-card or three-card odds. The house's co
 and the part of a no-commission Banker 6 it keeps, round to the unit by the rules.
 
 >>> from decimal import Decimal
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> from baccarat.engine import deal, presets
 >>> rules = presets.get("commission")
 >>> coup = deal(parse_cards("4H 3C AD 3S 5S"), rules)
@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 
 from baccarat.engine.rules import BetType, Ruleset, Variant, Winner
 from baccarat.engine.tableau import Coup, deal
-from casino.cards import Card
-from casino.money import round_to_unit
+from casino.kernel.cards import Card
+from casino.kernel.money import round_to_unit
 
 ZERO = Decimal(0)
 ONE = Decimal(1)

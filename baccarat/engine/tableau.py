@@ -8,7 +8,7 @@ when the Player stood, draws on 0-5; when the Player drew a third card ``t``, it
 0-2, on 3 unless ``t`` is 8, on 4 against 2-7, on 5 against 4-7, on 6 against 6-7, and
 stands on 7.
 
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> from baccarat.engine import presets
 >>> rules = presets.get("commission")
 >>> coup = deal(parse_cards("4H 3C AD 3S 5S"), rules)
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baccarat.engine.rules import Ruleset, Winner
-from casino.cards import Card
+from casino.kernel.cards import Card
 
 
 class DealError(ValueError):

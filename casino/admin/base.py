@@ -17,11 +17,11 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from casino.amounts import amount_formfield, amounts_at, is_money_field
+from casino.kernel.amounts import amount_formfield, amounts_at, is_money_field
+from casino.kernel.money import venue_money, written
+from casino.kernel.timezones import local_time, zone, zone_name
 from casino.models import Ruleset, Venue
-from casino.money import venue_money, written
 from casino.staff.roles import venue_ids, venues_permitted
-from casino.timezones import local_time, zone, zone_name
 
 
 def _in_zone(tz: zoneinfo.ZoneInfo | None) -> Any:
@@ -38,7 +38,7 @@ def _rendered(response: Any) -> Any:
 
 
 class AmountFields:
-    """A model admin or an inline whose money fields (``casino.amounts.is_money_field``)
+    """A model admin or an inline whose money fields (``casino.kernel.amounts.is_money_field``)
     are read by the one reader of amounts (``AmountField``), at the venue of the object
     shown (``amounts_venue``; plain digits on an add, before a venue is chosen)."""
 

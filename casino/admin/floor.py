@@ -22,8 +22,8 @@ from django.views.decorators.http import require_POST
 from casino.admin.base import AmountFields, ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.records import money_column
 from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
-from casino.amounts import AmountListField, model_formfield
-from casino.errors import ServiceError
+from casino.kernel.amounts import AmountListField, model_formfield
+from casino.kernel.errors import ServiceError
 from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
 from casino.services.players import player_create, player_update

@@ -10,6 +10,7 @@ from django.db.models import Model
 from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
+from casino.kernel.money import venue_money
 from casino.models import (
     AuditEvent,
     Box,
@@ -20,7 +21,6 @@ from casino.models import (
     Slip,
     TableSession,
 )
-from casino.money import venue_money
 
 
 def money_column(

@@ -3,7 +3,7 @@
 A model admin with :class:`ServiceWrites` never saves a form or an inline itself: its
 ``write`` calls the services with what the form and its inlines hold, so the admin gets the
 same validation, the same audit events and the same words as the API. When a service
-refuses (``casino.errors.ServiceError``), the save is rolled back and the same form is
+refuses (``casino.kernel.errors.ServiceError``), the save is rolled back and the same form is
 shown again with the message on the field the error names (``chip_denominations[1]`` on
 the chips, ``limits.single.min_stake`` on the single limit's row), or above the form.
 """
@@ -20,7 +20,7 @@ from django.db import models
 from django.forms.models import construct_instance
 from django.http import HttpRequest
 
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 
 #: Where the admin keeps a service's refusal between the refused save and the form shown again.
 _REFUSAL = "_casino_service_refusal"

@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -25,7 +25,6 @@ from casino import cash_selectors
 from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.console.slips import waiting_for
-from casino.errors import Conflict, Forbidden, ServiceError
 from casino.exports import (
     Column,
     Export,
@@ -36,6 +35,8 @@ from casino.exports import (
     file_language,
     pdf_bytes,
 )
+from casino.kernel.errors import Conflict, Forbidden, ServiceError
+from casino.kernel.timezones import venue_zone
 from casino.models import Slip, Venue
 from casino.services.slips import (
     ISSUE,
@@ -47,7 +48,6 @@ from casino.services.slips import (
     slip_void,
 )
 from casino.staff.policy import Capability, allows, declare
-from casino.timezones import venue_zone
 
 
 def _not_cashier(request: HttpRequest) -> HttpResponse:

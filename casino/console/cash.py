@@ -21,9 +21,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino import cash_selectors
 from casino.console import forms
 from casino.console.access import closed, page, refusal, session_context, with_session
-from casino.errors import Forbidden, InvalidInput, ServiceError
+from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
+from casino.kernel.money import venue_money
 from casino.models import CashInstrument, CashKind, CashLevel, Player, TableSession, Venue
-from casino.money import venue_money
 from casino.services.cash import (
     Identification,
     ThresholdCrossing,

@@ -17,10 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino import selectors as floor_selectors
 from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
-from casino.errors import Conflict, Forbidden, ServiceError
 from casino.figures import DEFINITIONS, TrayExpected, session_counted, tray_expected
+from casino.kernel.errors import Conflict, Forbidden, ServiceError
+from casino.kernel.money import venue_money
 from casino.models import Round, TableSession
-from casino.money import venue_money
 from casino.services.closing import check_closable, pending_slips, session_close, session_figures
 from casino.services.sessions import drop_reverse
 

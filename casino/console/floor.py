@@ -22,7 +22,6 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from casino.amounts import read_amount
 from casino.console import floor_selectors as floor
 from casino.console.access import (
     console_login_required,
@@ -31,12 +30,13 @@ from casino.console.access import (
     refusal,
     use_venue_language,
 )
-from casino.errors import ServiceError
-from casino.logs import log_venue, not_at_venue
+from casino.kernel.amounts import read_amount
+from casino.kernel.errors import ServiceError
+from casino.kernel.logs import log_venue, not_at_venue
+from casino.kernel.timezones import venue_zone
 from casino.models import Pit, Table
 from casino.services.limits import limit_change_schedule
 from casino.staff.policy import Capability, declare, holds_anywhere
-from casino.timezones import venue_zone
 
 #: How often the floor view asks for its tables again, in seconds.
 REFRESH_SECONDS = 5

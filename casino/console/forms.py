@@ -5,7 +5,7 @@ credentials.
 Each reader answers what it read and, beside it, what is wrong in the page's language, so
 a screen shows every mistake next to the field it is in while the dealer types. Only an
 entry without mistakes reaches the services, which check everything again. Amounts are
-read by the one reader of amounts, ``casino.amounts.read_amount`` (``read_stake`` too).
+read by the one reader of amounts, ``casino.kernel.amounts.read_amount`` (``read_stake`` too).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino.amounts import read_amount
-from casino.cards import Card, parse_card
-from casino.errors import ServiceError
+from casino.kernel.amounts import read_amount
+from casino.kernel.cards import Card, parse_card
+from casino.kernel.errors import ServiceError
+from casino.kernel.money import Grouping, grouped, marks
 from casino.limits import Limit
 from casino.models import Player, TableLimit
-from casino.money import Grouping, grouped, marks
 from casino.players import membership_key
 from casino.services.eligibility import Activity, player_eligibility
 from casino.services.rounds import check_stake

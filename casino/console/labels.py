@@ -1,5 +1,5 @@
 """What the console calls things every game shares, in the active language (amounts are
-written by ``casino.money.venue_money``). A game names its own hands and bets
+written by ``casino.kernel.money.venue_money``). A game names its own hands and bets
 (``<game>/console/labels.py``).
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from casino.cards import Card, Rank, Suit
+from casino.kernel.cards import Card, Rank, Suit
 
 
 def outcome_label(outcome: str) -> str:

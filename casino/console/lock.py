@@ -35,7 +35,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.console.access import console_login_required
 from casino.console.terminal import lock_session, unlock_session
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 from casino.staff.models import LoginAttempt
 from casino.staff.pins import (
     console_takeover,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.console.access import forbidden, page, session_context, session_view
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 from casino.models import DealerSpell, TableSession
 from casino.rotation_selectors import session_spells, venue_dealers
 from casino.services.rotation import dealer_relieve

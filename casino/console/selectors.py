@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from casino import figures, games
 from casino.games import BoxInput, RoundResult
+from casino.kernel.timezones import venue_today
 from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Bet,
@@ -52,7 +53,6 @@ from casino.rules import rules_in_force
 from casino.selectors import barred_on
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
-from casino.timezones import venue_today
 
 
 def console_of(game: str) -> games.GameConsole | None:

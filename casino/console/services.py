@@ -21,8 +21,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from casino.errors import Conflict
 from casino.games import BoxInput, RoundResult
+from casino.kernel.errors import Conflict
 from casino.models import Round, Slip, TableSession
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.slips import slip_request

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from casino.console import forms, selectors
 from casino.console.access import closed, page, refusal, session_context, with_session
 from casino.console.services import slip_request_once
-from casino.errors import Conflict, Forbidden, ServiceError
+from casino.kernel.errors import Conflict, Forbidden, ServiceError
+from casino.kernel.money import venue_money
 from casino.models import Slip, SlipStatus, TableSession
-from casino.money import venue_money
 from casino.services.inventory import tray_inventory
 from casino.services.slips import (
     CONFIRM_DEALER,

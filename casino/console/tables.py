@@ -20,8 +20,8 @@ from casino.console.access import (
     use_venue_language,
     with_session,
 )
-from casino.errors import Conflict, ServiceError
-from casino.logs import log_venue, not_at_venue
+from casino.kernel.errors import Conflict, ServiceError
+from casino.kernel.logs import log_venue, not_at_venue
 from casino.models import Table, TableSession
 from casino.services.inventory import chips_discrepancy, table_inventory
 from casino.services.sessions import session_open

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.count.models import CountDay, DropBox, DropBoxSession
-from casino.errors import Conflict
+from casino.kernel.errors import Conflict
 from casino.models import TableSession
 
 

@@ -40,9 +40,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.amounts import check_amount
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.money import plain, to_decimal, written
+from casino.kernel.timezones import venue_time
 from casino.models import (
     Account,
     AuditAction,
@@ -53,7 +55,6 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.money import plain, to_decimal, written
 from casino.reports.services import shift_report_schedule_if_done
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
@@ -61,7 +62,6 @@ from casino.services.ledger import ledger_post
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
 from casino.staff.policy import box_count_refusal, count_close_refusal
 from casino.staff.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
-from casino.timezones import venue_time
 
 #: The longest reason for a difference between the two counts.
 MAX_REASON = 1000

@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino.amounts import read_amount
 from casino.console.access import (
     console_login_required,
     go,
@@ -40,13 +39,14 @@ from casino.count.services import (
     count_record,
     counter_refusal,
 )
-from casino.errors import ServiceError
 from casino.figures import figure_definitions
+from casino.kernel.amounts import read_amount
+from casino.kernel.errors import ServiceError
+from casino.kernel.money import venue_money
+from casino.kernel.timezones import venue_zone
 from casino.models import Venue
-from casino.money import venue_money
 from casino.services.gaming_days import gaming_day_end
 from casino.staff.policy import Capability, allows, declare
-from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
 #: Why a second counter does not confirm a close (``casino.staff.policy.count_close_refusal``).

@@ -11,10 +11,10 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from casino.cards import DECK, RANKS, SUITS, Card, parse_card
 from casino.integrity.exact import poisson_binomial_cdf
 from casino.integrity.results import ChiSquareResult, MinimumSample, NotEnoughData
 from casino.integrity.statistics import chi_square_test, normal_sf
+from casino.kernel.cards import DECK, RANKS, SUITS, Card, parse_card
 
 #: Rounds the card test needs unless told otherwise (its missing-card part is exact on any
 #: sample).
@@ -69,7 +69,7 @@ def card_frequency_test(
     by the finite population factor (N - m) / (N - 1), averaged over the rounds weighted by
     cards dealt (N = 52 * decks), which makes it chi-square again.
 
-    >>> from casino.cards import DECK
+    >>> from casino.kernel.cards import DECK
     >>> result = card_frequency_test({card: 20 for card in DECK}, cards_per_round=[52] * 20)
     >>> result.p_value
     1.0

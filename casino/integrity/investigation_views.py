@@ -21,17 +21,17 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.console.access import use_venue_language
-from casino.errors import ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.integrity import investigations as steps
 from casino.integrity import selectors as chosen
 from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation
 from casino.integrity.views import READERS as INTEGRITY_READERS
+from casino.kernel.errors import ServiceError
+from casino.kernel.timezones import venue_today, venue_zone
 from casino.reports.views import _check, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, can
-from casino.timezones import venue_today, venue_zone
 
 Status = FluctuationInvestigation.Status
 LOG_DAYS = 30

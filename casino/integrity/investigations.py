@@ -29,10 +29,10 @@ from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import venue_money
 from casino.models import AuditAction, ShiftReport, Table
-from casino.money import venue_money
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, MANAGER, can
 

@@ -14,7 +14,7 @@ from casino.console.access import use_venue_language
 from casino.console.history import round_parts
 from casino.integrity.models import IntegrityResult
 from casino.integrity.views import _reader
-from casino.logs import log_venue
+from casino.kernel.logs import log_venue
 from casino.models import Bet, Box, Round, RoundStatus
 from casino.reports.views import _check, _render
 from casino.staff.policy import Capability, declare

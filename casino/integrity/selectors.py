@@ -18,9 +18,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from casino.integrity.models import FluctuationInvestigation
+from casino.kernel.money import venue_money
+from casino.kernel.replicas import replica_reads
 from casino.models import Venue
-from casino.money import venue_money
-from casino.replicas import replica_reads
 from casino.reports.selectors import report_venues
 
 Status = FluctuationInvestigation.Status

@@ -1,8 +1,9 @@
 """Statistical tests of game integrity: are the cards, hands and results what fair play gives?
 
 Everything here is game-neutral and pure: a category is an opaque key with an exact probability
-(a game's odds engine supplies them), a card is a canonical card of :mod:`casino.cards`. Each test
-returns a frozen result with its p-value, or :class:`NotEnoughData` when the sample is too small
+(a game's odds engine supplies them), a card is a canonical card of
+:mod:`casino.kernel.cards`. Each test returns a frozen result with its p-value, or
+:class:`NotEnoughData` when the sample is too small
 to say anything (docs/INTEGRITY.md explains each test to a manager).
 
 The textbook parts are scipy's: chi-square and normal tails and quantiles, binomial tails and

@@ -9,9 +9,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, venue_money
 from casino.models.rulesets import Ruleset
 from casino.models.venues import Venue, game_choices
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, venue_money
 from casino.players import STORED_FORM, MembershipNumberField
 
 

@@ -19,9 +19,9 @@ from django.db.models import Case, Count, DecimalField, F, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.timezones import LocalHour
 from casino.models.floor import Player, Shift, Table, TableSession, money_field
 from casino.models.venues import Venue
-from casino.timezones import LocalHour
 
 
 class ShiftReport(models.Model):

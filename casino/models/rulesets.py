@@ -9,8 +9,8 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Rounding
 from casino.models.venues import Venue, game_choices
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Rounding
 
 
 class Ruleset(models.Model):
@@ -59,7 +59,7 @@ class VersionStatus(models.TextChoices):
 
 
 class RoundingMode(models.TextChoices):
-    """How a version rounds a commission or fee to its unit (``casino.money.Rounding``)."""
+    """How a version rounds a commission or fee to its unit (``casino.kernel.money.Rounding``)."""
 
     UP = Rounding.UP.value, _("Up to the unit (in the house's favour)")
     HALF_UP = Rounding.HALF_UP.value, _("To the nearest unit, a half up")

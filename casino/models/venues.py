@@ -12,8 +12,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
-from casino.timezones import database_knows_zone
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
+from casino.kernel.timezones import database_knows_zone
 
 #: How long a login lasts, in hours, by venue (``Venue.session_hours``): a shift, not the
 #: two weeks of Django's default, on terminals that dealers share.

@@ -18,7 +18,7 @@ from matplotlib import font_manager, rcParams
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from casino.money import Grouping, format_money
+from casino.kernel.money import Grouping, format_money
 
 # Hour labels ("22:00") look like times to matplotlib, which says so at INFO level.
 logging.getLogger("matplotlib.category").setLevel(logging.WARNING)

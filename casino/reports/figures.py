@@ -43,8 +43,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from casino.kernel.replicas import PRIMARY, read_alias, replica_reads
 from casino.models import Shift, ShiftReport, ShiftReportCell
-from casino.replicas import PRIMARY, read_alias, replica_reads
 from casino.reports.cells import (
     VersionRates,
     aware,

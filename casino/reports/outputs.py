@@ -2,7 +2,7 @@
 
 Each writer reads the stored figures only, so the files always say what the page says.
 ``present`` turns the figures into display text in the active language (amounts by
-``casino.money.format_money`` with the currency's decimals in the venue's grouping, a
+``casino.kernel.money.format_money`` with the currency's decimals in the venue's grouping, a
 computed figure rounded to the currency's minor units; percentages; "n/a" with its reason;
 statuses and notes worded) for the HTML page and the PDF. The CSV and the XLSX are one
 ``casino.exports.Export`` (``export_of``), written as every export is: typed numbers in one
@@ -26,11 +26,11 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 
 from casino.exports import CONTENT_TYPES as FILE_TYPES
 from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, pdf_bytes, xlsx_bytes
+from casino.kernel.money import Grouping, format_money, grouped
+from casino.kernel.timezones import zone
 from casino.models import RoundStatus, Slip, SlipStatus, TableSession
-from casino.money import Grouping, format_money, grouped
 from casino.reports.figures import note_text, theoretical_note
 from casino.reports.kinds import bet_type_label, game_label
-from casino.timezones import zone
 
 # WeasyPrint logs every layout step at INFO level.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
@@ -201,7 +201,7 @@ MONEY = {
     "variance_with_count",
 }
 #: Figures computed from amounts (a quotient, a product): rounded half up to the currency's
-#: minor units when shown (``casino.money.format_money``); every other amount shows whole.
+#: minor units when shown (``casino.kernel.money.format_money``); every other amount shows whole.
 COMPUTED = {"average_bet", "theoretical_win", "actual_minus_theoretical"}
 PERCENT = {
     "hold_pct",

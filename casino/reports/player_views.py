@@ -24,11 +24,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash_selectors
 from casino.console.access import use_venue_language
-from casino.errors import InvalidInput, ServiceError
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.kernel.errors import InvalidInput, ServiceError
+from casino.kernel.replicas import replica_reads
+from casino.kernel.timezones import venue_today, venue_zone
 from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
 from casino.players import membership_key
-from casino.replicas import replica_reads
 from casino.reports import selectors
 from casino.reports.players import player_history
 from casino.reports.views import _check, dates_asked, venue_asked
@@ -37,7 +38,6 @@ from casino.services import players as player_services
 from casino.services.eligibility import Activity, player_eligibility, players_eligibility
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, SUPERVISE, can
-from casino.timezones import venue_today, venue_zone
 
 HISTORY_DAYS = 90
 #: The comps report's days by default.

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.exports import Column, Export, Kind, Sheet
 from casino.figures import DEFINITIONS
+from casino.kernel.timezones import venue_zone
 from casino.reports.reconciliation_surfaces import surface_lines
-from casino.timezones import venue_zone
 
 
 def _tables(found: dict[str, Any]) -> Sheet:

@@ -13,10 +13,10 @@ from typing import Any
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 
 from casino import figures, games
+from casino.kernel.timezones import LocalHour
 from casino.models import Round, RoundStatus, SeatTally, Shift
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import bet_type_label, game_label
-from casino.timezones import LocalHour
 
 Z95 = Decimal("1.96")
 

@@ -40,10 +40,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from casino.errors import Forbidden
 from casino.integrity.investigations import investigations_sync
+from casino.kernel.errors import Forbidden
+from casino.kernel.money import Grouping, grouped
 from casino.models import AuditAction, Shift, ShiftReport, ShiftReportFile, TableSession
-from casino.money import Grouping, grouped
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.services.audit import audit_record

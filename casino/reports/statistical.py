@@ -20,8 +20,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.kernel.replicas import replica_reads
 from casino.models import Venue
-from casino.replicas import replica_reads
 from casino.reports.by_count import TableDay, lines_by, summed, table_days
 from casino.reports.kinds import game_label
 from casino.reports.periods import DAY, MONTH, YEAR, _clamped

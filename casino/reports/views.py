@@ -29,19 +29,19 @@ from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino import cash_selectors, exports
 from casino.console.access import use_venue_language
-from casino.errors import Forbidden
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.integrity import selectors as investigation_selectors
-from casino.logs import log_venue, not_at_venue
+from casino.kernel.errors import Forbidden
+from casino.kernel.logs import log_venue, not_at_venue
+from casino.kernel.money import currency_places, grouped, venue_money
+from casino.kernel.replicas import replica_reads
+from casino.kernel.timezones import venue_today, venue_zone
 from casino.models import Shift, ShiftReport, Venue
-from casino.money import currency_places, grouped, venue_money
-from casino.replicas import replica_reads
 from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability, declare
-from casino.timezones import venue_today, venue_zone
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366

@@ -33,7 +33,7 @@ def audit_record(
     (``casino.models.audit_action_choices``), never a string written at the call.
 
     ``summary`` is for people: a time in it is written on the venue's clocks with the
-    zone's name (``casino.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);
+    zone's name (``casino.kernel.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);
     ``before`` and ``after`` stay machine-readable (ISO 8601 instants)."""
     (event,) = AuditEvent.objects.bulk_create(
         [

@@ -53,8 +53,9 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from casino import amounts
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel import amounts
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import venue_money
 from casino.models import (
     AuditAction,
     CashAlert,
@@ -68,7 +69,6 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.money import venue_money
 from casino.players import membership_key
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, Eligibility, check_player_may
@@ -100,7 +100,7 @@ def gaming_date_at(venue: Venue, at: datetime) -> Any:
 def check_amount(
     amount: Any, venue: Venue, *, field: str = "amount", unit: Decimal | None = None
 ) -> Decimal:
-    """An amount more than 0 of the venue (``casino.amounts.check_amount``: its currency's
+    """An amount more than 0 of the venue (``casino.kernel.amounts.check_amount``: its currency's
     decimals, a multiple of ``unit`` where given), ``InvalidInput`` otherwise."""
     amount = amounts.check_amount(amount, venue, field=field, unit=unit)
     if amount <= 0:

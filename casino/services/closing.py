@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import figures as figures_
 from casino import games
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import written
 from casino.models import (
     AuditAction,
     Round,
@@ -26,7 +27,6 @@ from casino.models import (
     TableSession,
     slip_label,
 )
-from casino.money import written
 from casino.reports.services import shift_report_schedule_if_done
 from casino.services.audit import audit_record
 from casino.services.rotation import spell_last_ends

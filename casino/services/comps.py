@@ -24,10 +24,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.amounts import check_amount
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import venue_money
 from casino.models import AuditAction, Comp, CompPolicy, Player, Venue
-from casino.money import venue_money
 from casino.reports.players import comps_issued, theoretical_win
 from casino.services.audit import audit_record
 from casino.services.eligibility import Activity, check_player_may
@@ -41,7 +41,7 @@ CENT = Decimal("0.01")
 
 
 def _amount(value: Any, venue: Venue, field: str, *, positive: bool = False) -> Decimal:
-    """An amount of ``venue`` as every amount is read (``casino.amounts.check_amount``:
+    """An amount of ``venue`` as every amount is read (``casino.kernel.amounts.check_amount``:
     ``500.000`` where the venue groups with points), 0 or more (more than 0 if
     ``positive``)."""
     amount = None if value in (None, "") else check_amount(value, venue, field=field)

@@ -43,10 +43,10 @@ from enum import StrEnum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from casino.errors import Conflict, InvalidInput, ServiceError
+from casino.kernel.errors import Conflict, InvalidInput, ServiceError
+from casino.kernel.timezones import venue_today, venue_zone
 from casino.models import Player, PlayerBarring, Venue
 from casino.selectors import barrings_on
-from casino.timezones import venue_today, venue_zone
 
 
 class Activity(StrEnum):

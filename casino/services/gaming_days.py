@@ -37,7 +37,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditAction, GamingDay, Shift, Table, TableSession, Venue
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can

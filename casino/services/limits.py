@@ -18,13 +18,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.amounts import check_amount
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Forbidden, InvalidInput
+from casino.kernel.money import written
+from casino.kernel.timezones import venue_time
 from casino.models import AuditAction, Table, TableLimit, TableLimitChange
-from casino.money import written
 from casino.services.audit import audit_record
 from casino.staff.roles import SUPERVISE, can
-from casino.timezones import venue_time
 
 MAX_REASON = 255
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditAction, Pit, Table, Venue
 from casino.services.audit import audit_record
 from casino.staff.models import StaffRole

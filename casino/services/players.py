@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.errors import Forbidden, InvalidInput
 from casino.models import AuditAction, Player, PlayerBarring, Venue
 from casino.players import NotAMembershipNumber, membership_number
 from casino.services.audit import audit_record

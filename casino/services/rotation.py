@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import AuditAction, DealerSpell, Round, RoundStatus, TableSession
 from casino.services.audit import audit_record
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids

@@ -26,9 +26,11 @@ from casino.compiled import (
     Compiled,
     lock_by_key,
 )
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput, RoundResult
 from casino.integrity.tallies import integrity_tally
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.money import Grouping, written
+from casino.kernel.timezones import venue_today
 from casino.limits import Limit, in_force, with_limits_in_force
 from casino.models import (
     AuditAction,
@@ -42,7 +44,6 @@ from casino.models import (
     TableLimit,
     TableSession,
 )
-from casino.money import Grouping, written
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
@@ -53,7 +54,6 @@ from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
-from casino.timezones import venue_today
 
 MAX_KEY_LENGTH = 64
 

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import games
+from casino.kernel.timezones import venue_time
 from casino.models import (
     AuditAction,
     AuditEvent,
@@ -48,7 +49,6 @@ from casino.models.rulesets import ROUNDING_FIELDS
 from casino.services.audit import audit_record, object_type
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
-from casino.timezones import venue_time
 
 V = TypeVar("V", bound=RulesetVersion)
 

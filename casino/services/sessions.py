@@ -16,10 +16,17 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.amounts import check_amount
 from casino.compiled import lock_by_key
 from casino.count.boxes import dropbox_attach
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.money import (
+    MONEY_DECIMAL_PLACES,
+    MONEY_MAX_DIGITS,
+    Grouping,
+    to_decimal,
+    written,
+)
 from casino.models import (
     Account,
     AuditAction,
@@ -29,13 +36,6 @@ from casino.models import (
     Shift,
     Table,
     TableSession,
-)
-from casino.money import (
-    MONEY_DECIMAL_PLACES,
-    MONEY_MAX_DIGITS,
-    Grouping,
-    to_decimal,
-    written,
 )
 from casino.services.audit import audit_record
 from casino.services.gaming_days import shift_at
@@ -411,7 +411,7 @@ def drop_reverse(*, drop: Drop, user: Any, reason: str) -> Drop:
 
 
 def _positive(value: Any, field: str, venue: Any) -> Decimal:
-    """An amount of ``venue`` (``casino.amounts.check_amount``: its currency's decimals)
+    """An amount of ``venue`` (``casino.kernel.amounts.check_amount``: its currency's decimals)
     more than 0 and below ``MAX_AMOUNT``."""
     amount = check_amount(value, venue, field=field)
     if amount <= 0:

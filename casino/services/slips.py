@@ -46,7 +46,7 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.errors import Conflict, Forbidden, InvalidInput, ServiceError
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.models import Account, AuditAction, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from casino import games
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditAction, Ruleset, Table, TableRulesetChange
 from casino.services.audit import audit_record
 from casino.services.tables import (

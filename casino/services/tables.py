@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from casino import games
-from casino.amounts import check_amount
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.models import AuditAction, Ruleset, Table, TableLimit, TableSession, Venue
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 

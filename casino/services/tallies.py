@@ -12,7 +12,7 @@ holds exactly the settled rounds: :func:`tally_differences` checks that against 
 (``manage.py audit_ledger --tallies``). Rows are upserted in key order, so two
 settlements at one table cannot deadlock on them.
 
-The hour is the start of the venue's local hour (``casino.timezones.LocalHour``, an
+The hour is the start of the venue's local hour (``casino.kernel.timezones.LocalHour``, an
 instant): the venue's zone is read through the join to the round's table the statement
 makes anyway, so settling costs no query more. Tallies written before hours were local
 are bucketed by the UTC hour; ``manage.py rebuild_tallies`` makes them again (only a venue

@@ -24,11 +24,17 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from casino.amounts import check_amount
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.amounts import check_amount
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import (
+    MONEY_DECIMAL_PLACES,
+    MONEY_MAX_DIGITS,
+    is_multiple,
+    plain,
+    to_decimal,
+)
 from casino.models import AuditAction, Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, is_multiple, plain, to_decimal
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 

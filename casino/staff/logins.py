@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.settings import knox_settings
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import AuditAction
 from casino.services.audit import audit_record
 from casino.staff.models import ApiToken, LoginAttempt

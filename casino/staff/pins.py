@@ -27,7 +27,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.errors import Forbidden, InvalidInput
 from casino.models import AuditAction, TableSession
 from casino.rotation_selectors import session_on_duty
 from casino.services.audit import audit_record

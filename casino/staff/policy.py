@@ -32,7 +32,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
 from casino.count.models import DropBox
-from casino.errors import Forbidden
+from casino.kernel.errors import Forbidden
 from casino.models import DealerSpell, Slip, TableSession
 from casino.staff import roles
 from casino.staff.roles import (

@@ -20,7 +20,7 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils.translation import gettext
 
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.errors import Forbidden, InvalidInput
 from casino.models import AuditAction, Venue
 from casino.services.audit import audit_record
 from casino.staff.models import StaffRole

@@ -15,9 +15,9 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from casino.cards import Card, parse_card
 from casino.console import labels
-from casino.money import format_money, plain, venue_money
+from casino.kernel.cards import Card, parse_card
+from casino.kernel.money import format_money, plain, venue_money
 from casino.staff.roles import SUPERVISE, can
 
 register = template.Library()

@@ -24,14 +24,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from casino.cards import Card, format_cards
 from casino.console import forms, selectors
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
-from casino.errors import ServiceError
 from casino.games import BoxInput
+from casino.kernel.cards import Card, format_cards
+from casino.kernel.errors import ServiceError
+from casino.kernel.money import venue_money
 from casino.models import Player, Round
-from casino.money import venue_money
 from maubinh.adapter import BET_TYPE, ROW_SEPARATOR
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import ROWS, Arrangement, Declaring, Row, check_arrangement, evaluate_row

@@ -21,11 +21,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.cards import format_cards
 from casino.console import round as rounds
 from casino.console.access import game_only
 from casino.console.forms import read_cards
 from casino.console.selectors import Screen
+from casino.kernel.cards import format_cards
 from casino.models import TableSession
 from maubinh import engine
 from maubinh.adapter import HAND_SIZE

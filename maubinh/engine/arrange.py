@@ -32,7 +32,7 @@ point, reached from the distribution of random 5- and 3-card rows in a few round
 Each hand costs about 1,600 row evaluations (memoised) and one pass over the 72,072 splits.
 Scores are floats: they rank layouts and never become money.
 
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> from maubinh.engine import check_arrangement, presets
 >>> rules = presets.get("bigkool-2016")
 >>> back, middle, front = suggest_arrangement(
@@ -49,7 +49,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 
-from casino.cards import DECK, Card, parse_cards
+from casino.kernel.cards import DECK, Card, parse_cards
 from maubinh.engine.arrangement import _DRAGON_WEIGHT, _pairs, arrangement_of
 from maubinh.engine.row_odds import ROW_QUANTILES
 from maubinh.engine.rows import _RANK_WEIGHT, RANK_BY_INDEX, RowHand, hand_of
@@ -137,7 +137,7 @@ def suggest_arrangement(cards: str | Iterable[Card | str], rules: Ruleset) -> La
 
     The method is in the module docstring. Cards may be text or cards:
 
-    >>> from casino.cards import format_cards
+    >>> from casino.kernel.cards import format_cards
     >>> from maubinh.engine import presets
     >>> rows = suggest_arrangement(
     ...     "2H 6H 9H JH AH 3S 7S 8S QS KS 4D 5D 9D", presets.get("bigkool-2016"))

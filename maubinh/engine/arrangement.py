@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from casino.cards import Card, check_distinct, parse_cards
+from casino.kernel.cards import Card, check_distinct, parse_cards
 from maubinh.engine.rows import _RANK_WEIGHT, RowHand, hand_of
 from maubinh.engine.rules import LAYOUT_INSTANT_WINS, InstantWin, Row, RowCategory, Ruleset
 

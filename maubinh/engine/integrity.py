@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import combinations, product
 from math import comb, factorial
 
-from casino.cards import Card, parse_cards
+from casino.kernel.cards import Card, parse_cards
 from maubinh.engine.arrange import _splits
 from maubinh.engine.rows import _RANK_WEIGHT, RowHand, card_rank, compare_rows, hand_of
 from maubinh.engine.rules import InstantWin

@@ -47,7 +47,7 @@ class PresetData(TypedDict):
     instant_win_when_fouled: bool
     foul_pays_row_bonuses: bool
     rounding_unit: str
-    #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
+    #: A ``casino.kernel.money.Rounding``: how a commission or fee is rounded to the unit.
     rounding_mode: str
 
 

@@ -8,7 +8,7 @@ ranks from the top. A-2-3-4-5 is a straight: with ``wheel_is_lowest`` (the defau
 counts 1, so it is the lowest straight; otherwise its key is ``(A, 5, 4, 3, 2)``, just below
 A-K-Q-J-10 and above K-Q-J-10-9.
 
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> evaluate_row(parse_cards("KS KH 4D 4C KC")).describe()
 'Full House, Ks over 4s'
 >>> evaluate_row(parse_cards("AS 2H 3D 4C 5C")).key
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from casino.cards import Card, parse_cards
+from casino.kernel.cards import Card, parse_cards
 from maubinh.engine.rules import RowCategory, Ruleset
 
 #: Mau Binh rank of each card, by ``Card.index`` (A = 14, 2..10 = face, J = 11, Q = 12, K = 13).
@@ -49,7 +49,7 @@ _SLOTS = 5
 def card_rank(card: Card) -> int:
     """A card's Mau Binh rank: 2..10, J = 11, Q = 12, K = 13, A = 14.
 
-    >>> from casino.cards import parse_card
+    >>> from casino.kernel.cards import parse_card
     >>> card_rank(parse_card("AS")), card_rank(parse_card("TD")), card_rank(parse_card("2C"))
     (14, 10, 2)
     """

@@ -36,7 +36,7 @@ from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from casino.money import Rounding, rounding_mode
+from casino.kernel.money import Rounding, rounding_mode
 
 
 class Row(StrEnum):
@@ -278,7 +278,7 @@ class Ruleset:
       one (on), or 1 chi each (off).
     - ``rounding_unit``: the fee is rounded to a multiple of this, and the stake is one
       (``Decimal("1")`` for presets; a venue's version starts from the venue's chip unit).
-    - ``rounding_mode``: how the fee is rounded to the unit, a ``casino.money.Rounding``:
+    - ``rounding_mode``: how the fee is rounded to the unit, a ``casino.kernel.money.Rounding``:
       ``up`` (the rule sheets'), ``half_up``, ``down``, or ``none`` (to the cent only).
 
     The mappings are stored as read-only views, with enum keys, whatever was passed in.

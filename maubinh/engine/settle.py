@@ -26,7 +26,7 @@ over the table.
 Money (docs/RULES.md B3): a seat's ``gross`` is its chi times the stake. With ``fee_basis``
 ``net_result`` a seat with a positive gross pays the table fee, ``fee_rate`` x gross rounded
 to the ruleset's ``rounding_unit`` in its ``rounding_mode`` (``up``, ``ROUND_CEILING``, as the
-rule sheets have it, unless the ruleset says otherwise: ``casino.money.round_to_unit``);
+rule sheets have it, unless the ruleset says otherwise: ``casino.kernel.money.round_to_unit``);
 losers pay none. With ``each_win`` the fee is taken, rounded the same way, from every amount
 the seat won from one opponent, whatever it lost to the others. ``net = gross - fee``.
 
@@ -57,7 +57,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from casino.money import round_to_unit
+from casino.kernel.money import round_to_unit
 from maubinh.engine.arrangement import Arrangement, arrangement_of, parse_rows_mask
 from maubinh.engine.rules import Declaring, FeeBasis, InstantWin, Ruleset, TiedInstantWins
 

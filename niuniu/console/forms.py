@@ -21,15 +21,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino.cards import Card
 from casino.console import forms
 from casino.console.labels import box_label
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
-from casino.errors import ServiceError
 from casino.games import BoxInput
+from casino.kernel.cards import Card
+from casino.kernel.errors import ServiceError
+from casino.kernel.money import venue_money
 from casino.models import Player, Round
-from casino.money import venue_money
 from niuniu.adapter import hand_evaluation
 from niuniu.console.labels import bet_label
 from niuniu.engine import BetType, Hand, deal_order, evaluate, payment_order

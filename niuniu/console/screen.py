@@ -10,11 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext, gettext_lazy
 
-from casino.cards import RANKS, SUITS, Card
 from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.selectors import Screen
 from casino.games import BoxInput, RoundResult
+from casino.kernel.cards import RANKS, SUITS, Card
 from casino.models import Player, Round, TableSession
 from niuniu.console import forms, preview, views
 from niuniu.engine import BetType, deposit_multiple

@@ -1,6 +1,6 @@
 """The Niu Niu engine: pure Python, no Django, no I/O (docs/ARCHITECTURE.md "Engine contract").
 
->>> from casino.cards import parse_cards
+>>> from casino.kernel.cards import parse_cards
 >>> from niuniu.engine import evaluate, presets
 >>> evaluate(parse_cards("KS QH 10D 3c 7♠"), presets.get("vn-kr-004")).category.name
 'NIU_NIU'

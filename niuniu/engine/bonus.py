@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from casino.cards import Rank, Suit
+from casino.kernel.cards import Rank, Suit
 from niuniu.engine.hands import Hand
 from niuniu.engine.rules import BonusLine, BonusPredicate
 

@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
-from casino.cards import DECK, RANKS, Card, Rank, check_hand, format_cards, parse_cards
+from casino.kernel.cards import DECK, RANKS, Card, Rank, check_hand, format_cards, parse_cards
 from niuniu.engine.rules import Category, Ruleset
 
 CATEGORY_LABELS: dict[Category, str] = {
@@ -115,7 +115,7 @@ def evaluate(cards: Iterable[Card] | str, rules: Ruleset | None = None) -> Hand:
 
     ``cards`` may also be card text. Without ``rules`` no special hand counts.
 
-    >>> from casino.cards import parse_cards
+    >>> from casino.kernel.cards import parse_cards
     >>> hand = evaluate(parse_cards("JS QH JD AC 7H"))  # seed 001's example
     >>> hand.category.name, hand.points, hand.high_card
     ('NIU_8', 8, Card('QH'))

@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from casino.cards import DECK, RANKS, SUITS, Card, Rank, Suit
+from casino.kernel.cards import DECK, RANKS, SUITS, Card, Rank, Suit
 from niuniu.engine.rules import (
     PAYTABLE_BET_TYPES,
     BetType,
@@ -124,7 +124,7 @@ def evaluate_hands(
     """Evaluate hands given as an (n, 5) array of positions in the deck; ``level``: the
     special hands ranked level with Niu Niu (a hand that is two counts as the higher one).
 
-    >>> from casino.cards import parse_cards
+    >>> from casino.kernel.cards import parse_cards
     >>> deck = DeckArrays.of(DECK)
     >>> cards = np.array([[card.index for card in parse_cards("JS QH JD AC 7H")]])
     >>> Category(int(evaluate_hands(cards, deck, frozenset()).category[0])).name

@@ -31,7 +31,7 @@ from fractions import Fraction
 from math import comb
 from types import MappingProxyType
 
-from casino.cards import DECK, Card
+from casino.kernel.cards import DECK, Card
 from niuniu.engine.odds_counts import (
     HAND,
     bonus_counts,

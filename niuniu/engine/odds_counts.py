@@ -36,7 +36,7 @@ from math import comb
 
 import numpy as np
 
-from casino.cards import DECK, RANKS, SUITS, Card, Suit
+from casino.kernel.cards import DECK, RANKS, SUITS, Card, Suit
 from niuniu.engine.bonus import satisfies
 from niuniu.engine.hands import evaluate
 from niuniu.engine.rules import BonusPredicate, Category, Ruleset

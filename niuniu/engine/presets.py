@@ -44,7 +44,7 @@ class PresetData(TypedDict):
     #: (name, predicate, odds), best first; empty when the bonus bet is not offered.
     bonus_lines: tuple[tuple[str, str, str], ...]
     rounding_unit: str
-    #: A ``casino.money.Rounding``: how a commission or fee is rounded to the unit.
+    #: A ``casino.kernel.money.Rounding``: how a commission or fee is rounded to the unit.
     rounding_mode: str
     #: Category names of the special hands ranked level with Niu Niu (not above it).
     level_with_niu_niu: tuple[str, ...]

@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import IntEnum, StrEnum
 from types import MappingProxyType
 
-from casino.money import Rounding, rounding_mode
+from casino.kernel.money import Rounding, rounding_mode
 
 
 class Category(IntEnum):
@@ -107,7 +107,7 @@ class Ruleset:
     an empty tuple means the bonus bet is not offered. ``deposit_multiples[bet_type]`` is
     the deposit a player must show, as a multiple of the stake of ``deposit_bases[bet_type]``
     (the bet's own stake when it has no entry there). A commission is rounded to a multiple
-    of ``rounding_unit`` as ``rounding_mode`` says (``casino.money.Rounding``), and every
+    of ``rounding_unit`` as ``rounding_mode`` says (``casino.kernel.money.Rounding``), and every
     stake is a multiple of ``rounding_unit``.
 
     A special hand in ``level_with_niu_niu`` ranks level with Niu Niu (the high card decides

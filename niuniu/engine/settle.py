@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from casino.cards import Card, check_distinct, parse_cards
-from casino.money import is_multiple, round_to_unit, to_decimal
+from casino.kernel.cards import Card, check_distinct, parse_cards
+from casino.kernel.money import is_multiple, round_to_unit, to_decimal
 from niuniu.engine.bonus import winning_line
 from niuniu.engine.hands import Hand, compare, evaluate
 from niuniu.engine.rules import BetType, BonusLine, Category, PaytableRow, Ruleset

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from casino.cards import parse_card
+from casino.kernel.cards import parse_card
 from casino.templatetags.console_tags import face
 from casino.templatetags.console_tags import faces as _faces
 from niuniu.console import labels

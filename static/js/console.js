@@ -274,13 +274,13 @@
   });
 
   /* Chip counts: each line's value, the total and, when closing, the variance, in the
-     venue's grouping when the total names it (casino.money.Grouping). */
+     venue's grouping when the total names it (casino.kernel.money.Grouping). */
   const GROUPINGS = { comma: "en-US", dot: "de-DE", space: "fr-FR" };
-  /* The thousands mark and the decimal mark of each grouping, as casino.money.MARKS. */
+  /* The thousands mark and the decimal mark of each grouping, as casino.kernel.money.MARKS. */
   const MARKS = { comma: [",", "."], dot: [".", ","], space: ["\u00a0", ","] };
 
   /* An amount typed in the venue's grouping or as plain digits, as the server reads it
-     (casino.money.parse_grouped): 0 for a blank, NaN for what the server refuses. */
+     (casino.kernel.money.parse_grouped): 0 for a blank, NaN for what the server refuses. */
   function readAmount(text, grouping) {
     const [thousands, point] = MARKS[grouping] || MARKS.comma;
     const cleaned = text.replace(/[\s_\u00a0\u202f]/g, "");

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from casino.console.access import session_context, session_view
 from casino.console.selectors import players_by_number
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 from casino.models import TableLimit, TableSession
 from casino.players import membership_key
 from casino.rules import NoRulesInForce, rules_in_force

@@ -17,8 +17,8 @@ from baccarat.selectors import (
     shoe_rounds,
 )
 from baccarat.services import commission_collect, shoe_start
-from casino.errors import Conflict, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, InvalidInput
 from casino.models import AuditEvent
 from casino.services.rounds import round_create, round_settle, round_void
 

@@ -14,7 +14,6 @@ import pytest
 
 from baccarat.engine import DealError, deal, presets, ruleset_odds
 from casino import games
-from casino.cards import DECK, format_cards
 from casino.games import BoxInput
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.runs import run_tests
@@ -23,6 +22,7 @@ from casino.integrity.tallies import (
     write_card_tallies,
     write_category_tallies,
 )
+from casino.kernel.cards import DECK, format_cards
 from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from tests.casino.integrity.simulated import tally_base
 

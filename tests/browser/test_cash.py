@@ -12,12 +12,12 @@ from decimal import Decimal as D
 import pytest
 from playwright.sync_api import expect
 
+from casino.kernel.timezones import venue_today
 from casino.models import CashTransaction
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.players import player_bar
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
-from casino.timezones import venue_today
 from tests.browser.conftest import log_in, shot
 from tests.factories import PlayerFactory, staff
 

@@ -8,8 +8,8 @@ from decimal import Decimal as D
 
 import pytest
 
+from casino.kernel.money import venue_money
 from casino.models import Venue
-from casino.money import venue_money
 from tests.browser.conftest import shot
 from tests.casino.reports.test_statistical import DAY, build_world
 

@@ -805,7 +805,7 @@ def test_a_venues_staff_are_changed_by_a_superuser_and_audited(client, floor):
 
 
 def test_staff_services_are_for_superusers(floor):
-    from casino.errors import Forbidden
+    from casino.kernel.errors import Forbidden
     from casino.staff.services import staff_access_update, venue_staff_set
 
     with pytest.raises(Forbidden):

@@ -3,9 +3,9 @@
 A guard: it walks every Django form the project defines, every form the admin builds (its
 model admins' and their inlines'), and every DRF serializer the project defines (the
 API's, each game's, nested ones and list children included), and fails on a field that
-holds money and is not the one reader's field: ``casino.amounts.AmountField`` in a form,
+holds money and is not the one reader's field: ``casino.kernel.amounts.AmountField`` in a form,
 ``casino.api.serializers.fields.MoneyField`` in a serializer. A field holds money when it
-is a decimal field of the money sizes (``casino.money.MONEY_MAX_DIGITS`` /
+is a decimal field of the money sizes (``casino.kernel.money.MONEY_MAX_DIGITS`` /
 ``MONEY_DECIMAL_PLACES``: every ``money_field`` of the models), or any number or text
 field named as an amount is (``..._amount``, ``min_stake``, ``average_bet``, ...).
 """
@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 from rest_framework import serializers
 
-from casino.amounts import AmountField
 from casino.api.serializers.fields import MoneyField
-from casino.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from casino.kernel.amounts import AmountField
+from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 
 PROJECT = ("casino", "niuniu", "maubinh", "baccarat", "tablegames")
 #: The last word of a field's name that says it holds an amount of money.
@@ -53,10 +53,10 @@ AMOUNT_WORDS = frozenset(
     }
 )
 FORM_FIX = (
-    "read it with casino.amounts.AmountField: in a model form, Meta.formfield_callback = "
-    "casino.amounts.model_formfield; in an admin, the AmountFields mixin "
+    "read it with casino.kernel.amounts.AmountField: in a model form, Meta.formfield_callback = "
+    "casino.kernel.amounts.model_formfield; in an admin, the AmountFields mixin "
     "(casino.admin.base); elsewhere declare AmountField() and bind it to the venue "
-    "(casino.amounts.bind_amounts)"
+    "(casino.kernel.amounts.bind_amounts)"
 )
 SERIALIZER_FIX = "declare it as casino.api.serializers.fields.MoneyField()"
 
@@ -225,7 +225,7 @@ def test_the_guard_names_a_form_field_that_is_not_the_reader_and_says_how_to_fix
     problems = _form_problems("CompForm", CompForm)
     assert len(problems) == 2
     assert problems[0].startswith("CompForm: field 'amount' (DecimalField) holds money")
-    assert "casino.amounts.AmountField" in problems[0]
+    assert "casino.kernel.amounts.AmountField" in problems[0]
     assert problems[1].startswith("CompForm: field 'manager_limit' (CharField)")
 
 

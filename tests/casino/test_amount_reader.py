@@ -1,4 +1,4 @@
-"""The one reader of amounts (``casino.amounts``) and the fields built on it: what it reads
+"""The one reader of amounts (``casino.kernel.amounts``) and the fields built on it: what it reads
 at Hà Nội (points group thousands, VND has no decimals), what it refuses, and its words."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from django import forms
 from rest_framework import serializers
 
-from casino.amounts import AmountField, check_amount, read_amount
 from casino.api.serializers.fields import MoneyField
-from casino.errors import InvalidInput
+from casino.kernel.amounts import AmountField, check_amount, read_amount
+from casino.kernel.errors import InvalidInput
 from casino.models import Venue
 from casino.services.venues import venue_update
 

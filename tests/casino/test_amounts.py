@@ -1,6 +1,6 @@
 """Amounts are read one way on every surface: the venue's grouping, the currency's
 decimals, the unit where there is one; no exponents, underscores, NaN or infinities; one
-refusal that says how to write it (``casino.amounts``).
+refusal that says how to write it (``casino.kernel.amounts``).
 
 At Hà Nội (points group thousands, VND has no decimals), the comp form once recorded
 ``200.000`` as 200, ``1,5`` as 15, ``0.5`` as 0.50 VND and ``1E+1`` as 10; a comp policy
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import CashTransaction, Comp, CompPolicy, Drop, Player, Round, Venue
 from casino.services.cash import cash_record
 from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose

@@ -4,8 +4,8 @@ import pickle
 
 import pytest
 
-import casino.cards
-from casino.cards import (
+import casino.kernel.cards
+from casino.kernel.cards import (
     DECK,
     Card,
     Rank,
@@ -150,6 +150,6 @@ def test_cards_are_immutable_hashable_and_stay_singletons_through_copies():
 
 
 def test_doctests():
-    result = doctest.testmod(casino.cards)
+    result = doctest.testmod(casino.kernel.cards)
     assert result.attempted > 10
     assert result.failed == 0

@@ -19,11 +19,12 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from casino import compiled, replicas
+from casino import compiled
 from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.games import BoxInput
+from casino.kernel import replicas
+from casino.kernel.replicas import replica_reads
 from casino.models import Box, Round, TableSession, Venue
-from casino.replicas import replica_reads
 from casino.services.rounds import round_create
 from casino.services.sessions import session_open
 from tests.factories import VenueFactory

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from casino.api.unavailable import DatabaseUnavailableMiddleware
-from casino.cards import DECK, Card, format_cards, parse_cards
+from casino.kernel.cards import DECK, Card, format_cards, parse_cards
 from casino.models import LedgerEntry, Round, RoundStatus
 from casino.staff.logins import token_issue
 from casino.staff.roles import MANAGER, grant
@@ -454,7 +454,7 @@ def test_the_settings_answer_a_lost_database_and_replace_dead_connections():
         "django.contrib.sessions.middleware.SessionMiddleware"
     )
     assert middleware[:2] == [
-        "casino.logs.RequestLogMiddleware",
+        "casino.kernel.logs.RequestLogMiddleware",
         "django.middleware.security.SecurityMiddleware",
     ]
     assert django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True

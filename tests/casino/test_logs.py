@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.logs import ContextFilter, JsonFormatter
+from casino.kernel.logs import ContextFilter, JsonFormatter
 from casino.tasks import shift_reports_sweep_task
 
 pytestmark = pytest.mark.django_db

@@ -10,13 +10,13 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.console import forms
-from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.timezones import venue_today
 from casino.models import AuditEvent, Comp, CompPolicy, Player
 from casino.services.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
 from casino.services.players import player_bar, player_identity_update, player_unbar
 from casino.services.rounds import round_create, round_settle
-from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.factories import staff
 

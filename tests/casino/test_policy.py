@@ -21,7 +21,7 @@ from rest_framework.viewsets import ViewSet
 from casino.api.base import ApiView
 from casino.count.models import BoxCount
 from casino.count.services import count_record
-from casino.errors import Forbidden
+from casino.kernel.errors import Forbidden
 from casino.management.commands.policy_table import DOC, table_in
 from casino.services.audit import audit_record
 from casino.services.rotation import dealer_relieve

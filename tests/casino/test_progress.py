@@ -8,7 +8,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from casino.progress import Progress, duration
+from casino.kernel.progress import Progress, duration
 
 
 class Clock:

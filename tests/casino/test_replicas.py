@@ -16,9 +16,9 @@ from django.db import connections, router
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from casino import replicas
+from casino.kernel import replicas
+from casino.kernel.replicas import replica_reads
 from casino.models import ShiftReportCell, Venue
-from casino.replicas import replica_reads
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
 from tests.casino.reports.conftest import night_shift

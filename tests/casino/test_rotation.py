@@ -13,8 +13,8 @@ from django.db import connection
 from django.urls import reverse
 
 import casino.migrations
-from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import BetTally, DealerSpell, Round, TableSession
 from casino.reports.figures import shift_figures
 from casino.reports.services import report_request

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import AuditEvent
 from casino.staff.models import StaffRole
 from casino.staff.roles import (

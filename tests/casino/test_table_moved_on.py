@@ -10,8 +10,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.console.services import round_confirm
-from casino.errors import Conflict, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, InvalidInput
 from casino.models import LedgerEntry, Round, TableSession
 from casino.services.rounds import round_create
 from tests.casino.api import NIU_9 as API_NIU_9

@@ -7,7 +7,7 @@ import random
 import pytest
 from django.utils import translation
 
-from casino.cards import DECK
+from casino.kernel.cards import DECK
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import InstantWin, check_arrangement, evaluate_row, presets
 

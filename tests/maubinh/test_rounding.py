@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.errors import InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import InvalidInput
 from casino.models import Account, Bet, EntryKind, LedgerEntry
 from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_settle

@@ -8,8 +8,8 @@ import pytest
 from django.db.models import Sum
 
 from casino import games
-from casino.errors import InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import InvalidInput
 from casino.models import Account, Bet, Box, EntryKind, LedgerEntry, RoundStatus
 from casino.services.rounds import round_create, round_settle, round_void
 from maubinh.engine import presets

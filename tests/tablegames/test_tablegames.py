@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.timezones import venue_zone
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
@@ -24,7 +25,6 @@ from casino.services.sessions import session_open
 from casino.services.slips import slip_request
 from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
-from casino.timezones import venue_zone
 from tablegames.models import Rating
 from tablegames.services import rating_enter, venue_ruleset_from_preset
 from tests.casino.api import client_for

@@ -11,8 +11,8 @@ from django.utils.functional import lazy
 from rest_framework import serializers
 
 from casino import games
-from casino.amounts import amount_rules, fits, read_by, refusal
-from casino.money import (
+from casino.kernel.amounts import amount_rules, fits, read_by, refusal
+from casino.kernel.money import (
     MONEY_DECIMAL_PLACES,
     MONEY_MAX_DIGITS,
     RATE_DECIMAL_PLACES,
@@ -38,7 +38,7 @@ games_help = lazy(_games_help, str)
 
 class MoneyField(serializers.DecimalField):
     """An amount of money: a Decimal string out; in, read by the one reader of amounts
-    (``casino.amounts.read_amount``): a string written plain (``"100000"``,
+    (``casino.kernel.amounts.read_amount``): a string written plain (``"100000"``,
     ``"100000.00"`` as the API writes it, ``"100,000"``), or a JSON number written so
     (``100000``; never ``1e5``: ``casino.api.base.SafeJSONParser`` keeps a number's text).
     Plain whatever the venue's grouping: where points group thousands, ``"100.000"`` could

@@ -16,12 +16,12 @@ from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers.cash import CashInputSerializer, CashVoidInputSerializer
 from casino.api.serializers.day import CashTransactionSerializer
 from casino.api.views.common import found, parse
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
+from casino.kernel.timezones import venue_zone
 from casino.models import CashTransaction, Player
 from casino.services.cash import cash_record, cash_void
 from casino.staff.policy import Capability
 from casino.staff.roles import venue_ids
-from casino.timezones import venue_zone
 
 KEY = OpenApiParameter(
     "Idempotency-Key",

@@ -24,15 +24,15 @@ from casino import cash_selectors, games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
 from casino.api.serializers import day as s
 from casino.count import selectors as count_selectors
+from casino.kernel.replicas import replica_reads
+from casino.kernel.timezones import venue_zone
 from casino.models import CashAlert, CashTransaction, Venue
-from casino.replicas import replica_reads
 from casino.reports import periods
 from casino.reports.reconciliation import reconciliation
 from casino.reports.selectors import REPORT_READ
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability
 from casino.staff.roles import can
-from casino.timezones import venue_zone
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."

@@ -16,15 +16,15 @@ from casino.api.base import ApiView, errors, parse_query
 from casino.api.serializers import players as ps
 from casino.api.views.common import found
 from casino.cash_selectors import player_cash
+from casino.kernel.replicas import replica_reads
+from casino.kernel.timezones import venue_today
 from casino.models import Player, Venue
-from casino.replicas import replica_reads
 from casino.reports.players import player_history
 from casino.reports.selectors import REPORT_READ
 from casino.services.eligibility import Activity, player_eligibility
 from casino.services.players import identity_of
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can
-from casino.timezones import venue_today
 
 HISTORY_DAYS = 90
 

@@ -16,7 +16,7 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.services.closing import session_close, session_reconcile
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.services.slips import (

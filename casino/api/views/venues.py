@@ -16,7 +16,7 @@ from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_
 from casino.api.serializers.players import PlayerDetailSerializer
 from casino.api.views.common import found, parse
 from casino.api.views.players import player_detail_data
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (

@@ -20,6 +20,7 @@ from casino import games
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
+from casino.kernel.timezones import venue_time, venue_zone
 from casino.models import DealerSpell, Player, ShiftReport, Table, TableLimit, TableSession, Venue
 from casino.reports.services import report_build
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
@@ -38,7 +39,6 @@ from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
-from casino.timezones import venue_time, venue_zone
 
 D = Decimal
 

@@ -14,7 +14,7 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from casino.errors import ServiceError
+from casino.kernel.errors import ServiceError
 from casino.staff.pins import pin_set
 
 

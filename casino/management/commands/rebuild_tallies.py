@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from casino.integrity.tallies import integrity_rebuild
+from casino.kernel.progress import command_progress
 from casino.models import Shift, Venue
-from casino.progress import command_progress
 from casino.services.tallies import tally_differences, tally_rebuild
 
 

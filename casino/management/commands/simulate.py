@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from casino import games
 from casino.games import GameAdapter
+from casino.kernel.progress import command_progress
 from casino.models import (
     Player,
     Ruleset,
@@ -45,7 +46,6 @@ from casino.models import (
     TableSession,
     Venue,
 )
-from casino.progress import command_progress
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open

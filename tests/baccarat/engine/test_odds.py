@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.engine import DealError, Winner, deal, presets, ruleset_odds, summary
-from casino.cards import parse_card
+from casino.kernel.cards import parse_card
 
 COMMISSION = presets.get("commission")
 NO_COMMISSION = presets.get("no-commission")

@@ -9,7 +9,7 @@ from decimal import Decimal as D
 import pytest
 
 from baccarat.engine import BetType, Collection, Ruleset, Variant, presets
-from casino.money import Rounding
+from casino.kernel.money import Rounding
 
 SIX_BETS = ("player", "banker", "tie", "player_pair", "banker_pair", "super6")
 

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE_FILES = sorted((ROOT / "baccarat" / "engine").glob("*.py"))
-ALLOWED_PROJECT_MODULES = ("casino.cards", "casino.money", "baccarat.engine")
+ALLOWED_PROJECT_MODULES = ("casino.kernel.cards", "casino.kernel.money", "baccarat.engine")
 
 
 def imported_modules(path):

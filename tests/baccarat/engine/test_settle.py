@@ -8,8 +8,8 @@ from decimal import Decimal as D
 import pytest
 
 from baccarat.engine import SettlementError, Variant, deal, evaluate_round, presets, settle
-from casino.cards import parse_card
-from casino.money import Rounding
+from casino.kernel.cards import parse_card
+from casino.kernel.money import Rounding
 
 COMMISSION = presets.get("commission")
 NO_COMMISSION = presets.get("no-commission")

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from baccarat.engine import DealError, Winner, banker_draws, deal, hands_so_far, presets
-from casino.cards import parse_card
+from casino.kernel.cards import parse_card
 
 RULES = presets.get("commission")
 

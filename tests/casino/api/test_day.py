@@ -24,6 +24,7 @@ from decimal import Decimal as D
 import pytest
 from django.utils import timezone
 
+from casino.kernel.timezones import venue_zone
 from casino.models import CashAlert, CashKind
 from casino.reports.reconciliation import reconciliation
 from casino.services.cash import (
@@ -35,7 +36,6 @@ from casino.services.cash import (
 from casino.services.closing import session_close
 from casino.services.sessions import drop_record, session_open
 from casino.staff.roles import CAGE, COUNT, MANAGER
-from casino.timezones import venue_zone
 from tests.casino.api import NO_NIU, box, client_for, deal, error_of, settle
 from tests.factories import PlayerFactory, staff
 

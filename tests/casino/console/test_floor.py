@@ -18,14 +18,14 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
+from casino.kernel.timezones import venue_zone
 from casino.limits import limits_in_force
 from casino.models import AuditEvent, Table, TableLimit, TableSession
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request
 from casino.services.slips import slip_request
-from casino.timezones import venue_zone
 from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
 

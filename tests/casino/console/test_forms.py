@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 
 from casino.console import forms
+from casino.kernel.money import format_money
 from casino.models import Player
-from casino.money import format_money
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.console.forms import read_chips
-from casino.errors import InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import InvalidInput
 from casino.models import Round, TableSession
 from casino.services.closing import session_close
 from casino.services.rounds import round_create

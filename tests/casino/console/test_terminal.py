@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
-from casino.errors import Forbidden
 from casino.games import BoxInput
+from casino.kernel.errors import Forbidden
 from casino.models import AuditEvent, DealerSpell, Round, VersionStatus
 from casino.services.rounds import round_create, round_settle
 from casino.staff.models import StaffPin

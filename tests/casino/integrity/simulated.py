@@ -12,13 +12,13 @@ from decimal import Decimal
 from django.utils import timezone
 
 from casino import games
-from casino.cards import DECK, format_cards
 from casino.games import BoxInput
 from casino.integrity.tallies import (
     round_counts,
     write_card_tallies,
     write_category_tallies,
 )
+from casino.kernel.cards import DECK, format_cards
 from casino.models import BetTally
 from casino.services.rounds import _rules_in_force
 

@@ -26,11 +26,11 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from casino.cards import DECK
 from casino.integrity.models import CardTally, CategoryTally, IntegrityResult
 from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.runs import FDR, integrity_run
 from casino.integrity.tallies import write_card_tallies, write_category_tallies
+from casino.kernel.cards import DECK
 from casino.models import BetTally
 from casino.reports.cells import rates_of
 from casino.rules import rules_in_force

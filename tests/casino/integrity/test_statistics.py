@@ -15,7 +15,6 @@ from itertools import product
 import numpy as np
 import pytest
 
-from casino.cards import DECK
 from casino.integrity.cards import card_frequency_test
 from casino.integrity.statistics import (
     BHResult,
@@ -39,6 +38,7 @@ from casino.integrity.statistics import (
     sum_moments,
     z_test,
 )
+from casino.kernel.cards import DECK
 from niuniu.engine import presets
 from niuniu.engine.hands import compare, evaluate
 from niuniu.engine.odds import category_counts

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.errors import Forbidden, InvalidInput
 from casino.models import AuditEvent
 from casino.services.venues import venue_update
 from casino.staff.models import LoginAttempt, StaffPin

@@ -27,8 +27,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino.console.floor_selectors import IDLE, pit_floor
+from casino.kernel.money import venue_money
 from casino.models import Pit, Table
-from casino.money import venue_money
 from casino.reports import periods, selectors
 from tests.casino.reports.test_statistical import DAY, build_world
 

@@ -10,13 +10,13 @@ from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from casino.errors import Forbidden
 from casino.integrity import investigations as steps
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
+from casino.kernel.errors import Forbidden
+from casino.kernel.timezones import venue_today
 from casino.models import AuditEvent
 from casino.reports import outputs, services
 from casino.staff.roles import MANAGER
-from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.reports.conftest import FIGURES
 from tests.factories import staff

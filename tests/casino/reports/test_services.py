@@ -12,7 +12,7 @@ from celery.exceptions import Retry
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from casino.errors import Forbidden
+from casino.kernel.errors import Forbidden
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
 from casino.reports import outputs, services
 from casino.tasks import shift_report_build_task

@@ -43,8 +43,8 @@ from django.utils import translation
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from casino.kernel.money import venue_money
 from casino.models import Drop, Shift, Slip, SlipStatus, Table, TableSession
-from casino.money import venue_money
 from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino.games import BoxInput
+from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
 from casino.models import AuditEvent, BetTally, Shift, VersionStatus
 from casino.reports import services
 from casino.reports.figures import shift_figures
@@ -30,7 +31,6 @@ from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
-from casino.timezones import LocalHour, database_knows_zone, local_hour
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff

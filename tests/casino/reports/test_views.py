@@ -7,9 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from casino.kernel.timezones import venue_today
 from casino.models import ShiftReport, Venue
 from casino.reports import outputs, services
-from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db

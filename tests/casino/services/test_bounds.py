@@ -13,7 +13,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
     Account,
     AuditEvent,

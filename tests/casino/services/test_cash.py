@@ -12,7 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino.cash_selectors import cash_report, player_cash
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, CashAlert, CashTransaction
 from casino.services.cash import (
     cash_record,

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import AuditEvent, CashAlert, CashTransaction
 from casino.services.cash import (
     Identification,

@@ -11,8 +11,8 @@ from django.db.models import Sum
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record, count_reopen
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle

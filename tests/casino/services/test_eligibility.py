@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from casino.console import forms
 from casino.console.selectors import players_by_number
-from casino.errors import Conflict, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, InvalidInput
+from casino.kernel.timezones import venue_today
 from casino.models import AuditEvent, CashTransaction, Comp, Player, Round
 from casino.services.cash import cash_record
 from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose
@@ -26,7 +27,6 @@ from casino.services.eligibility import (
 )
 from casino.services.players import player_bar, player_unbar
 from casino.services.rounds import round_create, round_settle
-from casino.timezones import venue_today
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import NIU_8, NO_NIU, box, client_for, error_of, round_body
 from tests.factories import PlayerFactory, staff

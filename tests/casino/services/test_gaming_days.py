@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, GamingDay, Shift, Venue
 from casino.services.gaming_days import gaming_day_set, local_instant, plan_clean
 from casino.services.sessions import session_open, shift_current

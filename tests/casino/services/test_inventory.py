@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.errors import Forbidden, InvalidInput
+from casino.kernel.errors import Forbidden, InvalidInput
 from casino.models import AuditEvent
 from casino.services.closing import session_close, session_reconcile
 from casino.services.inventory import chips_discrepancy, table_inventory, tray_inventory

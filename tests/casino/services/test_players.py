@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from casino.console.selectors import players_by_number
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import AuditEvent, Player
 from casino.selectors import player_list
 from casino.services.players import player_create, player_update

@@ -8,8 +8,8 @@ import pytest
 from django.db import DatabaseError, transaction
 from django.db.models import Sum
 
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import Account, Bet, LedgerEntry, RoundStatus
 from casino.services.rounds import (
     round_create,

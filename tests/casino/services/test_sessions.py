@@ -7,8 +7,8 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
-from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import Account, LedgerEntry, SlipStatus, TableSession
 from casino.services.closing import session_close, session_reconcile
 from casino.services.rounds import round_create, round_settle

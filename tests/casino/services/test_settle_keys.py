@@ -7,8 +7,8 @@ from decimal import Decimal as D
 import pytest
 from django.db import IntegrityError, transaction
 
-from casino.errors import Conflict
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict
 from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open

@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from casino import games
 from casino.console.services import round_confirm
-from casino.errors import Conflict
 from casino.games import BoxInput
+from casino.kernel.errors import Conflict
 from casino.models import Account, Bet, LedgerEntry, Round, RoundStatus
 from casino.services.ledger import UnbalancedPosting, ledger_post
 from casino.services.rounds import (

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import translation
 
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession, Venue
 from casino.services.closing import check_closable, session_close
 from casino.services.slips import (

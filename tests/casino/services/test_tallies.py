@@ -12,12 +12,12 @@ from django.db import connection
 from django.db.models import Count, Sum
 
 from casino.games import BoxInput
+from casino.kernel.timezones import local_hour, venue_zone
 from casino.models import Bet, BetTally, RoundStatus, SeatTally
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import play
-from casino.timezones import local_hour, venue_zone
 from tests.factories import PlayerFactory
 
 NIU_9 = "KS QS 5H 4H TC"  # Niu 9

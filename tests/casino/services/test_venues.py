@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.errors import InvalidInput
+from casino.kernel.errors import InvalidInput
 from casino.models import AuditEvent
 from casino.services.sessions import session_open
 from casino.services.venues import venue_update

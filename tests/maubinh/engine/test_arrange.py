@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from casino.cards import DECK, parse_cards
+from casino.kernel.cards import DECK, parse_cards
 from maubinh.engine import (
     InstantWin,
     RowCategory,

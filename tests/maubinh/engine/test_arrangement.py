@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from casino.cards import parse_cards
+from casino.kernel.cards import parse_cards
 from maubinh.engine import InstantWin, check_arrangement, instant_win, presets
 
 BIGKOOL = presets.get("bigkool-2016")

@@ -11,8 +11,8 @@ from math import comb, prod
 
 import pytest
 
-from casino.cards import DECK, format_cards
 from casino.integrity import statistics as st
+from casino.kernel.cards import DECK, format_cards
 from maubinh.engine import check_arrangement, compare_rows, presets, suggest_arrangement
 from maubinh.engine import integrity as mb
 from maubinh.engine.rules import InstantWin

@@ -8,7 +8,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.cards import DECK
+from casino.kernel.cards import DECK
 from maubinh.engine import check_arrangement, presets, settle_table, suggest_arrangement
 
 RULESETS = [

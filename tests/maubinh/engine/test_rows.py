@@ -10,7 +10,7 @@ import pytest
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from casino.cards import DECK, Card, parse_cards
+from casino.kernel.cards import DECK, Card, parse_cards
 from maubinh.engine import RowCategory, compare_rows, evaluate_row, presets
 from maubinh.engine.rows import evaluate_cards
 

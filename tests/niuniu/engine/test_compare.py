@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.cards import DECK
+from casino.kernel.cards import DECK
 from niuniu.engine import Category, Ruleset, compare, evaluate, presets
 
 ALL_SPECIALS = Ruleset(

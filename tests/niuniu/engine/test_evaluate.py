@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.cards import DECK, format_cards, parse_card, parse_cards
+from casino.kernel.cards import DECK, format_cards, parse_card, parse_cards
 from niuniu.engine import Category, Hand, Ruleset, evaluate, presets
 
 C = Category

@@ -11,7 +11,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from casino.cards import DECK, parse_cards
+from casino.kernel.cards import DECK, parse_cards
 from niuniu.engine import BetType, BonusPredicate, Category, Ruleset, evaluate, presets, satisfies
 from niuniu.engine import montecarlo as montecarlo_module
 from niuniu.engine.montecarlo import (

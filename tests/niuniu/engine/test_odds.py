@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from casino.cards import DECK, parse_cards
+from casino.kernel.cards import DECK, parse_cards
 from niuniu.engine import (
     BetType,
     BonusLine,

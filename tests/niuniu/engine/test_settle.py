@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.cards import DECK, parse_cards
+from casino.kernel.cards import DECK, parse_cards
 from niuniu.engine import (
     BASE_CATEGORIES,
     BetType,

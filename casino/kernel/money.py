@@ -254,7 +254,7 @@ def parse_grouped(text: str, grouping: Grouping | str = Grouping.COMMA) -> Decim
     otherwise (``100.000`` where ``.`` is the decimal mark, ``12.5`` where it groups
     thousands). Spaces always group thousands; nothing else does (``1_000`` is refused, as
     Python's own spelling, not a person's). Up to 15 digits and 2 decimals. Every amount
-    typed or sent is read through ``casino.amounts.read_amount``, which calls this.
+    typed or sent is read through ``casino.kernel.amounts.read_amount``, which calls this.
 
     >>> parse_grouped("100.000", "dot"), parse_grouped("1.000.000,5", "dot")
     (Decimal('100000'), Decimal('1000000.5'))

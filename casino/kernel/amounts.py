@@ -18,7 +18,7 @@ refused, always with the same words: what was typed and how to write it.
   ``casino.api.serializers.fields.MoneyField`` is the API's, built on it too.
 
 Both ``read_amount`` and ``check_amount`` ask ``fits``, the one rule of what an amount of a
-venue is. How amounts are written back is ``casino.money.venue_money``.
+venue is. How amounts are written back is ``casino.kernel.money.venue_money``.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 
-from casino.errors import InvalidInput
-from casino.money import (
+from casino.kernel.errors import InvalidInput
+from casino.kernel.money import (
     MONEY_DECIMAL_PLACES,
     MONEY_MAX_DIGITS,
     Grouping,
@@ -212,7 +212,7 @@ def check_amount(
 
 def is_money_field(field: Any) -> bool:
     """Whether a model field holds money: a ``DecimalField`` of the money sizes
-    (``casino.money.MONEY_MAX_DIGITS``, ``MONEY_DECIMAL_PLACES``)."""
+    (``casino.kernel.money.MONEY_MAX_DIGITS``, ``MONEY_DECIMAL_PLACES``)."""
     return (
         isinstance(field, models.DecimalField)
         and field.max_digits == MONEY_MAX_DIGITS

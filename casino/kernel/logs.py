@@ -219,5 +219,5 @@ def task_ended(task_id: str | None = None, task: Any = None, state: Any = None, 
 def connect_celery_signals() -> None:
     from celery.signals import task_postrun, task_prerun
 
-    task_prerun.connect(task_started, weak=False, dispatch_uid="casino.logs.task_started")
-    task_postrun.connect(task_ended, weak=False, dispatch_uid="casino.logs.task_ended")
+    task_prerun.connect(task_started, weak=False, dispatch_uid="casino.kernel.logs.task_started")
+    task_postrun.connect(task_ended, weak=False, dispatch_uid="casino.kernel.logs.task_ended")
