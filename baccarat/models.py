@@ -18,9 +18,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models import Player, RulesetVersion, TableSession
+from casino.models import RulesetVersion, TableSession
 from casino.models.floor import money_field
 from casino.models.rulesets import ROUNDING_FIELDS
+from casino.players.models import Player
 
 #: The most decks a shoe holds, and the fewest.
 MAX_DECKS = 8

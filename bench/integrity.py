@@ -92,7 +92,8 @@ def fill_rows() -> None:
     from casino.integrity.models.tallies import CARDS_DEALT
     from casino.integrity.tallies import write_card_tallies, write_category_tallies
     from casino.kernel.cards import DECK
-    from casino.models import BetTally, Player, Round, TableSession, Venue
+    from casino.models import BetTally, Round, TableSession, Venue
+    from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
 
     venue = Venue.objects.get(code=VENUE)

@@ -190,7 +190,8 @@ def fill_rows() -> None:
     from django.db import connection, transaction
 
     from casino import games
-    from casino.models import Player, Table, Venue
+    from casino.models import Table, Venue
+    from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
 
     venue = Venue.objects.get(code=VENUE)

@@ -28,8 +28,6 @@ from casino.models import (
     Box,
     Drop,
     LedgerEntry,
-    Player,
-    PlayerBarring,
     Round,
     Ruleset,
     RulesetVersion,
@@ -41,7 +39,8 @@ from casino.models import (
     Venue,
 )
 from casino.outcomes import round_result
-from casino.players import membership_key
+from casino.players.membership import membership_key
+from casino.players.models import Player, PlayerBarring
 from casino.staff.models import ApiToken
 from casino.staff.policy import Capability, venues_allowing
 from casino.staff.roles import venue_ids
@@ -138,7 +137,7 @@ def player_list(
 ) -> QuerySet[Player]:
     """Players at the user's venues; ``search`` matches the start of a membership number
     or any part of a name, ``membership_number`` matches exactly. Numbers are compared in
-    their stored form (``casino.players``): one that cannot be in it finds nobody."""
+    their stored form (``casino.players.membership``): one that cannot be in it finds nobody."""
     players = (
         Player.objects.filter(venue_id__in=venue_ids(user))
         .select_related("venue")

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "casino",
     "casino.staff",
+    "casino.players",
     "casino.count",
     "casino.integrity",
     "niuniu",

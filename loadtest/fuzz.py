@@ -80,7 +80,8 @@ def seed_floor() -> str:
 def id_dictionary() -> str:
     """Schemathesis config: half the ids in paths and bodies name objects that exist, so
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
-    from casino.models import AuditEvent, Player, Round, Ruleset, Slip, Table, TableSession, Venue
+    from casino.models import AuditEvent, Round, Ruleset, Slip, Table, TableSession, Venue
+    from casino.players.models import Player
 
     ids: set[int] = set()
     for model in (AuditEvent, Player, Round, Slip, Table, TableSession, Venue, Ruleset):

@@ -14,7 +14,8 @@ from django.db import transaction
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.kernel.money import plain
-from casino.models import Player, Table, TableLimit, TableSession, Venue
+from casino.models import Table, TableLimit, TableSession, Venue
+from casino.players.models import Player
 from casino.rules import version_in_force
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open

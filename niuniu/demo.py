@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
-from casino.models import Player, Ruleset, TableLimit, TableSession, Venue
+from casino.models import Ruleset, TableLimit, TableSession, Venue
+from casino.players.models import Player
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from casino.games import BoxInput
 from casino.kernel.money import plain
-from casino.models import Player, Table, TableSession, Venue
+from casino.models import Table, TableSession, Venue
+from casino.players.models import Player
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from tablegames.models import Rating

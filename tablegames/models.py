@@ -93,7 +93,7 @@ class Rating(models.Model):
     session = models.ForeignKey(
         "casino.TableSession", on_delete=models.PROTECT, related_name="tablegames_ratings"
     )
-    player = models.ForeignKey("casino.Player", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
     version = models.ForeignKey(
         TableGameRulesetVersion,
         on_delete=models.PROTECT,

@@ -5,7 +5,8 @@ from decimal import Decimal
 import factory
 from django.contrib.auth.models import User
 
-from casino.models import Player, Ruleset, Table, TableLimit, Venue
+from casino.models import Ruleset, Table, TableLimit, Venue
+from casino.players.models import Player
 from casino.staff.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
 from niuniu.services import venue_ruleset_from_preset
 

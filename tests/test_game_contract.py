@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from casino import games
 from casino.console.selectors import screen_for
-from casino.models import LedgerEntry, Player, Round, RoundStatus, Shift, ShiftReport
+from casino.models import LedgerEntry, Round, RoundStatus, Shift, ShiftReport
+from casino.players.models import Player
 from casino.reports.services import report_build, report_request
 from casino.services.sessions import session_open
 from casino.services.tables import table_create

@@ -27,6 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.utils import timezone
 
 import casino.services
@@ -34,10 +35,10 @@ from casino import games
 from casino.games import BoxInput
 from casino.kernel.errors import ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Player
-from casino.services import eligibility
-from casino.services.eligibility import Activity
-from casino.services.players import player_bar
+from casino.players import eligibility
+from casino.players.eligibility import Activity
+from casino.players.models import Player
+from casino.players.services import player_bar
 from tests.factories import PlayerFactory
 
 NO_NIU = "KH 8H 4D JH AD"
@@ -48,20 +49,30 @@ EXEMPT = {
     "casino.services.cash.day_total": "reads the cash recorded; records nothing",
     "casino.services.cash.threshold_crossing": "reads whether cash reaches a threshold; "
     "cash_record asks before recording",
-    "casino.services.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
-    "casino.services.players.identity_of": "reads the player's identity",
-    "casino.services.players.player_update": "a manager keeps a barred player's record too",
-    "casino.services.players.player_identity_update": "a manager keeps a barred player's "
+    "casino.players.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
+    "casino.players.services.identity_of": "reads the player's identity",
+    "casino.players.services.player_update": "a manager keeps a barred player's record too",
+    "casino.players.services.player_identity_update": "a manager keeps a barred player's "
     "identity too",
-    "casino.services.players.player_bar": "barring is what the question reads",
+    "casino.players.services.player_bar": "barring is what the question reads",
 }
+
+
+#: Service modules of the apps beside their ``services`` module.
+MORE_SERVICES = ["casino.players.comps"]
 
 
 def _service_modules() -> Iterator[types.ModuleType]:
     for found in pkgutil.iter_modules(casino.services.__path__):
-        if found.name != "eligibility":  # the question itself
-            yield importlib.import_module(f"casino.services.{found.name}")
+        yield importlib.import_module(f"casino.services.{found.name}")
     yield importlib.import_module("casino.console.services")
+    for config in django_apps.get_app_configs():
+        if config.name.startswith("casino.") and importlib.util.find_spec(
+            f"{config.name}.services"
+        ):
+            yield importlib.import_module(f"{config.name}.services")
+    for name in MORE_SERVICES:
+        yield importlib.import_module(name)
     for adapter in games.all_games():
         app = type(adapter).__module__.split(".")[0]
         if importlib.util.find_spec(f"{app}.services") is not None:
@@ -159,7 +170,7 @@ def _confirm(w: World) -> Any:
 
 
 def _comp(w: World) -> Any:
-    from casino.services.comps import comp_issue
+    from casino.players.comps import comp_issue
 
     return comp_issue(player=w.barred, user=w.floor.supervisor, amount="1000", kind="meal")
 
@@ -185,7 +196,7 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
     "casino.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
-    "casino.services.comps.comp_issue": [(_comp, Activity.COMP, True)],
+    "casino.players.comps.comp_issue": [(_comp, Activity.COMP, True)],
     "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],
 }
 
@@ -213,7 +224,7 @@ def test_every_service_taking_a_player_is_called_here_or_exempt_with_a_reason():
     assert not unknown, (
         "these services take a player but the eligibility guard does not know them: "
         + ", ".join(f"{name} (parameter {TAKING_A_PLAYER[name]!r})" for name in unknown)
-        + ". Ask casino.services.eligibility.check_player_may in them and add a call to CALLS "
+        + ". Ask casino.players.eligibility.check_player_may in them and add a call to CALLS "
         "in tests/test_services_ask_eligibility.py, or add them to EXEMPT saying why not."
     )
     stale = sorted((set(CALLS) | set(EXEMPT)) - set(TAKING_A_PLAYER))

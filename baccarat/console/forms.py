@@ -42,7 +42,8 @@ from casino.games import BoxInput
 from casino.kernel.cards import Card, parse_cards
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Player, Round
+from casino.models import Round
+from casino.players.models import Player
 
 FIRST_FOUR = CARD_FIELDS[:4]
 PLAYER_THIRD, BANKER_THIRD = CARD_FIELDS[4], CARD_FIELDS[5]

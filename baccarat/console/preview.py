@@ -12,7 +12,7 @@ from typing import Any
 from baccarat.console.labels import bet_label, seat_label, winner_label
 from casino.console.round import Totals
 from casino.games import BetResult, RoundResult
-from casino.models import Player
+from casino.players.models import Player
 
 
 @dataclass(frozen=True)

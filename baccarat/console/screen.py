@@ -18,7 +18,8 @@ from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.selectors import Screen
 from casino.games import BoxInput, RoundResult
-from casino.models import Player, Round, TableSession
+from casino.models import Round, TableSession
+from casino.players.models import Player
 
 
 def collects_in_box(rules: Any) -> bool:

@@ -1,4 +1,4 @@
-"""Venues, tables with their limits, players and a table's ruleset switch: every save is a
+"""Venues, tables with their limits and a table's ruleset switch: every save is a
 call of the service the API calls (``casino.admin.writes``)."""
 
 from __future__ import annotations
@@ -24,9 +24,8 @@ from casino.admin.records import money_column
 from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
 from casino.kernel.amounts import AmountListField, model_formfield
 from casino.kernel.errors import ServiceError
-from casino.models import Player, Table, TableLimit, TableRulesetChange, Venue
+from casino.models import Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
-from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,
@@ -333,47 +332,6 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
                 instead=not changes,
             )
         return table
-
-
-class PlayerForm(ParseOnlyModelForm):
-    class Meta:
-        model = Player
-        fields = "__all__"
-
-
-@admin.register(Player)
-class PlayerAdmin(ServiceWrites, VenueScopedAdmin):
-    """Players are registered and edited by ``player_create`` / ``player_update``."""
-
-    form = PlayerForm
-    list_display = ["membership_number", "name", "venue", "status"]
-    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "status"]
-    search_fields = ["membership_number", "name"]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [] if obj is None else ["venue"]
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def write(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> Player:
-        data = form.cleaned_data
-        if not change:
-            return player_create(
-                venue=data["venue"],
-                user=request.user,
-                membership_number=data["membership_number"],
-                name=data["name"],
-                status=data["status"],
-            )
-        changes = {
-            name: data[name]
-            for name in ("membership_number", "name", "status")
-            if name in form.changed_data
-        }
-        if not changes:
-            return form.instance
-        return player_update(player=form.instance, user=request.user, **changes)
 
 
 # -- Table ruleset changes and staff: four eyes on a paytable, audited roles -----------------

@@ -5,8 +5,8 @@ from django.urls import path, re_path
 from casino import games
 from casino.api import auth, views
 from casino.api.views import cash, day, reports
-from casino.api.views.players import PlayerHistoryView
 from casino.count import api as count
+from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 
 app_name = "api"
 
@@ -40,8 +40,8 @@ urlpatterns = [
         views.TableRulesetChangeRefuseView.as_view(),
         name="table-ruleset-change-refuse",
     ),
-    path("players/", views.PlayerListView.as_view(), name="player-list"),
-    path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player-detail"),
+    path("players/", PlayerListView.as_view(), name="player-list"),
+    path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
     path("players/<int:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
     path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<int:pk>/", views.RulesetDetailView.as_view(), name="ruleset-detail"),

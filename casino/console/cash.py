@@ -23,7 +23,9 @@ from casino.console import forms
 from casino.console.access import closed, page, refusal, session_context, with_session
 from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import CashInstrument, CashKind, CashLevel, Player, TableSession, Venue
+from casino.models import CashInstrument, CashKind, CashLevel, TableSession, Venue
+from casino.players.eligibility import Activity, player_eligibility
+from casino.players.models import Player
 from casino.services.cash import (
     Identification,
     ThresholdCrossing,
@@ -32,7 +34,6 @@ from casino.services.cash import (
     player_of,
     threshold_crossing,
 )
-from casino.services.eligibility import Activity, player_eligibility
 from casino.staff.roles import SUPERVISE, can
 
 TEMPLATE = "console/cash.html"

@@ -24,9 +24,10 @@ from casino.kernel.cards import Card, parse_card
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import Grouping, grouped, marks
 from casino.limits import Limit
-from casino.models import Player, TableLimit
-from casino.players import membership_key
-from casino.services.eligibility import Activity, player_eligibility
+from casino.models import TableLimit
+from casino.players.eligibility import Activity, player_eligibility
+from casino.players.membership import membership_key
+from casino.players.models import Player
 from casino.services.rounds import check_stake
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).
@@ -119,7 +120,7 @@ def read_stake(
 
 def read_player(member: str, players: Mapping[str, Player]) -> tuple[Player | None, str]:
     """The player of a typed membership number among ``players`` (keyed by stored number),
-    and why they may not play (``casino.services.eligibility``), if they may not."""
+    and why they may not play (``casino.players.eligibility``), if they may not."""
     number = (member or "").strip()
     if not number:
         return None, ""

@@ -35,7 +35,6 @@ from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.models import (
     Bet,
     Box,
-    Player,
     Round,
     RoundStatus,
     RulesetVersion,
@@ -48,7 +47,8 @@ from casino.models import (
     Venue,
     slip_label,
 )
-from casino.players import membership_key
+from casino.players.membership import membership_key
+from casino.players.models import Player
 from casino.rules import rules_in_force
 from casino.selectors import barred_on
 from casino.staff.policy import Capability
@@ -238,7 +238,8 @@ def settlement_preview(
 
 
 def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
-    """Players of the venue by stored membership number (``casino.players``), in one query.
+    """Players of the venue by stored membership number (``casino.players.membership``), in
+    one query.
 
     Look a typed number up with ``membership_key``; one that cannot be a membership number
     (a NUL, ``ß``, another script) finds nobody rather than a look-alike's owner.

@@ -727,7 +727,8 @@ def _labels(venue_id: int, outcomes: list[Outcome]) -> dict[tuple[str, int], str
     """Each group's name as the page shows it: table and pit codes, usernames, members."""
     from django.contrib.auth import get_user_model
 
-    from casino.models import Pit, Player
+    from casino.models import Pit
+    from casino.players.models import Player
 
     wanted: dict[str, set[int]] = defaultdict(set)
     for outcome in outcomes:

@@ -22,8 +22,9 @@ from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
 from casino.integrity.words import key_shown
 from casino.kernel.timezones import venue_today
-from casino.models import Pit, Player, Table, Venue
-from casino.players import membership_key
+from casino.models import Pit, Table, Venue
+from casino.players.membership import membership_key
+from casino.players.models import Player
 from casino.reports.kinds import game_label
 from casino.reports.views import _render, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare

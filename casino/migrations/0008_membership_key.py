@@ -1,7 +1,7 @@
 """Membership numbers in one stored form, enforced by the database.
 
 Before the CHECK constraint goes on, every existing number is put in the stored form
-(``casino.players.membership_number``). Where two players of a venue come out with the same
+(``casino.players.membership.membership_number``). Where two players of a venue come out with the same
 number, the oldest keeps it and each other one gets ``<number>-DUP-<player id>``; a number
 that cannot be put in the form becomes ``FIX-<player id>``. Every change is printed while
 migrating and recorded as a ``player.renumber`` audit event (before and after), so a manager
@@ -14,8 +14,8 @@ from operator import attrgetter
 
 from django.db import migrations, models
 
-import casino.players
-from casino.players import MAX_LENGTH, membership_key
+import casino.players.membership
+from casino.players.membership import MAX_LENGTH, membership_key
 
 ACTION = "player.renumber"
 
@@ -121,7 +121,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="player",
             name="membership_number",
-            field=casino.players.MembershipNumberField(
+            field=casino.players.membership.MembershipNumberField(
                 help_text=(
                     "1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower "
                     "case and full-width characters are converted, anything else is refused. "

@@ -2,7 +2,7 @@
 
 import casino.models.audit
 import casino.models.venues
-import casino.players
+import casino.players.membership
 import django.core.validators
 import django.db.models.deletion
 from decimal import Decimal
@@ -291,7 +291,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='player',
             name='membership_number',
-            field=casino.players.MembershipNumberField(help_text='1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and full-width characters are converted, anything else is refused. One number, one member per venue.', max_length=32, verbose_name='membership number'),
+            field=casino.players.membership.MembershipNumberField(help_text='1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and full-width characters are converted, anything else is refused. One number, one member per venue.', max_length=32, verbose_name='membership number'),
         ),
         migrations.AlterField(
             model_name='player',

@@ -9,7 +9,7 @@ from casino.models.cash import (
     CashThresholds,
     CashTransaction,
 )
-from casino.models.floor import GamingDay, Player, Shift, Table, TableLimit, TableSession
+from casino.models.floor import GamingDay, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import (
     Account,
     Drop,
@@ -20,7 +20,6 @@ from casino.models.ledger import (
     slip_label,
 )
 from casino.models.pits import Pit, TableLimitChange
-from casino.models.players import Comp, CompPolicy, PlayerBarring
 from casino.models.reports import (
     BetTally,
     SeatTally,
@@ -47,16 +46,12 @@ __all__ = [
     "CashLevel",
     "CashThresholds",
     "CashTransaction",
-    "Comp",
-    "CompPolicy",
     "DealerSpell",
     "Drop",
     "EntryKind",
     "GamingDay",
     "LedgerEntry",
     "Pit",
-    "Player",
-    "PlayerBarring",
     "Round",
     "RoundStatus",
     "Ruleset",

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Player, Table, TableSession, money_field
+from casino.models.floor import Table, TableSession, money_field
 from casino.models.venues import Venue
 
 
@@ -57,7 +57,7 @@ class CashTransaction(models.Model):
         Table, on_delete=models.PROTECT, related_name="cash_transactions", verbose_name=_("table")
     )
     player = models.ForeignKey(
-        Player,
+        "players.Player",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -205,7 +205,10 @@ class CashAlert(models.Model):
         Venue, on_delete=models.PROTECT, related_name="cash_alerts", verbose_name=_("venue")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="cash_alerts", verbose_name=_("player")
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="cash_alerts",
+        verbose_name=_("player"),
     )
     gaming_date = models.DateField(_("gaming date"))
     direction = models.CharField(_("direction"), max_length=16, choices=CashKind.choices)

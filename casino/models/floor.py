@@ -1,4 +1,4 @@
-"""Tables, players, shifts and table sessions."""
+"""Tables, shifts and table sessions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, venue_money
 from casino.models.rulesets import Ruleset
 from casino.models.venues import Venue, game_choices
-from casino.players import STORED_FORM, MembershipNumberField
 
 
 def money_field(verbose_name: str | None = None, **kwargs) -> models.DecimalField:
@@ -101,68 +100,6 @@ class TableLimit(models.Model):
             f"{self.table} {self.bet_type}: "
             f"{venue_money(self.min_stake, venue)}–{venue_money(self.max_stake, venue)}"
         )
-
-
-class Player(models.Model):
-    class Status(models.TextChoices):
-        ACTIVE = "active", _("Active")
-        BARRED = "barred", _("Barred")
-
-    venue = models.ForeignKey(
-        Venue, on_delete=models.PROTECT, related_name="players", verbose_name=_("venue")
-    )
-    membership_number = MembershipNumberField(
-        help_text=_(
-            "1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and "
-            "full-width characters are converted, anything else is refused. One number, one "
-            "member per venue."
-        ),
-        verbose_name=_("membership number"),
-    )
-    name = models.CharField(max_length=120, verbose_name=_("name"))
-    status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status")
-    )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    # Identity, all optional: shown masked but to the venue's managers (docs/PLAYERS.md).
-    date_of_birth = models.DateField(null=True, blank=True, verbose_name=_("date of birth"))
-    # A database default too: rows written by SQL that names none of them stay valid.
-    nationality = models.CharField(
-        max_length=64, blank=True, db_default="", verbose_name=_("nationality")
-    )
-    id_document_type = models.CharField(
-        max_length=32,
-        blank=True,
-        db_default="",
-        help_text=_("e.g. passport, national ID card."),
-        verbose_name=_("ID document type"),
-    )
-    id_document_number = models.CharField(
-        max_length=64, blank=True, db_default="", verbose_name=_("ID document number")
-    )
-
-    class Meta:
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        ordering = ["venue__code", "membership_number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["venue", "membership_number"], name="player_number_per_venue"
-            ),
-            # Uniqueness holds for one spelling of a number only because every path (services,
-            # admin, shell, bulk import) must store the one form (casino.players).
-            models.CheckConstraint(
-                condition=models.Q(membership_number__regex=STORED_FORM),
-                name="player_number_stored_form",
-                violation_error_message=_(
-                    "A membership number is stored as 1 to 32 capital letters A to Z, digits "
-                    "0 to 9 and - . /."
-                ),
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.membership_number} {self.name}"
 
 
 class Shift(models.Model):

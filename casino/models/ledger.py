@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Player, TableSession, money_field
+from casino.models.floor import TableSession, money_field
 from casino.models.rounds import Bet, Box, Round
 from casino.models.venues import Venue
 
@@ -286,7 +286,7 @@ class LedgerEntry(models.Model):
         verbose_name=_("bet"),
     )
     player = models.ForeignKey(
-        Player,
+        "players.Player",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.timezones import LocalHour
-from casino.models.floor import Player, Shift, Table, TableSession, money_field
+from casino.models.floor import Shift, Table, TableSession, money_field
 from casino.models.venues import Venue
 
 
@@ -101,7 +101,7 @@ class BetSums(models.Model):
         help_text=_("The start of the hour on the venue's clocks the rounds settled in.")
     )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     game = models.CharField(max_length=16)
     ruleset_version_id = models.PositiveBigIntegerField()
@@ -191,7 +191,7 @@ class SeatTally(models.Model):
 
     shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="+")
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
     rounds = models.IntegerField()
     hands = models.IntegerField()
     first_dealt_at = models.DateTimeField()

@@ -7,7 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models.floor import Player, TableSession, money_field
+from casino.models.floor import TableSession, money_field
 from casino.models.rulesets import Ruleset
 
 
@@ -132,7 +132,7 @@ class Box(models.Model):
     )
     position = models.PositiveSmallIntegerField(verbose_name=_("position"))
     player = models.ForeignKey(
-        Player,
+        "players.Player",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

@@ -3,9 +3,9 @@ from django.urls import path
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity import views as integrity_views
+from casino.players import views as player_views
 from casino.reports import (
     cash_views,
-    player_views,
     reconciliation_views,
     statistical_views,
     views,

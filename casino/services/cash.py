@@ -5,7 +5,7 @@
   amount (more than 0, in the venue's currency units: no more decimals than the currency
   has). The player is a member of the venue (by membership number) or nobody known: a
   buy-in of an unknown player still counts for the table, but no threshold can follow
-  it. The player is asked the eligibility question (``casino.services.eligibility``): a
+  it. The player is asked the eligibility question (``casino.players.eligibility``): a
   barred player cannot buy in; their cash-out is recorded, audited
   (``cash.barred_cash_out``) and logged on ``casino.security``. It counts in the
   gaming day of the venue it is recorded in (``GamingDay``, or the venue's start time
@@ -65,15 +65,15 @@ from casino.models import (
     CashThresholds,
     CashTransaction,
     GamingDay,
-    Player,
     TableSession,
     Venue,
 )
-from casino.players import membership_key
+from casino.players.eligibility import Activity, Eligibility, check_player_may
+from casino.players.membership import membership_key
+from casino.players.models import Player
+from casino.players.services import masked
 from casino.services.audit import audit_record
-from casino.services.eligibility import Activity, Eligibility, check_player_may
 from casino.services.gaming_days import gaming_date_of
-from casino.services.players import masked
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, PLAY, SUPERVISE, can
 

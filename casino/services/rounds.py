@@ -38,17 +38,17 @@ from casino.models import (
     Box,
     EntryKind,
     LedgerEntry,
-    Player,
     Round,
     RoundStatus,
     TableLimit,
     TableSession,
 )
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
+from casino.players.eligibility import Activity, players_eligibility
+from casino.players.models import Player
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
 from casino.services.audit import audit_record
-from casino.services.eligibility import Activity, players_eligibility
 from casino.services.ledger import ledger_post
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session

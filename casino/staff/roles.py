@@ -82,7 +82,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_venue"),
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
-        ("casino", "view_player"),
+        ("players", "view_player"),
         ("casino", "view_pit"),
         ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
@@ -93,8 +93,9 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         *[
             ("casino", f"{action}_{model}")
             for action in ("view", "add", "change")
-            for model in ("table", "tablelimit", "player", "pit")
+            for model in ("table", "tablelimit", "pit")
         ],
+        *[("players", f"{action}_player") for action in ("view", "add", "change")],
         ("casino", "view_tablelimitchange"),
         ("casino", "delete_tablelimit"),
         # A change of a table's ruleset is asked on the table; a second manager decides it.
@@ -108,7 +109,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
         ("casino", "view_tablerulesetchange"),
-        ("casino", "view_player"),
+        ("players", "view_player"),
         ("casino", "view_pit"),
         ("casino", "view_tablelimitchange"),
         *_FLOOR_RECORDS,

@@ -29,7 +29,8 @@ from casino.games import BoxInput
 from casino.kernel.cards import Card
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Player, Round
+from casino.models import Round
+from casino.players.models import Player
 from niuniu.adapter import hand_evaluation
 from niuniu.console.labels import bet_label
 from niuniu.engine import BetType, Hand, deal_order, evaluate, payment_order

@@ -10,7 +10,7 @@ from typing import Any
 
 from casino.console.round import Totals
 from casino.games import BetResult, RoundResult
-from casino.models import Player
+from casino.players.models import Player
 
 
 @dataclass(frozen=True)

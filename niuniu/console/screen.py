@@ -15,7 +15,8 @@ from casino.console import selectors
 from casino.console.selectors import Screen
 from casino.games import BoxInput, RoundResult
 from casino.kernel.cards import RANKS, SUITS, Card
-from casino.models import Player, Round, TableSession
+from casino.models import Round, TableSession
+from casino.players.models import Player
 from niuniu.console import forms, preview, views
 from niuniu.engine import BetType, deposit_multiple
 

@@ -22,7 +22,7 @@ from casino.console.access import session_context, session_view
 from casino.console.selectors import players_by_number
 from casino.kernel.errors import ServiceError
 from casino.models import TableLimit, TableSession
-from casino.players import membership_key
+from casino.players.membership import membership_key
 from casino.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can

@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 
 from casino.kernel.timezones import venue_today
 from casino.models import CashTransaction
+from casino.players.services import player_bar
 from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
-from casino.services.players import player_bar
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from tests.browser.conftest import log_in, shot

@@ -50,7 +50,6 @@ from casino.models import (
     GamingDay,
     LedgerEntry,
     Pit,
-    Player,
     Round,
     Ruleset,
     Shift,
@@ -62,6 +61,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
@@ -1588,7 +1588,7 @@ ADMIN_MODELS = {
     "casino.table": AdminModel(lambda world, side: side.table.pk, delete=False),
     # Requests are made on the table's page and decided by their own views (below).
     "casino.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
-    "casino.player": AdminModel(lambda world, side: side.player.pk, delete=False),
+    "players.player": AdminModel(lambda world, side: side.player.pk, delete=False),
     "casino.gamingday": _read_only(
         lambda world, side: (
             GamingDay.objects.get(venue=side.venue, gaming_date=side.shift.gaming_date).pk
@@ -1850,7 +1850,7 @@ ADMIN_SITE_ROUTES = {
     "admin:autocomplete": Route(
         lambda world, side: (
             reverse("admin:autocomplete")
-            + f"?app_label=casino&model_name=player&field_name=venue&term={side.venue.code}"
+            + f"?app_label=players&model_name=player&field_name=venue&term={side.venue.code}"
         ),
         admin_site(_autocomplete),
         shows=mark,

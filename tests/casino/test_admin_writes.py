@@ -17,7 +17,8 @@ from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
-from casino.models import AuditEvent, Player, Ruleset, Table, TableLimit, TableRulesetChange, Venue
+from casino.models import AuditEvent, Ruleset, Table, TableLimit, TableRulesetChange, Venue
+from casino.players.models import Player
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.services.table_rulesets import ruleset_change_refuse
@@ -668,23 +669,23 @@ def test_a_player_beside_the_same_number_in_other_case_is_refused_as_by_the_api(
     )
     status, detail, field = api_error(api)
     assert (status, field) == (400, "membership_number")
-    page = admin_client.get(reverse("admin:casino_player_add"))
+    page = admin_client.get(reverse("admin:players_player_add"))
     data = form_data(page)
     data.update(venue=str(floor.venue.pk), membership_number="hanoi-0001", name="Second")
-    response = admin_client.post(reverse("admin:casino_player_add"), data)
+    response = admin_client.post(reverse("admin:players_player_add"), data)
     assert field_errors(response, "membership_number") == [detail]
     assert Player.objects.filter(venue=floor.venue).count() == 1
 
 
 def test_a_player_is_registered_and_edited_with_the_apis_audit(admin_client, floor):
-    data = form_data(admin_client.get(reverse("admin:casino_player_add")))
+    data = form_data(admin_client.get(reverse("admin:players_player_add")))
     data.update(venue=str(floor.venue.pk), membership_number=" VIP-007 ", name="Bond")
-    response = admin_client.post(reverse("admin:casino_player_add"), data)
+    response = admin_client.post(reverse("admin:players_player_add"), data)
     assert response.status_code == 302, errors_of(response)
     player = Player.objects.get(venue=floor.venue, name="Bond")
     created = AuditEvent.objects.get(action="player.create")
     assert created.object_id == str(player.pk) and created.after["name"] == "Bond"
-    url = reverse("admin:casino_player_change", args=[player.pk])
+    url = reverse("admin:players_player_change", args=[player.pk])
     data = form_data(admin_client.get(url))
     data["status"] = "barred"
     assert admin_client.post(url, data).status_code == 302
@@ -819,10 +820,11 @@ def test_staff_services_are_for_superusers(floor):
 
 
 def test_no_delete_nor_bulk_delete_is_offered(admin_client, floor):
-    for model, obj in (("table", floor.table), ("player", PlayerFactory(venue=floor.venue))):
-        delete = reverse(f"admin:casino_{model}_delete", args=[obj.pk])
+    player = PlayerFactory(venue=floor.venue)
+    for model, obj in (("casino_table", floor.table), ("players_player", player)):
+        delete = reverse(f"admin:{model}_delete", args=[obj.pk])
         assert admin_client.post(delete, {"post": "yes"}).status_code == 403
-        listing = admin_client.get(reverse(f"admin:casino_{model}_changelist"))
+        listing = admin_client.get(reverse(f"admin:{model}_changelist"))
         assert "delete_selected" not in listing.content.decode()
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     admin_client.force_login(root)

@@ -39,10 +39,10 @@ from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
 from casino.models import ShiftReport, Slip, SlipStatus, Venue
+from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports import outputs, periods
 from casino.reports.services import report_build, report_request
 from casino.services.cash import cash_record
-from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request, slip_void

@@ -9,15 +9,23 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from django.apps import apps
 from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
-from casino.models import AuditEvent, Player
+from casino.models import AuditEvent
+from casino.players.models import Player
 from tests.factories import VenueFactory
 
 pytestmark = pytest.mark.django_db
 
 migration = importlib.import_module("casino.migrations.0008_membership_key")
+#: The models as the migration saw them (the player was then ``casino.Player``); they read
+#: the same tables as today's.
+apps = (
+    MigrationLoader(None, ignore_no_migrations=True)
+    .project_state(("casino", "0008_membership_key"))
+    .apps
+)
 CHECK = next(c for c in Player._meta.constraints if c.name == "player_number_stored_form")
 
 

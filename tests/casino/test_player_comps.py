@@ -13,9 +13,10 @@ from casino.console import forms
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.models import AuditEvent, Comp, CompPolicy, Player
-from casino.services.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
-from casino.services.players import player_bar, player_identity_update, player_unbar
+from casino.models import AuditEvent
+from casino.players.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
+from casino.players.models import Comp, CompPolicy, Player
+from casino.players.services import player_bar, player_identity_update, player_unbar
 from casino.services.rounds import round_create, round_settle
 from niuniu.models import NiuNiuRulesetVersion
 from tests.factories import staff
@@ -186,7 +187,7 @@ def test_a_comp_given_before_the_gaming_day_starts_is_the_day_before(floor, monk
     from types import SimpleNamespace
     from zoneinfo import ZoneInfo
 
-    from casino.services import comps
+    from casino.players import comps
 
     player = Player.objects.create(venue=floor.venue, membership_number="VIP-9", name="Ba")
     zone = ZoneInfo(floor.venue.timezone)

@@ -1,4 +1,4 @@
-"""The stored form of a membership number (casino/players.py), as typed and as stored."""
+"""The stored form of a membership number (casino/players/membership.py), as typed and as stored."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.models import Player
-from casino.players import (
+from casino.players.membership import (
     STORED_FORM,
     MembershipNumberFormField,
     NotAMembershipNumber,
     membership_key,
     membership_number,
 )
+from casino.players.models import Player
 
 
 @pytest.fixture(autouse=True)

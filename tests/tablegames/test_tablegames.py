@@ -16,10 +16,10 @@ from casino import games
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
+from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close
-from casino.services.players import player_bar, player_unbar
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.slips import slip_request

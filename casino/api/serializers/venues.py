@@ -17,7 +17,8 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
-from casino.models import Player, Table, TableRulesetChange
+from casino.models import Table, TableRulesetChange
+from casino.players.models import Player
 
 # Venues
 

@@ -44,8 +44,6 @@ from casino.api.views.sessions import (
     SlipVoidView,
 )
 from casino.api.views.venues import (
-    PlayerDetailView,
-    PlayerListView,
     TableDetailView,
     TableListView,
     TableRulesetChangeApproveView,
@@ -61,8 +59,6 @@ __all__ = [
     "AuditEventDetailView",
     "AuditEventListView",
     "NoSuchEndpointView",
-    "PlayerDetailView",
-    "PlayerListView",
     "RoundDetailView",
     "RoundLedgerView",
     "RoundListView",

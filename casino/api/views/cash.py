@@ -18,7 +18,8 @@ from casino.api.serializers.day import CashTransactionSerializer
 from casino.api.views.common import found, parse
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.models import CashTransaction, Player
+from casino.models import CashTransaction
+from casino.players.models import Player
 from casino.services.cash import cash_record, cash_void
 from casino.staff.policy import Capability
 from casino.staff.roles import venue_ids

@@ -13,12 +13,9 @@ from rest_framework.response import Response
 from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
-from casino.api.serializers.players import PlayerDetailSerializer
 from casino.api.views.common import found, parse
-from casino.api.views.players import player_detail_data
 from casino.kernel.errors import InvalidInput
 from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
-from casino.services.players import player_create, player_update
 from casino.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,
@@ -302,73 +299,3 @@ class TableRulesetChangeRefuseView(ApiView):
         ruleset_change_refuse(change=change, user=request.user, note=data.get("note", ""))
         change = selectors.ruleset_change_get(user=request.user, pk=pk)
         return Response(s.TableRulesetChangeSerializer(change).data)
-
-
-# Players
-
-
-class PlayerListView(ApiView):
-    read_capability = Capability.READ_FLOOR
-    write_capability = Capability.MANAGE_VENUE
-
-    @extend_schema(
-        operation_id="players_list",
-        tags=["players"],
-        summary="Players at your venues",
-        parameters=[s.PlayerListParams],
-        responses={200: paginated(s.PlayerSerializer), **errors(400, 401, 403)},
-    )
-    def get(self, request: Request) -> Response:
-        filters = parse_query(s.PlayerListParams, request)
-        players = selectors.player_list(
-            user=request.user,
-            venue_id=filters.get("venue"),
-            search=filters.get("search"),
-            membership_number=filters.get("membership_number"),
-            status=filters.get("status"),
-        )
-        return page(
-            queryset=players, serializer_class=s.PlayerSerializer, request=request, view=self
-        )
-
-    @extend_schema(
-        tags=["players"],
-        summary="Register a player (managers)",
-        request=s.PlayerInputSerializer,
-        responses={201: s.PlayerSerializer, **errors(400, 401, 403, 404)},
-    )
-    def post(self, request: Request) -> Response:
-        data = parse(s.PlayerInputSerializer, request)
-        venue_id = data.pop("venue")
-        venue = found(
-            selectors.venue_get(user=request.user, pk=venue_id), "venue", venue_id, field="venue"
-        )
-        player = player_create(venue=venue, user=request.user, **data)
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
-
-
-class PlayerDetailView(ApiView):
-    read_capability = Capability.READ_FLOOR
-    write_capability = Capability.MANAGE_VENUE
-
-    @extend_schema(
-        tags=["players"],
-        summary="A player, with barring and identity (masked but to managers)",
-        responses={200: PlayerDetailSerializer, **errors(401, 403, 404)},
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
-        return Response(player_detail_data(player, request.user))
-
-    @extend_schema(
-        tags=["players"],
-        summary="Change a player (managers)",
-        request=s.PlayerInputSerializer,
-        responses={200: s.PlayerSerializer, **errors(400, 401, 403, 404)},
-    )
-    def patch(self, request: Request, pk: int) -> Response:
-        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
-        changes = parse(s.PlayerInputSerializer, request, partial=True)
-        player = player_update(player=player, user=request.user, **changes)
-        player = selectors.player_get(user=request.user, pk=player.pk)
-        return Response(s.PlayerSerializer(player).data)

@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Player, Shift, Table, TableSession
+from casino.models.floor import Shift, Table, TableSession
 from casino.models.pits import Pit
 from casino.models.venues import Venue
 
@@ -33,7 +33,7 @@ class CategoryTally(models.Model):
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
     player = models.ForeignKey(
-        Player,
+        "players.Player",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -143,7 +143,7 @@ class IntegrityResult(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     pit = models.ForeignKey(Pit, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
 

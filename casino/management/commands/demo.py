@@ -21,19 +21,20 @@ from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
-from casino.models import DealerSpell, Player, ShiftReport, Table, TableLimit, TableSession, Venue
-from casino.reports.services import report_build
-from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
-from casino.services.comps import (
+from casino.models import DealerSpell, ShiftReport, Table, TableLimit, TableSession, Venue
+from casino.players.comps import (
     comp_earned,
     comp_issue,
     comp_policy_approve,
     comp_policy_propose,
 )
+from casino.players.models import Player
+from casino.players.services import player_create
+from casino.reports.services import report_build
+from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
-from casino.services.players import player_create
 from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import shift_current

@@ -37,15 +37,8 @@ from django.utils import timezone
 from casino import games
 from casino.games import GameAdapter
 from casino.kernel.progress import command_progress
-from casino.models import (
-    Player,
-    Ruleset,
-    Shift,
-    Table,
-    TableLimit,
-    TableSession,
-    Venue,
-)
+from casino.models import Ruleset, Shift, Table, TableLimit, TableSession, Venue
+from casino.players.models import Player
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open

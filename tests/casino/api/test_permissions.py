@@ -31,7 +31,6 @@ from casino.models import (
     CashTransaction,
     Drop,
     LedgerEntry,
-    Player,
     Round,
     Ruleset,
     Shift,
@@ -43,6 +42,7 @@ from casino.models import (
     TableSession,
     Venue,
 )
+from casino.players.models import Player
 from casino.reports.services import report_request
 from casino.services.cash import cash_record
 from casino.services.closing import session_close

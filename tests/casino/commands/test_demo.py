@@ -15,11 +15,8 @@ from casino.count.selectors import win_figures
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.models import (
     AuditEvent,
-    Comp,
-    CompPolicy,
     Drop,
     LedgerEntry,
-    Player,
     Round,
     Shift,
     Slip,
@@ -29,6 +26,7 @@ from casino.models import (
     VersionStatus,
     audit_action_choices,
 )
+from casino.players.models import Comp, CompPolicy, Player
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines
 from casino.rules import version_in_force

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from casino.console import forms
 from casino.kernel.money import format_money
-from casino.models import Player
+from casino.players.models import Player
 
 pytestmark = pytest.mark.django_db
 

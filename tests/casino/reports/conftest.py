@@ -47,7 +47,6 @@ from casino.models import (
     Box,
     EntryKind,
     LedgerEntry,
-    Player,
     Round,
     RoundStatus,
     Ruleset,
@@ -55,6 +54,7 @@ from casino.models import (
     ShiftReport,
     Table,
 )
+from casino.players.models import Player
 from casino.reports.services import report_request
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request

@@ -24,9 +24,9 @@ from django.utils import timezone
 
 from casino import figures
 from casino.models import BetTally
+from casino.players.ratings import player_history
 from casino.reports import outputs, selectors, services
 from casino.reports.kinds import fee_games
-from casino.reports.players import player_history
 from tests.casino.api import client_for
 from tests.casino.charts import chart_of
 from tests.tablegames.test_tablegames import Blackjack

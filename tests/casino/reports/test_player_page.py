@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import Player
-from casino.reports.players import player_history
+from casino.players.models import Player
+from casino.players.ratings import player_history
 
 pytestmark = pytest.mark.django_db
 

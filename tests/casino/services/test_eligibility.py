@@ -1,4 +1,4 @@
-"""The one eligibility question (casino.services.eligibility): its answers, and a barring
+"""The one eligibility question (casino.players.eligibility): its answers, and a barring
 (not only the player's status) refusing every activity but a cash-out on every surface."""
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ from casino.console.selectors import players_by_number
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.models import AuditEvent, CashTransaction, Comp, Player, Round
-from casino.services.cash import cash_record
-from casino.services.comps import comp_issue, comp_policy_approve, comp_policy_propose
-from casino.services.eligibility import (
+from casino.models import AuditEvent, CashTransaction, Round
+from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
+from casino.players.eligibility import (
     Activity,
     check_player_may,
     player_eligibility,
     players_eligibility,
 )
-from casino.services.players import player_bar, player_unbar
+from casino.players.models import Comp, Player
+from casino.players.services import player_bar, player_unbar
+from casino.services.cash import cash_record
 from casino.services.rounds import round_create, round_settle
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import NIU_8, NO_NIU, box, client_for, error_of, round_body

@@ -8,9 +8,10 @@ from django.utils import translation
 
 from casino.console.selectors import players_by_number
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent, Player
+from casino.models import AuditEvent
+from casino.players.models import Player
+from casino.players.services import player_create, player_update
 from casino.selectors import player_list
-from casino.services.players import player_create, player_update
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

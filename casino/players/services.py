@@ -2,8 +2,8 @@
 
 Locking: an edit locks the player row; a membership number is unique per venue (the
 database's constraint settles two registrations of one number at the same time).
-A number is put in its one stored form (``casino.players.membership_number``) before it is
-checked or saved, so ``hanoi-0001`` is ``HANOI-0001`` and ``MB-ß1`` is refused.
+A number is put in its one stored form (``casino.players.membership.membership_number``)
+before it is checked or saved, so ``hanoi-0001`` is ``HANOI-0001`` and ``MB-ß1`` is refused.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditAction, Player, PlayerBarring, Venue
-from casino.players import NotAMembershipNumber, membership_number
+from casino.models import AuditAction, Venue
+from casino.players.membership import NotAMembershipNumber, membership_number
+from casino.players.models import Player, PlayerBarring
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 
@@ -226,7 +227,7 @@ def _birth_date(value: Any) -> date | None:
 
 
 # Barring: from a day, optionally until a day; by a manager; lifted, never deleted. What a
-# barring keeps a player from is the eligibility question's (casino.services.eligibility).
+# barring keeps a player from is the eligibility question's (casino.players.eligibility).
 
 
 @transaction.atomic

@@ -45,7 +45,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from casino.kernel.errors import Conflict, InvalidInput, ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Player, PlayerBarring, Venue
+from casino.models import Venue
+from casino.players.models import Player, PlayerBarring
 from casino.selectors import barrings_on
 
 

@@ -1,10 +1,13 @@
-"""A player's barrings, and the comps a venue gives its rated players under its comp policy.
+"""Players: the venue's members, their barrings, and the comps a venue gives its rated
+players under its comp policy. The tables keep the names they had in the ``casino`` app
+(``Meta.db_table``).
 
-A barring keeps a player from new rounds from its first day (``starts_on``, the venue's
-date) to its last (``ends_on``, none: until lifted); lifting one keeps the row. A comp
-policy is versioned: a manager proposes one, a second manager approves it, and the newest
-approved one is in force. A comp is a record of what was given away (see docs/PLAYERS.md:
-why it is not a ledger movement).
+A member is known by a membership number in its one stored form
+(``casino.players.membership``). A barring keeps a player from new rounds from its first day
+(``starts_on``, the venue's date) to its last (``ends_on``, none: until lifted); lifting one
+keeps the row. A comp policy is versioned: a manager proposes one, a second manager approves
+it, and the newest approved one is in force. A comp is a record of what was given away (see
+docs/PLAYERS.md: why it is not a ledger movement).
 """
 
 from __future__ import annotations
@@ -16,8 +19,72 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Player, money_field
+from casino.models.floor import money_field
 from casino.models.venues import Venue
+from casino.players.membership import STORED_FORM, MembershipNumberField
+
+
+class Player(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        BARRED = "barred", _("Barred")
+
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="players", verbose_name=_("venue")
+    )
+    membership_number = MembershipNumberField(
+        help_text=_(
+            "1 to 32 letters A to Z, digits 0 to 9 and - . /, kept in capitals: lower case and "
+            "full-width characters are converted, anything else is refused. One number, one "
+            "member per venue."
+        ),
+        verbose_name=_("membership number"),
+    )
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    # Identity, all optional: shown masked but to the venue's managers (docs/PLAYERS.md).
+    date_of_birth = models.DateField(null=True, blank=True, verbose_name=_("date of birth"))
+    # A database default too: rows written by SQL that names none of them stay valid.
+    nationality = models.CharField(
+        max_length=64, blank=True, db_default="", verbose_name=_("nationality")
+    )
+    id_document_type = models.CharField(
+        max_length=32,
+        blank=True,
+        db_default="",
+        help_text=_("e.g. passport, national ID card."),
+        verbose_name=_("ID document type"),
+    )
+    id_document_number = models.CharField(
+        max_length=64, blank=True, db_default="", verbose_name=_("ID document number")
+    )
+
+    class Meta:
+        db_table = "casino_player"
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["venue__code", "membership_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["venue", "membership_number"], name="player_number_per_venue"
+            ),
+            # Uniqueness holds for one spelling of a number only because every path (services,
+            # admin, shell, bulk import) must store the one form (casino.players.membership).
+            models.CheckConstraint(
+                condition=models.Q(membership_number__regex=STORED_FORM),
+                name="player_number_stored_form",
+                violation_error_message=_(
+                    "A membership number is stored as 1 to 32 capital letters A to Z, digits "
+                    "0 to 9 and - . /."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership_number} {self.name}"
 
 
 class PlayerBarring(models.Model):
@@ -40,6 +107,7 @@ class PlayerBarring(models.Model):
     lift_reason = models.CharField(max_length=255, blank=True)
 
     class Meta:
+        db_table = "casino_playerbarring"
         ordering = ["player", "-starts_on", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -83,6 +151,7 @@ class CompPolicy(models.Model):
     approved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "casino_comppolicy"
         ordering = ["venue", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["venue", "number"], name="comp_policy_number"),
@@ -131,6 +200,7 @@ class Comp(models.Model):
     notes = models.CharField(max_length=255, blank=True)
 
     class Meta:
+        db_table = "casino_comp"
         ordering = ["venue", "-issued_at"]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="comp_amount_positive"),

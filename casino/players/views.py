@@ -28,14 +28,15 @@ from casino.exports import Column, Export, Kind, Sheet, csv_response, export_vie
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Comp, CompPolicy, Player, PlayerBarring, Venue
-from casino.players import membership_key
+from casino.models import Venue
+from casino.players import comps as comp_services
+from casino.players import services as player_services
+from casino.players.eligibility import Activity, player_eligibility, players_eligibility
+from casino.players.membership import membership_key
+from casino.players.models import Comp, CompPolicy, Player, PlayerBarring
+from casino.players.ratings import player_history
 from casino.reports import selectors
-from casino.reports.players import player_history
 from casino.reports.views import _check, dates_asked, venue_asked
-from casino.services import comps as comp_services
-from casino.services import players as player_services
-from casino.services.eligibility import Activity, player_eligibility, players_eligibility
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, SUPERVISE, can
 

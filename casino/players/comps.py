@@ -9,7 +9,7 @@ the policy's reinvestment rate x the player's theoretical win over the last
 to them over those days. One comp may be at most the issuer's limit: a supervisor's, or a
 manager's (a comp over the supervisors' limit is authorised by the manager who issues it).
 Issuing locks the player's row, so two comps at once cannot both spend the same earned
-amount. A barred player receives none (``casino.services.eligibility``). A comp is a
+amount. A barred player receives none (``casino.players.eligibility``). A comp is a
 record, not a ledger movement (docs/PLAYERS.md).
 """
 
@@ -27,10 +27,11 @@ from django.utils.translation import gettext as _
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.models import AuditAction, Comp, CompPolicy, Player, Venue
-from casino.reports.players import comps_issued, theoretical_win
+from casino.models import AuditAction, Venue
+from casino.players.eligibility import Activity, check_player_may
+from casino.players.models import Comp, CompPolicy, Player
+from casino.players.ratings import comps_issued, theoretical_win
 from casino.services.audit import audit_record
-from casino.services.eligibility import Activity, check_player_may
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, SUPERVISE, can

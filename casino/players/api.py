@@ -1,0 +1,151 @@
+"""A player's detail with identity and barring, and their rated play (the player page's
+history): read by the venue's supervisors, managers and auditors."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino import selectors
+from casino.api import serializers as s
+from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.views.common import found, parse
+from casino.cash_selectors import player_cash
+from casino.kernel.replicas import replica_reads
+from casino.kernel.timezones import venue_today
+from casino.models import Venue
+from casino.players import serializers as ps
+from casino.players.eligibility import Activity, player_eligibility
+from casino.players.models import Player
+from casino.players.ratings import player_history
+from casino.players.services import identity_of, player_create, player_update
+from casino.reports.selectors import REPORT_READ
+from casino.staff.policy import Capability
+from casino.staff.roles import MANAGE, can
+
+HISTORY_DAYS = 90
+
+
+def player_detail_data(player: Player, user: Any) -> dict[str, Any]:
+    answer = player_eligibility(
+        player=player, venue=Venue.objects.get(pk=player.venue_id), activity=Activity.PLAY
+    )
+    data = dict(ps.PlayerSerializer(player).data)
+    data.update(
+        barred=answer.barred,
+        barring=ps.BarringSerializer(answer.barring).data if answer.barring else None,
+        identity=identity_of(player, full=can(user, MANAGE, player.venue_id)),
+    )
+    return data
+
+
+class PlayerHistoryView(ApiView):
+    read_capability = Capability.READ_REPORTS
+
+    @extend_schema(
+        operation_id="players_history",
+        tags=["players"],
+        summary="A player's rated play (supervisors, managers, auditors)",
+        parameters=[ps.HistoryParams],
+        responses={200: ps.PlayerHistorySerializer, **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        filters = parse_query(ps.HistoryParams, request)
+        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
+        if not can(request.user, REPORT_READ, player.venue_id):
+            raise PermissionDenied("only the venue's supervisors, managers and auditors")
+        venue = Venue.objects.get(pk=player.venue_id)
+        date_to = filters.get("date_to") or venue_today(venue)
+        date_from = filters.get("date_from") or date_to - timedelta(days=HISTORY_DAYS - 1)
+        with replica_reads():
+            history = player_history(player=player, date_from=date_from, date_to=date_to)
+            cash = [
+                line
+                for line in player_cash(player=player)
+                if date_from <= line.gaming_date <= date_to
+            ]
+        return Response(
+            ps.PlayerHistorySerializer(
+                {
+                    "player": player.pk,
+                    "date_from": history.date_from,
+                    "date_to": history.date_to,
+                    "lines": history.lines,
+                    "totals": history.totals,
+                    "cash": cash,
+                }
+            ).data
+        )
+
+
+class PlayerListView(ApiView):
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
+
+    @extend_schema(
+        operation_id="players_list",
+        tags=["players"],
+        summary="Players at your venues",
+        parameters=[s.PlayerListParams],
+        responses={200: paginated(s.PlayerSerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(s.PlayerListParams, request)
+        players = selectors.player_list(
+            user=request.user,
+            venue_id=filters.get("venue"),
+            search=filters.get("search"),
+            membership_number=filters.get("membership_number"),
+            status=filters.get("status"),
+        )
+        return page(
+            queryset=players, serializer_class=s.PlayerSerializer, request=request, view=self
+        )
+
+    @extend_schema(
+        tags=["players"],
+        summary="Register a player (managers)",
+        request=s.PlayerInputSerializer,
+        responses={201: s.PlayerSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(s.PlayerInputSerializer, request)
+        venue_id = data.pop("venue")
+        venue = found(
+            selectors.venue_get(user=request.user, pk=venue_id), "venue", venue_id, field="venue"
+        )
+        player = player_create(venue=venue, user=request.user, **data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.MANAGE_VENUE
+
+    @extend_schema(
+        tags=["players"],
+        summary="A player, with barring and identity (masked but to managers)",
+        responses={200: ps.PlayerDetailSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
+        return Response(player_detail_data(player, request.user))
+
+    @extend_schema(
+        tags=["players"],
+        summary="Change a player (managers)",
+        request=s.PlayerInputSerializer,
+        responses={200: s.PlayerSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
+        changes = parse(s.PlayerInputSerializer, request, partial=True)
+        player = player_update(player=player, user=request.user, **changes)
+        player = selectors.player_get(user=request.user, pk=player.pk)
+        return Response(s.PlayerSerializer(player).data)

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PlayersConfig(AppConfig):
+    name = "casino.players"
+    label = "players"
+    verbose_name = _("Players")
