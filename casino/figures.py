@@ -36,18 +36,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.cage.models import CashInstrument, CashKind, CashTransaction, Slip, SlipStatus
 from casino.count.models import DropBox
-from casino.models import (
-    Account,
-    CashInstrument,
-    CashKind,
-    CashTransaction,
-    Drop,
-    LedgerEntry,
-    Slip,
-    SlipStatus,
-    TableSession,
-)
+from casino.models import Account, Drop, LedgerEntry, TableSession
 
 ZERO = Decimal(0)
 CENT = Decimal("0.01")

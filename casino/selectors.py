@@ -19,6 +19,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from casino import games
+from casino.cage.models import Slip
 from casino.figures import with_count_sums
 from casino.games import BetResult, RoundResult
 from casino.limits import with_limits_in_force
@@ -31,7 +32,6 @@ from casino.models import (
     Round,
     Ruleset,
     RulesetVersion,
-    Slip,
     Table,
     TableLimit,
     TableRulesetChange,

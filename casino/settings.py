@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "casino",
     "casino.staff",
     "casino.players",
+    "casino.cage",
     "casino.count",
     "casino.integrity",
     "niuniu",

@@ -43,8 +43,8 @@ def seed_floor() -> str:
     """The floor the fuzzer works on; the token of a user with every floor role but auditor."""
     from decimal import Decimal
 
+    from casino.cage.services.slips import slip_request
     from casino.services.rounds import round_settle, round_void
-    from casino.services.slips import slip_request
     from casino.simulation import play
     from casino.staff.logins import token_issue
     from casino.staff.roles import MANAGER, SUPERVISOR, grant
@@ -80,7 +80,8 @@ def seed_floor() -> str:
 def id_dictionary() -> str:
     """Schemathesis config: half the ids in paths and bodies name objects that exist, so
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
-    from casino.models import AuditEvent, Round, Ruleset, Slip, Table, TableSession, Venue
+    from casino.cage.models import Slip
+    from casino.models import AuditEvent, Round, Ruleset, Table, TableSession, Venue
     from casino.players.models import Player
 
     ids: set[int] = set()

@@ -14,6 +14,12 @@ from typing import Any, NamedTuple
 from django.contrib.auth.models import AbstractUser
 from django.utils import timezone
 
+from casino.cage.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.models import Ruleset, TableLimit, TableSession, Venue
@@ -23,12 +29,6 @@ from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open, shift_current
-from casino.services.slips import (
-    slip_confirm_dealer,
-    slip_confirm_supervisor,
-    slip_issue,
-    slip_request,
-)
 from casino.services.tables import table_create
 from casino.simulation import play, tray_chips
 from niuniu.models import NiuNiuRulesetVersion

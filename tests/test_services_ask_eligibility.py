@@ -46,8 +46,8 @@ NIU_8 = "JS QH JD AC 7H"
 
 #: Services that take a player but let them do nothing, with why they need not ask.
 EXEMPT = {
-    "casino.services.cash.day_total": "reads the cash recorded; records nothing",
-    "casino.services.cash.threshold_crossing": "reads whether cash reaches a threshold; "
+    "casino.cage.services.cash.day_total": "reads the cash recorded; records nothing",
+    "casino.cage.services.cash.threshold_crossing": "reads whether cash reaches a threshold; "
     "cash_record asks before recording",
     "casino.players.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
     "casino.players.services.identity_of": "reads the player's identity",
@@ -67,10 +67,13 @@ def _service_modules() -> Iterator[types.ModuleType]:
         yield importlib.import_module(f"casino.services.{found.name}")
     yield importlib.import_module("casino.console.services")
     for config in django_apps.get_app_configs():
-        if config.name.startswith("casino.") and importlib.util.find_spec(
-            f"{config.name}.services"
-        ):
-            yield importlib.import_module(f"{config.name}.services")
+        name = f"{config.name}.services"
+        if not config.name.startswith("casino.") or not importlib.util.find_spec(name):
+            continue
+        services = importlib.import_module(name)
+        yield services
+        for found in pkgutil.iter_modules(getattr(services, "__path__", [])):
+            yield importlib.import_module(f"{name}.{found.name}")
     for name in MORE_SERVICES:
         yield importlib.import_module(name)
     for adapter in games.all_games():
@@ -130,7 +133,7 @@ class World:
 
 
 def _cash(kind: str) -> Callable[[World], Any]:
-    from casino.services.cash import cash_record
+    from casino.cage.services.cash import cash_record
 
     return lambda w: cash_record(
         session=w.session,
@@ -188,7 +191,7 @@ def _rating(w: World) -> Any:
 
 #: service -> [(how to call it with a barred member, the activity asked, refused?)]
 CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
-    "casino.services.cash.cash_record": [
+    "casino.cage.services.cash.cash_record": [
         (_cash("buy_in"), Activity.BUY_IN, True),
         (_cash("cash_out"), Activity.CASH_OUT, False),
     ],
@@ -233,7 +236,7 @@ def test_every_service_taking_a_player_is_called_here_or_exempt_with_a_reason():
 
 def test_the_guard_finds_the_services_it_is_meant_for():
     # The introspection itself: a parameter by name, by type, and a round's boxes.
-    assert TAKING_A_PLAYER["casino.services.cash.cash_record"] == "player"
+    assert TAKING_A_PLAYER["casino.cage.services.cash.cash_record"] == "player"
     assert TAKING_A_PLAYER["casino.services.rounds.round_create"] == "boxes"
     assert TAKING_A_PLAYER["tablegames.services.rating_enter"] == "player"
     assert "casino.services.sessions.session_open" not in TAKING_A_PLAYER

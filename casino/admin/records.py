@@ -11,16 +11,7 @@ from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
 from casino.kernel.money import venue_money
-from casino.models import (
-    AuditEvent,
-    Box,
-    GamingDay,
-    LedgerEntry,
-    Round,
-    Shift,
-    Slip,
-    TableSession,
-)
+from casino.models import AuditEvent, Box, GamingDay, LedgerEntry, Round, Shift, TableSession
 
 
 def money_column(
@@ -124,34 +115,6 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     ]
     list_filter = ["account", "kind", ("venue", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["venue"]
-
-
-@admin.register(Slip)
-class SlipAdmin(ReadOnlyAdmin):
-    list_display = [
-        "__str__",
-        "venue",
-        money_column(Slip, "amount", "venue", signed=False),
-        "status",
-        "requested_by",
-        "issued_by",
-        "dealer_confirmed_by",
-        "supervisor_confirmed_by",
-        "received_by",
-        "verified_at",
-        "voided_by",
-        "void_reason",
-    ]
-    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind", "status"]
-    list_select_related = [
-        "venue",
-        "requested_by",
-        "issued_by",
-        "dealer_confirmed_by",
-        "supervisor_confirmed_by",
-        "received_by",
-        "voided_by",
-    ]
 
 
 # Login records and API tokens (casino/staff/throttling.py, casino/staff/logins.py)

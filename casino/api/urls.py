@@ -4,7 +4,8 @@ from django.urls import path, re_path
 
 from casino import games
 from casino.api import auth, views
-from casino.api.views import cash, day, reports
+from casino.api.views import day, reports
+from casino.cage import api as cash
 from casino.count import api as count
 from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 

@@ -24,19 +24,9 @@ from django.db.models import Count, Max, Min, Prefetch, Q
 from django.utils import timezone
 
 from casino import figures, games
+from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
 from casino.limits import Limit, limits_in_force, upcoming_changes
-from casino.models import (
-    CashLevel,
-    CashTransaction,
-    Pit,
-    Round,
-    RoundStatus,
-    Slip,
-    SlipStatus,
-    Table,
-    TableLimitChange,
-    TableSession,
-)
+from casino.models import Pit, Round, RoundStatus, Table, TableLimitChange, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
 
 #: Slips the cage has yet to verify: requested, or issued and on their way.
@@ -256,7 +246,7 @@ def alerts_of(
     """What a supervisor should look at on an open table, most urgent first:
 
     - ``cash_reported``: a buy-in or cash-out reached the venue's reporting threshold
-      (``casino.services.cash.threshold_crossing``), as the dealer was told;
+      (``casino.cage.services.cash.threshold_crossing``), as the dealer was told;
     - ``void_pending``: a round's void waits for a supervisor's approval;
     - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
     - ``opening_discrepancy``: the opener differed from the table's last closing count and

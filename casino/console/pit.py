@@ -16,7 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino import cash_selectors, figures
+from casino import figures
+from casino.cage import selectors as cash_selectors
 from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts

@@ -29,6 +29,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino import figures, games
+from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.limits import Limit, limits_in_force, upcoming_changes
@@ -39,13 +40,10 @@ from casino.models import (
     RoundStatus,
     RulesetVersion,
     Shift,
-    Slip,
-    SlipStatus,
     Table,
     TableLimitChange,
     TableSession,
     Venue,
-    slip_label,
 )
 from casino.players.membership import membership_key
 from casino.players.models import Player

@@ -21,11 +21,12 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from casino.cage.models import Slip
+from casino.cage.services.slips import slip_request
 from casino.games import BoxInput, RoundResult
 from casino.kernel.errors import Conflict
-from casino.models import Round, Slip, TableSession
+from casino.models import Round, TableSession
 from casino.services.rounds import round_create_written, round_settle_written
-from casino.services.slips import slip_request
 
 
 @transaction.atomic

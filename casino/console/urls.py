@@ -5,16 +5,14 @@ named in the ``console`` namespace."""
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
+from casino.cage.views import cage, cash, slips
 from casino.console import (
-    cage,
-    cash,
     closing,
     floor,
     history,
     lock,
     pit,
     rotation,
-    slips,
     tables,
 )
 from casino.console import round as rounds

@@ -23,8 +23,9 @@ from typing import Any
 from django.db.models import Sum
 
 from casino import figures
+from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.models import BetTally, Drop, Slip, SlipStatus, TableSession, Venue
+from casino.models import BetTally, Drop, TableSession, Venue
 from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 

@@ -1,23 +1,12 @@
 """The floor's models, one module per part; import them from here."""
 
 from casino.models.audit import AuditAction, AuditEvent, audit_action_choices
-from casino.models.cash import (
-    CashAlert,
-    CashInstrument,
-    CashKind,
-    CashLevel,
-    CashThresholds,
-    CashTransaction,
-)
 from casino.models.floor import GamingDay, Shift, Table, TableLimit, TableSession
 from casino.models.ledger import (
     Account,
     Drop,
     EntryKind,
     LedgerEntry,
-    Slip,
-    SlipStatus,
-    slip_label,
 )
 from casino.models.pits import Pit, TableLimitChange
 from casino.models.reports import (
@@ -40,12 +29,6 @@ __all__ = [
     "Bet",
     "BetTally",
     "Box",
-    "CashAlert",
-    "CashInstrument",
-    "CashKind",
-    "CashLevel",
-    "CashThresholds",
-    "CashTransaction",
     "DealerSpell",
     "Drop",
     "EntryKind",
@@ -61,8 +44,6 @@ __all__ = [
     "ShiftReport",
     "ShiftReportCell",
     "ShiftReportFile",
-    "Slip",
-    "SlipStatus",
     "Table",
     "TableLimit",
     "TableLimitChange",
@@ -72,6 +53,5 @@ __all__ = [
     "VersionStatus",
     "audit_action_choices",
     "game_choices",
-    "slip_label",
     "validate_time_zone",
 ]

@@ -16,7 +16,7 @@ from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
-from casino.cash_selectors import player_cash
+from casino.cage.selectors import player_cash
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today
 from casino.models import Venue

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import cash_selectors
+from casino.cage import selectors as cash_selectors
 from casino.console.access import use_venue_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.kernel.errors import InvalidInput, ServiceError

@@ -27,7 +27,8 @@ from typing import Any
 from django.db.models import Q, Sum
 
 from casino import figures
-from casino.models import Drop, Slip, SlipStatus, TableSession, Venue
+from casino.cage.models import Slip, SlipStatus
+from casino.models import Drop, TableSession, Venue
 
 ZERO = Decimal(0)
 

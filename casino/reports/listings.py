@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet, Sum
 
+from casino.cage.models import Slip, SlipStatus
 from casino.figures import sessions_counted
 from casino.models import (
     Account,
@@ -19,8 +20,6 @@ from casino.models import (
     Round,
     RoundStatus,
     Shift,
-    Slip,
-    SlipStatus,
     TableSession,
 )
 from casino.reports.cells import ZERO, settled_bets

@@ -17,13 +17,13 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from casino import figures, games
+from casino.cage.models import CashTransaction
 from casino.count.selectors import win_figures
 from casino.models import (
     Account,
     AuditAction,
     AuditEvent,
     Bet,
-    CashTransaction,
     LedgerEntry,
     Round,
     RoundStatus,

@@ -1,11 +1,11 @@
 from django.urls import path
 
+from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity import views as integrity_views
 from casino.players import views as player_views
 from casino.reports import (
-    cash_views,
     reconciliation_views,
     statistical_views,
     views,

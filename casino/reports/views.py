@@ -27,7 +27,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
-from casino import cash_selectors, exports
+from casino import exports
+from casino.cage import selectors as cash_selectors
 from casino.console.access import use_venue_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.integrity import selectors as investigation_selectors

@@ -16,17 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import figures as figures_
 from casino import games
+from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import written
-from casino.models import (
-    AuditAction,
-    Round,
-    RoundStatus,
-    Slip,
-    SlipStatus,
-    TableSession,
-    slip_label,
-)
+from casino.models import AuditAction, Round, RoundStatus, TableSession
 from casino.reports.services import shift_report_schedule_if_done
 from casino.services.audit import audit_record
 from casino.services.rotation import spell_last_ends

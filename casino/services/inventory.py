@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from casino.models import Slip, SlipStatus, Table, TableSession
+from casino.cage.models import Slip, SlipStatus
+from casino.models import Table, TableSession
 
 #: The states of a session whose closing count stands as its table's inventory.
 _COUNTED_CLOSED = (TableSession.Status.CLOSED, TableSession.Status.RECONCILED)

@@ -31,9 +31,10 @@ from django.contrib.admin import AdminSite
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
+from casino.cage.models import Slip
 from casino.count.models import DropBox
 from casino.kernel.errors import Forbidden
-from casino.models import DealerSpell, Slip, TableSession
+from casino.models import DealerSpell, TableSession
 from casino.staff import roles
 from casino.staff.roles import (
     AUDITOR,

@@ -66,9 +66,9 @@ _FLOOR_RECORDS = [
         "round",
         "box",
         "ledgerentry",
-        "slip",
     )
 ] + [
+    ("cage", "view_slip"),
     ("integrity", "view_fluctuationinvestigation"),
     ("integrity", "view_investigationnote"),
 ]

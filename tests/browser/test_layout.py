@@ -23,6 +23,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from casino import games
+from casino.cage.services.slips import slip_issue, slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
@@ -31,7 +32,6 @@ from casino.models import ShiftReport, Table, TableSession, Venue
 from casino.players.models import Player
 from casino.services.rulesets import version_clone
 from casino.services.sessions import session_open
-from casino.services.slips import slip_issue, slip_request
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.browser.conftest import BROWSER_TIMEOUT_MS, log_in
 from tests.factories import niuniu_table

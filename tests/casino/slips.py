@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino.models import Slip
-from casino.services.slips import (
+from casino.cage.models import Slip
+from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
     slip_issue,

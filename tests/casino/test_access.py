@@ -40,6 +40,9 @@ from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSch
 
 from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
+from casino.cage.models import Slip
+from casino.cage.services.cash import cash_record, thresholds_propose
+from casino.cage.services.slips import slip_request
 from casino.count.models import DropBox
 from casino.games import BoxInput
 from casino.integrity.investigations import investigation_note_add, investigations_sync
@@ -54,7 +57,6 @@ from casino.models import (
     Ruleset,
     Shift,
     ShiftReport,
-    Slip,
     Table,
     TableLimitChange,
     TableRulesetChange,
@@ -65,13 +67,11 @@ from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
-from casino.services.cash import cash_record, thresholds_propose
 from casino.services.closing import session_close, session_figures
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.slips import slip_request
 from casino.services.table_rulesets import ruleset_change_request
 from casino.services.tables import table_create
 from casino.simulation import chips_for
@@ -201,7 +201,7 @@ def read_only(ok: Outcome | None = 200) -> Rule:
 
 
 def cashier_page(ok: Outcome | None = 200) -> Rule:
-    """casino/console/cage.py: login, then the venue (404), then the cashier's role (403)."""
+    """casino/cage/views/cage.py: login, then the venue (404), then the cashier's role (403)."""
 
     def rule(role: str, venue: str) -> Outcome | None:
         if role == ANONYMOUS:
@@ -889,7 +889,7 @@ CONSOLE_ROUTES = {
             "reason": "evening",
         },
     ),
-    # The cage's screens are the cashier's alone (casino/console/cage.py).
+    # The cage's screens are the cashier's alone (casino/cage/views/cage.py).
     "console:cage-home": Route(
         lambda world, side: reverse("console:cage-home"),
         lambda role, venue: LOGIN if role == ANONYMOUS else (200 if role in CASHIER else 403),
@@ -1359,7 +1359,7 @@ API_ROUTES = {
     "api:period": Route(
         _api("period", lambda side: side.venue.pk), api(capability=REPORT_READ), shows=mark
     ),
-    # The day's writes through the API (casino/api/views/cash.py, reports.py and the rated
+    # The day's writes through the API (casino/cage/api.py, reports.py and the rated
     # table games' own endpoint): the same services as their screens, the same gates.
     "api:session-cash": Route(
         _api("session-cash", _session),
@@ -1598,7 +1598,7 @@ ADMIN_MODELS = {
     "casino.tablesession": _read_only(lambda world, side: side.session.pk),
     "casino.round": _read_only(lambda world, side: side.round.pk),
     "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
-    "casino.slip": _read_only(lambda world, side: side.slip.pk),
+    "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),

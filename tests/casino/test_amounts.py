@@ -19,11 +19,12 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from casino.cage.models import CashTransaction
+from casino.cage.services.cash import cash_record
 from casino.kernel.errors import InvalidInput
-from casino.models import CashTransaction, Drop, Round, Venue
+from casino.models import Drop, Round, Venue
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
-from casino.services.cash import cash_record
 from casino.services.sessions import drop_record
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import Rating

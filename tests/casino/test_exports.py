@@ -34,18 +34,19 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from casino import exports
+from casino.cage.models import Slip, SlipStatus
+from casino.cage.services.cash import cash_record
+from casino.cage.services.slips import slip_request, slip_void
 from casino.exports import Column, Export, Kind, Sheet
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
-from casino.models import ShiftReport, Slip, SlipStatus, Venue
+from casino.models import ShiftReport, Venue
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports import outputs, periods
 from casino.reports.services import report_build, report_request
-from casino.services.cash import cash_record
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
-from casino.services.slips import slip_request, slip_void
 from casino.staff.roles import CAGE, DEALER, MANAGER, SUPERVISOR
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.slips import slip_post

@@ -31,17 +31,18 @@ from django.test import Client
 from django.urls import reverse
 
 from casino import figures
+from casino.cage.models import CashKind
+from casino.cage.services.cash import cash_record, cash_void
+from casino.cage.services.slips import slip_request
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
 from casino.games import BoxInput
-from casino.models import CashKind, Round, ShiftReport, TableSession
+from casino.models import Round, ShiftReport, TableSession
 from casino.reports import outputs
 from casino.reports.services import report_build, report_request
-from casino.services.cash import cash_record, cash_void
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
-from casino.services.slips import slip_request
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT
 from casino.templatetags.console_tags import money, signed_money

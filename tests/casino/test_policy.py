@@ -19,13 +19,7 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.viewsets import ViewSet
 
 from casino.api.base import ApiView
-from casino.count.models import BoxCount
-from casino.count.services import count_record
-from casino.kernel.errors import Forbidden
-from casino.management.commands.policy_table import DOC, table_in
-from casino.services.audit import audit_record
-from casino.services.rotation import dealer_relieve
-from casino.services.slips import (
+from casino.cage.services.slips import (
     CONFIRM_DEALER,
     CONFIRM_SUPERVISOR,
     slip_confirm_dealer,
@@ -35,6 +29,12 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.count.models import BoxCount
+from casino.count.services import count_record
+from casino.kernel.errors import Forbidden
+from casino.management.commands.policy_table import DOC, table_in
+from casino.services.audit import audit_record
+from casino.services.rotation import dealer_relieve
 from casino.staff.policy import (
     Capability,
     approval_refusal,

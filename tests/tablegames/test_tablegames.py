@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
+from casino.cage.services.slips import slip_request
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.models import AuditEvent, Shift, ShiftReport, TableSession
@@ -22,7 +23,6 @@ from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
-from casino.services.slips import slip_request
 from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from tablegames.models import Rating

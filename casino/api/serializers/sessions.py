@@ -17,8 +17,9 @@ from casino.api.serializers.fields import (
     person,
     reason_field,
 )
+from casino.cage.models import Slip, SlipStatus
 from casino.figures import counted_of
-from casino.models import Account, EntryKind, Slip, SlipStatus, TableSession
+from casino.models import Account, EntryKind, TableSession
 
 # Sessions
 

@@ -16,10 +16,7 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
-from casino.kernel.errors import InvalidInput
-from casino.services.closing import session_close, session_reconcile
-from casino.services.sessions import drop_record, drop_reverse, session_open
-from casino.services.slips import (
+from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
     slip_issue,
@@ -27,6 +24,9 @@ from casino.services.slips import (
     slip_request,
     slip_void,
 )
+from casino.kernel.errors import InvalidInput
+from casino.services.closing import session_close, session_reconcile
+from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.staff.policy import Capability
 from casino.staff.throttling import refusal_message
 

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import games
+from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
@@ -31,7 +32,6 @@ from casino.players.comps import (
 from casino.players.models import Player
 from casino.players.services import player_create
 from casino.reports.services import report_build
-from casino.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create

@@ -35,6 +35,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino import games
+from casino.cage.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.games import GameAdapter
 from casino.kernel.progress import command_progress
 from casino.models import Ruleset, Shift, Table, TableLimit, TableSession, Venue
@@ -42,12 +48,6 @@ from casino.players.models import Player
 from casino.services.closing import session_close, session_figures
 from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open
-from casino.services.slips import (
-    slip_confirm_dealer,
-    slip_confirm_supervisor,
-    slip_issue,
-    slip_request,
-)
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant

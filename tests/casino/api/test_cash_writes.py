@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import AuditEvent, CashTransaction
-from casino.services.cash import thresholds_approve, thresholds_propose
+from casino.cage.models import CashTransaction
+from casino.cage.services.cash import thresholds_approve, thresholds_propose
+from casino.models import AuditEvent
 from casino.services.closing import session_close
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of

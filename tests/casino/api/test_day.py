@@ -24,15 +24,15 @@ from decimal import Decimal as D
 import pytest
 from django.utils import timezone
 
-from casino.kernel.timezones import venue_zone
-from casino.models import CashAlert, CashKind
-from casino.reports.reconciliation import reconciliation
-from casino.services.cash import (
+from casino.cage.models import CashAlert, CashKind
+from casino.cage.services.cash import (
     cash_record,
     cash_void,
     thresholds_approve,
     thresholds_propose,
 )
+from casino.kernel.timezones import venue_zone
+from casino.reports.reconciliation import reconciliation
 from casino.services.closing import session_close
 from casino.services.sessions import drop_record, session_open
 from casino.staff.roles import CAGE, COUNT, MANAGER

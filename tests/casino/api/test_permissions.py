@@ -22,20 +22,26 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from casino.cage.models import CashTransaction, Slip
+from casino.cage.services.cash import cash_record
+from casino.cage.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_request,
+)
 from casino.count.models import DropBox
 from casino.games import BoxInput
 from casino.models import (
     AuditEvent,
     Bet,
     Box,
-    CashTransaction,
     Drop,
     LedgerEntry,
     Round,
     Ruleset,
     Shift,
     ShiftReport,
-    Slip,
     Table,
     TableLimit,
     TableRulesetChange,
@@ -44,16 +50,9 @@ from casino.models import (
 )
 from casino.players.models import Player
 from casino.reports.services import report_request
-from casino.services.cash import cash_record
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
 from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.slips import (
-    slip_confirm_dealer,
-    slip_confirm_supervisor,
-    slip_issue,
-    slip_request,
-)
 from casino.services.table_rulesets import ruleset_change_request
 from casino.services.tables import table_create
 from casino.staff.roles import (

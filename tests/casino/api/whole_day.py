@@ -17,8 +17,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from casino.cage.services.cash import thresholds_approve, thresholds_propose
 from casino.models import TableSession
-from casino.services.cash import thresholds_approve, thresholds_propose
 from casino.services.tables import table_create
 from casino.staff.roles import CAGE, COUNT, DEALER, MANAGER
 from tablegames.services import venue_ruleset_from_preset

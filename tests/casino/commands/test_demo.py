@@ -10,6 +10,7 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db.models import Sum
 
+from casino.cage.models import Slip
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
@@ -19,7 +20,6 @@ from casino.models import (
     LedgerEntry,
     Round,
     Shift,
-    Slip,
     Table,
     TableSession,
     Venue,
@@ -38,8 +38,8 @@ pytestmark = pytest.mark.django_db
 
 
 def cash_report_today(venue):
-    from casino.cash_selectors import cash_report
-    from casino.models import CashTransaction
+    from casino.cage.models import CashTransaction
+    from casino.cage.selectors import cash_report
 
     day = CashTransaction.objects.filter(venue=venue).latest("pk").gaming_date
     return cash_report(venue=venue, date_from=day, date_to=day)

@@ -11,14 +11,15 @@ from django.conf import settings
 from django.urls import reverse
 from pypdf import PdfReader
 
-from casino.models import LedgerEntry, Slip
-from casino.services.slips import (
+from casino.cage.models import Slip
+from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
     slip_issue,
     slip_request,
     slip_void,
 )
+from casino.models import LedgerEntry
 from tests.casino.slips import slip_post
 
 pytestmark = pytest.mark.django_db

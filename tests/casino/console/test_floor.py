@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from casino.cage.services.slips import slip_request
 from casino.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
@@ -25,7 +26,6 @@ from casino.models import AuditEvent, Table, TableLimit, TableSession
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request
-from casino.services.slips import slip_request
 from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
 

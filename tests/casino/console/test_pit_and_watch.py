@@ -11,7 +11,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import Round, Slip
+from casino.cage.models import Slip
+from casino.models import Round
 from casino.services.sessions import session_open
 from tests.niuniu.test_console import HX, NIU_9, preview_then_confirm, round_data, url
 

@@ -12,9 +12,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import AuditEvent, LedgerEntry, Slip, TableSession
+from casino.cage.models import Slip
+from casino.cage.services.slips import slip_issue, slip_request
+from casino.models import AuditEvent, LedgerEntry, TableSession
 from casino.services.sessions import session_open
-from casino.services.slips import slip_issue, slip_request
 from casino.services.venues import venue_update
 from tests.factories import niuniu_table
 

@@ -14,7 +14,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import LedgerEntry, Round, RoundStatus, Slip, TableSession
+from casino.cage.models import Slip
+from casino.models import LedgerEntry, Round, RoundStatus, TableSession
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
 from tests.factories import staff

@@ -40,6 +40,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.db import transaction
 
+from casino.cage.services.slips import slip_request, slip_void
 from casino.games import BoxInput
 from casino.models import (
     Account,
@@ -59,7 +60,6 @@ from casino.reports.services import report_request
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request
 from casino.services.sessions import session_open
-from casino.services.slips import slip_request, slip_void
 from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR

@@ -17,7 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from openpyxl import load_workbook
 
-from casino.models import Round, Slip, Venue
+from casino.cage.models import Slip
+from casino.models import Round, Venue
 from casino.players.models import Player
 from casino.reports import outputs, services
 

@@ -22,8 +22,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino import figures
+from casino.cage.models import CashTransaction
 from casino.count.services import count_close, count_record
-from casino.models import CashTransaction, LedgerEntry, TableSession
+from casino.models import LedgerEntry, TableSession
 from casino.services.closing import session_close
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT

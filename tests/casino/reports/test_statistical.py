@@ -43,8 +43,9 @@ from django.utils import translation
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from casino.cage.models import Slip, SlipStatus
 from casino.kernel.money import venue_money
-from casino.models import Drop, Shift, Slip, SlipStatus, Table, TableSession
+from casino.models import Drop, Shift, Table, TableSession
 from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report

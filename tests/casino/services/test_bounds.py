@@ -13,6 +13,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
+from casino.cage.services.slips import slip_request, slip_void
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.models import (
     Account,
@@ -26,7 +27,6 @@ from casino.models import (
 )
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import SESSION_TOTAL_LIMIT, drop_record, drop_reverse, session_open
-from casino.services.slips import slip_request, slip_void
 from tests.casino.slips import slip_post
 from tests.factories import niuniu_table
 

@@ -1,4 +1,5 @@
-"""Buy-ins and cash-outs, and the cash transaction records kept of them (casino.services.cash)."""
+"""Buy-ins and cash-outs, and the cash transaction records kept of them
+(casino.cage.services.cash)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from casino.cash_selectors import cash_report, player_cash
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditEvent, CashAlert, CashTransaction
-from casino.services.cash import (
+from casino.cage.models import CashAlert, CashTransaction
+from casino.cage.selectors import cash_report, player_cash
+from casino.cage.services.cash import (
     cash_record,
     cash_void,
     gaming_date_at,
     thresholds_approve,
     thresholds_propose,
 )
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.models import AuditEvent
 from casino.services.sessions import session_open
 from tests.factories import PlayerFactory, niuniu_table
 

@@ -13,13 +13,14 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent, CashAlert, CashTransaction
-from casino.services.cash import (
+from casino.cage.models import CashAlert, CashTransaction
+from casino.cage.services.cash import (
     Identification,
     cash_record,
     threshold_crossing,
 )
+from casino.kernel.errors import InvalidInput
+from casino.models import AuditEvent
 from casino.services.pits import pit_create
 from tests.casino.services.conftest import LOG, REPORT
 from tests.factories import PlayerFactory

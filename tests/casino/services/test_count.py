@@ -8,6 +8,7 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
+from casino.cage.services.slips import slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record, count_reopen
@@ -17,7 +18,6 @@ from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
-from casino.services.slips import slip_request
 from casino.services.venues import venue_update
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT, DEALER, SUPERVISOR, forget

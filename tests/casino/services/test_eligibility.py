@@ -11,12 +11,14 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.cage.models import CashTransaction
+from casino.cage.services.cash import cash_record
 from casino.console import forms
 from casino.console.selectors import players_by_number
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.models import AuditEvent, CashTransaction, Round
+from casino.models import AuditEvent, Round
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.eligibility import (
     Activity,
@@ -26,7 +28,6 @@ from casino.players.eligibility import (
 )
 from casino.players.models import Comp, Player
 from casino.players.services import player_bar, player_unbar
-from casino.services.cash import cash_record
 from casino.services.rounds import round_create, round_settle
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import NIU_8, NO_NIU, box, client_for, error_of, round_body

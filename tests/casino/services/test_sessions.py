@@ -7,13 +7,14 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
+from casino.cage.models import SlipStatus
+from casino.cage.services.slips import slip_issue, slip_request, slip_void
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Account, LedgerEntry, SlipStatus, TableSession
+from casino.models import Account, LedgerEntry, TableSession
 from casino.services.closing import session_close, session_reconcile
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open
-from casino.services.slips import slip_issue, slip_request, slip_void
 from tests.casino.slips import slip_post
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from casino.models import Slip, TableSession
+from casino.cage.models import Slip
+from casino.cage.services.slips import slip_request
+from casino.models import TableSession
 from casino.services.sessions import session_open
-from casino.services.slips import slip_request
 from tests.factories import niuniu_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

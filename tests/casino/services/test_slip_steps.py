@@ -12,10 +12,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import translation
 
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditEvent, Drop, LedgerEntry, Slip, TableSession, Venue
-from casino.services.closing import check_closable, session_close
-from casino.services.slips import (
+from casino.cage.models import Slip
+from casino.cage.services.slips import (
     CONFIRM_DEALER,
     CONFIRM_SUPERVISOR,
     ISSUE,
@@ -30,6 +28,9 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.models import AuditEvent, Drop, LedgerEntry, TableSession, Venue
+from casino.services.closing import check_closable, session_close
 from casino.services.venues import venue_update
 from casino.staff.roles import CAGE, SUPERVISOR, grant
 from tests.casino.slips import slip_post

@@ -1,4 +1,5 @@
-"""Buy-ins and cash-outs at the tables, and the cash transaction records kept of them.
+"""The cage: buy-ins and cash-outs at the tables with the cash transaction records kept of
+them, and the fill and credit slips.
 
 ``CashTransaction``: one buy-in or cash-out of a player (or of a player nobody knows) at a
 table session, recorded from the table's console. It is a record, not a ledger entry: the
@@ -12,6 +13,11 @@ proposes a version, a second manager approves it; the latest approved version is
 
 ``CashAlert``: raised once per player, gaming day and direction (cash in, cash out) when the
 day's total reaches the reporting threshold; kept (the cage and the managers see it).
+
+``Slip``: a fill (chips from the cage to a table) or a credit (back to the cage), signed by
+the cage and the table; verified, it moves the ledger (``casino.cage.services.slips``).
+
+The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ class CashInstrument(models.TextChoices):
 
 
 class CashLevel(models.TextChoices):
-    """The threshold a transaction's recording reached (``casino.services.cash``)."""
+    """The threshold a transaction's recording reached (``casino.cage.services.cash``)."""
 
     LOGGING = "logging", _("Logging threshold")
     REPORTING = "reporting", _("Reporting threshold")
@@ -112,6 +118,7 @@ class CashTransaction(models.Model):
     )
 
     class Meta:
+        db_table = "casino_cashtransaction"
         verbose_name = _("buy-in or cash-out")
         verbose_name_plural = _("buy-ins and cash-outs")
         ordering = ["-recorded_at", "-id"]
@@ -180,6 +187,7 @@ class CashThresholds(models.Model):
     approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
 
     class Meta:
+        db_table = "casino_cashthresholds"
         verbose_name = _("cash thresholds")
         verbose_name_plural = _("cash thresholds")
         ordering = ["venue", "-proposed_at", "-id"]
@@ -223,6 +231,7 @@ class CashAlert(models.Model):
     raised_at = models.DateTimeField(_("raised at"))
 
     class Meta:
+        db_table = "casino_cashalert"
         verbose_name = _("cash alert")
         verbose_name_plural = _("cash alerts")
         ordering = ["-raised_at", "-id"]
@@ -234,3 +243,168 @@ class CashAlert(models.Model):
 
     def __str__(self) -> str:
         return f"cash alert {self.pk}: {self.player_id} {self.direction} {self.gaming_date}"
+
+
+class SlipStatus(models.TextChoices):
+    REQUESTED = "requested", _("Requested")
+    ISSUED = "issued", _("Issued")
+    VERIFIED = "verified", _("Verified")
+    VOID = "void", _("Void")
+
+
+class Slip(models.Model):
+    """A fill (chips from the cage to the table) or a credit (back to the cage).
+
+    Numbered per venue and year; every step signed by a named person and timed
+    (``casino/cage/services/slips.py`` says the order): requested at the table, issued by the
+    cage's cashier, confirmed at the table by its dealer and a supervisor (two people, neither
+    the cashier), for a credit received back at the cage by a cashier. Posted to the ledger
+    by its last step (``verified``); a slip voided before then keeps its number and reason.
+    """
+
+    class Kind(models.TextChoices):
+        FILL = "fill", _("Fill")
+        CREDIT = "credit", _("Credit")
+
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="slips", verbose_name=_("venue")
+    )
+    session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="slips", verbose_name=_("session")
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices, verbose_name=_("kind"))
+    year = models.PositiveSmallIntegerField(verbose_name=_("year"))
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    amount = money_field(verbose_name=_("amount"))
+    chips = models.JSONField(default=dict, blank=True, verbose_name=_("chips"))
+    status = models.CharField(
+        max_length=16,
+        choices=SlipStatus.choices,
+        default=SlipStatus.REQUESTED,
+        verbose_name=_("status"),
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(verbose_name=_("requested at"))
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("issued by"),
+    )
+    issued_at = models.DateTimeField(null=True, blank=True, verbose_name=_("issued at"))
+    runner = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text=_("Who carries the chips between cage and table."),
+        verbose_name=_("runner"),
+    )
+    # The table's two signatures: the chips of a fill received, those of a credit sent.
+    dealer_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("dealer confirmed by"),
+    )
+    dealer_confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("dealer confirmed at")
+    )
+    supervisor_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("supervisor confirmed by"),
+    )
+    supervisor_confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("supervisor confirmed at")
+    )
+    # A credit's chips received at the cage.
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("received by"),
+    )
+    received_at = models.DateTimeField(null=True, blank=True, verbose_name=_("received at"))
+    # Who posted it to the ledger, and when: a fill's second table signature, a credit's
+    # receipt at the cage.
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("verified by"),
+    )
+    verified_at = models.DateTimeField(null=True, blank=True, verbose_name=_("verified at"))
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("voided by"),
+    )
+    voided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("voided at"))
+    void_reason = models.CharField(max_length=255, blank=True, verbose_name=_("void reason"))
+
+    class Meta:
+        db_table = "casino_slip"
+        verbose_name = _("fill or credit slip")
+        verbose_name_plural = _("fill and credit slips")
+        ordering = ["venue", "-year", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "year", "number"], name="slip_number"),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="slip_amount_positive"),
+            # The cage and the table are different people: the cashier who issued a slip
+            # signs neither of the table's lines, nor does the cashier who receives a credit;
+            # the table's two lines are two people.
+            models.CheckConstraint(
+                condition=~models.Q(dealer_confirmed_by=models.F("issued_by"))
+                & ~models.Q(supervisor_confirmed_by=models.F("issued_by")),
+                name="slip_cashier_is_not_a_table_signer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(received_by=models.F("dealer_confirmed_by"))
+                & ~models.Q(received_by=models.F("supervisor_confirmed_by")),
+                name="slip_receiver_is_not_a_table_signer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(dealer_confirmed_by=models.F("supervisor_confirmed_by")),
+                name="slip_table_signers_differ",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="credit") | ~models.Q(verified_by=models.F("issued_by")),
+                name="slip_verifier_is_not_issuer",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="void")
+                | (models.Q(voided_by__isnull=False) & ~models.Q(void_reason="")),
+                name="slip_void_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.label} ({self.status})"
+
+    @property
+    def label(self) -> str:
+        """The slip's number as every screen and message shows it: ``2026-000002``."""
+        return slip_label(self.year, self.number)
+
+
+def slip_label(year: int, number: int) -> str:
+    """A slip's number as people read it (year, then the number in the venue's year)."""
+    return f"{year}-{number:06d}"

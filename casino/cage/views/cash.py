@@ -1,7 +1,7 @@
 """Buy-ins and cash-outs at the table: the dealer (or a supervisor) records them in a few
 keystrokes (membership number, amount, Enter: a cash buy-in unless another kind or
 instrument is chosen), and the session's list shows them; a supervisor voids a mistake
-with a reason, and the correction is entered again (``casino.services.cash``).
+with a reason, and the correction is entered again (``casino.cage.services.cash``).
 
 Before recording, the form asks the services' own rule (``threshold_crossing``) whether
 this one reaches the venue's logging or reporting threshold: when it does, nothing is
@@ -18,15 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino import cash_selectors
-from casino.console import forms
-from casino.console.access import closed, page, refusal, session_context, with_session
-from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
-from casino.kernel.money import venue_money
-from casino.models import CashInstrument, CashKind, CashLevel, TableSession, Venue
-from casino.players.eligibility import Activity, player_eligibility
-from casino.players.models import Player
-from casino.services.cash import (
+from casino.cage import selectors as cash_selectors
+from casino.cage.models import CashInstrument, CashKind, CashLevel
+from casino.cage.services.cash import (
     Identification,
     ThresholdCrossing,
     cash_record,
@@ -34,6 +28,13 @@ from casino.services.cash import (
     player_of,
     threshold_crossing,
 )
+from casino.console import forms
+from casino.console.access import closed, page, refusal, session_context, with_session
+from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
+from casino.kernel.money import venue_money
+from casino.models import TableSession, Venue
+from casino.players.eligibility import Activity, player_eligibility
+from casino.players.models import Player
 from casino.staff.roles import SUPERVISE, can
 
 TEMPLATE = "console/cash.html"

@@ -5,7 +5,7 @@ slip report of a gaming day.
 The cage's pages are the cashier's (``Capability.CAGE`` at the venue, 403 otherwise; another
 venue's page is 404). A slip's PDF is read by anyone working at its venue; the slip report
 by its cashiers, supervisors, managers and auditors. The steps offered on a row are those
-``casino.services.slips.slip_steps`` allows, the rule the services apply.
+``casino.cage.services.slips.slip_steps`` allows, the rule the services apply.
 """
 
 from __future__ import annotations
@@ -21,10 +21,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import cash_selectors
+from casino.cage import selectors as cash_selectors
+from casino.cage.models import Slip
+from casino.cage.services.slips import (
+    ISSUE,
+    RECEIVE,
+    VOID,
+    slip_issue,
+    slip_receive,
+    slip_steps,
+    slip_void,
+)
+from casino.cage.views.slips import waiting_for
 from casino.console import selectors
 from casino.console.access import console_login_required, page, refusal, use_venue_language
-from casino.console.slips import waiting_for
 from casino.exports import (
     Column,
     Export,
@@ -37,16 +47,7 @@ from casino.exports import (
 )
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
-from casino.models import Slip, Venue
-from casino.services.slips import (
-    ISSUE,
-    RECEIVE,
-    VOID,
-    slip_issue,
-    slip_receive,
-    slip_steps,
-    slip_void,
-)
+from casino.models import Venue
 from casino.staff.policy import Capability, allows, declare
 
 

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from casino.api.base import id_field
 from casino.api.serializers.fields import MoneyField
-from casino.models import CashInstrument, CashKind
+from casino.cage.models import CashInstrument, CashKind
 
 
 class CashInputSerializer(serializers.Serializer):

@@ -46,8 +46,9 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.cage.models import Slip, SlipStatus
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
-from casino.models import Account, AuditAction, EntryKind, LedgerEntry, Slip, SlipStatus, Venue
+from casino.models import Account, AuditAction, EntryKind, LedgerEntry, Venue
 from casino.services.audit import audit_record
 from casino.services.ledger import ledger_post
 from casino.services.sessions import check_session_total, chips_total, lock_open_session

@@ -53,21 +53,18 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from casino.kernel import amounts
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.kernel.money import venue_money
-from casino.models import (
-    AuditAction,
+from casino.cage.models import (
     CashAlert,
     CashInstrument,
     CashKind,
     CashLevel,
     CashThresholds,
     CashTransaction,
-    GamingDay,
-    TableSession,
-    Venue,
 )
+from casino.kernel import amounts
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import venue_money
+from casino.models import AuditAction, GamingDay, TableSession, Venue
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player

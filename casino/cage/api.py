@@ -1,6 +1,6 @@
 """The table's cash through the API: a buy-in or cash-out recorded at an open session, one
 voided by a supervisor. Each calls the service the console's cash screen calls
-(``casino.services.cash``), so the rules, the thresholds' identification and the audit
+(``casino.cage.services.cash``), so the rules, the thresholds' identification and the audit
 trail are the same."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from rest_framework.response import Response
 
 from casino import selectors
 from casino.api.base import ApiView, errors, not_found
-from casino.api.serializers.cash import CashInputSerializer, CashVoidInputSerializer
 from casino.api.serializers.day import CashTransactionSerializer
 from casino.api.views.common import found, parse
+from casino.cage.models import CashTransaction
+from casino.cage.serializers import CashInputSerializer, CashVoidInputSerializer
+from casino.cage.services.cash import cash_record, cash_void
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.models import CashTransaction
 from casino.players.models import Player
-from casino.services.cash import cash_record, cash_void
 from casino.staff.policy import Capability
 from casino.staff.roles import venue_ids
 

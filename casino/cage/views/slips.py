@@ -2,8 +2,8 @@
 denomination; once the cage has issued a slip, the dealer and a supervisor each sign for its
 chips from their own login on this page (a fill's received, a credit's sent); a supervisor
 voids. The list offers a viewer only the steps they may take
-(``casino.services.slips.slip_steps``, the rule the services themselves apply); the cage's
-side is ``casino/console/cage.py``."""
+(``casino.cage.services.slips.slip_steps``, the rule the services themselves apply); the cage's
+side is ``casino/cage/views/cage.py``."""
 
 from __future__ import annotations
 
@@ -13,14 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino.console import forms, selectors
-from casino.console.access import closed, page, refusal, session_context, with_session
-from casino.console.services import slip_request_once
-from casino.kernel.errors import Conflict, Forbidden, ServiceError
-from casino.kernel.money import venue_money
-from casino.models import Slip, SlipStatus, TableSession
-from casino.services.inventory import tray_inventory
-from casino.services.slips import (
+from casino.cage.models import Slip, SlipStatus
+from casino.cage.services.slips import (
     CONFIRM_DEALER,
     CONFIRM_SUPERVISOR,
     TABLE_STEPS,
@@ -30,6 +24,13 @@ from casino.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.console import forms, selectors
+from casino.console.access import closed, page, refusal, session_context, with_session
+from casino.console.services import slip_request_once
+from casino.kernel.errors import Conflict, Forbidden, ServiceError
+from casino.kernel.money import venue_money
+from casino.models import TableSession
+from casino.services.inventory import tray_inventory
 
 
 def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, Any]:
