@@ -16,8 +16,8 @@ from baccarat.engine import DealError, deal, presets, ruleset_odds
 from casino import games
 from casino.cards import DECK, format_cards
 from casino.games import BoxInput
+from casino.integrity.group_tests import run_tests
 from casino.integrity.models import CardTally, CategoryTally
-from casino.integrity.runs import run_tests
 from casino.integrity.tallies import (
     round_counts,
     write_card_tallies,

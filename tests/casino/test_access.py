@@ -42,7 +42,8 @@ from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
 from casino.count.models import DropBox
 from casino.games import BoxInput
-from casino.integrity.investigations import investigation_note_add, investigations_sync
+from casino.integrity.investigation_steps import investigation_note_add
+from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import (
     AuditEvent,
