@@ -31,15 +31,9 @@ from casino.console.access import (
 )
 from casino.console.forms import read_chips, read_credentials
 from casino.count import selectors
+from casino.count.contents import MAX_WHAT, count_differences
 from casino.count.models import DropBox
-from casino.count.services import (
-    MAX_REASON,
-    MAX_WHAT,
-    count_close,
-    count_differences,
-    count_record,
-    counter_refusal,
-)
+from casino.count.services import MAX_REASON, count_close, count_record, counter_refusal
 from casino.errors import ServiceError
 from casino.figures import figure_definitions
 from casino.models import Venue

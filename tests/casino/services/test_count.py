@@ -9,8 +9,9 @@ import pytest
 from django.db.models import Sum
 
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.count.reopening import count_reopen
 from casino.count.selectors import win_figures
-from casino.count.services import count_close, count_record, count_reopen
+from casino.count.services import count_close, count_record
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.games import BoxInput
 from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
