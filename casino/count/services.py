@@ -13,7 +13,7 @@ the gaming day's count is closed.
   the box's last session. The session's stored figures (its drop at close, its win by
   count) do not change: history is never evaluated again; the day's figures
   (``casino.count.selectors.win_figures``) add the counted drop.
-- Segregation of duties (``casino.staff.policy.box_count_refusal``): a counter has the count
+- Segregation of duties (``casino.count.duties.box_count_refusal``): a counter has the count
   team's role at the venue, does not supervise there, and took no part in a session of the
   box's table that gaming day (dealt a spell of it, a relief included, opened, closed or
   confirmed it, or requested or signed one of its slips). The two counts are by two people.
@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.count.contents import count_differences, read_notes, read_others
+from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
@@ -59,7 +60,6 @@ from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
 from casino.services.sessions import SESSION_TOTAL_LIMIT, chips_total
-from casino.staff.policy import box_count_refusal, count_close_refusal
 from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 from casino.timezones import venue_time
 
@@ -77,7 +77,7 @@ def box_sessions(box: DropBox) -> list[TableSession]:
 
 
 def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
-    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.staff.policy``), or
+    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.count.duties``), or
     None. The screens ask it to offer the form; ``count_record`` raises it."""
     return box_count_refusal(user=user, box=box)
 
@@ -304,7 +304,7 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
     """Close the venue's count of ``gaming_date`` once the gaming day has ended, no session
     of it is still open and every box of the day is counted (and so posted); a counter of
     the venue who does not supervise there closes it, and a second one confirms it
-    (``casino.staff.policy.count_close_refusal``). Each refusal says what to wait for: the
+    (``casino.count.duties.count_close_refusal``). Each refusal says what to wait for: the
     instant the day ends (venue time), the tables still open, the boxes not counted."""
     _check_closers(venue, user=user, confirmed_by=confirmed_by)
     if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():

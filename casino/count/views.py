@@ -43,7 +43,7 @@ from casino.staff.policy import Capability, allows, declare
 from casino.timezones import venue_zone
 
 View = Callable[..., HttpResponse]
-#: Why a second counter does not confirm a close (``casino.staff.policy.count_close_refusal``).
+#: Why a second counter does not confirm a close (``casino.count.duties.count_close_refusal``).
 SECOND_COUNTER_REFUSALS = {
     "no_second_counter",
     "same_counter",

@@ -19,6 +19,7 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.viewsets import ViewSet
 
 from casino.api.base import ApiView
+from casino.count.duties import count_close_refusal
 from casino.count.models import BoxCount
 from casino.count.services import count_record
 from casino.errors import Forbidden
@@ -39,7 +40,6 @@ from casino.staff.policy import (
     Capability,
     approval_refusal,
     capability_of,
-    count_close_refusal,
     declare,
     may_approve,
     who_may_do_what,
