@@ -32,9 +32,9 @@ from casino.errors import ServiceError
 from casino.games import BoxInput
 from casino.models import Player, Round
 from casino.money import venue_money
-from maubinh.adapter import BET_TYPE, ROW_SEPARATOR
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import ROWS, Arrangement, Declaring, Row, check_arrangement, evaluate_row
+from maubinh.seats import BET_TYPE, ROW_SEPARATOR
 
 #: The rows' names as the engine spells them, shown with ``_()``: marked here for the
 #: translators.

@@ -15,8 +15,8 @@ from casino.console.selectors import Screen
 from casino.games import BoxInput, RoundResult
 from casino.models import Player, Round, TableSession
 from maubinh import engine
-from maubinh.adapter import HAND_SIZE
 from maubinh.console import forms, preview, views
+from maubinh.seats import HAND_SIZE
 
 
 class MauBinhConsole:
