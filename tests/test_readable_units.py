@@ -47,7 +47,9 @@ PENDING = {
 # is cited by its name (``niuniu/console/round.html``) and exists if a templates folder has it.
 TOP_FOLDERS = (*PACKAGES, "docs", "templates", "static", "tests", "bench", "loadtest", "locale")
 CITED_FILE = re.compile(
-    r"(?<![\w./<>*-])((?:" + "|".join(TOP_FOLDERS) + r")/(?:[\w-]+/)*[\w-]+(?:\.[A-Za-z0-9]+)+)\b(?![*</])"
+    r"(?<![\w./<>*-])"  # not the middle of a longer path or a placeholder
+    r"((?:" + "|".join(TOP_FOLDERS) + r")/(?:[\w-]+/)*[\w-]+(?:\.[A-Za-z0-9]+)+)"
+    r"\b(?![*</])"
 )
 
 
@@ -61,9 +63,7 @@ class Unit:
 
     @property
     def explained(self) -> bool:
-        return any(
-            line.strip().startswith(MARKER) for line in (self.docstring or "").splitlines()
-        )
+        return any(line.strip().startswith(MARKER) for line in (self.docstring or "").splitlines())
 
     def __str__(self) -> str:
         return f"{self.path} {self.name}: {self.lines} lines (limit {self.limit})"
@@ -173,3 +173,27 @@ def test_the_marker_is_documented():
     architecture = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert MARKER in architecture
     assert str(MODULE_LINES) in architecture and str(FUNCTION_LINES) in architecture
+
+
+def test_what_counts_as_a_cited_file():
+    docstring = (
+        "see docs/INTEGRITY.md. and ``casino/count/services.py``, a fixture "
+        "tests/fixtures/demo_before_apps.sql.gz; not casino/*.py, <game>/models.py, "
+        "casino/<app>/models.py nor the URL baccarat/deal/"
+    )
+    assert CITED_FILE.findall(docstring) == [
+        "docs/INTEGRITY.md",
+        "casino/count/services.py",
+        "tests/fixtures/demo_before_apps.sql.gz",
+    ]
+    assert _exists("niuniu/console/round.html")  # a template, by its name
+    assert not _exists("docs/NOWHERE.md")
+
+
+def test_the_marker_starts_a_line_of_the_docstring():
+    def unit(docstring: str) -> Unit:
+        return Unit("x.py", "f()", 100, FUNCTION_LINES, docstring)
+
+    assert unit("Settle a round.\n\nLong because the paytable reads best whole.").explained
+    assert not unit("Settle a round; it is not long because of anything.").explained
+    assert not unit("").explained
