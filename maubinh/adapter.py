@@ -1,7 +1,8 @@
 """Mau Binh as the floor sees it: the adapter registered in ``casino.games``.
 
-A round's boxes are the seats (2 to 4 players; no dealer hand). Each seat enters its 13
-cards as the three rows it laid out, back first, separated by ``/``::
+A round's boxes are the seats (2 to 4 players; no dealer hand), read and checked by
+``maubinh.seats``. Each seat enters its 13 cards as the three rows it laid out, back first,
+separated by ``/``::
 
     AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C
 
@@ -26,8 +27,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from casino.games import (
     BetResult,
@@ -45,149 +45,26 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
-from casino.kernel.cards import Card, check_distinct, format_cards, parse_cards
+from casino.kernel.cards import format_cards
 from casino.models import Account, EntryKind
 from maubinh import engine
-from maubinh.engine import Arrangement, PairResult, Row, SeatResult, integrity
+from maubinh.engine import integrity
+from maubinh.evaluation import seat_evaluation
 from maubinh.house_take import figures_compute, figures_summary, figures_warnings
 from maubinh.models import MauBinhRulesetVersion
+from maubinh.seats import (
+    BET_TYPE,
+    HAND_SIZE,
+    Rows,
+    check_players,
+    read_seats,
+    table_stake,
+    undeclared_seats,
+)
 from maubinh.selectors import cached_snapshot
 from maubinh.validation import ruleset_errors
 
-BET_TYPE = "stake"
-ROW_SEPARATOR = "/"
-HAND_SIZE = 13
-_ZERO = Decimal(0)
 _NO_DEPOSIT = Decimal(0)
-
-
-def parse_seat(text: str) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
-    """A seat's cards as entered, ``"back / middle / front"``, checked: 13 different cards,
-    5, 5 and 3 to the rows. ``ValueError`` says what is wrong, naming the row when it can.
-
-    >>> [format_cards(row) for row in parse_seat("as ks qs js 10s / 2h 2d 2c 3s 3d / 4h 4d 5c")]
-    ['AS KS QS JS TS', '2H 2D 2C 3S 3D', '4H 4D 5C']
-    >>> parse_seat("AS KS QS JS TS / 2H 2D 2C 3S 3D / 4H 4D 5C 6C")
-    Traceback (most recent call last):
-    ...
-    ValueError: the front row has 4 cards; it takes 3 (14 cards in all; a hand is 13)
-    >>> parse_seat("AS KS QS JS TS 2H 2D 2C 3S 3D 4H 4D")
-    Traceback (most recent call last):
-    ...
-    ValueError: the hand has 12 cards; it takes 13, laid out as back (5) / middle (5) / front (3)
-    """
-    parts = text.split(ROW_SEPARATOR)
-    rows = tuple(parse_cards(part) for part in parts)
-    total = sum(len(row) for row in rows)
-    if len(rows) == len(engine.ROWS):
-        for name, row in zip(engine.ROWS, rows, strict=True):
-            if len(row) != name.size:
-                params = {"row": _(name.value), "count": len(row), "size": name.size}
-                if total != HAND_SIZE:
-                    raise ValueError(
-                        _(
-                            "the %(row)s row has %(count)s cards; it takes %(size)s "
-                            "(%(total)s cards in all; a hand is %(hand)s)"
-                        )
-                        % {**params, "total": total, "hand": HAND_SIZE}
-                    )
-                raise ValueError(
-                    _("the %(row)s row has %(count)s cards; it takes %(size)s") % params
-                )
-        check_distinct(
-            {f"the {name} row": row for name, row in zip(engine.ROWS, rows, strict=True)}
-        )
-        return rows  # type: ignore[return-value]
-    if total != HAND_SIZE:
-        raise ValueError(
-            _(
-                "the hand has %(count)s cards; it takes %(hand)s, laid out as back (5) / "
-                "middle (5) / front (3)"
-            )
-            % {"count": total, "hand": HAND_SIZE}
-        )
-    raise ValueError(
-        ngettext(
-            "the hand is entered as %(count)s row; separate the three rows with '/': "
-            "back (5) / middle (5) / front (3)",
-            "the hand is entered as %(count)s rows; separate the three rows with '/': "
-            "back (5) / middle (5) / front (3)",
-            len(rows),
-        )
-        % {"count": len(rows)}
-    )
-
-
-def _row_evaluation(name: Row, cards: tuple[Card, ...], hand: engine.RowHand) -> dict[str, Any]:
-    return {
-        "row": name.value,
-        "cards": format_cards(cards),
-        "category": hand.category.name,
-        "label": hand.describe(),
-    }
-
-
-def _pair_evaluation(pair: PairResult) -> dict[str, Any]:
-    return {
-        "chi": pair.chi,
-        "basis": pair.basis.value,
-        "rows": list(pair.rows),
-        "scoop": pair.scoop,
-    }
-
-
-def _won_all_rows(pair: PairResult) -> bool:
-    return pair.scoop and all(chi > 0 for chi in pair.rows)
-
-
-def _lost_all_rows(pair: PairResult) -> bool:
-    return pair.scoop and all(chi < 0 for chi in pair.rows)
-
-
-def seat_evaluation(
-    seat: SeatResult,
-    against: Sequence[PairResult],
-    rules: engine.Ruleset,
-    *,
-    undeclared: bool = False,
-) -> dict[str, Any]:
-    """A seat as stored on its box and shown on the console (``undeclared``: the player did
-    not declare the instant win the hand holds)."""
-    hand: Arrangement | None = seat.arrangement
-    judged = None if seat.quit else hand  # a quitter's cards are shown, never compared
-    held = judged.instant_win if judged is not None else None
-    instant = None if undeclared else held
-    rows = (
-        [
-            _row_evaluation(name, cards, evaluated)
-            for name, cards, evaluated in zip(engine.ROWS, hand.rows, hand.hands, strict=True)
-        ]
-        if hand is not None
-        else []
-    )
-    if seat.quit:
-        label = f"Quit: pays {rules.quit_penalty} chi to each other player"
-    elif instant is not None:
-        label = f"{instant.label} (instant win, {rules.instant_win_amount(instant)} chi)"
-    elif judged is not None and judged.fouled:
-        label = f"Fouled: {judged.foul_reason}"
-    else:
-        label = " / ".join(row["label"] for row in rows)
-    if held is not None and instant is None:
-        label = f"{label} ({held.label} not declared)"
-    return {
-        "label": label,
-        "rows": rows,
-        "fouled": judged is not None and judged.fouled,
-        "foul_reason": judged.foul_reason if judged is not None else None,
-        "instant_win": instant.value if instant is not None else None,
-        "undeclared_instant_win": held.value if held is not None and instant is None else None,
-        "quit": seat.quit,
-        "chi": seat.chi,
-        "against": {str(pair.opponent): _pair_evaluation(pair) for pair in against},
-        "scooped": [pair.opponent for pair in against if _won_all_rows(pair)],
-        "scooped_by": [pair.opponent for pair in against if _lost_all_rows(pair)],
-    }
 
 
 class MauBinhAdapter(GameAdapter):
@@ -293,56 +170,11 @@ class MauBinhAdapter(GameAdapter):
     def evaluate_round(
         self, *, rules: engine.Ruleset, dealer_cards: str, boxes: Sequence[BoxInput]
     ) -> RoundResult:
-        if dealer_cards and dealer_cards.strip():
-            raise RoundInputError(
-                gettext_lazy(
-                    "Mau Binh has no dealer's hand: the players play each other; leave the "
-                    "dealer's cards empty"
-                ),
-                field="dealer_cards",
-                reason="no_dealer_hand",
-            )
-        if not engine.MIN_PLAYERS <= len(boxes) <= engine.MAX_PLAYERS:
-            raise RoundInputError(
-                _("Mau Binh takes %(low)s to %(high)s players, got %(count)s")
-                % {"low": engine.MIN_PLAYERS, "high": engine.MAX_PLAYERS, "count": len(boxes)},
-                field="boxes",
-                reason="players_out_of_range",
-            )
-        stake = _table_stake(boxes, rules)
-        arrangements: dict[int, tuple[tuple[Card, ...], ...]] = {}
-        seen: dict[Card, int] = {}
-        for index, box in enumerate(boxes):
-            field = f"boxes[{index}].cards"
-            if not box.cards.strip():
-                if box.quit:
-                    continue
-                raise RoundInputError(
-                    _("seat %(seat)s has no cards; only a player who quits may have none")
-                    % {"seat": box.position},
-                    field=field,
-                    reason="seat_without_cards",
-                )
-            try:
-                rows = parse_seat(box.cards)
-            except (TypeError, ValueError) as error:
-                raise RoundInputError(
-                    _("seat %(seat)s: %(error)s") % {"seat": box.position, "error": error},
-                    field=field,
-                    reason="seat_cards",
-                ) from None
-            for card in (card for row in rows for card in row):
-                if card in seen:
-                    raise RoundInputError(
-                        _("'%(card)s' is in both seat %(first)s and seat %(seat)s")
-                        % {"card": card, "first": seen[card], "seat": box.position},
-                        field=field,
-                        reason="card_twice",
-                    )
-                seen[card] = box.position
-            arrangements[box.position] = rows
+        check_players(dealer_cards, boxes)
+        stake = table_stake(boxes, rules)
+        arrangements = read_seats(boxes)
         ordered = sorted(boxes, key=lambda box: box.position)
-        undeclared = _undeclared(boxes, arrangements, rules)
+        undeclared = undeclared_seats(boxes, arrangements, rules)
         try:
             table = engine.settle_table(
                 {box.position: arrangements.get(box.position) for box in ordered},
@@ -353,40 +185,21 @@ class MauBinhAdapter(GameAdapter):
             )
         except ValueError as error:  # checked above; kept so nothing escapes unexplained
             raise RoundInputError(str(error), field="boxes") from None
-        results = []
-        for box in ordered:
-            seat = table.seats[box.position]
-            results.append(
-                BoxResult(
-                    position=box.position,
-                    cards=" / ".join(format_cards(row) for row in arrangements[box.position])
-                    if box.position in arrangements
-                    else "",
-                    evaluation=seat_evaluation(
-                        seat,
-                        table.against(box.position),
-                        rules,
-                        undeclared=box.position in undeclared,
-                    ),
-                    bets=(
-                        BetResult(
-                            bet_type=BET_TYPE,
-                            stake=stake,
-                            deposit_required=_NO_DEPOSIT,
-                            outcome="win" if seat.net > 0 else "lose" if seat.net < 0 else "push",
-                            odds=Decimal(seat.chi),
-                            gross=seat.gross,
-                            commission=seat.fee,
-                            net=seat.net,
-                        ),
-                    ),
-                )
-            )
         dealt, paid = self.round_orders(boxes)
         return RoundResult(
             dealer_cards="",
             dealer_evaluation=None,
-            boxes=tuple(results),
+            boxes=tuple(
+                _box_result(
+                    box.position,
+                    table,
+                    arrangements.get(box.position),
+                    stake,
+                    rules,
+                    undeclared=box.position in undeclared,
+                )
+                for box in ordered
+            ),
             deal_order=dealt,
             payment_order=paid,
         )
@@ -426,120 +239,32 @@ class MauBinhAdapter(GameAdapter):
         return lines
 
 
-def _undeclared(
-    boxes: Sequence[BoxInput],
-    arrangements: dict[int, tuple[tuple[Card, ...], ...]],
+def _box_result(
+    position: int,
+    table: engine.TableSettlement,
+    rows: Rows | None,
+    stake: Decimal,
     rules: engine.Ruleset,
-) -> set[int]:
-    """The seats whose player did not declare the instant win their hand holds.
-
-    Where declaring is optional every seat holding one (quitters aside) must say; where it is
-    automatic none may decline. No seat declares an instant win its hand does not hold.
-    """
-    # The console's package imports this module: its labels are imported when needed.
-    from maubinh.console.labels import instant_win_label
-
-    optional = rules.declaring is engine.Declaring.OPTIONAL
-    undeclared = set()
-    for index, box in enumerate(boxes):
-        rows = arrangements.get(box.position)
-        if box.quit or rows is None or (box.declared is None and not optional):
-            continue
-        held = engine.check_arrangement(*rows, rules).instant_win
-        field = f"boxes[{index}].declared"
-        if held is None:
-            if box.declared:
-                raise RoundInputError(
-                    _("seat %(seat)s declares an instant win, but its cards hold none")
-                    % {"seat": box.position},
-                    field=field,
-                    reason="no_instant_win_to_declare",
-                )
-            continue
-        params = {"seat": box.position, "win": instant_win_label(held)}
-        if box.declared is None:
-            raise RoundInputError(
-                _(
-                    "seat %(seat)s holds %(win)s: ask the player whether it is declared (these "
-                    "rules leave it to the player)"
-                )
-                % params,
-                field=field,
-                reason="declaration_missing",
-            )
-        if not box.declared:
-            if not optional:
-                raise RoundInputError(
-                    _(
-                        "seat %(seat)s holds %(win)s: these rules take every instant win "
-                        "automatically, so it cannot be left undeclared"
-                    )
-                    % params,
-                    field=field,
-                    reason="declaring_automatic",
-                )
-            undeclared.add(box.position)
-    return undeclared
-
-
-def _table_stake(boxes: Sequence[BoxInput], rules: engine.Ruleset) -> Decimal:
-    """The one stake every seat plays for: positive, a multiple of the version's rounding
-    unit, equal."""
-    stake: Decimal | None = None
-    first = None
-    for index, box in enumerate(boxes):
-        field = f"boxes[{index}].bets.{BET_TYPE}"
-        other = sorted(set(box.stakes) - {BET_TYPE})
-        if other:
-            raise RoundInputError(
-                _(
-                    "seat %(seat)s: Mau Binh has one bet, '%(bet)s' (the table stake); "
-                    "not '%(other)s'"
-                )
-                % {"seat": box.position, "bet": BET_TYPE, "other": other[0]},
-                field=f"boxes[{index}].bets.{other[0]}",
-                reason="bet_not_offered",
-            )
-        value = box.stakes.get(BET_TYPE)
-        if value is None:
-            raise RoundInputError(
-                _("seat %(seat)s has no stake; every seat plays for the table stake")
-                % {"seat": box.position},
-                field=field,
-                reason="stake_missing",
-            )
-        if isinstance(value, float | bool) or not isinstance(value, Decimal | int):
-            raise RoundInputError(
-                f"seat {box.position}: the stake is an amount of money, got {value!r}", field=field
-            )
-        value = Decimal(value)
-        if value <= _ZERO:
-            raise RoundInputError(
-                _("seat %(seat)s: the stake must be positive, got %(stake)s")
-                % {"seat": box.position, "stake": value},
-                field=field,
-                reason="stake_not_positive",
-            )
-        if value % rules.rounding_unit:
-            raise RoundInputError(
-                _(
-                    "seat %(seat)s: the stake %(stake)s is not a multiple of the rounding unit "
-                    "%(unit)s"
-                )
-                % {"seat": box.position, "stake": value, "unit": rules.rounding_unit},
-                field=field,
-                reason="stake_off_unit",
-            )
-        if stake is None:
-            stake, first = value, box.position
-        elif value != stake:
-            raise RoundInputError(
-                _(
-                    "seat %(seat)s stakes %(stake)s but seat %(first)s stakes %(first_stake)s: "
-                    "every seat plays for the same table stake"
-                )
-                % {"seat": box.position, "stake": value, "first": first, "first_stake": stake},
-                field=field,
-                reason="stakes_differ",
-            )
-    return stake  # type: ignore[return-value]  # there are at least two boxes
+    *,
+    undeclared: bool,
+) -> BoxResult:
+    """A seat's settled result as the floor stores it on its box: its one bet, the table
+    stake, won or lost by its chi, less its table fee."""
+    seat = table.seats[position]
+    return BoxResult(
+        position=position,
+        cards=" / ".join(format_cards(row) for row in rows) if rows is not None else "",
+        evaluation=seat_evaluation(seat, table.against(position), rules, undeclared=undeclared),
+        bets=(
+            BetResult(
+                bet_type=BET_TYPE,
+                stake=stake,
+                deposit_required=_NO_DEPOSIT,
+                outcome="win" if seat.net > 0 else "lose" if seat.net < 0 else "push",
+                odds=Decimal(seat.chi),
+                gross=seat.gross,
+                commission=seat.fee,
+                net=seat.net,
+            ),
+        ),
+    )

@@ -21,8 +21,8 @@ from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from maubinh import engine
-from maubinh.adapter import BET_TYPE
 from maubinh.models import MauBinhRulesetVersion
+from maubinh.seats import BET_TYPE
 from maubinh.selectors import cached_snapshot
 from maubinh.services import venue_ruleset_from_preset
 

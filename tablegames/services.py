@@ -97,61 +97,14 @@ def rating_enter(
     worked out with the house edge and pace of the version in force. A correction
     ``replaces`` a rating of the same session with a reason: the new one is in force, the
     old one stays on record.
+
+    Locks the session, then the rating replaced.
     """
-    session = (
-        TableSession.objects.select_for_update().select_related("table__venue").get(pk=session.pk)
-    )
-    table = session.table
-    venue = table.venue
-    if table.game != GAME:
-        raise InvalidInput(_("Only a rated table game's session takes ratings."), field="session")
-    if not can(user, SUPERVISE, venue.pk):
-        raise Forbidden(_("Only a supervisor of the venue rates players."))
-    player_id = getattr(player, "pk", player)
-    found = Player.objects.filter(pk=player_id, venue=venue).first() if player_id else None
-    if found is None:
-        raise InvalidInput(
-            _("Choose a player who is a member of %(venue)s.") % {"venue": venue.name},
-            field="player",
-            reason="player_not_of_venue",
-        )
-    check_player_may(player=found, venue=venue, activity=Activity.RATE, at=started_at)
-    bet = _amount(average_bet, venue, "average_bet")
-    limit = TableLimit.objects.filter(table=table, bet_type=BET_TYPE).first()
-    if limit is not None and not limit.min_stake <= bet <= limit.max_stake:
-        raise InvalidInput(
-            _("The average bet is within the table's limits, %(low)s to %(high)s.")
-            % {
-                "low": venue_money(limit.min_stake, venue),
-                "high": venue_money(limit.max_stake, venue),
-            },
-            field="average_bet",
-            reason="outside_limits",
-        )
-    if started_at is None or ended_at is None:
-        raise InvalidInput(
-            _("Give the time in and the time out."),
-            field="started_at" if started_at is None else "ended_at",
-            reason="time_missing",
-        )
-    until = session.closed_at or timezone.now()
-    if started_at < session.opened_at or started_at >= until:
-        raise InvalidInput(
-            _("The time in is within the session (it opened at %(opened)s).")
-            % {"opened": venue_time(session.opened_at, venue)},
-            field="started_at",
-            reason="outside_session",
-        )
-    if ended_at <= started_at:
-        raise InvalidInput(
-            _("The time out is after the time in."), field="ended_at", reason="ends_before_start"
-        )
-    if ended_at > until:
-        raise InvalidInput(
-            _("The time out is within the session: not after its close or now."),
-            field="ended_at",
-            reason="outside_session",
-        )
+    session = _rated_session(session, user)
+    venue = session.table.venue
+    found = _rated_player(player, venue, started_at)
+    bet = _average_bet(average_bet, session.table, venue)
+    started_at, ended_at = _check_times(session, started_at, ended_at)
     won = (
         None
         if actual_win in (None, "")
@@ -159,22 +112,8 @@ def rating_enter(
     )
     reason = (reason or "").strip()
     if replaces is not None:
-        replaces = Rating.objects.select_for_update().get(pk=replaces.pk)
-        if replaces.session_id != session.pk:
-            raise InvalidInput(
-                _("A correction replaces a rating of the same session."), field="replaces"
-            )
-        if Rating.objects.filter(replaces=replaces).exists():
-            raise Conflict(
-                _("This rating was corrected already: correct the rating in force."),
-                field="replaces",
-                reason="already_replaced",
-            )
-        if not reason:
-            raise InvalidInput(
-                _("Say why the rating is corrected."), field="reason", reason="reason_missing"
-            )
-    in_force = rules_in_force(table)
+        replaces = _replaced(replaces, session, reason)
+    in_force = rules_in_force(session.table)
     rules: engine.Ruleset = in_force.rules
     seconds = int((ended_at - started_at).total_seconds())
     rating = Rating.objects.create(
@@ -196,26 +135,130 @@ def rating_enter(
         replaces=replaces,
         reason=reason,
     )
+    _audit_rating(rating, user=user)
+    return rating
+
+
+def _rated_session(session: TableSession, user: Any) -> TableSession:
+    """The session, locked: a rated table game's, at a venue ``user`` supervises."""
+    session = (
+        TableSession.objects.select_for_update().select_related("table__venue").get(pk=session.pk)
+    )
+    if session.table.game != GAME:
+        raise InvalidInput(_("Only a rated table game's session takes ratings."), field="session")
+    if not can(user, SUPERVISE, session.table.venue.pk):
+        raise Forbidden(_("Only a supervisor of the venue rates players."))
+    return session
+
+
+def _rated_player(player: Player | int | None, venue: Venue, at: datetime | None) -> Player:
+    """The player, a member of ``venue`` whom the eligibility question allows to be rated."""
+    player_id = getattr(player, "pk", player)
+    found = Player.objects.filter(pk=player_id, venue=venue).first() if player_id else None
+    if found is None:
+        raise InvalidInput(
+            _("Choose a player who is a member of %(venue)s.") % {"venue": venue.name},
+            field="player",
+            reason="player_not_of_venue",
+        )
+    check_player_may(player=found, venue=venue, activity=Activity.RATE, at=at)
+    return found
+
+
+def _average_bet(value: Decimal | str, table: Any, venue: Venue) -> Decimal:
+    """The average bet, an amount of the venue within the table's limits."""
+    bet = _amount(value, venue, "average_bet")
+    limit = TableLimit.objects.filter(table=table, bet_type=BET_TYPE).first()
+    if limit is not None and not limit.min_stake <= bet <= limit.max_stake:
+        raise InvalidInput(
+            _("The average bet is within the table's limits, %(low)s to %(high)s.")
+            % {
+                "low": venue_money(limit.min_stake, venue),
+                "high": venue_money(limit.max_stake, venue),
+            },
+            field="average_bet",
+            reason="outside_limits",
+        )
+    return bet
+
+
+def _check_times(
+    session: TableSession, started_at: datetime | None, ended_at: datetime | None
+) -> tuple[datetime, datetime]:
+    """The time in and the time out, both given, within the session (from its opening to its
+    close, or now while it is open), the time out after the time in."""
+    if started_at is None or ended_at is None:
+        raise InvalidInput(
+            _("Give the time in and the time out."),
+            field="started_at" if started_at is None else "ended_at",
+            reason="time_missing",
+        )
+    until = session.closed_at or timezone.now()
+    if started_at < session.opened_at or started_at >= until:
+        raise InvalidInput(
+            _("The time in is within the session (it opened at %(opened)s).")
+            % {"opened": venue_time(session.opened_at, session.table.venue)},
+            field="started_at",
+            reason="outside_session",
+        )
+    if ended_at <= started_at:
+        raise InvalidInput(
+            _("The time out is after the time in."), field="ended_at", reason="ends_before_start"
+        )
+    if ended_at > until:
+        raise InvalidInput(
+            _("The time out is within the session: not after its close or now."),
+            field="ended_at",
+            reason="outside_session",
+        )
+    return started_at, ended_at
+
+
+def _replaced(replaces: Rating, session: TableSession, reason: str) -> Rating:
+    """The rating a correction replaces, locked: of the same session, in force (not corrected
+    already), with a reason given."""
+    replaces = Rating.objects.select_for_update().get(pk=replaces.pk)
+    if replaces.session_id != session.pk:
+        raise InvalidInput(
+            _("A correction replaces a rating of the same session."), field="replaces"
+        )
+    if Rating.objects.filter(replaces=replaces).exists():
+        raise Conflict(
+            _("This rating was corrected already: correct the rating in force."),
+            field="replaces",
+            reason="already_replaced",
+        )
+    if not reason:
+        raise InvalidInput(
+            _("Say why the rating is corrected."), field="reason", reason="reason_missing"
+        )
+    return replaces
+
+
+def _audit_rating(rating: Rating, *, user: Any) -> None:
+    replaces = rating.replaces
+    venue = rating.session.table.venue
+    found = rating.player
+    bet, won = rating.average_bet, rating.actual_win
     audit_record(
         user=user,
         action=RatingAuditAction.CORRECT if replaces is not None else RatingAuditAction.ENTER,
         obj=rating,
         venue=venue,
         summary=(
-            f"rated {found.membership_number} at {table.code}: average bet {plain(bet)}, "
-            f"{venue_time(started_at, venue)} to {venue_time(ended_at, venue)}, "
-            f"theoretical {plain(rating.theoretical_win)}"
-            + (f" (replaces rating {replaces.pk}: {reason})" if replaces is not None else "")
+            f"rated {found.membership_number} at {rating.session.table.code}: average bet "
+            f"{plain(bet)}, {venue_time(rating.started_at, venue)} to "
+            f"{venue_time(rating.ended_at, venue)}, theoretical {plain(rating.theoretical_win)}"
+            + (f" (replaces rating {replaces.pk}: {rating.reason})" if replaces is not None else "")
         ),
         before={"rating": replaces.pk} if replaces is not None else None,
         after={
             "player": found.pk,
             "average_bet": plain(bet),
-            "started_at": started_at.isoformat(),
-            "ended_at": ended_at.isoformat(),
+            "started_at": rating.started_at.isoformat(),
+            "ended_at": rating.ended_at.isoformat(),
             "actual_win": plain(won) if won is not None else None,
             "theoretical_win": plain(rating.theoretical_win),
-            "version": in_force.version.pk,
+            "version": rating.version.pk,
         },
     )
-    return rating

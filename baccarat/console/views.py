@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from baccarat.console import forms
+from baccarat.console import deal_entry, forms
 from baccarat.console.labels import seat_label
 from baccarat.services import commission_collect, shoe_start
 from casino.console import round as rounds
@@ -59,7 +59,7 @@ def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int:
 def deal(request: HttpRequest, session: TableSession, screen: Screen) -> HttpResponse:
     """The deal as typed so far, followed through the tableau (the live partial of the six
     card fields)."""
-    dealt = forms.read_deal(request.GET, screen.rules)
+    dealt = deal_entry.read_deal(request.GET, screen.rules)
     return render(request, f"{TEMPLATE}#deal", {"deal": dealt, "oob": True})
 
 

@@ -24,7 +24,8 @@ from casino.api.views.sessions import co_signer
 from casino.count import selectors
 from casino.count import serializers as s
 from casino.count.models import DropBox
-from casino.count.services import count_close, count_record, count_reopen
+from casino.count.reopening import count_reopen
+from casino.count.services import count_close, count_record
 from casino.models import Venue
 from casino.staff.policy import Capability
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids

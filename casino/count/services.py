@@ -13,7 +13,7 @@ the gaming day's count is closed.
   the box's last session. The session's stored figures (its drop at close, its win by
   count) do not change: history is never evaluated again; the day's figures
   (``casino.count.selectors.win_figures``) add the counted drop.
-- Segregation of duties (``casino.staff.policy.box_count_refusal``): a counter has the count
+- Segregation of duties (``casino.count.duties.box_count_refusal``): a counter has the count
   team's role at the venue, does not supervise there, and took no part in a session of the
   box's table that gaming day (dealt a spell of it, a relief included, opened, closed or
   confirmed it, or requested or signed one of its slips). The two counts are by two people.
@@ -22,7 +22,7 @@ the gaming day's count is closed.
   count takes no more counts. So no box of a day is left out of its count: a session
   cannot open in a day whose count is closed (``dropbox_attach``), and a box stranded by
   a count closed under the old rule is counted after a manager reopens the day's count
-  with a reason (``count_reopen``, audited).
+  with a reason (``casino.count.reopening.count_reopen``, audited).
 
 Locking: a count locks the day's ``CountDay`` row, then the ``DropBox`` row; attaching a
 session locks its table (``session_open`` does), then the box. Nothing here locks in the
@@ -40,10 +40,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.count.contents import count_differences, read_notes, read_others
+from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.kernel.money import plain, to_decimal, written
+from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
 from casino.models import (
     Account,
@@ -59,15 +60,11 @@ from casino.reports.services import shift_report_schedule_if_done
 from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
-from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
-from casino.staff.policy import box_count_refusal, count_close_refusal
-from casino.staff.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
+from casino.services.sessions import SESSION_TOTAL_LIMIT, chips_total
+from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 
 #: The longest reason for a difference between the two counts.
 MAX_REASON = 1000
-#: The longest description of another instrument (a cheque, a voucher, a coupon).
-MAX_WHAT = 120
-_ZERO = Decimal(0)
 
 
 def box_sessions(box: DropBox) -> list[TableSession]:
@@ -80,106 +77,9 @@ def box_sessions(box: DropBox) -> list[TableSession]:
 
 
 def counter_refusal(*, box: DropBox, user: Any) -> Forbidden | None:
-    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.staff.policy``), or
+    """Why ``user`` may not count ``box`` (segregation of duties: ``casino.count.duties``), or
     None. The screens ask it to offer the form; ``count_record`` raises it."""
     return box_count_refusal(user=user, box=box)
-
-
-def _pieces(
-    values: Mapping[str, Any] | None, denominations: Sequence[str], *, field: str
-) -> tuple[dict[str, int], Decimal]:
-    """A count of bank notes (denomination -> number of notes), cleaned, with its total."""
-    if values is None:
-        return {}, _ZERO
-    if not isinstance(values, Mapping):
-        raise InvalidInput(
-            _("give the notes as an object of denomination -> number of notes"), field=field
-        )
-    allowed = {to_decimal(d): d for d in denominations}
-    clean: dict[str, int] = {}
-    total = _ZERO
-    for denomination, count in values.items():
-        try:
-            value = to_decimal(str(denomination))
-        except (TypeError, ValueError):
-            value = None
-        if value not in allowed:
-            raise InvalidInput(
-                _("%(value)s is not a bank note of this venue; its notes are %(notes)s")
-                % {"value": denomination, "notes": ", ".join(denominations) or "-"},
-                field=f"{field}.{denomination}",
-            )
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CHIPS:
-            raise InvalidInput(
-                _("the number of %(value)s notes is a whole number from 0 to %(most)s")
-                % {"value": denomination, "most": MAX_CHIPS},
-                field=f"{field}.{denomination}",
-            )
-        if count:
-            clean[allowed[value]] = clean.get(allowed[value], 0) + count
-        total += value * count
-    return clean, total
-
-
-def _others(
-    values: Sequence[Mapping[str, Any]] | None, venue: Venue
-) -> tuple[list[dict[str, str]], Decimal]:
-    """Other instruments: each a description and a positive amount of ``venue``."""
-    if not values:
-        return [], _ZERO
-    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
-        raise InvalidInput(
-            _('give the other instruments as a list of {"what": ..., "amount": ...}'),
-            field="others",
-        )
-    clean: list[dict[str, str]] = []
-    total = _ZERO
-    for index, item in enumerate(values):
-        field = f"others[{index}]"
-        what = str((item or {}).get("what", "")).strip() if isinstance(item, Mapping) else ""
-        if not what or len(what) > MAX_WHAT:
-            raise InvalidInput(
-                _(
-                    "say what the instrument is (a cheque, a voucher...), in at most %(most)s "
-                    "characters"
-                )
-                % {"most": MAX_WHAT},
-                field=f"{field}.what",
-            )
-        amount = check_amount(item.get("amount"), venue, field=f"{field}.amount")
-        if amount <= 0 or amount >= SESSION_TOTAL_LIMIT:
-            raise InvalidInput(
-                _("the amount of %(what)s is an amount more than 0, e.g. 500000") % {"what": what},
-                field=f"{field}.amount",
-            )
-        clean.append({"what": what, "amount": plain(amount)})
-        total += amount
-    return clean, total
-
-
-def count_differences(first: BoxCount, second: Mapping[str, Any]) -> dict[str, Any]:
-    """Second - first, per note and chip denomination (only those that differ) and for
-    the other instruments' total; ``agrees`` when nothing differs."""
-    notes = {
-        d: second["notes"].get(d, 0) - first.notes.get(d, 0)
-        for d in sorted({*first.notes, *second["notes"]}, key=to_decimal, reverse=True)
-    }
-    chips = {
-        d: second["chips"].get(d, 0) - first.chips.get(d, 0)
-        for d in sorted({*first.chips, *second["chips"]}, key=to_decimal, reverse=True)
-    }
-    first_others = sum((to_decimal(o["amount"]) for o in first.others), _ZERO)
-    second_others = sum((to_decimal(o["amount"]) for o in second["others"]), _ZERO)
-    notes = {d: n for d, n in notes.items() if n}
-    chips = {d: n for d, n in chips.items() if n}
-    others = second_others - first_others
-    return {
-        "notes": notes,
-        "chips": chips,
-        "others": others,
-        "total": second["total"] - first.total,
-        "agrees": not notes and not chips and not others,
-    }
 
 
 def _count_day(venue: Venue, gaming_date: date) -> CountDay:
@@ -230,6 +130,27 @@ def count_record(
     needs ``reason``; the box is then counted and its drop, the second count's total, is
     posted to the ledger (nothing is posted for an empty box).
     """
+    box, sessions = _box_to_count(box, user)
+    first = BoxCount.objects.filter(box=box, ordinal=1).first()
+    if first is not None and first.counted_by_id == user.pk:
+        raise Forbidden(
+            _("you made the first count of box %(box)s; another counter makes the second")
+            % {"box": box.label},
+            reason="same_counter",
+        )
+    counted = _counted(box, notes=notes, chips=chips, others=others)
+    reason = (reason or "").strip()[:MAX_REASON]
+    if first is None:
+        return _first_count(box, user=user, counted=counted)
+    return _second_count(
+        box, first=first, session=sessions[-1], user=user, counted=counted, reason=reason
+    )
+
+
+def _box_to_count(box: DropBox, user: Any) -> tuple[DropBox, list[TableSession]]:
+    """The box, locked after its day's count (the stated order), once ``user`` may count it
+    now: a counter it is not kept from, the day's count open, the box not yet counted twice
+    and every session it covers closed; with those sessions."""
     if box.venue_id not in venue_ids(user):
         raise NotFound(_("there is no such drop box at your venues"), field="box")
     box = DropBox.objects.select_related("table", "venue").get(pk=box.pk)
@@ -239,6 +160,7 @@ def count_record(
     venue = box.venue
     day = _count_day(venue, box.gaming_date)
     box = DropBox.objects.select_for_update().select_related("table").get(pk=box.pk)
+    box.venue = venue
     if day.status == CountDay.Status.CLOSED:
         raise _closed_count(day, box)
     if box.status == DropBox.Status.COUNTED:
@@ -246,26 +168,30 @@ def count_record(
             _("box %(box)s is already counted twice") % {"box": box.label}, reason="box_counted"
         )
     sessions = box_sessions(box)
-    still_open = [s for s in sessions if s.status == TableSession.Status.OPEN]
-    if still_open:
+    if any(s.status == TableSession.Status.OPEN for s in sessions):
         raise Conflict(
             _("table %(table)s is still open; its box is counted once it closes")
             % {"table": box.table.code},
             reason="session_open",
         )
-    first = BoxCount.objects.filter(box=box, ordinal=1).first()
-    if first is not None and first.counted_by_id == user.pk:
-        raise Forbidden(
-            _("you made the first count of box %(box)s; another counter makes the second")
-            % {"box": box.label},
-            reason="same_counter",
-        )
-    clean_notes, notes_total = _pieces(notes, venue.note_denominations, field="notes")
+    return box, sessions
+
+
+def _counted(
+    box: DropBox,
+    *,
+    notes: Mapping[str, Any] | None,
+    chips: Mapping[str, Any] | None,
+    others: Sequence[Mapping[str, Any]] | None,
+) -> dict[str, Any]:
+    """What the counter typed, cleaned: notes, chips, other instruments and their total."""
+    venue = box.venue
+    clean_notes, notes_total = read_notes(notes, venue.note_denominations, field="notes")
     clean_chips, chips_sum = chips_total(
         chips or {}, box.table.chip_denominations, field="chips", grouping=venue.amount_grouping
     )
     clean_chips = {d: n for d, n in clean_chips.items() if n}
-    clean_others, others_total = _others(others, venue)
+    clean_others, others_total = read_others(others, venue)
     total = notes_total + chips_sum + others_total
     if total >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(
@@ -273,24 +199,41 @@ def count_record(
             % {"total": written(total, venue.amount_grouping)},
             field="notes",
         )
-    reason = (reason or "").strip()[:MAX_REASON]
-    now = timezone.now()
-    counted = {"notes": clean_notes, "chips": clean_chips, "others": clean_others, "total": total}
-    if first is None:
-        count = BoxCount.objects.create(
-            box=box, ordinal=1, counted_by=user, counted_at=now, **counted
-        )
-        box.status = DropBox.Status.REMOVED
-        box.save(update_fields=["status"])
-        audit_record(
-            user=user,
-            action=AuditAction.COUNT_FIRST,
-            obj=count,
-            venue=venue,
-            summary=f"first count of box {box.label}: {total}",
-            after={**counted, "total": str(total)},
-        )
-        return count
+    return {"notes": clean_notes, "chips": clean_chips, "others": clean_others, "total": total}
+
+
+def _first_count(box: DropBox, *, user: Any, counted: dict[str, Any]) -> BoxCount:
+    """The first count: recorded, and the box taken from the table."""
+    count = BoxCount.objects.create(
+        box=box, ordinal=1, counted_by=user, counted_at=timezone.now(), **counted
+    )
+    box.status = DropBox.Status.REMOVED
+    box.save(update_fields=["status"])
+    total = counted["total"]
+    audit_record(
+        user=user,
+        action=AuditAction.COUNT_FIRST,
+        obj=count,
+        venue=box.venue,
+        summary=f"first count of box {box.label}: {total}",
+        after={**counted, "total": str(total)},
+    )
+    return count
+
+
+def _second_count(
+    box: DropBox,
+    *,
+    first: BoxCount,
+    session: TableSession,
+    user: Any,
+    counted: dict[str, Any],
+    reason: str,
+) -> BoxCount:
+    """The verification count: a difference from the first needs a reason; the box is
+    counted and its drop posted to its last session."""
+    venue = box.venue
+    total = counted["total"]
     differences = count_differences(first, counted)
     if not differences["agrees"] and not reason:
         raise InvalidInput(
@@ -302,6 +245,7 @@ def count_record(
             field="reason",
             reason="count_difference_reason_required",
         )
+    now = timezone.now()
     count = BoxCount.objects.create(
         box=box,
         ordinal=2,
@@ -312,7 +256,7 @@ def count_record(
         **counted,
     )
     if total > 0:
-        _post_drop(box=box, session=sessions[-1], user=user, amount=total, at=now)
+        _post_drop(box=box, session=session, user=user, amount=total, at=now)
     box.status = DropBox.Status.COUNTED
     box.counted_at = now
     box.total = total
@@ -360,8 +304,54 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
     """Close the venue's count of ``gaming_date`` once the gaming day has ended, no session
     of it is still open and every box of the day is counted (and so posted); a counter of
     the venue who does not supervise there closes it, and a second one confirms it
-    (``casino.staff.policy.count_close_refusal``). Each refusal says what to wait for: the
+    (``casino.count.duties.count_close_refusal``). Each refusal says what to wait for: the
     instant the day ends (venue time), the tables still open, the boxes not counted."""
+    _check_closers(venue, user=user, confirmed_by=confirmed_by)
+    if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():
+        raise Conflict(
+            _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
+            reason="no_boxes",
+        )
+    day = _count_day(venue, gaming_date)
+    if day.status == CountDay.Status.CLOSED:
+        raise Conflict(
+            _("the count of %(date)s is already closed") % {"date": gaming_date.isoformat()},
+            reason="count_closed",
+        )
+    boxes = _day_done(venue, gaming_date)
+    day.status = CountDay.Status.CLOSED
+    day.closed_by = user
+    day.closed_at = timezone.now()
+    day.save(update_fields=["status", "closed_by", "closed_at"])
+    audit_record(
+        user=user,
+        action=AuditAction.COUNT_CLOSE,
+        obj=day,
+        venue=venue,
+        summary=(
+            f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes, confirmed "
+            f"by {confirmed_by.get_username()}"
+        ),
+        after={
+            "status": day.status,
+            "closed_by": user.get_username(),
+            "confirmed_by": confirmed_by.get_username(),
+        },
+    )
+    # The count completes the day: each of its shifts' reports is built again with the
+    # drop counted (a shift not ended or with a table open waits for its own close).
+    for shift_id in (
+        Shift.objects.filter(venue=venue, gaming_date=gaming_date)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    ):
+        shift_report_schedule_if_done(shift_id)
+    return day
+
+
+def _check_closers(venue: Venue, *, user: Any, confirmed_by: Any) -> None:
+    """A counter of the venue who does not supervise there closes the count, and a second
+    one confirms it; raises why not."""
     if venue.pk not in venue_ids(user):
         raise NotFound(_("there is no such venue among yours"), field="venue")
     if not can(user, COUNT_TEAM, venue.pk):
@@ -374,17 +364,11 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
     second = count_close_refusal(user=user, confirmed_by=confirmed_by, venue_id=venue.pk)
     if second is not None:
         raise second
-    if not DropBox.objects.filter(venue=venue, gaming_date=gaming_date).exists():
-        raise Conflict(
-            _("there is no drop box on %(date)s to count") % {"date": gaming_date.isoformat()},
-            reason="no_boxes",
-        )
-    day = _count_day(venue, gaming_date)
-    if day.status == CountDay.Status.CLOSED:
-        raise Conflict(
-            _("the count of %(date)s is already closed") % {"date": gaming_date.isoformat()},
-            reason="count_closed",
-        )
+
+
+def _day_done(venue: Venue, gaming_date: date) -> list[DropBox]:
+    """The day's boxes, once the gaming day has ended, none of its tables is still open and
+    every box is counted; raises what to wait for."""
     ends = gaming_day_end(venue, gaming_date)
     if timezone.now() < ends:
         raise Conflict(
@@ -421,87 +405,4 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
             % {"boxes": ", ".join(waiting)},
             reason="boxes_not_counted",
         )
-    day.status = CountDay.Status.CLOSED
-    day.closed_by = user
-    day.closed_at = timezone.now()
-    day.save(update_fields=["status", "closed_by", "closed_at"])
-    audit_record(
-        user=user,
-        action=AuditAction.COUNT_CLOSE,
-        obj=day,
-        venue=venue,
-        summary=(
-            f"closed the count of {gaming_date.isoformat()}: {len(boxes)} boxes, confirmed "
-            f"by {confirmed_by.get_username()}"
-        ),
-        after={
-            "status": day.status,
-            "closed_by": user.get_username(),
-            "confirmed_by": confirmed_by.get_username(),
-        },
-    )
-    # The count completes the day: each of its shifts' reports is built again with the
-    # drop counted (a shift not ended or with a table open waits for its own close).
-    for shift_id in (
-        Shift.objects.filter(venue=venue, gaming_date=gaming_date)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    ):
-        shift_report_schedule_if_done(shift_id)
-    return day
-
-
-@transaction.atomic
-def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> CountDay:
-    """Reopen a closed count that left a box of its day uncounted (closed before the day's
-    close waited for every box): a manager of the venue, saying why; audited with who
-    closed it and when. The counters then count the box and close the count again. A
-    count whose every box is counted is final and is not reopened."""
-    if venue.pk not in venue_ids(user):
-        raise NotFound(_("there is no such venue among yours"), field="venue")
-    if not can(user, MANAGE, venue.pk):
-        raise Forbidden(_("only a manager of the venue reopens a closed count"))
-    reason = (reason or "").strip()[:MAX_REASON]
-    if not reason:
-        raise InvalidInput(_("say why the count is reopened"), field="reason")
-    day = CountDay.objects.select_for_update().filter(venue=venue, gaming_date=gaming_date).first()
-    if day is None or day.status != CountDay.Status.CLOSED:
-        raise Conflict(
-            _("the count of %(date)s is not closed") % {"date": gaming_date.isoformat()},
-            reason="count_not_closed",
-        )
-    stranded = [
-        box.label
-        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
-        .exclude(status=DropBox.Status.COUNTED)
-        .select_related("table")
-        .order_by("table__code", "number")
-    ]
-    if not stranded:
-        raise Conflict(
-            _("every box of %(date)s is counted; its closed count is final")
-            % {"date": gaming_date.isoformat()},
-            reason="count_final",
-        )
-    before = {
-        "status": day.status,
-        "closed_by": day.closed_by.get_username() if day.closed_by else None,
-        "closed_at": day.closed_at.isoformat() if day.closed_at else None,
-    }
-    day.status = CountDay.Status.OPEN
-    day.closed_by = None
-    day.closed_at = None
-    day.save(update_fields=["status", "closed_by", "closed_at"])
-    audit_record(
-        user=user,
-        action=AuditAction.COUNT_REOPEN,
-        obj=day,
-        venue=venue,
-        summary=(
-            f"reopened the count of {gaming_date.isoformat()} to count "
-            f"{', '.join(stranded)}: {reason}"
-        ),
-        before=before,
-        after={"status": day.status, "boxes": stranded, "reason": reason},
-    )
-    return day
+    return boxes

@@ -30,12 +30,11 @@ from casino.console.access import (
 )
 from casino.console.forms import read_chips, read_credentials
 from casino.count import selectors
+from casino.count.contents import MAX_WHAT, count_differences
 from casino.count.models import DropBox
 from casino.count.services import (
     MAX_REASON,
-    MAX_WHAT,
     count_close,
-    count_differences,
     count_record,
     counter_refusal,
 )
@@ -49,7 +48,7 @@ from casino.services.gaming_days import gaming_day_end
 from casino.staff.policy import Capability, allows, declare
 
 View = Callable[..., HttpResponse]
-#: Why a second counter does not confirm a close (``casino.staff.policy.count_close_refusal``).
+#: Why a second counter does not confirm a close (``casino.count.duties.count_close_refusal``).
 SECOND_COUNTER_REFUSALS = {
     "no_second_counter",
     "same_counter",

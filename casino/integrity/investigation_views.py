@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.console.access import use_venue_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
-from casino.integrity import investigations as steps
+from casino.integrity import investigation_steps as steps
 from casino.integrity import selectors as chosen
 from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation

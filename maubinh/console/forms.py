@@ -33,9 +33,9 @@ from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
 from casino.models import Round
 from casino.players.models import Player
-from maubinh.adapter import BET_TYPE, ROW_SEPARATOR
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import ROWS, Arrangement, Declaring, Row, check_arrangement, evaluate_row
+from maubinh.seats import BET_TYPE, ROW_SEPARATOR
 
 #: The rows' names as the engine spells them, shown with ``_()``: marked here for the
 #: translators.

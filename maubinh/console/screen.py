@@ -16,8 +16,8 @@ from casino.games import BoxInput, RoundResult
 from casino.models import Round, TableSession
 from casino.players.models import Player
 from maubinh import engine
-from maubinh.adapter import HAND_SIZE
 from maubinh.console import forms, preview, views
+from maubinh.seats import HAND_SIZE
 
 
 class MauBinhConsole:

@@ -28,8 +28,8 @@ from casino.console.selectors import Screen
 from casino.kernel.cards import format_cards
 from casino.models import TableSession
 from maubinh import engine
-from maubinh.adapter import HAND_SIZE
 from maubinh.console.forms import ROWS, SEPARATORS, read_entry, row_field
+from maubinh.seats import HAND_SIZE
 
 GAME = "maubinh"
 TEMPLATE = "maubinh/console/round.html"

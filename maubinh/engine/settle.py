@@ -279,26 +279,25 @@ def _name_repeated_card(hands: Mapping[Seat, Arrangement | None]) -> None:
             seen[card] = str(seat)
 
 
-def _settle_pairs(
+#: What the pair loop needs of a seat, in a locals-friendly tuple: the seat, whether it quit
+#: (or has no hand), the instant win it plays (None: none, or undeclared), whether it fouled,
+#: and its rows' strengths and bonuses (back, middle, front; None for a quitter).
+_Facts = tuple[Seat, bool, Any, bool, tuple[int, int, int, int, int, int] | None]
+
+
+def _seat_facts(
     seats: list[Seat],
     hands: Mapping[Seat, Arrangement | None],
     quit_seats: set[Seat],
     undeclared: set[Seat],
     rules: Ruleset,
-) -> tuple[dict[tuple[Seat, Seat], PairResult], dict[Seat, int]]:
+) -> list[_Facts]:
+    """Each seat's facts for the pair loop, in seat order."""
     bonus_back, bonus_middle, bonus_front = rules._bonus_table
-    amounts = dict(rules._offered)
-    foul_bonuses = rules.foul_pays_row_bonuses
-    multiplier = rules.scoop_multiplier
-    foul_scoops = rules.foul_counts_as_scoop
-    penalty = rules.quit_penalty
-
-    # Per seat, what the pair loop needs, in locals-friendly tuples.
-    facts = []
+    facts: list[_Facts] = []
     for seat in seats:
         hand = hands[seat]
-        quit = seat in quit_seats
-        if hand is None or quit:
+        if hand is None or seat in quit_seats:
             facts.append((seat, True, None, False, None))
             continue
         b, m, f = hand.back_hand, hand.middle_hand, hand.front_hand
@@ -318,6 +317,24 @@ def _settle_pairs(
                 ),
             )
         )
+    return facts
+
+
+def _settle_pairs(
+    seats: list[Seat],
+    hands: Mapping[Seat, Arrangement | None],
+    quit_seats: set[Seat],
+    undeclared: set[Seat],
+    rules: Ruleset,
+) -> tuple[dict[tuple[Seat, Seat], PairResult], dict[Seat, int]]:
+    """Every pair of seats compared once (each result stored both ways), and each seat's chi
+    summed over its pairs: a quit first, then an instant win, a foul, the rows."""
+    amounts = dict(rules._offered)
+    foul_bonuses = rules.foul_pays_row_bonuses
+    multiplier = rules.scoop_multiplier
+    foul_scoops = rules.foul_counts_as_scoop
+    penalty = rules.quit_penalty
+    facts = _seat_facts(seats, hands, quit_seats, undeclared, rules)
 
     if rules.tied_instant_wins is TiedInstantWins.SHARE:
         holders = Counter(win for _seat, _quit, win, _foul, _rows in facts if win is not None)

@@ -1,5 +1,5 @@
 """Template tags of Mau Binh's round screen: a seat as stored on its box
-(``maubinh.adapter.seat_evaluation``), the bet's name."""
+(``maubinh.evaluation.seat_evaluation``), the bet's name."""
 
 from __future__ import annotations
 

@@ -206,39 +206,50 @@ def settle_box(
             lines.append(_settle_bonus(player, stake, required[bet_type], rules))
             continue
         if player_wins:
-            row = _row(rules, bet_type, player.category)
-            gross = stake * row.win_odds
-            commission = commission_on(gross, row, rules)
-            lines.append(
-                BetLine(
-                    bet_type=bet_type,
-                    stake=stake,
-                    outcome="win",
-                    category=player.category,
-                    odds=row.win_odds,
-                    gross=gross,
-                    commission=commission,
-                    net=gross - commission,
-                    deposit_required=required[bet_type],
-                )
-            )
+            lines.append(_won(bet_type, stake, player.category, required[bet_type], rules))
         else:
-            row = _row(rules, bet_type, dealer.category)
-            loss = -stake * row.loss_multiple
-            lines.append(
-                BetLine(
-                    bet_type=bet_type,
-                    stake=stake,
-                    outcome="lose",
-                    category=dealer.category,
-                    odds=row.loss_multiple,
-                    gross=loss,
-                    commission=_ZERO,
-                    net=loss,
-                    deposit_required=required[bet_type],
-                )
-            )
+            lines.append(_lost(bet_type, stake, dealer.category, required[bet_type], rules))
     return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+
+
+def _won(
+    bet_type: BetType, stake: Decimal, category: Category, deposit_required: Decimal, rules: Ruleset
+) -> BetLine:
+    """A bet the player's hand won: the win odds of its ``category``, less the commission."""
+    row = _row(rules, bet_type, category)
+    gross = stake * row.win_odds
+    commission = commission_on(gross, row, rules)
+    return BetLine(
+        bet_type=bet_type,
+        stake=stake,
+        outcome="win",
+        category=category,
+        odds=row.win_odds,
+        gross=gross,
+        commission=commission,
+        net=gross - commission,
+        deposit_required=deposit_required,
+    )
+
+
+def _lost(
+    bet_type: BetType, stake: Decimal, category: Category, deposit_required: Decimal, rules: Ruleset
+) -> BetLine:
+    """A bet the dealer's hand won: the stake times the loss multiple of the dealer's
+    ``category``."""
+    row = _row(rules, bet_type, category)
+    loss = -stake * row.loss_multiple
+    return BetLine(
+        bet_type=bet_type,
+        stake=stake,
+        outcome="lose",
+        category=category,
+        odds=row.loss_multiple,
+        gross=loss,
+        commission=_ZERO,
+        net=loss,
+        deposit_required=deposit_required,
+    )
 
 
 def commission_on(gross: Decimal, row: PaytableRow, rules: Ruleset) -> Decimal:

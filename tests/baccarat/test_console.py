@@ -15,7 +15,7 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
-from baccarat.console import CONSOLE, forms
+from baccarat.console import CONSOLE, deal_entry
 from baccarat.engine import presets
 from baccarat.models import CommissionCollection, Shoe
 from baccarat.selectors import commission_owed
@@ -59,13 +59,15 @@ def round_data(cards=BANKER_NATURAL, **stakes):
 
 def test_the_deal_is_followed_through_the_tableau_card_by_card():
     rules = presets.get("commission")
-    deal = forms.read_deal({"bac-p1": "4h", "bac-b1": "3c"}, rules)
+    deal = deal_entry.read_deal({"bac-p1": "4h", "bac-b1": "3c"}, rules)
     assert (deal.next_field, deal.player_third_note) == ("bac-p2", "The Player draws on 0-5")
-    deal = forms.read_deal({"bac-p1": "4h", "bac-b1": "3c", "bac-p2": "kd", "bac-b2": "4s"}, rules)
+    deal = deal_entry.read_deal(
+        {"bac-p1": "4h", "bac-b1": "3c", "bac-p2": "kd", "bac-b2": "4s"}, rules
+    )
     assert deal.player_note == "Player draws on 4"
     assert deal.banker_note == "Banker waits for the Player's third card"
     assert deal.next_field == "bac-p3" and deal.status == "Next: Player third card"
-    deal = forms.read_deal(
+    deal = deal_entry.read_deal(
         {"bac-p1": "4h", "bac-b1": "3c", "bac-p2": "kd", "bac-b2": "4s", "bac-p3": "8c"}, rules
     )
     # Banker 7 stands whatever the Player drew
@@ -78,32 +80,32 @@ def test_the_deal_is_followed_through_the_tableau_card_by_card():
 
 def test_a_card_the_tableau_does_not_draw_is_named_on_its_field():
     rules = presets.get("commission")
-    stands = forms.read_deal({**BANKER_NATURAL, "bac-b3": "5s"}, rules)
+    stands = deal_entry.read_deal({**BANKER_NATURAL, "bac-b3": "5s"}, rules)
     assert stands.player_note == "Player stands on 5: the Banker has a natural"
     assert stands.banker_note == "Natural 9"
     assert (
         stands.by_name("bac-b3").error == "a natural 9: both hands stand: '5S' is one card too many"
     )
-    early = forms.read_deal({"bac-p1": "2s", "bac-p2": "3c"}, rules)
+    early = deal_entry.read_deal({"bac-p1": "2s", "bac-p2": "3c"}, rules)
     assert early.by_name("bac-p2").error.startswith("Enter Banker card 1 first")
     # the Player stands on 6: a fifth card is the Banker's, in its own field
     six = {"bac-p1": "3s", "bac-b1": "2h", "bac-p2": "3c", "bac-b2": "kd"}
-    wrong = forms.read_deal({**six, "bac-p3": "4d"}, rules)
+    wrong = deal_entry.read_deal({**six, "bac-p3": "4d"}, rules)
     assert wrong.by_name("bac-p3").error.startswith("Player stands on 6: '4D' is one card too many")
-    right = forms.read_deal({**six, "bac-b3": "4d"}, rules)
+    right = deal_entry.read_deal({**six, "bac-b3": "4d"}, rules)
     assert right.complete and right.canonical == "3S 2H 3C KD 4D"
     # a one-deck shoe holds each card once
     one_deck = rules.__class__(**{**rules.__dict__, "decks": 1})
-    twice = forms.read_deal({"bac-p1": "ks", "bac-b1": "ks"}, one_deck)
+    twice = deal_entry.read_deal({"bac-p1": "ks", "bac-b1": "ks"}, one_deck)
     assert twice.by_name("bac-b1").error == "'KS' is dealt 2 times; a 1-deck shoe holds it once"
-    two = forms.read_deal({"bac-p1": "ks qh"}, rules)
+    two = deal_entry.read_deal({"bac-p1": "ks qh"}, rules)
     assert two.by_name("bac-p1").error == "Player card 1 holds one card; 2 are typed"
 
 
 def test_a_deal_reads_back_into_its_fields():
     rules = presets.get("commission")
-    assert forms.deal_fields("3S 2H 3C KD 4D", rules)["bac-b3"] == "4D"
-    fields = forms.deal_fields("4H 3C KD 4S 8C 2D", rules)
+    assert deal_entry.deal_fields("3S 2H 3C KD 4D", rules)["bac-b3"] == "4D"
+    fields = deal_entry.deal_fields("4H 3C KD 4S 8C 2D", rules)
     assert (fields["bac-p3"], fields["bac-b3"]) == ("8C", "2D")
 
 

@@ -15,8 +15,8 @@ import pytest
 from baccarat.engine import DealError, deal, presets, ruleset_odds
 from casino import games
 from casino.games import BoxInput
+from casino.integrity.group_tests import run_tests
 from casino.integrity.models import CardTally, CategoryTally
-from casino.integrity.runs import run_tests
 from casino.integrity.tallies import (
     round_counts,
     write_card_tallies,

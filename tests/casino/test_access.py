@@ -45,7 +45,8 @@ from casino.cage.services.cash import cash_record, thresholds_propose
 from casino.cage.services.slips import slip_request
 from casino.count.models import DropBox
 from casino.games import BoxInput
-from casino.integrity.investigations import investigation_note_add, investigations_sync
+from casino.integrity.investigation_steps import investigation_note_add
+from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.models import (
     AuditEvent,

@@ -29,6 +29,7 @@ from casino.cage.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.count.duties import count_close_refusal
 from casino.count.models import BoxCount
 from casino.count.services import count_record
 from casino.kernel.errors import Forbidden
@@ -39,7 +40,6 @@ from casino.staff.policy import (
     Capability,
     approval_refusal,
     capability_of,
-    count_close_refusal,
     declare,
     may_approve,
     who_may_do_what,

@@ -10,7 +10,8 @@ from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from casino.integrity import investigations as steps
+from casino.integrity import investigation_steps as steps
+from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.errors import Forbidden
 from casino.kernel.timezones import venue_today
@@ -70,7 +71,7 @@ def test_each_flag_opens_one_investigation_assigned_to_the_least_busy_manager(
     assert (nn1.handle, nn1.house_win, nn1.theoretical_win) == (850000, 470000, 27500)
     assert nn1.status == "open" and nn1.due_at - nn1.opened_at == timedelta(days=7)
     # assigned to the venue's managers in turn, the least busy first
-    managers = set(steps.venue_managers(night.venue.pk).values_list("username", flat=True))
+    managers = set(venue_managers(night.venue.pk).values_list("username", flat=True))
     assignees = [i.assigned_to.username for i in sorted(found.values(), key=lambda i: i.pk)]
     assert {"floor-manager", "manager2"} <= managers
     assert len(set(assignees)) == len(assignees) <= len(managers)

@@ -10,8 +10,9 @@ from django.db.models import Sum
 
 from casino.cage.services.slips import slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.count.reopening import count_reopen
 from casino.count.selectors import win_figures
-from casino.count.services import count_close, count_record, count_reopen
+from casino.count.services import count_close, count_record
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession

@@ -1,0 +1,76 @@
+"""Reopening a closed count that left a box of its day uncounted: only a count closed
+before the day's close waited for every box (an older rule) can have done so. A manager of
+the venue reopens it, saying why; the counters then count the box and close the count again
+(casino.count.services). Locks the day's ``CountDay`` row alone.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from casino.count.models import CountDay, DropBox
+from casino.count.services import MAX_REASON
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.models import AuditAction, Venue
+from casino.services.audit import audit_record
+from casino.staff.roles import MANAGE, can, venue_ids
+
+
+@transaction.atomic
+def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> CountDay:
+    """Reopen a closed count that left a box of its day uncounted (closed before the day's
+    close waited for every box): a manager of the venue, saying why; audited with who
+    closed it and when. The counters then count the box and close the count again. A
+    count whose every box is counted is final and is not reopened."""
+    if venue.pk not in venue_ids(user):
+        raise NotFound(_("there is no such venue among yours"), field="venue")
+    if not can(user, MANAGE, venue.pk):
+        raise Forbidden(_("only a manager of the venue reopens a closed count"))
+    reason = (reason or "").strip()[:MAX_REASON]
+    if not reason:
+        raise InvalidInput(_("say why the count is reopened"), field="reason")
+    day = CountDay.objects.select_for_update().filter(venue=venue, gaming_date=gaming_date).first()
+    if day is None or day.status != CountDay.Status.CLOSED:
+        raise Conflict(
+            _("the count of %(date)s is not closed") % {"date": gaming_date.isoformat()},
+            reason="count_not_closed",
+        )
+    stranded = [
+        box.label
+        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
+        .exclude(status=DropBox.Status.COUNTED)
+        .select_related("table")
+        .order_by("table__code", "number")
+    ]
+    if not stranded:
+        raise Conflict(
+            _("every box of %(date)s is counted; its closed count is final")
+            % {"date": gaming_date.isoformat()},
+            reason="count_final",
+        )
+    before = {
+        "status": day.status,
+        "closed_by": day.closed_by.get_username() if day.closed_by else None,
+        "closed_at": day.closed_at.isoformat() if day.closed_at else None,
+    }
+    day.status = CountDay.Status.OPEN
+    day.closed_by = None
+    day.closed_at = None
+    day.save(update_fields=["status", "closed_by", "closed_at"])
+    audit_record(
+        user=user,
+        action=AuditAction.COUNT_REOPEN,
+        obj=day,
+        venue=venue,
+        summary=(
+            f"reopened the count of {gaming_date.isoformat()} to count "
+            f"{', '.join(stranded)}: {reason}"
+        ),
+        before=before,
+        after={"status": day.status, "boxes": stranded, "reason": reason},
+    )
+    return day
