@@ -1,9 +1,13 @@
 """No hidden hand-offs: what one step of a request computes reaches the next as a value it
 returns, an argument or an object made for it, never as an attribute patched onto the
 request (``request._x = ...``, ``request.__dict__[...]``, ``setattr(request, ...)``) for a
-later step to find. The request keeps only what Django and DRF put there themselves.
+later step to find. The request keeps only what Django and DRF put there themselves; no
+other object (a model instance, above all) is given a private attribute of the project's
+or written through its ``__dict__``, but in Django's own ways, named below.
 
-The test reads the project's sources (the floor and every game, migrations aside)."""
+The test reads the project's sources (the floor and every game, migrations aside; the pure
+engines build their frozen results through ``__dict__`` for speed and hold no request or
+model)."""
 
 from __future__ import annotations
 
@@ -26,12 +30,27 @@ FRAMEWORK_ATTRIBUTES = {
 }
 
 
-def _sources() -> list[Path]:
+#: Private attributes set on another object in Django's own ways: a model instance's
+#: ``_state`` (made the saved row's), the prefetch cache ``casino.outcomes.with_bets`` fills
+#: as ``prefetch_related`` does, and a user's roles and venues kept for the request as
+#: Django's ``ModelBackend`` keeps its permissions (``casino.staff.roles.remember_access``).
+DJANGO_WAYS = {
+    "_state",
+    "_result_cache",
+    "_prefetch_done",
+    "_prefetched_objects_cache",
+    "_casino_roles",
+    "_casino_venue_roles",
+    "_casino_venue_ids",
+}
+
+
+def _sources(*, engines: bool = True) -> list[Path]:
     return [
         path
         for package in PACKAGES
         for path in (ROOT / package).rglob("*.py")
-        if "migrations" not in path.parts
+        if "migrations" not in path.parts and (engines or "engine" not in path.parts)
     ]
 
 
@@ -73,11 +92,56 @@ def handoffs_in(source: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def patches_in(source: str) -> list[tuple[int, str]]:
+    """Each line of ``source`` that gives another object (not ``self`` or ``cls``) a private
+    attribute, or writes through its ``__dict__``."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                parts = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+                for part in parts:
+                    if (
+                        isinstance(part, ast.Subscript)
+                        and isinstance(part.value, ast.Attribute)
+                        and part.value.attr == "__dict__"
+                    ):
+                        found.append((part.lineno, f"{ast.unparse(part)} set"))
+                        continue
+                    if not isinstance(part, ast.Attribute) or not part.attr.startswith("_"):
+                        continue
+                    owner = part.value
+                    if isinstance(owner, ast.Name) and owner.id in {"self", "cls"}:
+                        continue
+                    if part.attr in DJANGO_WAYS or part.attr.startswith("__"):
+                        continue  # ``_state``, ..., a function's ``__name__``
+                    found.append((part.lineno, f"{ast.unparse(part)} set"))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"setdefault", "update", "__setitem__"}
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "__dict__"
+        ):
+            found.append((node.lineno, f"{ast.unparse(node.func)}()"))
+    return sorted(found)
+
+
 def test_no_project_code_patches_an_attribute_onto_the_request():
     found = [
         f"{path.relative_to(ROOT)}:{line}: {what}"
         for path in _sources()
         for line, what in handoffs_in(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_no_object_is_given_a_private_attribute_to_carry_a_result():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path in _sources(engines=False)
+        for line, what in patches_in(path.read_text(encoding="utf-8"))
     ]
     assert not found, "\n".join(found)
 
@@ -97,3 +161,17 @@ def step(request, http_request, view):
     request.GET = request.POST
 """
     assert [line for line, _what in handoffs_in(source)] == [3, 4, 5, 6, 7, 8, 12]
+
+
+def test_the_guard_finds_a_private_attribute_patched_onto_an_object():
+    source = """
+def step(self, round_, table, obj):
+    round_._dealt = object()
+    obj.__dict__["_casino_amounts_venue"] = table
+    obj.__dict__.setdefault("_zones", {})
+    self._kept = 1
+    table._state.adding = False
+    column.__name__ = "x"
+    round_.status = "settled"
+"""
+    assert [line for line, _what in patches_in(source)] == [3, 4, 5]
