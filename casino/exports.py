@@ -25,9 +25,9 @@ written by ``csv_bytes`` / ``xlsx_bytes`` or answered by ``csv_response`` /
 - **One language, said.** A file speaks the venue's language, or the reader's when the
   link asks it (``?lang=reader``; ``?lang=venue`` the venue's); without either, a filed
   copy (a shift report's stored files) is the venue's and any other file follows the
-  pages (the reader's pick, else the venue's). ``file_language`` applies it; a marked
-  view that answers a file without calling it fails, and its answer says the language
-  it speaks (``Content-Language``).
+  pages (the reader's pick, else the venue's). ``file_language`` applies it and answers
+  the language, which the view hands to the answer (``download``'s ``language``, said
+  as its ``Content-Language``); a marked view whose file says no language fails.
 - **One way out.** A view that answers a file is marked ``@export_view``, and
   tests/casino/test_exports.py requests every marked route with hostile text in every
   field a person writes and fails on a cell a spreadsheet would run; no other module
@@ -390,21 +390,23 @@ def filename(name: str) -> str:
     return re.sub(r"[^\w.-]", "-", name)
 
 
-def download(content: bytes, name: str, content_type: str) -> HttpResponse:
+def download(content: bytes, name: str, content_type: str, *, language: str) -> HttpResponse:
     """A file to save as ``name`` (``filename``; RFC 6266, so a Vietnamese or Korean name
-    arrives as written), kept by no shared cache."""
+    arrives as written), kept by no shared cache, in ``language`` (``file_language``'s
+    answer), which its ``Content-Language`` says."""
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename(name))
+    response["Content-Language"] = language
     response["Cache-Control"] = "private, no-cache"
     return response
 
 
-def csv_response(export: Export, name: str) -> HttpResponse:
-    return download(csv_bytes(export), name, CONTENT_TYPES["csv"])
+def csv_response(export: Export, name: str, *, language: str) -> HttpResponse:
+    return download(csv_bytes(export), name, CONTENT_TYPES["csv"], language=language)
 
 
-def xlsx_response(export: Export, name: str) -> HttpResponse:
-    return download(xlsx_bytes(export), name, CONTENT_TYPES["xlsx"])
+def xlsx_response(export: Export, name: str, *, language: str) -> HttpResponse:
+    return download(xlsx_bytes(export), name, CONTENT_TYPES["xlsx"], language=language)
 
 
 def pdf_bytes(template: str, context: dict[str, Any]) -> bytes:
@@ -427,14 +429,15 @@ def report_file(
     *,
     export: Callable[[Any], Export],
     pdf: Callable[[Any], bytes],
+    language: str,
 ) -> HttpResponse:
-    """``found`` as the file ``name`` asks for (one of ``REPORT_FILES``): its ``export`` as
-    CSV or XLSX, else its ``pdf``; only that one is built."""
+    """``found`` as the file ``name`` asks for (one of ``REPORT_FILES``), in ``language``:
+    its ``export`` as CSV or XLSX, else its ``pdf``; only that one is built."""
     if name == "csv":
-        return csv_response(export(found), filename)
+        return csv_response(export(found), filename, language=language)
     if name == "xlsx":
-        return xlsx_response(export(found), filename)
-    return download(pdf(found), filename, "application/pdf")
+        return xlsx_response(export(found), filename, language=language)
+    return download(pdf(found), filename, "application/pdf", language=language)
 
 
 # The views that answer a file
@@ -446,17 +449,18 @@ EXPORT_VIEWS: set[str] = set()
 
 def export_view(view: View) -> View:
     """Mark a view as one that answers an export (``functools.wraps`` keeps the mark under
-    other decorators); a file it answers must have been put in a language by
-    ``file_language``, which its ``Content-Language`` says."""
+    other decorators); a file it answers must say its language (``Content-Language``:
+    ``download`` writes the language ``file_language`` answered)."""
 
     @wraps(view)
     def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
-        if "attachment" in response.get("Content-Disposition", ""):
-            language = getattr(request, "file_language", None)
-            if language is None:
-                raise RuntimeError(f"{view.__qualname__} answered a file without file_language")
-            response["Content-Language"] = language
+        if "attachment" in response.get("Content-Disposition", "") and not response.get(
+            "Content-Language"
+        ):
+            raise RuntimeError(
+                f"{view.__qualname__} answered a file in no language (exports.file_language)"
+            )
         return response
 
     answer.export_view = True  # type: ignore[attr-defined]
@@ -498,7 +502,6 @@ def file_language(request: HttpRequest, venue_language: str, *, filed: bool = Fa
         language = venue
     translation.activate(language)
     request.LANGUAGE_CODE = translation.get_language()
-    request.file_language = request.LANGUAGE_CODE  # type: ignore[attr-defined]
     return request.LANGUAGE_CODE
 
 

@@ -51,7 +51,7 @@ from maubinh import engine
 from maubinh.engine import integrity
 from maubinh.evaluation import seat_evaluation
 from maubinh.house_take import figures_compute, figures_summary, figures_warnings
-from maubinh.models import MauBinhRulesetVersion
+from maubinh.models import RULE_FIELDS, InstantWinAmount, MauBinhRulesetVersion, RowBonus
 from maubinh.seats import (
     BET_TYPE,
     HAND_SIZE,
@@ -108,13 +108,33 @@ class MauBinhAdapter(GameAdapter):
 
     # The rules of a version: its row bonuses and instant wins beside its fields.
 
+    rule_fields = RULE_FIELDS
     rule_relations = ("row_bonuses", "instant_wins")
 
     def rules_copy(self, version: MauBinhRulesetVersion, draft: MauBinhRulesetVersion) -> None:
-        version.copy_rules_to(draft)
+        """The fields, then a copy of each row bonus and instant win."""
+        super().rules_copy(version, draft)
+        RowBonus.objects.bulk_create(
+            RowBonus(version=draft, row=b.row, category=b.category, chi=b.chi)
+            for b in version.row_bonuses.all()
+        )
+        InstantWinAmount.objects.bulk_create(
+            InstantWinAmount(version=draft, kind=w.kind, chi=w.chi)
+            for w in version.instant_wins.all()
+        )
 
     def rules_as_dict(self, version: MauBinhRulesetVersion) -> dict[str, Any]:
-        return version.rules_as_dict()
+        """The rules as plain data, shaped like ``maubinh.engine.presets.PRESET_DATA``."""
+        return {
+            **super().rules_as_dict(version),
+            "row_bonuses": {
+                f"{b.row}:{b.category}": b.chi
+                for b in sorted(version.row_bonuses.all(), key=lambda b: (b.row, b.category))
+            },
+            "instant_wins": {
+                w.kind: w.chi for w in sorted(version.instant_wins.all(), key=lambda w: w.kind)
+            },
+        }
 
     def rule_errors(self, version: MauBinhRulesetVersion) -> list[str]:
         return ruleset_errors(version, version.row_bonuses.all(), version.instant_wins.all())

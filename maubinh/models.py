@@ -17,7 +17,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 from maubinh.engine.rules import (
@@ -222,36 +222,6 @@ class MauBinhRulesetVersion(RulesetVersion):
             ),
         ]
         permissions = [("approve_maubinhrulesetversion", _("Can approve and activate versions"))]
-
-    # The rules as data: what the adapter copies onto a draft and keeps in the audit trail.
-
-    def copy_rules_to(self, other: MauBinhRulesetVersion) -> None:
-        for name in RULE_FIELDS:
-            setattr(other, name, getattr(self, name))
-        other.save(update_fields=list(RULE_FIELDS))
-        RowBonus.objects.bulk_create(
-            RowBonus(version=other, row=b.row, category=b.category, chi=b.chi)
-            for b in self.row_bonuses.all()
-        )
-        InstantWinAmount.objects.bulk_create(
-            InstantWinAmount(version=other, kind=w.kind, chi=w.chi) for w in self.instant_wins.all()
-        )
-
-    def rules_as_dict(self) -> dict:
-        """The rules as plain data, shaped like ``maubinh.engine.presets.PRESET_DATA``."""
-        return {
-            **{
-                name: plain(value) if isinstance(value := getattr(self, name), Decimal) else value
-                for name in RULE_FIELDS
-            },
-            "row_bonuses": {
-                f"{b.row}:{b.category}": b.chi
-                for b in sorted(self.row_bonuses.all(), key=lambda b: (b.row, b.category))
-            },
-            "instant_wins": {
-                w.kind: w.chi for w in sorted(self.instant_wins.all(), key=lambda w: w.kind)
-            },
-        }
 
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).

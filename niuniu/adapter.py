@@ -27,11 +27,18 @@ from casino.games import (
     RoundResult,
 )
 from casino.kernel.cards import Card, format_cards, parse_cards
+from casino.kernel.money import plain
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
 from niuniu.engine.odds import category_counts
 from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
-from niuniu.models import NiuNiuRulesetVersion
+from niuniu.models import (
+    READING_DEFAULTS,
+    RULE_FIELDS,
+    BonusLine,
+    NiuNiuRulesetVersion,
+    PaytableRow,
+)
 from niuniu.selectors import cached_snapshot
 from niuniu.validation import paytable_errors
 
@@ -118,13 +125,59 @@ class NiuNiuAdapter(GameAdapter):
 
     # The rules of a version: its paytable and bonus lines beside its fields.
 
+    rule_fields = RULE_FIELDS
     rule_relations = ("paytable_rows", "bonus_lines")
 
     def rules_copy(self, version: NiuNiuRulesetVersion, draft: NiuNiuRulesetVersion) -> None:
-        version.copy_rules_to(draft)
+        """The fields, then a copy of each paytable row and bonus line."""
+        super().rules_copy(version, draft)
+        PaytableRow.objects.bulk_create(
+            PaytableRow(
+                version=draft,
+                bet_type=row.bet_type,
+                category=row.category,
+                win_odds=row.win_odds,
+                commission_rate=row.commission_rate,
+                loss_multiple=row.loss_multiple,
+            )
+            for row in version.paytable_rows.all()
+        )
+        BonusLine.objects.bulk_create(
+            BonusLine(
+                version=draft,
+                position=line.position,
+                name=line.name,
+                predicate=line.predicate,
+                odds=line.odds,
+            )
+            for line in version.bonus_lines.all()
+        )
 
     def rules_as_dict(self, version: NiuNiuRulesetVersion) -> dict[str, Any]:
-        return version.rules_as_dict()
+        """The fields, the paytable and the bonus lines. A reading left as the presets take
+        it is not written, so the fingerprint of a version approved before the reading was
+        a setting stays what it was."""
+        return {
+            **{
+                name: value
+                for name, value in super().rules_as_dict(version).items()
+                if name not in READING_DEFAULTS or value != READING_DEFAULTS[name]
+            },
+            "paytable": [
+                [
+                    r.bet_type,
+                    r.category,
+                    _plain(r.win_odds),
+                    _plain(r.commission_rate),
+                    _plain(r.loss_multiple),
+                ]
+                for r in version.paytable_rows.order_by("bet_type", "category")
+            ],
+            "bonus_lines": [
+                [b.position, b.name, b.predicate, _plain(b.odds)]
+                for b in version.bonus_lines.order_by("position")
+            ],
+        }
 
     def rule_errors(self, version: NiuNiuRulesetVersion) -> list[str]:
         return paytable_errors(version, version.paytable_rows.all(), version.bonus_lines.all())
@@ -274,6 +327,11 @@ def _expected_computed(rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
         "box_hand": dict(categories),
         "box_outcome": {"win": Fraction(1, 2), "lose": Fraction(1, 2), "push": Fraction(0)},
     }
+
+
+def _plain(value: object) -> object:
+    """A rule value as JSON: decimals as their shortest exact text ("3", not "3.0000")."""
+    return plain(value) if isinstance(value, Decimal) else value
 
 
 def _parse(text: str, field: str, label: str) -> tuple[Card, ...]:

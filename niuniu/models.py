@@ -11,7 +11,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS, plain
+from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 from niuniu.engine.rules import MAX_BOXES, BetType, BonusPredicate, Category
@@ -77,11 +77,6 @@ DEPOSIT_BASIS_HELP = _(
     'sheet 001 says "100,00 na opção SUPER NIU ... no mínimo 1000,00", ten times the Super '
     "stake itself, as the presets take it."
 )
-
-
-def _plain(value: object) -> object:
-    """A rule value as JSON: decimals as their shortest exact text ("3", not "3.0000")."""
-    return plain(value) if isinstance(value, Decimal) else value
 
 
 def rate_field(verbose_name, **kwargs) -> models.DecimalField:
@@ -216,59 +211,6 @@ class NiuNiuRulesetVersion(RulesetVersion):
                 ) % {"bet": BET_TYPE_LABELS[bet_type], "basis": BET_TYPE_LABELS[basis]}
         if errors:
             raise ValidationError(errors)
-
-    # The rules as data: what the adapter copies onto a draft and keeps in the audit trail.
-
-    def copy_rules_to(self, other: NiuNiuRulesetVersion) -> None:
-        for name in RULE_FIELDS:
-            setattr(other, name, getattr(self, name))
-        other.save(update_fields=list(RULE_FIELDS))
-        PaytableRow.objects.bulk_create(
-            PaytableRow(
-                version=other,
-                bet_type=row.bet_type,
-                category=row.category,
-                win_odds=row.win_odds,
-                commission_rate=row.commission_rate,
-                loss_multiple=row.loss_multiple,
-            )
-            for row in self.paytable_rows.all()
-        )
-        BonusLine.objects.bulk_create(
-            BonusLine(
-                version=other,
-                position=line.position,
-                name=line.name,
-                predicate=line.predicate,
-                odds=line.odds,
-            )
-            for line in self.bonus_lines.all()
-        )
-
-    def rules_as_dict(self) -> dict:
-        # A reading left as the presets take it is not written, so the fingerprint of a
-        # version approved before the reading was a setting stays what it was.
-        return {
-            **{
-                name: _plain(getattr(self, name))
-                for name in RULE_FIELDS
-                if name not in READING_DEFAULTS or getattr(self, name) != READING_DEFAULTS[name]
-            },
-            "paytable": [
-                [
-                    r.bet_type,
-                    r.category,
-                    _plain(r.win_odds),
-                    _plain(r.commission_rate),
-                    _plain(r.loss_multiple),
-                ]
-                for r in self.paytable_rows.order_by("bet_type", "category")
-            ],
-            "bonus_lines": [
-                [b.position, b.name, b.predicate, _plain(b.odds)]
-                for b in self.bonus_lines.order_by("position")
-            ],
-        }
 
 
 #: The readings of the sheets a version may take, each with the one the presets take (and

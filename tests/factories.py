@@ -5,6 +5,7 @@ from decimal import Decimal
 import factory
 from django.contrib.auth.models import User
 
+from casino import games
 from casino.models import Ruleset, Table, TableLimit, Venue
 from casino.players.models import Player
 from casino.staff.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
@@ -40,6 +41,12 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     venue = factory.SubFactory(VenueFactory)
     membership_number = factory.Sequence(lambda n: f"M{n:05d}")
     name = factory.Faker("name")
+
+
+def rules_dict(version: object) -> dict:
+    """A version's rules as its game's adapter gives them (the audit trail's data, the
+    approval's fingerprint)."""
+    return games.of_version(version).rules_as_dict(version)
 
 
 def staff(username: str, role: str, *venues: Venue) -> User:

@@ -37,6 +37,12 @@ def _rendered(response: Any) -> Any:
     return response
 
 
+def _shared(zones: dict[int, zoneinfo.ZoneInfo]) -> zoneinfo.ZoneInfo | None:
+    """The one zone of ``zones``; None if they are in several (or none)."""
+    keys = {tz.key for tz in zones.values()}
+    return zone(keys.pop()) if len(keys) == 1 else None
+
+
 class AmountFields:
     """A model admin or an inline whose money fields (``casino.kernel.amounts.is_money_field``)
     are read by the one reader of amounts (``AmountField``), at the venue of the object
@@ -51,17 +57,17 @@ class AmountFields:
         return super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
 
     def amounts_venue(self, obj: Any) -> Venue | None:
-        """The venue ``obj``'s amounts are read at."""
+        """The venue ``obj``'s amounts are read at: followed along ``venue_path``, each
+        related object kept by Django's own cache of it on ``obj``, so the amounts of one
+        object cost one read of its venue."""
         if obj is None or obj.pk is None:
             return None
-        venue_id = self.venue_of(obj)  # type: ignore[attr-defined]
-        return Venue.objects.filter(pk=venue_id).first() if venue_id else None
-
-    def amounts_written_at(self, obj: Any) -> Venue | None:
-        """The venue ``obj``'s amounts are written at (``amounts_venue``, read once)."""
-        if "_casino_amounts_venue" not in obj.__dict__:
-            obj.__dict__["_casino_amounts_venue"] = self.amounts_venue(obj)
-        return obj.__dict__["_casino_amounts_venue"]
+        *steps, last = self.venue_path.split("__")  # type: ignore[attr-defined]
+        for step in steps:
+            obj = getattr(obj, step)
+            if obj is None:
+                return None
+        return obj if last == "pk" else getattr(obj, last)
 
     def amounts_read_at(self, form_class: Any, obj: Any) -> Any:
         venue = self.amounts_venue(obj)
@@ -136,7 +142,7 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             value = getattr(obj, name)
             if value is None:
                 return None
-            venue = admin_.amounts_written_at(obj)
+            venue = admin_.amounts_venue(obj)
             return venue_money(value, venue) if venue is not None else written(value)
 
         shown.__name__ = f"{name}{WRITTEN}"
@@ -172,21 +178,15 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
     # -- times on the venue's clocks -------------------------------------------------------
 
     def venue_zones(self, request: HttpRequest) -> dict[int, zoneinfo.ZoneInfo]:
-        """The zone of each venue whose rows the user sees here (read once per request)."""
-        cache = request.__dict__.setdefault("_casino_venue_zones", {})
-        if self.opts.label not in cache:
-            venues = Venue.objects.all()
-            if not request.user.is_superuser:
-                venues = venues.filter(pk__in=self.venues_for(request, "view", "change"))
-            cache[self.opts.label] = {
-                pk: zone(name) for pk, name in venues.values_list("pk", "timezone")
-            }
-        return cache[self.opts.label]
+        """The zone of each venue whose rows the user sees here."""
+        venues = Venue.objects.all()
+        if not request.user.is_superuser:
+            venues = venues.filter(pk__in=self.venues_for(request, "view", "change"))
+        return {pk: zone(name) for pk, name in venues.values_list("pk", "timezone")}
 
     def shared_zone(self, request: HttpRequest) -> zoneinfo.ZoneInfo | None:
         """The zone all the user's venues here share; None if they are in several (or none)."""
-        zones = {tz.key for tz in self.venue_zones(request).values()}
-        return zone(zones.pop()) if len(zones) == 1 else None
+        return _shared(self.venue_zones(request))
 
     def zone_of(self, request: HttpRequest, obj: Any) -> zoneinfo.ZoneInfo | None:
         """The zone an object's times are read in: its venue's (None, so UTC, for a preset
@@ -232,7 +232,14 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         the column's title when the user's venues share one, else on each row (and on a
         row of another zone, a preset's UTC)."""
         shown = super().get_list_display(request)
-        return [self._time_column(request, name) if self._is_time(name) else name for name in shown]
+        if not any(self._is_time(name) for name in shown):
+            return shown
+        zones = self.venue_zones(request)
+        shared = _shared(zones)
+        return [
+            self._time_column(name, zones, shared) if self._is_time(name) else name
+            for name in shown
+        ]
 
     def _is_time(self, name: Any) -> bool:
         if not isinstance(name, str):
@@ -242,9 +249,9 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         except FieldDoesNotExist:
             return False
 
-    def _time_column(self, request: HttpRequest, name: str) -> Callable[[Any], str | None]:
-        zones = self.venue_zones(request)
-        shared = self.shared_zone(request)
+    def _time_column(
+        self, name: str, zones: dict[int, zoneinfo.ZoneInfo], shared: zoneinfo.ZoneInfo | None
+    ) -> Callable[[Any], str | None]:
         field = self.opts.get_field(name)
         admin_ = self
 

@@ -21,7 +21,13 @@ from django.views.decorators.http import require_POST
 
 from casino.admin.base import AmountFields, ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.records import money_column
-from casino.admin.writes import InlineRefusalShown, ParseOnlyModelForm, ServiceWrites
+from casino.admin.writes import (
+    InlineRefusalShown,
+    Note,
+    ParseOnlyModelForm,
+    ServiceWrites,
+    Written,
+)
 from casino.kernel.amounts import AmountListField, model_formfield
 from casino.kernel.errors import ServiceError
 from casino.models import Table, TableLimit, TableRulesetChange, Venue
@@ -284,7 +290,9 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
             return limits
         return None
 
-    def write(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> Table:
+    def write(
+        self, request: HttpRequest, form: Any, formsets: list, change: bool
+    ) -> Table | Written:
         data = form.cleaned_data
         limits = self._limits(formsets)
         if not change:
@@ -317,8 +325,7 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
                 game=data["game"],
                 reason=data.get("reason", ""),
             )
-            self.note(
-                request,
+            asked = Note(
                 gettext(
                     "Requested the change of ruleset to %(ruleset)s (request %(id)s); the table "
                     "keeps %(current)s until another manager of the venue approves it."
@@ -329,8 +336,8 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
                     "current": requested.from_ruleset.code,
                 },
                 level=messages.WARNING,
-                instead=not changes,
             )
+            return Written(table, notes=(asked,), instead=not changes)
         return table
 
 

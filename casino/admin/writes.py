@@ -6,12 +6,19 @@ same validation, the same audit events and the same words as the API. When a ser
 refuses (``casino.kernel.errors.ServiceError``), the save is rolled back and the same form is
 shown again with the message on the field the error names (``chip_denominations[1]`` on
 the chips, ``limits.single.min_stake`` on the single limit's row), or above the form.
+
+Django's admin calls a POST's steps (the form, the inlines, the save, the history's
+message, the answer) as separate methods of one registered admin, shared by every request.
+What one POST's steps hand each other (the refusal shown again, what ``write`` said) is
+kept on an admin made for that POST alone (``ServiceWrites.for_post``), never on the
+request or on the saved object.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Self
 
 from django import forms
 from django.contrib import messages
@@ -22,12 +29,35 @@ from django.http import HttpRequest
 
 from casino.kernel.errors import ServiceError
 
-#: Where the admin keeps a service's refusal between the refused save and the form shown again.
-_REFUSAL = "_casino_service_refusal"
+
+@dataclass(frozen=True)
+class Note:
+    """A sentence ``write`` has to say: in the admin's history (LogEntry) and above the
+    page, at ``level``."""
+
+    text: str
+    level: int = messages.SUCCESS
 
 
-def refusal(request: HttpRequest) -> ServiceError | None:
-    return getattr(request, _REFUSAL, None)
+@dataclass(frozen=True)
+class Written:
+    """What ``write`` saved (``obj``, the object the admin logs and redirects to) and what
+    it says about it. ``instead``: nothing was saved but what the notes say (a change only
+    asked for, that another manager approves), so Django's "changed successfully" is not
+    shown."""
+
+    obj: Any
+    notes: tuple[Note, ...] = ()
+    instead: bool = False
+
+
+@dataclass
+class Post:
+    """One POST of a change form, as its steps hand it on: the refusal its form is shown
+    again with, and what its ``write`` saved and said (set once the write is done)."""
+
+    refused: ServiceError | None = None
+    written: Written | None = None
 
 
 def field_path(error: ServiceError) -> list[str]:
@@ -56,9 +86,10 @@ def show_on_form(form: forms.BaseForm, error: ServiceError, *, elsewhere: tuple[
     form.add_error(name if name in form.fields else None, error.message)
 
 
-def with_refusal_shown(form_class: type[forms.BaseForm], request: HttpRequest, **kwargs: Any):
-    """``form_class``, made to show the refusal kept on ``request`` once it has cleaned."""
-    error = refusal(request)
+def with_refusal_shown(
+    form_class: type[forms.BaseForm], error: ServiceError | None, **kwargs: Any
+) -> type[forms.BaseForm]:
+    """``form_class``, made to show ``error`` (a refusal, or None) once it has cleaned."""
     if error is None:
         return form_class
 
@@ -82,34 +113,36 @@ def adopt(instance: models.Model, saved: models.Model) -> None:
 class ServiceWrites:
     """A ``ModelAdmin`` mixin: saves are ``write(request, form, formsets, change)``.
 
-    ``write`` calls the services and returns the saved object; it may add sentences to
-    ``request`` with ``note`` for the admin's history (LogEntry) and the message shown.
+    ``write`` calls the services and returns the saved object, or a :class:`Written` when it
+    has something to say (its notes go in the admin's history and above the page).
+
+    A POST is handled by an admin made for it (``for_post``), which holds that POST's
+    :class:`Post`; the admin the site registered serves every request and holds none.
     """
 
     #: Inputs of the service that an inline shows (e.g. ``limits``), not the main form.
     inline_inputs: tuple[str, ...] = ()
+    #: The POST this admin was made for (``for_post``); None on the registered admin.
+    post: Post | None = None
 
     def write(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> Any:
         raise NotImplementedError
 
-    @staticmethod
-    def note(
-        request: HttpRequest, text: str, *, level: int = messages.SUCCESS, instead: bool = False
-    ) -> None:
-        """Say ``text`` in the admin's history and above the page, at ``level``. ``instead``:
-        nothing was saved but what ``text`` says (e.g. a change only asked for, that
-        another manager approves), so Django's "changed successfully" is not shown."""
-        request.__dict__.setdefault("_casino_admin_notes", []).append(str(text))
-        request.__dict__.setdefault("_casino_admin_shown", []).append((str(text), level))
-        if instead:
-            request.__dict__["_casino_admin_instead"] = True
+    def for_post(self, *, refused: ServiceError | None = None) -> Self:
+        """An admin of the same model and site, for one POST, showing ``refused`` if given."""
+        handler = type(self)(self.model, self.admin_site)  # type: ignore[attr-defined,call-arg]
+        handler.post = Post(refused=refused)
+        return handler
 
-    def message_user(
-        self, request: HttpRequest, message: Any, level: int = messages.INFO, *args, **kwargs
-    ):
-        if level == messages.SUCCESS and request.__dict__.get("_casino_admin_instead"):
-            return  # Django's word that the object was saved: the notes say what was
-        super().message_user(request, message, level, *args, **kwargs)  # type: ignore[misc]
+    @property
+    def refused(self) -> ServiceError | None:
+        """The refusal this POST's form is shown again with (None on a first try, a GET)."""
+        return self.post.refused if self.post is not None else None
+
+    @property
+    def written(self) -> Written | None:
+        """What this POST's ``write`` saved and said (None before it, or without one)."""
+        return self.post.written if self.post is not None else None
 
     def changeform_view(
         self,
@@ -119,38 +152,57 @@ class ServiceWrites:
         extra_context: dict | None = None,
     ) -> Any:
         if request.method != "POST":
-            return super().changeform_view(request, object_id, form_url, extra_context)
+            return super().changeform_view(request, object_id, form_url, extra_context)  # type: ignore[misc]
+        view = super(ServiceWrites, self.for_post()).changeform_view  # type: ignore[misc]
         try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
+            return view(request, object_id, form_url, extra_context)
         except ServiceError as error:
             # The refused save is rolled back (the view's transaction); the same POST is
-            # shown again, its form invalid with the service's message.
-            setattr(request, _REFUSAL, error)
-            for kept in ("_casino_admin_notes", "_casino_admin_shown", "_casino_admin_instead"):
-                request.__dict__.pop(kept, None)
-            return super().changeform_view(request, object_id, form_url, extra_context)
+            # shown again by an admin that knows nothing of the refused write but the
+            # refusal, its form invalid with the service's message.
+            again = super(ServiceWrites, self.for_post(refused=error)).changeform_view  # type: ignore[misc]
+            return again(request, object_id, form_url, extra_context)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
-        form_class = super().get_form(request, obj, change=change, **kwargs)
-        return with_refusal_shown(form_class, request, elsewhere=self.inline_inputs)
+        form_class = super().get_form(request, obj, change=change, **kwargs)  # type: ignore[misc]
+        return with_refusal_shown(form_class, self.refused, elsewhere=self.inline_inputs)
+
+    def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> list:
+        """The inlines (made anew for each request by Django), each told this POST's
+        refusal if it shows a service input."""
+        inlines = super().get_inline_instances(request, obj)  # type: ignore[misc]
+        for inline in inlines:
+            if isinstance(inline, InlineRefusalShown):
+                inline.refused = self.refused
+        return inlines
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         """Nothing is saved here: ``save_related`` writes the object and its inlines at once."""
 
     def save_related(self, request: HttpRequest, form: Any, formsets: list, change: bool) -> None:
+        if self.post is None:
+            raise RuntimeError("a write is a POST's: changeform_view hands it to for_post()")
         saved = self.write(request, form, formsets, change)
-        adopt(form.instance, saved)
-        for text, level in request.__dict__.get("_casino_admin_shown", []):
-            super().message_user(request, text, level)  # type: ignore[misc]
+        written = saved if isinstance(saved, Written) else Written(saved)
+        adopt(form.instance, written.obj)
+        for note in written.notes:
+            super().message_user(request, note.text, note.level)  # type: ignore[misc]
+        self.post.written = written  # for the POST's next steps: the history, the answer
 
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: list, add: bool
     ) -> Any:
-        notes = request.__dict__.get("_casino_admin_notes")
-        if notes:
-            return " ".join(notes)
+        if self.written is not None and self.written.notes:
+            return " ".join(note.text for note in self.written.notes)
         # The form's own fields as Django words them; inlines are not saved by Django here.
-        return super().construct_change_message(request, form, [], add)
+        return super().construct_change_message(request, form, [], add)  # type: ignore[misc]
+
+    def message_user(
+        self, request: HttpRequest, message: Any, level: int = messages.INFO, *args, **kwargs
+    ):
+        if level == messages.SUCCESS and self.written is not None and self.written.instead:
+            return  # Django's word that the object was saved: the notes say what was
+        super().message_user(request, message, level, *args, **kwargs)  # type: ignore[misc]
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         raise PermissionDenied  # ``write`` saves the inlines, through the services
@@ -163,10 +215,12 @@ class InlineRefusalShown:
 
     service_input: str
     row_key_field: str
+    #: The refusal of the POST this inline is shown in (``ServiceWrites.get_inline_instances``).
+    refused: ServiceError | None = None
 
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
-        formset_class = super().get_formset(request, obj, **kwargs)
-        error = refusal(request)
+        formset_class = super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        error = self.refused
         path = field_path(error) if error is not None else []
         if not path or path[0] != self.service_input:
             return formset_class

@@ -36,7 +36,7 @@ from casino.staff.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, to
 from casino.staff.models import ApiToken
 from casino.staff.policy import Capability
 from casino.staff.roles import ROLES, venue_roles
-from casino.staff.throttling import refusal_message
+from casino.staff.throttling import LoginRefusal, refusal_message
 
 TAGS = ["auth"]
 
@@ -115,13 +115,14 @@ class LoginView(ApiView):
     def post(self, request: Request) -> Response:
         data = parse(LoginSerializer, request)
         http_request = request._request
-        user = authenticate(http_request, username=data["username"], password=data["password"])
+        refusal = LoginRefusal()
+        user = authenticate(
+            http_request, username=data["username"], password=data["password"], refusal=refusal
+        )
         if user is None:
-            locked = refusal_message(http_request)
+            locked = refusal_message(refusal)
             if locked is not None:
-                error = LockedOut(locked)
-                error.field = "username"  # type: ignore[attr-defined]
-                raise error
+                raise LockedOut(locked, field="username")
             raise AuthenticationFailed(
                 _("Wrong username or password (or the account is disabled).")
             )

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.exceptions import ParseError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.renderers import JSONRenderer
@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.utils import json
 from rest_framework.views import APIView
 
-from casino.api.errors import ErrorSerializer
+from casino.api.errors import ErrorSerializer, NotFoundAt
 from casino.api.permissions import RolePermission
 
 #: The largest id a path or body may name (PostgreSQL's bigint).
@@ -59,9 +59,7 @@ class ApiView(APIView):
 
 def not_found(what: str, pk: Any, *, field: str | None = None) -> NoReturn:
     """Answer 404 for an object that does not exist or is at another venue (the same)."""
-    error = NotFound(f"there is no {what} {pk} at your venues")
-    error.field = field  # type: ignore[attr-defined]
-    raise error
+    raise NotFoundAt(f"there is no {what} {pk} at your venues", field=field)
 
 
 class Pagination(LimitOffsetPagination):

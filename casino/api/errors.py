@@ -38,12 +38,25 @@ _CODES = {
 _NON_FIELD_KEYS = {api_settings.NON_FIELD_ERRORS_KEY, NON_FIELD_ERRORS}
 
 
-class LockedOut(exceptions.APIException):
+class AboutField:
+    """An API error about one input, which the answer's ``field`` names (None: none)."""
+
+    def __init__(self, detail: Any = None, *, field: str | None = None) -> None:
+        super().__init__(detail)  # type: ignore[call-arg]
+        self.field = field
+
+
+class LockedOut(AboutField, exceptions.APIException):
     """The login lockout refused a username and password (403 ``locked_out``): the right
     password would not help until the lock runs out."""
 
     status_code = status.HTTP_403_FORBIDDEN
     default_code = "locked_out"
+
+
+class NotFoundAt(AboutField, exceptions.NotFound):
+    """An object that does not exist or is at another venue (404 ``not_found``), named by
+    the input ``field``."""
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -159,8 +172,9 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         _field, detail = first_error(exc.detail)
     else:
         detail = str(exc.detail)
+    field = exc.field if isinstance(exc, AboutField) else None
     return Response(
-        error_body(_CODES.get(code, code), detail, getattr(exc, "field", None)),
+        error_body(_CODES.get(code, code), detail, field),
         status=exc.status_code,
         headers=headers,
     )

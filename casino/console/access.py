@@ -35,7 +35,7 @@ from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.timezones import venue_zone
 from casino.models import TableSession
 from casino.staff.policy import Capability, allows, declare
-from casino.staff.throttling import refusal_message
+from casino.staff.throttling import LoginRefusal, refusal_message
 
 View = Callable[..., HttpResponse]
 
@@ -161,9 +161,12 @@ def signed_by(request: HttpRequest, credentials: Credentials, wrong: str) -> tup
     """The supervisor signing with their own username and password, or why nobody does:
     ``wrong``, or the lockout's own message when it refused them (the right password would
     not help then)."""
-    supervisor = authenticate(request, username=credentials.username, password=credentials.password)
+    refusal = LoginRefusal()
+    supervisor = authenticate(
+        request, username=credentials.username, password=credentials.password, refusal=refusal
+    )
     if supervisor is None:
-        return None, refusal_message(request) or wrong
+        return None, refusal_message(refusal) or wrong
     return supervisor, ""
 
 

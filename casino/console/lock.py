@@ -44,20 +44,24 @@ from casino.staff.pins import (
     pin_holder,
     pin_set,
 )
-from casino.staff.throttling import pin_authenticate, refusal_message
+from casino.staff.throttling import LoginRefusal, pin_authenticate, refusal_message
 
 #: Why the page locked: idle, or by hand.
 LOCK_REASONS = ("idle", "manual")
 
 
-def _checked(request: HttpRequest, username: str, secret: str, *, as_pin: bool) -> Any:
+def _checked(
+    request: HttpRequest, username: str, secret: str, *, as_pin: bool, refusal: LoginRefusal
+) -> Any:
     """The account whose PIN (``as_pin``) or password ``secret`` is, or None (the lockout
-    included)."""
-    request.login_entry_point = LoginAttempt.EntryPoint.LOCK  # type: ignore[attr-defined]
+    included: ``refusal`` says so)."""
+    lock = LoginAttempt.EntryPoint.LOCK
     try:
         if as_pin:
-            return pin_authenticate(request, username, secret)
-        return authenticate(request, username=username, password=secret)
+            return pin_authenticate(request, username, secret, entry_point=lock, refusal=refusal)
+        return authenticate(
+            request, username=username, password=secret, entry_point=lock, refusal=refusal
+        )
     except PermissionDenied:
         return None
 
@@ -101,12 +105,13 @@ def unlock(request: HttpRequest) -> HttpResponse:
             ),
             403,
         )
-    user = _checked(request, username, secret, as_pin=by_pin)
+    refusal = LoginRefusal()
+    user = _checked(request, username, secret, as_pin=by_pin, refusal=refusal)
     if user is None:
         wrong = password_only or _(
             "Wrong username, PIN or password: try again, or ask a supervisor."
         )
-        return _refused(refusal_message(request) or wrong, 403)
+        return _refused(refusal_message(refusal) or wrong, 403)
     on_duty = ""
     if signed_in is None:
         login(request, user)  # the login ran out: a new one, by password
@@ -136,15 +141,19 @@ def own_pin(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         password = request.POST.get("password") or ""
         pin = (request.POST.get("pin") or "").strip()
-        request.login_entry_point = LoginAttempt.EntryPoint.LOCK  # type: ignore[attr-defined]
+        refusal = LoginRefusal()
         try:
             confirmed = authenticate(
-                request, username=request.user.get_username(), password=password
+                request,
+                username=request.user.get_username(),
+                password=password,
+                entry_point=LoginAttempt.EntryPoint.LOCK,
+                refusal=refusal,
             )
         except PermissionDenied:
             confirmed = None
         if confirmed is None or confirmed.pk != request.user.pk:
-            errors["password"] = refusal_message(request) or _(
+            errors["password"] = refusal_message(refusal) or _(
                 "That is not your password: type the password you log in with."
             )
         elif pin != (request.POST.get("pin_again") or "").strip():

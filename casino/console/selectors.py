@@ -62,10 +62,30 @@ def console_of(game: str) -> games.GameConsole | None:
 
 
 @dataclass(frozen=True)
+class TableLine:
+    """A table as the console's home lists it: its open session (or None), and whether its
+    game is dealt from this console (a round screen is installed for it)."""
+
+    table: Table
+    open_session: TableSession | None
+    in_console: bool
+
+
+@dataclass(frozen=True)
 class VenueTables:
     venue: Venue
-    tables: list[Table]
+    tables: list[TableLine]
     can_play: bool
+
+
+@dataclass(frozen=True)
+class PitLine:
+    """A live session as the pit view lists it (its figures annotated by the query), with
+    whether the user deals at its venue and whether its game is dealt from this console."""
+
+    session: TableSession
+    can_play: bool
+    in_console: bool
 
 
 def tables_for(*, user: Any) -> list[VenueTables]:
@@ -81,14 +101,18 @@ def tables_for(*, user: Any) -> list[VenueTables]:
     )
     by_venue: dict[int, VenueTables] = {}
     for table in tables:
-        table.open_session = table.open_sessions[0] if table.open_sessions else None
-        table.in_console = console_of(table.game) is not None
         group = by_venue.get(table.venue_id)
         if group is None:
             group = by_venue[table.venue_id] = VenueTables(
                 venue=table.venue, tables=[], can_play=can(user, PLAY, table.venue_id)
             )
-        group.tables.append(table)
+        group.tables.append(
+            TableLine(
+                table=table,
+                open_session=table.open_sessions[0] if table.open_sessions else None,
+                in_console=console_of(table.game) is not None,
+            )
+        )
     return list(by_venue.values())
 
 
@@ -98,7 +122,7 @@ PIT = SUPERVISE | {AUDITOR}
 SLIP_REPORT = Capability.READ_SLIP_REPORT.roles
 
 
-def pit_for(*, user: Any) -> list[TableSession]:
+def pit_for(*, user: Any) -> list[PitLine]:
     """The live sessions at the venues where the user watches the floor (a supervisor, a
     manager, an auditor), each with its settled rounds, what the house made in them and its
     slips waiting for the cage (two queries whatever the number of tables)."""
@@ -126,11 +150,14 @@ def pit_for(*, user: Any) -> list[TableSession]:
         )
         .order_by("table__venue__code", "table__code")
     )
-    found = list(sessions)
-    for session in found:
-        session.can_play = can(user, PLAY, session.table.venue_id)
-        session.in_console = console_of(session.table.game) is not None
-    return found
+    return [
+        PitLine(
+            session=session,
+            can_play=can(user, PLAY, session.table.venue_id),
+            in_console=console_of(session.table.game) is not None,
+        )
+        for session in sessions
+    ]
 
 
 def table_for(*, user: Any, pk: int) -> Table | None:
@@ -295,15 +322,9 @@ def _slips() -> QuerySet[Slip]:
     )
 
 
-def with_lines(slips: Iterable[Slip]) -> list[Slip]:
-    """The slips, each with ``lines``: (denomination, count, amount), the highest first."""
-    found = list(slips)
-    for slip in found:
-        slip.lines = slip_lines(slip)
-    return found
-
-
 def slip_lines(slip: Slip) -> list[tuple[Decimal, int, Decimal]]:
+    """The slip's chips: (denomination, count, amount), the highest first (the templates'
+    ``slip|chip_lines``)."""
     lines = [
         (Decimal(value), int(count), Decimal(value) * int(count))
         for value, count in slip.chips.items()
@@ -312,7 +333,7 @@ def slip_lines(slip: Slip) -> list[tuple[Decimal, int, Decimal]]:
 
 
 def session_slips(*, session: TableSession) -> list[Slip]:
-    return with_lines(_slips().filter(session=session).order_by("-year", "-number"))
+    return list(_slips().filter(session=session).order_by("-year", "-number"))
 
 
 def session_slip_for(*, session: TableSession, pk: int) -> Slip | None:
@@ -367,9 +388,9 @@ def cage_lists(*, venue: Venue) -> CageLists:
     else:
         finished = finished.filter(session__shift__gaming_date=gaming_date)
     return CageLists(
-        waiting=with_lines(slips.filter(status=SlipStatus.REQUESTED).order_by("year", "number")),
-        travelling=with_lines(slips.filter(status=SlipStatus.ISSUED).order_by("year", "number")),
-        finished=with_lines(finished.order_by("-year", "-number")),
+        waiting=list(slips.filter(status=SlipStatus.REQUESTED).order_by("year", "number")),
+        travelling=list(slips.filter(status=SlipStatus.ISSUED).order_by("year", "number")),
+        finished=list(finished.order_by("-year", "-number")),
         gaming_date=gaming_date,
     )
 
@@ -379,11 +400,8 @@ def cage_slip_for(*, venue: Venue, pk: int) -> Slip | None:
 
 
 def slip_for(*, user: Any, pk: int) -> Slip | None:
-    """A slip at one of the user's venues, with its people and lines."""
-    slip = _slips().filter(venue_id__in=venue_ids(user), pk=pk).first()
-    if slip is not None:
-        slip.lines = slip_lines(slip)
-    return slip
+    """A slip at one of the user's venues, with its people."""
+    return _slips().filter(venue_id__in=venue_ids(user), pk=pk).first()
 
 
 # The slip report
@@ -413,7 +431,7 @@ def slip_day(*, venue: Venue, gaming_date: date) -> SlipDay:
     at the venue holds (a number is allocated only with its slip, so a gap is a slip row
     gone or never written; it is reported on the day after it).
     """
-    slips = with_lines(
+    slips = list(
         _slips()
         .filter(venue=venue, session__shift__gaming_date=gaming_date)
         .order_by("year", "number")

@@ -36,9 +36,6 @@ def home(request: HttpRequest) -> HttpResponse:
     """The tables of the user's venues; for those who watch the floor (supervisors,
     managers, auditors), first the pit: every live session with its figures."""
     groups = selectors.tables_for(user=request.user)
-    for group in groups:
-        for table in group.tables:
-            table.in_console = selectors.console_of(table.game) is not None
     languages = {group.venue.language for group in groups}
     if len(languages) == 1:
         use_venue_language(request, languages.pop())

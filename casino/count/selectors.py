@@ -66,6 +66,10 @@ class BoxLine:
     first: BoxCount | None = None
     second: BoxCount | None = None
     counter_ids: set[int] = field(default_factory=set)
+    #: For the user reading the day (``casino.count.views``): why they may not count the
+    #: box ("" if they may), and whether they may count it now.
+    refusal: str = ""
+    may_count: bool = False
 
     @property
     def ready(self) -> bool:

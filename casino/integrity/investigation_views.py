@@ -81,7 +81,8 @@ def _detail(
     assignee = investigation.assigned_to_id == user.pk
     open_ = investigation.status != Status.CLOSED
     context = {
-        "inv": chosen.shown(investigation),
+        "inv": investigation,
+        "shown": chosen.shown(investigation),
         "notes": chosen.investigation_notes(investigation),
         "managers": list(venue_managers(investigation.venue_id)) if manager and open_ else [],
         "outcomes": FluctuationInvestigation.Outcome.choices,
@@ -162,9 +163,9 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
     )
     log = chosen.investigation_log(venue=venue, date_from=date_from, date_to=date_to)
     if request.GET.get("format") == "csv":
-        file_language(request, venue.language)
+        language = file_language(request, venue.language)
         name = f"{venue.code}-investigations-{date_from}-{date_to}.csv"
-        return csv_response(log_export(log), name)
+        return csv_response(log_export(log), name, language=language)
     context = {
         "venues": venues,
         "venue": venue,
@@ -179,6 +180,31 @@ def investigation_log(request: HttpRequest) -> HttpResponse:
 
 def _name(user: Any) -> str:
     return user.get_username() if user is not None else ""
+
+
+def _log_row(line: chosen.InvestigationLine) -> list[Any]:
+    row = line.investigation
+    return [
+        row.opened_at,
+        row.shift.gaming_date if row.shift_id else None,
+        row.shift.name if row.shift_id else row.figures.get("period", ""),
+        row.line_label,
+        row.handle,
+        row.house_win,
+        row.theoretical_win,
+        row.hold_pct,
+        row.range_low_pct,
+        row.range_high_pct,
+        _name(row.assigned_to) or gettext("unassigned"),
+        row.due_at,
+        row.get_status_display(),
+        row.get_outcome_display(),
+        _name(row.findings_by),
+        _name(row.signed_off_by),
+        row.closed_at,
+        line.days_taken,
+        line.overdue,
+    ]
 
 
 def log_export(log: chosen.Log) -> Export:
@@ -205,30 +231,7 @@ def log_export(log: chosen.Log) -> Export:
         Column(gettext("Days taken"), Kind.COUNT),
         Column(gettext("Overdue")),
     ]
-    rows = [
-        [
-            row.opened_at,
-            row.shift.gaming_date if row.shift_id else None,
-            row.shift.name if row.shift_id else row.figures.get("period", ""),
-            row.line_label,
-            row.handle,
-            row.house_win,
-            row.theoretical_win,
-            row.hold_pct,
-            row.range_low_pct,
-            row.range_high_pct,
-            _name(row.assigned_to) or gettext("unassigned"),
-            row.due_at,
-            row.get_status_display(),
-            row.get_outcome_display(),
-            _name(row.findings_by),
-            _name(row.signed_off_by),
-            row.closed_at,
-            row.days_taken,
-            row.overdue,
-        ]
-        for row in log.rows
-    ]
+    rows = [_log_row(line) for line in log.rows]
     return Export(
         currency=venue.currency,
         zone=venue_zone(venue),

@@ -52,25 +52,37 @@ def investigation_notes(investigation: FluctuationInvestigation) -> list[Any]:
     return list(investigation.notes.select_related("author").order_by("written_at", "pk"))
 
 
-def shown(investigation: FluctuationInvestigation, now: datetime | None = None) -> Any:
-    """The investigation with its times in its venue's zone and amounts as it writes them
-    (attributes ``local_*``, ``*_shown``, ``overdue``, ``days_taken``)."""
+@dataclass(frozen=True)
+class InvestigationLine:
+    """An investigation as the pages and the log show it: its amounts as its venue writes
+    them, whether it is overdue, and the days it took (so far, while open)."""
+
+    investigation: FluctuationInvestigation
+    handle_shown: str
+    house_win_shown: str
+    theoretical_win_shown: str
+    overdue: bool
+    days_taken: int
+
+
+def shown(
+    investigation: FluctuationInvestigation, now: datetime | None = None
+) -> InvestigationLine:
+    """The investigation as it is shown (``InvestigationLine``)."""
     venue = investigation.venue
-    tz = zoneinfo.ZoneInfo(venue.timezone)
-    for name in ("opened_at", "due_at", "findings_at", "signed_off_at", "closed_at"):
-        value = getattr(investigation, name)
-        setattr(investigation, f"local_{name}", value.astimezone(tz) if value else None)
-    investigation.handle_shown = venue_money(investigation.handle, venue)
-    investigation.house_win_shown = venue_money(investigation.house_win, venue, signed=True)
-    investigation.theoretical_win_shown = (
-        venue_money(investigation.theoretical_win, venue, signed=True)
-        if investigation.theoretical_win is not None
-        else "—"
-    )
-    investigation.overdue = is_overdue(investigation, now)
     end = investigation.closed_at or now or timezone.now()
-    investigation.days_taken = (end - investigation.opened_at).days
-    return investigation
+    return InvestigationLine(
+        investigation=investigation,
+        handle_shown=venue_money(investigation.handle, venue),
+        house_win_shown=venue_money(investigation.house_win, venue, signed=True),
+        theoretical_win_shown=(
+            venue_money(investigation.theoretical_win, venue, signed=True)
+            if investigation.theoretical_win is not None
+            else "—"
+        ),
+        overdue=is_overdue(investigation, now),
+        days_taken=(end - investigation.opened_at).days,
+    )
 
 
 def investigations_list(
@@ -79,7 +91,7 @@ def investigations_list(
     venue: Venue | None = None,
     status: str = "",
     overdue: bool = False,
-) -> list[FluctuationInvestigation]:
+) -> list[InvestigationLine]:
     """The investigations of the venues whose reports the user reads (one venue's if
     given), newest first, filtered by status and overdue."""
     # The primary's rows: the list is where a manager returns after each step.
@@ -97,8 +109,9 @@ def overdue_investigations(*, venue: Venue) -> list[FluctuationInvestigation]:
     """The venue's investigations past their due date and not closed, the oldest first
     (the dashboard's list)."""
     now = timezone.now()
-    found = _base().filter(overdue_q(now), venue=venue).order_by("due_at", "pk")
-    return [shown(i, now) for i in found[:DASHBOARD_LIMIT]]
+    return list(
+        _base().filter(overdue_q(now), venue=venue).order_by("due_at", "pk")[:DASHBOARD_LIMIT]
+    )
 
 
 @dataclass(frozen=True)
@@ -106,7 +119,7 @@ class Log:
     venue: Venue
     date_from: date
     date_to: date
-    rows: list[FluctuationInvestigation]
+    rows: list[InvestigationLine]
 
 
 def investigation_log(*, venue: Venue, date_from: date, date_to: date) -> Log:

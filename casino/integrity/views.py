@@ -222,13 +222,13 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def integrity_run_now(request: HttpRequest) -> HttpResponse:
     """Managers: ask for a run of a range of gaming dates (an auditor reads, runs nothing)."""
-    request.GET = request.POST  # the venue and dates come with the form (read as a query)
-    _venues, venue = venue_asked(request)
+    # The venue and dates come with the form.
+    _venues, venue = venue_asked(request, asked=request.POST)
     _reader(request, venue)
     if not can(request.user, RUNNERS, venue.pk):
         raise PermissionDenied(gettext("only the venue's managers run the integrity tests"))
     today = venue_today(venue)
-    date_from, date_to = dates_asked(request, today=today, days=1)
+    date_from, date_to = dates_asked(request, today=today, days=1, asked=request.POST)
     integrity_request(venue=venue, date_from=date_from, date_to=date_to, user=request.user)
     return redirect(reverse("reports:integrity") + f"?venue={venue.code}&done=1")
 

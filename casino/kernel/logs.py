@@ -133,7 +133,6 @@ class RequestLogMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = request_id_from(request.headers.get(HEADER))
-        request.request_id = request_id  # type: ignore[attr-defined]
         tokens = [
             (request_id_var, request_id_var.set(request_id)),
             (user_var, user_var.set(None)),

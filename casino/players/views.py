@@ -280,7 +280,7 @@ def comp_report(request: HttpRequest) -> HttpResponse:
 def comp_report_csv(request: HttpRequest) -> HttpResponse:
     """A venue's comps over a range of gaming dates as CSV (``casino.exports``)."""
     _venues_shown, venue = venue_asked(request, required=True)
-    file_language(request, venue.language)
+    language = file_language(request, venue.language)
     date_from, date_to = dates_asked(request, today=venue_today(venue), days=COMPS_DAYS)
     columns = [
         Column(gettext("Gaming date")),
@@ -314,7 +314,7 @@ def comp_report_csv(request: HttpRequest) -> HttpResponse:
         zone=venue_zone(venue),
         sheets=[Sheet(gettext("Comps"), columns, rows)],
     )
-    return csv_response(export, f"{venue.code}-comps-{date_from}-{date_to}.csv")
+    return csv_response(export, f"{venue.code}-comps-{date_from}-{date_to}.csv", language=language)
 
 
 # The comp policy

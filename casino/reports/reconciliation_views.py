@@ -62,7 +62,9 @@ def reconciliation_file(request: HttpRequest, name: str) -> HttpResponse:
     if name not in FILES:
         raise Http404("no such file")
     _venues, venue, day, _errors = _asked(request)
-    exports.file_language(request, venue.language)
+    language = exports.file_language(request, venue.language)
     found = reconciliation(venue, day)
     filename = f"{venue.code}-reconciliation-{day.isoformat()}.{name}"
-    return exports.report_file(name, filename, found, export=export_of, pdf=render_pdf)
+    return exports.report_file(
+        name, filename, found, export=export_of, pdf=render_pdf, language=language
+    )

@@ -67,8 +67,19 @@ def report_file_content(*, report: ShiftReport, name: str) -> tuple[str, bytes] 
     return (stored[0], bytes(stored[1])) if stored else None
 
 
-def shifts_with_reports(*, venue: Venue, date_from: date, date_to: date) -> list[Shift]:
-    """The venue's shifts in the date range, newest first, each with ``report`` (or None)
+@dataclass(frozen=True)
+class ShiftLine:
+    """A shift as the dashboard lists it: its shift report (or None) and its hours on the
+    venue's clocks (the shift counts its sessions as ``tables``)."""
+
+    shift: Shift
+    report: ShiftReport | None
+    local_start: datetime
+    local_end: datetime
+
+
+def shifts_with_reports(*, venue: Venue, date_from: date, date_to: date) -> list[ShiftLine]:
+    """The venue's shifts in the date range, newest first, each with its report (or None)
     and its hours in the venue's time zone."""
     shifts = list(
         Shift.objects.filter(venue=venue, gaming_date__range=(date_from, date_to))
@@ -83,11 +94,15 @@ def shifts_with_reports(*, venue: Venue, date_from: date, date_to: date) -> list
         .order_by("-starts_at")
     )
     tz = zoneinfo.ZoneInfo(venue.timezone)
-    for shift in shifts:
-        shift.report = shift.shift_reports[0] if shift.shift_reports else None
-        shift.local_start = shift.starts_at.astimezone(tz)
-        shift.local_end = shift.ends_at.astimezone(tz)
-    return shifts
+    return [
+        ShiftLine(
+            shift=shift,
+            report=shift.shift_reports[0] if shift.shift_reports else None,
+            local_start=shift.starts_at.astimezone(tz),
+            local_end=shift.ends_at.astimezone(tz),
+        )
+        for shift in shifts
+    ]
 
 
 @dataclass(frozen=True)

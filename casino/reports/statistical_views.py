@@ -173,7 +173,9 @@ def statistical_file(request: HttpRequest, name: str) -> HttpResponse:
     if name not in FILES:
         raise Http404("no such file")
     _venues, venue, day, _errors = _asked(request)
-    exports.file_language(request, venue.language)
+    language = exports.file_language(request, venue.language)
     report = statistical_report(venue=venue, day=day)
     filename = f"{venue.code}-statistical-{day.isoformat()}.{name}"
-    return exports.report_file(name, filename, report, export=export_of, pdf=render_pdf)
+    return exports.report_file(
+        name, filename, report, export=export_of, pdf=render_pdf, language=language
+    )

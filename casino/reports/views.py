@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -73,25 +73,35 @@ def _render(request: HttpRequest, venue: Venue, template: str, context: dict) ->
 
 
 def dates_asked(
-    request: HttpRequest, *, today: date, days: int, longest: int = MAX_DAYS
+    request: HttpRequest,
+    *,
+    today: date,
+    days: int,
+    longest: int = MAX_DAYS,
+    asked: QueryDict | None = None,
 ) -> tuple[date, date]:
     """``?from=`` and ``?to=`` (dates, in either order; one that is not a date is left
     out): by default the ``days`` days up to ``today``; at most ``longest`` days, those
-    ending on the later date."""
-    date_to = _date(request.GET.get("to"), today)
-    date_from = _date(request.GET.get("from"), date_to - timedelta(days=days - 1))
+    ending on the later date. ``asked``: where they are read, when not the query (a
+    form's POST)."""
+    asked = request.GET if asked is None else asked
+    date_to = _date(asked.get("to"), today)
+    date_from = _date(asked.get("from"), date_to - timedelta(days=days - 1))
     if date_from > date_to:
         date_from, date_to = date_to, date_from
     return max(date_from, date_to - timedelta(days=longest - 1)), date_to
 
 
-def venue_asked(request: HttpRequest, *, required: bool = True) -> tuple[list[Venue], Venue | None]:
+def venue_asked(
+    request: HttpRequest, *, required: bool = True, asked: QueryDict | None = None
+) -> tuple[list[Venue], Venue | None]:
     """The venues whose reports the user reads, and the one ``?venue=`` names (another
     venue: 404 if they do not work there, 403 if they hold no reader's role there); without
     one, their first when ``required``. The venue shown is logged and its language spoken
-    (unless the user picked one)."""
+    (unless the user picked one). ``asked``: where ``venue`` is read, when not the query
+    (a form's POST)."""
     venues = list(selectors.report_venues(user=request.user))
-    code = request.GET.get("venue")
+    code = (request.GET if asked is None else asked).get("venue")
     venue = next((v for v in venues if v.code == code), None) if code else None
     if code and venue is None:
         wanted = Venue.objects.filter(code=code).first()
@@ -308,14 +318,15 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     venue_language = report.venue.language or settings.LANGUAGE_CODE
     figures = report.figures or {}
     built_in = figures.get("shift", {}).get("language") or venue_language
-    if exports.file_language(request, venue_language, filed=True) != built_in and figures:
+    language = exports.file_language(request, venue_language, filed=True)
+    if language != built_in and figures:
         # the stored files are the filed copies, in the language they were built in:
         # another is written now
         content = outputs.render_one(figures, name) or content
     shift = report.shift
     stem, _dot, extension = name.rpartition(".")
     filename = f"{report.venue.code}-{shift.gaming_date}-{shift.name}-{stem}.{extension}"
-    return exports.download(content, filename, content_type)
+    return exports.download(content, filename, content_type, language=language)
 
 
 # Periods: a venue's figures over a day, week, month or year to date or a range of gaming
@@ -553,7 +564,7 @@ PERIOD_KINDS = {
 def period_report_csv(request: HttpRequest) -> HttpResponse:
     """The page's lines, every one of them, as CSV (``casino.exports``)."""
     _venues, venue = venue_asked(request)
-    exports.file_language(request, venue.language)
+    language = exports.file_language(request, venue.language)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])
@@ -592,4 +603,4 @@ def period_report_csv(request: HttpRequest) -> HttpResponse:
         ],
     )
     name = f"{venue.code}-{period.kind}-{period.start}-{period.end}-{figures.dimension.code}.csv"
-    return csv_response(export, name)
+    return csv_response(export, name, language=language)

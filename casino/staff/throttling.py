@@ -47,11 +47,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -145,6 +145,17 @@ def clear(*, username: str, address: str) -> None:
     cache.delete(_pair_key(username, address))
 
 
+@dataclass
+class LoginRefusal:
+    """Whether the lockout refused one login, and why (``outcome``, a
+    ``LoginAttempt.Outcome``; None if the password was checked). ``authenticate()`` answers
+    None for a refused login as for a wrong password: a caller that tells the two apart
+    passes one of these along as a credential, ``authenticate(request, username=...,
+    password=..., refusal=refused)``, and reads it afterwards."""
+
+    outcome: str | None = None
+
+
 @dataclass(frozen=True)
 class Attempt:
     """A login attempt as the lockout sees it."""
@@ -153,17 +164,32 @@ class Attempt:
     address: str
     pair_key: str
     address_key: str
+    #: Where the login was typed (``LoginAttempt.EntryPoint``).
+    entry_point: str
 
     @classmethod
-    def of(cls, username: str, request: HttpRequest | None) -> Attempt:
+    def of(
+        cls, username: str, request: HttpRequest | None, entry_point: str | None = None
+    ) -> Attempt:
+        """``entry_point``: named by the view that asks (the console's lock screen), else
+        read from the request's path."""
         address = client_address(request)
-        return cls(username, address, _pair_key(username, address), _address_key(address))
+        if entry_point not in LoginAttempt.EntryPoint.values:
+            entry_point = _entry_point(request)
+        return cls(
+            username, address, _pair_key(username, address), _address_key(address), entry_point
+        )
 
 
-def _refuse(attempt: Attempt, request: HttpRequest | None, outcome: str, first: bool) -> None:
-    if request is not None:
-        # authenticate() answers None either way; the API's login tells the two apart.
-        request.login_refused = outcome  # type: ignore[attr-defined]
+def _refuse(
+    attempt: Attempt,
+    request: HttpRequest | None,
+    outcome: str,
+    first: bool,
+    refusal: LoginRefusal | None,
+) -> None:
+    if refusal is not None:
+        refusal.outcome = outcome
     if first:
         # The first refusal of a window is the lockout; later ones are counted only.
         _record(attempt, request, outcome)
@@ -177,7 +203,7 @@ def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None
         username=attempt.username,
         address=attempt.address,
         user_agent=(request.META.get("HTTP_USER_AGENT", "") if request is not None else ""),
-        entry_point=_entry_point(request),
+        entry_point=attempt.entry_point,
         outcome=outcome,
     )
     if outcome == LoginAttempt.Outcome.SUCCEEDED:
@@ -200,9 +226,9 @@ def _record(attempt: Attempt, request: HttpRequest | None, outcome: str) -> None
     )
 
 
-def refusal_message(request: HttpRequest | None) -> str | None:
+def refusal_message(refusal: LoginRefusal) -> str | None:
     """What to tell someone whose login the lockout refused (None if it did not)."""
-    refused = getattr(request, "login_refused", None)
+    refused = refusal.outcome
     if refused is None:
         return None
     minutes = lockout_seconds() // 60
@@ -226,17 +252,23 @@ class LockoutAuthenticationForm(AuthenticationForm):
     locked_out: str | None = None
 
     def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            self.locked_out = refusal_message(self.request)
-            raise
+        # Django's ``AuthenticationForm.clean``, the refusal passed along to be read.
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            refusal = LoginRefusal()
+            self.user_cache = authenticate(
+                self.request, username=username, password=password, refusal=refusal
+            )
+            if self.user_cache is None:
+                self.locked_out = refusal_message(refusal)
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
 
 
 def _entry_point(request: HttpRequest | None) -> str:
-    named = getattr(request, "login_entry_point", None)  # set by the view that asks
-    if named in LoginAttempt.EntryPoint.values:
-        return named
+    """Where a login was typed, by the request's path."""
     path = getattr(request, "path_info", "") or ""
     if path.startswith("/api/"):
         return LoginAttempt.EntryPoint.API
@@ -249,15 +281,17 @@ def _entry_point(request: HttpRequest | None) -> str:
     return LoginAttempt.EntryPoint.OTHER
 
 
-def _take(attempt: Attempt, request: HttpRequest | None) -> None:
-    """Count the attempt against both limits; past either, refuse it (``PermissionDenied``)."""
+def _take(attempt: Attempt, request: HttpRequest | None, refusal: LoginRefusal | None) -> None:
+    """Count the attempt against both limits; past either, refuse it (``PermissionDenied``),
+    saying why on ``refusal``."""
     pair = take_attempt(attempt.pair_key)
     if pair > failure_limit():
-        _refuse(attempt, request, LoginAttempt.Outcome.LOCKED_OUT, pair == failure_limit() + 1)
+        first = pair == failure_limit() + 1
+        _refuse(attempt, request, LoginAttempt.Outcome.LOCKED_OUT, first, refusal)
     at_address = take_attempt(attempt.address_key)
     if at_address > address_failure_limit():
         first = at_address == address_failure_limit() + 1
-        _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first)
+        _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first, refusal)
 
 
 def _checked(attempt: Attempt, request: HttpRequest | None, user: Any) -> Any:
@@ -285,26 +319,38 @@ class LockoutBackend(ModelBackend):
         request: HttpRequest | None,
         username: str | None = None,
         password: str | None = None,
+        entry_point: str | None = None,
+        refusal: LoginRefusal | None = None,
         **kwargs: Any,
     ) -> Any:
+        """Two credentials of ``authenticate()`` of its own: ``entry_point``, where the login
+        was typed when the path does not say it (``LoginAttempt.EntryPoint.LOCK``), and
+        ``refusal``, told whether the lockout refused the login."""
         name = username or kwargs.get(get_user_model().USERNAME_FIELD)
         if not isinstance(name, str) or not name or password is None:
             return None  # nothing to check (Django asks every backend)
-        attempt = Attempt.of(name, request)
-        _take(attempt, request)
+        attempt = Attempt.of(name, request, entry_point)
+        _take(attempt, request, refusal)
         user = super().authenticate(request, username=username, password=password, **kwargs)
         return _checked(attempt, request, user)
 
 
-def pin_authenticate(request: HttpRequest, username: str, pin: str) -> Any:
+def pin_authenticate(
+    request: HttpRequest,
+    username: str,
+    pin: str,
+    *,
+    entry_point: str | None = None,
+    refusal: LoginRefusal | None = None,
+) -> Any:
     """The active account ``username`` if ``pin`` is its console PIN, else None; behind the
     same lockout and counts as a password (a PIN is short: five tries per username and
     address in the window, and they add up with wrong passwords). ``PermissionDenied``
     when the lockout refuses it, as ``authenticate()`` would."""
     from casino.staff.pins import pin_matches
 
-    attempt = Attempt.of(username, request)
-    _take(attempt, request)
+    attempt = Attempt.of(username, request, entry_point)
+    _take(attempt, request, refusal)
     user = get_user_model()._default_manager.filter(username=username, is_active=True).first()
     if user is not None and not pin_matches(user, pin):
         user = None

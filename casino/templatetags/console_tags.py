@@ -24,6 +24,15 @@ register = template.Library()
 
 
 @register.filter
+def chip_lines(slip: Any) -> list[tuple[Decimal, int, Decimal]]:
+    """``{% for denomination, count, amount in slip|chip_lines %}``: a slip's chips, the
+    highest first."""
+    from casino.console.selectors import slip_lines
+
+    return slip_lines(slip)
+
+
+@register.filter
 def money(amount: Decimal | None, venue: Any) -> str:
     """``{{ amount|money:venue }}`` in the venue's currency and grouping;
     ``{{ amount|money:venue.currency }}`` in the currency, grouped with commas."""

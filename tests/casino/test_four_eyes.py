@@ -26,7 +26,7 @@ from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import preset_install, venue_ruleset_from_preset
-from tests.factories import UserFactory, VenueFactory, niuniu_table, staff
+from tests.factories import UserFactory, VenueFactory, niuniu_table, rules_dict, staff
 from tests.niuniu.test_admin import change_url, form_data, row_prefix
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +92,7 @@ def test_nobody_who_edited_a_draft_approves_it(active, manager, approver, venue)
     # given A clones, B edits, A edits again
     draft = version_clone(version=active, user=manager)
     for person, rate in ((approver, "0.04"), (manager, "0.03")):
-        before = draft.rules_as_dict()
+        before = rules_dict(draft)
         PaytableRow.objects.filter(version=draft, bet_type="single", category="NIU_9").update(
             commission_rate=rate
         )
@@ -135,7 +135,7 @@ def test_an_approval_is_refused_when_the_draft_changed_since_it_was_shown(
     shown = version_content_hash(draft)
     assert shown in page
     # when A changes a commission before B clicks Approve
-    before = draft.rules_as_dict()
+    before = rules_dict(draft)
     PaytableRow.objects.filter(version=draft, bet_type="single", category="NIU_9").update(
         commission_rate=Decimal("0")
     )
@@ -216,7 +216,7 @@ def test_the_admin_copies_a_preset_to_the_managers_venue_and_offers_no_clone(
     assert copy.status == VersionStatus.DRAFT
     assert copy.created_by == manager
     # the preset's rules, rounded to the venue's chip unit (a preset's unit is 1)
-    assert copy.rules_as_dict() == {**preset.rules_as_dict(), "rounding_unit": "1000"}
+    assert rules_dict(copy) == {**rules_dict(preset), "rounding_unit": "1000"}
     assert copy.rounding_unit == venue.rounding_unit
     assert NiuNiuRulesetVersion.objects.filter(ruleset=preset.ruleset).count() == 1
     events = AuditEvent.objects.filter(user=manager)

@@ -21,6 +21,7 @@ from maubinh.models import MauBinhRulesetVersion
 from niuniu import services as niuniu_services
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import client_for
+from tests.factories import rules_dict
 from tests.niuniu.test_admin import form_data
 
 pytestmark = pytest.mark.django_db
@@ -55,8 +56,8 @@ def admin_url(version, action="change"):
 
 def test_a_venue_copy_starts_from_the_venue_unit_and_rounds_up(draft, venue):
     assert (draft.rounding_unit, draft.rounding_mode) == (venue.rounding_unit, "up")
-    assert draft.rules_as_dict()["rounding_unit"] == "1000"
-    assert draft.rules_as_dict()["rounding_mode"] == "up"
+    assert rules_dict(draft)["rounding_unit"] == "1000"
+    assert rules_dict(draft)["rounding_mode"] == "up"
 
 
 def test_the_rounding_is_edited_on_the_draft_form_and_audited(client, draft, manager):
@@ -97,13 +98,13 @@ def test_a_senseless_rounding_is_refused_with_a_message(
     client.force_login(manager)
     data = form_data(client.get(admin_url(draft)))
     data.update(rounding_unit=unit, rounding_mode=mode)
-    before = type(draft).objects.get(pk=draft.pk).rules_as_dict()
+    before = rules_dict(type(draft).objects.get(pk=draft.pk))
     # when
     response = client.post(admin_url(draft), data)
     # then
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert type(draft).objects.get(pk=draft.pk).rules_as_dict() == before
+    assert rules_dict(type(draft).objects.get(pk=draft.pk)) == before
     assert not AuditEvent.objects.filter(action="ruleset.edit").exists()
 
 

@@ -12,6 +12,7 @@ from casino.services.rulesets import version_approve, version_content_hash
 from casino.staff.roles import MANAGER
 from maubinh.models import InstantWinAmount, MauBinhRulesetVersion, RowBonus
 from maubinh.services import venue_ruleset_from_preset
+from tests.factories import rules_dict
 from tests.niuniu.test_admin import form_data
 
 pytestmark = pytest.mark.django_db
@@ -100,11 +101,11 @@ def test_bad_rules_are_refused_with_a_message(client, draft, manager, change, me
             data[f"{prefix_of(page, kind='dragon')}-chi"] = value
         else:
             data[key] = value
-    before = MauBinhRulesetVersion.objects.get(pk=draft.pk).rules_as_dict()
+    before = rules_dict(MauBinhRulesetVersion.objects.get(pk=draft.pk))
     response = client.post(change_url(draft), data)
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert MauBinhRulesetVersion.objects.get(pk=draft.pk).rules_as_dict() == before
+    assert rules_dict(MauBinhRulesetVersion.objects.get(pk=draft.pk)) == before
 
 
 def test_the_last_editor_is_refused_approval(client, draft, manager):
@@ -151,7 +152,7 @@ def test_a_clone_carries_the_rules_and_is_a_draft(client, draft, approver, manag
     clone = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
     assert response.status_code == 302 and response["Location"] == change_url(clone)
     assert clone.status == VersionStatus.DRAFT and clone.cloned_from == draft
-    assert clone.rules_as_dict() == draft.rules_as_dict()
+    assert rules_dict(clone) == rules_dict(draft)
 
 
 def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft, manager):
@@ -172,10 +173,10 @@ def test_a_new_draft_from_the_admin_starts_from_the_standard_rows(client, draft,
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     created = MauBinhRulesetVersion.objects.get(ruleset=draft.ruleset, number=2)
-    rules = created.rules_as_dict()
+    rules = rules_dict(created)
     assert (rules["scoop_multiplier"], rules["fee_rate"]) == (1, "0.04")
     assert rules["foul_counts_as_scoop"] is False
-    assert rules["row_bonuses"] == draft.rules_as_dict()["row_bonuses"]
+    assert rules["row_bonuses"] == rules_dict(draft)["row_bonuses"]
     assert rules["instant_wins"] == {
         "dragon": 72,
         "dragon_flush": 0,

@@ -13,6 +13,7 @@ from maubinh.engine import InstantWin, presets
 from maubinh.models import InstantWinAmount, MauBinhRulesetVersion
 from maubinh.selectors import cached_snapshot, ruleset_snapshot, version_with_rules
 from maubinh.services import venue_ruleset_from_preset
+from tests.factories import rules_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_the_snapshot_of_a_venue_copy_equals_the_preset(code, venue, manager):
     # and the version's rules read like the preset's data (an unpaid instant win at 0), with
     # the venue's chip unit as the copy's rounding unit
     data = presets.PRESET_DATA[code]
-    assert version.rules_as_dict() == {
+    assert rules_dict(version) == {
         **{name: data[name] for name in SNAPSHOT_RULES},
         "instant_wins": {
             kind.value: data["instant_wins"].get(kind.value, 0) for kind in InstantWin
@@ -93,7 +94,7 @@ def test_installing_the_presets_twice_changes_nothing():
     for version in MauBinhRulesetVersion.objects.select_related("ruleset"):
         assert version.status == "active" and version.ruleset.venue is None
         assert set(version.figures["house_take"]) == {"2", "3", "4"}
-        assert version.rules_as_dict()["row_bonuses"] == dict(
+        assert rules_dict(version)["row_bonuses"] == dict(
             presets.PRESET_DATA[version.ruleset.code]["row_bonuses"]
         )
     assert "bigkool-2016:" in out.getvalue() and "4 players" in out.getvalue()

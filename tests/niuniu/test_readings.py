@@ -43,7 +43,7 @@ from tests.casino.api import (
     open_session,
     round_body,
 )
-from tests.factories import staff
+from tests.factories import rules_dict, staff
 from tests.niuniu.test_admin import change_url, form_data
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def snapshot(version):
 def test_a_version_from_a_preset_takes_todays_readings_and_writes_none(draft):
     assert {name: getattr(draft, name) for name in READING_DEFAULTS} == READING_DEFAULTS
     # Not written into its rules, so the fingerprints of versions approved before stay.
-    assert not set(READING_DEFAULTS) & set(draft.rules_as_dict())
+    assert not set(READING_DEFAULTS) & set(rules_dict(draft))
     rules = snapshot(draft)
     assert (rules.level_with_niu_niu, dict(rules.deposit_bases), rules.max_boxes) == (
         frozenset(),
@@ -99,7 +99,7 @@ def test_each_reading_is_edited_on_a_draft_in_the_admin(
     version_approve(version=draft, content_hash=version_content_hash(draft), user=approver)
     clone = version_clone(version=draft, user=manager)
     assert getattr(clone, field) == value
-    assert clone.rules_as_dict() == draft.rules_as_dict()
+    assert rules_dict(clone) == rules_dict(draft)
 
 
 def test_the_admin_quotes_the_sheets_for_each_choice(client, draft, manager):
@@ -140,7 +140,7 @@ def test_a_reading_that_cannot_be_is_refused_with_a_message(
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
     assert message in " ".join(errors[field])
-    assert NiuNiuRulesetVersion.objects.get(pk=draft.pk).rules_as_dict() == draft.rules_as_dict()
+    assert rules_dict(NiuNiuRulesetVersion.objects.get(pk=draft.pk)) == rules_dict(draft)
 
 
 def test_an_approved_version_keeps_its_readings(draft, manager, approver):

@@ -48,8 +48,14 @@ class RulesetDetailView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         ruleset = found(selectors.ruleset_get(user=request.user, pk=pk), "ruleset", pk)
-        ruleset.versions = selectors.ruleset_versions(ruleset=ruleset)
-        return Response(s.RulesetDetailSerializer(ruleset).data)
+        versions = selectors.ruleset_versions(ruleset=ruleset)
+        # The shape of ``RulesetDetailSerializer``: the ruleset, then its versions.
+        return Response(
+            {
+                **s.RulesetSerializer(ruleset).data,
+                "versions": s.RulesetVersionSummarySerializer(versions, many=True).data,
+            }
+        )
 
 
 def _version_serializers() -> PolymorphicProxySerializer:

@@ -28,7 +28,7 @@ from casino.kernel.errors import InvalidInput
 from casino.services.closing import session_close, session_reconcile
 from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.staff.policy import Capability
-from casino.staff.throttling import refusal_message
+from casino.staff.throttling import LoginRefusal, refusal_message
 
 # Sessions
 
@@ -38,16 +38,18 @@ def co_signer(request: Request, credentials: dict[str, str], *, field: str) -> A
     ``authenticate()``, so the login lockout counts a wrong password (403 ``locked_out``
     once it refuses; 400 on ``field`` for a wrong password)."""
     http_request = request._request
+    refusal = LoginRefusal()
     person = authenticate(
-        http_request, username=credentials["username"], password=credentials["password"]
+        http_request,
+        username=credentials["username"],
+        password=credentials["password"],
+        refusal=refusal,
     )
     if person is not None:
         return person
-    locked = refusal_message(http_request)
+    locked = refusal_message(refusal)
     if locked is not None:
-        error = LockedOut(locked)
-        error.field = field  # type: ignore[attr-defined]
-        raise error
+        raise LockedOut(locked, field=field)
     raise InvalidInput(
         _("wrong username or password of the person who signs the count (%(field)s)")
         % {"field": field},

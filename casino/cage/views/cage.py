@@ -224,7 +224,7 @@ def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
     venue = _report_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
-    file_language(request, venue.language)
+    language = file_language(request, venue.language)
     day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
     columns = [
         Column(_("Slip")),
@@ -257,4 +257,5 @@ def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
         zone=venue_zone(venue),
         sheets=[Sheet(_("Slips"), columns, rows)],
     )
-    return csv_response(export, f"slips-{venue.code}-{day.gaming_date.isoformat()}.csv")
+    name = f"slips-{venue.code}-{day.gaming_date.isoformat()}.csv"
+    return csv_response(export, name, language=language)

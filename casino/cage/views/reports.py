@@ -90,7 +90,7 @@ def cash_report(request: HttpRequest) -> HttpResponse:
 def cash_report_csv(request: HttpRequest) -> HttpResponse:
     """The log entries, then the report candidates, as CSV (``casino.exports``)."""
     venue = _venue(request)
-    file_language(request, venue.language)
+    language = file_language(request, venue.language)
     date_from, date_to = _dates(request, venue)
     with replica_reads():
         report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
@@ -160,7 +160,9 @@ def cash_report_csv(request: HttpRequest) -> HttpResponse:
         currency=venue.currency, zone=venue_zone(venue), heading=heading, sheets=[log, candidates]
     )
     return csv_response(
-        export, f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv"
+        export,
+        f"cash-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.csv",
+        language=language,
     )
 
 

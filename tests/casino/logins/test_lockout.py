@@ -150,8 +150,9 @@ def test_the_console_supervisor_approval_is_locked_out_too(limits, floor):
     request = RequestFactory().post("/console/sessions/1/close/", REMOTE_ADDR="10.0.0.9")
     for _n in range(3):
         assert authenticate(request, username="supervisor", password="nope") is None
-    assert authenticate(request, username="supervisor", password=PASSWORD) is None
-    assert request.login_refused == Outcome.LOCKED_OUT
+    refusal = throttling.LoginRefusal()
+    assert authenticate(request, username="supervisor", password=PASSWORD, refusal=refusal) is None
+    assert refusal.outcome == Outcome.LOCKED_OUT
     assert set(LoginAttempt.objects.values_list("entry_point", flat=True)) == {
         LoginAttempt.EntryPoint.APPROVAL
     }

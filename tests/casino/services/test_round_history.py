@@ -30,7 +30,7 @@ from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft
 from tests.casino.api import client_for, settle
-from tests.factories import staff
+from tests.factories import rules_dict, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -147,7 +147,7 @@ def test_a_dealt_round_settles_as_previewed_after_the_rules_change(floor, sessio
     approver = staff("second-manager", MANAGER, floor.venue)
     v1 = version_in_force(model=NiuNiuRulesetVersion, ruleset=floor.table.ruleset)
     v2 = version_clone(version=v1, user=manager)
-    before = v2.rules_as_dict()
+    before = rules_dict(v2)
     v2.rounding_mode = "down"
     version_save_draft(version=v2, user=manager)
     version_record_edit(version=v2, user=manager, before=before)

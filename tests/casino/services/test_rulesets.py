@@ -20,7 +20,7 @@ from casino.services.rulesets import (
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset
-from tests.factories import staff
+from tests.factories import rules_dict, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def test_another_person_approves_and_is_recorded(draft, approver):
 
 def test_an_edit_makes_the_editor_one_who_cannot_approve(draft, manager, approver, venue):
     # given the draft made by the manager and edited by the approver
-    before = draft.rules_as_dict()
+    before = rules_dict(draft)
     PaytableRow.objects.filter(version=draft, bet_type="single", category="NIU_9").update(
         commission_rate="0.04"
     )
@@ -135,7 +135,7 @@ def test_an_approved_version_cannot_be_edited(draft, approver, manager):
 
 def test_a_clone_copies_every_rule(draft, manager):
     clone = version_clone(version=draft, user=manager)
-    original = draft.rules_as_dict()
-    copied = clone.rules_as_dict()
+    original = rules_dict(draft)
+    copied = rules_dict(clone)
     assert copied == original
     assert len(copied["paytable"]) == 3 * 11
