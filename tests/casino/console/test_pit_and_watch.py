@@ -97,8 +97,14 @@ def test_the_read_only_view_and_every_write_refuse_the_auditor(client, floor, se
 def test_supervisors_read_the_floor_in_the_admin_and_nothing_else(client, floor, session):
     signed_in(client, floor.supervisor)
     assert client.get(reverse("admin:index")).status_code == 200
-    for model in ("tablesession", "round", "slip", "table", "player"):
-        assert client.get(reverse(f"admin:casino_{model}_changelist")).status_code == 200, model
+    for model in (
+        "casino_tablesession",
+        "casino_round",
+        "cage_slip",
+        "casino_table",
+        "players_player",
+    ):
+        assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200, model
     assert client.get(reverse("admin:casino_table_add")).status_code == 403
     assert client.get(reverse("admin:casino_ruleset_changelist")).status_code == 403
     assert client.get(reverse("admin:casino_auditevent_changelist")).status_code == 403

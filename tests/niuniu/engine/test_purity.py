@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE_FILES = sorted((ROOT / "niuniu" / "engine").glob("*.py"))
-PURE_HELPERS = [ROOT / "casino" / "cards.py", ROOT / "casino" / "money.py"]
+PURE_HELPERS = [ROOT / "casino" / "kernel" / "cards.py", ROOT / "casino" / "kernel" / "money.py"]
 ALLOWED_PROJECT_MODULES = ("casino.kernel.cards", "casino.kernel.money", "niuniu.engine")
 
 
