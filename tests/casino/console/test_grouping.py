@@ -182,7 +182,7 @@ def test_the_admins_records_write_amounts_as_the_venue_does(client, grouped, ses
     slip_request(session=session, user=grouped.dealer, kind="fill", chips={"100000": 10})
     drop_record(session=session, user=grouped.supervisor, amount=D("1000000"))
     client.force_login(grouped.supervisor)
-    slips = client.get("/admin/casino/slip/").content.decode()
+    slips = client.get("/admin/cage/slip/").content.decode()
     assert f'<td class="field-amount_shown">{million}</td>' in slips
     ledger = client.get("/admin/casino/ledgerentry/").content.decode()
     amounts = re.findall(r'<td class="field-amount_shown">([^<]*)</td>', ledger)
