@@ -122,9 +122,10 @@ def build(shift_id: int) -> None:
     django.setup()
     from django.db import connection
 
-    from casino.models import Bet, LedgerEntry, Round, ShiftReportCell
+    from casino.models import Bet, LedgerEntry, Round
     from casino.reports import outputs
     from casino.reports.figures import shift_figures
+    from casino.reports.models import ShiftReportCell
     from casino.reports.services import report_build, report_request
 
     rounds = Round.objects.filter(session__shift_id=shift_id).count()

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "casino.staff",
     "casino.players",
     "casino.cage",
+    "casino.reports",
     "casino.count",
     "casino.integrity",
     "niuniu",

@@ -16,8 +16,8 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
-from casino.models import ShiftReport
 from casino.reports import services
+from casino.reports.models import ShiftReport
 
 #: Errors that pass: the build is tried again later.
 PASSING = (OperationalError, InterfaceError, ConnectionError, TimeoutError)

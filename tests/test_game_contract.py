@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from casino import games
 from casino.console.selectors import screen_for
-from casino.models import LedgerEntry, Round, RoundStatus, Shift, ShiftReport
+from casino.models import LedgerEntry, Round, RoundStatus, Shift
 from casino.players.models import Player
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.services.sessions import session_open
 from casino.services.tables import table_create

@@ -27,7 +27,8 @@ from django.utils.translation import gettext
 
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.money import venue_money
-from casino.models import AuditAction, ShiftReport, Table
+from casino.models import AuditAction, Table
+from casino.reports.models import ShiftReport
 from casino.services.audit import audit_record
 from casino.staff.roles import MANAGER
 

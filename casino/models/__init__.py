@@ -9,17 +9,11 @@ from casino.models.ledger import (
     LedgerEntry,
 )
 from casino.models.pits import Pit, TableLimitChange
-from casino.models.reports import (
-    BetTally,
-    SeatTally,
-    ShiftReport,
-    ShiftReportCell,
-    ShiftReportFile,
-)
 from casino.models.rotation import DealerSpell
 from casino.models.rounds import Bet, Box, Round, RoundStatus
 from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.table_changes import TableRulesetChange
+from casino.models.tallies import BetTally, SeatTally
 from casino.models.venues import Venue, game_choices, validate_time_zone
 
 __all__ = [
@@ -41,9 +35,6 @@ __all__ = [
     "RulesetVersion",
     "SeatTally",
     "Shift",
-    "ShiftReport",
-    "ShiftReportCell",
-    "ShiftReportFile",
     "Table",
     "TableLimit",
     "TableLimitChange",

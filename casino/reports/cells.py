@@ -17,8 +17,9 @@ from django.db.models import F, QuerySet, Value
 
 from casino import games
 from casino.kernel.replicas import PRIMARY
-from casino.models import Bet, BetTally, RoundStatus, Shift, ShiftReport, ShiftReportCell
-from casino.models.reports import BET_KEYS, BET_SUMS
+from casino.models import Bet, BetTally, RoundStatus, Shift
+from casino.models.tallies import BET_KEYS, BET_SUMS
+from casino.reports.models import ShiftReport, ShiftReportCell
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")

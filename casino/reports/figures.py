@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.kernel.replicas import PRIMARY, read_alias, replica_reads
-from casino.models import Shift, ShiftReport, ShiftReportCell
+from casino.models import Shift
 from casino.reports.cells import (
     VersionRates,
     aware,
@@ -55,6 +55,7 @@ from casino.reports.cells import (
 )
 from casino.reports.kinds import fee_games
 from casino.reports.listings import section_payouts, section_sessions, section_voids
+from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.reports.sections import (
     RoundCounts,
     cell_sums,

@@ -29,7 +29,7 @@ from django.db import connection
 from django.db.models import Count, F, Max, Min, QuerySet
 
 from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally
-from casino.models.reports import BET_KEYS, BET_SUMS
+from casino.models.tallies import BET_KEYS, BET_SUMS
 
 #: The columns of ``bet_tally_key``, as its unique index spells them.
 BET_CONFLICT = (

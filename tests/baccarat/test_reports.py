@@ -9,7 +9,7 @@ import pytest
 
 from baccarat.models import BaccaratRulesetVersion
 from casino import games
-from casino.models import ShiftReport
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from tests.baccarat.test_commission_box import BANKER_9, PLAYER_9, bets, settled_round
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
-from casino.models import ShiftReport
+from casino.reports.models import ShiftReport
 from casino.services.sessions import shift_current
 from casino.staff.roles import MANAGER
 from tests.browser.conftest import shot

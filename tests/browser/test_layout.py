@@ -28,8 +28,9 @@ from casino.count.models import BoxCount, CountDay, DropBox
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
-from casino.models import ShiftReport, Table, TableSession, Venue
+from casino.models import Table, TableSession, Venue
 from casino.players.models import Player
+from casino.reports.models import ShiftReport
 from casino.services.rulesets import version_clone
 from casino.services.sessions import session_open
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table

@@ -57,7 +57,6 @@ from casino.models import (
     Round,
     Ruleset,
     Shift,
-    ShiftReport,
     Table,
     TableLimitChange,
     TableRulesetChange,
@@ -66,6 +65,7 @@ from casino.models import (
 )
 from casino.players.models import Player
 from casino.reports import outputs
+from casino.reports.models import ShiftReport
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close, session_figures

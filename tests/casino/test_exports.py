@@ -42,9 +42,10 @@ from casino.exports import Column, Export, Kind, Sheet
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
-from casino.models import ShiftReport, Venue
+from casino.models import Venue
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports import outputs, periods
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open

@@ -37,8 +37,9 @@ from casino.cage.services.slips import slip_request
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
 from casino.games import BoxInput
-from casino.models import Round, ShiftReport, TableSession
+from casino.models import Round, TableSession
 from casino.reports import outputs
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void

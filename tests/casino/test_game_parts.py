@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from casino import games
-from casino.models import ShiftReport
 from casino.reports import outputs
+from casino.reports.models import ShiftReport
 from tests.casino.api import client_for
 from tests.factories import UserFactory
 

@@ -16,9 +16,10 @@ from casino import games
 from casino.cage.services.slips import slip_request
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.models import AuditEvent, Shift, ShiftReport, TableSession
+from casino.models import AuditEvent, Shift, TableSession
 from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close
 from casino.services.rulesets import version_approve, version_content_hash

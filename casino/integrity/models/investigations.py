@@ -22,7 +22,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.models.floor import Shift, Table, money_field
-from casino.models.reports import ShiftReport
 from casino.models.venues import Venue
 
 
@@ -58,7 +57,7 @@ class FluctuationInvestigation(models.Model):
         help_text=_("Empty: an integrity alert over a period."),
     )
     report = models.ForeignKey(
-        ShiftReport,
+        "reports.ShiftReport",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

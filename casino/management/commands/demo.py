@@ -22,7 +22,7 @@ from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
-from casino.models import DealerSpell, ShiftReport, Table, TableLimit, TableSession, Venue
+from casino.models import DealerSpell, Table, TableLimit, TableSession, Venue
 from casino.players.comps import (
     comp_earned,
     comp_issue,
@@ -31,6 +31,7 @@ from casino.players.comps import (
 )
 from casino.players.models import Player
 from casino.players.services import player_create
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_build
 from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule

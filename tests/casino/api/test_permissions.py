@@ -41,7 +41,6 @@ from casino.models import (
     Round,
     Ruleset,
     Shift,
-    ShiftReport,
     Table,
     TableLimit,
     TableRulesetChange,
@@ -49,6 +48,7 @@ from casino.models import (
     Venue,
 )
 from casino.players.models import Player
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import AuditEvent, ShiftReport
+from casino.models import AuditEvent
+from casino.reports.models import ShiftReport
 from casino.services.closing import session_close
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of

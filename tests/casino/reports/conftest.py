@@ -52,10 +52,10 @@ from casino.models import (
     RoundStatus,
     Ruleset,
     Shift,
-    ShiftReport,
     Table,
 )
 from casino.players.models import Player
+from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request

@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
-from casino.models import Bet, LedgerEntry, ShiftReportCell
+from casino.models import Bet, LedgerEntry
 from casino.reports.figures import note_text, shift_figures, theoretical_note
+from casino.reports.models import ShiftReportCell
 from casino.reports.sections import figure_line, fluctuation
 from casino.reports.services import report_request
 from niuniu.models import NiuNiuRulesetVersion

@@ -226,7 +226,7 @@ def test_a_surface_that_disagrees_is_marked(closed, monkeypatch):
 def test_a_stale_shift_report_is_caught(closed):
     """A shift report built before the count and never rebuilt (its stored figures
     without the counted drop) disagrees with the count once the box is counted."""
-    from casino.models import ShiftReport
+    from casino.reports.models import ShiftReport
     from casino.reports.services import report_build, report_request
 
     report = report_build(

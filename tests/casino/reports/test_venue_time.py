@@ -157,8 +157,14 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     assert "2026-12-01 16:20 (Asia/Kolkata)" in page
     page = client.get(reverse("admin:casino_shift_changelist")).content.decode()
     assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
-    for model in ("auditevent", "tablesession", "slip", "ledgerentry", "gamingday"):
-        assert client.get(reverse(f"admin:casino_{model}_changelist")).status_code == 200
+    for model in (
+        "casino_auditevent",
+        "casino_tablesession",
+        "cage_slip",
+        "casino_ledgerentry",
+        "casino_gamingday",
+    ):
+        assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200
     # a round's page is in its venue's zone, its time fields labelled with it
     page = client.get(reverse("admin:casino_round_change", args=[rounds[0].pk])).content.decode()
     assert "Settled at (Asia/Kolkata)" in page

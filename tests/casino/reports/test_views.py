@@ -8,8 +8,9 @@ import pytest
 from django.urls import reverse
 
 from casino.kernel.timezones import venue_today
-from casino.models import ShiftReport, Venue
+from casino.models import Venue
 from casino.reports import outputs, services
+from casino.reports.models import ShiftReport
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db

@@ -23,8 +23,8 @@ from django.conf import settings
 from django.db import connection
 
 from casino.celery import app
-from casino.models import ShiftReport
 from casino.reports import services
+from casino.reports.models import ShiftReport
 
 from .conftest import night_shift
 

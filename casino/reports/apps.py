@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ReportsConfig(AppConfig):
+    name = "casino.reports"
+    label = "reports"
+    verbose_name = _("Reports")
