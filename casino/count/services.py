@@ -59,8 +59,8 @@ from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
 from casino.services.ledger import ledger_post
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT, chips_total
-from casino.staff.policy import box_count_refusal, count_close_refusal
-from casino.staff.roles import COUNT_TEAM, MANAGE, SUPERVISE, can, venue_ids
+from casino.staff.policy import box_count_refusal, count_close_refusal, count_reopen_refusal
+from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 from casino.timezones import venue_time
 
 #: The longest reason for a difference between the two counts.
@@ -454,13 +454,19 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
 @transaction.atomic
 def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> CountDay:
     """Reopen a closed count that left a box of its day uncounted (closed before the day's
-    close waited for every box): a manager of the venue, saying why; audited with who
-    closed it and when. The counters then count the box and close the count again. A
-    count whose every box is counted is final and is not reopened."""
+    close waited for every box): a manager of the venue
+    (``casino.staff.policy.count_reopen_refusal``), saying why; audited with who closed it
+    and when. The counters then count the box and close the count again.
+
+    A count whose every box is counted is final and is not reopened: two counters signed
+    it, its drop is posted and the day's reports are built from it, and what a regulator
+    reads is that record as signed, not a later edit of it. Reopening is the way back only
+    for a box the close left out, whose drop no figure holds yet."""
     if venue.pk not in venue_ids(user):
         raise NotFound(_("there is no such venue among yours"), field="venue")
-    if not can(user, MANAGE, venue.pk):
-        raise Forbidden(_("only a manager of the venue reopens a closed count"))
+    refused = count_reopen_refusal(user=user, venue_id=venue.pk)
+    if refused is not None:
+        raise refused
     reason = (reason or "").strip()[:MAX_REASON]
     if not reason:
         raise InvalidInput(_("say why the count is reopened"), field="reason")

@@ -35,6 +35,7 @@ from casino.count.models import DropBox
 from casino.errors import Forbidden
 from casino.models import DealerSpell, Slip, TableSession
 from casino.staff import roles
+from casino.staff.models import StaffRole
 from casino.staff.roles import (
     AUDITOR,
     CASHIER,
@@ -337,6 +338,33 @@ def count_close_refusal(*, user: Any, confirmed_by: Any, venue_id: int) -> Forbi
             reason="second_supervises",
         )
     return None
+
+
+def count_reopen_refusal(*, user: Any, venue_id: int) -> Forbidden | None:
+    """Why ``user`` may not reopen a closed count at the venue, or None: a manager of the
+    venue. (The count itself says when a closed count may be reopened at all:
+    ``casino.count.services.count_reopen``.)"""
+    if not allows(user, Capability.MANAGE_VENUE, venue_id):
+        return Forbidden(
+            _("only a manager of the venue reopens a closed count"), reason="not_manager"
+        )
+    return None
+
+
+def may_reopen_count(*, user: Any, venue_id: int) -> bool:
+    return count_reopen_refusal(user=user, venue_id=venue_id) is None
+
+
+def holders_at(venue_id: int, capability: Capability) -> list[str]:
+    """The usernames of the venue's active staff who hold ``capability`` there: whom a page
+    tells one to ask when the act is someone else's."""
+    return sorted(
+        set(
+            StaffRole.objects.filter(
+                venue_id=venue_id, role__in=capability.roles, user__is_active=True
+            ).values_list("user__username", flat=True)
+        )
+    )
 
 
 #: A slip's lines: the cage's (issued, received) and the table's two.
