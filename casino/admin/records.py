@@ -69,6 +69,12 @@ class GamingDayAdmin(ReadOnlyAdmin):
 @admin.register(TableSession)
 class TableSessionAdmin(ReadOnlyAdmin):
     venue_path = "table__venue"
+    chip_fields = {
+        "opening_chips": False,
+        "opening_expected_chips": False,
+        "opening_discrepancy": True,
+        "closing_chips": False,
+    }
     list_display = [
         "__str__",
         "dealer",
@@ -128,6 +134,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(Slip)
 class SlipAdmin(ReadOnlyAdmin):
+    chip_fields = {"chips": False}
     list_display = [
         "__str__",
         "venue",
