@@ -110,19 +110,23 @@ def close_help(venue: Venue, gaming_date: date) -> dict[str, Any]:
         .select_related("table", "dealer")
         .order_by("table__code", "pk")
     )
-    left_out = [
+    return {
+        "open_sessions": open_sessions,
+        "table_closers": holders_at(venue.pk, Capability.SUPERVISE_TABLES),
+        "reopeners": holders_at(venue.pk, Capability.MANAGE_VENUE),
+        "left_out": uncounted_boxes(venue, gaming_date),
+    }
+
+
+def uncounted_boxes(venue: Venue, gaming_date: date) -> list[str]:
+    """The labels of the day's boxes not counted (once its count is closed: left out)."""
+    return [
         box.label
         for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
         .exclude(status=DropBox.Status.COUNTED)
         .select_related("table")
         .order_by("table__code", "number")
     ]
-    return {
-        "open_sessions": open_sessions,
-        "table_closers": holders_at(venue.pk, Capability.SUPERVISE_TABLES),
-        "reopeners": holders_at(venue.pk, Capability.MANAGE_VENUE),
-        "left_out": left_out,
-    }
 
 
 def box_for(*, venue: Venue, gaming_date: date, pk: int) -> DropBox | None:

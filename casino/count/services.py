@@ -42,6 +42,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.amounts import check_amount
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.count.selectors import uncounted_boxes
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.models import (
     Account,
@@ -476,13 +477,7 @@ def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> 
             _("the count of %(date)s is not closed") % {"date": gaming_date.isoformat()},
             reason="count_not_closed",
         )
-    stranded = [
-        box.label
-        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
-        .exclude(status=DropBox.Status.COUNTED)
-        .select_related("table")
-        .order_by("table__code", "number")
-    ]
+    stranded = uncounted_boxes(venue, gaming_date)
     if not stranded:
         raise Conflict(
             _("every box of %(date)s is counted; its closed count is final")

@@ -340,7 +340,7 @@ def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse
 def _figures_context(request: HttpRequest, venue: Venue, day: date, **extra: Any) -> dict[str, Any]:
     figures = selectors.win_figures(venue, day)
     listing = selectors.count_day(venue, day)
-    left_out = selectors.close_help(venue, day)["left_out"] if listing["closed"] else []
+    left_out = selectors.uncounted_boxes(venue, day) if listing["closed"] else []
     return {
         "venue": venue,
         "gaming_date": day,
