@@ -15,10 +15,11 @@ from django.db import models
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 
 from casino.kernel.amounts import amount_formfield, amounts_at, is_money_field
-from casino.kernel.money import venue_money, written
+from casino.kernel.money import venue_chips, venue_money, written
 from casino.kernel.timezones import local_time, zone, zone_name
 from casino.models import Ruleset, Venue
 from casino.staff.roles import venue_ids, venues_permitted
@@ -94,6 +95,10 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
 
     venue_path = "venue"
     include_presets = False
+    #: Fields holding a count of chips or notes by denomination (``{"100000": 3}``), shown
+    #: as the venue writes them, one line each (``casino.kernel.money.venue_chips``); True for a
+    #: difference, written with its sign.
+    chip_fields: dict[str, bool] = {}
 
     def venues_for(self, request: HttpRequest, *actions: str) -> frozenset[int]:
         """The venues where the user may take one of ``actions`` (view, add, change,
@@ -125,6 +130,8 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         # (``render_change_form`` puts these names in place of the fields).
         if name.endswith(WRITTEN) and not name.startswith("_"):
             field = name[: -len(WRITTEN)]
+            if field in self.chip_fields:
+                return self._chips_written(field)
             if self._is_money(field):
                 return self._written(field)
         raise AttributeError(name)
@@ -134,6 +141,31 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             return is_money_field(self.opts.get_field(name))
         except FieldDoesNotExist:
             return False
+
+    def _is_written(self, name: str) -> bool:
+        """Whether a read-only field is shown as the venue writes it (``<name>_written``)."""
+        return name in self.chip_fields or self._is_money(name)
+
+    def _chips_written(self, name: str) -> Callable[[Any], str | None]:
+        admin_ = self
+        signed = self.chip_fields[name]
+
+        def shown(obj: Any) -> str | None:
+            chips = getattr(obj, name)
+            if not chips:
+                return None  # the admin's empty value
+            venue = admin_.amounts_venue(obj)
+            lines = venue_chips(chips, venue, signed=signed) if venue is not None else []
+            if not lines:
+                return str(chips)
+            return format_html(
+                '<ul class="chip-counts">{}</ul>',
+                format_html_join("", "<li>{}</li>", ((line,) for line in lines)),
+            )
+
+        shown.__name__ = f"{name}{WRITTEN}"
+        field = self.opts.get_field(name)
+        return admin.display(description=capfirst(field.verbose_name))(shown)
 
     def _written(self, name: str) -> Callable[[Any], str | None]:
         admin_ = self
@@ -165,7 +197,7 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             shown = {
                 name: f"{name}{WRITTEN}"
                 for name in adminform.readonly_fields
-                if isinstance(name, str) and self._is_money(name)
+                if isinstance(name, str) and self._is_written(name)
             }
             if shown:
                 adminform.readonly_fields = [shown.get(n, n) for n in adminform.readonly_fields]
@@ -224,6 +256,15 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             if isinstance(field, models.DateTimeField)
         }
         kwargs["labels"] = {**labels, **kwargs.get("labels", {})}
+        # A read-only amount or chip count is shown under another name (``<name>_written``,
+        # ``render_change_form``), which the admin finds no help text for: give it the
+        # field's own.
+        help_texts = {
+            f"{field.name}{WRITTEN}": field.help_text
+            for field in self.opts.fields
+            if field.help_text and self._is_written(field.name)
+        }
+        kwargs["help_texts"] = {**help_texts, **kwargs.get("help_texts", {})}
         form_class = super().get_form(request, obj, change=change, **kwargs)
         return self.amounts_read_at(form_class, obj)
 

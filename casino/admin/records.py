@@ -60,6 +60,12 @@ class GamingDayAdmin(ReadOnlyAdmin):
 @admin.register(TableSession)
 class TableSessionAdmin(ReadOnlyAdmin):
     venue_path = "table__venue"
+    chip_fields = {
+        "opening_chips": False,
+        "opening_expected_chips": False,
+        "opening_discrepancy": True,
+        "closing_chips": False,
+    }
     list_display = [
         "__str__",
         "dealer",

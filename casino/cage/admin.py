@@ -12,6 +12,7 @@ from casino.cage.models import Slip
 
 @admin.register(Slip)
 class SlipAdmin(ReadOnlyAdmin):
+    chip_fields = {"chips": False}
     list_display = [
         "__str__",
         "venue",

@@ -88,6 +88,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="count-close",
     ),
     path(
+        "count/<int:venue_id>/<str:gaming_date>/reopen/",
+        count.count_day_reopen,
+        name="count-reopen",
+    ),
+    path(
         "count/<int:venue_id>/<str:gaming_date>/figures/",
         count.count_figures,
         name="count-figures",

@@ -94,3 +94,18 @@ def count_close_refusal(*, user: Any, confirmed_by: Any, venue_id: int) -> Forbi
             reason="second_supervises",
         )
     return None
+
+
+def count_reopen_refusal(*, user: Any, venue_id: int) -> Forbidden | None:
+    """Why ``user`` may not reopen a closed count at the venue, or None: a manager of the
+    venue. (The count itself says when a closed count may be reopened at all:
+    ``casino.count.reopening.count_reopen``.)"""
+    if not allows(user, Capability.MANAGE_VENUE, venue_id):
+        return Forbidden(
+            _("only a manager of the venue reopens a closed count"), reason="not_manager"
+        )
+    return None
+
+
+def may_reopen_count(*, user: Any, venue_id: int) -> bool:
+    return count_reopen_refusal(user=user, venue_id=venue_id) is None

@@ -12,24 +12,32 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from casino.count.models import CountDay, DropBox
+from casino.count.duties import count_reopen_refusal
+from casino.count.models import CountDay
+from casino.count.selectors import uncounted_boxes
 from casino.count.services import MAX_REASON
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.errors import Conflict, InvalidInput, NotFound
 from casino.models import AuditAction, Venue
 from casino.services.audit import audit_record
-from casino.staff.roles import MANAGE, can, venue_ids
+from casino.staff.roles import venue_ids
 
 
 @transaction.atomic
 def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> CountDay:
     """Reopen a closed count that left a box of its day uncounted (closed before the day's
-    close waited for every box): a manager of the venue, saying why; audited with who
-    closed it and when. The counters then count the box and close the count again. A
-    count whose every box is counted is final and is not reopened."""
+    close waited for every box): a manager of the venue
+    (``casino.count.duties.count_reopen_refusal``), saying why; audited with who closed it
+    and when. The counters then count the box and close the count again.
+
+    A count whose every box is counted is final and is not reopened: two counters signed
+    it, its drop is posted and the day's reports are built from it, and what a regulator
+    reads is that record as signed, not a later edit of it. Reopening is the way back only
+    for a box the close left out, whose drop no figure holds yet."""
     if venue.pk not in venue_ids(user):
         raise NotFound(_("there is no such venue among yours"), field="venue")
-    if not can(user, MANAGE, venue.pk):
-        raise Forbidden(_("only a manager of the venue reopens a closed count"))
+    refused = count_reopen_refusal(user=user, venue_id=venue.pk)
+    if refused is not None:
+        raise refused
     reason = (reason or "").strip()[:MAX_REASON]
     if not reason:
         raise InvalidInput(_("say why the count is reopened"), field="reason")
@@ -39,13 +47,7 @@ def count_reopen(*, venue: Venue, gaming_date: date, user: Any, reason: str) -> 
             _("the count of %(date)s is not closed") % {"date": gaming_date.isoformat()},
             reason="count_not_closed",
         )
-    stranded = [
-        box.label
-        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
-        .exclude(status=DropBox.Status.COUNTED)
-        .select_related("table")
-        .order_by("table__code", "number")
-    ]
+    stranded = uncounted_boxes(venue, gaming_date)
     if not stranded:
         raise Conflict(
             _("every box of %(date)s is counted; its closed count is final")

@@ -26,7 +26,7 @@ from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.models import BetTally, Drop, TableSession, Venue
-from casino.staff.models import StaffRole
+from casino.staff.policy import Capability, holders_at
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 
 _ZERO = Decimal(0)
@@ -105,9 +105,9 @@ def count_day(venue: Venue, gaming_date: date) -> dict[str, Any]:
 
 
 def close_help(venue: Venue, gaming_date: date) -> dict[str, Any]:
-    """Who to ask about the day's close: the tables still open (each with its dealer), the
-    venue's supervisors and managers, who close a table, and its managers, who reopen a
-    closed count that left a box uncounted (``count_reopen``)."""
+    """Who to ask about the day's close: the tables still open (each with its dealer) and
+    those who close a table (``Capability.SUPERVISE_TABLES``); the boxes a closed count left
+    uncounted and those who reopen it (``casino.count.duties.count_reopen_refusal``)."""
     open_sessions = list(
         TableSession.objects.filter(
             table__venue=venue, shift__gaming_date=gaming_date, status=TableSession.Status.OPEN
@@ -115,20 +115,23 @@ def close_help(venue: Venue, gaming_date: date) -> dict[str, Any]:
         .select_related("table", "dealer")
         .order_by("table__code", "pk")
     )
-    holders: dict[str, list[str]] = defaultdict(list)
-    for role, username in (
-        StaffRole.objects.filter(
-            venue=venue, role__in=[StaffRole.Role.SUPERVISOR, StaffRole.Role.MANAGER]
-        )
-        .order_by("user__username")
-        .values_list("role", "user__username")
-    ):
-        holders[role].append(username)
     return {
         "open_sessions": open_sessions,
-        "table_closers": sorted({*holders["supervisor"], *holders["manager"]}),
-        "reopeners": holders["manager"],
+        "table_closers": holders_at(venue.pk, Capability.SUPERVISE_TABLES),
+        "reopeners": holders_at(venue.pk, Capability.MANAGE_VENUE),
+        "left_out": uncounted_boxes(venue, gaming_date),
     }
+
+
+def uncounted_boxes(venue: Venue, gaming_date: date) -> list[str]:
+    """The labels of the day's boxes not counted (once its count is closed: left out)."""
+    return [
+        box.label
+        for box in DropBox.objects.filter(venue=venue, gaming_date=gaming_date)
+        .exclude(status=DropBox.Status.COUNTED)
+        .select_related("table")
+        .order_by("table__code", "number")
+    ]
 
 
 def box_for(*, venue: Venue, gaming_date: date, pk: int) -> DropBox | None:

@@ -31,13 +31,10 @@ from casino.console.access import (
 from casino.console.forms import read_chips, read_credentials
 from casino.count import selectors
 from casino.count.contents import MAX_WHAT, count_differences
+from casino.count.duties import may_reopen_count
 from casino.count.models import DropBox
-from casino.count.services import (
-    MAX_REASON,
-    count_close,
-    count_record,
-    counter_refusal,
-)
+from casino.count.reopening import count_reopen
+from casino.count.services import MAX_REASON, count_close, count_record, counter_refusal
 from casino.figures import figure_definitions
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
@@ -85,6 +82,8 @@ def count_view(capability: Capability) -> Callable[[View], View]:
             if not allows(request.user, capability, venue.pk):
                 if capability == Capability.COUNT_BOX:
                     message = _("Only the count team counts the drop boxes.")
+                elif capability == Capability.MANAGE_VENUE:
+                    message = _("Only a manager of the venue reopens a closed count.")
                 else:
                     message = _(
                         "The count's figures are for the count team and the pit's managers."
@@ -328,19 +327,52 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
 @require_GET
 @count_view(Capability.READ_COUNT_FIGURES)
 def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
-    """Win, hold and win/drop per table for the gaming day."""
+    """Win, hold and win/drop per table for the gaming day; to a manager, the reopening of
+    a closed count that left a box uncounted."""
+    return page(request, "count/figures.html", None, _figures_context(request, venue, day))
+
+
+def _figures_context(request: HttpRequest, venue: Venue, day: date, **extra: Any) -> dict[str, Any]:
     figures = selectors.win_figures(venue, day)
     listing = selectors.count_day(venue, day)
-    context = {
+    left_out = selectors.uncounted_boxes(venue, day) if listing["closed"] else []
+    return {
         "venue": venue,
         "gaming_date": day,
         **figures,
         "closed": listing["closed"],
+        "left_out": left_out,
+        "reopens": bool(left_out) and may_reopen_count(user=request.user, venue_id=venue.pk),
+        "max_reason": MAX_REASON,
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
         "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
         "definitions": figure_definitions("win_by_count", "drop", "hold_pct", "win_drop_pct"),
         "chart_svg": _win_chart(venue, figures["rows"]),
+        "message": "",
+        "notice": "",
+        **extra,
     }
+
+
+@require_POST
+@count_view(Capability.MANAGE_VENUE)
+def count_day_reopen(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
+    """A manager reopens a closed count that left a box uncounted, saying why
+    (``count_reopen``: audited; refused once every box is counted, the count being final)."""
+    try:
+        count_reopen(
+            venue=venue, gaming_date=day, user=request.user, reason=request.POST.get("reason", "")
+        )
+    except ServiceError as refused:
+        if refused.status == 403:
+            return refusal(request, 403, refused.message)
+        context = _figures_context(request, venue, day, message=refused.message)
+        status = 422 if refused.status == 400 else refused.status
+        return page(request, "count/figures.html", None, context, status=status)
+    notice = _(
+        "The count is reopened: the count team counts the boxes left out and closes it again."
+    )
+    context = _figures_context(request, venue, day, notice=notice)
     return page(request, "count/figures.html", None, context)
 
 

@@ -354,3 +354,19 @@ def venue_money(
         grouping=venue.amount_grouping,
         computed=computed,
     )
+
+
+def venue_chips(chips: Any, venue: Any, *, signed: bool = False) -> list[str]:
+    """A count of chips or notes by denomination (``{"100000": 3}``, as the records keep it)
+    as its venue writes it, one line per denomination, the largest first: ``3 × 100.000``;
+    ``signed``, a difference (``+1 × 10.000``). Anything else a record holds there (an
+    older shape) is left to its caller: ``[]``."""
+    if not isinstance(chips, dict):
+        return []
+    lines = []
+    for denomination, count in sorted(
+        chips.items(), key=lambda item: to_decimal(str(item[0])), reverse=True
+    ):
+        sign = "+" if signed and int(count) > 0 else ""
+        lines.append(f"{sign}{count} × {venue_money(to_decimal(str(denomination)), venue)}")
+    return lines

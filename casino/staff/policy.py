@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.cage.models import Slip
 from casino.kernel.errors import Forbidden
 from casino.staff import roles
+from casino.staff.models import StaffRole
 from casino.staff.roles import (
     AUDITOR,
     CASHIER,
@@ -259,6 +260,18 @@ def capability_of(callback: Any) -> dict[str, Capability | None]:
 
 
 # Segregation of duties
+
+
+def holders_at(venue_id: int, capability: Capability) -> list[str]:
+    """The usernames of the venue's active staff who hold ``capability`` there: whom a page
+    tells one to ask when the act is someone else's."""
+    return sorted(
+        set(
+            StaffRole.objects.filter(
+                venue_id=venue_id, role__in=capability.roles, user__is_active=True
+            ).values_list("user__username", flat=True)
+        )
+    )
 
 
 #: A slip's lines: the cage's (issued, received) and the table's two.

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString
 
 from casino.console import labels
 from casino.kernel.cards import Card, parse_card
-from casino.kernel.money import format_money, plain, venue_money
+from casino.kernel.money import format_money, plain, venue_chips, venue_money
 from casino.staff.roles import SUPERVISE, can
 
 register = template.Library()
@@ -46,6 +46,19 @@ def signed_money(amount: Decimal | None, venue: Any) -> str:
     if isinstance(venue, str):
         return format_money(amount, venue, signed=True)
     return venue_money(amount, venue, signed=True)
+
+
+@register.filter
+def chips(counts: Any, venue: Any) -> list[str]:
+    """``{{ counts|chips:venue }}``: a count by denomination as the venue writes it, one
+    line each, the largest first (``casino.kernel.money.venue_chips``)."""
+    return venue_chips(counts, venue)
+
+
+@register.filter
+def signed_chips(counts: Any, venue: Any) -> list[str]:
+    """A difference by denomination, each line with its sign (``+1 × 10,000``)."""
+    return venue_chips(counts, venue, signed=True)
 
 
 @register.filter

@@ -107,3 +107,45 @@ def test_two_counters_count_a_box_and_close_the_days_count(person, floor):
     figures = second.get_by_role("region", name=f"Win per table, {day}")
     assert "1,450,000" in figures.inner_text()
     shot(second, "count-figures")
+
+
+def test_a_manager_reopens_a_count_that_left_a_box_out(person, floor):
+    """Old data: a count closed before its box was counted. The counter's page names the
+    box and the managers who reopen; a manager reopens it from the day's win per table,
+    saying why, and the counter may count the box."""
+    floor.venue.language = "en"
+    floor.venue.save()
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    session_close(
+        session=session,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        closing_chips={"100000": 50},
+    )
+    box = DropBox.objects.get(box_sessions__session=session)
+    day = box.gaming_date.isoformat()
+    CountDay.objects.create(venue=floor.venue, gaming_date=box.gaming_date, status="closed")
+    staff("counter", COUNT, floor.venue)
+
+    counter = person("counter")
+    counter.goto(f"/console/count/{floor.venue.pk}/{day}/")
+    left_out = counter.get_by_role("region", name=f"Drop boxes of {day}").get_by_role(
+        "region", name="Boxes left out of the closed count"
+    )
+    assert box.label in left_out.inner_text()
+    assert floor.manager.get_username() in left_out.inner_text()
+
+    manager = person(floor.manager.get_username())
+    manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/")
+    manager.get_by_label("Why the count is reopened").fill("the late table's box was left out")
+    manager.get_by_role("button", name="Reopen the count").click()
+    manager.get_by_role("status").filter(has_text="The count is reopened").wait_for()
+    assert CountDay.objects.get(venue=floor.venue).status == "open"
+
+    counter.reload()
+    counter.get_by_role("link", name=f"Count box {box.label}").wait_for()

@@ -66,3 +66,37 @@ def test_the_page_flags_a_table_dealt_from_a_deck_missing_a_card(person, floor):
         name="Observed against expected, with the range a fair game stays in 95% of the time",
     )
     assert "AS (rarest)" in evidence.inner_text()
+
+
+#: Where the results' headings are once their box has scrolled its rows: the heading's top
+#: against the box's, and what a reader sees at the heading's middle.
+HEADINGS = """(table) => {
+    const box = table.closest('.scroll');
+    box.scrollIntoView();
+    box.scrollTop = 200;
+    const heading = table.querySelector('thead th');
+    const h = heading.getBoundingClientRect(), b = box.getBoundingClientRect();
+    const seen = document.elementFromPoint(h.left + h.width / 2, h.top + h.height / 2);
+    return {scrolled: box.scrollTop, offset: Math.round(h.top - b.top),
+            seen: Boolean(seen && seen.closest('thead'))};
+}"""
+
+
+def test_a_long_results_table_keeps_its_headings_in_view_as_its_rows_scroll(person, floor):
+    floor.venue.language = "en"
+    floor.venue.save()
+    sessions = open_tables(floor, 2)
+    deal(sessions[0], 30, seed=41)
+    deal(sessions[1], 30, seed=42)
+    date = sessions[0].shift.gaming_date
+    integrity_run(venue=floor.venue, date_from=date, date_to=date)
+
+    manager = person("floor-manager")
+    manager.set_viewport_size({"width": 768, "height": 600})
+    manager.goto(f"/reports/integrity/?venue={floor.venue.code}")
+    results = manager.get_by_role("table", name="Every test of the run, alerts first")
+    results.wait_for()
+    where = results.evaluate(HEADINGS)
+    # the rows moved under the headings, which stayed at the top of the box, in sight
+    assert where["scrolled"] > 0
+    assert abs(where["offset"]) <= 1 and where["seen"], where

@@ -133,3 +133,59 @@ def test_the_dealer_says_whether_an_instant_win_is_declared(page, floor, setting
     page.wait_for_selector(".banner.settled[data-round='1']")
     (settled,) = Round.objects.filter(session__table=table)
     assert settled.boxes.get(position=1).evaluation["instant_win"] == "six_pairs"
+
+
+def wait_for(page, held: list) -> None:
+    """Until the page has asked for what the test holds back (a held route waits for it)."""
+    for _ in range(100):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the page asked for nothing")
+
+
+def test_a_late_evaluation_keeps_the_answer_the_dealer_gave(page, floor, settings, live_server):
+    """A seat's evaluation, or a preview, still on its way when the dealer answers the
+    declaration must not redraw the question unanswered when it lands."""
+    settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
+    table = maubinh_table(floor.venue, readings={"declaring": "optional"})
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    log_in(page, "dealer")
+    page.click(f"#table-{table.pk} a")
+    page.fill("#chips-100000", "50")
+    page.fill("input[name=supervisor]", "supervisor")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button.primary")
+    page.wait_for_selector("#seat-2-front")
+    type_seat(page, 1, "AS AH AD AC KS / QS QH QD QC KH / JS JH JD")
+    type_seat(page, 2, "TC 9C 7D 5D 3C / 9D 8D 6C 4C 3H / 8H 6H 5H")
+    page.wait_for_selector("#seat-1-eval .mb-declare")
+    page.wait_for_load_state("networkidle")
+
+    held = []
+    page.route("**/maubinh/seat/**", lambda route: held.append(route))
+    page.route("**/preview/**", lambda route: held.append(route))
+
+    # the dealer retypes the front row (still Six Pairs): its evaluation is held on the way
+    page.get_by_label("Seat 1: front").fill("jd jh js")
+    wait_for(page, held)
+    page.get_by_label("Declared", exact=True).check()
+    for route in held:
+        route.continue_()
+    held.clear()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert page.get_by_label("Declared", exact=True).is_checked()
+
+    # the same with a preview asked for before the answer changed
+    page.click("#preview-button")
+    wait_for(page, held)
+    page.get_by_label("Not declared: the rows play").check()
+    for route in held:
+        route.continue_()
+    held.clear()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert page.get_by_label("Not declared: the rows play").is_checked()
+    page.unroute("**/maubinh/seat/**")
+    page.unroute("**/preview/**")

@@ -950,6 +950,13 @@ CONSOLE_ROUTES = {
         shows=mark,
     ),
     "console:count-close": Route(_count("count-close"), everyone(405), post=count_team(None)),
+    # A closed count that left a box out is reopened by a manager, from the figures' page.
+    "console:count-reopen": Route(
+        _count("count-reopen"),
+        everyone(405),
+        post=count_team(None, capability=MANAGE),
+        body=lambda world, side: {"reason": "a box left out"},
+    ),
     "console:count-figures": Route(
         _count("count-figures"), count_team(capability=COUNT_FIGURES), shows=mark
     ),

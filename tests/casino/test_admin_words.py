@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from casino.models import Table, Venue
+from casino.models import Table, TableSession, Venue
+from casino.services.sessions import session_open
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +65,36 @@ def test_a_tables_page_names_its_fields_in_the_readers_language(manager_client, 
             assert f">{label}:</label>" in body, label
         title = str(Table._meta.verbose_name)  # "Change table", the page title
     assert title in body
+
+
+def test_a_read_only_amount_keeps_its_help_text(manager_client, floor):
+    manager_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    version = NiuNiuRulesetVersion.objects.get(ruleset=floor.table.ruleset, status="active")
+    body = manager_client.get(
+        reverse("admin:niuniu_niuniurulesetversion_change", args=[version.pk])
+    ).content.decode()
+    assert '<div class="readonly">1.000</div>' in body
+    help_text = str(NiuNiuRulesetVersion._meta.get_field("rounding_unit").help_text)
+    assert help_text.split(",")[0] in body
+
+
+def test_a_sessions_chips_are_a_list_written_as_the_venue_writes_amounts(manager_client, floor):
+    """A session's chips by denomination, kept as ``{"100000": 50}``, are shown one line a
+    denomination in the venue's grouping, the largest first; a difference with its sign."""
+    manager_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50, "10000": 4},
+    )
+    TableSession.objects.filter(pk=session.pk).update(
+        opening_discrepancy={"10000": 4, "100000": -1}
+    )
+    body = manager_client.get(
+        reverse("admin:casino_tablesession_change", args=[session.pk])
+    ).content.decode()
+    assert '<ul class="chip-counts"><li>50 × 100.000</li><li>4 × 10.000</li></ul>' in body
+    assert "<li>-1 × 100.000</li><li>+4 × 10.000</li>" in body
+    assert '"100000"' not in body
+    assert str(TableSession._meta.get_field("opening_chips").help_text) in body

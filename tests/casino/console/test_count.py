@@ -117,7 +117,9 @@ def test_a_counter_counts_a_box_twice_and_closes_the_day(client, floor, box):
     )
     assert closed.status_code == 200
     assert "The count is closed" in closed.content.decode()
-    assert "reopened only by a manager of the venue (floor-manager" in closed.content.decode()
+    # Every box counted: the count is final, and the page says why and whom to tell.
+    assert "The count is final: two counters signed it" in closed.content.decode()
+    assert "to a manager of the venue (floor-manager" in closed.content.decode()
     assert CountDay.objects.get().status == "closed"
     event = AuditEvent.objects.get(action="count.close")
     assert (event.user, event.after["confirmed_by"]) == (second, "counter")
@@ -143,6 +145,35 @@ def test_open_tables_blocking_the_close_are_named_with_who_closes_them(client, f
     assert f"{floor.table.code}, dealt by {floor.dealer.get_username()}" in page
     assert floor.supervisor.get_username() in page.split("Ask a supervisor or manager")[1]
     assert "Close the count" not in page
+
+
+def test_a_manager_reopens_a_count_closed_before_a_box_was_counted(client, floor, box):
+    """Old data: the count closed with a box uncounted. The count's page names the box and
+    the managers who reopen; a manager's figures page reopens it, saying why (audited)."""
+    CountDay.objects.create(venue=floor.venue, gaming_date=box.gaming_date, status="closed")
+    url = urls(box)
+    reopen = reverse("console:count-reopen", args=[box.venue_id, box.gaming_date.isoformat()])
+    client_of(client, staff("counter", COUNT, floor.venue))
+    day = client.get(url["day"]).content.decode()
+    assert f"The count was closed before these boxes were counted: {box.label}." in day
+    assert "A manager of the venue (floor-manager" in day
+    assert "The count is final" not in day
+    # the count team reads the figures but does not reopen
+    assert "Reopen the count" not in client.get(url["figures"]).content.decode()
+    assert client.post(reopen, {"reason": "box left out"}).status_code == 403
+
+    client_of(client, floor.manager)
+    figures = client.get(url["figures"]).content.decode()
+    assert "Boxes left out of the closed count" in figures and box.label in figures
+    assert "Why the count is reopened" in figures and "Reopen the count" in figures
+    unsaid = client.post(reopen, {"reason": " "})
+    assert unsaid.status_code == 422 and "say why the count is reopened" in unsaid.content.decode()
+    assert CountDay.objects.get().status == "closed"
+    done = client.post(reopen, {"reason": "the late table's box was left out"})
+    assert done.status_code == 200 and "The count is reopened" in done.content.decode()
+    assert CountDay.objects.get().status == "open"
+    event = AuditEvent.objects.get(action="count.reopen")
+    assert (event.user, event.after["boxes"]) == (floor.manager, [box.label])
 
 
 def test_the_count_is_the_count_teams_and_another_venue_is_not_found(client, floor, box):
