@@ -29,9 +29,9 @@ from baccarat.models import (
 from baccarat.selectors import commission_owed, current_shoe
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.money import plain
+from casino.ledger.audit import audit_record
 from casino.models import Box, Round, TableSession, Venue
 from casino.services import rulesets
-from casino.services.audit import audit_record
 from casino.services.rotation import check_may_deal
 
 # --- Rulesets

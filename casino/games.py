@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
-from casino.models import Account, EntryKind, RulesetVersion
+from casino.ledger.models import Account, EntryKind
+from casino.models import RulesetVersion
 from casino.models.rulesets import ROUNDING_FIELDS
 
 if TYPE_CHECKING:  # the types of the game's parts (their modules import this one)

@@ -22,13 +22,11 @@ from casino import games
 from casino.cage.models import Slip
 from casino.figures import with_count_sums
 from casino.games import BetResult, RoundResult
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.limits import with_limits_in_force
 from casino.models import (
-    AuditEvent,
     Bet,
     Box,
-    Drop,
-    LedgerEntry,
     Round,
     Ruleset,
     RulesetVersion,

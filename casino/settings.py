@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "casino.players",
     "casino.cage",
     "casino.reports",
+    "casino.ledger",
     "casino.count",
     "casino.integrity",
     "niuniu",

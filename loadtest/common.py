@@ -477,7 +477,8 @@ def ledger_integrity() -> dict[str, Any]:
     from django.db.models import Count, DecimalField, F, OuterRef, Subquery, Sum, Value
     from django.db.models.functions import Coalesce
 
-    from casino.models import Account, Bet, Box, LedgerEntry, Round, RoundStatus
+    from casino.ledger.models import Account, LedgerEntry
+    from casino.models import Bet, Box, Round, RoundStatus
 
     zero = Value(Decimal(0), output_field=DecimalField())
     by_round = (

@@ -81,7 +81,8 @@ def id_dictionary() -> str:
     """Schemathesis config: half the ids in paths and bodies name objects that exist, so
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
     from casino.cage.models import Slip
-    from casino.models import AuditEvent, Round, Ruleset, Table, TableSession, Venue
+    from casino.ledger.models import AuditEvent
+    from casino.models import Round, Ruleset, Table, TableSession, Venue
     from casino.players.models import Player
 
     ids: set[int] = set()

@@ -46,7 +46,7 @@ from casino.games import (
     RoundResult,
 )
 from casino.kernel.cards import format_cards
-from casino.models import Account, EntryKind
+from casino.ledger.models import Account, EntryKind
 from maubinh import engine
 from maubinh.engine import integrity
 from maubinh.evaluation import seat_evaluation

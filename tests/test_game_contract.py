@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from casino import games
 from casino.console.selectors import screen_for
-from casino.models import LedgerEntry, Round, RoundStatus, Shift
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus, Shift
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request

@@ -26,7 +26,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
-from casino.models import LedgerEntry, Round, RoundStatus
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus
 from casino.services.rulesets import (
     ruleset_create,
     version_activate,

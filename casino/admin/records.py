@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
 from casino.kernel.money import venue_money
-from casino.models import AuditEvent, Box, GamingDay, LedgerEntry, Round, Shift, TableSession
+from casino.models import Box, GamingDay, Round, Shift, TableSession
 
 
 def money_column(
@@ -33,14 +33,6 @@ def money_column(
     column.__name__ = f"{field}_shown"
     description = model._meta.get_field(field).verbose_name
     return admin.display(description=description, ordering=field)(column)
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(ReadOnlyAdmin):
-    list_display = ["at", "user", "venue", "action", "object_type", "object_id", "summary"]
-    list_filter = ["action", ("venue", admin.RelatedOnlyFieldListFilter), "object_type"]
-    search_fields = ["summary", "object_id", "user__username"]
-    date_hierarchy = "at"
 
 
 @admin.register(Shift)
@@ -104,23 +96,6 @@ class RoundAdmin(ReadOnlyAdmin):
     list_filter = ["status", "game"]
     list_select_related = ["session__table__venue"]
     inlines = [BoxInline]
-
-
-@admin.register(LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdmin):
-    list_display = [
-        "id",
-        "created_at",
-        "account",
-        "kind",
-        money_column(LedgerEntry, "amount", "venue"),
-        "round",
-        "slip",
-        "drop",
-        "reverses",
-    ]
-    list_filter = ["account", "kind", ("venue", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["venue"]
 
 
 # Login records and API tokens (casino/staff/throttling.py, casino/staff/logins.py)

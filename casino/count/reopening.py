@@ -17,8 +17,9 @@ from casino.count.models import CountDay
 from casino.count.selectors import uncounted_boxes
 from casino.count.services import MAX_REASON
 from casino.kernel.errors import Conflict, InvalidInput, NotFound
-from casino.models import AuditAction, Venue
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Venue
 from casino.staff.roles import venue_ids
 
 

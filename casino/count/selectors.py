@@ -25,7 +25,8 @@ from django.db.models import Sum
 from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.models import BetTally, Drop, TableSession, Venue
+from casino.ledger.models import Drop
+from casino.models import BetTally, TableSession, Venue
 from casino.staff.policy import Capability, holders_at
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 

@@ -46,20 +46,12 @@ from casino.count.models import BoxCount, CountDay, DropBox
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
-from casino.models import (
-    Account,
-    AuditAction,
-    Drop,
-    EntryKind,
-    LedgerEntry,
-    Shift,
-    TableSession,
-    Venue,
-)
+from casino.ledger.audit import audit_record
+from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
+from casino.ledger.services import ledger_post
+from casino.models import Shift, TableSession, Venue
 from casino.reports.services import shift_report_schedule_if_done
-from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_day_end
-from casino.services.ledger import ledger_post
 from casino.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 

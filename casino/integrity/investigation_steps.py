@@ -18,8 +18,8 @@ from django.utils.translation import gettext
 from casino.integrity.investigations import audited, venue_managers
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditAction
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
 from casino.staff.roles import MANAGE, can
 
 Status = FluctuationInvestigation.Status

@@ -27,9 +27,10 @@ from django.utils.translation import gettext
 
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.money import venue_money
-from casino.models import AuditAction, Table
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Table
 from casino.reports.models import ShiftReport
-from casino.services.audit import audit_record
 from casino.staff.roles import MANAGER
 
 Status = FluctuationInvestigation.Status

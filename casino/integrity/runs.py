@@ -26,7 +26,8 @@ from casino.integrity.group_tests import Outcome, run_tests
 from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
-from casino.models import AuditAction, Table, TableSession, Venue
+from casino.ledger.models import AuditAction
+from casino.models import Table, TableSession, Venue
 
 #: The false discovery rate the run controls across its tests.
 FDR = 0.05
@@ -36,7 +37,7 @@ EVIDENCE_SESSIONS = 20
 
 def integrity_request(*, venue: Venue, date_from: date, date_to: date, user: Any) -> IntegrityRun:
     """A run asked for by a manager or an auditor (the page's Run now), sent to a worker."""
-    from casino.services.audit import audit_record
+    from casino.ledger.audit import audit_record
     from casino.tasks import integrity_run_task
 
     run = IntegrityRun.objects.create(
@@ -101,7 +102,7 @@ def integrity_run(
     """Test the venue's tallies of the gaming dates ``date_from``..``date_to`` (inclusive),
     store every result and open an investigation per alert."""
     from casino.integrity.investigations import investigation_open_integrity
-    from casino.services.audit import audit_record
+    from casino.ledger.audit import audit_record
 
     started = time.perf_counter()
     if run is None:

@@ -1,13 +1,6 @@
 """The floor's models, one module per part; import them from here."""
 
-from casino.models.audit import AuditAction, AuditEvent, audit_action_choices
 from casino.models.floor import GamingDay, Shift, Table, TableLimit, TableSession
-from casino.models.ledger import (
-    Account,
-    Drop,
-    EntryKind,
-    LedgerEntry,
-)
 from casino.models.pits import Pit, TableLimitChange
 from casino.models.rotation import DealerSpell
 from casino.models.rounds import Bet, Box, Round, RoundStatus
@@ -17,17 +10,11 @@ from casino.models.tallies import BetTally, SeatTally
 from casino.models.venues import Venue, game_choices, validate_time_zone
 
 __all__ = [
-    "Account",
-    "AuditAction",
-    "AuditEvent",
     "Bet",
     "BetTally",
     "Box",
     "DealerSpell",
-    "Drop",
-    "EntryKind",
     "GamingDay",
-    "LedgerEntry",
     "Pit",
     "Round",
     "RoundStatus",
@@ -42,7 +29,6 @@ __all__ = [
     "TableSession",
     "Venue",
     "VersionStatus",
-    "audit_action_choices",
     "game_choices",
     "validate_time_zone",
 ]

@@ -17,10 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditAction, Venue
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Venue
 from casino.players.membership import NotAMembershipNumber, membership_number
 from casino.players.models import Player, PlayerBarring
-from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 
 #: The fields of a player a manager may change.

@@ -28,7 +28,8 @@ from django.db.models import Q, Sum
 
 from casino import figures
 from casino.cage.models import Slip, SlipStatus
-from casino.models import Drop, TableSession, Venue
+from casino.ledger.models import Drop
+from casino.models import TableSession, Venue
 
 ZERO = Decimal(0)
 

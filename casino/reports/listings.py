@@ -11,17 +11,8 @@ from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
 from casino.figures import sessions_counted
-from casino.models import (
-    Account,
-    Bet,
-    DealerSpell,
-    Drop,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    Shift,
-    TableSession,
-)
+from casino.ledger.models import Account, Drop, LedgerEntry
+from casino.models import Bet, DealerSpell, Round, RoundStatus, Shift, TableSession
 from casino.reports.cells import ZERO, settled_bets
 from casino.reports.sections import pct
 

@@ -43,11 +43,12 @@ from django.utils.translation import gettext_noop
 from casino.integrity.investigations import investigations_sync
 from casino.kernel.errors import Forbidden
 from casino.kernel.money import Grouping, grouped
-from casino.models import AuditAction, Shift, TableSession
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Shift, TableSession
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.reports.models import ShiftReport, ShiftReportFile
-from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, MANAGER, can
 
 logger = logging.getLogger(__name__)

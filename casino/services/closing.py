@@ -19,9 +19,10 @@ from casino import games
 from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import written
-from casino.models import AuditAction, Round, RoundStatus, TableSession
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Round, RoundStatus, TableSession
 from casino.reports.services import shift_report_schedule_if_done
-from casino.services.audit import audit_record
 from casino.services.rotation import spell_last_ends
 from casino.services.sessions import (
     MAX_AMOUNT,

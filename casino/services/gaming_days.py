@@ -38,8 +38,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditAction, GamingDay, Shift, Table, TableSession, Venue
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import GamingDay, Shift, Table, TableSession, Venue
 from casino.staff.roles import MANAGE, can
 
 #: The name of the one shift of a venue without a plan.

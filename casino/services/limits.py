@@ -22,8 +22,9 @@ from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
-from casino.models import AuditAction, Table, TableLimit, TableLimitChange
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Table, TableLimit, TableLimitChange
 from casino.staff.roles import SUPERVISE, can
 
 MAX_REASON = 255

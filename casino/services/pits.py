@@ -13,8 +13,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditAction, Pit, Table, Venue
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Pit, Table, Venue
 from casino.staff.models import StaffRole
 from casino.staff.roles import MANAGE, SUPERVISE, can
 

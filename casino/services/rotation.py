@@ -24,8 +24,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import AuditAction, DealerSpell, Round, RoundStatus, TableSession
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import DealerSpell, Round, RoundStatus, TableSession
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 
 #: How far ahead of the server's clock a relief's time may be (clocks a little apart).

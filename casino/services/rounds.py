@@ -31,25 +31,16 @@ from casino.integrity.tallies import integrity_tally
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import Grouping, written
 from casino.kernel.timezones import venue_today
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction, EntryKind, LedgerEntry
+from casino.ledger.services import ledger_post
 from casino.limits import Limit, in_force, with_limits_in_force
-from casino.models import (
-    AuditAction,
-    Bet,
-    Box,
-    EntryKind,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    TableLimit,
-    TableSession,
-)
+from casino.models import Bet, Box, Round, RoundStatus, TableLimit, TableSession
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
-from casino.services.audit import audit_record
-from casino.services.ledger import ledger_post
 from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided

@@ -35,18 +35,10 @@ from django.utils.translation import gettext as _
 
 from casino import games
 from casino.kernel.timezones import venue_time
-from casino.models import (
-    AuditAction,
-    AuditEvent,
-    Ruleset,
-    RulesetVersion,
-    Table,
-    TableSession,
-    Venue,
-    VersionStatus,
-)
+from casino.ledger.audit import audit_record, object_type
+from casino.ledger.models import AuditAction, AuditEvent
+from casino.models import Ruleset, RulesetVersion, Table, TableSession, Venue, VersionStatus
 from casino.models.rulesets import ROUNDING_FIELDS
-from casino.services.audit import audit_record, object_type
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
 

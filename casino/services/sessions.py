@@ -27,20 +27,12 @@ from casino.kernel.money import (
     to_decimal,
     written,
 )
-from casino.models import (
-    Account,
-    AuditAction,
-    Drop,
-    EntryKind,
-    LedgerEntry,
-    Shift,
-    Table,
-    TableSession,
-)
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
+from casino.ledger.services import ledger_post
+from casino.models import Shift, Table, TableSession
 from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
-from casino.services.ledger import ledger_post
 from casino.services.rotation import spell_first
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 

@@ -22,8 +22,9 @@ from django.utils.translation import gettext
 
 from casino import games
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditAction, Ruleset, Table, TableRulesetChange
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Ruleset, Table, TableRulesetChange
 from casino.services.tables import (
     check_ruleset,
     current_limits,

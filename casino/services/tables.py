@@ -21,8 +21,9 @@ from casino import games
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
-from casino.models import AuditAction, Ruleset, Table, TableLimit, TableSession, Venue
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
 from casino.staff.roles import MANAGE, can
 
 #: What cannot change while a session is open at the table.

@@ -33,9 +33,10 @@ from casino.kernel.money import (
     plain,
     to_decimal,
 )
-from casino.models import AuditAction, Table, TableLimit, TableSession, Venue
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Table, TableLimit, TableSession, Venue
 from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
-from casino.services.audit import audit_record
 from casino.staff.roles import MANAGE, can
 
 #: What ``venue_update`` may change.

@@ -27,20 +27,10 @@ from django.db.models import JSONField
 from casino import games
 from casino.games import BoxInput, LedgerLine, RoundResult
 from casino.integrity.tallies import TalliedRound, integrity_tally_rounds
-from casino.models import (
-    Bet,
-    BetTally,
-    Box,
-    EntryKind,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    SeatTally,
-    Shift,
-    TableSession,
-)
+from casino.ledger.models import EntryKind, LedgerEntry
+from casino.ledger.services import check_balanced
+from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally, Shift, TableSession
 from casino.rules import version_in_force
-from casino.services.ledger import check_balanced
 from casino.services.tallies import tally_settled
 
 #: Batches written by this process; statistics are refreshed each time it doubles.

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from knox.settings import knox_settings
 
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditAction
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
 from casino.staff.models import ApiToken, LoginAttempt
 
 #: The longest device name a token keeps.

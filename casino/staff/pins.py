@@ -28,9 +28,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditAction, TableSession
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import TableSession
 from casino.rotation_selectors import session_on_duty
-from casino.services.audit import audit_record
 from casino.services.rotation import dealer_takeover
 from casino.staff.models import StaffPin
 from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids

@@ -110,7 +110,7 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.READ_REPORTS: frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     Capability.READ_INTEGRITY: frozenset({MANAGER, AUDITOR}),
     # The admin shows the audit trail to whoever may view it there; the API asks the same.
-    Capability.READ_AUDIT: _holders("casino", "view_auditevent"),
+    Capability.READ_AUDIT: _holders("ledger", "view_auditevent"),
 }
 
 #: What each capability lets one do (the docs' table says it).

@@ -54,7 +54,7 @@ _RULESET_ADMIN = [
     ("casino", "change_venue"),
     ("casino", "view_ruleset"),
     ("casino", "add_ruleset"),
-    ("casino", "view_auditevent"),
+    ("ledger", "view_auditevent"),
 ]
 
 _FLOOR_RECORDS = [
@@ -65,9 +65,9 @@ _FLOOR_RECORDS = [
         "tablesession",
         "round",
         "box",
-        "ledgerentry",
     )
 ] + [
+    ("ledger", "view_ledgerentry"),
     ("cage", "view_slip"),
     ("integrity", "view_fluctuationinvestigation"),
     ("integrity", "view_investigationnote"),
@@ -105,7 +105,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     AUDITOR: [
         ("casino", "view_venue"),
         ("casino", "view_ruleset"),
-        ("casino", "view_auditevent"),
+        ("ledger", "view_auditevent"),
         ("casino", "view_table"),
         ("casino", "view_tablelimit"),
         ("casino", "view_tablerulesetchange"),

@@ -21,8 +21,9 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditAction, Venue
-from casino.services.audit import audit_record
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import Venue
 from casino.staff.models import StaffRole
 from casino.staff.roles import ROLES, forget, sync_groups
 

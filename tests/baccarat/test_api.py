@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from casino.models import LedgerEntry
+from casino.ledger.models import LedgerEntry
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.casino.api import client_for, error_of, ledger_total, settle
 

@@ -19,7 +19,7 @@ from baccarat.selectors import (
 from baccarat.services import commission_collect, shoe_start
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.rounds import round_create, round_settle, round_void
 
 pytestmark = pytest.mark.django_db

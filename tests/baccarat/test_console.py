@@ -21,7 +21,8 @@ from baccarat.models import CommissionCollection, Shoe
 from baccarat.selectors import commission_owed
 from casino.console.selectors import screen_for
 from casino.games import BoxInput
-from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
+from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.models import Round, RoundStatus
 from casino.services.rounds import round_void
 from tests.factories import PlayerFactory
 

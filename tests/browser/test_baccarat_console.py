@@ -19,7 +19,8 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
-from casino.models import LedgerEntry, Round, RoundStatus
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table

@@ -13,7 +13,8 @@ import pytest
 from django.db.models import Sum
 
 from casino.games import BoxInput
-from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus, TableSession
 from casino.players.models import Player
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle

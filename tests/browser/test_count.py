@@ -13,7 +13,7 @@ from decimal import Decimal as D
 import pytest
 
 from casino.count.models import CountDay, DropBox
-from casino.models import Drop
+from casino.ledger.models import Drop
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.roles import COUNT

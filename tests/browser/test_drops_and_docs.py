@@ -9,7 +9,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from casino.services.sessions import drop_record, session_open
 from tests.browser.conftest import log_in, shot
 

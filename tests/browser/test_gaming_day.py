@@ -23,7 +23,8 @@ from django.utils import timezone
 from casino.cage.models import Slip
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.games import BoxInput
-from casino.models import AuditEvent, Drop, LedgerEntry, TableSession
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.models import TableSession
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open, shift_current

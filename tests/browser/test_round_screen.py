@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from django.db.models import Sum
 
-from casino.models import LedgerEntry, Round, RoundStatus, TableLimit, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus, TableLimit, TableSession
 from casino.services.sessions import session_open
 from tests.browser.conftest import log_in, shot
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table

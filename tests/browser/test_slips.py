@@ -15,7 +15,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.cage.models import Slip
-from casino.models import AuditEvent, LedgerEntry, TableSession
+from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.models import TableSession
 from casino.services.sessions import session_open
 from casino.staff.roles import CAGE
 from tests.browser.conftest import forged_post, log_in, shot

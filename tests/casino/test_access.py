@@ -48,11 +48,9 @@ from casino.games import BoxInput
 from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.models import (
-    AuditEvent,
-    Drop,
     GamingDay,
-    LedgerEntry,
     Pit,
     Round,
     Ruleset,
@@ -1592,7 +1590,7 @@ ADMIN_MODELS = {
     # A venue keeps its history: it is never deleted.
     "casino.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
     "casino.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
-    "casino.auditevent": _read_only(lambda world, side: side.event.pk),
+    "ledger.auditevent": _read_only(lambda world, side: side.event.pk),
     "casino.table": AdminModel(lambda world, side: side.table.pk, delete=False),
     # Requests are made on the table's page and decided by their own views (below).
     "casino.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
@@ -1605,7 +1603,7 @@ ADMIN_MODELS = {
     "casino.shift": _read_only(lambda world, side: side.shift.pk),
     "casino.tablesession": _read_only(lambda world, side: side.session.pk),
     "casino.round": _read_only(lambda world, side: side.round.pk),
-    "casino.ledgerentry": _read_only(lambda world, side: side.entry.pk),
+    "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),

@@ -17,7 +17,8 @@ from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
-from casino.models import AuditEvent, Ruleset, Table, TableLimit, TableRulesetChange, Venue
+from casino.ledger.models import AuditEvent
+from casino.models import Ruleset, Table, TableLimit, TableRulesetChange, Venue
 from casino.players.models import Player
 from casino.services.closing import session_close
 from casino.services.sessions import session_open

@@ -22,7 +22,8 @@ from django.utils import timezone
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.kernel.errors import InvalidInput
-from casino.models import Drop, Round, Venue
+from casino.ledger.models import Drop
+from casino.models import Round, Venue
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
 from casino.services.sessions import drop_record

@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.games import BoxInput
-from casino.models import AuditEvent, Ruleset, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import Ruleset, VersionStatus
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (
     ruleset_create,

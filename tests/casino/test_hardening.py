@@ -28,7 +28,8 @@ from schemathesis.checks import not_a_server_error
 
 from casino.api.unavailable import DatabaseUnavailableMiddleware
 from casino.kernel.cards import DECK, Card, format_cards, parse_cards
-from casino.models import LedgerEntry, Round, RoundStatus
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus
 from casino.staff.logins import token_issue
 from casino.staff.roles import MANAGER, grant
 from loadtest.fuzz_checks import json_error_body

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.players.models import Player
 from tests.factories import VenueFactory
 

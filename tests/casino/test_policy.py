@@ -33,8 +33,8 @@ from casino.count.duties import count_close_refusal
 from casino.count.models import BoxCount
 from casino.count.services import count_record
 from casino.kernel.errors import Forbidden
+from casino.ledger.audit import audit_record
 from casino.management.commands.policy_table import DOC, table_in
-from casino.services.audit import audit_record
 from casino.services.rotation import dealer_relieve
 from casino.staff.policy import (
     Capability,
@@ -153,7 +153,7 @@ def test_the_table_names_every_capability_with_its_roles():
 
 
 def test_the_audit_api_and_the_admin_read_one_rule():
-    admin_readers = {r for r in ROLES if ("casino", "view_auditevent") in role_permissions(r)}
+    admin_readers = {r for r in ROLES if ("ledger", "view_auditevent") in role_permissions(r)}
     assert Capability.READ_AUDIT.roles == admin_readers == {"manager", "auditor"}
 
 

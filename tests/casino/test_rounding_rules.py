@@ -14,7 +14,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from casino.models import AuditEvent, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import VersionStatus
 from casino.services.rulesets import version_approve, version_clone, version_content_hash
 from maubinh import services as maubinh_services
 from maubinh.models import MauBinhRulesetVersion

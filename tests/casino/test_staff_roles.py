@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.staff.models import StaffRole
 from casino.staff.roles import (
     CAGE,

@@ -12,7 +12,8 @@ import pytest
 from casino.console.services import round_confirm
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
-from casino.models import LedgerEntry, Round, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, TableSession
 from casino.services.rounds import round_create
 from tests.casino.api import NIU_9 as API_NIU_9
 from tests.casino.api import box, client_for, error_of, open_session, round_body

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
-from casino.models import Box, LedgerEntry, Round, RoundStatus, TableSession, VersionStatus
+from casino.ledger.models import LedgerEntry
+from casino.models import Box, Round, RoundStatus, TableSession, VersionStatus
 from casino.rules import version_in_force
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from maubinh.demo import maubinh_demo

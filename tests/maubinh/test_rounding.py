@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
-from casino.models import Account, Bet, EntryKind, LedgerEntry
+from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.models import Bet
 from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_settle
 from casino.services.rulesets import (

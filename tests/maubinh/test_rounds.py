@@ -10,7 +10,8 @@ from django.db.models import Sum
 from casino import games
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
-from casino.models import Account, Bet, Box, EntryKind, LedgerEntry, RoundStatus
+from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.models import Bet, Box, RoundStatus
 from casino.services.rounds import round_create, round_settle, round_void
 from maubinh.engine import presets
 

@@ -7,7 +7,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from casino.models import AuditEvent, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import VersionStatus
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.staff.roles import MANAGER
 from niuniu.models import READING_DEFAULTS, NiuNiuRulesetVersion, PaytableRow

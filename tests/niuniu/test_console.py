@@ -13,7 +13,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus, TableSession
 from casino.players.models import Player
 from casino.services.closing import session_close
 

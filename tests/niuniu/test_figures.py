@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from casino.models import AuditEvent, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import VersionStatus
 from casino.services.rulesets import (
     version_activate,
     version_approve,

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from casino import games
 from casino.games import BoxInput, RoundInputError
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.rulesets import (
     version_activate,
     version_approve,

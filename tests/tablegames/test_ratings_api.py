@@ -13,7 +13,8 @@ from django.db.models.functions import Concat
 from django.utils import timezone
 
 from casino.kernel.timezones import venue_zone
-from casino.models import AuditEvent, Venue
+from casino.ledger.models import AuditEvent
+from casino.models import Venue
 from casino.reports import periods
 from casino.services.closing import session_close
 from tablegames.models import Rating

@@ -16,7 +16,8 @@ from casino import games
 from casino.cage.services.slips import slip_request
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.models import AuditEvent, Shift, TableSession
+from casino.ledger.models import AuditEvent
+from casino.models import Shift, TableSession
 from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.models import ShiftReport

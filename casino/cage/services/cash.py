@@ -64,12 +64,13 @@ from casino.cage.models import (
 from casino.kernel import amounts
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.models import AuditAction, GamingDay, TableSession, Venue
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.models import GamingDay, TableSession, Venue
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.players.services import masked
-from casino.services.audit import audit_record
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, PLAY, SUPERVISE, can

@@ -48,9 +48,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.cage.models import Slip, SlipStatus
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
-from casino.models import Account, AuditAction, EntryKind, LedgerEntry, Venue
-from casino.services.audit import audit_record
-from casino.services.ledger import ledger_post
+from casino.ledger.audit import audit_record
+from casino.ledger.models import Account, AuditAction, EntryKind, LedgerEntry
+from casino.ledger.services import ledger_post
+from casino.models import Venue
 from casino.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.staff.policy import (
     CAGE_ISSUE,

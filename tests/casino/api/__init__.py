@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
-from casino.models import LedgerEntry, Table
+from casino.ledger.models import LedgerEntry
+from casino.models import Table
 from tests.factories import pit_boss
 
 # Hands from tests/casino/services/test_rounds.py (vn-kr-004 at a venue rounding to 1000).

@@ -14,7 +14,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from casino.models import Drop, TableSession
+from casino.ledger.models import Drop
+from casino.models import TableSession
 from casino.services.sessions import session_open
 from tests.casino.api import client_for, error_of
 

@@ -6,7 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from tests.casino.api import client_for, credentials, error_of, ledger_total, open_session
 
 pytestmark = pytest.mark.django_db

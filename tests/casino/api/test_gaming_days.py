@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import AuditEvent, Venue
+from casino.ledger.models import AuditEvent
+from casino.models import Venue
 from casino.services.sessions import session_open
 from tests.casino.api import client_for, error_of
 

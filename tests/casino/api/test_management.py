@@ -6,7 +6,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import AuditEvent, Ruleset, Table, TableLimit
+from casino.ledger.models import AuditEvent
+from casino.models import Ruleset, Table, TableLimit
 from casino.players.models import Player
 from tests.casino.api import client_for, error_of, open_session
 from tests.factories import PlayerFactory

@@ -32,12 +32,10 @@ from casino.cage.services.slips import (
 )
 from casino.count.models import DropBox
 from casino.games import BoxInput
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.models import (
-    AuditEvent,
     Bet,
     Box,
-    Drop,
-    LedgerEntry,
     Round,
     Ruleset,
     Shift,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.reports.models import ShiftReport
 from casino.services.closing import session_close
 from casino.staff.roles import MANAGER

@@ -8,7 +8,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from casino.integrity.models import CardTally, CategoryTally
-from casino.models import Account, Bet, Box, LedgerEntry, Round, TableSession
+from casino.ledger.models import Account, LedgerEntry
+from casino.models import Bet, Box, Round, TableSession
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.simulation import chips_for, play

@@ -14,18 +14,8 @@ from casino.cage.models import Slip
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
-from casino.models import (
-    AuditEvent,
-    Drop,
-    LedgerEntry,
-    Round,
-    Shift,
-    Table,
-    TableSession,
-    Venue,
-    VersionStatus,
-    audit_action_choices,
-)
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry, audit_action_choices
+from casino.models import Round, Shift, Table, TableSession, Venue, VersionStatus
 from casino.players.models import Comp, CompPolicy, Player
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines

@@ -19,7 +19,7 @@ from casino.cage.services.slips import (
     slip_request,
     slip_void,
 )
-from casino.models import LedgerEntry
+from casino.ledger.models import LedgerEntry
 from tests.casino.slips import slip_post
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.models import AuditEvent, Drop
+from casino.ledger.models import AuditEvent, Drop
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.roles import COUNT

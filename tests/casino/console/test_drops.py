@@ -7,7 +7,8 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
-from casino.models import Drop, TableSession
+from casino.ledger.models import Drop
+from casino.models import TableSession
 from casino.services.sessions import drop_record, session_open
 
 pytestmark = pytest.mark.django_db

@@ -21,8 +21,9 @@ from casino.cage.services.slips import slip_request
 from casino.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
+from casino.ledger.models import AuditEvent
 from casino.limits import limits_in_force
-from casino.models import AuditEvent, Table, TableLimit, TableSession
+from casino.models import Table, TableLimit, TableSession
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request

@@ -184,7 +184,7 @@ def test_the_admins_records_write_amounts_as_the_venue_does(client, grouped, ses
     client.force_login(grouped.supervisor)
     slips = client.get("/admin/cage/slip/").content.decode()
     assert f'<td class="field-amount_shown">{million}</td>' in slips
-    ledger = client.get("/admin/casino/ledgerentry/").content.decode()
+    ledger = client.get("/admin/ledger/ledgerentry/").content.decode()
     amounts = re.findall(r'<td class="field-amount_shown">([^<]*)</td>', ledger)
     assert sorted(amounts) == [f"+{million}", f"-{million}"]  # the drop's two entries
 

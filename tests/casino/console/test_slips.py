@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from casino.cage.models import Slip
 from casino.cage.services.slips import slip_issue, slip_request
-from casino.models import AuditEvent, LedgerEntry, TableSession
+from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.models import TableSession
 from casino.services.sessions import session_open
 from casino.services.venues import venue_update
 from tests.factories import niuniu_table

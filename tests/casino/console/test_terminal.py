@@ -19,7 +19,8 @@ from django.urls import reverse
 from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.games import BoxInput
 from casino.kernel.errors import Forbidden
-from casino.models import AuditEvent, DealerSpell, Round, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import DealerSpell, Round, VersionStatus
 from casino.services.rounds import round_create, round_settle
 from casino.staff.models import StaffPin
 from casino.staff.pins import pin_set

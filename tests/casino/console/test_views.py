@@ -15,7 +15,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.cage.models import Slip
-from casino.models import LedgerEntry, Round, RoundStatus, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Round, RoundStatus, TableSession
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
 from tests.factories import staff

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from casino.integrity.models import FluctuationInvestigation, IntegrityRun
 from casino.integrity.runs import integrity_run
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.pits import pit_create
 from casino.staff.roles import MANAGER
 from tests.casino.integrity.simulated import Manipulation, deal

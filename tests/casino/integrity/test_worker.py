@@ -10,7 +10,7 @@ import pytest
 
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.tasks import integrity_run_task
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.casino.integrity.test_runs import open_tables

@@ -10,7 +10,7 @@ from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.venues import venue_update
 from casino.staff.models import LoginAttempt, StaffPin
 from casino.staff.pins import pin_set

@@ -42,18 +42,8 @@ from django.db import transaction
 
 from casino.cage.services.slips import slip_request, slip_void
 from casino.games import BoxInput
-from casino.models import (
-    Account,
-    Bet,
-    Box,
-    EntryKind,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    Ruleset,
-    Shift,
-    Table,
-)
+from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.models import Bet, Box, Round, RoundStatus, Ruleset, Shift, Table
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request

@@ -15,7 +15,7 @@ from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.errors import Forbidden
 from casino.kernel.timezones import venue_today
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.reports import outputs, services
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion

@@ -24,7 +24,8 @@ from django.utils import translation
 from casino import figures
 from casino.cage.models import CashTransaction
 from casino.count.services import count_close, count_record
-from casino.models import LedgerEntry, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import TableSession
 from casino.services.closing import session_close
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT

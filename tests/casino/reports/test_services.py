@@ -13,7 +13,8 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from casino.kernel.errors import Forbidden
-from casino.models import AuditEvent, Shift, TableSession
+from casino.ledger.models import AuditEvent
+from casino.models import Shift, TableSession
 from casino.reports import outputs, services
 from casino.reports.models import ShiftReport
 from casino.tasks import shift_report_build_task

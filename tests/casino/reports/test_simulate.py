@@ -11,7 +11,8 @@ from django.db.models import Count, F, Q, Sum
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.tallies import integrity_differences, integrity_rebuild
-from casino.models import Bet, Box, LedgerEntry, Round, Shift, TableSession
+from casino.ledger.models import LedgerEntry
+from casino.models import Bet, Box, Round, Shift, TableSession
 from casino.reports.models import ShiftReport
 from casino.services.tallies import tally_differences
 

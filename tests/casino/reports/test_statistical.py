@@ -45,7 +45,8 @@ from pypdf import PdfReader
 
 from casino.cage.models import Slip, SlipStatus
 from casino.kernel.money import venue_money
-from casino.models import Drop, Shift, Table, TableSession
+from casino.ledger.models import Drop
+from casino.models import Shift, Table, TableSession
 from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report

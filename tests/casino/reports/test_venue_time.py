@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
-from casino.models import AuditEvent, BetTally, Shift, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import BetTally, Shift, VersionStatus
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
@@ -158,10 +159,10 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     page = client.get(reverse("admin:casino_shift_changelist")).content.decode()
     assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
     for model in (
-        "casino_auditevent",
+        "ledger_auditevent",
         "casino_tablesession",
         "cage_slip",
-        "casino_ledgerentry",
+        "ledger_ledgerentry",
         "casino_gamingday",
     ):
         assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200

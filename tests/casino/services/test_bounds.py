@@ -15,16 +15,8 @@ from django.db.models import Sum
 
 from casino.cage.services.slips import slip_request, slip_void
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import (
-    Account,
-    AuditEvent,
-    Drop,
-    EntryKind,
-    LedgerEntry,
-    Round,
-    RoundStatus,
-    TableSession,
-)
+from casino.ledger.models import Account, AuditEvent, Drop, EntryKind, LedgerEntry
+from casino.models import Round, RoundStatus, TableSession
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import SESSION_TOTAL_LIMIT, drop_record, drop_reverse, session_open
 from tests.casino.slips import slip_post

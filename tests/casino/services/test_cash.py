@@ -22,7 +22,7 @@ from casino.cage.services.cash import (
     thresholds_propose,
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.sessions import session_open
 from tests.factories import PlayerFactory, niuniu_table
 

@@ -20,7 +20,7 @@ from casino.cage.services.cash import (
     threshold_crossing,
 )
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.pits import pit_create
 from tests.casino.services.conftest import LOG, REPORT
 from tests.factories import PlayerFactory

@@ -15,7 +15,8 @@ from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import Account, AuditEvent, Drop, LedgerEntry, TableSession
+from casino.ledger.models import Account, AuditEvent, Drop, LedgerEntry
+from casino.models import TableSession
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open

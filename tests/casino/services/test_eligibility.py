@@ -18,7 +18,8 @@ from casino.console.selectors import players_by_number
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.models import AuditEvent, Round
+from casino.ledger.models import AuditEvent
+from casino.models import Round
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.eligibility import (
     Activity,

@@ -10,7 +10,7 @@ import pytest
 
 from casino.cage.services.slips import slip_issue, slip_request, slip_void
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.closing import session_close, session_reconcile
 from casino.services.inventory import chips_discrepancy, table_inventory, tray_inventory
 from casino.services.sessions import session_open

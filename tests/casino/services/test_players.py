@@ -8,7 +8,7 @@ from django.utils import translation
 
 from casino.console.selectors import players_by_number
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.players.models import Player
 from casino.players.services import player_create, player_update
 from casino.selectors import player_list

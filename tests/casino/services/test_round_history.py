@@ -16,7 +16,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.games import BoxInput
-from casino.models import Account, Bet, EntryKind, LedgerEntry, RoundStatus
+from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.models import Bet, RoundStatus
 from casino.rules import version_in_force
 from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.services.rulesets import (

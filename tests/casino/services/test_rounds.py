@@ -10,7 +10,8 @@ from django.db.models import Sum
 
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.models import Account, Bet, LedgerEntry, RoundStatus
+from casino.ledger.models import Account, LedgerEntry
+from casino.models import Bet, RoundStatus
 from casino.services.rounds import (
     round_create,
     round_settle,

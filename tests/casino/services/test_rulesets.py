@@ -8,7 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from casino.models import AuditEvent, VersionStatus
+from casino.ledger.models import AuditEvent
+from casino.models import VersionStatus
 from casino.rules import version_in_force
 from casino.services.rulesets import (
     version_activate,

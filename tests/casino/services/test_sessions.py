@@ -11,7 +11,8 @@ from casino.cage.models import SlipStatus
 from casino.cage.services.slips import slip_issue, slip_request, slip_void
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import Account, LedgerEntry, TableSession
+from casino.ledger.models import Account, LedgerEntry
+from casino.models import TableSession
 from casino.services.closing import session_close, session_reconcile
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open

@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict
-from casino.models import AuditEvent, LedgerEntry, Round, RoundStatus
+from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.models import Round, RoundStatus
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 from tests.factories import pit_boss

@@ -14,8 +14,9 @@ from casino import games
 from casino.console.services import round_confirm
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict
-from casino.models import Account, Bet, LedgerEntry, Round, RoundStatus
-from casino.services.ledger import UnbalancedPosting, ledger_post
+from casino.ledger.models import Account, LedgerEntry
+from casino.ledger.services import UnbalancedPosting, ledger_post
+from casino.models import Bet, Round, RoundStatus
 from casino.services.rounds import (
     round_create,
     round_create_written,

@@ -29,7 +29,8 @@ from casino.cage.services.slips import (
     slip_void,
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import AuditEvent, Drop, LedgerEntry, TableSession, Venue
+from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.models import TableSession, Venue
 from casino.services.closing import check_closable, session_close
 from casino.services.venues import venue_update
 from casino.staff.roles import CAGE, SUPERVISOR, grant

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from casino.kernel.errors import InvalidInput
-from casino.models import AuditEvent
+from casino.ledger.models import AuditEvent
 from casino.services.sessions import session_open
 from casino.services.venues import venue_update
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db import models
 
-from casino.models import AuditEvent, Venue
-from casino.models.audit import AuditAction
+from casino.ledger.models import AuditAction, AuditEvent
+from casino.models import Venue
 
 
 def object_type(model: type[models.Model] | models.Model) -> str:

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal
 
-from casino.models import LedgerEntry
+from casino.ledger.models import LedgerEntry
 
 
 class UnbalancedPosting(Exception):

@@ -24,7 +24,8 @@ from django.db.models.functions import Coalesce
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.tallies import integrity_differences
 from casino.kernel.progress import command_progress
-from casino.models import Account, Box, LedgerEntry, Round, RoundStatus, TableSession
+from casino.ledger.models import Account, LedgerEntry
+from casino.models import Box, Round, RoundStatus, TableSession
 from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())
