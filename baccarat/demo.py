@@ -22,13 +22,14 @@ from baccarat.selectors import cached_snapshot
 from baccarat.services import venue_ruleset_from_preset
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, Card, format_cards
-from casino.models import Ruleset, TableLimit, TableSession, Venue
+from casino.models import Ruleset, TableSession
 from casino.players.models import Player
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from casino.simulation import chips_for, play
+from casino.venues.models import TableLimit, Venue
 
 #: The demo's venue with Baccarat tables, and its tables: code, preset.
 DEMO_VENUE = "macau"

@@ -17,9 +17,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from casino.models import RulesetVersion, TableSession
-from casino.models.floor import money_field
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.players.models import Player
 

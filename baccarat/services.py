@@ -30,9 +30,10 @@ from baccarat.selectors import commission_owed, current_shoe
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.money import plain
 from casino.ledger.audit import audit_record
-from casino.models import Box, Round, TableSession, Venue
+from casino.models import Box, Round, TableSession
 from casino.services import rulesets
 from casino.services.rotation import check_may_deal
+from casino.venues.models import Venue
 
 # --- Rulesets
 

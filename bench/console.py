@@ -72,9 +72,9 @@ def main() -> None:
 
     from casino.console.selectors import screen_for
     from casino.kernel.cards import DECK, format_cards
-    from casino.models import Venue
     from casino.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR
+    from casino.venues.models import Venue
     from niuniu.console import forms
     from tests.factories import niuniu_table, staff
 

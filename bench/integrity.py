@@ -92,9 +92,10 @@ def fill_rows() -> None:
     from casino.integrity.models.tallies import CARDS_DEALT
     from casino.integrity.tallies import write_card_tallies, write_category_tallies
     from casino.kernel.cards import DECK
-    from casino.models import BetTally, Round, TableSession, Venue
+    from casino.models import BetTally, Round, TableSession
     from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
+    from casino.venues.models import Venue
 
     venue = Venue.objects.get(code=VENUE)
     sessions = list(
@@ -211,7 +212,7 @@ def measure() -> None:
     from casino.integrity.models import CategoryTally
     from casino.integrity.runs import integrity_run
     from casino.integrity.statistics import load_for_runs
-    from casino.models import Venue
+    from casino.venues.models import Venue
 
     # As the worker does when it starts (casino/celery.py): the libraries' import is its
     # own figure, once a process, not a run's.

@@ -190,9 +190,9 @@ def fill_rows() -> None:
     from django.db import connection, transaction
 
     from casino import games
-    from casino.models import Table, Venue
     from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
+    from casino.venues.models import Table, Venue
 
     venue = Venue.objects.get(code=VENUE)
     User = get_user_model()
@@ -244,8 +244,9 @@ def measure() -> None:
     from django.db import connection
     from django.db.models import Q
 
-    from casino.models import BetTally, Venue
+    from casino.models import BetTally
     from casino.reports import periods
+    from casino.venues.models import Venue
 
     venue = Venue.objects.get(code=VENUE)
     period = periods.period_of(periods.MONTH, LAST)

@@ -41,13 +41,13 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from casino.models import Venue
     from casino.services.rounds import (
         round_create_written,
         round_settle_written,
     )
     from casino.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR
+    from casino.venues.models import Venue
     from niuniu.demo import table_stream
     from tests.factories import niuniu_table, staff
 

@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from casino.admin.house_edge import HouseEdgeRow
     from casino.console.round import ConsoleEntry
     from casino.console.selectors import Screen
-    from casino.models import Round, TableSession, Venue
+    from casino.models import Round, TableSession
+    from casino.venues.models import Venue
 
 
 class RoundInputError(InvalidInput):

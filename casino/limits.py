@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
-from casino.models import TableLimit, TableLimitChange
+from casino.venues.models import TableLimit, TableLimitChange
 
 
 @dataclass(frozen=True)

@@ -24,24 +24,14 @@ from casino.figures import with_count_sums
 from casino.games import BetResult, RoundResult
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.limits import with_limits_in_force
-from casino.models import (
-    Bet,
-    Box,
-    Round,
-    Ruleset,
-    RulesetVersion,
-    Table,
-    TableLimit,
-    TableRulesetChange,
-    TableSession,
-    Venue,
-)
+from casino.models import Bet, Box, Round, Ruleset, RulesetVersion, TableSession
 from casino.outcomes import round_result
 from casino.players.membership import membership_key
 from casino.players.models import Player, PlayerBarring
 from casino.staff.models import ApiToken
 from casino.staff.policy import Capability, venues_allowing
 from casino.staff.roles import venue_ids
+from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
 
 _ZERO = Decimal(0)
 

@@ -15,8 +15,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from casino.console.terminal import login_starts_afresh
-from casino.models import Venue
-from casino.models.venues import DEFAULT_SESSION_HOURS
+from casino.venues.models import Venue
+from casino.venues.models.venues import DEFAULT_SESSION_HOURS
 
 
 def session_hours_of(user: Any) -> int:

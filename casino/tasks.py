@@ -86,7 +86,7 @@ def integrity_run_task(
 
     from casino.integrity import runs
     from casino.integrity.models import IntegrityRun
-    from casino.models import Venue
+    from casino.venues.models import Venue
 
     try:
         if run_id is not None:

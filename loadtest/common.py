@@ -111,11 +111,11 @@ class Floor:
 def build_floor(*, tables: int, code: str = "load") -> Floor:
     """A venue (VND, rounding to 1,000) with ``tables`` Niu Niu tables, each with its own
     dealer (an API token each) and an open session, a supervisor and 20 players."""
-    from casino.models import Venue
     from casino.players.models import Player
     from casino.services.sessions import session_open
     from casino.staff.logins import token_issue
     from casino.staff.roles import DEALER, SUPERVISOR
+    from casino.venues.models import Venue
     from tests.factories import niuniu_table, staff
 
     venue = Venue.objects.create(

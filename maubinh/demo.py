@@ -14,12 +14,13 @@ from django.db import transaction
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.kernel.money import plain
-from casino.models import Table, TableLimit, TableSession, Venue
+from casino.models import TableSession
 from casino.players.models import Player
 from casino.rules import version_in_force
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
+from casino.venues.models import Table, TableLimit, Venue
 from maubinh import engine
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.seats import BET_TYPE

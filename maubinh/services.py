@@ -11,8 +11,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from casino.models import Venue
 from casino.services import rulesets
+from casino.venues.models import Venue
 from maubinh import engine
 from maubinh.engine import presets
 from maubinh.engine.rules import InstantWin

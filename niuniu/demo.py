@@ -22,7 +22,7 @@ from casino.cage.services.slips import (
 )
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
-from casino.models import Ruleset, TableLimit, TableSession, Venue
+from casino.models import Ruleset, TableSession
 from casino.players.models import Player
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
@@ -31,6 +31,7 @@ from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open, shift_current
 from casino.services.tables import table_create
 from casino.simulation import play, tray_chips
+from casino.venues.models import TableLimit, Venue
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.selectors import cached_snapshot
 from niuniu.services import venue_ruleset_from_preset

@@ -12,8 +12,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from casino.models import Venue
 from casino.services import rulesets
+from casino.venues.models import Venue
 from niuniu import engine
 from niuniu.engine import presets
 from niuniu.engine.rules import BetType, Category

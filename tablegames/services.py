@@ -16,12 +16,13 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import plain, venue_money
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record
-from casino.models import TableLimit, TableSession, Venue
+from casino.models import TableSession
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Player
 from casino.rules import rules_in_force
 from casino.services import rulesets
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.models import TableLimit, Venue
 from tablegames import engine
 from tablegames.models import RULE_FIELDS, Rating, RatingAuditAction, TableGameRulesetVersion
 from tablegames.selectors import BET_TYPE

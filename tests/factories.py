@@ -6,9 +6,10 @@ import factory
 from django.contrib.auth.models import User
 
 from casino import games
-from casino.models import Ruleset, Table, TableLimit, Venue
+from casino.models import Ruleset
 from casino.players.models import Player
 from casino.staff.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
+from casino.venues.models import Table, TableLimit, Venue
 from niuniu.services import venue_ruleset_from_preset
 
 

@@ -30,7 +30,6 @@ from casino.admin.writes import (
 )
 from casino.kernel.amounts import AmountListField, model_formfield
 from casino.kernel.errors import ServiceError
-from casino.models import Table, TableLimit, TableRulesetChange, Venue
 from casino.services.gaming_days import gaming_day_set
 from casino.services.table_rulesets import (
     ruleset_change_approve,
@@ -41,6 +40,7 @@ from casino.services.tables import table_create, table_update
 from casino.services.venues import EDITABLE as VENUE_FIELDS
 from casino.services.venues import venue_create, venue_update
 from casino.staff.services import venue_staff_set
+from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
 
 
 def shifts_written(plan: list[dict[str, str]]) -> str:
@@ -265,7 +265,7 @@ class TableAdmin(ServiceWrites, VenueScopedAdmin):
             "user": change.requested_by.username,
             "reason": change.reason,
         }
-        url = reverse("admin:casino_tablerulesetchange_change", args=[change.pk])
+        url = reverse("admin:venues_tablerulesetchange_change", args=[change.pk])
         return format_html('<a href="{}">{}</a>', url, text)
 
     @staticmethod
@@ -352,7 +352,7 @@ class TableRulesetChangeAdmin(ReadOnlyAdmin):
 
     venue_path = "table__venue"
     change_form_template = "admin/casino/tablerulesetchange/change_form.html"
-    decide_permission = "casino.decide_tablerulesetchange"
+    decide_permission = "venues.decide_tablerulesetchange"
     list_display = ["__str__", "reason", "requested_by", "requested_at", "decided_by"]
     #: The Approve / Refuse buttons come right after the request they decide.
     list_filter = ["status", ("table__venue", admin.RelatedOnlyFieldListFilter)]

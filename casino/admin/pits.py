@@ -14,10 +14,10 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.records import money_column
 from casino.admin.writes import ParseOnlyModelForm, ServiceWrites
-from casino.models import Pit, Table, TableLimitChange
 from casino.services.pits import pit_create, pit_update
 from casino.staff.models import StaffRole
 from casino.staff.roles import SUPERVISE
+from casino.venues.models import Pit, Table, TableLimitChange
 
 
 class PitForm(ParseOnlyModelForm):

@@ -11,7 +11,8 @@ from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin
 from casino.kernel.money import venue_money
-from casino.models import Box, GamingDay, Round, Shift, TableSession
+from casino.models import Box, Round, TableSession
+from casino.venues.models import GamingDay, Shift
 
 
 def money_column(

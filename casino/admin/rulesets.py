@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from casino import games
 from casino.admin.base import VenueScopedAdmin, messages_of
 from casino.admin.house_edge import house_edge_panel
-from casino.models import Ruleset, Venue, VersionStatus
+from casino.models import Ruleset, VersionStatus
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.services.rulesets import (
     check_writer,
@@ -38,6 +38,7 @@ from casino.services.rulesets import (
     version_reach,
     version_record_edit,
 )
+from casino.venues.models import Venue
 
 
 def _may_write(request: HttpRequest, ruleset: Ruleset) -> bool:

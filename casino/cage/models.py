@@ -26,8 +26,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Table, TableSession, money_field
-from casino.models.venues import Venue
+from casino.kernel.fields import money_field
+from casino.models.floor import TableSession
+from casino.venues.models import Table, Venue
 
 
 class CashKind(models.TextChoices):

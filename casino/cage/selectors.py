@@ -19,8 +19,8 @@ from typing import Any
 from django.utils import timezone
 
 from casino.cage.models import CashAlert, CashInstrument, CashThresholds, CashTransaction
-from casino.models import Venue
 from casino.services.gaming_days import local_instant, parse_time
+from casino.venues.models import Venue
 
 #: The most gaming days one report covers.
 MAX_REPORT_DAYS = 92

@@ -34,9 +34,9 @@ from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
 from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.timezones import venue_zone
-from casino.models import Pit, Table
 from casino.services.limits import limit_change_schedule
 from casino.staff.policy import Capability, declare, holds_anywhere
+from casino.venues.models import Pit, Table
 
 #: How often the floor view asks for its tables again, in seconds.
 REFRESH_SECONDS = 5

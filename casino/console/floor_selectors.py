@@ -26,8 +26,9 @@ from django.utils import timezone
 from casino import figures, games
 from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
 from casino.limits import Limit, limits_in_force, upcoming_changes
-from casino.models import Pit, Round, RoundStatus, Table, TableLimitChange, TableSession
+from casino.models import Round, RoundStatus, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
+from casino.venues.models import Pit, Table, TableLimitChange
 
 #: Slips the cage has yet to verify: requested, or issued and on their way.
 PENDING_SLIPS = (SlipStatus.REQUESTED, SlipStatus.ISSUED)

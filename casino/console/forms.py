@@ -24,11 +24,11 @@ from casino.kernel.cards import Card, parse_card
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import Grouping, grouped, marks
 from casino.limits import Limit
-from casino.models import TableLimit
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.services.rounds import check_stake
+from casino.venues.models import TableLimit
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).
 MAX_CHIPS = 99_999

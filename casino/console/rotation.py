@@ -14,11 +14,12 @@ from django.views.decorators.http import require_http_methods
 
 from casino.console.access import forbidden, page, session_context, session_view
 from casino.kernel.errors import ServiceError
-from casino.models import DealerSpell, TableSession
+from casino.models import TableSession
 from casino.rotation_selectors import session_spells, venue_dealers
 from casino.services.rotation import dealer_relieve
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.models import DealerSpell
 
 
 def _context(session: TableSession, **extra: object) -> dict[str, object]:

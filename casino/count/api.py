@@ -26,9 +26,9 @@ from casino.count import serializers as s
 from casino.count.models import DropBox
 from casino.count.reopening import count_reopen
 from casino.count.services import count_close, count_record
-from casino.models import Venue
 from casino.staff.policy import Capability
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
+from casino.venues.models import Venue
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."

@@ -16,8 +16,8 @@ from casino.count.models import BoxCount
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain, to_decimal
-from casino.models import Venue
 from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT
+from casino.venues.models import Venue
 
 #: The longest description of another instrument (a cheque, a voucher, a coupon).
 MAX_WHAT = 120

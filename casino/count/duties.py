@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from casino.cage.models import Slip
 from casino.count.models import DropBox
 from casino.kernel.errors import Forbidden
-from casino.models import DealerSpell, TableSession
+from casino.models import TableSession
 from casino.staff.policy import Capability, allows
+from casino.venues.models import DealerSpell
 
 
 def box_count_refusal(*, user: Any, box: DropBox) -> Forbidden | None:

@@ -19,8 +19,8 @@ from casino.count.services import MAX_REASON
 from casino.kernel.errors import Conflict, InvalidInput, NotFound
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Venue
 from casino.staff.roles import venue_ids
+from casino.venues.models import Venue
 
 
 @transaction.atomic

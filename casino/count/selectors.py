@@ -26,9 +26,10 @@ from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.ledger.models import Drop
-from casino.models import BetTally, TableSession, Venue
+from casino.models import BetTally, TableSession
 from casino.staff.policy import Capability, holders_at
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
+from casino.venues.models import Venue
 
 _ZERO = Decimal(0)
 

@@ -13,7 +13,7 @@ from django.db.models import Sum
 
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT, IntegrityResult
-from casino.models import Table
+from casino.venues.models import Table
 
 Scope = IntegrityResult.Scope
 #: Subjects counted per seat of a table (``"<seat>:<category>"``), tested seat by seat as the

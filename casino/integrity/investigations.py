@@ -29,9 +29,9 @@ from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.money import venue_money
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Table
 from casino.reports.models import ShiftReport
 from casino.staff.roles import MANAGER
+from casino.venues.models import Table
 
 Status = FluctuationInvestigation.Status
 

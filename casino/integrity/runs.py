@@ -27,7 +27,8 @@ from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
 from casino.ledger.models import AuditAction
-from casino.models import Table, TableSession, Venue
+from casino.models import TableSession
+from casino.venues.models import Table, Venue
 
 #: The false discovery rate the run controls across its tests.
 FDR = 0.05
@@ -64,8 +65,8 @@ def integrity_sweep(*, now: Any = None) -> int:
     gaming day that ended in the last week and has no run of its own yet."""
     from datetime import timedelta
 
-    from casino.models import GamingDay
     from casino.tasks import integrity_run_task
+    from casino.venues.models import GamingDay
 
     now = now or timezone.now()
     days = GamingDay.objects.filter(ends_at__lte=now, ends_at__gte=now - timedelta(days=7))
@@ -274,8 +275,8 @@ def _labels(venue_id: int, outcomes: list[Outcome]) -> dict[tuple[str, int], str
     """Each group's name as the page shows it: table and pit codes, usernames, members."""
     from django.contrib.auth import get_user_model
 
-    from casino.models import Pit
     from casino.players.models import Player
+    from casino.venues.models import Pit
 
     wanted: dict[str, set[int]] = defaultdict(set)
     for outcome in outcomes:

@@ -20,8 +20,8 @@ from django.utils import timezone
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.money import venue_money
 from casino.kernel.replicas import replica_reads
-from casino.models import Venue
 from casino.reports.selectors import report_venues
+from casino.venues.models import Venue
 
 Status = FluctuationInvestigation.Status
 #: The most investigations a list or the dashboard shows.

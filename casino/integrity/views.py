@@ -22,13 +22,13 @@ from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
 from casino.integrity.words import key_shown
 from casino.kernel.timezones import venue_today
-from casino.models import Pit, Table, Venue
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.reports.kinds import game_label
 from casino.reports.views import _render, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import DEALER, can
+from casino.venues.models import Pit, Table, Venue
 
 READERS = Capability.READ_INTEGRITY.roles
 #: Who asks for a run (an auditor reads the runs, asks for none).

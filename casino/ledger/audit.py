@@ -7,7 +7,7 @@ from typing import Any
 from django.db import models
 
 from casino.ledger.models import AuditAction, AuditEvent
-from casino.models import Venue
+from casino.venues.models import Venue
 
 
 def object_type(model: type[models.Model] | models.Model) -> str:

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import money_field
-from casino.models.venues import Venue
+from casino.kernel.fields import money_field
+from casino.venues.models import Venue
 
 
 class Account(models.TextChoices):

@@ -6,8 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models.floor import TableSession, money_field
+from casino.models.floor import TableSession
 from casino.models.rulesets import Ruleset
 
 

@@ -10,7 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Rounding
-from casino.models.venues import Venue, game_choices
+from casino.venues.models import Venue, game_choices
 
 
 class Ruleset(models.Model):

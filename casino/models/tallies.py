@@ -13,9 +13,10 @@ from django.db.models import Case, Count, DecimalField, F, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
+from casino.kernel.fields import money_field
 from casino.kernel.timezones import LocalHour
-from casino.models.floor import Shift, Table, TableSession, money_field
-from casino.models.venues import Venue
+from casino.models.floor import TableSession
+from casino.venues.models import Shift, Table, Venue
 
 
 class BetSums(models.Model):

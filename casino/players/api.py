@@ -19,7 +19,6 @@ from casino.api.views.common import found, parse
 from casino.cage.selectors import player_cash
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today
-from casino.models import Venue
 from casino.players import serializers as ps
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
@@ -28,6 +27,7 @@ from casino.players.services import identity_of, player_create, player_update
 from casino.reports.selectors import REPORT_READ
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Venue
 
 HISTORY_DAYS = 90
 

@@ -29,13 +29,13 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Venue
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.ratings import comps_issued, theoretical_win
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, SUPERVISE, can
+from casino.venues.models import Venue
 
 #: The gaming days a player's earned amount looks back over, today included.
 EARNED_DAYS = 30

@@ -45,9 +45,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from casino.kernel.errors import Conflict, InvalidInput, ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Venue
 from casino.players.models import Player, PlayerBarring
 from casino.selectors import barrings_on
+from casino.venues.models import Venue
 
 
 class Activity(StrEnum):

@@ -19,9 +19,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import money_field
-from casino.models.venues import Venue
+from casino.kernel.fields import money_field
 from casino.players.membership import STORED_FORM, MembershipNumberField
+from casino.venues.models import Venue
 
 
 class Player(models.Model):

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Venue
 from casino.players.membership import NotAMembershipNumber, membership_number
 from casino.players.models import Player, PlayerBarring
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Venue
 
 #: The fields of a player a manager may change.
 EDITABLE = ("membership_number", "name", "status")

@@ -28,7 +28,6 @@ from casino.exports import Column, Export, Kind, Sheet, csv_response, export_vie
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Venue
 from casino.players import comps as comp_services
 from casino.players import services as player_services
 from casino.players.eligibility import Activity, player_eligibility, players_eligibility
@@ -39,6 +38,7 @@ from casino.reports import selectors
 from casino.reports.views import _check, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, SUPERVISE, can
+from casino.venues.models import Venue
 
 HISTORY_DAYS = 90
 #: The comps report's days by default.

@@ -29,7 +29,8 @@ from django.db.models import Q, Sum
 from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.ledger.models import Drop
-from casino.models import TableSession, Venue
+from casino.models import TableSession
+from casino.venues.models import Venue
 
 ZERO = Decimal(0)
 

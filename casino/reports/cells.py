@@ -17,9 +17,10 @@ from django.db.models import F, QuerySet, Value
 
 from casino import games
 from casino.kernel.replicas import PRIMARY
-from casino.models import Bet, BetTally, RoundStatus, Shift
+from casino.models import Bet, BetTally, RoundStatus
 from casino.models.tallies import BET_KEYS, BET_SUMS
 from casino.reports.models import ShiftReport, ShiftReportCell
+from casino.venues.models import Shift
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")

@@ -44,7 +44,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.kernel.replicas import PRIMARY, read_alias, replica_reads
-from casino.models import Shift
 from casino.reports.cells import (
     VersionRates,
     aware,
@@ -71,6 +70,7 @@ from casino.reports.sections import (
     section_tables,
     sums_added,
 )
+from casino.venues.models import Shift
 
 #: Version of the figures' layout, for readers of stored figures.
 #: 2: notes stored as {"kind", "ruleset", "bet_types"} and worded when shown (1: English text).

@@ -12,9 +12,10 @@ from django.db.models import Count, Prefetch, QuerySet, Sum
 from casino.cage.models import Slip, SlipStatus
 from casino.figures import sessions_counted
 from casino.ledger.models import Account, Drop, LedgerEntry
-from casino.models import Bet, DealerSpell, Round, RoundStatus, Shift, TableSession
+from casino.models import Bet, Round, RoundStatus, TableSession
 from casino.reports.cells import ZERO, settled_bets
 from casino.reports.sections import pct
+from casino.venues.models import DealerSpell, Shift
 
 #: Rows listed one by one (voids, slips); past this they are counted, not listed.
 LIST_LIMIT = 200

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Shift, money_field
+from casino.kernel.fields import money_field
 from casino.models.tallies import BetSums
-from casino.models.venues import Venue
+from casino.venues.models import Shift, Venue
 
 
 class ShiftReport(models.Model):

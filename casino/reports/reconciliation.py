@@ -21,7 +21,8 @@ from casino.cage.models import CashTransaction
 from casino.count.selectors import win_figures
 from casino.ledger.audit import object_type
 from casino.ledger.models import Account, AuditAction, AuditEvent, LedgerEntry
-from casino.models import Bet, Round, RoundStatus, TableSession, Venue
+from casino.models import Bet, Round, RoundStatus, TableSession
+from casino.venues.models import Venue
 
 ZERO = Decimal(0)
 

@@ -14,9 +14,10 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Quer
 
 from casino import figures, games
 from casino.kernel.timezones import LocalHour
-from casino.models import Round, RoundStatus, SeatTally, Shift
+from casino.models import Round, RoundStatus, SeatTally
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import bet_type_label, game_label
+from casino.venues.models import Shift
 
 Z95 = Decimal("1.96")
 

@@ -17,13 +17,13 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from casino import figures
-from casino.models import Shift, Venue
 from casino.reports import by_count
 from casino.reports.kinds import accounting_games, fee_games
 from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.reports.sections import cell_sums, fee_sums, figure_line, player_actual_win
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can, venue_ids
+from casino.venues.models import Shift, Venue
 
 #: Who reads reports: the venue's supervisors, managers and auditors (``casino.staff.policy``).
 REPORT_READ = Capability.READ_REPORTS.roles

@@ -45,11 +45,12 @@ from casino.kernel.errors import Forbidden
 from casino.kernel.money import Grouping, grouped
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Shift, TableSession
+from casino.models import TableSession
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.reports.models import ShiftReport, ShiftReportFile
 from casino.staff.roles import MANAGE, MANAGER, can
+from casino.venues.models import Shift
 
 logger = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import games
 from casino.kernel.replicas import replica_reads
-from casino.models import Venue
 from casino.reports.by_count import TableDay, lines_by, summed, table_days
 from casino.reports.kinds import game_label
 from casino.reports.periods import DAY, MONTH, YEAR, _clamped
+from casino.venues.models import Venue
 
 SPANS: dict[str, Promise] = {
     DAY: _("Gaming day"),

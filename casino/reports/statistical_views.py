@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET
 from casino import exports
 from casino.exports import Column, Export, Kind, Sheet
 from casino.kernel.timezones import venue_zone
-from casino.models import Venue
 from casino.reports.statistical import StatisticalReport, statistical_report
 from casino.reports.views import _period_text, venue_asked
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability, declare
+from casino.venues.models import Venue
 
 #: The figures of each line: (key, header, how it is written).
 COLUMNS = [

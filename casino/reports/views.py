@@ -37,13 +37,13 @@ from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.money import currency_places, grouped, venue_money
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.models import Shift, Venue
 from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.reports.models import ShiftReport
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability, declare
+from casino.venues.models import Shift, Venue
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366

@@ -40,8 +40,9 @@ from django.utils.translation import gettext
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import GamingDay, Shift, Table, TableSession, Venue
+from casino.models import TableSession
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import GamingDay, Shift, Table, Venue
 
 #: The name of the one shift of a venue without a plan.
 WHOLE_DAY_SHIFT = "day"

@@ -24,8 +24,8 @@ from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Table, TableLimit, TableLimitChange
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.models import Table, TableLimit, TableLimitChange
 
 MAX_REASON = 255
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Pit, Table, Venue
 from casino.staff.models import StaffRole
 from casino.staff.roles import MANAGE, SUPERVISE, can
+from casino.venues.models import Pit, Table, Venue
 
 
 def _check_manager(user: Any, venue: Venue) -> None:

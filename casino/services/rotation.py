@@ -26,8 +26,9 @@ from django.utils.translation import gettext_lazy as _
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import DealerSpell, Round, RoundStatus, TableSession
+from casino.models import Round, RoundStatus, TableSession
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
+from casino.venues.models import DealerSpell
 
 #: How far ahead of the server's clock a relief's time may be (clocks a little apart).
 CLOCK_SLACK = timedelta(minutes=1)

@@ -35,7 +35,7 @@ from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.limits import Limit, in_force, with_limits_in_force
-from casino.models import Bet, Box, Round, RoundStatus, TableLimit, TableSession
+from casino.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
@@ -45,6 +45,7 @@ from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
+from casino.venues.models import TableLimit
 
 MAX_KEY_LENGTH = 64
 

@@ -37,10 +37,11 @@ from casino import games
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record, object_type
 from casino.ledger.models import AuditAction, AuditEvent
-from casino.models import Ruleset, RulesetVersion, Table, TableSession, Venue, VersionStatus
+from casino.models import Ruleset, RulesetVersion, TableSession, VersionStatus
 from casino.models.rulesets import ROUNDING_FIELDS
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Table, Venue
 
 V = TypeVar("V", bound=RulesetVersion)
 

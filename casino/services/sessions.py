@@ -30,11 +30,12 @@ from casino.kernel.money import (
 from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.models import Shift, Table, TableSession
+from casino.models import TableSession
 from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.services.rotation import spell_first
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
+from casino.venues.models import Shift, Table
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000

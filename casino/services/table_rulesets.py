@@ -24,7 +24,7 @@ from casino import games
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Ruleset, Table, TableRulesetChange
+from casino.models import Ruleset
 from casino.services.tables import (
     check_ruleset,
     current_limits,
@@ -34,6 +34,7 @@ from casino.services.tables import (
 )
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Table, TableRulesetChange
 
 #: The longest reason or note kept.
 MAX_REASON = 1000

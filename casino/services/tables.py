@@ -23,8 +23,9 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Ruleset, Table, TableLimit, TableSession, Venue
+from casino.models import Ruleset, TableSession
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Table, TableLimit, Venue
 
 #: What cannot change while a session is open at the table.
 IN_PLAY_FIELDS = ("ruleset", "game", "seats", "chip_denominations")

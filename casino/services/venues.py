@@ -35,9 +35,14 @@ from casino.kernel.money import (
 )
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Table, TableLimit, TableSession, Venue
-from casino.models.venues import DEFAULT_SESSION_HOURS, MAX_SESSION_HOURS, MIN_SESSION_HOURS
+from casino.models import TableSession
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Table, TableLimit, Venue
+from casino.venues.models.venues import (
+    DEFAULT_SESSION_HOURS,
+    MAX_SESSION_HOURS,
+    MIN_SESSION_HOURS,
+)
 
 #: What ``venue_update`` may change.
 EDITABLE = (

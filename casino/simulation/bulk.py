@@ -29,9 +29,10 @@ from casino.games import BoxInput, LedgerLine, RoundResult
 from casino.integrity.tallies import TalliedRound, integrity_tally_rounds
 from casino.ledger.models import EntryKind, LedgerEntry
 from casino.ledger.services import check_balanced
-from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally, Shift, TableSession
+from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally, TableSession
 from casino.rules import version_in_force
 from casino.services.tallies import tally_settled
+from casino.venues.models import Shift
 
 #: Batches written by this process; statistics are refreshed each time it doubles.
 _written = 0

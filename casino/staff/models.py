@@ -168,7 +168,7 @@ class StaffRole(models.Model):
         verbose_name=_("user"),
     )
     venue = models.ForeignKey(
-        "casino.Venue",
+        "venues.Venue",
         on_delete=models.PROTECT,
         related_name="staff_roles",
         verbose_name=_("venue"),

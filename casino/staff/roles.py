@@ -50,8 +50,8 @@ COUNT_FIGURES = frozenset({SUPERVISOR, MANAGER, AUDITOR, COUNT})
 READ = frozenset(ROLES)
 
 _RULESET_ADMIN = [
-    ("casino", "view_venue"),
-    ("casino", "change_venue"),
+    ("venues", "view_venue"),
+    ("venues", "change_venue"),
     ("casino", "view_ruleset"),
     ("casino", "add_ruleset"),
     ("ledger", "view_auditevent"),
@@ -60,13 +60,13 @@ _RULESET_ADMIN = [
 _FLOOR_RECORDS = [
     ("casino", f"view_{model}")
     for model in (
-        "gamingday",
-        "shift",
         "tablesession",
         "round",
         "box",
     )
 ] + [
+    ("venues", "view_gamingday"),
+    ("venues", "view_shift"),
     ("ledger", "view_ledgerentry"),
     ("cage", "view_slip"),
     ("integrity", "view_fluctuationinvestigation"),
@@ -79,39 +79,39 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     DEALER: [],
     # The pit boss reads what the floor did; the services and the console decide the rest.
     SUPERVISOR: [
-        ("casino", "view_venue"),
-        ("casino", "view_table"),
-        ("casino", "view_tablelimit"),
+        ("venues", "view_venue"),
+        ("venues", "view_table"),
+        ("venues", "view_tablelimit"),
         ("players", "view_player"),
-        ("casino", "view_pit"),
-        ("casino", "view_tablelimitchange"),
+        ("venues", "view_pit"),
+        ("venues", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
     ],
     MANAGER: [
         *_RULESET_ADMIN,
         *_FLOOR_RECORDS,
         *[
-            ("casino", f"{action}_{model}")
+            ("venues", f"{action}_{model}")
             for action in ("view", "add", "change")
             for model in ("table", "tablelimit", "pit")
         ],
         *[("players", f"{action}_player") for action in ("view", "add", "change")],
-        ("casino", "view_tablelimitchange"),
-        ("casino", "delete_tablelimit"),
+        ("venues", "view_tablelimitchange"),
+        ("venues", "delete_tablelimit"),
         # A change of a table's ruleset is asked on the table; a second manager decides it.
-        ("casino", "view_tablerulesetchange"),
-        ("casino", "decide_tablerulesetchange"),
+        ("venues", "view_tablerulesetchange"),
+        ("venues", "decide_tablerulesetchange"),
     ],
     AUDITOR: [
-        ("casino", "view_venue"),
+        ("venues", "view_venue"),
         ("casino", "view_ruleset"),
         ("ledger", "view_auditevent"),
-        ("casino", "view_table"),
-        ("casino", "view_tablelimit"),
-        ("casino", "view_tablerulesetchange"),
+        ("venues", "view_table"),
+        ("venues", "view_tablelimit"),
+        ("venues", "view_tablerulesetchange"),
         ("players", "view_player"),
-        ("casino", "view_pit"),
-        ("casino", "view_tablelimitchange"),
+        ("venues", "view_pit"),
+        ("venues", "view_tablelimitchange"),
         *_FLOOR_RECORDS,
         # Failed logins and lockouts (casino/staff/admin.py LoginAttemptAdmin).
         ("staff", "view_loginattempt"),
@@ -156,8 +156,8 @@ def role_group(role: str) -> Group:
 def access_selects(user: str) -> tuple[str, str]:
     """Two SELECTs of one column: the roles of the user whose id is the SQL expression
     ``user``, each as ``"<venue id>:<role>"``, and the venues they are staff of."""
-    from casino.models import Venue
     from casino.staff.models import StaffRole
+    from casino.venues.models import Venue
 
     venue_staff = Venue.staff.through._meta.db_table
     return (

@@ -23,9 +23,9 @@ from django.utils.translation import gettext
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Venue
 from casino.staff.models import StaffRole
 from casino.staff.roles import ROLES, forget, sync_groups
+from casino.venues.models import Venue
 
 #: What ``staff_access_update`` may change.
 ACCESS_FIELDS = ("is_active", "is_staff", "is_superuser", "roles", "user_permissions", "venues")

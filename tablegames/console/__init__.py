@@ -21,11 +21,12 @@ from django.views.decorators.http import require_POST
 from casino.console.access import session_context, session_view
 from casino.console.selectors import players_by_number
 from casino.kernel.errors import ServiceError
-from casino.models import TableLimit, TableSession
+from casino.models import TableSession
 from casino.players.membership import membership_key
 from casino.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.models import TableLimit
 from tablegames.models import Rating
 from tablegames.selectors import BET_TYPE, session_ratings
 from tablegames.services import rating_enter

@@ -14,8 +14,9 @@ from baccarat.engine import presets
 from baccarat.models import BaccaratRulesetVersion
 from casino import games
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, Table, TableSession
+from casino.models import Round, TableSession
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Table
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

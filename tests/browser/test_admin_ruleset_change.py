@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Ruleset, Table, TableRulesetChange
+from casino.models import Ruleset
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
+from casino.venues.models import Table, TableRulesetChange
 from tests.browser.conftest import PASSWORD, VIEWPORT, shot
 from tests.factories import staff
 
@@ -41,7 +42,7 @@ def test_a_ruleset_change_is_asked_by_one_manager_and_approved_by_another(
 
     # the first manager changes the ruleset on the table's page: a request, nothing applied
     admin_log_in(page, "floor-manager")
-    page.goto(f"/admin/casino/table/{floor.table.pk}/change/")
+    page.goto(f"/admin/venues/table/{floor.table.pk}/change/")
     page.get_by_label("Ruleset:", exact=True).select_option(label=str(macau))
     page.get_by_label("Why change the ruleset").fill("the Macau sheet for the VIP room")
     page.get_by_role("button", name="Save", exact=True).click()
@@ -51,7 +52,7 @@ def test_a_ruleset_change_is_asked_by_one_manager_and_approved_by_another(
     change = TableRulesetChange.objects.get()
 
     # a seat count while the table is open comes back on the form, in the service's words
-    page.goto(f"/admin/casino/table/{floor.table.pk}/change/")
+    page.goto(f"/admin/venues/table/{floor.table.pk}/change/")
     page.get_by_label("Seats:", exact=True).fill("2")
     page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_selector(".errornote")
@@ -62,7 +63,7 @@ def test_a_ruleset_change_is_asked_by_one_manager_and_approved_by_another(
     context = browser.new_context(viewport=VIEWPORT, base_url=live_server.url)
     other = context.new_page()
     admin_log_in(other, "second-manager")
-    other.goto("/admin/casino/tablerulesetchange/")
+    other.goto("/admin/venues/tablerulesetchange/")
     shot(other, "admin-02-ruleset-change-pending")
     approve = other.get_by_role("button", name="Approve the change of NN1 to macau-001")
     approve.click()

@@ -26,16 +26,17 @@ from django.urls import reverse
 from casino import games
 from casino.cage.services.slips import slip_issue, slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
-from casino.integrity.investigations import investigation_findings, investigation_sign_off
+from casino.integrity.investigation_steps import investigation_findings, investigation_sign_off
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
-from casino.models import Table, TableSession, Venue
+from casino.models import TableSession
 from casino.players.comps import comp_policy_propose
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.services.rulesets import version_approve, version_clone, version_content_hash
 from casino.services.sessions import session_open
+from casino.venues.models import Table, Venue
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.browser.conftest import BROWSER_TIMEOUT_MS, log_in
 from tests.factories import niuniu_table

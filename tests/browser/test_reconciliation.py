@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Venue
 from casino.templatetags.console_tags import signed_money
+from casino.venues.models import Venue
 from tests.browser.conftest import shot
 from tests.casino.reports.test_reconciliation import REASON, _counted, closed  # noqa: F401
 from tests.casino.test_figures import M, day  # noqa: F401

@@ -14,8 +14,9 @@ import pytest
 from django.db.models import Sum
 
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableLimit, TableSession
+from casino.models import Round, RoundStatus, TableSession
 from casino.services.sessions import session_open
+from casino.venues.models import TableLimit
 from tests.browser.conftest import log_in, shot
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4

@@ -9,7 +9,7 @@ from decimal import Decimal as D
 import pytest
 
 from casino.kernel.money import venue_money
-from casino.models import Venue
+from casino.venues.models import Venue
 from tests.browser.conftest import shot
 from tests.casino.reports.test_statistical import DAY, build_world
 

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from casino.models import GamingDay, Shift, Venue
+from casino.venues.models import GamingDay, Shift, Venue
 
 
 def end_gaming_day(venue: Venue, gaming_date: date) -> None:

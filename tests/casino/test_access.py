@@ -49,18 +49,7 @@ from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import (
-    GamingDay,
-    Pit,
-    Round,
-    Ruleset,
-    Shift,
-    Table,
-    TableLimitChange,
-    TableRulesetChange,
-    TableSession,
-    Venue,
-)
+from casino.models import Round, Ruleset, TableSession
 from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
@@ -95,6 +84,15 @@ from casino.staff.roles import (
     grant,
     role_group,
     role_permissions,
+)
+from casino.venues.models import (
+    GamingDay,
+    Pit,
+    Shift,
+    Table,
+    TableLimitChange,
+    TableRulesetChange,
+    Venue,
 )
 from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
@@ -1588,19 +1586,19 @@ ADMIN_MODELS = {
         )
     },
     # A venue keeps its history: it is never deleted.
-    "casino.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
+    "venues.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
     "casino.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
     "ledger.auditevent": _read_only(lambda world, side: side.event.pk),
-    "casino.table": AdminModel(lambda world, side: side.table.pk, delete=False),
+    "venues.table": AdminModel(lambda world, side: side.table.pk, delete=False),
     # Requests are made on the table's page and decided by their own views (below).
-    "casino.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
+    "venues.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),
     "players.player": AdminModel(lambda world, side: side.player.pk, delete=False),
-    "casino.gamingday": _read_only(
+    "venues.gamingday": _read_only(
         lambda world, side: (
             GamingDay.objects.get(venue=side.venue, gaming_date=side.shift.gaming_date).pk
         )
     ),
-    "casino.shift": _read_only(lambda world, side: side.shift.pk),
+    "venues.shift": _read_only(lambda world, side: side.shift.pk),
     "casino.tablesession": _read_only(lambda world, side: side.session.pk),
     "casino.round": _read_only(lambda world, side: side.round.pk),
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
@@ -1609,8 +1607,8 @@ ADMIN_MODELS = {
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
     # A pit is never deleted; a change of limits is scheduled on the floor view.
-    "casino.pit": AdminModel(lambda world, side: side.pit.pk, delete=False),
-    "casino.tablelimitchange": _read_only(lambda world, side: side.limit_change.pk),
+    "venues.pit": AdminModel(lambda world, side: side.pit.pk, delete=False),
+    "venues.tablelimitchange": _read_only(lambda world, side: side.limit_change.pk),
     "niuniu.niuniurulesetversion": AdminModel(
         lambda world, side: side.nn_version.pk, delete=False, object_changes=False
     ),
@@ -1785,23 +1783,23 @@ def ruleset_change_routes() -> dict[str, Route]:
     """Approve and refuse a table's change of ruleset (casino/admin/floor.py
     ``TableRulesetChangeAdmin``): the permission, then the venue (404), then the service,
     which takes only a manager of the venue (a superuser is sent back with its message)."""
-    label = "casino.tablerulesetchange"
+    label = "venues.tablerulesetchange"
     spec = ADMIN_MODELS[label]
 
     def url(view: str) -> Callable[[World, Side], str]:
         return lambda world, side: reverse(
-            f"admin:casino_tablerulesetchange_{view}", args=[spec.object_id(world, side)]
+            f"admin:venues_tablerulesetchange_{view}", args=[spec.object_id(world, side)]
         )
 
     def decide(role: str, venue: str) -> Outcome | None:
         if not has_perm(role, label, "decide"):
             return 403
         if role == SUPERUSER:
-            return Redirect("/admin/casino/tablerulesetchange/")
+            return Redirect("/admin/venues/tablerulesetchange/")
         return None if venue != OTHER else 404
 
     return {
-        f"admin:casino_tablerulesetchange_{view}": Route(
+        f"admin:venues_tablerulesetchange_{view}": Route(
             url(view), admin_site(everyone(405)), post=admin_site(decide)
         )
         for view in ("approve", "refuse")
@@ -1816,7 +1814,7 @@ def _casino_app(role: str, venue: str) -> Outcome:
 
 
 def _autocomplete(role: str, venue: str) -> Outcome:
-    if not has_perm(role, "casino.venue", "view"):
+    if not has_perm(role, "venues.venue", "view"):
         return 403
     return 200 if role == SUPERUSER or venue != OTHER else EMPTY
 
@@ -2164,8 +2162,8 @@ def test_a_post_without_the_csrf_token_is_refused(world):
 
 
 def _admin_label(key: str) -> str | None:
-    """The model label of an admin route's key (``admin:casino_table_change``,
-    ``/admin/casino/table/<path:object_id>/``), or None for another route."""
+    """The model label of an admin route's key (``admin:venues_table_change``,
+    ``/admin/venues/table/<path:object_id>/``), or None for another route."""
     for label in ADMIN_MODELS:
         app_label, model = label.split(".")
         if key.startswith(f"admin:{app_label}_{model}_") or key.startswith(

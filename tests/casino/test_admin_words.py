@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from casino.models import Table, TableSession, Venue
+from casino.models import TableSession
 from casino.services.sessions import session_open
+from casino.venues.models import Table, Venue
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db
@@ -45,9 +46,9 @@ def test_an_approved_versions_rounding_unit_is_written_as_the_venue_writes_it(
 
 def test_the_venue_list_and_a_tables_limits_write_amounts_as_the_venue_does(manager_client, floor):
     manager_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    venues = manager_client.get(reverse("admin:casino_venue_changelist")).content.decode()
+    venues = manager_client.get(reverse("admin:venues_venue_changelist")).content.decode()
     assert '<td class="field-rounding_unit_shown">1.000</td>' in venues
-    table = manager_client.get(reverse("admin:casino_table_change", args=[floor.table.pk]))
+    table = manager_client.get(reverse("admin:venues_table_change", args=[floor.table.pk]))
     body = table.content.decode()
     assert "hanoi/NN1 single: 10.000–10.000.000" in body
     assert "10000.00" not in body
@@ -57,7 +58,7 @@ def test_the_venue_list_and_a_tables_limits_write_amounts_as_the_venue_does(mana
 def test_a_tables_page_names_its_fields_in_the_readers_language(manager_client, floor, language):
     manager_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     body = manager_client.get(
-        reverse("admin:casino_table_change", args=[floor.table.pk])
+        reverse("admin:venues_table_change", args=[floor.table.pk])
     ).content.decode()
     with translation.override(language):
         for name in ("seats", "status", "code"):

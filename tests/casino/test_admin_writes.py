@@ -18,13 +18,14 @@ from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import Ruleset, Table, TableLimit, TableRulesetChange, Venue
+from casino.models import Ruleset
 from casino.players.models import Player
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.services.table_rulesets import ruleset_change_refuse
 from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
+from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
 from tests.casino.api import client_for as api_client
 from tests.factories import PlayerFactory, UserFactory, staff
 
@@ -90,7 +91,7 @@ def field_errors(response: Any, name: str) -> list[str]:
 
 
 def table_url(table: Table) -> str:
-    return reverse("admin:casino_table_change", args=[table.pk])
+    return reverse("admin:venues_table_change", args=[table.pk])
 
 
 def edit_table(client: Any, table: Table, **changes: Any) -> Any:
@@ -272,7 +273,7 @@ def test_with_the_table_closed_an_edit_saves_with_the_apis_audit_event(admin_cli
 
 
 def test_a_table_is_set_up_through_the_service(admin_client, floor):
-    page = admin_client.get(reverse("admin:casino_table_add"))
+    page = admin_client.get(reverse("admin:venues_table_add"))
     assert page.status_code == 200
     data = form_data(page)
     data.update(
@@ -290,7 +291,7 @@ def test_a_table_is_set_up_through_the_service(admin_client, floor):
             "limits-0-max_stake": "2000000",
         },
     )
-    response = admin_client.post(reverse("admin:casino_table_add"), data)
+    response = admin_client.post(reverse("admin:venues_table_add"), data)
     assert response.status_code == 302, errors_of(response)
     table = Table.objects.get(venue=floor.venue, code="NN2")
     assert table.chip_denominations == ["1000000", "10000"]  # the service sorts them
@@ -298,7 +299,7 @@ def test_a_table_is_set_up_through_the_service(admin_client, floor):
     event = AuditEvent.objects.get(action="table.create")
     assert event.after["limits"] == {"single": ["20000", "2000000"]}
     # a second table of the same code is refused in the API's words
-    again = admin_client.post(reverse("admin:casino_table_add"), data)
+    again = admin_client.post(reverse("admin:venues_table_add"), data)
     assert field_errors(again, "code") == ["there is already a table NN2 at this venue"]
     assert Table.objects.filter(code="NN2").count() == 1
 
@@ -323,7 +324,7 @@ def test_a_tables_ruleset_menu_offers_only_its_venues_rulesets(client, floor, ma
         }
     )
     # The add form, before a venue is chosen, offers no preset (a table never plays one).
-    added = client.get(reverse("admin:casino_table_add"))
+    added = client.get(reverse("admin:venues_table_add"))
     assert preset not in set(added.context["adminform"].form.fields["ruleset"].queryset)
     for ruleset in (preset, Ruleset.objects.get(pk=floor.other_table.ruleset_id)):
         response = edit_table(client, floor.table, ruleset=str(ruleset.pk), reason="cheaper")
@@ -337,11 +338,11 @@ def test_a_tables_ruleset_menu_offers_only_its_venues_rulesets(client, floor, ma
 
 
 def approve_url(change: TableRulesetChange) -> str:
-    return reverse("admin:casino_tablerulesetchange_approve", args=[change.pk])
+    return reverse("admin:venues_tablerulesetchange_approve", args=[change.pk])
 
 
 def refuse_url(change: TableRulesetChange) -> str:
-    return reverse("admin:casino_tablerulesetchange_refuse", args=[change.pk])
+    return reverse("admin:venues_tablerulesetchange_refuse", args=[change.pk])
 
 
 def test_a_managers_ruleset_change_is_a_request_and_not_applied(admin_client, floor, macau):
@@ -410,7 +411,7 @@ def test_pending_requests_are_listed_with_approve_and_refuse(
 ):
     edit_table(admin_client, floor.table, ruleset=str(macau.pk), reason="the Macau sheet")
     change = TableRulesetChange.objects.get()
-    changelist = reverse("admin:casino_tablerulesetchange_changelist")
+    changelist = reverse("admin:venues_tablerulesetchange_changelist")
     # the requester is offered to withdraw it, another manager to approve or refuse it
     mine = admin_client.get(changelist).content.decode()
     assert f'formaction="{refuse_url(change)}"' in mine
@@ -419,7 +420,7 @@ def test_pending_requests_are_listed_with_approve_and_refuse(
     listed = client.get(changelist).content.decode()
     assert f'formaction="{approve_url(change)}"' in listed
     assert 'aria-label="Refuse the change of NN1 to macau-001"' in listed
-    view = client.get(reverse("admin:casino_tablerulesetchange_change", args=[change.pk]))
+    view = client.get(reverse("admin:venues_tablerulesetchange_change", args=[change.pk]))
     assert "Approve and apply" in view.content.decode()
     # refusing brings the manager back to the list, and nothing is applied
     refused = client.post(refuse_url(change), {"next": changelist, "note": "not this season"})
@@ -428,10 +429,10 @@ def test_pending_requests_are_listed_with_approve_and_refuse(
     assert (change.status, change.decision_note) == ("refused", "not this season")
     assert Table.objects.get(pk=floor.table.pk).ruleset_id != macau.pk
     # the request admin itself writes nothing
-    assert admin_client.get(reverse("admin:casino_tablerulesetchange_add")).status_code == 403
+    assert admin_client.get(reverse("admin:venues_tablerulesetchange_add")).status_code == 403
     assert (
         admin_client.post(
-            reverse("admin:casino_tablerulesetchange_delete", args=[change.pk]), {"post": "yes"}
+            reverse("admin:venues_tablerulesetchange_delete", args=[change.pk]), {"post": "yes"}
         ).status_code
         == 403
     )
@@ -530,7 +531,7 @@ def test_a_change_of_game_drops_the_limits_the_new_game_has_no_bet_for(floor, se
 
 
 def venue_url(venue: Venue) -> str:
-    return reverse("admin:casino_venue_change", args=[venue.pk])
+    return reverse("admin:venues_venue_change", args=[venue.pk])
 
 
 def edit_venue(client: Any, venue: Venue, **changes: str) -> Any:
@@ -617,7 +618,7 @@ def test_a_manager_cannot_change_another_venue_nor_set_one_up(admin_client, floo
     assert response.status_code == 302 and response["Location"] == "/admin/"  # not found
     assert Venue.objects.filter(pk=other.pk).values().get() == before
     add = admin_client.post(
-        reverse("admin:casino_venue_add"),
+        reverse("admin:venues_venue_add"),
         {"code": "new", "name": "New", "currency": "VND", "rounding_unit": "1000"},
     )
     assert add.status_code == 403
@@ -628,7 +629,7 @@ def test_a_manager_cannot_change_another_venue_nor_set_one_up(admin_client, floo
 def test_a_superuser_sets_up_a_venue_with_its_staff(client, floor):
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     client.force_login(root)
-    page = client.get(reverse("admin:casino_venue_add"))
+    page = client.get(reverse("admin:venues_venue_add"))
     data = form_data(page)
     data.update(
         code="macau",
@@ -639,7 +640,7 @@ def test_a_superuser_sets_up_a_venue_with_its_staff(client, floor):
         language="pt",
         staff=[str(floor.manager.pk)],
     )
-    response = client.post(reverse("admin:casino_venue_add"), data)
+    response = client.post(reverse("admin:venues_venue_add"), data)
     assert response.status_code == 302, errors_of(response)
     venue = Venue.objects.get(code="macau")
     assert list(venue.staff.all()) == [floor.manager]
@@ -652,7 +653,7 @@ def test_a_superuser_sets_up_a_venue_with_its_staff(client, floor):
     )
     # a bad time zone is named on its field
     data.update(code="lisbon", timezone="Europe/Nowhere")
-    bad = client.post(reverse("admin:casino_venue_add"), data)
+    bad = client.post(reverse("admin:venues_venue_add"), data)
     assert any("is not a time zone" in m for m in field_errors(bad, "timezone"))
 
 
@@ -822,14 +823,14 @@ def test_staff_services_are_for_superusers(floor):
 
 def test_no_delete_nor_bulk_delete_is_offered(admin_client, floor):
     player = PlayerFactory(venue=floor.venue)
-    for model, obj in (("casino_table", floor.table), ("players_player", player)):
+    for model, obj in (("venues_table", floor.table), ("players_player", player)):
         delete = reverse(f"admin:{model}_delete", args=[obj.pk])
         assert admin_client.post(delete, {"post": "yes"}).status_code == 403
         listing = admin_client.get(reverse(f"admin:{model}_changelist"))
         assert "delete_selected" not in listing.content.decode()
     root = UserFactory(username="root", is_staff=True, is_superuser=True)
     admin_client.force_login(root)
-    delete = reverse("admin:casino_venue_delete", args=[floor.venue.pk])
+    delete = reverse("admin:venues_venue_delete", args=[floor.venue.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
     assert Venue.objects.filter(pk=floor.venue.pk).exists()
 

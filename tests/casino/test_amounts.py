@@ -23,10 +23,11 @@ from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Drop
-from casino.models import Round, Venue
+from casino.models import Round
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
 from casino.services.sessions import drop_record
+from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import Rating
 from tests.casino.api import client_for, open_session
@@ -198,6 +199,6 @@ def test_the_venue_admin_reads_its_amounts_in_the_venues_grouping(client, floor)
     admin_user.is_superuser = admin_user.is_staff = True
     admin_user.save()
     client.force_login(admin_user)
-    url = reverse("admin:casino_venue_change", args=[venue.pk])
+    url = reverse("admin:venues_venue_change", args=[venue.pk])
     page = client.get(url).content.decode()
     assert 'value="1.000"' in page  # the rounding unit, as the venue writes it

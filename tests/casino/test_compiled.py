@@ -24,9 +24,10 @@ from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.games import BoxInput
 from casino.kernel import replicas
 from casino.kernel.replicas import replica_reads
-from casino.models import Box, Round, TableSession, Venue
+from casino.models import Box, Round, TableSession
 from casino.services.rounds import round_create
 from casino.services.sessions import session_open
+from casino.venues.models import Venue
 from tests.factories import VenueFactory
 
 pytestmark = pytest.mark.django_db

@@ -42,7 +42,6 @@ from casino.exports import Column, Export, Kind, Sheet
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
-from casino.models import Venue
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports import outputs, periods
 from casino.reports.models import ShiftReport
@@ -50,6 +49,7 @@ from casino.reports.services import report_build, report_request
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.staff.roles import CAGE, DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.slips import slip_post
 from tests.factories import PlayerFactory, VenueFactory, niuniu_table, staff

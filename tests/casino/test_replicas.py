@@ -18,10 +18,10 @@ from django.urls import reverse
 
 from casino.kernel import replicas
 from casino.kernel.replicas import replica_reads
-from casino.models import Venue
 from casino.reports import outputs
 from casino.reports.models import ShiftReportCell
 from casino.reports.services import report_build, report_request
+from casino.venues.models import Venue
 from tests.casino.reports.conftest import night_shift
 from tests.factories import VenueFactory
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 import casino.migrations
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import BetTally, DealerSpell, Round, TableSession
+from casino.models import BetTally, Round, TableSession
 from casino.reports.figures import shift_figures
 from casino.reports.services import report_request
 from casino.rotation_selectors import dealer_on_duty, with_dealer_on_duty
@@ -26,6 +26,7 @@ from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import DEALER
+from casino.venues.models import DealerSpell
 from tests.factories import niuniu_table, staff
 
 pytestmark = pytest.mark.django_db

@@ -138,14 +138,14 @@ def test_leaving_a_venue_takes_its_roles_audited(floor, two_hats, root):
 def test_the_admin_keeps_a_managers_rights_to_the_venue_they_manage(floor, two_hats):
     client = Client()
     client.force_login(two_hats)
-    own = reverse("admin:casino_table_change", args=[floor.table.pk])
-    other = reverse("admin:casino_table_change", args=[floor.other_table.pk])
-    listing = client.get(reverse("admin:casino_table_changelist")).content.decode()
+    own = reverse("admin:venues_table_change", args=[floor.table.pk])
+    other = reverse("admin:venues_table_change", args=[floor.other_table.pk])
+    listing = client.get(reverse("admin:venues_table_changelist")).content.decode()
     assert client.get(own).status_code == 200
     # the venue where they only deal: its tables are not theirs in the admin
     assert client.get(other).status_code == 302
     assert floor.table.code in listing and floor.other_table.code not in listing
-    add = client.get(reverse("admin:casino_table_add"))
+    add = client.get(reverse("admin:venues_table_add"))
     venues = [str(choice[1]) for choice in add.context["adminform"].form.fields["venue"].choices]
     assert any(floor.venue.name in venue for venue in venues)
     assert not any(floor.other_venue.name in venue for venue in venues)

@@ -6,10 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from casino.models import Ruleset, Table, TableLimit, Venue
+from casino.models import Ruleset
 from casino.services.rulesets import version_activate, version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Table, TableLimit, Venue
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import venue_ruleset_from_preset
 from tests.factories import staff

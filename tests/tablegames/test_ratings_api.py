@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from casino.kernel.timezones import venue_zone
 from casino.ledger.models import AuditEvent
-from casino.models import Venue
 from casino.reports import periods
 from casino.services.closing import session_close
+from casino.venues.models import Venue
 from tablegames.models import Rating
 from tests.casino.api import client_for, error_of
 from tests.factories import VenueFactory, staff

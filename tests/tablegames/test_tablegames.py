@@ -17,7 +17,7 @@ from casino.cage.services.slips import slip_request
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.ledger.models import AuditEvent
-from casino.models import Shift, TableSession
+from casino.models import TableSession
 from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
@@ -27,6 +27,7 @@ from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Shift
 from tablegames.models import Rating
 from tablegames.services import rating_enter, venue_ruleset_from_preset
 from tests.casino.api import client_for

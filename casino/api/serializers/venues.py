@@ -17,8 +17,8 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
-from casino.models import Table, TableRulesetChange
 from casino.players.models import Player
+from casino.venues.models import Table, TableRulesetChange
 
 # Venues
 

@@ -15,12 +15,12 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, errors, not_found
 from casino.api.serializers.reports import ShiftReportSerializer
 from casino.kernel.timezones import venue_zone
-from casino.models import Shift
 from casino.reports import selectors
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.staff.policy import Capability
 from casino.staff.roles import can, venue_ids
+from casino.venues.models import Shift
 
 
 def _answer(report: ShiftReport, code: int = status.HTTP_200_OK) -> Response:

@@ -66,7 +66,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import GamingDay, TableSession, Venue
+from casino.models import TableSession
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player
@@ -74,6 +74,7 @@ from casino.players.services import masked
 from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, PLAY, SUPERVISE, can
+from casino.venues.models import GamingDay, Venue
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000

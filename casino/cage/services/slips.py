@@ -51,7 +51,6 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.models import Venue
 from casino.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.staff.policy import (
     CAGE_ISSUE,
@@ -62,6 +61,7 @@ from casino.staff.policy import (
     slip_role_refusal,
 )
 from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can
+from casino.venues.models import Venue
 
 #: A slip that is not voided counts against its session's limit from its request on, so
 #: posting it never takes the session's fills or credits past what a close can hold.

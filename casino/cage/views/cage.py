@@ -47,8 +47,8 @@ from casino.exports import (
 )
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
-from casino.models import Venue
 from casino.staff.policy import Capability, allows, declare
+from casino.venues.models import Venue
 
 
 def _not_cashier(request: HttpRequest) -> HttpResponse:

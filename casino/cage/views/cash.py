@@ -32,10 +32,11 @@ from casino.console import forms
 from casino.console.access import closed, page, refusal, session_context, with_session
 from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import TableSession, Venue
+from casino.models import TableSession
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.models import Venue
 
 TEMPLATE = "console/cash.html"
 

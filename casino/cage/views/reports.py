@@ -28,10 +28,10 @@ from casino.kernel.amounts import read_amount
 from casino.kernel.errors import Forbidden, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_zone
-from casino.models import Venue
 from casino.reports.views import dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, can
+from casino.venues.models import Venue
 
 
 def _venue(request: HttpRequest) -> Venue:

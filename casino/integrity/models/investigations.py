@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Shift, Table, money_field
-from casino.models.venues import Venue
+from casino.kernel.fields import money_field
+from casino.venues.models import Shift, Table, Venue
 
 
 def _percent(verbose_name: str | object) -> models.DecimalField:

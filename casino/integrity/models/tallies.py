@@ -16,9 +16,8 @@ from django.db import models
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import Shift, Table, TableSession
-from casino.models.pits import Pit
-from casino.models.venues import Venue
+from casino.models.floor import TableSession
+from casino.venues.models import Pit, Shift, Table, Venue
 
 #: The subject under which a round's number of cards dealt is tallied (the card test's
 #: cards per round), category the number of cards.

@@ -22,7 +22,7 @@ from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
-from casino.models import DealerSpell, Table, TableLimit, TableSession, Venue
+from casino.models import TableSession
 from casino.players.comps import (
     comp_earned,
     comp_issue,
@@ -41,6 +41,7 @@ from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
+from casino.venues.models import DealerSpell, Table, TableLimit, Venue
 
 D = Decimal
 

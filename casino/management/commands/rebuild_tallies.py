@@ -15,8 +15,8 @@ from django.db import transaction
 
 from casino.integrity.tallies import integrity_rebuild
 from casino.kernel.progress import command_progress
-from casino.models import Shift, Venue
 from casino.services.tallies import tally_differences, tally_rebuild
+from casino.venues.models import Shift, Venue
 
 
 class Command(BaseCommand):

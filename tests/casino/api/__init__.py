@@ -9,7 +9,7 @@ from django.db.models import Sum
 from rest_framework.test import APIClient
 
 from casino.ledger.models import LedgerEntry
-from casino.models import Table
+from casino.venues.models import Table
 from tests.factories import pit_boss
 
 # Hands from tests/casino/services/test_rounds.py (vn-kr-004 at a venue rounding to 1000).

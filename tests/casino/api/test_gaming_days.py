@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from casino.ledger.models import AuditEvent
-from casino.models import Venue
 from casino.services.sessions import session_open
+from casino.venues.models import Venue
 from tests.casino.api import client_for, error_of
 
 pytestmark = pytest.mark.django_db

@@ -33,18 +33,7 @@ from casino.cage.services.slips import (
 from casino.count.models import DropBox
 from casino.games import BoxInput
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import (
-    Bet,
-    Box,
-    Round,
-    Ruleset,
-    Shift,
-    Table,
-    TableLimit,
-    TableRulesetChange,
-    TableSession,
-    Venue,
-)
+from casino.models import Bet, Box, Round, Ruleset, TableSession
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
@@ -67,6 +56,7 @@ from casino.staff.roles import (
     SUPERVISE,
     SUPERVISOR,
 )
+from casino.venues.models import Shift, Table, TableLimit, TableRulesetChange, Venue
 from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff

@@ -23,10 +23,11 @@ from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.ledger.models import AuditEvent
 from casino.limits import limits_in_force
-from casino.models import Table, TableLimit, TableSession
+from casino.models import TableSession
 from casino.services.limits import limit_change_schedule
 from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request
+from casino.venues.models import Table, TableLimit
 from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
 
@@ -252,7 +253,7 @@ def test_the_floor_schedules_a_change_and_says_why_not(client, floor, pit):
 def test_a_manager_sets_a_pit_up_in_the_admin(client, floor):
     client.force_login(floor.manager)
     answer = client.post(
-        reverse("admin:casino_pit_add"),
+        reverse("admin:venues_pit_add"),
         {
             "venue": floor.venue.pk,
             "code": "P2",
@@ -267,7 +268,7 @@ def test_a_manager_sets_a_pit_up_in_the_admin(client, floor):
     assert AuditEvent.objects.filter(action="pit.create", object_id=str(pit.pk)).exists()
     # a dealer is no supervisor: the service refuses to name them
     answer = client.post(
-        reverse("admin:casino_pit_change", args=[pit.pk]),
+        reverse("admin:venues_pit_change", args=[pit.pk]),
         {"name": "High limit", "supervisors": [floor.dealer.pk], "tables": [floor.table.pk]},
     )
     assert answer.status_code == 200 and not pit.supervisors.filter(pk=floor.dealer.pk).exists()

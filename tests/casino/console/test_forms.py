@@ -103,7 +103,7 @@ def test_an_amount_read_two_ways_is_refused_saying_how_to_write_it(typed, groupi
 
 
 def test_a_stake_refused_by_the_table_names_its_limits_in_the_venues_grouping(floor):
-    from casino.models import TableLimit
+    from casino.venues.models import TableLimit
 
     limit = TableLimit.objects.get(table=floor.table, bet_type="single")
     amount, error = forms.read_stake("20.000.000", unit=D("1000"), limit=limit, grouping="dot")

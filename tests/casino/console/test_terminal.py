@@ -20,11 +20,12 @@ from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.games import BoxInput
 from casino.kernel.errors import Forbidden
 from casino.ledger.models import AuditEvent
-from casino.models import DealerSpell, Round, VersionStatus
+from casino.models import Round, VersionStatus
 from casino.services.rounds import round_create, round_settle
 from casino.staff.models import StaffPin
 from casino.staff.pins import pin_set
 from casino.staff.roles import DEALER, MANAGER, grant
+from casino.venues.models import DealerSpell
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import staff
 
@@ -214,7 +215,7 @@ def test_a_pin_opens_the_console_only_and_a_password_makes_the_login_whole(at_ta
     assert 'href="/admin/"' not in home.content.decode()  # the bar offers neither
     admin = at_table.get(reverse("admin:index"))
     assert admin.status_code == 302 and "/admin/login/" in admin["Location"]
-    assert at_table.get(reverse("admin:casino_table_changelist")).status_code == 302
+    assert at_table.get(reverse("admin:venues_table_changelist")).status_code == 302
     reports = at_table.get(reverse("reports:dashboard"))
     assert reports.status_code == 302 and reports["Location"].startswith(settings.LOGIN_URL)
     assert at_table.get("/api/v1/auth/me/").status_code in (401, 403)

@@ -161,7 +161,7 @@ def test_a_gaming_day_that_ended_is_tested_once_by_the_sweep(
 
     from casino.integrity.models import IntegrityRun
     from casino.integrity.runs import integrity_sweep
-    from casino.models import GamingDay
+    from casino.venues.models import GamingDay
 
     sessions = open_tables(floor, 1)
     deal(sessions[0], 30, seed=41)

@@ -43,7 +43,7 @@ from django.db import transaction
 from casino.cage.services.slips import slip_request, slip_void
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet, Box, Round, RoundStatus, Ruleset, Shift, Table
+from casino.models import Bet, Box, Round, RoundStatus, Ruleset
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
@@ -53,6 +53,7 @@ from casino.services.sessions import session_open
 from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Shift, Table
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.slips import slip_post
 from tests.factories import VenueFactory, niuniu_table, staff

@@ -28,8 +28,8 @@ from django.utils import translation
 
 from casino.console.floor_selectors import IDLE, pit_floor
 from casino.kernel.money import venue_money
-from casino.models import Pit, Table
 from casino.reports import periods, selectors
+from casino.venues.models import Pit, Table
 from tests.casino.reports.test_statistical import DAY, build_world
 
 pytestmark = pytest.mark.django_db

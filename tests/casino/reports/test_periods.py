@@ -20,9 +20,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from casino.models import BetTally, Shift
+from casino.models import BetTally
 from casino.reports import periods
 from casino.reports.periods import period_figures, period_of
+from casino.venues.models import Shift
 from tests.casino.charts import bars_in, chart_of
 
 D = Decimal
@@ -200,8 +201,8 @@ def test_the_page_for_the_venues_readers_and_its_csv(client, night, day_before):
 
 
 def test_a_pit_is_one_line_and_tables_in_no_pit_another(night, day_before):
-    from casino.models import Table
     from casino.services.pits import pit_create
+    from casino.venues.models import Table
 
     tables = Table.objects.filter(venue=night.venue, code__in=["NN1", "NN2"])
     pit_create(user=None, venue=night.venue, code="P1", name="Main pit", tables=tables)

@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from casino.kernel.errors import Forbidden
 from casino.ledger.models import AuditEvent
-from casino.models import Shift, TableSession
+from casino.models import TableSession
 from casino.reports import outputs, services
 from casino.reports.models import ShiftReport
 from casino.tasks import shift_report_build_task
+from casino.venues.models import Shift
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,10 @@ from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.tallies import integrity_differences, integrity_rebuild
 from casino.ledger.models import LedgerEntry
-from casino.models import Bet, Box, Round, Shift, TableSession
+from casino.models import Bet, Box, Round, TableSession
 from casino.reports.models import ShiftReport
 from casino.services.tallies import tally_differences
+from casino.venues.models import Shift
 
 pytestmark = pytest.mark.django_db
 

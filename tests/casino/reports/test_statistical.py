@@ -46,11 +46,12 @@ from pypdf import PdfReader
 from casino.cage.models import Slip, SlipStatus
 from casino.kernel.money import venue_money
 from casino.ledger.models import Drop
-from casino.models import Shift, Table, TableSession
+from casino.models import TableSession
 from casino.reports.by_count import table_days
 from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report
 from casino.staff.roles import AUDITOR, DEALER, MANAGER
+from casino.venues.models import Shift, Table
 from tablegames.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
 from casino.ledger.models import AuditEvent
-from casino.models import BetTally, Shift, VersionStatus
+from casino.models import BetTally, VersionStatus
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
@@ -32,6 +32,7 @@ from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
+from casino.venues.models import Shift
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import venue_ruleset_from_preset
 from tests.factories import VenueFactory, niuniu_table, staff
@@ -156,14 +157,14 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     page = client.get(reverse("admin:casino_round_changelist")).content.decode()
     assert "2026-12-01 15:40 (Asia/Kolkata)" in page
     assert "2026-12-01 16:20 (Asia/Kolkata)" in page
-    page = client.get(reverse("admin:casino_shift_changelist")).content.decode()
+    page = client.get(reverse("admin:venues_shift_changelist")).content.decode()
     assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
     for model in (
         "ledger_auditevent",
         "casino_tablesession",
         "cage_slip",
         "ledger_ledgerentry",
-        "casino_gamingday",
+        "venues_gamingday",
     ):
         assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200
     # a round's page is in its venue's zone, its time fields labelled with it

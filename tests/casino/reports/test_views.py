@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from casino.kernel.timezones import venue_today
-from casino.models import Venue
 from casino.reports import outputs, services
 from casino.reports.models import ShiftReport
+from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db

@@ -280,8 +280,8 @@ def test_a_second_void_request_by_someone_else_is_a_conflict(floor, session):
 def test_a_stake_is_refused_with_the_rule_that_refuses_it(floor, stake, unit, reason):
     from decimal import Decimal
 
-    from casino.models import TableLimit
     from casino.services.rounds import check_stake
+    from casino.venues.models import TableLimit
 
     limit = TableLimit.objects.get(table=floor.table, bet_type="single")
     with pytest.raises(InvalidInput) as error:

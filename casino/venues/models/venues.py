@@ -1,4 +1,4 @@
-"""Venues and who works at them."""
+"""A venue: its currency and grouping, time zone, language, gaming day and thresholds."""
 
 from __future__ import annotations
 
@@ -160,6 +160,7 @@ class Venue(models.Model):
     )
 
     class Meta:
+        db_table = "casino_venue"
         verbose_name = _("venue")
         verbose_name_plural = _("venues")
         ordering = ["code"]

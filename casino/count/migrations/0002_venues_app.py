@@ -1,0 +1,35 @@
+"""A venue, a table, a shift and a gaming day are now the venues' app's (``casino.venues``).
+State only: the tables they refer to are the same."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('count', '0001_initial'),
+        ('venues', '0001_initial'),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='countday',
+                    name='venue',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='count_days', to='venues.venue'),
+                ),
+                migrations.AlterField(
+                    model_name='dropbox',
+                    name='table',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='drop_boxes', to='venues.table'),
+                ),
+                migrations.AlterField(
+                    model_name='dropbox',
+                    name='venue',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='drop_boxes', to='venues.venue'),
+                ),
+            ],
+        ),
+    ]

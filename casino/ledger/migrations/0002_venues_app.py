@@ -1,0 +1,30 @@
+"""A venue, a table, a shift and a gaming day are now the venues' app's (``casino.venues``).
+State only: the tables they refer to are the same."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('ledger', '0001_initial'),
+        ('venues', '0001_initial'),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='auditevent',
+                    name='venue',
+                    field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='venues.venue', verbose_name='venue'),
+                ),
+                migrations.AlterField(
+                    model_name='ledgerentry',
+                    name='venue',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='venues.venue', verbose_name='venue'),
+                ),
+            ],
+        ),
+    ]
