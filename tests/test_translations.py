@@ -272,7 +272,7 @@ def test_the_admins_names_are_marked_for_translation():
     from django.utils.functional import Promise
 
     names = admin_names()
-    assert "casino.Table.chip_denominations" in names and "app casino" in names
+    assert "venues.Table.chip_denominations" in names and "app casino" in names
     unmarked = [
         f"{where}: {name!r}" for where, name in names.items() if not isinstance(name, Promise)
     ]
