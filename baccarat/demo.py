@@ -27,9 +27,9 @@ from casino.players.models import Player
 from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.simulation import chips_for, play
 from casino.venues.models import TableLimit, Venue
+from casino.venues.services.tables import table_create
 
 #: The demo's venue with Baccarat tables, and its tables: code, preset.
 DEMO_VENUE = "macau"

@@ -32,8 +32,8 @@ from casino.kernel.money import plain
 from casino.ledger.audit import audit_record
 from casino.models import Box, Round, TableSession
 from casino.services import rulesets
-from casino.services.rotation import check_may_deal
 from casino.venues.models import Venue
+from casino.venues.services.rotation import check_may_deal
 
 # --- Rulesets
 

@@ -19,8 +19,8 @@ from casino.players.models import Player
 from casino.rules import version_in_force
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.venues.models import Table, TableLimit, Venue
+from casino.venues.services.tables import table_create
 from maubinh import engine
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.seats import BET_TYPE

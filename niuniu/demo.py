@@ -29,9 +29,9 @@ from casino.rules import version_in_force
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open, shift_current
-from casino.services.tables import table_create
 from casino.simulation import play, tray_chips
 from casino.venues.models import TableLimit, Venue
+from casino.venues.services.tables import table_create
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.selectors import cached_snapshot
 from niuniu.services import venue_ruleset_from_preset

@@ -18,8 +18,8 @@ from casino.kernel.money import plain
 from casino.models import TableSession
 from casino.players.models import Player
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.venues.models import Table, Venue
+from casino.venues.services.tables import table_create
 from tablegames.models import Rating
 from tablegames.selectors import BET_TYPE
 from tablegames.services import rating_enter, venue_ruleset_from_preset

@@ -22,9 +22,9 @@ from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift
+from casino.venues.services.tables import table_create
 from tests.casino.api import client_for
 from tests.factories import VenueFactory, staff
 

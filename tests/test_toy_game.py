@@ -36,8 +36,8 @@ from casino.services.rulesets import (
     version_create_draft,
 )
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
+from casino.venues.services.tables import table_create
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

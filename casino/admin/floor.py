@@ -30,17 +30,17 @@ from casino.admin.writes import (
 )
 from casino.kernel.amounts import AmountListField, model_formfield
 from casino.kernel.errors import ServiceError
-from casino.services.gaming_days import gaming_day_set
-from casino.services.table_rulesets import (
+from casino.staff.services import venue_staff_set
+from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
+from casino.venues.services.gaming_days import gaming_day_set
+from casino.venues.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,
     ruleset_change_request,
 )
-from casino.services.tables import table_create, table_update
-from casino.services.venues import EDITABLE as VENUE_FIELDS
-from casino.services.venues import venue_create, venue_update
-from casino.staff.services import venue_staff_set
-from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
+from casino.venues.services.tables import table_create, table_update
+from casino.venues.services.venues import EDITABLE as VENUE_FIELDS
+from casino.venues.services.venues import venue_create, venue_update
 
 
 def shifts_written(plan: list[dict[str, str]]) -> str:

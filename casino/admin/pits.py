@@ -1,4 +1,4 @@
-"""Pits (written through ``casino.services.pits``) and the scheduled changes of limits
+"""Pits (written through ``casino.venues.services.pits``) and the scheduled changes of limits
 (read-only here: they are scheduled on the pit's floor view, ``casino.services.limits``)."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 from casino.admin.records import money_column
 from casino.admin.writes import ParseOnlyModelForm, ServiceWrites
-from casino.services.pits import pit_create, pit_update
 from casino.staff.models import StaffRole
 from casino.staff.roles import SUPERVISE
 from casino.venues.models import Pit, Table, TableLimitChange
+from casino.venues.services.pits import pit_create, pit_update
 
 
 class PitForm(ParseOnlyModelForm):

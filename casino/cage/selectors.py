@@ -19,8 +19,8 @@ from typing import Any
 from django.utils import timezone
 
 from casino.cage.models import CashAlert, CashInstrument, CashThresholds, CashTransaction
-from casino.services.gaming_days import local_instant, parse_time
 from casino.venues.models import Venue
+from casino.venues.services.gaming_days import local_instant, parse_time
 
 #: The most gaming days one report covers.
 MAX_REPORT_DAYS = 92

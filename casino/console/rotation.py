@@ -2,7 +2,7 @@
 
 Anyone with a role at the venue reads the page (``READ``); a supervisor records a relief
 from it: the incoming dealer chosen from the venue's dealers, and whether the outgoing one
-goes on a break or to another table (``casino.services.rotation.dealer_relieve``). A
+goes on a break or to another table (``casino.venues.services.rotation.dealer_relieve``). A
 relief is refused while a round is dealt and not settled; the page then says so.
 """
 
@@ -16,10 +16,10 @@ from casino.console.access import forbidden, page, session_context, session_view
 from casino.kernel.errors import ServiceError
 from casino.models import TableSession
 from casino.rotation_selectors import session_spells, venue_dealers
-from casino.services.rotation import dealer_relieve
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import DealerSpell
+from casino.venues.services.rotation import dealer_relieve
 
 
 def _context(session: TableSession, **extra: object) -> dict[str, object]:

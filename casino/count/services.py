@@ -51,10 +51,10 @@ from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEn
 from casino.ledger.services import ledger_post
 from casino.models import TableSession
 from casino.reports.services import shift_report_schedule_if_done
-from casino.services.gaming_days import gaming_day_end
 from casino.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Venue
+from casino.venues.services.gaming_days import gaming_day_end
 
 #: The longest reason for a difference between the two counts.
 MAX_REASON = 1000

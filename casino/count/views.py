@@ -40,9 +40,9 @@ from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
 from casino.kernel.timezones import venue_zone
-from casino.services.gaming_days import gaming_day_end
 from casino.staff.policy import Capability, allows, declare
 from casino.venues.models import Venue
+from casino.venues.services.gaming_days import gaming_day_end
 
 View = Callable[..., HttpResponse]
 #: Why a second counter does not confirm a close (``casino.count.duties.count_close_refusal``).

@@ -32,10 +32,10 @@ from casino.ledger.models import AuditAction
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.ratings import comps_issued, theoretical_win
-from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 #: The gaming days a player's earned amount looks back over, today included.
 EARNED_DAYS = 30

@@ -21,9 +21,9 @@ from casino.exports import Column, Export, Kind, Sheet
 from casino.kernel.timezones import venue_zone
 from casino.reports.statistical import StatisticalReport, statistical_report
 from casino.reports.views import _period_text, venue_asked
-from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability, declare
 from casino.venues.models import Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 #: The figures of each line: (key, header, how it is written).
 COLUMNS = [

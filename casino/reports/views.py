@@ -41,9 +41,9 @@ from casino.reports import outputs, periods, selectors, services
 from casino.reports.figures import jsonable
 from casino.reports.listings import LIST_LIMIT
 from casino.reports.models import ShiftReport
-from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability, declare
 from casino.venues.models import Shift, Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366

@@ -23,7 +23,6 @@ from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
 from casino.models import Round, RoundStatus, TableSession
 from casino.reports.services import shift_report_schedule_if_done
-from casino.services.rotation import spell_last_ends
 from casino.services.sessions import (
     MAX_AMOUNT,
     check_co_signers,
@@ -32,6 +31,7 @@ from casino.services.sessions import (
     lock_open_session,
 )
 from casino.staff.roles import SUPERVISE, can
+from casino.venues.services.rotation import spell_last_ends
 
 #: The longest reason for a variance a close keeps (the console's and the API's limit).
 MAX_REASON = 1000

@@ -41,11 +41,11 @@ from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
-from casino.services.rotation import check_may_deal
 from casino.services.sessions import lock_open_session
 from casino.services.tallies import tally_settled, tally_voided
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import TableLimit
+from casino.venues.services.rotation import check_may_deal
 
 MAX_KEY_LENGTH = 64
 

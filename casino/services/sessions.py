@@ -31,11 +31,11 @@ from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.models import TableSession
-from casino.services.gaming_days import shift_at
 from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
-from casino.services.rotation import spell_first
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Table
+from casino.venues.services.gaming_days import shift_at
+from casino.venues.services.rotation import spell_first
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000
@@ -118,7 +118,7 @@ def check_session_total(
 
 def shift_current(*, venue: Any, at: datetime | None = None) -> Shift:
     """The shift covering ``at`` (now by default) at the venue, made from the venue's plan
-    when it does not exist yet (``casino.services.gaming_days``): a table can always be
+    when it does not exist yet (``casino.venues.services.gaming_days``): a table can always be
     opened. A venue without a plan has one shift named "day" for the whole gaming day."""
     return shift_at(venue=venue, at=at)
 

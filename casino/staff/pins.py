@@ -12,7 +12,7 @@ A member sets their own PIN; a superuser, or a manager of a venue the member wor
 sets it for them. Every change is audited (``pin.set``, who set whose PIN, never the PIN),
 and so are the lock (``console.lock``), the unlock (``console.unlock``) and a takeover
 (``console.takeover``: who took the console from whom), which at a table records the
-relief too (``casino.services.rotation.dealer_takeover``).
+relief too (``casino.venues.services.rotation.dealer_takeover``).
 
 Locking: setting a PIN locks the member's account row, so two changes apply in turn.
 """
@@ -32,9 +32,9 @@ from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
 from casino.models import TableSession
 from casino.rotation_selectors import session_on_duty
-from casino.services.rotation import dealer_takeover
 from casino.staff.models import StaffPin
 from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
+from casino.venues.services.rotation import dealer_takeover
 
 PIN_MIN_LENGTH, PIN_MAX_LENGTH = 4, 8
 #: The roles a PIN is for: the floor's, at the tables. An account holding any other role

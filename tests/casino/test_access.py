@@ -57,11 +57,8 @@ from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close, session_figures
 from casino.services.limits import limit_change_schedule
-from casino.services.pits import pit_create
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.table_rulesets import ruleset_change_request
-from casino.services.tables import table_create
 from casino.simulation import chips_for
 from casino.staff.logins import login_record, token_issue
 from casino.staff.models import ApiToken, LoginAttempt
@@ -94,6 +91,9 @@ from casino.venues.models import (
     TableRulesetChange,
     Venue,
 )
+from casino.venues.services.pits import pit_create
+from casino.venues.services.table_rulesets import ruleset_change_request
+from casino.venues.services.tables import table_create
 from maubinh.models import MauBinhRulesetVersion
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import TableGameRulesetVersion

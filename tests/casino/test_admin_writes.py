@@ -22,10 +22,10 @@ from casino.models import Ruleset
 from casino.players.models import Player
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
-from casino.services.table_rulesets import ruleset_change_refuse
 from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
 from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
+from casino.venues.services.table_rulesets import ruleset_change_refuse
 from tests.casino.api import client_for as api_client
 from tests.factories import PlayerFactory, UserFactory, staff
 

@@ -12,8 +12,8 @@ from rest_framework import serializers
 from casino.api.serializers.fields import MoneyField
 from casino.kernel.amounts import AmountField, check_amount, read_amount
 from casino.kernel.errors import InvalidInput
-from casino.services.venues import venue_update
 from casino.venues.models import Venue
+from casino.venues.services.venues import venue_update
 
 pytestmark = pytest.mark.django_db
 

@@ -35,7 +35,6 @@ from casino.count.services import count_record
 from casino.kernel.errors import Forbidden
 from casino.ledger.audit import audit_record
 from casino.management.commands.policy_table import DOC, table_in
-from casino.services.rotation import dealer_relieve
 from casino.staff.policy import (
     Capability,
     approval_refusal,
@@ -45,6 +44,7 @@ from casino.staff.policy import (
     who_may_do_what,
 )
 from casino.staff.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
+from casino.venues.services.rotation import dealer_relieve
 from tests.casino.services.test_count import box_of, close, open_table
 from tests.factories import staff
 

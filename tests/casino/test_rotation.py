@@ -7,9 +7,9 @@ from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
-from django.apps import apps
 from django.conf import settings
 from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.urls import reverse
 
 import casino.migrations
@@ -20,13 +20,13 @@ from casino.reports.figures import shift_figures
 from casino.reports.services import report_request
 from casino.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.services.closing import session_close, session_figures
-from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import DEALER
 from casino.venues.models import DealerSpell
+from casino.venues.services.rotation import dealer_relieve
 from tests.factories import niuniu_table, staff
 
 pytestmark = pytest.mark.django_db
@@ -165,8 +165,13 @@ def test_the_migration_gives_each_session_a_spell_and_each_round_its_dealer(floo
     Round.objects.filter(pk=round_.pk).update(dealer=floor.supervisor)
     (path,) = Path(casino.migrations.__file__).parent.glob("*_dealer_rotation.py")
     migration = importlib.import_module(f"casino.migrations.{path.stem}")
+    # The models as the migration saw them (a spell was then ``casino.DealerSpell``); they
+    # read the same tables as today's.
+    then = (
+        MigrationLoader(None, ignore_no_migrations=True).project_state(("casino", path.stem)).apps
+    )
     with connection.schema_editor(atomic=False) as editor:
-        migration.spells_and_round_dealers(apps, editor)
+        migration.spells_and_round_dealers(then, editor)
     assert Round.objects.get(pk=round_.pk).dealer_id == floor.dealer.pk
     (spell,) = DealerSpell.objects.filter(session=session)
     assert (spell.dealer_id, spell.started_at, spell.ended_at) == (

@@ -25,9 +25,9 @@ from casino.reports.services import report_build, report_request
 from casino.services.closing import session_close
 from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
-from casino.services.tables import table_create
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift
+from casino.venues.services.tables import table_create
 from tablegames.models import Rating
 from tablegames.services import rating_enter, venue_ruleset_from_preset
 from tests.casino.api import client_for

@@ -31,10 +31,10 @@ from casino.kernel.timezones import venue_zone
 from casino.reports import periods
 from casino.reports.reconciliation import reconciliation
 from casino.reports.selectors import REPORT_READ
-from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import Capability
 from casino.staff.roles import can
 from casino.venues.models import Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 DATE = OpenApiParameter(
     "gaming_date", str, OpenApiParameter.PATH, description="The gaming date, YYYY-MM-DD."

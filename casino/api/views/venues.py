@@ -15,14 +15,14 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.kernel.errors import InvalidInput
-from casino.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
-from casino.services.table_rulesets import (
+from casino.staff.policy import Capability
+from casino.venues.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
+from casino.venues.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,
     ruleset_change_request,
 )
-from casino.services.tables import table_create, table_update
-from casino.staff.policy import Capability
+from casino.venues.services.tables import table_create, table_update
 
 # Venues
 

@@ -71,10 +71,10 @@ from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.players.services import masked
-from casino.services.gaming_days import gaming_date_of
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, PLAY, SUPERVISE, can
 from casino.venues.models import GamingDay, Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000

@@ -33,15 +33,15 @@ from casino.players.models import Player
 from casino.players.services import player_create
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build
-from casino.services.gaming_days import gaming_day_set
 from casino.services.limits import limit_change_schedule
-from casino.services.pits import pit_create
-from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.venues.models import DealerSpell, Table, TableLimit, Venue
+from casino.venues.services.gaming_days import gaming_day_set
+from casino.venues.services.pits import pit_create
+from casino.venues.services.rotation import dealer_relieve
 
 D = Decimal
 

@@ -46,12 +46,12 @@ from casino.kernel.progress import command_progress
 from casino.models import Ruleset, TableSession
 from casino.players.models import Player
 from casino.services.closing import session_close, session_figures
-from casino.services.gaming_days import gaming_date_of
 from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant
 from casino.venues.models import Shift, Table, TableLimit, Venue
+from casino.venues.services.gaming_days import gaming_date_of
 
 D = Decimal
 SERVICES_UP_TO = 5_000

@@ -40,8 +40,6 @@ from casino.reports.services import report_request
 from casino.services.closing import session_close
 from casino.services.rounds import round_create, round_settle, round_void_request
 from casino.services.sessions import drop_record, session_open, shift_current
-from casino.services.table_rulesets import ruleset_change_request
-from casino.services.tables import table_create
 from casino.staff.roles import (
     AUDITOR,
     CAGE,
@@ -57,6 +55,8 @@ from casino.staff.roles import (
     SUPERVISOR,
 )
 from casino.venues.models import Shift, Table, TableLimit, TableRulesetChange, Venue
+from casino.venues.services.table_rulesets import ruleset_change_request
+from casino.venues.services.tables import table_create
 from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import NIU_8, NIU_9, client_for, credentials
 from tests.factories import PlayerFactory, staff

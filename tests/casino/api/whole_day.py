@@ -19,8 +19,8 @@ from rest_framework.test import APIClient
 
 from casino.cage.services.cash import thresholds_approve, thresholds_propose
 from casino.models import TableSession
-from casino.services.tables import table_create
 from casino.staff.roles import CAGE, COUNT, DEALER, MANAGER
+from casino.venues.services.tables import table_create
 from tablegames.services import venue_ruleset_from_preset
 from tests.casino.api import (
     NIU_8,

@@ -25,9 +25,9 @@ from casino.ledger.models import AuditEvent
 from casino.limits import limits_in_force
 from casino.models import TableSession
 from casino.services.limits import limit_change_schedule
-from casino.services.pits import pit_create
 from casino.services.rounds import round_settle, round_void_request
 from casino.venues.models import Table, TableLimit
+from casino.venues.services.pits import pit_create
 from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
 

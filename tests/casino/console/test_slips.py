@@ -17,7 +17,7 @@ from casino.cage.services.slips import slip_issue, slip_request
 from casino.ledger.models import AuditEvent, LedgerEntry
 from casino.models import TableSession
 from casino.services.sessions import session_open
-from casino.services.venues import venue_update
+from casino.venues.services.venues import venue_update
 from tests.factories import niuniu_table
 
 pytestmark = pytest.mark.django_db

@@ -34,9 +34,9 @@ from casino.kernel.cards import DECK
 from casino.models import BetTally
 from casino.reports.cells import rates_of
 from casino.rules import rules_in_force
-from casino.services.pits import pit_create
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
+from casino.venues.services.pits import pit_create
 from tests.factories import PlayerFactory, niuniu_table, staff
 
 SEEDS = 40

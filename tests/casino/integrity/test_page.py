@@ -14,8 +14,8 @@ from django.urls import reverse
 from casino.integrity.models import FluctuationInvestigation, IntegrityRun
 from casino.integrity.runs import integrity_run
 from casino.ledger.models import AuditEvent
-from casino.services.pits import pit_create
 from casino.staff.roles import MANAGER
+from casino.venues.services.pits import pit_create
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.casino.integrity.test_runs import open_tables
 from tests.factories import PlayerFactory, staff

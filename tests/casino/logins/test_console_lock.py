@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.ledger.models import AuditEvent
-from casino.services.venues import venue_update
 from casino.staff.models import LoginAttempt, StaffPin
 from casino.staff.pins import pin_set
+from casino.venues.services.venues import venue_update
 
 pytestmark = pytest.mark.django_db
 

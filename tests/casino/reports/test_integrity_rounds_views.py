@@ -19,11 +19,11 @@ from casino.games import BoxInput
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity.models import IntegrityResult
 from casino.integrity.runs import integrity_run
-from casino.services.rotation import dealer_relieve
 from casino.services.rounds import round_create, round_settle, round_void
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER
 from casino.venues.models import Pit
+from casino.venues.services.rotation import dealer_relieve
 from tests.casino.integrity.test_page import flagged_run  # noqa: F401 (a fixture)
 from tests.factories import PlayerFactory, niuniu_table, staff
 

@@ -201,8 +201,8 @@ def test_the_page_for_the_venues_readers_and_its_csv(client, night, day_before):
 
 
 def test_a_pit_is_one_line_and_tables_in_no_pit_another(night, day_before):
-    from casino.services.pits import pit_create
     from casino.venues.models import Table
+    from casino.venues.services.pits import pit_create
 
     tables = Table.objects.filter(venue=night.venue, code__in=["NN1", "NN2"])
     pit_create(user=None, venue=night.venue, code="P1", name="Main pit", tables=tables)

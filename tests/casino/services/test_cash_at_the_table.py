@@ -21,7 +21,7 @@ from casino.cage.services.cash import (
 )
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import AuditEvent
-from casino.services.pits import pit_create
+from casino.venues.services.pits import pit_create
 from tests.casino.services.conftest import LOG, REPORT
 from tests.factories import PlayerFactory
 

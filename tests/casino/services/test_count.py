@@ -20,9 +20,9 @@ from casino.models import TableSession
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import drop_record, drop_reverse, session_open
-from casino.services.venues import venue_update
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT, DEALER, SUPERVISOR, forget
+from casino.venues.services.venues import venue_update
 from tests.casino.api import NIU_8, NIU_9
 from tests.casino.days import end_gaming_day
 from tests.casino.slips import slip_post

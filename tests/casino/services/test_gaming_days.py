@@ -11,10 +11,10 @@ import pytest
 
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import AuditEvent
-from casino.services.gaming_days import gaming_day_set, local_instant, plan_clean
 from casino.services.sessions import session_open, shift_current
 from casino.staff.roles import MANAGER
 from casino.venues.models import GamingDay, Shift, Venue
+from casino.venues.services.gaming_days import gaming_day_set, local_instant, plan_clean
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

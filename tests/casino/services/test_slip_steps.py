@@ -32,9 +32,9 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.models import TableSession
 from casino.services.closing import check_closable, session_close
-from casino.services.venues import venue_update
 from casino.staff.roles import CAGE, SUPERVISOR, grant
 from casino.venues.models import Venue
+from casino.venues.services.venues import venue_update
 from tests.casino.slips import slip_post
 from tests.factories import staff
 

@@ -8,7 +8,7 @@ import pytest
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import AuditEvent
 from casino.services.sessions import session_open
-from casino.services.venues import venue_update
+from casino.venues.services.venues import venue_update
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ Locking: an edit locks the table row, the same lock ``session_open`` takes, so a
 ruleset, game, boxes and chips cannot change while a session is being opened; they cannot
 change at all while a session is open (the closing count uses the chips it opened with).
 A table's ruleset (and with it its game) is not changed here: it is its paytable, so a
-change is requested and a second manager approves it (``casino.services.table_rulesets``).
+change is requested and a second manager approves it (``casino.venues.services.table_rulesets``).
 """
 
 from __future__ import annotations

@@ -25,16 +25,16 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
 from casino.models import Ruleset
-from casino.services.tables import (
+from casino.staff.policy import approves_own
+from casino.staff.roles import MANAGE, can
+from casino.venues.models import Table, TableRulesetChange
+from casino.venues.services.tables import (
     check_ruleset,
     current_limits,
     open_session_at,
     set_limits,
     table_state,
 )
-from casino.staff.policy import approves_own
-from casino.staff.roles import MANAGE, can
-from casino.venues.models import Table, TableRulesetChange
 
 #: The longest reason or note kept.
 MAX_REASON = 1000
