@@ -195,8 +195,8 @@ def test_every_form_reads_its_amounts_with_the_one_reader(project_modules, db):
         for name, field in form_class.base_fields.items()
         if isinstance(field, AmountField)
     }
-    assert ("the admin of casino.Venue (change)", "rounding_unit") in fields
-    assert ("the admin of casino.Table, inline TableLimitInline", "min_stake") in fields
+    assert ("the admin of venues.Venue (change)", "rounding_unit") in fields
+    assert ("the admin of venues.Table, inline TableLimitInline", "min_stake") in fields
     assert ("the admin of baccarat.BaccaratRulesetVersion (change)", "rounding_unit") in fields
 
 

@@ -105,7 +105,15 @@ def _free_text(model: type[models.Model]) -> list[models.Field]:
 def spoil() -> None:
     """Every free-text column of every floor row (and every username) made a formula;
     a row an append-only trigger guards keeps what it has, as it would in use."""
-    targets = [*apps.get_app_config("casino").get_models(), get_user_model()]
+    targets = [
+        *(
+            model
+            for config in apps.get_app_configs()
+            if config.name == "casino" or config.name.startswith("casino.")
+            for model in config.get_models()
+        ),
+        get_user_model(),
+    ]
     for model in targets:
         fields = _free_text(model)
         if not fields:
