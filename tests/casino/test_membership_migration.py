@@ -10,22 +10,17 @@ import importlib
 
 import pytest
 from django.db import connection
-from django.db.migrations.loader import MigrationLoader
 
 from casino.ledger.models import AuditEvent
 from casino.players.models import Player
 from tests.factories import VenueFactory
+from tests.migration_state import models_as_of
 
 pytestmark = pytest.mark.django_db
 
 migration = importlib.import_module("casino.migrations.0008_membership_key")
-#: The models as the migration saw them (the player was then ``casino.Player``); they read
-#: the same tables as today's.
-apps = (
-    MigrationLoader(None, ignore_no_migrations=True)
-    .project_state(("casino", "0008_membership_key"))
-    .apps
-)
+#: The models as the migration saw them (the player was then ``casino.Player``).
+apps = models_as_of("casino", "0008_membership_key")
 CHECK = next(c for c in Player._meta.constraints if c.name == "player_number_stored_form")
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.db.migrations.loader import MigrationLoader
 from django.urls import reverse
 
 import casino.migrations
@@ -28,6 +27,7 @@ from casino.staff.roles import DEALER
 from casino.venues.models import DealerSpell
 from casino.venues.services.rotation import dealer_relieve
 from tests.factories import niuniu_table, staff
+from tests.migration_state import models_as_of
 
 pytestmark = pytest.mark.django_db
 
@@ -165,11 +165,8 @@ def test_the_migration_gives_each_session_a_spell_and_each_round_its_dealer(floo
     Round.objects.filter(pk=round_.pk).update(dealer=floor.supervisor)
     (path,) = Path(casino.migrations.__file__).parent.glob("*_dealer_rotation.py")
     migration = importlib.import_module(f"casino.migrations.{path.stem}")
-    # The models as the migration saw them (a spell was then ``casino.DealerSpell``); they
-    # read the same tables as today's.
-    then = (
-        MigrationLoader(None, ignore_no_migrations=True).project_state(("casino", path.stem)).apps
-    )
+    # The models as the migration saw them (a spell was then ``casino.DealerSpell``).
+    then = models_as_of("casino", path.stem)
     with connection.schema_editor(atomic=False) as editor:
         migration.spells_and_round_dealers(then, editor)
     assert Round.objects.get(pk=round_.pk).dealer_id == floor.dealer.pk

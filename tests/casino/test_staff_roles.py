@@ -35,6 +35,7 @@ from casino.staff.roles import (
 from casino.staff.services import staff_access_update, venue_staff_set
 from tests.casino.api import client_for
 from tests.factories import UserFactory, staff
+from tests.migration_state import models_as_of
 
 pytestmark = pytest.mark.django_db
 
@@ -42,12 +43,8 @@ migration = importlib.import_module("casino.migrations.0016_staff_roles")
 
 
 def apps_after_0016():
-    """The models as the migration saw them (``StaffRole`` was the floor's then; it has
-    moved to the staff app since, keeping its table)."""
-    from django.db import connection
-    from django.db.migrations.loader import MigrationLoader
-
-    return MigrationLoader(connection).project_state(("casino", "0016_staff_roles")).apps
+    """The models as the migration saw them (``StaffRole`` was the floor's then)."""
+    return models_as_of("casino", "0016_staff_roles")
 
 
 @pytest.fixture
