@@ -147,6 +147,12 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         """Whether a read-only field is shown as the venue writes it (``<name>_written``)."""
         return name in self.chip_fields or self._is_money(name)
 
+    def _shown_as(self, name: str, shown: Callable[[Any], str | None]) -> Callable:
+        """``shown`` as the read-only column ``<name>_written``, titled as the field is."""
+        shown.__name__ = f"{name}{WRITTEN}"
+        field = self.opts.get_field(name)
+        return admin.display(description=capfirst(field.verbose_name))(shown)
+
     def _chips_written(self, name: str) -> Callable[[Any], str | None]:
         admin_ = self
         signed = self.chip_fields[name]
@@ -164,9 +170,7 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
                 format_html_join("", "<li>{}</li>", ((line,) for line in lines)),
             )
 
-        shown.__name__ = f"{name}{WRITTEN}"
-        field = self.opts.get_field(name)
-        return admin.display(description=capfirst(field.verbose_name))(shown)
+        return self._shown_as(name, shown)
 
     def _written(self, name: str) -> Callable[[Any], str | None]:
         admin_ = self
@@ -178,9 +182,7 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
             venue = admin_.amounts_venue(obj)
             return venue_money(value, venue) if venue is not None else written(value)
 
-        shown.__name__ = f"{name}{WRITTEN}"
-        field = self.opts.get_field(name)
-        return admin.display(description=capfirst(field.verbose_name))(shown)
+        return self._shown_as(name, shown)
 
     def render_change_form(
         self,
