@@ -58,9 +58,10 @@ def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int:
 @rounds.live_partial
 def deal(request: HttpRequest, session: TableSession, screen: Screen) -> HttpResponse:
     """The deal as typed so far, followed through the tableau (the live partial of the six
-    card fields)."""
+    card fields). Out of band, as the notes: it lands on the deal as the page holds it when
+    it arrives, even when a preview answered meanwhile has redrawn it."""
     dealt = deal_entry.read_deal(request.GET, screen.rules)
-    return render(request, f"{TEMPLATE}#deal", {"deal": dealt, "oob": True})
+    return render(request, f"{TEMPLATE}#deal", {"deal": dealt, "oob": True, "deal_oob": True})
 
 
 @require_GET

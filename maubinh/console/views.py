@@ -49,11 +49,17 @@ def seat_of(request: HttpRequest, found: Screen) -> int:
 @this_game
 @rounds.live_partial
 def seat(request: HttpRequest, session: TableSession, found: Screen) -> HttpResponse:
-    """One seat read and evaluated as it is typed (the live partial under its rows)."""
+    """One seat read and evaluated as it is typed (the live partial under its rows).
+
+    The answer is out of band: it lands on the seat's evaluation as the page holds it when
+    the answer arrives. A preview answered meanwhile redraws every seat's evaluation, and an
+    answer aimed at the element that was there when it was asked for would land nowhere
+    (and take the declaration's question, kept by hx-preserve, with it)."""
     position = seat_of(request, found)
     entry = read_entry(request.GET, found)
     wanted = next(s for s in entry.seats if s.position == position)
-    return render(request, f"{TEMPLATE}#seat_eval", {"seat": wanted, "hand_size": HAND_SIZE})
+    context = {"seat": wanted, "hand_size": HAND_SIZE, "oob_entry": True}
+    return render(request, f"{TEMPLATE}#seat_eval", context)
 
 
 @require_POST

@@ -46,7 +46,10 @@ def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int | None:
 @require_GET
 @this_game
 def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
-    """One hand's cards read and, with five, evaluated (the live partial of a card field)."""
+    """One hand's cards read and, with five, evaluated (the live partial of a card field).
+
+    The answer is out of band: it lands on the hand as the page holds it when it arrives,
+    even when a preview answered meanwhile has redrawn every hand."""
     if not request.htmx:
         return rounds.whole_screen(request, session, request.GET)
     try:
@@ -60,7 +63,8 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
     forms.check_distinct(hands)
     wanted = next(h for h in hands if h.position == position)
     forms.evaluate_hand(wanted, rules)
-    return render(request, f"{TEMPLATE}#hand", {"hand": wanted, "venue": session.table.venue})
+    context = {"hand": wanted, "venue": session.table.venue, "oob_entry": True}
+    return render(request, f"{TEMPLATE}#hand", context)
 
 
 @require_GET

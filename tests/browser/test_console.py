@@ -345,3 +345,34 @@ def test_a_dealer_of_one_venue_cannot_open_another_venues_table(page, floor):
     )
     assert status == 404
     assert not TableSession.objects.filter(table=floor.other_table).exists()
+
+
+def test_a_hand_typed_while_a_preview_is_on_its_way_shows_as_typed(page, floor):
+    """The preview redraws every hand as it read them; a hand's own answer, asked for after
+    the preview left and arriving after it, still lands on the hand."""
+    session = open_session(floor)
+    log_in(page, "dealer")
+    page.goto(f"/console/sessions/{session.pk}/")
+    page.fill("#box-1-single", "100000")
+    page.fill("#box-1-cards", "ks qs 5h 4h")
+    page.fill("#dealer-cards", "js qh jd ac 7h")
+    page.wait_for_selector("#hand-dealer .category:has-text('Niu 8')")
+    page.wait_for_load_state("networkidle")
+
+    held = {}
+    page.route("**/preview/**", lambda route: held.setdefault("preview", route))
+    page.route("**/hand/**", lambda route: held.setdefault("hand", route))
+    page.click("#preview-button")
+    page.fill("#box-1-cards", "ks qs 5h 4h tc")
+    for _ in range(100):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert set(held) == {"preview", "hand"}
+    with page.expect_response("**/preview/**"):
+        held["preview"].continue_()
+    with page.expect_response("**/hand/**"):
+        held["hand"].continue_()
+    page.wait_for_selector("#hand-1 .category:has-text('Niu 9')")
+    page.unroute("**/preview/**")
+    page.unroute("**/hand/**")

@@ -188,5 +188,20 @@ def test_a_late_evaluation_keeps_the_answer_the_dealer_gave(page, floor, setting
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(300)
     assert page.get_by_label("Not declared: the rows play").is_checked()
-    page.unroute("**/maubinh/seat/**")
+
+    # a seat's evaluation still on its way when a preview's answer redraws that seat: it
+    # lands where the seat's evaluation now is, and the question keeps its answer
     page.unroute("**/preview/**")
+    page.get_by_label("Seat 1: front").fill("js jh jd")
+    wait_for(page, held)
+    with page.expect_response("**/preview/**"):
+        page.click("#preview-button")
+    for route in held:
+        route.continue_()
+    held.clear()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert page.locator("#seat-1-eval .mb-declare").count() == 1
+    assert page.get_by_label("Not declared: the rows play").is_checked()
+    assert page.input_value("#seat-1-front") == "js jh jd"
+    page.unroute("**/maubinh/seat/**")
