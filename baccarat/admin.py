@@ -20,9 +20,10 @@ from baccarat.services import version_save_draft
 from baccarat.tasks import ruleset_figures_task
 from baccarat.validation import ruleset_errors
 from casino import games
-from casino.admin import ReadOnlyAdmin, RulesetVersionAdmin
+from casino.admin import ReadOnlyAdmin
 from casino.kernel.amounts import model_formfield
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.admin import RulesetVersionAdmin
+from casino.rulesets.models import ROUNDING_FIELDS
 
 
 class VersionForm(forms.ModelForm):

@@ -7,7 +7,7 @@ from django.urls import URLPattern
 from rest_framework import serializers
 
 from casino.api.serializers.fields import RateField
-from casino.api.serializers.rulesets import RulesetVersionSerializer
+from casino.rulesets.api.serializers import RulesetVersionSerializer
 
 
 class BaccaratRulesetVersionSerializer(RulesetVersionSerializer):

@@ -1,7 +1,7 @@
 """Baccarat (Punto Banco) ruleset versions, the shoes of a session and its commission box.
 
 Every number of the rules (docs/RULES.md, Baccarat) is a field here, edited in the admin as a
-draft and approved by a second person (``casino.services.rulesets``); ``baccarat.selectors``
+draft and approved by a second person (``casino.rulesets.services``); ``baccarat.selectors``
 turns a version into the engine's frozen ``baccarat.engine.Ruleset``.
 
 The choices below spell out the engine's enums' values (``Variant``, ``Collection``,
@@ -19,9 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models import RulesetVersion, TableSession
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.models import TableSession
 from casino.players.models import Player
+from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 
 #: The most decks a shoe holds, and the fewest.
 MAX_DECKS = 8

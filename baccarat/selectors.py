@@ -12,8 +12,9 @@ from django.db.models import Max, Subquery, Sum
 from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion, Collection, CommissionCollection, Shoe
 from casino.kernel.money import Rounding
-from casino.models import Bet, Round, RoundStatus, Ruleset, TableSession
+from casino.models import Bet, Round, RoundStatus, TableSession
 from casino.rules import version_in_force
+from casino.rulesets.models import Ruleset
 
 #: The most seats at a table; positions beyond are players betting behind (docs/RULES.md).
 SEATS = 7

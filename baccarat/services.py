@@ -2,7 +2,7 @@
 box.
 
 Statuses, numbering, approval and activation of rulesets are the shared services in
-``casino.services.rulesets``. Locking: a shoe's start and a collection from the commission box
+``casino.rulesets.services``. Locking: a shoe's start and a collection from the commission box
 lock the session's ``TableSession`` row first (``select_for_update``), so two dealers cannot
 both start shoe 3, nor collect one seat's commission twice.
 """
@@ -31,7 +31,7 @@ from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.money import plain
 from casino.ledger.audit import audit_record
 from casino.models import Box, Round, TableSession
-from casino.services import rulesets
+from casino.rulesets import services as rulesets
 from casino.venues.models import Venue
 from casino.venues.services.rotation import check_may_deal
 
@@ -86,7 +86,7 @@ def venue_ruleset_from_preset(
     ``approver`` (another person) approved and activated at once.
 
     ``options``: ``approver``, ``code``, ``name``, ``override_reason``
-    (``casino.services.rulesets.preset_copy_to_venue``).
+    (``casino.rulesets.services.preset_copy_to_venue``).
     """
     return rulesets.preset_copy_to_venue(
         model=BaccaratRulesetVersion,

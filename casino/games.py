@@ -26,8 +26,7 @@ from django.utils.translation import gettext as _
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
 from casino.ledger.models import Account, EntryKind
-from casino.models import RulesetVersion
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 
 if TYPE_CHECKING:  # the types of the game's parts (their modules import this one)
     import random
@@ -40,10 +39,10 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from django.utils.functional import StrOrPromise
     from rest_framework.serializers import Serializer
 
-    from casino.admin.house_edge import HouseEdgeRow
     from casino.console.round import ConsoleEntry
     from casino.console.selectors import Screen
     from casino.models import Round, TableSession
+    from casino.rulesets.admin.house_edge import HouseEdgeRow
     from casino.venues.models import Venue
 
 
@@ -457,7 +456,7 @@ class GameAdapter:
     def api(self) -> GameApi:
         """The API's serializers for the game (``GameApi``). Default: a version with the
         rules every version has (``casino.api``'s serializer), and no help of its own."""
-        from casino.api.serializers.rulesets import RulesetVersionSerializer
+        from casino.rulesets.api.serializers import RulesetVersionSerializer
 
         return PlainApi(version_serializer=RulesetVersionSerializer)
 

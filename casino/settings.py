@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "casino",
     "casino.venues",
+    "casino.rulesets",
     "casino.staff",
     "casino.players",
     "casino.cage",

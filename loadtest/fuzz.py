@@ -82,8 +82,9 @@ def id_dictionary() -> str:
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
     from casino.cage.models import Slip
     from casino.ledger.models import AuditEvent
-    from casino.models import Round, Ruleset, TableSession
+    from casino.models import Round, TableSession
     from casino.players.models import Player
+    from casino.rulesets.models import Ruleset
     from casino.venues.models import Table, Venue
 
     ids: set[int] = set()

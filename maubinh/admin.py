@@ -12,8 +12,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.admin import RulesetVersionAdmin
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.admin import RulesetVersionAdmin
+from casino.rulesets.models import ROUNDING_FIELDS
 from maubinh.engine.rules import Declaring
 from maubinh.house_take import (
     figures_claim,

@@ -1,7 +1,7 @@
 """Mau Binh ruleset versions: row bonuses, instant-win amounts, the scoop, the fee and switches.
 
 Every number of docs/RULES.md part B is a field or a child row here, edited in the admin as a draft
-and approved by a second person (``casino.services.rulesets``). ``maubinh.selectors`` turns a
+and approved by a second person (``casino.rulesets.services``). ``maubinh.selectors`` turns a
 version into the engine's frozen :class:`maubinh.engine.Ruleset`.
 """
 
@@ -18,8 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models import RulesetVersion
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 from maubinh.engine.rules import (
     FRONT_CATEGORIES,
     Declaring,

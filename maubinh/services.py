@@ -1,7 +1,7 @@
 """Writes to Mau Binh rulesets (drafts, edits, preset installs).
 
 Statuses, numbering, approval and activation are the shared services in
-``casino.services.rulesets``; this module adds what is particular to Mau Binh rules.
+``casino.rulesets.services``; this module adds what is particular to Mau Binh rules.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from casino.services import rulesets
+from casino.rulesets import services as rulesets
 from casino.venues.models import Venue
 from maubinh import engine
 from maubinh.engine import presets
@@ -110,7 +110,7 @@ def venue_ruleset_from_preset(
     (approval simulates the house take unless the same rules were simulated before).
 
     ``options``: ``approver``, ``code``, ``name``, ``override_reason``
-    (``casino.services.rulesets.preset_copy_to_venue``).
+    (``casino.rulesets.services.preset_copy_to_venue``).
     """
     return rulesets.preset_copy_to_venue(
         model=MauBinhRulesetVersion,

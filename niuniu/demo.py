@@ -22,10 +22,11 @@ from casino.cage.services.slips import (
 )
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
-from casino.models import Ruleset, TableSession
+from casino.models import TableSession
 from casino.players.models import Player
 from casino.reports.services import report_build, report_request
 from casino.rules import version_in_force
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create_written, round_settle_written
 from casino.services.sessions import session_open, shift_current

@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models import RulesetVersion
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 from niuniu.engine.rules import MAX_BOXES, BetType, BonusPredicate, Category
 
 #: The hands in the words of niuniu.console.labels (context "hand"): the admin's paytable and

@@ -1,7 +1,7 @@
 """Writes to Niu Niu rulesets: drafts, edits, preset installs.
 
 Statuses, numbering, approval and activation are the shared services in
-``casino.services.rulesets``; this module adds what is particular to Niu Niu rules.
+``casino.rulesets.services``; this module adds what is particular to Niu Niu rules.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from casino.services import rulesets
+from casino.rulesets import services as rulesets
 from casino.venues.models import Venue
 from niuniu import engine
 from niuniu.engine import presets
@@ -128,7 +128,7 @@ def venue_ruleset_from_preset(
     ``override_reason`` is needed when the preset's figures warn (macau-001's bonus).
 
     ``options``: ``approver``, ``code``, ``name``, ``override_reason``
-    (``casino.services.rulesets.preset_copy_to_venue``).
+    (``casino.rulesets.services.preset_copy_to_venue``).
     """
     return rulesets.preset_copy_to_venue(
         model=NiuNiuRulesetVersion,

@@ -11,8 +11,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.admin import RulesetVersionAdmin
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.admin import RulesetVersionAdmin
+from casino.rulesets.models import ROUNDING_FIELDS
 from tablegames.models import TableGameRulesetVersion
 from tablegames.services import version_save_draft
 

@@ -15,9 +15,9 @@ from casino import selectors
 from casino.api.base import ApiView, errors, id_field, not_found
 from casino.api.serializers.day import RatingSerializer
 from casino.api.serializers.fields import MoneyField, RateField
-from casino.api.serializers.rulesets import RulesetVersionSerializer
 from casino.api.views.common import found, parse
 from casino.kernel.timezones import venue_zone
+from casino.rulesets.api.serializers import RulesetVersionSerializer
 from casino.staff.policy import Capability
 from tablegames.models import Rating
 from tablegames.services import rating_enter

@@ -1,6 +1,6 @@
 """Rated table games: a ruleset version names the game played (baccarat, blackjack,
 roulette...) with the house edge and pace that rate it, edited as a draft and approved by a
-second person (``casino.services.rulesets``); a rating is a supervisor's record of one
+second person (``casino.rulesets.services``); a rating is a supervisor's record of one
 player's play at a table session, corrected by a new rating that replaces it (nothing is
 deleted)."""
 
@@ -19,8 +19,7 @@ from casino.kernel.money import (
     RATE_DECIMAL_PLACES,
     RATE_MAX_DIGITS,
 )
-from casino.models import RulesetVersion
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 
 #: The fields of a version that are rules (copied by a clone, shown in the audit trail).
 RULE_FIELDS = (*ROUNDING_FIELDS, "game_name", "house_edge_rate", "decisions_per_hour")

@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import figures
 from casino.games import GameReports, RatedPlay
-from casino.models import TableSession, VersionStatus
+from casino.models import TableSession
+from casino.rulesets.models import VersionStatus
 from casino.venues.models import Shift
 from tablegames.models import Rating, TableGameRulesetVersion
 from tablegames.selectors import ratings_between, shift_ratings

@@ -1,5 +1,5 @@
 """Writes of rated table games: their rulesets (through the shared versioning and approval
-of ``casino.services.rulesets``) and the supervisor's ratings."""
+of ``casino.rulesets.services``) and the supervisor's ratings."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from casino.models import TableSession
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Player
 from casino.rules import rules_in_force
-from casino.services import rulesets
+from casino.rulesets import services as rulesets
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import TableLimit, Venue
 from tablegames import engine

@@ -6,8 +6,8 @@ import factory
 from django.contrib.auth.models import User
 
 from casino import games
-from casino.models import Ruleset
 from casino.players.models import Player
+from casino.rulesets.models import Ruleset
 from casino.staff.roles import AUDITOR, MANAGER, SUPERVISOR, grant, role_group
 from casino.venues.models import Table, TableLimit, Venue
 from niuniu.services import venue_ruleset_from_preset

@@ -37,6 +37,7 @@ DIRECT_ONLY = {
     "Integrity sits above the floor's domains and the games: they import nothing of it",
     "The count sits above the cage and players: they import nothing of it",
     "The cage and the count do not know each other's services or screens",
+    "Rulesets sit below the cage, the count, the players, the reports and integrity",
 }
 
 

@@ -38,7 +38,7 @@ PENDING = {
     "casino/venues/services/gaming_days.py",
     "casino/venues/services/rotation.py",
     "casino/services/rounds.py",
-    "casino/services/rulesets.py",
+    "casino/rulesets/services.py",
     "casino/services/sessions.py",
     "casino/simulation/bulk.py",
 }

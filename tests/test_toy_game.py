@@ -28,7 +28,7 @@ from django.utils import timezone
 from casino import games
 from casino.ledger.models import LedgerEntry
 from casino.models import Round, RoundStatus
-from casino.services.rulesets import (
+from casino.rulesets.services import (
     ruleset_create,
     version_activate,
     version_approve,
@@ -61,7 +61,7 @@ TOY_APP = {
                 games.register(ToyAdapter())
     """,
     "models.py": """
-        from casino.models import RulesetVersion
+        from casino.rulesets.models import RulesetVersion
 
 
         class ToyRulesetVersion(RulesetVersion):

@@ -1,11 +1,7 @@
-"""The admin: venues, tables, players and staff written through the services, rulesets with
-their versions' four-eyes approval, and the floor's records read-only.
+"""The admin: venues, tables and pits written through the services, and the floor's records
+read-only. The rulesets' admin is ``casino.rulesets.admin``."""
 
-Game apps extend :class:`RulesetVersionAdmin` for their own version models.
-"""
-
-from casino.admin import floor, pits, records, rulesets  # noqa: F401
+from casino.admin import floor, pits, records  # noqa: F401
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
-from casino.admin.rulesets import RulesetVersionAdmin
 
-__all__ = ["ReadOnlyAdmin", "RulesetVersionAdmin", "VenueScopedAdmin"]
+__all__ = ["ReadOnlyAdmin", "VenueScopedAdmin"]

@@ -21,7 +21,7 @@ from django.utils.text import capfirst
 from casino.kernel.amounts import amount_formfield, amounts_at, is_money_field
 from casino.kernel.money import venue_chips, venue_money, written
 from casino.kernel.timezones import local_time, zone, zone_name
-from casino.models import Ruleset
+from casino.rulesets.models import Ruleset
 from casino.staff.roles import venue_ids, venues_permitted
 from casino.venues.models import Venue
 

@@ -7,7 +7,9 @@ from casino.api import auth, views
 from casino.api.views import day, reports
 from casino.cage import api as cash
 from casino.count import api as count
+from casino.ledger import api as audit
 from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
+from casino.rulesets.api import views as rulesets
 
 app_name = "api"
 
@@ -44,11 +46,11 @@ urlpatterns = [
     path("players/", PlayerListView.as_view(), name="player-list"),
     path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
     path("players/<int:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
-    path("rulesets/", views.RulesetListView.as_view(), name="ruleset-list"),
-    path("rulesets/<int:pk>/", views.RulesetDetailView.as_view(), name="ruleset-detail"),
+    path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
+    path("rulesets/<int:pk>/", rulesets.RulesetDetailView.as_view(), name="ruleset-detail"),
     path(
         "rulesets/<int:pk>/versions/<int:number>/",
-        views.RulesetVersionDetailView.as_view(),
+        rulesets.RulesetVersionDetailView.as_view(),
         name="ruleset-version-detail",
     ),
     path("sessions/", views.SessionListView.as_view(), name="session-list"),
@@ -142,8 +144,8 @@ urlpatterns = [
         name="shift-report-detail",
     ),
     path("drop-boxes/<int:pk>/counts/", count.BoxCountView.as_view(), name="box-count"),
-    path("audit/", views.AuditEventListView.as_view(), name="audit-list"),
-    path("audit/<int:pk>/", views.AuditEventDetailView.as_view(), name="audit-detail"),
+    path("audit/", audit.AuditEventListView.as_view(), name="audit-list"),
+    path("audit/<int:pk>/", audit.AuditEventDetailView.as_view(), name="audit-detail"),
     path("auth/login/", auth.LoginView.as_view(), name="auth-login"),
     path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
     path("auth/logout-all/", auth.LogoutAllView.as_view(), name="auth-logout-all"),

@@ -33,10 +33,11 @@ from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.limits import Limit, limits_in_force, upcoming_changes
-from casino.models import Bet, Box, Round, RoundStatus, RulesetVersion, TableSession
+from casino.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.rules import rules_in_force
+from casino.rulesets.models import RulesetVersion
 from casino.selectors import barred_on
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids

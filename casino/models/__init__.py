@@ -2,7 +2,6 @@
 
 from casino.models.floor import TableSession
 from casino.models.rounds import Bet, Box, Round, RoundStatus
-from casino.models.rulesets import Ruleset, RulesetVersion, VersionStatus
 from casino.models.tallies import BetTally, SeatTally
 
 __all__ = [
@@ -11,9 +10,6 @@ __all__ = [
     "Box",
     "Round",
     "RoundStatus",
-    "Ruleset",
-    "RulesetVersion",
     "SeatTally",
     "TableSession",
-    "VersionStatus",
 ]

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
 from casino.models.floor import TableSession
-from casino.models.rulesets import Ruleset
+from casino.rulesets.models import Ruleset
 
 
 class RoundStatus(models.TextChoices):

@@ -52,8 +52,8 @@ READ = frozenset(ROLES)
 _RULESET_ADMIN = [
     ("venues", "view_venue"),
     ("venues", "change_venue"),
-    ("casino", "view_ruleset"),
-    ("casino", "add_ruleset"),
+    ("rulesets", "view_ruleset"),
+    ("rulesets", "add_ruleset"),
     ("ledger", "view_auditevent"),
 ]
 
@@ -104,7 +104,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     ],
     AUDITOR: [
         ("venues", "view_venue"),
-        ("casino", "view_ruleset"),
+        ("rulesets", "view_ruleset"),
         ("ledger", "view_auditevent"),
         ("venues", "view_table"),
         ("venues", "view_tablelimit"),

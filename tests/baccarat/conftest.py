@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from baccarat.services import venue_ruleset_from_preset, version_save_draft
-from casino.models import Ruleset
-from casino.services.rulesets import version_activate, version_approve, version_content_hash
+from casino.rulesets.models import Ruleset
+from casino.rulesets.services import version_activate, version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Table, TableLimit

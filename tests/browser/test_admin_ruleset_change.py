@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Ruleset
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER

@@ -34,7 +34,7 @@ from casino.models import TableSession
 from casino.players.comps import comp_policy_propose
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
-from casino.services.rulesets import version_approve, version_clone, version_content_hash
+from casino.rulesets.services import version_approve, version_clone, version_content_hash
 from casino.services.sessions import session_open
 from casino.venues.models import Table, Venue
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table

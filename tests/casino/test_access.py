@@ -49,12 +49,13 @@ from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import Round, Ruleset, TableSession
+from casino.models import Round, TableSession
 from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close, session_figures
 from casino.services.limits import limit_change_schedule
 from casino.services.rounds import round_create, round_settle
@@ -1587,7 +1588,7 @@ ADMIN_MODELS = {
     },
     # A venue keeps its history: it is never deleted.
     "venues.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
-    "casino.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
+    "rulesets.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
     "ledger.auditevent": _read_only(lambda world, side: side.event.pk),
     "venues.table": AdminModel(lambda world, side: side.table.pk, delete=False),
     # Requests are made on the table's page and decided by their own views (below).
@@ -1747,7 +1748,7 @@ def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:
 
 
 def version_routes(label: str) -> dict[str, Route]:
-    """The ruleset version admin's own views (casino/admin/rulesets.py ``RulesetVersionAdmin``)."""
+    """The ruleset version admin's own views (casino/rulesets/admin/versions.py)."""
     app_label, model = label.split(".")
     prefix = f"admin:{app_label}_{model}"
     spec = ADMIN_MODELS[label]

@@ -18,8 +18,8 @@ from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import Ruleset
 from casino.players.models import Player
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close
 from casino.services.sessions import session_open
 from casino.staff.models import StaffRole

@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from casino.games import BoxInput
 from casino.ledger.models import AuditEvent
-from casino.models import Ruleset, VersionStatus
-from casino.services.rounds import round_create, round_settle
-from casino.services.rulesets import (
+from casino.rulesets.models import Ruleset, VersionStatus
+from casino.rulesets.services import (
     ruleset_create,
     version_activate,
     version_approve,
@@ -23,6 +22,7 @@ from casino.services.rulesets import (
     version_copy_to_venue,
     version_record_edit,
 )
+from casino.services.rounds import round_create, round_settle
 from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
@@ -237,7 +237,7 @@ def test_a_preset_cannot_be_copied_to_another_venue(client, preset, manager):
 
 def test_a_manager_cannot_add_a_ruleset_without_a_venue(client, manager, venue):
     client.force_login(manager)
-    add = reverse("admin:casino_ruleset_add")
+    add = reverse("admin:rulesets_ruleset_add")
     response = client.post(add, {"game": "niuniu", "code": "house", "name": "House rules"})
     assert response.status_code == 200
     assert "This field is required" in response.content.decode()
@@ -253,7 +253,7 @@ def test_a_manager_cannot_add_a_ruleset_without_a_venue(client, manager, venue):
 
 def test_a_manager_cannot_rename_a_preset(client, preset, manager):
     client.force_login(manager)
-    change = reverse("admin:casino_ruleset_change", args=[preset.ruleset.pk])
+    change = reverse("admin:rulesets_ruleset_change", args=[preset.ruleset.pk])
     client.post(change, {"name": "Mine now"})
     preset.ruleset.refresh_from_db()
     assert preset.ruleset.name != "Mine now"

@@ -7,13 +7,13 @@ import importlib
 from decimal import Decimal as D
 
 import pytest
-from django.apps import apps
 
 from maubinh.services import preset_install as maubinh_preset_install
 from maubinh.services import venue_ruleset_from_preset as maubinh_from_preset
 from niuniu.services import preset_install as niuniu_preset_install
 from niuniu.services import venue_ruleset_from_preset as niuniu_from_preset
 from tests.factories import UserFactory, VenueFactory
+from tests.migration_state import models_as_of
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,9 @@ def test_every_version_takes_its_venue_unit_and_rounds_up(game, settings):
     # the rows as the upgrade finds them: the new columns at their placeholder
     model.objects.update(rounding_unit=D("7"), rounding_mode="down")
     # when
-    importlib.import_module(module).carry_venue_units(apps, None)
+    importlib.import_module(module).carry_venue_units(
+        models_as_of(game, module.rsplit(".", 1)[1]), None
+    )
     # then
     found = {
         name: model.objects.values_list("rounding_unit", "rounding_mode").get(pk=version.pk)

@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
-from casino.services.rulesets import version_approve, version_clone, version_content_hash
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import version_approve, version_clone, version_content_hash
 from maubinh import services as maubinh_services
 from maubinh.models import MauBinhRulesetVersion
 from niuniu import services as niuniu_services

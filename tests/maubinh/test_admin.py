@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
-from casino.services.rulesets import version_approve, version_content_hash
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import version_approve, version_content_hash
 from casino.staff.roles import MANAGER
 from maubinh.models import InstantWinAmount, MauBinhRulesetVersion, RowBonus
 from maubinh.services import venue_ruleset_from_preset

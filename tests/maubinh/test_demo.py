@@ -6,8 +6,9 @@ import pytest
 from django.db.models import Sum
 
 from casino.ledger.models import LedgerEntry
-from casino.models import Box, Round, RoundStatus, TableSession, VersionStatus
+from casino.models import Box, Round, RoundStatus, TableSession
 from casino.rules import version_in_force
+from casino.rulesets.models import VersionStatus
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from maubinh.demo import maubinh_demo
 from maubinh.models import MauBinhRulesetVersion

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from casino import games
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
-from casino.services.rulesets import (
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,

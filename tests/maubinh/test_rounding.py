@@ -14,13 +14,13 @@ from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
 from casino.models import Bet
 from casino.rules import version_in_force
-from casino.services.rounds import round_create, round_settle
-from casino.services.rulesets import (
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,
     version_content_hash,
 )
+from casino.services.rounds import round_create, round_settle
 from casino.staff.roles import MANAGER
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import version_save_draft

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
-from casino.services.rulesets import version_approve, version_content_hash
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import version_approve, version_content_hash
 from casino.staff.roles import MANAGER
 from niuniu.models import READING_DEFAULTS, NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import venue_ruleset_from_preset

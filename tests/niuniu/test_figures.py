@@ -10,8 +10,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
-from casino.services.rulesets import (
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,

@@ -18,7 +18,7 @@ from django.utils import translation
 from casino import games
 from casino.games import BoxInput, RoundInputError
 from casino.ledger.models import AuditEvent
-from casino.services.rulesets import (
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,

@@ -22,8 +22,8 @@ from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
+from casino.rulesets.services import version_approve, version_content_hash
 from casino.services.closing import session_close
-from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift

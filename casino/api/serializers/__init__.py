@@ -6,9 +6,9 @@ serializers render money as Decimal strings with two places (``"95000.00"``) and
 their shortest exact text (``"0.05"``).
 
 Split by what they serve: ``fields`` (the fields and references all use), ``venues``
-(venues, tables, ruleset changes, players), ``rulesets`` (rulesets, versions, the audit
-trail), ``sessions`` (sessions, drops, the ledger, slips) and ``rounds``; every name is
-here too, as ``serializers.<Name>``.
+(venues, tables, ruleset changes, players), ``sessions`` (sessions, drops, the ledger,
+slips) and ``rounds``; every name is here too, as ``serializers.<Name>``. The domain apps
+hold their own (``casino.rulesets.api``, ``casino.ledger.api`` and the others).
 """
 
 from casino.api.serializers.fields import (
@@ -38,15 +38,6 @@ from casino.api.serializers.rounds import (
     RoundTotalsSerializer,
     RoundVoidInputSerializer,
     evaluation_field,
-)
-from casino.api.serializers.rulesets import (
-    AuditEventListParams,
-    AuditEventSerializer,
-    RulesetDetailSerializer,
-    RulesetListParams,
-    RulesetSerializer,
-    RulesetVersionSerializer,
-    RulesetVersionSummarySerializer,
 )
 from casino.api.serializers.sessions import (
     DropInputSerializer,
@@ -88,8 +79,6 @@ from casino.api.serializers.venues import (
 __all__ = [
     "MAX_CARDS_TEXT",
     "MAX_CHIP_COUNT",
-    "AuditEventListParams",
-    "AuditEventSerializer",
     "BetSerializer",
     "BoxSerializer",
     "DealerHandSerializer",
@@ -117,12 +106,7 @@ __all__ = [
     "RoundSummarySerializer",
     "RoundTotalsSerializer",
     "RoundVoidInputSerializer",
-    "RulesetDetailSerializer",
-    "RulesetListParams",
     "RulesetRefSerializer",
-    "RulesetSerializer",
-    "RulesetVersionSerializer",
-    "RulesetVersionSummarySerializer",
     "SessionCloseInputSerializer",
     "SessionListParams",
     "SessionOpenInputSerializer",

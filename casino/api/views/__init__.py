@@ -7,8 +7,9 @@ venue, the same as when it does not exist), then the service checks the role at 
 again.
 
 The views are split by what they serve: ``venues`` (venues, tables, ruleset changes,
-players), ``rulesets`` (rulesets, versions, the audit trail), ``sessions`` (sessions, drops,
-slips) and ``rounds``; ``common`` holds what they share.
+players), ``sessions`` (sessions, drops, slips) and ``rounds``; ``common`` holds what they
+share. The domain apps hold their own (``casino.rulesets.api``, the audit trail's
+``casino.ledger.api``, the cage's, the count's, the players').
 """
 
 from casino import selectors
@@ -19,13 +20,6 @@ from casino.api.views.rounds import (
     RoundListView,
     RoundSettleView,
     RoundVoidView,
-)
-from casino.api.views.rulesets import (
-    AuditEventDetailView,
-    AuditEventListView,
-    RulesetDetailView,
-    RulesetListView,
-    RulesetVersionDetailView,
 )
 from casino.api.views.sessions import (
     SessionCloseView,
@@ -56,17 +50,12 @@ from casino.api.views.venues import (
 )
 
 __all__ = [
-    "AuditEventDetailView",
-    "AuditEventListView",
     "NoSuchEndpointView",
     "RoundDetailView",
     "RoundLedgerView",
     "RoundListView",
     "RoundSettleView",
     "RoundVoidView",
-    "RulesetDetailView",
-    "RulesetListView",
-    "RulesetVersionDetailView",
     "SessionCloseView",
     "SessionDetailView",
     "SessionDropReverseView",

@@ -15,6 +15,7 @@ from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.kernel.errors import InvalidInput
+from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability
 from casino.venues.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.venues.services.table_rulesets import (
@@ -144,7 +145,7 @@ class TableListView(ApiView):
             field="venue",
         )
         ruleset_id = data.pop("ruleset")
-        ruleset = selectors.ruleset_get(user=request.user, pk=ruleset_id)
+        ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=ruleset_id)
         if ruleset is None:
             raise InvalidInput(f"there is no ruleset {ruleset_id} at your venues", field="ruleset")
         data.pop("venue")
@@ -180,7 +181,7 @@ class TableDetailView(ApiView):
         table = found(selectors.table_get(user=request.user, pk=pk), "table", pk)
         changes = parse(s.TableInputSerializer, request, partial=True)
         if "ruleset" in changes:
-            ruleset = selectors.ruleset_get(user=request.user, pk=changes["ruleset"])
+            ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=changes["ruleset"])
             if ruleset is None:
                 raise InvalidInput(
                     f"there is no ruleset {changes['ruleset']} at your venues", field="ruleset"
@@ -237,7 +238,7 @@ class TableRulesetChangeListView(ApiView):
             data["table"],
             field="table",
         )
-        ruleset = selectors.ruleset_get(user=request.user, pk=data["ruleset"])
+        ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=data["ruleset"])
         if ruleset is None:
             raise InvalidInput(
                 f"there is no ruleset {data['ruleset']} at your venues", field="ruleset"

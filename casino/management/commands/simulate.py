@@ -43,8 +43,9 @@ from casino.cage.services.slips import (
 )
 from casino.games import GameAdapter
 from casino.kernel.progress import command_progress
-from casino.models import Ruleset, TableSession
+from casino.models import TableSession
 from casino.players.models import Player
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close, session_figures
 from casino.services.sessions import session_open
 from casino.simulation import chips_for, play

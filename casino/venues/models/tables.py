@@ -30,7 +30,10 @@ class Table(models.Model):
     code = models.SlugField(max_length=32, verbose_name=_("code"))
     game = models.CharField(max_length=16, choices=game_choices, verbose_name=_("game"))
     ruleset = models.ForeignKey(
-        "casino.Ruleset", on_delete=models.PROTECT, related_name="tables", verbose_name=_("ruleset")
+        "rulesets.Ruleset",
+        on_delete=models.PROTECT,
+        related_name="tables",
+        verbose_name=_("ruleset"),
     )
     seats = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(9)],
@@ -200,13 +203,13 @@ class TableRulesetChange(models.Model):
         verbose_name=pgettext_lazy("ruleset change", "table"),
     )
     from_ruleset = models.ForeignKey(
-        "casino.Ruleset",
+        "rulesets.Ruleset",
         on_delete=models.PROTECT,
         related_name="+",
         verbose_name=pgettext_lazy("ruleset change", "from ruleset"),
     )
     to_ruleset = models.ForeignKey(
-        "casino.Ruleset",
+        "rulesets.Ruleset",
         on_delete=models.PROTECT,
         related_name="+",
         verbose_name=pgettext_lazy("ruleset change", "to ruleset"),

@@ -24,7 +24,7 @@ from casino import games
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import Ruleset
+from casino.rulesets.models import Ruleset
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, TableRulesetChange

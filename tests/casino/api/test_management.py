@@ -7,8 +7,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.ledger.models import AuditEvent
-from casino.models import Ruleset
 from casino.players.models import Player
+from casino.rulesets.models import Ruleset
 from casino.venues.models import Table, TableLimit
 from tests.casino.api import client_for, error_of, open_session
 from tests.factories import PlayerFactory

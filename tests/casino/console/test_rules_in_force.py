@@ -10,7 +10,7 @@ import pytest
 
 from casino.models import Round
 from casino.rules import rules_in_force
-from casino.services.rulesets import (
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,

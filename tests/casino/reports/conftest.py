@@ -43,10 +43,11 @@ from django.db import transaction
 from casino.cage.services.slips import slip_request, slip_void
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet, Box, Round, RoundStatus, Ruleset
+from casino.models import Bet, Box, Round, RoundStatus
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
+from casino.rulesets.models import Ruleset
 from casino.services.closing import session_close, session_figures
 from casino.services.rounds import round_create, round_settle, round_void, round_void_request
 from casino.services.sessions import session_open

@@ -23,12 +23,13 @@ from django.utils import timezone
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
 from casino.ledger.models import AuditEvent
-from casino.models import BetTally, VersionStatus
+from casino.models import BetTally
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import version_approve, version_content_hash
 from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.rulesets import version_approve, version_content_hash
 from casino.services.sessions import session_open
 from casino.services.tallies import tally_differences
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR

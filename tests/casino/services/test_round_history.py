@@ -19,14 +19,14 @@ from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
 from casino.models import Bet, RoundStatus
 from casino.rules import version_in_force
-from casino.services.rounds import round_create, round_result, round_settle, round_void
-from casino.services.rulesets import (
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,
     version_content_hash,
     version_record_edit,
 )
+from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft

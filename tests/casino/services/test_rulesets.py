@@ -9,9 +9,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from casino.ledger.models import AuditEvent
-from casino.models import VersionStatus
 from casino.rules import version_in_force
-from casino.services.rulesets import (
+from casino.rulesets.models import VersionStatus
+from casino.rulesets.services import (
     version_activate,
     version_approve,
     version_clone,

@@ -37,8 +37,8 @@ from casino import games
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record, object_type
 from casino.ledger.models import AuditAction, AuditEvent
-from casino.models import Ruleset, RulesetVersion, TableSession, VersionStatus
-from casino.models.rulesets import ROUNDING_FIELDS
+from casino.models import TableSession
+from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, RulesetVersion, VersionStatus
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, Venue

@@ -22,10 +22,9 @@ from django.views.decorators.http import require_POST
 
 from casino import games
 from casino.admin.base import VenueScopedAdmin, messages_of
-from casino.admin.house_edge import house_edge_panel
-from casino.models import Ruleset, VersionStatus
-from casino.models.rulesets import ROUNDING_FIELDS
-from casino.services.rulesets import (
+from casino.rulesets.admin.house_edge import house_edge_panel
+from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, VersionStatus
+from casino.rulesets.services import (
     check_writer,
     ruleset_create,
     ruleset_rename,

@@ -32,6 +32,7 @@ class Ruleset(models.Model):
     name = models.CharField(max_length=120, verbose_name=_("name"))
 
     class Meta:
+        db_table = "casino_ruleset"  # its name before the rulesets had their own app
         verbose_name = _("ruleset")
         verbose_name_plural = _("rulesets")
         ordering = ["venue__code", "game", "code"]
@@ -79,7 +80,7 @@ class RulesetVersion(models.Model):
     none of the people who made or edited the draft, and approves the rules they were shown
     (their fingerprint is recorded). A game's concrete version model adds
     its rules (paytable rows, switches); the game's adapter (``casino.games``) tells
-    ``casino.services.rulesets`` how to clone, describe and validate them.
+    ``casino.rulesets.services`` how to clone, describe and validate them.
     """
 
     ruleset = models.ForeignKey(

@@ -15,8 +15,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from casino import games
-from casino.models import RulesetVersion
 from casino.rules import version_in_force
+from casino.rulesets.models import RulesetVersion
 
 #: The statuses a figures row goes through (each game's row has these).
 DONE, FAILED = "done", "failed"

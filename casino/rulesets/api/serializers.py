@@ -1,5 +1,5 @@
 """Rulesets and their versions (each game's ``GameApi.version_serializer`` extends
-``RulesetVersionSerializer``), and the audit trail."""
+``RulesetVersionSerializer``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
-from casino.models.rulesets import RoundingMode
+from casino.rulesets.models import RoundingMode
 
 # Rulesets
 
@@ -63,31 +63,3 @@ class RulesetDetailSerializer(RulesetSerializer):
 class RulesetListParams(ListParams):
     venue = id_field(required=False)
     game = serializers.ChoiceField(choices=games.game_choices(), required=False)
-
-
-# The audit trail
-
-
-class AuditEventSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    user = person("user", allow_null=True)
-    venue = VenueRefSerializer(allow_null=True)
-    action = serializers.CharField()
-    object_type = serializers.CharField()
-    object_id = serializers.CharField()
-    summary = serializers.CharField()
-    before = serializers.JSONField(allow_null=True)
-    after = serializers.JSONField(allow_null=True)
-
-
-class AuditEventListParams(ListParams):
-    venue = id_field(required=False)
-    action = serializers.CharField(
-        required=False, max_length=64, help_text='An action ("round.void"), or a prefix ("round.").'
-    )
-    object_type = serializers.CharField(
-        required=False, max_length=64, help_text='e.g. "casino.round".'
-    )
-    object_id = serializers.CharField(required=False, max_length=64)
-    user = serializers.CharField(required=False, max_length=150, help_text="A username.")

@@ -1,0 +1,1 @@
+"""The rulesets' API: versions read, drafted, cloned and approved through the services."""
