@@ -38,6 +38,7 @@ DIRECT_ONLY = {
     "The count sits above the cage and players: they import nothing of it",
     "The cage and the count do not know each other's services or screens",
     "Rulesets sit below the cage, the count, the players, the reports and integrity",
+    "Venues sit below the cage, the count, the players, the reports and integrity",
 }
 
 

@@ -1,7 +1,8 @@
-"""The admin: venues, tables and pits written through the services, and the floor's records
-read-only. The rulesets' admin is ``casino.rulesets.admin``."""
+"""The admin's shared parts (``base``: venue scoping, read-only admins, amounts; ``writes``:
+saves through the services) and the floor's records, read-only. Each app registers its own
+models' admin (``casino.venues.admin``, ``casino.rulesets.admin`` and the others)."""
 
-from casino.admin import floor, pits, records  # noqa: F401
+from casino.admin import records  # noqa: F401
 from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
 
 __all__ = ["ReadOnlyAdmin", "VenueScopedAdmin"]

@@ -389,3 +389,24 @@ class ShowsOnly:
 
 class ReadOnlyAdmin(ShowsOnly, VenueScopedAdmin):
     """The floor's records are written by the services only; the admin shows them."""
+
+
+def money_column(
+    model: type[models.Model], field: str, venue_path: str, *, signed: bool = True
+) -> Callable[[Any], str | None]:
+    """A list column of an amount as its venue writes it (its currency's decimals, its
+    grouping: ``1.500.000``), not a bare field's ``1500000.00``; a gain or a loss
+    (``signed``) with its sign; sorted by the field."""
+
+    def column(obj: Any) -> str | None:
+        amount = getattr(obj, field)
+        if amount is None:
+            return None  # the admin's empty value
+        venue = obj  # a venue's own amount: no path
+        for step in filter(None, venue_path.split("__")):
+            venue = getattr(venue, step)
+        return venue_money(amount, venue, signed=signed)
+
+    column.__name__ = f"{field}_shown"
+    description = model._meta.get_field(field).verbose_name
+    return admin.display(description=description, ordering=field)(column)

@@ -10,37 +10,38 @@ from casino.count import api as count
 from casino.ledger import api as audit
 from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.rulesets.api import views as rulesets
+from casino.venues.api import views as venues
 
 app_name = "api"
 
 urlpatterns = [
-    path("venues/", views.VenueListView.as_view(), name="venue-list"),
-    path("venues/<int:pk>/", views.VenueDetailView.as_view(), name="venue-detail"),
+    path("venues/", venues.VenueListView.as_view(), name="venue-list"),
+    path("venues/<int:pk>/", venues.VenueDetailView.as_view(), name="venue-detail"),
     path(
         "venues/<int:pk>/gaming-day/",
-        views.VenueGamingDayView.as_view(),
+        venues.VenueGamingDayView.as_view(),
         name="venue-gaming-day",
     ),
-    path("tables/", views.TableListView.as_view(), name="table-list"),
-    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
+    path("tables/", venues.TableListView.as_view(), name="table-list"),
+    path("tables/<int:pk>/", venues.TableDetailView.as_view(), name="table-detail"),
     path(
         "table-ruleset-changes/",
-        views.TableRulesetChangeListView.as_view(),
+        venues.TableRulesetChangeListView.as_view(),
         name="table-ruleset-change-list",
     ),
     path(
         "table-ruleset-changes/<int:pk>/",
-        views.TableRulesetChangeDetailView.as_view(),
+        venues.TableRulesetChangeDetailView.as_view(),
         name="table-ruleset-change-detail",
     ),
     path(
         "table-ruleset-changes/<int:pk>/approve/",
-        views.TableRulesetChangeApproveView.as_view(),
+        venues.TableRulesetChangeApproveView.as_view(),
         name="table-ruleset-change-approve",
     ),
     path(
         "table-ruleset-changes/<int:pk>/refuse/",
-        views.TableRulesetChangeRefuseView.as_view(),
+        venues.TableRulesetChangeRefuseView.as_view(),
         name="table-ruleset-change-refuse",
     ),
     path("players/", PlayerListView.as_view(), name="player-list"),

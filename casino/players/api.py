@@ -13,7 +13,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import selectors
-from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.cage.selectors import player_cash
@@ -92,11 +91,11 @@ class PlayerListView(ApiView):
         operation_id="players_list",
         tags=["players"],
         summary="Players at your venues",
-        parameters=[s.PlayerListParams],
-        responses={200: paginated(s.PlayerSerializer), **errors(400, 401, 403)},
+        parameters=[ps.PlayerListParams],
+        responses={200: paginated(ps.PlayerSerializer), **errors(400, 401, 403)},
     )
     def get(self, request: Request) -> Response:
-        filters = parse_query(s.PlayerListParams, request)
+        filters = parse_query(ps.PlayerListParams, request)
         players = selectors.player_list(
             user=request.user,
             venue_id=filters.get("venue"),
@@ -105,23 +104,23 @@ class PlayerListView(ApiView):
             status=filters.get("status"),
         )
         return page(
-            queryset=players, serializer_class=s.PlayerSerializer, request=request, view=self
+            queryset=players, serializer_class=ps.PlayerSerializer, request=request, view=self
         )
 
     @extend_schema(
         tags=["players"],
         summary="Register a player (managers)",
-        request=s.PlayerInputSerializer,
-        responses={201: s.PlayerSerializer, **errors(400, 401, 403, 404)},
+        request=ps.PlayerInputSerializer,
+        responses={201: ps.PlayerSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Request) -> Response:
-        data = parse(s.PlayerInputSerializer, request)
+        data = parse(ps.PlayerInputSerializer, request)
         venue_id = data.pop("venue")
         venue = found(
             selectors.venue_get(user=request.user, pk=venue_id), "venue", venue_id, field="venue"
         )
         player = player_create(venue=venue, user=request.user, **data)
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        return Response(ps.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailView(ApiView):
@@ -140,12 +139,12 @@ class PlayerDetailView(ApiView):
     @extend_schema(
         tags=["players"],
         summary="Change a player (managers)",
-        request=s.PlayerInputSerializer,
-        responses={200: s.PlayerSerializer, **errors(400, 401, 403, 404)},
+        request=ps.PlayerInputSerializer,
+        responses={200: ps.PlayerSerializer, **errors(400, 401, 403, 404)},
     )
     def patch(self, request: Request, pk: int) -> Response:
         player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
-        changes = parse(s.PlayerInputSerializer, request, partial=True)
+        changes = parse(ps.PlayerInputSerializer, request, partial=True)
         player = player_update(player=player, user=request.user, **changes)
         player = selectors.player_get(user=request.user, pk=player.pk)
-        return Response(s.PlayerSerializer(player).data)
+        return Response(ps.PlayerSerializer(player).data)

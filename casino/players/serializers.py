@@ -1,4 +1,5 @@
-"""A player's detail (identity, barring) and their rated play, as the API shows them."""
+"""Players as the API shows and takes them: a player, their detail (identity, barring) and
+their rated play."""
 
 from __future__ import annotations
 
@@ -6,9 +7,45 @@ from typing import Any
 
 from rest_framework import serializers
 
-from casino.api.base import ListParams
-from casino.api.serializers.fields import MoneyField
-from casino.api.serializers.venues import PlayerSerializer
+from casino.api.base import ListParams, id_field
+from casino.api.serializers.fields import MoneyField, VenueRefSerializer
+from casino.players.models import Player
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer()
+    membership_number = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="active or barred")
+    created_at = serializers.DateTimeField()
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    """Register a player, or change one (PATCH: any field but the venue)."""
+
+    venue = id_field()
+    membership_number = serializers.CharField(
+        max_length=32,
+        help_text="Letters A-Z, digits 0-9 and - . /, 1 to 32 characters; stored upper-case "
+        "(lower case and full-width forms are converted, anything else is refused).",
+    )
+    name = serializers.CharField(max_length=120)
+    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
+
+
+class PlayerListParams(ListParams):
+    venue = id_field(required=False)
+    search = serializers.CharField(
+        required=False, max_length=120, help_text="Start of a membership number or part of a name."
+    )
+    membership_number = serializers.CharField(
+        required=False,
+        max_length=32,
+        help_text="An exact membership number, in any case or full-width; one with other "
+        "characters finds nobody.",
+    )
+    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
 
 
 class IdentitySerializer(serializers.Serializer):

@@ -1781,7 +1781,7 @@ def version_routes(label: str) -> dict[str, Route]:
 
 
 def ruleset_change_routes() -> dict[str, Route]:
-    """Approve and refuse a table's change of ruleset (casino/admin/floor.py
+    """Approve and refuse a table's change of ruleset (casino/venues/admin/tables.py
     ``TableRulesetChangeAdmin``): the permission, then the venue (404), then the service,
     which takes only a manager of the venue (a superuser is sent back with its message)."""
     label = "venues.tablerulesetchange"

@@ -37,17 +37,6 @@ from casino.api.views.sessions import (
     SlipReceiveView,
     SlipVoidView,
 )
-from casino.api.views.venues import (
-    TableDetailView,
-    TableListView,
-    TableRulesetChangeApproveView,
-    TableRulesetChangeDetailView,
-    TableRulesetChangeListView,
-    TableRulesetChangeRefuseView,
-    VenueDetailView,
-    VenueGamingDayView,
-    VenueListView,
-)
 
 __all__ = [
     "NoSuchEndpointView",
@@ -70,15 +59,6 @@ __all__ = [
     "SlipListView",
     "SlipReceiveView",
     "SlipVoidView",
-    "TableDetailView",
-    "TableListView",
-    "TableRulesetChangeApproveView",
-    "TableRulesetChangeDetailView",
-    "TableRulesetChangeListView",
-    "TableRulesetChangeRefuseView",
-    "VenueDetailView",
-    "VenueGamingDayView",
-    "VenueListView",
     "parse",
     "selectors",
 ]

@@ -1,4 +1,4 @@
-"""Pits: a venue's tables in groups, each run by its supervisors (``casino.models.Pit``).
+"""Pits: a venue's tables in groups, each run by its supervisors (``casino.venues.models.Pit``).
 
 A manager of the venue creates and edits its pits, puts tables in them and names the
 supervisors who run each; every write is audited.

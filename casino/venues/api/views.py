@@ -11,12 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import selectors
-from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.kernel.errors import InvalidInput
 from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability
+from casino.venues.api import serializers as s
 from casino.venues.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.venues.services.table_rulesets import (
     ruleset_change_approve,

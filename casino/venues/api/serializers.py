@@ -1,4 +1,4 @@
-"""Venues, their tables, the changes of a table's ruleset and players."""
+"""Venues, their tables and the changes of a table's ruleset."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
-from casino.players.models import Player
 from casino.venues.models import Table, TableRulesetChange
 
 # Venues
@@ -196,42 +195,3 @@ class TableRulesetChangeListParams(ListParams):
     table = id_field(required=False)
     venue = id_field(required=False)
     status = serializers.ChoiceField(choices=TableRulesetChange.Status.choices, required=False)
-
-
-# Players
-
-
-class PlayerSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    venue = VenueRefSerializer()
-    membership_number = serializers.CharField()
-    name = serializers.CharField()
-    status = serializers.CharField(help_text="active or barred")
-    created_at = serializers.DateTimeField()
-
-
-class PlayerInputSerializer(serializers.Serializer):
-    """Register a player, or change one (PATCH: any field but the venue)."""
-
-    venue = id_field()
-    membership_number = serializers.CharField(
-        max_length=32,
-        help_text="Letters A-Z, digits 0-9 and - . /, 1 to 32 characters; stored upper-case "
-        "(lower case and full-width forms are converted, anything else is refused).",
-    )
-    name = serializers.CharField(max_length=120)
-    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)
-
-
-class PlayerListParams(ListParams):
-    venue = id_field(required=False)
-    search = serializers.CharField(
-        required=False, max_length=120, help_text="Start of a membership number or part of a name."
-    )
-    membership_number = serializers.CharField(
-        required=False,
-        max_length=32,
-        help_text="An exact membership number, in any case or full-width; one with other "
-        "characters finds nobody.",
-    )
-    status = serializers.ChoiceField(choices=Player.Status.choices, required=False)

@@ -11,8 +11,7 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin
-from casino.admin.records import money_column
+from casino.admin.base import ReadOnlyAdmin, VenueScopedAdmin, money_column
 from casino.admin.writes import ParseOnlyModelForm, ServiceWrites
 from casino.staff.models import StaffRole
 from casino.staff.roles import SUPERVISE
