@@ -37,7 +37,6 @@ PENDING = {
     "casino/venues/services/gaming_days.py",
     "casino/venues/services/rotation.py",
     "casino/services/rounds.py",
-    "casino/rulesets/services.py",
     "casino/services/sessions.py",
     "casino/simulation/bulk.py",
 }

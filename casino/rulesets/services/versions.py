@@ -1,20 +1,5 @@
-"""Versioning and approval of rulesets, shared by every game.
-
-A game's concrete version model (a subclass of ``casino.models.RulesetVersion``) holds its
-rules; the game's adapter (``casino.games.GameAdapter``: ``rules_copy``, ``rules_as_dict``,
-``rule_errors``, ``approval_figures``) copies, describes, checks and figures them. Everything
-about statuses, numbering, the two-person rule and activation lives here once.
-
-Locking: every function that changes a ruleset's versions first locks the ``Ruleset`` row
-(``select_for_update``), so numbering and activation are serialised per ruleset.
-
-Four eyes: the approver is none of the people who made or edited the draft (a save that
-changes nothing is not an edit), and approves the rules they were shown: their fingerprint
-(:func:`version_content_hash`) is sent with the approval, which is refused when the draft
-changed since, and stored on the version. Presets (rulesets without a venue) are read-only
-templates: only a superuser writes them; every other write is a manager's at the
-ruleset's venue, so every audit event of it names that venue.
-"""
+"""A version's life: a draft made and edited, cloned, approved by a second person, activated;
+and the tables a version reaches."""
 
 from __future__ import annotations
 
@@ -28,7 +13,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,7 +26,7 @@ from casino.models import TableSession
 from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, RulesetVersion, VersionStatus
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
-from casino.venues.models import Table, Venue
+from casino.venues.models import Table
 
 V = TypeVar("V", bound=RulesetVersion)
 
@@ -67,7 +52,7 @@ EDITING_ACTIONS = (
 )
 
 
-def _lock_ruleset(ruleset_id: int) -> Ruleset:
+def lock_ruleset(ruleset_id: int) -> Ruleset:
     return (
         Ruleset.objects.select_for_update(of=("self",)).select_related("venue").get(pk=ruleset_id)
     )
@@ -132,7 +117,7 @@ def _next_number(model: type[V], ruleset: Ruleset) -> int:
     return (last.first() or 0) + 1
 
 
-def _audit(
+def audit_version(
     version: RulesetVersion, *, user: Any, action: AuditAction, summary: str, **kwargs: Any
 ) -> None:
     audit_record(
@@ -151,7 +136,7 @@ def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **field
 
     Without a ``rounding_unit`` (or with None) it takes the venue's chip unit.
     """
-    ruleset = _lock_ruleset(ruleset.pk)
+    ruleset = lock_ruleset(ruleset.pk)
     check_writer(ruleset=ruleset, user=user)
     if fields.get("rounding_unit") is None:
         fields["rounding_unit"] = starting_rounding_unit(ruleset)
@@ -165,7 +150,7 @@ def version_create_draft(*, model: type[V], ruleset: Ruleset, user: Any, **field
     )
     version.full_clean(exclude=["ruleset"])
     version.save()
-    _audit(
+    audit_version(
         version,
         user=user,
         action=AuditAction.RULESET_CREATE,
@@ -199,7 +184,7 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
     version.last_edited_by = user
     version.last_edited_at = timezone.now()
     version.save(update_fields=["last_edited_by", "last_edited_at"])
-    _audit(
+    audit_version(
         version,
         user=user,
         action=AuditAction.RULESET_EDIT,
@@ -217,7 +202,7 @@ def version_clone(*, version: V, user: Any) -> V:
     A preset is not cloned in place (it is read-only): :func:`version_copy_to_venue` copies
     it to a venue.
     """
-    ruleset = _lock_ruleset(version.ruleset_id)
+    ruleset = lock_ruleset(version.ruleset_id)
     check_writer(ruleset=ruleset, user=user)
     model = type(version)
     draft = model(
@@ -232,7 +217,7 @@ def version_clone(*, version: V, user: Any) -> V:
     )
     draft.save()
     games.of_version(version).rules_copy(version, draft)
-    _audit(
+    audit_version(
         draft,
         user=user,
         action=AuditAction.RULESET_CLONE,
@@ -252,7 +237,7 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
     Figures that warn (a bet favouring the player, an unusually high edge) need
     ``override_reason``, which goes into the audit trail with the warnings.
     """
-    _lock_ruleset(version.ruleset_id)
+    lock_ruleset(version.ruleset_id)
     version = (
         type(version)
         .objects.select_for_update(of=("self",))
@@ -295,14 +280,14 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
         update_fields=["status", "approved_by", "approved_at", "approved_content_hash", "figures"]
     )
     if warnings:
-        _audit(
+        audit_version(
             version,
             user=user,
             action=AuditAction.RULESET_APPROVE_OVERRIDE,
             summary=f"approved v{version.number} over warnings: {override_reason}",
             after={"reason": override_reason, "warnings": warnings},
         )
-    _audit(
+    audit_version(
         version,
         user=user,
         action=AuditAction.RULESET_APPROVE,
@@ -320,7 +305,7 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
     ruleset (:func:`version_reach`, recorded in the audit trail) at that table's next round:
     a round keeps the version it was dealt under, so nothing changes inside a round.
     """
-    ruleset = _lock_ruleset(version.ruleset_id)
+    ruleset = lock_ruleset(version.ruleset_id)
     check_writer(ruleset=ruleset, user=user)
     model = type(version)
     version = model.objects.select_for_update().get(pk=version.pk)
@@ -354,13 +339,15 @@ def version_activate(*, version: V, user: Any, effective_from: datetime | None =
         old.status = VersionStatus.RETIRED
         old.retired_at = effective_from
         old.save(update_fields=["status", "retired_at"])
-        _audit(old, user=user, action=AuditAction.RULESET_RETIRE, summary=f"retired v{old.number}")
+        audit_version(
+            old, user=user, action=AuditAction.RULESET_RETIRE, summary=f"retired v{old.number}"
+        )
     version.status = VersionStatus.ACTIVE
     version.activated_by = user
     version.activated_at = now
     version.effective_from = effective_from
     version.save(update_fields=["status", "activated_by", "activated_at", "effective_from"])
-    _audit(
+    audit_version(
         version,
         user=user,
         action=AuditAction.RULESET_ACTIVATE,
@@ -436,208 +423,4 @@ def version_save_draft(
         )
     version.full_clean(exclude=["ruleset"])
     version.save()
-    return version
-
-
-# Rulesets themselves, and copies of a version into a venue
-
-
-def _ruleset_as_dict(ruleset: Ruleset) -> dict[str, Any]:
-    return {
-        "venue": ruleset.venue.code if ruleset.venue_id else None,
-        "game": ruleset.game,
-        "code": ruleset.code,
-        "name": ruleset.name,
-    }
-
-
-def _save_ruleset(ruleset: Ruleset) -> None:
-    try:
-        ruleset.full_clean(validate_constraints=False)
-        with transaction.atomic():
-            ruleset.save()
-    except IntegrityError:
-        raise ValidationError(
-            {
-                "code": _("There is already a ruleset %(code)s for this game here.")
-                % {"code": ruleset.code}
-            }
-        ) from None
-
-
-@transaction.atomic
-def ruleset_create(*, venue: Venue | None, game: str, code: str, name: str, user: Any) -> Ruleset:
-    """A new ruleset of ``venue`` for ``game``, with no versions yet.
-
-    Without a venue it is a preset, which only a superuser makes.
-    """
-    ruleset = Ruleset(venue=venue, game=game, code=(code or "").strip(), name=(name or "").strip())
-    check_writer(ruleset=ruleset, user=user)
-    _save_ruleset(ruleset)
-    audit_record(
-        user=user,
-        action=AuditAction.RULESET_CREATE_RULESET,
-        obj=ruleset,
-        venue=venue,
-        summary=f"created ruleset {ruleset.code}",
-        after=_ruleset_as_dict(ruleset),
-    )
-    return ruleset
-
-
-@transaction.atomic
-def ruleset_rename(*, ruleset: Ruleset, name: str, user: Any) -> Ruleset:
-    """Change a ruleset's name (its venue, game and code stay: tables and rounds name it)."""
-    ruleset = _lock_ruleset(ruleset.pk)
-    check_writer(ruleset=ruleset, user=user)
-    before = _ruleset_as_dict(ruleset)
-    ruleset.name = (name or "").strip()
-    if ruleset.name == before["name"]:
-        return ruleset
-    _save_ruleset(ruleset)
-    audit_record(
-        user=user,
-        action=AuditAction.RULESET_RENAME,
-        obj=ruleset,
-        venue=ruleset.venue,
-        summary=f"renamed ruleset {ruleset.code}",
-        before=before,
-        after=_ruleset_as_dict(ruleset),
-    )
-    return ruleset
-
-
-@transaction.atomic
-def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
-    """A draft of ``venue``'s ruleset of the same code carrying ``version``'s rules.
-
-    How a manager starts from a preset (or another ruleset they may read): the preset stays
-    as it is, the copy is the venue's own draft, made by ``user``, who may not approve it.
-    The venue's ruleset is made when it has none of that code yet.
-    """
-    source = version.ruleset
-    if source.venue_id not in (None, venue.pk) and not getattr(user, "is_superuser", False):
-        raise ValidationError(
-            _("Only a preset or a ruleset of %(venue)s can be copied to it.")
-            % {"venue": venue.name}
-        )
-    ruleset = Ruleset.objects.filter(venue=venue, game=source.game, code=source.code).first()
-    if ruleset is None:
-        ruleset = ruleset_create(
-            venue=venue, game=source.game, code=source.code, name=source.name, user=user
-        )
-    model = type(version)
-    draft = version_create_draft(
-        model=model,
-        ruleset=ruleset,
-        user=user,
-        notes=_("Copied from %(ruleset)s v%(number)s.")
-        % {"ruleset": source.code, "number": version.number},
-    )
-    games.of_version(version).rules_copy(version, draft)
-    draft.cloned_from = version
-    if source.venue_id is None:
-        # A preset rounds to 1; the venue's copy starts from the venue's chip unit, as
-        # ``preset_copy_to_venue`` does, and keeps the preset's mode.
-        draft.rounding_unit = starting_rounding_unit(ruleset)
-    draft.save(update_fields=["cloned_from", "rounding_unit"])
-    _audit(
-        draft,
-        user=user,
-        action=AuditAction.RULESET_COPY,
-        summary=f"copied {source.code} v{version.number} to draft v{draft.number}",
-        after=games.of_version(draft).rules_as_dict(draft),
-    )
-    return draft
-
-
-# Presets: a game's shipped rules, installed as they are or copied to a venue
-
-
-@transaction.atomic
-def preset_install(
-    *, model: type[V], game: str, code: str, rules: Any, fill: Callable[[V, Any], None]
-) -> V:
-    """Install a shipped preset as a venue-less ruleset whose version 1 is active.
-
-    ``rules`` is the game engine's preset and ``fill`` writes it onto a saved, empty
-    version; its rounding unit and mode are the preset's (1, up). Presets are the engine's
-    own data, so they skip the two-person rule; installing one twice changes nothing.
-    """
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=None, game=game, code=code, defaults={"name": rules.name}
-    )
-    existing = model.objects.filter(ruleset=ruleset).order_by("number").first()
-    if existing is not None:
-        return existing
-    now = timezone.now()
-    version = model(
-        ruleset=ruleset,
-        number=1,
-        status=VersionStatus.ACTIVE,
-        notes=f"Shipped preset {code}.",
-        rounding_unit=rules.rounding_unit,
-        rounding_mode=str(rules.rounding_mode),
-        approved_at=now,
-        activated_at=now,
-        effective_from=now,
-    )
-    version.save()
-    fill(version, rules)
-    version.figures, _warnings = games.of_version(version).approval_figures(version)
-    version.save(update_fields=["figures"])
-    audit_record(
-        user=None,
-        action=AuditAction.RULESET_INSTALL_PRESET,
-        obj=version,
-        summary=f"installed preset {code}",
-        after=games.of_version(version).rules_as_dict(version),
-    )
-    return version
-
-
-@transaction.atomic
-def preset_copy_to_venue(
-    *,
-    model: type[V],
-    game: str,
-    venue: Any,
-    preset_code: str,
-    rules: Any,
-    fill: Callable[[V, Any], None],
-    editor: Any,
-    approver: Any | None = None,
-    code: str | None = None,
-    name: str | None = None,
-    override_reason: str = "",
-) -> V:
-    """Give ``venue`` its own ruleset copied from a preset, as a draft by ``editor``.
-
-    The copy rounds in the preset's mode to the venue's chip unit (its starting value; the
-    draft may change it). With an ``approver`` (another person) the draft is approved and
-    activated at once; ``override_reason`` is needed when the preset's figures warn.
-    """
-    ruleset, _created = Ruleset.objects.get_or_create(
-        venue=venue,
-        game=game,
-        code=code or preset_code,
-        defaults={"name": name or rules.name},
-    )
-    version = version_create_draft(
-        model=model,
-        ruleset=ruleset,
-        user=editor,
-        notes=f"Copied from preset {preset_code}.",
-        rounding_unit=venue.rounding_unit,
-        rounding_mode=str(rules.rounding_mode),
-    )
-    fill(version, rules)
-    if approver is not None:
-        version = version_approve(
-            version=version,
-            user=approver,
-            content_hash=version_content_hash(version),
-            override_reason=override_reason,
-        )
-        version = version_activate(version=version, user=approver)
     return version
