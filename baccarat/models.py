@@ -17,9 +17,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.models import TableSession
 from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models import TableSession
 from casino.players.models import Player
 from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 

@@ -11,8 +11,8 @@ from django.db.models import Max, Subquery, Sum
 
 from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion, Collection, CommissionCollection, Shoe
+from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.kernel.money import Rounding
-from casino.models import Bet, Round, RoundStatus, TableSession
 from casino.rules import version_in_force
 from casino.rulesets.models import Ruleset
 

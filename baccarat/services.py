@@ -27,10 +27,10 @@ from baccarat.models import (
     Shoe,
 )
 from baccarat.selectors import commission_owed, current_shoe
+from casino.floor.models import Box, Round, TableSession
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.money import plain
 from casino.ledger.audit import audit_record
-from casino.models import Box, Round, TableSession
 from casino.rulesets import services as rulesets
 from casino.venues.models import Venue
 from casino.venues.services.rotation import check_may_deal

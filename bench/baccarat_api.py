@@ -43,7 +43,7 @@ def main() -> None:
     django_on_fresh_database(DATABASE_URL)
 
     from casino import games
-    from casino.services.sessions import session_open
+    from casino.floor.services.sessions import session_open
     from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
     from casino.venues.models import Table, TableLimit, Venue
     from tests.casino.api import client_for

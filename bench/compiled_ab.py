@@ -70,8 +70,8 @@ def main() -> None:
     from rest_framework.test import APIClient
 
     from casino.compiled import use_compiled
-    from casino.models import TableSession
-    from casino.services.rounds import round_create, round_settle
+    from casino.floor.models import TableSession
+    from casino.floor.services.rounds import round_create, round_settle
     from niuniu.demo import table_stream
 
     options = settings.DATABASES["default"].get("OPTIONS", {})

@@ -71,8 +71,8 @@ def main() -> None:
     from django.urls import reverse
 
     from casino.console.selectors import screen_for
+    from casino.floor.services.sessions import session_open
     from casino.kernel.cards import DECK, format_cards
-    from casino.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR
     from casino.venues.models import Venue
     from niuniu.console import forms

@@ -89,10 +89,10 @@ def fill_rows() -> None:
     from django.db import connection, transaction
 
     from casino import games
+    from casino.floor.models import BetTally, Round, TableSession
     from casino.integrity.models.tallies import CARDS_DEALT
     from casino.integrity.tallies import write_card_tallies, write_category_tallies
     from casino.kernel.cards import DECK
-    from casino.models import BetTally, Round, TableSession
     from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
     from casino.venues.models import Venue

@@ -244,7 +244,7 @@ def measure() -> None:
     from django.db import connection
     from django.db.models import Q
 
-    from casino.models import BetTally
+    from casino.floor.models import BetTally
     from casino.reports import periods
     from casino.venues.models import Venue
 

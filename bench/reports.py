@@ -122,8 +122,8 @@ def build(shift_id: int) -> None:
     django.setup()
     from django.db import connection
 
+    from casino.floor.models import Bet, Round
     from casino.ledger.models import LedgerEntry
-    from casino.models import Bet, Round
     from casino.reports import outputs
     from casino.reports.figures import shift_figures
     from casino.reports.models import ShiftReportCell

@@ -41,11 +41,11 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from casino.services.rounds import (
+    from casino.floor.services.rounds import (
         round_create_written,
         round_settle_written,
     )
-    from casino.services.sessions import session_open
+    from casino.floor.services.sessions import session_open
     from casino.staff.roles import DEALER, SUPERVISOR
     from casino.venues.models import Venue
     from niuniu.demo import table_stream
@@ -78,7 +78,7 @@ def main() -> None:
 
     # The reports' tallies (two upserts) timed inside each settle, so their share is
     # measured in the same run as the settles themselves.
-    from casino.services import rounds as rounds_module
+    from casino.floor.services import rounds as rounds_module
 
     tally_ms: list[float] = []
     tally_settled = rounds_module.tally_settled

@@ -38,8 +38,8 @@ from django.utils.translation import gettext_lazy as _
 from casino import games
 from casino.cage.models import CashInstrument, CashKind, CashTransaction, Slip, SlipStatus
 from casino.count.models import DropBox
+from casino.floor.models import TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
-from casino.models import TableSession
 
 ZERO = Decimal(0)
 CENT = Decimal("0.01")

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
 
     from casino.console.round import ConsoleEntry
     from casino.console.selectors import Screen
-    from casino.models import Round, TableSession
+    from casino.floor.models import Round, TableSession
     from casino.rulesets.admin.house_edge import HouseEdgeRow
     from casino.venues.models import Venue
 
@@ -422,7 +422,7 @@ class GameAdapter:
     calls nothing else of a game: not its modules by name, not its models' methods.
 
     A game names itself (``code``, ``name``), its bet types and its ruleset version model
-    (a subclass of ``casino.models.RulesetVersion``), and provides its round screen
+    (a subclass of ``casino.floor.models.RulesetVersion``), and provides its round screen
     (``console``), its part of the admin (``admin``) and its demo (``demo``): those have no
     default, and the base class says so when asked. Every other hook has a default that fits
     a game without the feature.
@@ -439,7 +439,7 @@ class GameAdapter:
     settles_rounds: bool = True
 
     #: The audit actions the game's own services record, each a ``TextChoices`` whose values
-    #: start with a name of the game's own (``casino.models.AuditAction`` holds the floor's).
+    #: start with a name of the game's own (``casino.floor.models.AuditAction`` holds the floor's).
     audit_actions: tuple[type[TextChoices], ...] = ()
 
     # --- The game's parts: objects the game's app provides.

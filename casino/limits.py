@@ -3,7 +3,7 @@
 
 At an instant, a bet type's limits are those of its latest change that took effect by
 then, else its ``TableLimit`` row. A change is scheduled for a bet type the table has a
-limit for (``casino.services.limits``); the reads here add the change to the limit row in
+limit for (``casino.floor.services.limits``); the reads here add the change to the limit row in
 the same query, so checking a stake costs what it did before changes were scheduled.
 """
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from django.db.models import Prefetch
 
 from casino import games
+from casino.floor.models import Bet, Box, Round
 from casino.games import BetResult, BoxInput, BoxResult, RoundResult
-from casino.models import Bet, Box, Round
 from casino.rules import rules_of_round
 
 

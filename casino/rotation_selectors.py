@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, QuerySet, Subquery
 
-from casino.models import TableSession
+from casino.floor.models import TableSession
 from casino.staff.roles import PLAY
 from casino.venues.models import DealerSpell
 

@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import games
 from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
+from casino.floor.models import Round
 from casino.kernel.errors import Conflict
-from casino.models import Round
 from casino.rulesets.models import Ruleset, RulesetVersion, VersionStatus
 from casino.venues.models import Table
 

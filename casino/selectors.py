@@ -20,10 +20,10 @@ from django.utils import timezone
 
 from casino.cage.models import Slip
 from casino.figures import with_count_sums
+from casino.floor.models import Bet, Box, Round, TableSession
 from casino.games import BetResult, RoundResult
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
 from casino.limits import with_limits_in_force
-from casino.models import Bet, Box, Round, TableSession
 from casino.outcomes import round_result
 from casino.players.membership import membership_key
 from casino.players.models import Player, PlayerBarring

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "casino",
     "casino.venues",
     "casino.rulesets",
+    "casino.floor",
     "casino.staff",
     "casino.players",
     "casino.cage",
@@ -197,7 +198,7 @@ INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
 FLOOR_IDLE_MINUTES = float(os.environ.get("FLOOR_IDLE_MINUTES", "10"))
 FLOOR_SLIP_WAIT_MINUTES = float(os.environ.get("FLOOR_SLIP_WAIT_MINUTES", "15"))
 # A change of a table's limits takes effect no sooner than this many minutes after it is
-# scheduled (casino/services/limits.py), so players at the table can be told.
+# scheduled (casino/floor/services/limits.py), so players at the table can be told.
 LIMIT_NOTICE_MINUTES = int(os.environ.get("LIMIT_NOTICE_MINUTES", "30"))
 
 REST_FRAMEWORK = {

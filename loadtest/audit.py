@@ -44,7 +44,7 @@ def fill(session_id: int, rounds: int, seed: int, progress: multiprocessing.Queu
     from django.db import connection
 
     connection.close()  # never share the parent's connection
-    from casino.models import TableSession
+    from casino.floor.models import TableSession
     from casino.simulation import play
     from casino.staff.roles import SUPERVISOR
 

@@ -111,8 +111,8 @@ class Floor:
 def build_floor(*, tables: int, code: str = "load") -> Floor:
     """A venue (VND, rounding to 1,000) with ``tables`` Niu Niu tables, each with its own
     dealer (an API token each) and an open session, a supervisor and 20 players."""
+    from casino.floor.services.sessions import session_open
     from casino.players.models import Player
-    from casino.services.sessions import session_open
     from casino.staff.logins import token_issue
     from casino.staff.roles import DEALER, SUPERVISOR
     from casino.venues.models import Venue
@@ -477,8 +477,8 @@ def ledger_integrity() -> dict[str, Any]:
     from django.db.models import Count, DecimalField, F, OuterRef, Subquery, Sum, Value
     from django.db.models.functions import Coalesce
 
+    from casino.floor.models import Bet, Box, Round, RoundStatus
     from casino.ledger.models import Account, LedgerEntry
-    from casino.models import Bet, Box, Round, RoundStatus
 
     zero = Value(Decimal(0), output_field=DecimalField())
     by_round = (

@@ -377,7 +377,7 @@ def main() -> None:
     else:
         raise SystemExit("the database did not come back within 30 s")
     problems = integrity_problems(found)
-    from casino.models import Round, RoundStatus
+    from casino.floor.models import Round, RoundStatus
 
     answered = [pk for figure in figures.values() for pk in figure["settled"]]
     not_settled = Round.objects.filter(pk__in=answered).exclude(status=RoundStatus.SETTLED)

@@ -44,7 +44,7 @@ def seed_floor() -> str:
     from decimal import Decimal
 
     from casino.cage.services.slips import slip_request
-    from casino.services.rounds import round_settle, round_void
+    from casino.floor.services.rounds import round_settle, round_void
     from casino.simulation import play
     from casino.staff.logins import token_issue
     from casino.staff.roles import MANAGER, SUPERVISOR, grant
@@ -56,8 +56,8 @@ def seed_floor() -> str:
     dealer = floor.dealers[0]
     session = floor.sessions[0]
     play(session=session, rounds=20, dealer=dealer, seed=3)
+    from casino.floor.services.rounds import round_create
     from casino.games import BoxInput
-    from casino.services.rounds import round_create
 
     dealt, _ = round_create(
         session=session,
@@ -81,8 +81,8 @@ def id_dictionary() -> str:
     """Schemathesis config: half the ids in paths and bodies name objects that exist, so
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
     from casino.cage.models import Slip
+    from casino.floor.models import Round, TableSession
     from casino.ledger.models import AuditEvent
-    from casino.models import Round, TableSession
     from casino.players.models import Player
     from casino.rulesets.models import Ruleset
     from casino.venues.models import Table, Venue

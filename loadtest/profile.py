@@ -199,10 +199,12 @@ def measure_cpu(bodies: list[dict[str, Any]], chunk: int, one_round: Any) -> Non
 
 #: (file ending, function) -> label; cumulative times, so the rows overlap.
 BUCKETS = {
-    ("casino/services/rounds.py", "round_create_written"): (
+    ("casino/floor/services/rounds.py", "round_create_written"): (
         "service round_create (check, evaluate, write)"
     ),
-    ("casino/services/rounds.py", "round_settle_written"): "service round_settle (evaluate, post)",
+    ("casino/floor/services/rounds.py", "round_settle_written"): (
+        "service round_settle (evaluate, post)"
+    ),
     ("casino/selectors.py", "round_view"): "selector round_view (the answer's round, twice)",
     ("casino/selectors.py", "round_get"): "selector round_get (the settle's lookup)",
     ("casino/selectors.py", "session_get"): "selector session_get (the create's lookup)",

@@ -124,7 +124,7 @@ async def race(
 
 
 def check(answers: dict[int, list], copies: int) -> tuple[list[str], Counter, Counter]:
-    from casino.models import Round, RoundStatus
+    from casino.floor.models import Round, RoundStatus
 
     problems: list[str] = []
     statuses: Counter = Counter()

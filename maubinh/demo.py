@@ -11,14 +11,14 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
+from casino.floor.models import TableSession
+from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.kernel.money import plain
-from casino.models import TableSession
 from casino.players.models import Player
 from casino.rules import version_in_force
-from casino.services.rounds import round_create_written, round_settle_written
-from casino.services.sessions import session_open
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.services.tables import table_create
 from maubinh import engine

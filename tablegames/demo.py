@@ -13,11 +13,11 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils import timezone
 
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.money import plain
-from casino.models import TableSession
 from casino.players.models import Player
-from casino.services.sessions import session_open
 from casino.venues.models import Table, Venue
 from casino.venues.services.tables import table_create
 from tablegames.models import Rating

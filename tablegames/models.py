@@ -90,7 +90,7 @@ class Rating(models.Model):
     new rating that ``replaces`` this one; the replaced one stays, out of every figure."""
 
     session = models.ForeignKey(
-        "casino.TableSession", on_delete=models.PROTECT, related_name="tablegames_ratings"
+        "floor.TableSession", on_delete=models.PROTECT, related_name="tablegames_ratings"
     )
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
     version = models.ForeignKey(

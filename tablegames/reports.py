@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from casino import figures
+from casino.floor.models import TableSession
 from casino.games import GameReports, RatedPlay
-from casino.models import TableSession
 from casino.rulesets.models import VersionStatus
 from casino.venues.models import Shift
 from tablegames.models import Rating, TableGameRulesetVersion

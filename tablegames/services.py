@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.floor.models import TableSession
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import plain, venue_money
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record
-from casino.models import TableSession
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Player
 from casino.rules import rules_in_force

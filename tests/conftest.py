@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from casino.floor.services.sessions import session_open
 from casino.kernel import replicas
-from casino.services.sessions import session_open
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, niuniu_table, staff
 

@@ -16,12 +16,12 @@ from django.utils import timezone
 
 from casino import games
 from casino.console.selectors import screen_for
+from casino.floor.models import Round, RoundStatus
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift
 from casino.venues.services.tables import table_create

@@ -29,9 +29,9 @@ def test_the_import_contracts_hold():
     assert "broken" not in done.stdout.split("Contracts:")[-1].replace("0 broken", "")
 
 
-#: Contracts between the domain apps that hold for direct imports only, while the floor's
-#: core (``casino.models``, ``casino.services``, ``casino.console``, ``casino.api``) still
-#: imports the apps above it and so links every app to every other indirectly
+#: Contracts between the domain apps that hold for direct imports only, while the floor
+#: (``casino.floor``, ``casino.console``) and the API's shell (``casino.api``) still import
+#: the apps above them and so links every app to every other indirectly
 #: (docs/ARCHITECTURE.md, "Apps"). Each comes off this list when the core is split.
 DIRECT_ONLY = {
     "Integrity sits above the floor's domains and the games: they import nothing of it",

@@ -33,11 +33,11 @@ PENDING = {
     "casino/reports/views.py",
     "casino/selectors.py",
     "casino/cage/services/cash.py",
-    "casino/services/closing.py",
+    "casino/floor/services/closing.py",
     "casino/venues/services/gaming_days.py",
     "casino/venues/services/rotation.py",
-    "casino/services/rounds.py",
-    "casino/services/sessions.py",
+    "casino/floor/services/rounds.py",
+    "casino/floor/services/sessions.py",
     "casino/simulation/bulk.py",
 }
 

@@ -1,6 +1,6 @@
 """Every service that takes a player asks the eligibility question.
 
-The services are found by introspection: every public function of ``casino.services.*``,
+The services are found by introspection: every public function of ``casino.floor.services.*``,
 the console's services and each registered game's ``services`` module that has a parameter
 named ``player`` or ``player_id``, or typed with ``Player`` or with an entry carrying a
 player (a dataclass with a ``player_id`` field, as a round's ``BoxInput``). Each is either
@@ -30,7 +30,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.utils import timezone
 
-import casino.services
+import casino.floor.services
 from casino import games
 from casino.games import BoxInput
 from casino.kernel.errors import ServiceError
@@ -63,8 +63,8 @@ MORE_SERVICES = ["casino.players.comps"]
 
 
 def _service_modules() -> Iterator[types.ModuleType]:
-    for found in pkgutil.iter_modules(casino.services.__path__):
-        yield importlib.import_module(f"casino.services.{found.name}")
+    for found in pkgutil.iter_modules(casino.floor.services.__path__):
+        yield importlib.import_module(f"casino.floor.services.{found.name}")
     yield importlib.import_module("casino.console.services")
     for config in django_apps.get_app_configs():
         name = f"{config.name}.services"
@@ -145,19 +145,19 @@ def _cash(kind: str) -> Callable[[World], Any]:
 
 
 def _preview(w: World) -> Any:
-    from casino.services.rounds import round_preview
+    from casino.floor.services.rounds import round_preview
 
     return round_preview(session=w.session, dealer_cards=NIU_8, boxes=w.boxes())
 
 
 def _create(w: World) -> Any:
-    from casino.services.rounds import round_create
+    from casino.floor.services.rounds import round_create
 
     return round_create(session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes())
 
 
 def _create_written(w: World) -> Any:
-    from casino.services.rounds import round_create_written
+    from casino.floor.services.rounds import round_create_written
 
     return round_create_written(
         session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes()
@@ -195,9 +195,9 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
         (_cash("buy_in"), Activity.BUY_IN, True),
         (_cash("cash_out"), Activity.CASH_OUT, False),
     ],
-    "casino.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
-    "casino.services.rounds.round_create": [(_create, Activity.PLAY, True)],
-    "casino.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
+    "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
+    "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
+    "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
     "casino.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
     "casino.players.comps.comp_issue": [(_comp, Activity.COMP, True)],
     "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],
@@ -237,9 +237,9 @@ def test_every_service_taking_a_player_is_called_here_or_exempt_with_a_reason():
 def test_the_guard_finds_the_services_it_is_meant_for():
     # The introspection itself: a parameter by name, by type, and a round's boxes.
     assert TAKING_A_PLAYER["casino.cage.services.cash.cash_record"] == "player"
-    assert TAKING_A_PLAYER["casino.services.rounds.round_create"] == "boxes"
+    assert TAKING_A_PLAYER["casino.floor.services.rounds.round_create"] == "boxes"
     assert TAKING_A_PLAYER["tablegames.services.rating_enter"] == "player"
-    assert "casino.services.sessions.session_open" not in TAKING_A_PLAYER
+    assert "casino.floor.services.sessions.session_open" not in TAKING_A_PLAYER
 
 
 @pytest.mark.django_db

@@ -26,8 +26,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
+from casino.floor.models import Round, RoundStatus
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus
 from casino.rulesets.services import (
     ruleset_create,
     version_activate,
@@ -35,7 +36,6 @@ from casino.rulesets.services import (
     version_content_hash,
     version_create_draft,
 )
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.services.tables import table_create
 from tests.factories import VenueFactory, staff

@@ -30,10 +30,10 @@ from baccarat.console.labels import (
 from casino.console import forms
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
+from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Round
 from casino.players.models import Player
 
 

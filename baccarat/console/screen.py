@@ -17,8 +17,8 @@ from baccarat.selectors import commission_owed, current_shoe_number
 from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.selectors import Screen
+from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
-from casino.models import Round, TableSession
 from casino.players.models import Player
 
 

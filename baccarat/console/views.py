@@ -34,9 +34,9 @@ from casino.console import selectors
 from casino.console.access import closed, game_only
 from casino.console.forms import read_player
 from casino.console.selectors import Screen
+from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import TableSession
 
 GAME = "baccarat"
 TEMPLATE = "baccarat/console/round.html"

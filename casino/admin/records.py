@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from casino.admin.base import ReadOnlyAdmin, money_column
-from casino.models import Box, Round, TableSession
+from casino.floor.models import Box, Round, TableSession
 
 
 @admin.register(TableSession)

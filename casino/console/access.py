@@ -31,9 +31,9 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from casino.console import selectors
 from casino.console.forms import Credentials
+from casino.floor.models import TableSession
 from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.timezones import venue_zone
-from casino.models import TableSession
 from casino.staff.policy import Capability, allows, declare
 from casino.staff.throttling import LoginRefusal, refusal_message
 

@@ -18,11 +18,16 @@ from casino import selectors as floor_selectors
 from casino.console import forms
 from casino.console.access import go, page, session_context, signed_by, with_session
 from casino.figures import DEFINITIONS, TrayExpected, session_counted, tray_expected
+from casino.floor.models import Round, TableSession
+from casino.floor.services.closing import (
+    check_closable,
+    pending_slips,
+    session_close,
+    session_figures,
+)
+from casino.floor.services.sessions import drop_reverse
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Round, TableSession
-from casino.services.closing import check_closable, pending_slips, session_close, session_figures
-from casino.services.sessions import drop_reverse
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 ``/console/pits/`` lists the user's pits (a manager's: every pit of the venue; a
 supervisor's: those they are named to); ``/console/pits/<id>/`` shows the pit's tables and
 polls its ``floor`` partial every ``REFRESH_SECONDS``. From the same page a supervisor or
-manager schedules a change of a table's limits (``casino.services.limits``). Another
+manager schedules a change of a table's limits (``casino.floor.services.limits``). Another
 venue's pit is 404; a pit the user does not run, or a user without the supervisor's role,
 403.
 """
@@ -30,11 +30,11 @@ from casino.console.access import (
     refusal,
     use_venue_language,
 )
+from casino.floor.services.limits import limit_change_schedule
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
 from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.timezones import venue_zone
-from casino.services.limits import limit_change_schedule
 from casino.staff.policy import Capability, declare, holds_anywhere
 from casino.venues.models import Pit, Table
 

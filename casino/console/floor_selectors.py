@@ -25,8 +25,8 @@ from django.utils import timezone
 
 from casino import figures, games
 from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
+from casino.floor.models import Round, RoundStatus, TableSession
 from casino.limits import Limit, limits_in_force, upcoming_changes
-from casino.models import Round, RoundStatus, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
 from casino.venues.models import Pit, Table, TableLimitChange
 

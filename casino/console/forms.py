@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino.floor.services.rounds import check_stake
 from casino.kernel.amounts import read_amount
 from casino.kernel.cards import Card, parse_card
 from casino.kernel.errors import ServiceError
@@ -27,7 +28,6 @@ from casino.limits import Limit
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Player
-from casino.services.rounds import check_stake
 from casino.venues.models import TableLimit
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).
@@ -101,7 +101,7 @@ def read_stake(
     """The one reader of a stake: the amount typed (read by ``read_amount`` at ``venue``,
     or in ``grouping`` alone) and, if the floor would refuse it (more than 0, within the
     table's limits, in steps of the rules' unit), the floor's own reason in the page's
-    language (``casino.services.rounds.check_stake``, which the API's round is checked
+    language (``casino.floor.services.rounds.check_stake``, which the API's round is checked
     with too)."""
     if venue is not None:
         grouping = venue.amount_grouping

@@ -21,7 +21,7 @@ from casino.cage import selectors as cash_selectors
 from casino.console import selectors
 from casino.console.access import page, session_context, session_view
 from casino.console.history import round_parts
-from casino.models import RoundStatus, TableSession
+from casino.floor.models import RoundStatus, TableSession
 from casino.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability
 

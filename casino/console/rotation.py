@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.console.access import forbidden, page, session_context, session_view
+from casino.floor.models import TableSession
 from casino.kernel.errors import ServiceError
-from casino.models import TableSession
 from casino.rotation_selectors import session_spells, venue_dealers
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can

@@ -48,10 +48,10 @@ from casino.console import selectors
 from casino.console.access import closed, page, refusal, with_session
 from casino.console.closing import summary
 from casino.console.services import round_confirm
+from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import plain
-from casino.models import Round, TableSession
 from casino.rules import NoRulesInForce
 
 

@@ -30,10 +30,10 @@ from django.utils import timezone
 
 from casino import figures, games
 from casino.cage.models import Slip, SlipStatus, slip_label
+from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.limits import Limit, limits_in_force, upcoming_changes
-from casino.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.rules import rules_in_force
@@ -243,7 +243,7 @@ def settlement_preview(
 ) -> RoundResult:
     """How a round as typed would settle under the rules on the screen; writes nothing.
 
-    ``casino.services.rounds.round_preview`` does the same after loading the session, the
+    ``casino.floor.services.rounds.round_preview`` does the same after loading the session, the
     limits and the rules again; the console has them already (``screen_for``) and has
     checked the limits (with the floor's own ``check_stake``) and players, so it asks the
     game directly and saves those three queries on the request a dealer waits for.

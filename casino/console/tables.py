@@ -20,11 +20,11 @@ from casino.console.access import (
     use_venue_language,
     with_session,
 )
+from casino.floor.models import TableSession
+from casino.floor.services.inventory import chips_discrepancy, table_inventory
+from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, ServiceError
 from casino.kernel.logs import log_venue, not_at_venue
-from casino.models import TableSession
-from casino.services.inventory import chips_discrepancy, table_inventory
-from casino.services.sessions import session_open
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can, has_role
 from casino.venues.models import Table

@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.count.models import CountDay, DropBox, DropBoxSession
+from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict
-from casino.models import TableSession
 
 
 def dropbox_attach(*, session: TableSession) -> DropBox:

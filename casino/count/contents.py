@@ -13,10 +13,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from casino.count.models import BoxCount
+from casino.floor.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain, to_decimal
-from casino.services.sessions import MAX_CHIPS, SESSION_TOTAL_LIMIT
 from casino.venues.models import Venue
 
 #: The longest description of another instrument (a cheque, a voucher, a coupon).

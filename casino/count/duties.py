@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.cage.models import Slip
 from casino.count.models import DropBox
+from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden
-from casino.models import TableSession
 from casino.staff.policy import Capability, allows
 from casino.venues.models import DealerSpell
 

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
-from casino.models.floor import TableSession
 from casino.venues.models import Table, Venue
 
 

@@ -7,7 +7,7 @@ is the first session's opening count, the closer the last session's closing coun
 fills and credits the verified slips of the day's sessions, and the drop every drop of
 them: the count's (posted from each box's second count) and any the pit entered at the
 table, reversals included. Handle and the house's settled win come from the tallies of
-the settled rounds (casino.services.tallies), as the shift report takes them; hold % is
+the settled rounds (casino.floor.services.tallies), as the shift report takes them; hold % is
 the house's settled win over the handle (the shift report's hold), win/drop % the win
 over the drop.
 """
@@ -25,8 +25,8 @@ from django.db.models import Sum
 from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.floor.models import BetTally, TableSession
 from casino.ledger.models import Drop
-from casino.models import BetTally, TableSession
 from casino.staff.policy import Capability, holders_at
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 from casino.venues.models import Venue

@@ -43,15 +43,15 @@ from django.utils.translation import gettext_lazy as _
 from casino.count.contents import count_differences, read_notes, read_others
 from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.models import TableSession
 from casino.reports.services import shift_report_schedule_if_done
-from casino.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Venue
 from casino.venues.services.gaming_days import gaming_day_end

@@ -28,10 +28,10 @@ from typing import Any
 from django.db.models import Sum
 
 from casino import games
+from casino.floor.models import BetTally
 from casino.integrity import statistics as st
 from casino.integrity.cards import card_frequency_test
 from casino.integrity.groups import SEAT_SUBJECTS, SUBJECTS, Group, Scope, read_groups
-from casino.models import BetTally
 from casino.reports.cells import rates_of
 
 #: Observations a category or outcome test needs before it may alert.

@@ -12,10 +12,10 @@ from django.views.decorators.http import require_GET
 
 from casino.console.access import use_venue_language
 from casino.console.history import round_parts
+from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.integrity.models import IntegrityResult
 from casino.integrity.views import _reader
 from casino.kernel.logs import log_venue
-from casino.models import Bet, Box, Round, RoundStatus
 from casino.reports.views import _check, _render
 from casino.staff.policy import Capability, declare
 

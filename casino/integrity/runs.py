@@ -21,13 +21,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from casino.floor.models import TableSession
 from casino.integrity import statistics as st
 from casino.integrity.group_tests import Outcome, run_tests
 from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.venues.models import Table, Venue
 
 #: The false discovery rate the run controls across its tests.

@@ -20,10 +20,10 @@ from django.db import connection
 from django.db.models import Prefetch
 
 from casino import games
+from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.games import IntegrityCounts, RoundResult
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT
-from casino.models import Bet, Box, Round, RoundStatus, TableSession
 
 
 class TalliedRound(NamedTuple):

@@ -30,7 +30,7 @@ def audit_record(
     """Append one audit event. ``user`` may be anonymous or None for system actions.
 
     ``action`` is a member of ``AuditAction`` or of a game's own audit actions
-    (``casino.models.audit_action_choices``), never a string written at the call.
+    (``casino.floor.models.audit_action_choices``), never a string written at the call.
 
     ``summary`` is for people: a time in it is written on the venue's clocks with the
     zone's name (``casino.kernel.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);

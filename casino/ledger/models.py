@@ -45,7 +45,7 @@ class Drop(models.Model):
     """
 
     session = models.ForeignKey(
-        "casino.TableSession", on_delete=models.PROTECT, related_name="drops"
+        "floor.TableSession", on_delete=models.PROTECT, related_name="drops"
     )
     amount = money_field(help_text=_("Positive; a reversal is the reversed drop's, negated."))
     # Who entered the count (for a reversal: who reversed it) and when.
@@ -83,13 +83,13 @@ class LedgerEntry(models.Model):
         Venue, on_delete=models.PROTECT, related_name="+", verbose_name=_("venue")
     )
     session = models.ForeignKey(
-        "casino.TableSession",
+        "floor.TableSession",
         on_delete=models.PROTECT,
         related_name="ledger",
         verbose_name=_("session"),
     )
     round = models.ForeignKey(
-        "casino.Round",
+        "floor.Round",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -113,7 +113,7 @@ class LedgerEntry(models.Model):
         verbose_name=_("drop"),
     )
     box = models.ForeignKey(
-        "casino.Box",
+        "floor.Box",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -121,7 +121,7 @@ class LedgerEntry(models.Model):
         verbose_name=_("box"),
     )
     bet = models.ForeignKey(
-        "casino.Bet",
+        "floor.Bet",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

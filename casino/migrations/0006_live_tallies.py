@@ -8,8 +8,8 @@ from django.db import migrations, models
 
 def tally_existing_rounds(apps, schema_editor):
     """Rounds settled before the tallies existed are tallied once, here."""
-    from casino.models import Round
-    from casino.services.tallies import tally_rebuild
+    from casino.floor.models import Round
+    from casino.floor.services.tallies import tally_rebuild
 
     shifts = Round.objects.values_list("session__shift_id", flat=True).distinct().order_by()
     for shift_id in list(shifts):

@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models import Sum
 
 from casino import figures, games
-from casino.models import BetTally, SeatTally, TableSession
+from casino.floor.models import BetTally, SeatTally, TableSession
 from casino.players.models import Comp, Player
 from casino.reports.cells import CENT, ZERO, rates_of
 from casino.reports.kinds import fee_games, game_label

@@ -28,8 +28,8 @@ from django.db.models import Q, Sum
 
 from casino import figures
 from casino.cage.models import Slip, SlipStatus
+from casino.floor.models import TableSession
 from casino.ledger.models import Drop
-from casino.models import TableSession
 from casino.venues.models import Venue
 
 ZERO = Decimal(0)

@@ -16,9 +16,9 @@ from django.db import DatabaseError, connection
 from django.db.models import F, QuerySet, Value
 
 from casino import games
+from casino.floor.models import Bet, BetTally, RoundStatus
+from casino.floor.models.tallies import BET_KEYS, BET_SUMS
 from casino.kernel.replicas import PRIMARY
-from casino.models import Bet, BetTally, RoundStatus
-from casino.models.tallies import BET_KEYS, BET_SUMS
 from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.venues.models import Shift
 
@@ -37,7 +37,7 @@ def settled_bets(shift_id: int) -> QuerySet[Bet]:
 
 
 def cells_build(report: ShiftReport, shift: Shift) -> int:
-    """Replace the report's cells with the shift's tallies (casino.services.tallies: the
+    """Replace the report's cells with the shift's tallies (casino.floor.services.tallies: the
     settled bets summed as they settled), in one ``INSERT ... SELECT``; a tally whose bets
     were all voided is left out."""
     ShiftReportCell.objects.filter(report=report).delete()

@@ -1,7 +1,7 @@
 """Every figure of a shift report (the shift figures), summed by the database.
 
 The report's cells (``ShiftReportCell``) are a copy of the shift's tallies
-(casino.services.tallies: the settled bets summed per table session, UTC hour, player,
+(casino.floor.services.tallies: the settled bets summed per table session, UTC hour, player,
 ruleset version and bet type as each round settled), so a report never reads the shift's
 bets one by one. Each section of the report (tables, dealers, games, bet types, hours,
 players) is then a GROUP BY over those few cells; rounds are counted on the rounds

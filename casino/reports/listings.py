@@ -11,8 +11,8 @@ from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
 from casino.figures import sessions_counted
+from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
-from casino.models import Bet, Round, RoundStatus, TableSession
 from casino.reports.cells import ZERO, settled_bets
 from casino.reports.sections import pct
 from casino.venues.models import DealerSpell, Shift

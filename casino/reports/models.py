@@ -4,7 +4,7 @@ The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 A report's ``figures`` (JSON, decimals as strings) are what its page, CSV, XLSX and PDF
 show. They are sums of ``ShiftReportCell`` rows (the shift's bets summed per table session,
 hour, player, ruleset version and bet type), which the dashboards also sum across shifts.
-The cells are copied from ``BetTally`` (``casino.models.tallies``), which settlements keep
+The cells are copied from ``BetTally`` (``casino.floor.models.tallies``), which settlements keep
 up to date. The generated files live in the database beside the report
 (``ShiftReportFile``): a web process can serve what any worker built without a shared disk.
 """
@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.models.tallies import BetSums
 from casino.kernel.fields import money_field
-from casino.models.tallies import BetSums
 from casino.venues.models import Shift, Venue
 
 

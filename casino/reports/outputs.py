@@ -27,9 +27,9 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from casino.cage.models import Slip, SlipStatus
 from casino.exports import CONTENT_TYPES as FILE_TYPES
 from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, pdf_bytes, xlsx_bytes
+from casino.floor.models import RoundStatus, TableSession
 from casino.kernel.money import Grouping, format_money, grouped
 from casino.kernel.timezones import zone
-from casino.models import RoundStatus, TableSession
 from casino.reports.figures import note_text, theoretical_note
 from casino.reports.kinds import bet_type_label, game_label
 

@@ -51,8 +51,8 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino import figures
+from casino.floor.models import BetTally
 from casino.kernel.replicas import replica_reads
-from casino.models import BetTally
 from casino.players.models import Player
 from casino.reports import by_count
 from casino.reports.cells import ZERO, VersionRates, rates_of

@@ -19,9 +19,9 @@ from django.db.models import Count, F, Q, Sum
 from casino import figures, games
 from casino.cage.models import CashTransaction
 from casino.count.selectors import win_figures
+from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.audit import object_type
 from casino.ledger.models import Account, AuditAction, AuditEvent, LedgerEntry
-from casino.models import Bet, Round, RoundStatus, TableSession
 from casino.venues.models import Venue
 
 ZERO = Decimal(0)

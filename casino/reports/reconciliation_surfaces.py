@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from casino import figures
 from casino.api.views import day as api_day
 from casino.count import selectors as count_selectors
-from casino.models import TableSession
+from casino.floor.models import TableSession
 from casino.reports import periods, selectors, statistical
 from casino.reports.models import ShiftReport
 from casino.venues.models import Venue

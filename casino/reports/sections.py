@@ -13,8 +13,8 @@ from typing import Any
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 
 from casino import figures, games
+from casino.floor.models import Round, RoundStatus, SeatTally
 from casino.kernel.timezones import LocalHour
-from casino.models import Round, RoundStatus, SeatTally
 from casino.reports.cells import CENT, ZERO, aware
 from casino.reports.kinds import bet_type_label, game_label
 from casino.venues.models import Shift

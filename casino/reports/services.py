@@ -40,12 +40,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from casino.floor.models import TableSession
 from casino.integrity.investigations import investigations_sync
 from casino.kernel.errors import Forbidden
 from casino.kernel.money import Grouping, grouped
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.reports.models import ShiftReport, ShiftReportFile

@@ -13,8 +13,8 @@ from decimal import Decimal
 from typing import Any
 
 from casino import games
-from casino.models import TableSession
-from casino.services.rounds import round_create_written, round_settle_written, round_void
+from casino.floor.models import TableSession
+from casino.floor.services.rounds import round_create_written, round_settle_written, round_void
 
 
 def play(

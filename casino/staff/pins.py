@@ -27,10 +27,10 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.rotation_selectors import session_on_duty
 from casino.staff.models import StaffPin
 from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids

@@ -58,7 +58,7 @@ _RULESET_ADMIN = [
 ]
 
 _FLOOR_RECORDS = [
-    ("casino", f"view_{model}")
+    ("floor", f"view_{model}")
     for model in (
         "tablesession",
         "round",

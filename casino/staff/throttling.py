@@ -23,7 +23,7 @@ The lock covers everything that calls ``authenticate()``: the login page, the ad
 API's token login, the console's supervisor approval (void, close) and its lock screen,
 whose PINs are checked behind the same counts (``pin_authenticate``).
 
-Every failed check and every lockout is stored (``casino.models.LoginAttempt``, read in
+Every failed check and every lockout is stored (``casino.floor.models.LoginAttempt``, read in
 the admin) and logged, one line each, on the ``casino.security`` logger; a lockout is
 recorded once, by the first attempt it refuses (the attempts after it in the same window
 are refused without a record, so a flood does not become a flood of rows). Successful

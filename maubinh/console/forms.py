@@ -27,11 +27,11 @@ from django.utils.translation import gettext_noop
 from casino.console import forms, selectors
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
+from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.cards import Card, format_cards
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Round
 from casino.players.models import Player
 from maubinh.console.labels import foul_label, instant_win_label, row_label
 from maubinh.engine import ROWS, Arrangement, Declaring, Row, check_arrangement, evaluate_row

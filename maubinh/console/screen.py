@@ -12,8 +12,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from casino.console import round as rounds
 from casino.console.selectors import Screen
+from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
-from casino.models import Round, TableSession
 from casino.players.models import Player
 from maubinh import engine
 from maubinh.console import forms, preview, views

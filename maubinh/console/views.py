@@ -25,8 +25,8 @@ from casino.console import round as rounds
 from casino.console.access import game_only
 from casino.console.forms import read_cards
 from casino.console.selectors import Screen
+from casino.floor.models import TableSession
 from casino.kernel.cards import format_cards
-from casino.models import TableSession
 from maubinh import engine
 from maubinh.console.forms import ROWS, SEPARATORS, read_entry, row_field
 from maubinh.seats import HAND_SIZE

@@ -25,11 +25,11 @@ from casino.console import forms
 from casino.console.labels import box_label
 from casino.console.round import box_of_field
 from casino.console.selectors import Screen
+from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.cards import Card
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money
-from casino.models import Round
 from casino.players.models import Player
 from niuniu.adapter import hand_evaluation
 from niuniu.console.labels import bet_label

@@ -13,9 +13,9 @@ from django.utils.translation import gettext, gettext_lazy
 from casino.console import round as rounds
 from casino.console import selectors
 from casino.console.selectors import Screen
+from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
 from casino.kernel.cards import RANKS, SUITS, Card
-from casino.models import Round, TableSession
 from casino.players.models import Player
 from niuniu.console import forms, preview, views
 from niuniu.engine import BetType, deposit_multiple

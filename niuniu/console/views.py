@@ -22,7 +22,7 @@ from casino.console import selectors
 from casino.console.access import game_only
 from casino.console.forms import read_player
 from casino.console.selectors import Screen
-from casino.models import TableSession
+from casino.floor.models import TableSession
 from casino.rules import NoRulesInForce
 from niuniu.console import forms
 

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 
 from casino.console.access import session_context, session_view
 from casino.console.selectors import players_by_number
+from casino.floor.models import TableSession
 from casino.kernel.errors import ServiceError
-from casino.models import TableSession
 from casino.players.membership import membership_key
 from casino.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from baccarat.services import venue_ruleset_from_preset, version_save_draft
+from casino.floor.services.sessions import session_open
 from casino.rulesets.models import Ruleset
 from casino.rulesets.services import version_activate, version_approve, version_content_hash
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Table, TableLimit
 from tests.factories import VenueFactory, staff

@@ -108,7 +108,7 @@ def test_a_broken_deal_is_answered_400_naming_the_card(bac, cards, words, reason
 def test_a_card_beyond_the_shoe_s_copies_is_refused(bac):
     one_deck = baccarat_ruleset(bac.venue, bac.manager, bac.approver, code="one-deck", decks=1)
     table = baccarat_table(bac.venue, one_deck, code="BAC9")
-    from casino.services.sessions import session_open
+    from casino.floor.services.sessions import session_open
 
     session = session_open(
         table=table,

@@ -17,10 +17,10 @@ from baccarat.selectors import (
     shoe_rounds,
 )
 from baccarat.services import commission_collect, shoe_start
+from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.ledger.models import AuditEvent
-from casino.services.rounds import round_create, round_settle, round_void
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +123,7 @@ def test_a_table_with_a_commission_box_owed_does_not_close_until_it_is_collected
     from django.conf import settings
     from django.urls import reverse
 
-    from casino.services.closing import session_close
+    from casino.floor.services.closing import session_close
 
     session = bac.box_session
     settled_round(bac, session, BANKER_9, bets(3, banker="100000"), key="owed")

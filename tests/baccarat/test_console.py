@@ -20,10 +20,10 @@ from baccarat.engine import presets
 from baccarat.models import CommissionCollection, Shoe
 from baccarat.selectors import commission_owed
 from casino.console.selectors import screen_for
+from casino.floor.models import Round, RoundStatus
+from casino.floor.services.rounds import round_void
 from casino.games import BoxInput
 from casino.ledger.models import AuditEvent, LedgerEntry
-from casino.models import Round, RoundStatus
-from casino.services.rounds import round_void
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -293,7 +293,7 @@ def test_without_htmx_a_new_shoe_goes_back_to_the_screen(dealer_client, bac):
 
 
 def test_a_no_commission_banker_six_shows_its_odds_as_the_sign_says_them(dealer_client, bac):
-    from casino.services.sessions import session_open
+    from casino.floor.services.sessions import session_open
     from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 
     ruleset = baccarat_ruleset(bac.venue, bac.manager, bac.approver, preset="no-commission")

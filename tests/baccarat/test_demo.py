@@ -13,8 +13,8 @@ from baccarat.demo import DEMO, coups, simulated_rounds
 from baccarat.engine import presets
 from baccarat.models import BaccaratRulesetVersion
 from casino import games
+from casino.floor.models import Round, TableSession
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, TableSession
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Table
 from tests.factories import VenueFactory, staff

@@ -14,6 +14,7 @@ import pytest
 
 from baccarat.engine import DealError, deal, presets, ruleset_odds
 from casino import games
+from casino.floor.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from casino.games import BoxInput
 from casino.integrity.group_tests import run_tests
 from casino.integrity.models import CardTally, CategoryTally
@@ -23,7 +24,6 @@ from casino.integrity.tallies import (
     write_category_tallies,
 )
 from casino.kernel.cards import DECK, format_cards
-from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from tests.casino.integrity.simulated import tally_base
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from casino.venues.models import Table, TableRulesetChange
 from tests.browser.conftest import PASSWORD, VIEWPORT, shot

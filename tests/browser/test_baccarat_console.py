@@ -19,9 +19,9 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Round, RoundStatus
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus
-from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.browser.conftest import log_in, shot

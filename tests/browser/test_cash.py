@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
+from casino.floor.services.sessions import session_open
 from casino.kernel.timezones import venue_today
 from casino.players.services import player_bar
-from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from tests.browser.conftest import log_in, shot
 from tests.factories import PlayerFactory, staff

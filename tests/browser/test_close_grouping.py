@@ -10,8 +10,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.models import TableSession
-from casino.services.sessions import session_open
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from tests.browser.conftest import log_in, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)

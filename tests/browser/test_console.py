@@ -12,13 +12,13 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
 from casino.players.models import Player
-from casino.services.closing import session_close
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import session_open
 from tests.browser.conftest import log_in, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)

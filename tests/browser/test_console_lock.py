@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.sessions.models import Session
 
-from casino.models import Round, TableSession
-from casino.services.sessions import session_open
+from casino.floor.models import Round, TableSession
+from casino.floor.services.sessions import session_open
 from casino.staff.pins import pin_set
 from tests.browser.conftest import log_in, shot
 

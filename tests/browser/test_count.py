@@ -13,9 +13,9 @@ from decimal import Decimal as D
 import pytest
 
 from casino.count.models import CountDay, DropBox
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import Drop
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.staff.roles import COUNT
 from tests.browser.conftest import shot
 from tests.casino.days import end_gaming_day

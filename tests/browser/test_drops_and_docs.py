@@ -9,8 +9,8 @@ from decimal import Decimal as D
 
 import pytest
 
+from casino.floor.services.sessions import drop_record, session_open
 from casino.ledger.models import Drop, LedgerEntry
-from casino.services.sessions import drop_record, session_open
 from tests.browser.conftest import log_in, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)

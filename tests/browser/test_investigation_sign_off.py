@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from casino.floor.services.sessions import shift_current
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
 from casino.reports.models import ShiftReport
-from casino.services.sessions import shift_current
 from casino.staff.roles import MANAGER
 from tests.browser.conftest import shot
 from tests.factories import staff

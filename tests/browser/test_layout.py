@@ -26,16 +26,16 @@ from django.urls import reverse
 from casino import games
 from casino.cage.services.slips import slip_issue, slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.integrity.investigation_steps import investigation_findings, investigation_sign_off
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
-from casino.models import TableSession
 from casino.players.comps import comp_policy_propose
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.rulesets.services import version_approve, version_clone, version_content_hash
-from casino.services.sessions import session_open
 from casino.venues.models import Table, Venue
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
 from tests.browser.conftest import BROWSER_TIMEOUT_MS, log_in
@@ -261,7 +261,7 @@ def pages_of_the_world() -> tuple[dict[str, list[str]], dict[str, str]]:
             admin_url(session.table),
             *(admin_url(version) for version in versions),
             *(admin_url(version) for version in approved if version not in versions),
-            reverse("admin:casino_tablesession_changelist"),
+            reverse("admin:floor_tablesession_changelist"),
         ],
     }
     docs = {

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Round, RoundStatus, TableSession
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
 from tests.browser.conftest import PASSWORD, log_in, shot
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4

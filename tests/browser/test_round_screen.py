@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
-from casino.services.sessions import session_open
 from casino.venues.models import TableLimit
 from tests.browser.conftest import log_in, shot
 from tests.maubinh.conftest import TEST_DEALS, maubinh_table

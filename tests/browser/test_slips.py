@@ -15,9 +15,9 @@ from decimal import Decimal as D
 import pytest
 
 from casino.cage.models import Slip
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import AuditEvent, LedgerEntry
-from casino.models import TableSession
-from casino.services.sessions import session_open
 from casino.staff.roles import CAGE
 from tests.browser.conftest import forged_post, log_in, shot
 from tests.factories import staff

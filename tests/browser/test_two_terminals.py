@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Round
+from casino.floor.models import Round
 from tests.browser.conftest import log_in, shot
 from tests.browser.test_round_screen import a_round_typed, open_session
 

@@ -44,22 +44,22 @@ from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record, thresholds_propose
 from casino.cage.services.slips import slip_request
 from casino.count.models import DropBox
+from casino.floor.models import Round, TableSession
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.limits import limit_change_schedule
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import drop_record, session_open, shift_current
 from casino.games import BoxInput
 from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import Round, TableSession
 from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
 from casino.reports.schedules import schedules_install
 from casino.reports.services import report_build, report_request
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close, session_figures
-from casino.services.limits import limit_change_schedule
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import drop_record, session_open, shift_current
 from casino.simulation import chips_for
 from casino.staff.logins import login_record, token_issue
 from casino.staff.models import ApiToken, LoginAttempt
@@ -1600,8 +1600,8 @@ ADMIN_MODELS = {
         )
     ),
     "venues.shift": _read_only(lambda world, side: side.shift.pk),
-    "casino.tablesession": _read_only(lambda world, side: side.session.pk),
-    "casino.round": _read_only(lambda world, side: side.round.pk),
+    "floor.tablesession": _read_only(lambda world, side: side.session.pk),
+    "floor.round": _read_only(lambda world, side: side.round.pk),
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
@@ -1807,9 +1807,9 @@ def ruleset_change_routes() -> dict[str, Route]:
     }
 
 
-def _casino_app(role: str, venue: str) -> Outcome:
+def _floor_app(role: str, venue: str) -> Outcome:
     """An app's index lists the models the user may see; with none it is not found."""
-    if role == SUPERUSER or ROLE_PERMISSIONS.get(role):
+    if role == SUPERUSER or any(app == "floor" for app, _ in ROLE_PERMISSIONS.get(role, ())):
         return 200
     return 404
 
@@ -1872,8 +1872,8 @@ ADMIN_SITE_ROUTES = {
         admin_site(everyone(404)),
     ),
     "admin:app_list": Route(
-        lambda world, side: reverse("admin:app_list", args=["casino"]),
-        admin_site(_casino_app),
+        lambda world, side: reverse("admin:app_list", args=["floor"]),
+        admin_site(_floor_app),
         venue_bound=False,
     ),
     "/admin/(?P<url>.*)$": Route(

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from casino.models import TableSession
-from casino.services.sessions import session_open
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.venues.models import Table, Venue
 from niuniu.models import NiuNiuRulesetVersion
 
@@ -93,7 +93,7 @@ def test_a_sessions_chips_are_a_list_written_as_the_venue_writes_amounts(manager
         opening_discrepancy={"10000": 4, "100000": -1}
     )
     body = manager_client.get(
-        reverse("admin:casino_tablesession_change", args=[session.pk])
+        reverse("admin:floor_tablesession_change", args=[session.pk])
     ).content.decode()
     assert '<ul class="chip-counts"><li>50 × 100.000</li><li>4 × 10.000</li></ul>' in body
     assert "<li>-1 × 100.000</li><li>+4 × 10.000</li>" in body

@@ -17,11 +17,11 @@ from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import AuditEvent
 from casino.players.models import Player
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.staff.models import StaffRole
 from casino.staff.roles import COUNT, DEALER, MANAGE, MANAGER, PLAY, can, grant, roles_at
 from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue

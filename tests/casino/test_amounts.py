@@ -21,12 +21,12 @@ from django.utils import timezone
 
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
+from casino.floor.models import Round
+from casino.floor.services.sessions import drop_record
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Drop
-from casino.models import Round
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
-from casino.services.sessions import drop_record
 from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import Rating

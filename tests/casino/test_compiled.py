@@ -21,12 +21,12 @@ from django.test.utils import CaptureQueriesContext
 
 from casino import compiled
 from casino.compiled import SAMPLE_KEY, SAMPLE_TEXT, Compiled
+from casino.floor.models import Box, Round, TableSession
+from casino.floor.services.rounds import round_create
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel import replicas
 from casino.kernel.replicas import replica_reads
-from casino.models import Box, Round, TableSession
-from casino.services.rounds import round_create
-from casino.services.sessions import session_open
 from casino.venues.models import Venue
 from tests.factories import VenueFactory
 
@@ -246,7 +246,7 @@ def test_the_compilers_plan_has_the_shape_it_reads(floor):
 
 
 #: The only modules that use ``casino.compiled``: the reads a round runs.
-HOT_PATH = {"casino.services.rounds", "casino.services.sessions", "casino.rules"}
+HOT_PATH = {"casino.floor.services.rounds", "casino.floor.services.sessions", "casino.rules"}
 
 
 def test_compiled_reads_stay_on_the_rounds_hot_path():

@@ -17,8 +17,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from casino.floor.services.sessions import drop_record, session_open
 from casino.ledger.models import Drop, LedgerEntry
-from casino.services.sessions import drop_record, session_open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -39,6 +39,8 @@ from casino.cage.models import Slip, SlipStatus
 from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import slip_request, slip_void
 from casino.exports import Column, Export, Kind, Sheet
+from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
@@ -46,8 +48,6 @@ from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_pr
 from casino.reports import outputs, periods
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
-from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.sessions import session_open
 from casino.staff.roles import CAGE, DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion

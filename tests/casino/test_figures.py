@@ -36,14 +36,14 @@ from casino.cage.services.cash import cash_record, cash_void
 from casino.cage.services.slips import slip_request
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
+from casino.floor.models import Round, TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
-from casino.models import Round, TableSession
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
-from casino.services.closing import session_close
-from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.sessions import session_open
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT
 from casino.templatetags.console_tags import money, signed_money

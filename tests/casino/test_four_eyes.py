@@ -10,6 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.ledger.models import AuditEvent
 from casino.rulesets.models import Ruleset, VersionStatus
@@ -22,8 +24,6 @@ from casino.rulesets.services import (
     version_copy_to_venue,
     version_record_edit,
 )
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion, PaytableRow
 from niuniu.services import preset_install, venue_ruleset_from_preset

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from casino.api.unavailable import DatabaseUnavailableMiddleware
+from casino.floor.models import Round, RoundStatus
 from casino.kernel.cards import DECK, Card, format_cards, parse_cards
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus
 from casino.staff.logins import token_issue
 from casino.staff.roles import MANAGER, grant
 from loadtest.fuzz_checks import json_error_body

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.console import forms
+from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today
@@ -17,7 +18,6 @@ from casino.ledger.models import AuditEvent
 from casino.players.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.services import player_bar, player_identity_update, player_unbar
-from casino.services.rounds import round_create, round_settle
 from niuniu.models import NiuNiuRulesetVersion
 from tests.factories import staff
 

@@ -12,16 +12,16 @@ from django.db import connection
 from django.urls import reverse
 
 import casino.migrations
+from casino.floor.models import BetTally, Round, TableSession
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import session_open
+from casino.floor.services.tallies import tally_differences, tally_rebuild
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.models import BetTally, Round, TableSession
 from casino.reports.figures import shift_figures
 from casino.reports.services import report_request
 from casino.rotation_selectors import dealer_on_duty, with_dealer_on_duty
-from casino.services.closing import session_close, session_figures
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import session_open
-from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import DEALER
 from casino.venues.models import DealerSpell

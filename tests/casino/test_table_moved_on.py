@@ -10,11 +10,11 @@ from decimal import Decimal as D
 import pytest
 
 from casino.console.services import round_confirm
+from casino.floor.models import Round, TableSession
+from casino.floor.services.rounds import round_create
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, TableSession
-from casino.services.rounds import round_create
 from tests.casino.api import NIU_9 as API_NIU_9
 from tests.casino.api import box, client_for, error_of, open_session, round_body
 from tests.niuniu.test_console import HX, NIU_8, NIU_9, digest_of, round_data, url

@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
+from casino.floor.services.sessions import session_open
 from casino.rulesets.models import Ruleset
 from casino.rulesets.services import version_activate, version_approve, version_content_hash
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Table, TableLimit, Venue
 from maubinh.models import MauBinhRulesetVersion

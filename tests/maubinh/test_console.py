@@ -13,8 +13,8 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
+from casino.floor.models import Round, RoundStatus, TableSession
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
 from tests.factories import PlayerFactory
 from tests.maubinh.test_rounds import SEAT_1, SEAT_2, SEAT_3, SEAT_4
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Round
+from casino.floor.models import Round
 from tests.factories import PlayerFactory
 from tests.maubinh.test_console import HX, SEAT_1, digest_of, round_data, seat_fields, url
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Box, Round, RoundStatus, TableSession
 from casino.ledger.models import LedgerEntry
-from casino.models import Box, Round, RoundStatus, TableSession
 from casino.rules import version_in_force
 from casino.rulesets.models import VersionStatus
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR

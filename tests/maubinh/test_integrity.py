@@ -13,13 +13,13 @@ from decimal import Decimal as D
 import pytest
 
 from casino import games
+from casino.floor.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from casino.games import BoxInput, BoxResult, RoundResult
 from casino.integrity import statistics as st
 from casino.integrity.models import CategoryTally, FluctuationInvestigation, IntegrityResult
 from casino.integrity.runs import integrity_run
 from casino.integrity.tallies import round_counts, write_category_tallies
 from casino.kernel.cards import DECK, format_cards
-from casino.services.rounds import _rules_in_force, round_create, round_settle, round_void
 from maubinh.engine import integrity as mb
 from tests.casino.integrity.simulated import tally_base
 from tests.factories import PlayerFactory

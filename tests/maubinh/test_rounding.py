@@ -9,10 +9,11 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.floor.models import Bet
+from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet
 from casino.rules import version_in_force
 from casino.rulesets.services import (
     version_activate,
@@ -20,7 +21,6 @@ from casino.rulesets.services import (
     version_clone,
     version_content_hash,
 )
-from casino.services.rounds import round_create, round_settle
 from casino.staff.roles import MANAGER
 from maubinh.models import MauBinhRulesetVersion
 from maubinh.services import version_save_draft

@@ -8,11 +8,11 @@ import pytest
 from django.db.models import Sum
 
 from casino import games
+from casino.floor.models import Bet, Box, RoundStatus
+from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet, Box, RoundStatus
-from casino.services.rounds import round_create, round_settle, round_void
 from maubinh.engine import presets
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.closing import session_close
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
 from casino.players.models import Player
-from casino.services.closing import session_close
 
 pytestmark = pytest.mark.django_db
 
@@ -298,7 +298,7 @@ def vietnamese(client, floor):
 def test_a_stake_off_the_table_limits_is_refused_in_the_venues_language(vietnamese, session):
     params = {"box": "1", "box-1-single": "5,000"}
     html = vietnamese.get(url("stakes", session), params, **HX).content.decode()
-    # casino.services.rounds.check_stake's message, as the API says it in Vietnamese
+    # casino.floor.services.rounds.check_stake's message, as the API says it in Vietnamese
     assert "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000" in html
 
 
@@ -320,8 +320,8 @@ def test_a_bet_without_a_single_is_refused_by_the_game_in_the_venues_language(vi
 def test_closing_with_a_round_not_settled_says_so_in_the_venues_language(
     vietnamese, floor, session
 ):
+    from casino.floor.services.rounds import round_create
     from casino.games import BoxInput
-    from casino.services.rounds import round_create
 
     round_create(
         session=session,
@@ -331,7 +331,7 @@ def test_closing_with_a_round_not_settled_says_so_in_the_venues_language(
     )
     response = vietnamese.post(url("close", session), {"chips-100000": "50"}, **HX)
     assert response.status_code == 422
-    # casino.services.closing.check_closable, before any supervisor signs
+    # casino.floor.services.closing.check_closable, before any supervisor signs
     assert "ván 1 chưa thanh toán; hãy thanh toán hoặc hủy ván đó trước khi đóng bàn" in (
         response.content.decode()
     )

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from casino.console.selectors import screen_for
-from casino.services.sessions import session_open
+from casino.floor.services.sessions import session_open
 from niuniu.console import forms
 from niuniu.console.labels import hand_label
 
@@ -74,7 +74,7 @@ def test_stakes_are_checked_against_the_table_and_show_the_deposit(screen):
     )
     too_big = forms.read_stake(1, "double", "6,000,000", screen)
     off_unit = forms.read_stake(1, "single", "10500", screen)
-    # the floor's own words (casino.services.rounds.check_stake), as the API says them
+    # the floor's own words (casino.floor.services.rounds.check_stake), as the API says them
     assert single.error == "the stake 5,000 is below the table minimum of 10,000"
     assert (double.error, double.deposit) == ("", D("300000"))
     assert too_big.error == "the stake 6,000,000 is above the table maximum of 5,000,000"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Round
+from casino.floor.models import Round
 from casino.players.models import Player
 from tests.niuniu.test_console import HX, NIU_9, digest_of, round_data, url
 

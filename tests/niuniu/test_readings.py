@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino import games
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput, RoundInputError
 from casino.ledger.models import AuditEvent
 from casino.rulesets.services import (
@@ -24,7 +25,6 @@ from casino.rulesets.services import (
     version_clone,
     version_content_hash,
 )
-from casino.services.sessions import session_open
 from casino.staff.roles import MANAGER
 from niuniu.engine import BetType, Category
 from niuniu.engine.odds import as_decimal, ruleset_odds

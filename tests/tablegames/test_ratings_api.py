@@ -12,10 +12,10 @@ from django.db.models import Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
+from casino.floor.services.closing import session_close
 from casino.kernel.timezones import venue_zone
 from casino.ledger.models import AuditEvent
 from casino.reports import periods
-from casino.services.closing import session_close
 from casino.venues.models import Venue
 from tablegames.models import Rating
 from tests.casino.api import client_for, error_of

@@ -14,17 +14,17 @@ from django.utils import timezone
 
 from casino import games
 from casino.cage.services.slips import slip_request
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.ledger.models import AuditEvent
-from casino.models import TableSession
 from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.rulesets.services import version_approve, version_content_hash
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift
 from casino.venues.services.tables import table_create

@@ -18,7 +18,7 @@ from casino.api.serializers.fields import (
     person,
     reason_field,
 )
-from casino.models import Bet, RoundStatus
+from casino.floor.models import Bet, RoundStatus
 
 # Rounds
 

@@ -19,8 +19,8 @@ from casino.api.serializers.fields import (
 )
 from casino.cage.models import Slip, SlipStatus
 from casino.figures import counted_of
+from casino.floor.models import TableSession
 from casino.ledger.models import Account, EntryKind
-from casino.models import TableSession
 
 # Sessions
 

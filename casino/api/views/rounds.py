@@ -12,14 +12,14 @@ from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query, rendered
 from casino.api.views.common import found, parse
-from casino.games import BoxInput
-from casino.models import Round, TableSession
-from casino.services.rounds import (
+from casino.floor.models import Round, TableSession
+from casino.floor.services.rounds import (
     round_create_written,
     round_settle_written,
     round_void_approve,
     round_void_request,
 )
+from casino.games import BoxInput
 from casino.staff.policy import Capability
 
 # Rounds

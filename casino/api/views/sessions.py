@@ -24,9 +24,9 @@ from casino.cage.services.slips import (
     slip_request,
     slip_void,
 )
+from casino.floor.services.closing import session_close, session_reconcile
+from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.kernel.errors import InvalidInput
-from casino.services.closing import session_close, session_reconcile
-from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.staff.policy import Capability
 from casino.staff.throttling import LoginRefusal, refusal_message
 

@@ -61,12 +61,12 @@ from casino.cage.models import (
     CashThresholds,
     CashTransaction,
 )
+from casino.floor.models import TableSession
 from casino.kernel import amounts
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player

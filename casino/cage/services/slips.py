@@ -47,11 +47,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.models import Slip, SlipStatus
+from casino.floor.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.staff.policy import (
     CAGE_ISSUE,
     CAGE_RECEIVE,

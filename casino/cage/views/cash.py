@@ -30,9 +30,9 @@ from casino.cage.services.cash import (
 )
 from casino.console import forms
 from casino.console.access import closed, page, refusal, session_context, with_session
+from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import TableSession
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
 from casino.staff.roles import SUPERVISE, can

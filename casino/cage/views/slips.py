@@ -27,10 +27,10 @@ from casino.cage.services.slips import (
 from casino.console import forms, selectors
 from casino.console.access import closed, page, refusal, session_context, with_session
 from casino.console.services import slip_request_once
+from casino.floor.models import TableSession
+from casino.floor.services.inventory import tray_inventory
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.money import venue_money
-from casino.models import TableSession
-from casino.services.inventory import tray_inventory
 
 
 def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, Any]:

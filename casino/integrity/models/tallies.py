@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from casino.models.floor import TableSession
+from casino.floor.models.sessions import TableSession
 from casino.venues.models import Pit, Shift, Table, Venue
 
 #: The subject under which a round's number of cards dealt is tallied (the card test's

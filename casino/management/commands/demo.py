@@ -20,9 +20,12 @@ from casino import games
 from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
+from casino.floor.models import TableSession
+from casino.floor.services.limits import limit_change_schedule
+from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.sessions import shift_current
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
-from casino.models import TableSession
 from casino.players.comps import (
     comp_earned,
     comp_issue,
@@ -33,9 +36,6 @@ from casino.players.models import Player
 from casino.players.services import player_create
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build
-from casino.services.limits import limit_change_schedule
-from casino.services.rounds import round_create_written, round_settle_written
-from casino.services.sessions import shift_current
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.venues.models import DealerSpell, Table, TableLimit, Venue

@@ -13,9 +13,9 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from casino.floor.services.tallies import tally_differences, tally_rebuild
 from casino.integrity.tallies import integrity_rebuild
 from casino.kernel.progress import command_progress
-from casino.services.tallies import tally_differences, tally_rebuild
 from casino.venues.models import Shift, Venue
 
 

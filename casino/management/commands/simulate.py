@@ -41,13 +41,13 @@ from casino.cage.services.slips import (
     slip_issue,
     slip_request,
 )
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.sessions import session_open
 from casino.games import GameAdapter
 from casino.kernel.progress import command_progress
-from casino.models import TableSession
 from casino.players.models import Player
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close, session_figures
-from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
 from casino.simulation.bulk import BulkWriter, analyze
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR, grant

@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import games
+from casino.floor.models import TableSession
 from casino.kernel.timezones import venue_time
 from casino.ledger.audit import audit_record, object_type
 from casino.ledger.models import AuditAction, AuditEvent
-from casino.models import TableSession
 from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, RulesetVersion, VersionStatus
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can

@@ -1,5 +1,5 @@
 """Pits (written through ``casino.venues.services.pits``) and the scheduled changes of limits
-(read-only here: they are scheduled on the pit's floor view, ``casino.services.limits``)."""
+(read-only here: they are scheduled on the pit's floor view, ``casino.floor.services.limits``)."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ class DealerSpell(models.Model):
         END = "end", _("Table closed")
 
     session = models.ForeignKey(
-        "casino.TableSession", on_delete=models.PROTECT, related_name="spells"
+        "floor.TableSession", on_delete=models.PROTECT, related_name="spells"
     )
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     started_at = models.DateTimeField()

@@ -18,12 +18,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from casino import games
+from casino.floor.models import TableSession
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.rulesets.models import Ruleset
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, TableLimit, Venue

@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from casino.floor.models import TableSession
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import (
@@ -35,7 +36,6 @@ from casino.kernel.money import (
 )
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.models import TableSession
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.models.venues import (

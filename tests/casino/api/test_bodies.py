@@ -14,9 +14,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import Drop
-from casino.models import TableSession
-from casino.services.sessions import session_open
 from tests.casino.api import client_for, error_of
 
 pytestmark = pytest.mark.django_db

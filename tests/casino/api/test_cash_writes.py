@@ -8,8 +8,8 @@ import pytest
 
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import thresholds_approve, thresholds_propose
+from casino.floor.services.closing import session_close
 from casino.ledger.models import AuditEvent
-from casino.services.closing import session_close
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of
 from tests.factories import PlayerFactory, staff

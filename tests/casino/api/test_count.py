@@ -8,8 +8,8 @@ from decimal import Decimal as D
 import pytest
 
 from casino.count.models import DropBox
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.staff.roles import COUNT
 from tests.casino.api import client_for, error_of
 from tests.casino.days import end_gaming_day

@@ -31,10 +31,10 @@ from casino.cage.services.cash import (
     thresholds_approve,
     thresholds_propose,
 )
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import drop_record, session_open
 from casino.kernel.timezones import venue_zone
 from casino.reports.reconciliation import reconciliation
-from casino.services.closing import session_close
-from casino.services.sessions import drop_record, session_open
 from casino.staff.roles import CAGE, COUNT, MANAGER
 from tests.casino.api import NO_NIU, box, client_for, deal, error_of, settle
 from tests.factories import PlayerFactory, staff

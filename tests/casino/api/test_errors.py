@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Round, TableSession
+from casino.floor.models import Round, TableSession
 from tests.casino.api import (
     NIU_8,
     NIU_9,
@@ -368,7 +368,7 @@ def test_a_refusal_is_said_in_the_clients_language_with_the_same_words_as_the_co
         body = {"session": session_id, "dealer_cards": NIU_8, "boxes": list(boxes)}
         return dealer.post("/api/v1/rounds/", body, format="json", HTTP_ACCEPT_LANGUAGE=language)
 
-    # the floor's rule (casino.services.rounds.check_stake) and the game's (Niu Niu's Single)
+    # the floor's rule (casino.floor.services.rounds.check_stake) and the game's (Niu Niu's Single)
     low = post(box(1, NIU_9, single="5000"))
     assert error_of(low) == (400, "invalid", "boxes[0].bets.single")
     assert low.json()["detail"] == "tiền cược 5,000 dưới mức tối thiểu của bàn 10,000"

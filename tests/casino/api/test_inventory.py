@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import TableSession
+from casino.floor.models import TableSession
 from casino.staff.models import LoginAttempt
 from tests.casino.api import client_for, credentials, error_of, open_session
 

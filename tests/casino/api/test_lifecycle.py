@@ -10,8 +10,8 @@ from decimal import Decimal as D
 import pytest
 from rest_framework.test import APIClient
 
+from casino.floor.models import RoundStatus, TableSession
 from casino.ledger.models import AuditEvent, LedgerEntry
-from casino.models import RoundStatus, TableSession
 from casino.staff.logins import token_issue
 from tests.casino.api import (
     NIU_8,

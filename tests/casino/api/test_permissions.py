@@ -31,16 +31,16 @@ from casino.cage.services.slips import (
     slip_request,
 )
 from casino.count.models import DropBox
+from casino.floor.models import Bet, Box, Round, TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.rounds import round_create, round_settle, round_void_request
+from casino.floor.services.sessions import drop_record, session_open, shift_current
 from casino.games import BoxInput
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import Bet, Box, Round, TableSession
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close
-from casino.services.rounds import round_create, round_settle, round_void_request
-from casino.services.sessions import drop_record, session_open, shift_current
 from casino.staff.roles import (
     AUDITOR,
     CAGE,

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from casino.floor.models import Round, RoundStatus
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus
 from tests.casino.api import (
     NIU_9,
     NO_NIU,

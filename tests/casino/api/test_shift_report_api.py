@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from casino.floor.services.closing import session_close
 from casino.ledger.models import AuditEvent
 from casino.reports.models import ShiftReport
-from casino.services.closing import session_close
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of
 from tests.factories import staff

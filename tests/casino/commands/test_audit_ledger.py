@@ -7,11 +7,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from casino.floor.models import Bet, Box, Round, TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.integrity.models import CardTally, CategoryTally
 from casino.ledger.models import Account, LedgerEntry
-from casino.models import Bet, Box, Round, TableSession
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.simulation import chips_for, play
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import AuditEvent, Drop
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 from casino.staff.roles import COUNT
 from tests.casino.charts import chart_of
 from tests.casino.days import end_gaming_day

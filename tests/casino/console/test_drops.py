@@ -7,9 +7,9 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import drop_record, session_open
 from casino.ledger.models import Drop
-from casino.models import TableSession
-from casino.services.sessions import drop_record, session_open
 
 pytestmark = pytest.mark.django_db
 

@@ -13,12 +13,12 @@ from django.urls import reverse
 
 from casino.cage.services.slips import slip_request
 from casino.console.forms import read_chips
+from casino.floor.models import Round, TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.rounds import round_create
+from casino.floor.services.sessions import drop_record, session_open
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
-from casino.models import Round, TableSession
-from casino.services.closing import session_close
-from casino.services.rounds import round_create
-from casino.services.sessions import drop_record, session_open
 from tests.niuniu.test_console import NIU_9, preview_then_confirm, round_data
 
 pytestmark = pytest.mark.django_db

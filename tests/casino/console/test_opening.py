@@ -8,9 +8,9 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
-from casino.models import TableSession
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.cage.models import Slip
-from casino.models import Round
-from casino.services.sessions import session_open
+from casino.floor.models import Round
+from casino.floor.services.sessions import session_open
 from tests.niuniu.test_console import HX, NIU_9, preview_then_confirm, round_data, url
 
 pytestmark = pytest.mark.django_db
@@ -98,8 +98,8 @@ def test_supervisors_read_the_floor_in_the_admin_and_nothing_else(client, floor,
     signed_in(client, floor.supervisor)
     assert client.get(reverse("admin:index")).status_code == 200
     for model in (
-        "casino_tablesession",
-        "casino_round",
+        "floor_tablesession",
+        "floor_round",
         "cage_slip",
         "venues_table",
         "players_player",

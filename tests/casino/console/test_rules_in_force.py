@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from casino.models import Round
+from casino.floor.models import Round
 from casino.rules import rules_in_force
 from casino.rulesets.services import (
     version_activate,

@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from casino.cage.models import Slip
 from casino.cage.services.slips import slip_issue, slip_request
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import AuditEvent, LedgerEntry
-from casino.models import TableSession
-from casino.services.sessions import session_open
 from casino.venues.services.venues import venue_update
 from tests.factories import niuniu_table
 

@@ -17,12 +17,12 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
+from casino.floor.models import Round
+from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Forbidden
 from casino.ledger.models import AuditEvent
-from casino.models import Round
 from casino.rulesets.models import VersionStatus
-from casino.services.rounds import round_create, round_settle
 from casino.staff.models import StaffPin
 from casino.staff.pins import pin_set
 from casino.staff.roles import DEALER, MANAGER, grant

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.cage.models import Slip
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
 from tests.factories import staff
 from tests.niuniu.test_console import (  # noqa: F401 (re-exported for other tests)

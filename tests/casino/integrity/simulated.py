@@ -12,6 +12,8 @@ from decimal import Decimal
 from django.utils import timezone
 
 from casino import games
+from casino.floor.models import BetTally
+from casino.floor.services.rounds import _rules_in_force
 from casino.games import BoxInput
 from casino.integrity.tallies import (
     round_counts,
@@ -19,8 +21,6 @@ from casino.integrity.tallies import (
     write_category_tallies,
 )
 from casino.kernel.cards import DECK, format_cards
-from casino.models import BetTally
-from casino.services.rounds import _rules_in_force
 
 STAKE = Decimal("100000")
 

@@ -26,15 +26,15 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
+from casino.floor.models import BetTally
+from casino.floor.services.sessions import session_open
 from casino.integrity.models import CardTally, CategoryTally, IntegrityResult
 from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.runs import FDR, integrity_run
 from casino.integrity.tallies import write_card_tallies, write_category_tallies
 from casino.kernel.cards import DECK
-from casino.models import BetTally
 from casino.reports.cells import rates_of
 from casino.rules import rules_in_force
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
 from casino.venues.services.pits import pit_create
 from tests.factories import PlayerFactory, niuniu_table, staff

@@ -8,11 +8,11 @@ import math
 
 import pytest
 
+from casino.floor.services.sessions import session_open
 from casino.integrity import statistics as st
 from casino.integrity.group_tests import CARD_MINIMUM, run_tests
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.runs import integrity_run
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.factories import PlayerFactory, niuniu_table, staff

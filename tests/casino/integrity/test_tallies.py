@@ -6,10 +6,10 @@ from decimal import Decimal as D
 
 import pytest
 
+from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.games import BoxInput
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT
-from casino.services.rounds import round_create, round_settle, round_void
 from tests.factories import PlayerFactory
 
 NIU_9 = "KS QS 5H 4H TC"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from casino.models import Round, RoundStatus
+from casino.floor.models import Round, RoundStatus
 from tests.casino.console.test_views import (
     HX,
     NIU_9,

@@ -41,17 +41,17 @@ import pytest
 from django.db import transaction
 
 from casino.cage.services.slips import slip_request, slip_void
+from casino.floor.models import Bet, Box, Round, RoundStatus
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.rounds import round_create, round_settle, round_void, round_void_request
+from casino.floor.services.sessions import session_open
+from casino.floor.services.tallies import tally_rebuild
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet, Box, Round, RoundStatus
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.rulesets.models import Ruleset
-from casino.services.closing import session_close, session_figures
-from casino.services.rounds import round_create, round_settle, round_void, round_void_request
-from casino.services.sessions import session_open
-from casino.services.tallies import tally_rebuild
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift, Table

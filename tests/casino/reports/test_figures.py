@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
+from casino.floor.models import Bet
 from casino.ledger.models import LedgerEntry
-from casino.models import Bet
 from casino.reports.figures import note_text, shift_figures, theoretical_note
 from casino.reports.models import ShiftReportCell
 from casino.reports.sections import figure_line, fluctuation

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from openpyxl import load_workbook
 
 from casino.cage.models import Slip
-from casino.models import Round
+from casino.floor.models import Round
 from casino.players.models import Player
 from casino.reports import outputs, services
 from casino.venues.models import Venue

@@ -15,12 +15,12 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity.models import IntegrityResult
 from casino.integrity.runs import integrity_run
-from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.sessions import session_open
 from casino.staff.roles import DEALER, MANAGER
 from casino.venues.models import Pit
 from casino.venues.services.rotation import dealer_relieve

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from casino.models import BetTally
+from casino.floor.models import BetTally
 from casino.reports import periods
 from casino.reports.periods import period_figures, period_of
 from casino.venues.models import Shift

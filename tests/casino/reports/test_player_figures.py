@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import figures
-from casino.models import BetTally
+from casino.floor.models import BetTally
 from casino.players.ratings import player_history
 from casino.reports import outputs, selectors, services
 from casino.reports.kinds import fee_games

@@ -24,9 +24,9 @@ from django.utils import translation
 from casino import figures
 from casino.cage.models import CashTransaction
 from casino.count.services import count_close, count_record
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close
 from casino.ledger.models import LedgerEntry
-from casino.models import TableSession
-from casino.services.closing import session_close
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT
 from casino.templatetags.console_tags import money, signed_money

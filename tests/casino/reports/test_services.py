@@ -12,9 +12,9 @@ from celery.exceptions import Retry
 from django.db import OperationalError, connection
 from django.utils import timezone
 
+from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden
 from casino.ledger.models import AuditEvent
-from casino.models import TableSession
 from casino.reports import outputs, services
 from casino.reports.models import ShiftReport
 from casino.tasks import shift_report_build_task

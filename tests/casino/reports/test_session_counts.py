@@ -8,10 +8,10 @@ from decimal import Decimal as D
 import pytest
 from django.template.loader import render_to_string
 
+from casino.floor.services.closing import session_close
+from casino.floor.services.sessions import session_open
 from casino.reports.listings import section_sessions
 from casino.reports.outputs import SESSION_COLUMNS, present
-from casino.services.closing import session_close
-from casino.services.sessions import session_open
 
 pytestmark = pytest.mark.django_db
 

@@ -8,13 +8,13 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, F, Q, Sum
 
+from casino.floor.models import Bet, Box, Round, TableSession
+from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.tallies import integrity_differences, integrity_rebuild
 from casino.ledger.models import LedgerEntry
-from casino.models import Bet, Box, Round, TableSession
 from casino.reports.models import ShiftReport
-from casino.services.tallies import tally_differences
 from casino.venues.models import Shift
 
 pytestmark = pytest.mark.django_db

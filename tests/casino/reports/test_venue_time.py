@@ -20,18 +20,18 @@ from django.db.models import Value
 from django.urls import reverse
 from django.utils import timezone
 
+from casino.floor.models import BetTally
+from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.sessions import session_open
+from casino.floor.services.tallies import tally_differences
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
 from casino.ledger.models import AuditEvent
-from casino.models import BetTally
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.services import version_approve, version_content_hash
-from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.sessions import session_open
-from casino.services.tallies import tally_differences
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import Shift
 from niuniu.models import NiuNiuRulesetVersion
@@ -155,21 +155,21 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     admin = django_user_model.objects.create_superuser("root", password="x")
     client.force_login(admin)
     # the venues are in two zones: each row says its own
-    page = client.get(reverse("admin:casino_round_changelist")).content.decode()
+    page = client.get(reverse("admin:floor_round_changelist")).content.decode()
     assert "2026-12-01 15:40 (Asia/Kolkata)" in page
     assert "2026-12-01 16:20 (Asia/Kolkata)" in page
     page = client.get(reverse("admin:venues_shift_changelist")).content.decode()
     assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
     for model in (
         "ledger_auditevent",
-        "casino_tablesession",
+        "floor_tablesession",
         "cage_slip",
         "ledger_ledgerentry",
         "venues_gamingday",
     ):
         assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200
     # a round's page is in its venue's zone, its time fields labelled with it
-    page = client.get(reverse("admin:casino_round_change", args=[rounds[0].pk])).content.decode()
+    page = client.get(reverse("admin:floor_round_change", args=[rounds[0].pk])).content.decode()
     assert "Settled at (Asia/Kolkata)" in page
     assert "3:40 p.m." in page
     assert "10:10 a.m." not in page
@@ -177,7 +177,7 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     # a manager of the one venue reads its zone in the columns' titles
     manager = staff("k-manager", MANAGER, venue)
     client.force_login(manager)
-    page = client.get(reverse("admin:casino_round_changelist")).content.decode()
+    page = client.get(reverse("admin:floor_round_changelist")).content.decode()
     assert "Settled at (Asia/Kolkata)" in page
     assert "2026-12-01 15:40<" in page
 

@@ -14,11 +14,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from casino.cage.services.slips import slip_request, slip_void
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.sessions import (
+    SESSION_TOTAL_LIMIT,
+    drop_record,
+    drop_reverse,
+    session_open,
+)
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import Account, AuditEvent, Drop, EntryKind, LedgerEntry
-from casino.models import Round, RoundStatus, TableSession
-from casino.services.closing import session_close, session_figures
-from casino.services.sessions import SESSION_TOTAL_LIMIT, drop_record, drop_reverse, session_open
 from tests.casino.slips import slip_post
 from tests.factories import niuniu_table
 

@@ -21,9 +21,9 @@ from casino.cage.services.cash import (
     thresholds_approve,
     thresholds_propose,
 )
+from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import AuditEvent
-from casino.services.sessions import session_open
 from tests.factories import PlayerFactory, niuniu_table
 
 pytestmark = pytest.mark.django_db

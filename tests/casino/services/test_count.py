@@ -13,13 +13,13 @@ from casino.count.models import BoxCount, CountDay, DropBox
 from casino.count.reopening import count_reopen
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.ledger.models import Account, AuditEvent, Drop, LedgerEntry
-from casino.models import TableSession
-from casino.services.closing import session_close, session_figures
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import drop_record, drop_reverse, session_open
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT, DEALER, SUPERVISOR, forget
 from casino.venues.services.venues import venue_update

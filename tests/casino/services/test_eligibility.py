@@ -15,11 +15,12 @@ from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.console import forms
 from casino.console.selectors import players_by_number
+from casino.floor.models import Round
+from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
 from casino.ledger.models import AuditEvent
-from casino.models import Round
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.eligibility import (
     Activity,
@@ -29,7 +30,6 @@ from casino.players.eligibility import (
 )
 from casino.players.models import Comp, Player
 from casino.players.services import player_bar, player_unbar
-from casino.services.rounds import round_create, round_settle
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import NIU_8, NO_NIU, box, client_for, error_of, round_body
 from tests.factories import PlayerFactory, staff

@@ -15,9 +15,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.floor.models import Bet, RoundStatus
+from casino.floor.services.rounds import round_create, round_result, round_settle, round_void
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
-from casino.models import Bet, RoundStatus
 from casino.rules import version_in_force
 from casino.rulesets.services import (
     version_activate,
@@ -26,7 +27,6 @@ from casino.rulesets.services import (
     version_content_hash,
     version_record_edit,
 )
-from casino.services.rounds import round_create, round_result, round_settle, round_void
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion
 from niuniu.services import version_save_draft

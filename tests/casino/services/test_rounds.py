@@ -8,17 +8,17 @@ import pytest
 from django.db import DatabaseError, transaction
 from django.db.models import Sum
 
-from casino.games import BoxInput
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.ledger.models import Account, LedgerEntry
-from casino.models import Bet, RoundStatus
-from casino.services.rounds import (
+from casino.floor.models import Bet, RoundStatus
+from casino.floor.services.rounds import (
     round_create,
     round_settle,
     round_void,
     round_void_approve,
     round_void_request,
 )
+from casino.games import BoxInput
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.ledger.models import Account, LedgerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,7 @@ def test_a_box_posts_one_result_and_one_commission_pair(floor, session):
 def test_a_round_of_a_closed_session_cannot_be_voided(floor, session):
     round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
     round_settle(round_=round_, user=floor.dealer, key="k")
-    from casino.services.closing import session_close
+    from casino.floor.services.closing import session_close
 
     session_close(
         session=session,
@@ -280,7 +280,7 @@ def test_a_second_void_request_by_someone_else_is_a_conflict(floor, session):
 def test_a_stake_is_refused_with_the_rule_that_refuses_it(floor, stake, unit, reason):
     from decimal import Decimal
 
-    from casino.services.rounds import check_stake
+    from casino.floor.services.rounds import check_stake
     from casino.venues.models import TableLimit
 
     limit = TableLimit.objects.get(table=floor.table, bet_type="single")

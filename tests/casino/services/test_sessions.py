@@ -9,13 +9,13 @@ from django.db.models import Sum
 
 from casino.cage.models import SlipStatus
 from casino.cage.services.slips import slip_issue, slip_request, slip_void
+from casino.floor.models import TableSession
+from casino.floor.services.closing import session_close, session_reconcile
+from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.sessions import drop_record, session_open
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import Account, LedgerEntry
-from casino.models import TableSession
-from casino.services.closing import session_close, session_reconcile
-from casino.services.rounds import round_create, round_settle
-from casino.services.sessions import drop_record, session_open
 from tests.casino.slips import slip_post
 
 pytestmark = pytest.mark.django_db

@@ -12,17 +12,17 @@ from django.test.utils import CaptureQueriesContext
 
 from casino import games
 from casino.console.services import round_confirm
-from casino.games import BoxInput
-from casino.kernel.errors import Conflict
-from casino.ledger.models import Account, LedgerEntry
-from casino.ledger.services import UnbalancedPosting, ledger_post
-from casino.models import Bet, Round, RoundStatus
-from casino.services.rounds import (
+from casino.floor.models import Bet, Round, RoundStatus
+from casino.floor.services.rounds import (
     round_create,
     round_create_written,
     round_settle,
     round_settle_written,
 )
+from casino.games import BoxInput
+from casino.kernel.errors import Conflict
+from casino.ledger.models import Account, LedgerEntry
+from casino.ledger.services import UnbalancedPosting, ledger_post
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.db import connection
 
 from casino.cage.models import Slip
 from casino.cage.services.slips import slip_request
-from casino.models import TableSession
-from casino.services.sessions import session_open
+from casino.floor.models import TableSession
+from casino.floor.services.sessions import session_open
 from tests.factories import niuniu_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

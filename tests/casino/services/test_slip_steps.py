@@ -28,10 +28,10 @@ from casino.cage.services.slips import (
     slip_steps,
     slip_void,
 )
+from casino.floor.models import TableSession
+from casino.floor.services.closing import check_closable, session_close
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.models import TableSession
-from casino.services.closing import check_closable, session_close
 from casino.staff.roles import CAGE, SUPERVISOR, grant
 from casino.venues.models import Venue
 from casino.venues.services.venues import venue_update

@@ -11,12 +11,12 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import Count, Sum
 
+from casino.floor.models import Bet, BetTally, RoundStatus, SeatTally
+from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.sessions import session_open
+from casino.floor.services.tallies import tally_differences, tally_rebuild
 from casino.games import BoxInput
 from casino.kernel.timezones import local_hour, venue_zone
-from casino.models import Bet, BetTally, RoundStatus, SeatTally
-from casino.services.rounds import round_create, round_settle, round_void
-from casino.services.sessions import session_open
-from casino.services.tallies import tally_differences, tally_rebuild
 from casino.simulation import play
 from tests.factories import PlayerFactory
 

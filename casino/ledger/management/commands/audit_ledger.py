@@ -1,6 +1,6 @@
 """Verify the ledger: every round, slip and drop sums to zero, every closed session reconciles.
 
-``--tallies`` also checks that the reports' tallies (casino.services.tallies) hold exactly
+``--tallies`` also checks that the reports' tallies (casino.floor.services.tallies) hold exactly
 the settled rounds' bets and seats, each bet in the hour on its venue's clocks it settled
 in (tallies bucketed by the UTC hour before hours were local show as differences at a
 venue half an hour off UTC: ``manage.py rebuild_tallies --venue CODE`` makes them again),
@@ -21,12 +21,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import DecimalField, Exists, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from casino.floor.models import Box, Round, RoundStatus, TableSession
+from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.tallies import integrity_differences
 from casino.kernel.progress import command_progress
 from casino.ledger.models import Account, LedgerEntry
-from casino.models import Box, Round, RoundStatus, TableSession
-from casino.services.tallies import tally_differences
 
 ZERO = Value(0, output_field=DecimalField())
 

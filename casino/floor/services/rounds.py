@@ -26,6 +26,9 @@ from casino.compiled import (
     Compiled,
     lock_by_key,
 )
+from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
+from casino.floor.services.sessions import lock_open_session
+from casino.floor.services.tallies import tally_settled, tally_voided
 from casino.games import BoxInput, RoundResult
 from casino.integrity.tallies import integrity_tally
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -35,14 +38,11 @@ from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.limits import Limit, in_force, with_limits_in_force
-from casino.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
 from casino.rules import rules_in_force, rules_of_round
 from casino.selectors import barred_on
-from casino.services.sessions import lock_open_session
-from casino.services.tallies import tally_settled, tally_voided
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import TableLimit
 from casino.venues.services.rotation import check_may_deal

@@ -13,9 +13,9 @@ from django.db.models import Case, Count, DecimalField, F, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.kernel.timezones import LocalHour
-from casino.models.floor import TableSession
 from casino.venues.models import Shift, Table, Venue
 
 
@@ -52,7 +52,7 @@ class BetSums(models.Model):
 
 class BetTally(BetSums):
     """The settled bets of a table session summed per local hour, player, ruleset version and
-    bet type, kept up to date as rounds settle and are voided (casino.services.tallies).
+    bet type, kept up to date as rounds settle and are voided (casino.floor.services.tallies).
 
     A shift report copies its shift's tallies into its cells instead of summing millions of
     bets; ``manage.py audit_ledger --tallies`` checks them against the bets.
@@ -67,6 +67,7 @@ class BetTally(BetSums):
     )
 
     class Meta:
+        db_table = "casino_bettally"  # its name before the floor had its own app
         ordering = ["session", "hour"]
         constraints = [
             # The key the settlement's upsert names (a member-less box is player 0).
@@ -103,6 +104,7 @@ class SeatTally(models.Model):
     last_settled_at = models.DateTimeField()
 
     class Meta:
+        db_table = "casino_seattally"  # its name before the floor had its own app
         ordering = ["session", "player"]
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="seat_tally_key"),

@@ -112,6 +112,7 @@ class TableSession(models.Model):
     )
 
     class Meta:
+        db_table = "casino_tablesession"  # its name before the floor had its own app
         verbose_name = _("table session")
         verbose_name_plural = _("table sessions")
         ordering = ["-opened_at"]

@@ -1,4 +1,4 @@
-"""Opening table sessions, shifts, the drop (closing: ``casino.services.closing``).
+"""Opening table sessions, shifts, the drop (closing: ``casino.floor.services.closing``).
 
 Locking: a session's writes lock its ``TableSession`` row first (``select_for_update``);
 opening locks the ``Table`` row so two openings of one table cannot both succeed.
@@ -18,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.compiled import lock_by_key
 from casino.count.boxes import dropbox_attach
+from casino.floor.models import TableSession
+from casino.floor.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import (
@@ -30,8 +32,6 @@ from casino.kernel.money import (
 from casino.ledger.audit import audit_record
 from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.models import TableSession
-from casino.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Table
 from casino.venues.services.gaming_days import shift_at

@@ -1,8 +1,8 @@
 """The floor's models, one module per part; import them from here."""
 
-from casino.models.floor import TableSession
-from casino.models.rounds import Bet, Box, Round, RoundStatus
-from casino.models.tallies import BetTally, SeatTally
+from casino.floor.models.rounds import Bet, Box, Round, RoundStatus
+from casino.floor.models.sessions import TableSession
+from casino.floor.models.tallies import BetTally, SeatTally
 
 __all__ = [
     "Bet",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from casino.cage.models import Slip, SlipStatus
-from casino.models import TableSession
+from casino.floor.models import TableSession
 from casino.venues.models import Table
 
 #: The states of a session whose closing count stands as its table's inventory.

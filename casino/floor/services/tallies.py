@@ -28,8 +28,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, F, Max, Min, QuerySet
 
-from casino.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally
-from casino.models.tallies import BET_KEYS, BET_SUMS
+from casino.floor.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally
+from casino.floor.models.tallies import BET_KEYS, BET_SUMS
 
 #: The columns of ``bet_tally_key``, as its unique index spells them.
 BET_CONFLICT = (

@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.kernel.money import RATE_DECIMAL_PLACES, RATE_MAX_DIGITS
-from casino.models.floor import TableSession
 from casino.rulesets.models import Ruleset
 
 
@@ -98,6 +98,7 @@ class Round(models.Model):
     voided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("voided at"))
 
     class Meta:
+        db_table = "casino_round"  # its name before the floor had its own app
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         ordering = ["session", "number"]
@@ -145,6 +146,7 @@ class Box(models.Model):
     quit = models.BooleanField(default=False, verbose_name=_("quit the round"))
 
     class Meta:
+        db_table = "casino_box"  # its name before the floor had its own app
         verbose_name = _("box")
         verbose_name_plural = _("boxes")
         ordering = ["round", "position"]
@@ -178,6 +180,7 @@ class Bet(models.Model):
     net = money_field(null=True, blank=True, help_text=_("The player's result: + won, - lost."))
 
     class Meta:
+        db_table = "casino_bet"  # its name before the floor had its own app
         ordering = ["box", "bet_type"]
         constraints = [
             models.UniqueConstraint(fields=["box", "bet_type"], name="bet_type_per_box"),

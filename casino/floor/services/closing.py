@@ -17,19 +17,19 @@ from django.utils.translation import gettext_lazy as _
 from casino import figures as figures_
 from casino import games
 from casino.cage.models import Slip, SlipStatus, slip_label
-from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.kernel.money import written
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
-from casino.models import Round, RoundStatus, TableSession
-from casino.reports.services import shift_report_schedule_if_done
-from casino.services.sessions import (
+from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.sessions import (
     MAX_AMOUNT,
     check_co_signers,
     chips_total,
     drop_record,
     lock_open_session,
 )
+from casino.kernel.errors import Conflict, Forbidden, InvalidInput
+from casino.kernel.money import written
+from casino.ledger.audit import audit_record
+from casino.ledger.models import AuditAction
+from casino.reports.services import shift_report_schedule_if_done
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.services.rotation import spell_last_ends
 
