@@ -21,12 +21,12 @@ from baccarat.models import BaccaratRulesetVersion
 from baccarat.selectors import cached_snapshot
 from baccarat.services import venue_ruleset_from_preset
 from casino.floor.models import TableSession
+from casino.floor.rules import version_in_force
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, Card, format_cards
 from casino.players.models import Player
-from casino.rules import version_in_force
 from casino.rulesets.models import Ruleset
 from casino.simulation import chips_for, play
 from casino.venues.models import TableLimit, Venue

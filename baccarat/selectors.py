@@ -12,8 +12,8 @@ from django.db.models import Max, Subquery, Sum
 from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion, Collection, CommissionCollection, Shoe
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
+from casino.floor.rules import version_in_force
 from casino.kernel.money import Rounding
-from casino.rules import version_in_force
 from casino.rulesets.models import Ruleset
 
 #: The most seats at a table; positions beyond are players betting behind (docs/RULES.md).

@@ -70,7 +70,7 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from casino.console.selectors import screen_for
+    from casino.floor.console.selectors import screen_for
     from casino.floor.services.sessions import session_open
     from casino.kernel.cards import DECK, format_cards
     from casino.staff.roles import DEALER, SUPERVISOR

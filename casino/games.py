@@ -39,8 +39,8 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from django.utils.functional import StrOrPromise
     from rest_framework.serializers import Serializer
 
-    from casino.console.round import ConsoleEntry
-    from casino.console.selectors import Screen
+    from casino.floor.console.round import ConsoleEntry
+    from casino.floor.console.selectors import Screen
     from casino.floor.models import Round, TableSession
     from casino.rulesets.admin.house_edge import HouseEdgeRow
     from casino.venues.models import Venue
@@ -130,13 +130,13 @@ class LedgerLine:
 
 
 class GameConsole(Protocol):
-    """The game's round screen in the dealer's console (the shell in ``casino.console``
+    """The game's round screen in the dealer's console (the shell in ``casino.floor.console``
     renders whatever screen the table's game registers).
 
     The shell mounts ``urls()`` (the screen's live partials) under ``/console/`` (their
     names in its ``console`` namespace), renders ``screen`` at ``sessions/<id>/``, and
     serves the preview and the Confirm itself (``console:preview``, ``console:confirm``:
-    ``casino.console.round``) with the game's reading of the entry, its preview and its
+    ``casino.floor.console.round``) with the game's reading of the entry, its preview and its
     template; the history shows a round's boxes with the game's two templates.
     A game that deals no rounds (``settles_rounds`` False) renders its own page at
     ``screen`` (and its ``urls``); its round hooks are never called.
@@ -171,7 +171,7 @@ class GameConsole(Protocol):
         ...
 
     def screen(self, request: HttpRequest, session: TableSession) -> HttpResponse:
-        """The whole round screen of the session (``casino.console.round.whole_screen``)."""
+        """The whole round screen of the session (``casino.floor.console.round.whole_screen``)."""
         ...
 
     def entry_in(self, data: Mapping[str, str]) -> bool:

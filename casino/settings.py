@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A locked console refuses its login's every request; a PIN's login is the console's only.
-    "casino.console.terminal.TerminalMiddleware",
+    "casino.floor.console.terminal.TerminalMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -187,13 +187,13 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/console/"
 # A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
 # a session that no login set. The console locks after CONSOLE_IDLE_MINUTES idle, in the
-# page and on the server (casino/console/terminal.py).
+# page and on the server (casino/floor/console/terminal.py).
 SESSION_COOKIE_AGE = 12 * 3600
 CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 # A fluctuation investigation is due this many days after the report that flagged it opens
 # it (casino/integrity/investigations.py); past it, the dashboard lists it as overdue.
 INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
-# The floor view (casino/console/floor.py) flags an open table with no round for
+# The floor view (casino/floor/console/floor.py) flags an open table with no round for
 # FLOOR_IDLE_MINUTES and a fill or credit waiting for the cage for FLOOR_SLIP_WAIT_MINUTES.
 FLOOR_IDLE_MINUTES = float(os.environ.get("FLOOR_IDLE_MINUTES", "10"))
 FLOOR_SLIP_WAIT_MINUTES = float(os.environ.get("FLOOR_SLIP_WAIT_MINUTES", "15"))

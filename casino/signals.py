@@ -14,7 +14,7 @@ from django.db.models import Min
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from casino.console.terminal import login_starts_afresh
+from casino.floor.console.terminal import login_starts_afresh
 from casino.venues.models import Venue
 from casino.venues.models.venues import DEFAULT_SESSION_HOURS
 

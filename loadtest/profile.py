@@ -205,9 +205,9 @@ BUCKETS = {
     ("casino/floor/services/rounds.py", "round_settle_written"): (
         "service round_settle (evaluate, post)"
     ),
-    ("casino/selectors.py", "round_view"): "selector round_view (the answer's round, twice)",
-    ("casino/selectors.py", "round_get"): "selector round_get (the settle's lookup)",
-    ("casino/selectors.py", "session_get"): "selector session_get (the create's lookup)",
+    ("casino/floor/selectors.py", "round_view"): "selector round_view (the answer's round, twice)",
+    ("casino/floor/selectors.py", "round_get"): "selector round_get (the settle's lookup)",
+    ("casino/floor/selectors.py", "session_get"): "selector session_get (the create's lookup)",
     ("rest_framework/serializers.py", "data"): "DRF serializers: input and output",
     ("rest_framework/authentication.py", "authenticate"): "DRF token authentication",
     ("casino/api/permissions.py", "has_permission"): "role check (groups)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 
-from casino.rules import version_in_force
+from casino.floor.rules import version_in_force
 from casino.rulesets.models import Ruleset
 from maubinh import engine
 from maubinh.models import MauBinhRulesetVersion

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from django.db.models import Prefetch
 
-from casino.rules import version_in_force
+from casino.floor.rules import version_in_force
 from casino.rulesets.models import Ruleset
 from niuniu import engine
 from niuniu.engine.rules import BetType, BonusPredicate

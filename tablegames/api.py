@@ -11,12 +11,12 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
 from casino.api.base import ApiView, errors, id_field, not_found
-from casino.api.serializers.day import RatingSerializer
 from casino.api.serializers.fields import MoneyField, RateField
 from casino.api.views.common import found, parse
+from casino.floor import selectors
 from casino.kernel.timezones import venue_zone
+from casino.reports.api.day_serializers import RatingSerializer
 from casino.rulesets.api.serializers import RulesetVersionSerializer
 from casino.staff.policy import Capability
 from tablegames.models import Rating

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from casino import figures
+from casino.floor import figures
 from casino.floor.models import TableSession
 from casino.games import GameReports, RatedPlay
 from casino.rulesets.models import VersionStatus
@@ -106,7 +106,7 @@ class TableGamesReports(GameReports):
         }
         if not tables:
             return {"tables": [], "games": [], "players": []}
-        # Win by count with the count's drops (``casino.figures.with_count``).
+        # Win by count with the count's drops (``casino.floor.figures.with_count``).
         counted = figures.sessions_counted(sessions)
         win: dict[str, Decimal] = defaultdict(Decimal)
         for s in sessions:

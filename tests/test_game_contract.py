@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
-from casino.console.selectors import screen_for
+from casino.floor.console.selectors import screen_for
 from casino.floor.models import Round, RoundStatus
 from casino.floor.services.sessions import session_open
 from casino.ledger.models import LedgerEntry

@@ -30,7 +30,7 @@ def test_the_import_contracts_hold():
 
 
 #: Contracts between the domain apps that hold for direct imports only, while the floor
-#: (``casino.floor``, ``casino.console``) and the API's shell (``casino.api``) still import
+#: (``casino.floor``, ``casino.floor.console``) and the API's shell (``casino.api``) still import
 #: the apps above them and so links every app to every other indirectly
 #: (docs/ARCHITECTURE.md, "Apps"). Each comes off this list when the core is split.
 DIRECT_ONLY = {

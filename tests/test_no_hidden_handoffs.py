@@ -31,7 +31,7 @@ FRAMEWORK_ATTRIBUTES = {
 
 
 #: Private attributes set on another object in Django's own ways: a model instance's
-#: ``_state`` (made the saved row's), the prefetch cache ``casino.outcomes.with_bets`` fills
+#: ``_state`` (made the saved row's), the prefetch cache ``casino.floor.outcomes.with_bets`` fills
 #: as ``prefetch_related`` does, and a user's roles and venues kept for the request as
 #: Django's ``ModelBackend`` keeps its permissions (``casino.staff.roles.remember_access``).
 DJANGO_WAYS = {

@@ -65,7 +65,7 @@ MORE_SERVICES = ["casino.players.comps"]
 def _service_modules() -> Iterator[types.ModuleType]:
     for found in pkgutil.iter_modules(casino.floor.services.__path__):
         yield importlib.import_module(f"casino.floor.services.{found.name}")
-    yield importlib.import_module("casino.console.services")
+    yield importlib.import_module("casino.floor.console.services")
     for config in django_apps.get_app_configs():
         name = f"{config.name}.services"
         if not config.name.startswith("casino.") or not importlib.util.find_spec(name):
@@ -165,7 +165,7 @@ def _create_written(w: World) -> Any:
 
 
 def _confirm(w: World) -> Any:
-    from casino.console.services import round_confirm
+    from casino.floor.console.services import round_confirm
 
     return round_confirm(
         session=w.session, user=w.floor.dealer, dealer_cards=NIU_8, boxes=w.boxes(), key="k" * 32
@@ -198,7 +198,7 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
-    "casino.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
+    "casino.floor.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
     "casino.players.comps.comp_issue": [(_comp, Activity.COMP, True)],
     "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],
 }

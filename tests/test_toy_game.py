@@ -124,7 +124,7 @@ TOY_APP = {
 
         from django.shortcuts import render
 
-        from casino.console import round as rounds
+        from casino.floor.console import round as rounds
         from casino.games import BoxInput
 
 

@@ -19,7 +19,7 @@ from baccarat import engine
 from baccarat.adapter import deal_message
 from baccarat.console.labels import CARD_FIELDS, card_field_label, winner_label
 from baccarat.engine import Coup, DealError, Hand, Progress
-from casino.console import forms
+from casino.floor.console import forms
 from casino.kernel.cards import Card, parse_cards
 
 FIRST_FOUR = CARD_FIELDS[:4]

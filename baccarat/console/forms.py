@@ -27,9 +27,9 @@ from baccarat.console.labels import (
     card_field_label,
     seat_label,
 )
-from casino.console import forms
-from casino.console.round import box_of_field
-from casino.console.selectors import Screen
+from casino.floor.console import forms
+from casino.floor.console.round import box_of_field
+from casino.floor.console.selectors import Screen
 from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.errors import ServiceError

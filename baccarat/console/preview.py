@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from baccarat.console.labels import bet_label, seat_label, winner_label
-from casino.console.round import Totals
+from casino.floor.console.round import Totals
 from casino.games import BetResult, RoundResult
 from casino.players.models import Player
 

@@ -14,9 +14,9 @@ from baccarat.console import forms, preview, views
 from baccarat.console.labels import bet_label
 from baccarat.engine import Collection
 from baccarat.selectors import commission_owed, current_shoe_number
-from casino.console import round as rounds
-from casino.console import selectors
-from casino.console.selectors import Screen
+from casino.floor.console import round as rounds
+from casino.floor.console import selectors
+from casino.floor.console.selectors import Screen
 from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
 from casino.players.models import Player

@@ -9,7 +9,7 @@ The screen is one template (``baccarat/console/round.html``) with partials:
 - ``stakes`` (GET ``baccarat/stakes/?box=N``): one seat's stakes against the table's limits;
 - ``player`` (GET ``baccarat/player/?box=N``): the player of a membership number as typed;
 - ``preview`` and ``round``: the settlement preview and the Confirm, the floor's own views
-  (``casino.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
+  (``casino.floor.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
   reading of the form;
 - ``round`` again after "New shoe" (POST ``baccarat/shoe/``, ``baccarat.services.shoe_start``)
   and "Collect commission" (POST ``baccarat/commission/``, ``commission_collect``), with what
@@ -29,11 +29,11 @@ from django.views.decorators.http import require_GET, require_POST
 from baccarat.console import deal_entry, forms
 from baccarat.console.labels import seat_label
 from baccarat.services import commission_collect, shoe_start
-from casino.console import round as rounds
-from casino.console import selectors
-from casino.console.access import closed, game_only
-from casino.console.forms import read_player
-from casino.console.selectors import Screen
+from casino.floor.console import round as rounds
+from casino.floor.console import selectors
+from casino.floor.console.access import closed, game_only
+from casino.floor.console.forms import read_player
+from casino.floor.console.selectors import Screen
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, ServiceError
 from casino.kernel.money import venue_money

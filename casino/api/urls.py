@@ -4,11 +4,12 @@ from django.urls import path, re_path
 
 from casino import games
 from casino.api import auth, views
-from casino.api.views import day, reports
 from casino.cage import api as cash
 from casino.count import api as count
 from casino.ledger import api as audit
 from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
+from casino.reports.api import day
+from casino.reports.api import shift_reports as reports
 from casino.rulesets.api import views as rulesets
 from casino.venues.api import views as venues
 

@@ -20,12 +20,12 @@ from rest_framework.response import Response
 
 from casino.api.base import ApiView, errors, not_found
 from casino.api.views.common import parse
-from casino.api.views.sessions import co_signer
 from casino.count import selectors
 from casino.count import serializers as s
 from casino.count.models import DropBox
 from casino.count.reopening import count_reopen
 from casino.count.services import count_close, count_record
+from casino.floor.api.sessions import co_signer
 from casino.staff.policy import Capability
 from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 from casino.venues.models import Venue

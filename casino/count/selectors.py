@@ -1,7 +1,7 @@
 """What the count's screens read: the venues a user counts at or reads the count of, a
 gaming day's drop boxes with their counts, and the win per table and gaming day.
 
-The figures are defined once, in ``casino.figures``. Win per table and gaming day =
+The figures are defined once, in ``casino.floor.figures``. Win per table and gaming day =
 closer - opener + credits - fills + drop (win by count), where the opener
 is the first session's opening count, the closer the last session's closing count, the
 fills and credits the verified slips of the day's sessions, and the drop every drop of
@@ -22,9 +22,9 @@ from typing import Any
 
 from django.db.models import Sum
 
-from casino import figures
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
+from casino.floor import figures
 from casino.floor.models import BetTally, TableSession
 from casino.ledger.models import Drop
 from casino.staff.policy import Capability, holders_at

@@ -12,7 +12,7 @@ from casino.api.serializers.fields import (
     chip_count,
     person,
 )
-from casino.api.serializers.sessions import CredentialsSerializer
+from casino.floor.api.session_serializers import CredentialsSerializer
 
 
 class OtherInstrumentSerializer(serializers.Serializer):

@@ -20,7 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino.console.access import (
+from casino.count import selectors
+from casino.count.contents import MAX_WHAT, count_differences
+from casino.count.duties import may_reopen_count
+from casino.count.models import DropBox
+from casino.count.reopening import count_reopen
+from casino.count.services import MAX_REASON, count_close, count_record, counter_refusal
+from casino.floor.console.access import (
     console_login_required,
     go,
     page,
@@ -28,14 +34,8 @@ from casino.console.access import (
     signed_by,
     use_venue_language,
 )
-from casino.console.forms import read_chips, read_credentials
-from casino.count import selectors
-from casino.count.contents import MAX_WHAT, count_differences
-from casino.count.duties import may_reopen_count
-from casino.count.models import DropBox
-from casino.count.reopening import count_reopen
-from casino.count.services import MAX_REASON, count_close, count_record, counter_refusal
-from casino.figures import figure_definitions
+from casino.floor.console.forms import read_chips, read_credentials
+from casino.floor.figures import figure_definitions
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import venue_money

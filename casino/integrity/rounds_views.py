@@ -1,6 +1,6 @@
 """The rounds an integrity result counted: its scope's settled rounds of its run's gaming
 dates, newest first, each shown by its game's parts as the console's history shows it
-(casino.console.history), for the venue's managers and auditors (docs/INTEGRITY.md)."""
+(casino.floor.console.history), for the venue's managers and auditors (docs/INTEGRITY.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from casino.console.access import use_venue_language
-from casino.console.history import round_parts
+from casino.floor.console.access import use_venue_language
+from casino.floor.console.history import round_parts
 from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.integrity.models import IntegrityResult
 from casino.integrity.views import _reader

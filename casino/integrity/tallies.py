@@ -247,7 +247,7 @@ def integrity_recount(shift_id: int) -> Recount:
     """The shift's integrity tallies counted again from its settled rounds, as each round
     recorded itself (nothing is written or evaluated; voided rounds count nothing). The
     rounds are read 500 at a time with their boxes and bets (three queries a chunk)."""
-    from casino.outcomes import recorded_result
+    from casino.floor.outcomes import recorded_result
 
     rounds = (
         Round.objects.filter(session__shift_id=shift_id, status=RoundStatus.SETTLED)

@@ -12,10 +12,10 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.cage.selectors import player_cash
+from casino.floor import selectors
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today
 from casino.players import serializers as ps

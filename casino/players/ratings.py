@@ -3,7 +3,7 @@ games and by each game's own ratings (``rated_play``) for the games rated by han
 
 A line is one table session: rounds and hands, time at the table (first deal to last
 settlement), average bet, handle, theoretical win and actual win, each figure as
-``casino.figures`` defines it (theoretical win: the handle at each ruleset version's house
+``casino.floor.figures`` defines it (theoretical win: the handle at each ruleset version's house
 edge per bet type, a fee game's its fee; actual win: the house's from the player). The
 totals add the lines up; their average bet is ``figures.average_bet_over_time`` (a rating
 by hand has an average bet and a time, not a handle).
@@ -19,7 +19,8 @@ from typing import Any
 
 from django.db.models import Sum
 
-from casino import figures, games
+from casino import games
+from casino.floor import figures
 from casino.floor.models import BetTally, SeatTally, TableSession
 from casino.players.models import Comp, Player
 from casino.reports.cells import CENT, ZERO, rates_of

@@ -23,8 +23,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage import selectors as cash_selectors
-from casino.console.access import use_venue_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.floor.console.access import use_venue_language
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone

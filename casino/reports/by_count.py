@@ -11,7 +11,7 @@ and counted as open (its drop still counts as drop). Win/drop % = win over drop.
 These are the figures of the tables kept for their accounting only (no round is dealt on
 the system, so no bet and no house win of settled bets) and of the regulators' statistical
 report, which takes every table's win by count. Each figure is one function here
-(``win_by_count``, ``win_drop_pct``), each the one definition of ``casino.figures`` read
+(``win_by_count``, ``win_drop_pct``), each the one definition of ``casino.floor.figures`` read
 over table-days; a period's line sums its table-days (``summed``).
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
-from casino import figures
 from casino.cage.models import Slip, SlipStatus
+from casino.floor import figures
 from casino.floor.models import TableSession
 from casino.ledger.models import Drop
 from casino.venues.models import Venue
@@ -38,7 +38,7 @@ ZERO = Decimal(0)
 def win_by_count(
     *, opener: Decimal, closer: Decimal | None, fills: Decimal, credits: Decimal, drop: Decimal
 ) -> Decimal | None:
-    """``casino.figures.win_by_count`` of a table-day; None while the closer is not counted.
+    """``casino.floor.figures.win_by_count`` of a table-day; None while the closer is not counted.
 
     >>> win_by_count(opener=Decimal(100), closer=Decimal(90), fills=Decimal(20),
     ...              credits=Decimal(5), drop=Decimal(50))
@@ -51,7 +51,7 @@ def win_by_count(
     )
 
 
-#: Win/drop %: the one definition (``casino.figures``).
+#: Win/drop %: the one definition (``casino.floor.figures``).
 win_drop_pct = figures.win_drop_pct
 
 

@@ -8,7 +8,7 @@ players) is then a GROUP BY over those few cells; rounds are counted on the roun
 themselves, in one GROUP BY, since one round spans several cells; player ratings come from
 the seat tallies. Python only divides sums (hold %) and writes them as strings.
 
-- Each figure is defined once, in ``casino.figures``. House win = what the players lost
+- Each figure is defined once, in ``casino.floor.figures``. House win = what the players lost
   = -(sum of the bets' net, the players' view). The commission is inside the net; it is
   also shown on its own. The total is the settled bets': a rated table's win (by its
   count) is shown on its own line (``rated_total``), not added to it.
@@ -74,7 +74,7 @@ from casino.venues.models import Shift
 
 #: Version of the figures' layout, for readers of stored figures.
 #: 2: notes stored as {"kind", "ruleset", "bet_types"} and worded when shown (1: English text).
-#: 3: each player's line has its ``actual_win`` (``casino.figures.actual_win``).
+#: 3: each player's line has its ``actual_win`` (``casino.floor.figures.actual_win``).
 LAYOUT = 3
 
 Progress = Callable[[int, str], None]
@@ -115,7 +115,7 @@ def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     step(40, gettext_noop("tables, dealers and games"))
     # The tables of games that deal no rounds: win by the count, theoretical by ratings.
     rated = section_rated_games(shift)
-    # The house win of settled bets (``casino.figures``): the rated tables' win, by their
+    # The house win of settled bets (``casino.floor.figures``): the rated tables' win, by their
     # count, is not a settled bet's and stands on its own line, as in the dealers and hours.
     total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
     rated_total = (

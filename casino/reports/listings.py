@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
-from casino.figures import sessions_counted
+from casino.floor.figures import sessions_counted
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
 from casino.reports.cells import ZERO, settled_bets
@@ -123,7 +123,7 @@ def section_voids(shift: Shift) -> dict[str, Any]:
     }
 
 
-#: A session line's figures with the count (``casino.figures.Counted``'s names): None
+#: A session line's figures with the count (``casino.floor.figures.Counted``'s names): None
 #: while open or until its box is counted, shown as "drop not counted yet" (never 0).
 WITH_COUNT = {
     "counted_drop": "counted_drop",
@@ -228,7 +228,7 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
                 "flagged": None
                 if is_open
                 else bool(counted.variance if counted and counted.counted else s.variance),
-                # The same with the count's drop (casino.figures.with_count); None while
+                # The same with the count's drop (casino.floor.figures.with_count); None while
                 # open; "counted" False: drop not counted yet.
                 "counted": None if counted is None else counted.counted,
                 **{

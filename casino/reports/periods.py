@@ -50,7 +50,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from casino import figures
+from casino.floor import figures
 from casino.floor.models import BetTally
 from casino.kernel.replicas import replica_reads
 from casino.players.models import Player

@@ -4,7 +4,7 @@ the boxes not counted yet, the voided rounds, the entries recorded after a sessi
 
 Every figure is read from where it is defined: the count's figures per table
 (``casino.count.selectors.win_figures``), the session's close and count
-(``casino.figures``); this module only gathers what explains them.
+(``casino.floor.figures``); this module only gathers what explains them.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Any
 
 from django.db.models import Count, F, Q, Sum
 
-from casino import figures, games
+from casino import games
 from casino.cage.models import CashTransaction
 from casino.count.selectors import win_figures
+from casino.floor import figures
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.audit import object_type
 from casino.ledger.models import Account, AuditAction, AuditEvent, LedgerEntry

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from casino.exports import Column, Export, Kind, Sheet
-from casino.figures import DEFINITIONS
+from casino.floor.figures import DEFINITIONS
 from casino.kernel.timezones import venue_zone
 from casino.reports.reconciliation_surfaces import surface_lines
 

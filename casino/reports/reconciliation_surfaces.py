@@ -7,13 +7,13 @@ changed apart from the others) shows up on the reconciliation page:
 
 - the count's win per table (``console:count-figures``): ``count_selectors.win_figures``;
 - each session's figures with the count's drop (the console's closed-session summary,
-  the API's session figures): ``casino.figures.sessions_counted``;
+  the API's session figures): ``casino.floor.figures.sessions_counted``;
 - the shift reports of the day (their count-against-ledger lines): the figures each
   stored when it was built (``ShiftReport.figures``), as the report page shows them;
 - the dashboard of the day: ``reports.selectors.dashboard``;
 - the periods page, the day by table: ``reports.periods.period_figures``;
 - the statistical report, its gaming day: ``reports.statistical.statistical_report``;
-- the API's day figures: ``casino.api.views.day.day_figures``.
+- the API's day figures: ``casino.reports.api.day.day_figures``.
 
 The reference is the reconciliation's own row of each table: its win by ledger (tables
 that settle rounds) and its win by count (once the table's sessions are closed).
@@ -31,11 +31,11 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from casino import figures
-from casino.api.views import day as api_day
 from casino.count import selectors as count_selectors
+from casino.floor import figures
 from casino.floor.models import TableSession
 from casino.reports import periods, selectors, statistical
+from casino.reports.api import day as api_day
 from casino.reports.models import ShiftReport
 from casino.venues.models import Venue
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 
-from casino import figures, games
+from casino import games
+from casino.floor import figures
 from casino.floor.models import Round, RoundStatus, SeatTally
 from casino.kernel.timezones import LocalHour
 from casino.reports.cells import CENT, ZERO, aware
@@ -39,7 +40,7 @@ def cell_sums() -> dict[str, Any]:
 
 
 def pct(part: Decimal | None, whole: Decimal | None) -> Decimal | None:
-    """A share in percent, as ``casino.figures`` defines hold % and win/drop %."""
+    """A share in percent, as ``casino.floor.figures`` defines hold % and win/drop %."""
     return figures.pct(part, whole)
 
 
@@ -236,7 +237,7 @@ def fee_sums(fee: frozenset[str]) -> dict[str, Any]:
 
 
 def player_actual_win(sums: dict[str, Any]) -> Decimal:
-    """``casino.figures.actual_win`` of a player's sums (``cell_sums`` and ``fee_sums``)."""
+    """``casino.floor.figures.actual_win`` of a player's sums (``cell_sums`` and ``fee_sums``)."""
     fee_result = sums.get("t_fee_result") or ZERO
     return figures.actual_win(
         banked_result=(sums.get("t_player_result") or ZERO) - fee_result,

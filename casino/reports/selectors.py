@@ -16,7 +16,7 @@ from django.db.models import Count, F, IntegerField, Max, Prefetch, QuerySet, Su
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from casino import figures
+from casino.floor import figures
 from casino.reports import by_count
 from casino.reports.kinds import accounting_games, fee_games
 from casino.reports.models import ShiftReport, ShiftReportCell

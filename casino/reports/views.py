@@ -29,8 +29,8 @@ from django_htmx.http import HttpResponseClientRefresh, push_url
 
 from casino import exports
 from casino.cage import selectors as cash_selectors
-from casino.console.access import use_venue_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.floor.console.access import use_venue_language
 from casino.integrity import selectors as investigation_selectors
 from casino.kernel.errors import Forbidden
 from casino.kernel.logs import log_venue, not_at_venue

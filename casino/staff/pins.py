@@ -6,7 +6,7 @@ behind the login lockout (``casino.staff.throttling.pin_authenticate``), and onl
 stored. It is for the floor only (:func:`pin_refusal`): an account whose every role is a
 dealer's or a supervisor's; managers, auditors, the cage, the count team and superusers
 keep their passwords. What a PIN opens is a console session, never the admin, the reports
-or the API (``casino.console.terminal``).
+or the API (``casino.floor.console.terminal``).
 
 A member sets their own PIN; a superuser, or a manager of a venue the member works at,
 sets it for them. Every change is audited (``pin.set``, who set whose PIN, never the PIN),
@@ -28,10 +28,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from casino.floor.models import TableSession
+from casino.floor.rotation_selectors import session_on_duty
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction
-from casino.rotation_selectors import session_on_duty
 from casino.staff.models import StaffPin
 from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
 from casino.venues.services.rotation import dealer_takeover

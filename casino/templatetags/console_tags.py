@@ -15,7 +15,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from casino.console import labels
+from casino.floor.console import labels
 from casino.kernel.cards import Card, parse_card
 from casino.kernel.money import format_money, plain, venue_chips, venue_money
 from casino.staff.roles import SUPERVISE, can
@@ -27,7 +27,7 @@ register = template.Library()
 def chip_lines(slip: Any) -> list[tuple[Decimal, int, Decimal]]:
     """``{% for denomination, count, amount in slip|chip_lines %}``: a slip's chips, the
     highest first."""
-    from casino.console.selectors import slip_lines
+    from casino.floor.console.selectors import slip_lines
 
     return slip_lines(slip)
 

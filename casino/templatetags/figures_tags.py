@@ -1,11 +1,11 @@
 """``{% definition "win_by_count" %}``: which definition a figure uses, in the reader's
-language, from the one place figures are defined (``casino.figures``)."""
+language, from the one place figures are defined (``casino.floor.figures``)."""
 
 from __future__ import annotations
 
 from django import template
 
-from casino.figures import DEFINITIONS
+from casino.floor.figures import DEFINITIONS
 
 register = template.Library()
 

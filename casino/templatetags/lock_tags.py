@@ -1,4 +1,4 @@
-"""The console's lock screen (``casino/console/lock.py``, ``static/js/lock.js``)."""
+"""The console's lock screen (``casino/floor/console/lock.py``, ``static/js/lock.js``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from casino.console.terminal import BEAT_SECONDS, idle_seconds
+from casino.floor.console.terminal import BEAT_SECONDS, idle_seconds
 
 register = template.Library()
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from casino.console.terminal import is_console_only
+from casino.floor.console.terminal import is_console_only
 from casino.reports.selectors import report_venues
 from casino.staff.roles import COUNT_FIGURES, can, roles_of, venue_ids
 

@@ -24,9 +24,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from casino.console import forms, selectors
-from casino.console.round import box_of_field
-from casino.console.selectors import Screen
+from casino.floor.console import forms, selectors
+from casino.floor.console.round import box_of_field
+from casino.floor.console.selectors import Screen
 from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.cards import Card, format_cards

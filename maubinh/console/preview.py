@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from casino.console.round import Totals
+from casino.floor.console.round import Totals
 from casino.games import RoundResult
 
 

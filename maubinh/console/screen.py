@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext, gettext_lazy
 
-from casino.console import round as rounds
-from casino.console.selectors import Screen
+from casino.floor.console import round as rounds
+from casino.floor.console.selectors import Screen
 from casino.floor.models import Round, TableSession
 from casino.games import BoxInput, RoundResult
 from casino.players.models import Player

@@ -9,7 +9,7 @@ The screen is one template (``maubinh/console/round.html``) with partials:
   out by ``maubinh.engine.suggest_arrangement`` (never fouled, the instant win if any);
 - ``preview`` (POST ``preview/``) and ``round`` (POST ``confirm/``): the pairwise matrix
   with the totals and Confirm, then the round dealt and settled once; the floor's own views
-  (``casino.console.round``), run with this screen's reading of the form.
+  (``casino.floor.console.round``), run with this screen's reading of the form.
 
 A mistake is answered inline (422), never with a 500. The seats play for one table stake.
 """
@@ -21,10 +21,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.console import round as rounds
-from casino.console.access import game_only
-from casino.console.forms import read_cards
-from casino.console.selectors import Screen
+from casino.floor.console import round as rounds
+from casino.floor.console.access import game_only
+from casino.floor.console.forms import read_cards
+from casino.floor.console.selectors import Screen
 from casino.floor.models import TableSession
 from casino.kernel.cards import format_cards
 from maubinh import engine

@@ -21,10 +21,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino.console import forms
-from casino.console.labels import box_label
-from casino.console.round import box_of_field
-from casino.console.selectors import Screen
+from casino.floor.console import forms
+from casino.floor.console.labels import box_label
+from casino.floor.console.round import box_of_field
+from casino.floor.console.selectors import Screen
 from casino.floor.models import Round
 from casino.games import BoxInput
 from casino.kernel.cards import Card

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from casino.console.round import Totals
+from casino.floor.console.round import Totals
 from casino.games import BetResult, RoundResult
 from casino.players.models import Player
 

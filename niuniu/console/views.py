@@ -7,7 +7,7 @@ The screen is one template (``niuniu/console/round.html``) with partials:
   floor's limits, the deposit to show) with the deal order;
 - ``player`` (GET ``player/?box=N``): the player of a membership number as it is typed;
 - ``preview`` and ``round``: the settlement preview and the Confirm, the floor's own views
-  (``casino.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
+  (``casino.floor.console.round``, POST ``preview/`` and ``confirm/``) run with this screen's
   reading of the form.
 """
 
@@ -17,13 +17,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from casino.console import round as rounds
-from casino.console import selectors
-from casino.console.access import game_only
-from casino.console.forms import read_player
-from casino.console.selectors import Screen
+from casino.floor.console import round as rounds
+from casino.floor.console import selectors
+from casino.floor.console.access import game_only
+from casino.floor.console.forms import read_player
+from casino.floor.console.selectors import Screen
 from casino.floor.models import TableSession
-from casino.rules import NoRulesInForce
+from casino.floor.rules import NoRulesInForce
 from niuniu.console import forms
 
 GAME = "niuniu"

@@ -18,12 +18,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from casino.console.access import session_context, session_view
-from casino.console.selectors import players_by_number
+from casino.floor.console.access import session_context, session_view
+from casino.floor.console.selectors import players_by_number
 from casino.floor.models import TableSession
+from casino.floor.rules import NoRulesInForce, rules_in_force
 from casino.kernel.errors import ServiceError
 from casino.players.membership import membership_key
-from casino.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import TableLimit

@@ -19,7 +19,7 @@ from baccarat.console import CONSOLE, deal_entry
 from baccarat.engine import presets
 from baccarat.models import CommissionCollection, Shoe
 from baccarat.selectors import commission_owed
-from casino.console.selectors import screen_for
+from casino.floor.console.selectors import screen_for
 from casino.floor.models import Round, RoundStatus
 from casino.floor.services.rounds import round_void
 from casino.games import BoxInput

@@ -159,7 +159,7 @@ def signed_in(outcome: Outcome, *, anonymous: Outcome) -> Rule:
 
 
 def console(ok: Outcome | None = 200) -> Rule:
-    """casino/console/views.py: login, then the venue (404), then the dealer's role (403)."""
+    """casino/floor/console/views.py: login, then the venue (404), then the dealer's role (403)."""
 
     def rule(role: str, venue: str) -> Outcome | None:
         if role == ANONYMOUS:
@@ -186,7 +186,7 @@ def count_team(ok: Outcome | None = 200, capability: frozenset[str] = COUNT_TEAM
 
 
 def read_only(ok: Outcome | None = 200) -> Rule:
-    """casino/console/pit.py: login, then the venue (404), then any role there (403)."""
+    """casino/floor/console/pit.py: login, then the venue (404), then any role there (403)."""
 
     def rule(role: str, venue: str) -> Outcome | None:
         if role == ANONYMOUS:
@@ -212,7 +212,7 @@ def cashier_page(ok: Outcome | None = 200) -> Rule:
 
 
 def pit_runner(ok: Outcome | None = 200) -> Rule:
-    """casino/console/floor.py: login, the venue (404), then a supervisor named to the pit
+    """casino/floor/console/floor.py: login, the venue (404), then a supervisor named to the pit
     or a manager of the venue (403)."""
 
     def rule(role: str, venue: str) -> Outcome | None:
@@ -863,7 +863,7 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"dealer": side.supervisor2.pk},
         shows=mark,
     ),
-    # The floor view (casino/console/floor.py): a pit's supervisors and the venue's managers.
+    # The floor view (casino/floor/console/floor.py): a pit's supervisors and the venue's managers.
     "console:pits": Route(
         lambda world, side: reverse("console:pits"),
         lambda role, venue: LOGIN if role == ANONYMOUS else (200 if role in SUPERVISE else 403),
@@ -1340,7 +1340,7 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "a box left out"},
     ),
     "api:count-figures": Route(_api_count("count-figures"), _count_read, shows=mark),
-    # What the day's screens read (casino/api/views/day.py): the venue's report readers,
+    # What the day's screens read (casino/reports/api/day.py): the venue's report readers,
     # the role before any lookup (403), then the venue (404).
     "api:cash-transaction-list": Route(
         _api("cash-transaction-list", lambda side: side.venue.pk),

@@ -213,7 +213,7 @@ def test_every_serializer_reads_its_amounts_with_the_one_reader(project_modules)
         problems += _serializer_problems(f"{cls.__module__}.{cls.__qualname__}", serializer, set())
     assert not problems, "\n".join(problems)
     names = {f"{cls.__module__}.{cls.__qualname__}" for cls in classes}
-    assert "casino.api.serializers.sessions.DropInputSerializer" in names
+    assert "casino.floor.api.session_serializers.DropInputSerializer" in names
 
 
 def test_the_guard_names_a_form_field_that_is_not_the_reader_and_says_how_to_fix_it():

@@ -1,5 +1,5 @@
 """A gaming day at one table through the services, its figures worked by hand and read on
-every surface that shows them (casino.figures defines each once).
+every surface that shows them (casino.floor.figures defines each once).
 
 The day at NN1 (chips of 1,000,000):
 - opener 150 x 1,000,000 = 150,000,000
@@ -30,12 +30,12 @@ from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
-from casino import figures
 from casino.cage.models import CashKind
 from casino.cage.services.cash import cash_record, cash_void
 from casino.cage.services.slips import slip_request
 from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
+from casino.floor import figures
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close
 from casino.floor.services.rounds import round_create, round_settle, round_void

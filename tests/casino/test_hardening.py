@@ -476,7 +476,7 @@ def test_a_lost_database_answers_503_json_under_the_api():
 
 @pytest.mark.django_db
 def test_the_api_answers_503_when_the_database_drops_mid_request(floor, monkeypatch):
-    from casino.api.views import rounds
+    from casino.floor.api import rounds
 
     def dropped(**kwargs):
         raise OperationalError("terminating connection due to administrator command")

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from casino.console import forms
+from casino.floor.console import forms
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput

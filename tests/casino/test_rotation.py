@@ -13,6 +13,7 @@ from django.urls import reverse
 
 import casino.migrations
 from casino.floor.models import BetTally, Round, TableSession
+from casino.floor.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.rounds import round_create, round_settle
 from casino.floor.services.sessions import session_open
@@ -21,7 +22,6 @@ from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.reports.figures import shift_figures
 from casino.reports.services import report_request
-from casino.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.simulation import chips_for
 from casino.staff.roles import DEALER
 from casino.venues.models import DealerSpell

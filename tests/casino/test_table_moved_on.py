@@ -9,7 +9,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.console.services import round_confirm
+from casino.floor.console.services import round_confirm
 from casino.floor.models import Round, TableSession
 from casino.floor.services.rounds import round_create
 from casino.games import BoxInput

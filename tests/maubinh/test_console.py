@@ -1,4 +1,4 @@
-"""The Mau Binh round screen of the console (casino/console/maubinh.py), through the test client.
+"""The Mau Binh round screen of the console (maubinh/console/), through the test client.
 
 An htmx request (``HX-Request: true``) gets only the fragment it replaces; mistakes come
 back inline with 422, never as a 500.
@@ -321,8 +321,8 @@ def test_the_games_refusals_are_said_in_the_venues_language(client, dealer, sess
 def test_a_confirm_parses_each_card_once_and_lays_out_no_seat(dealer_client, session):
     from unittest import mock
 
-    from casino.console import forms as shared_forms
-    from casino.console import round as rounds
+    from casino.floor.console import forms as shared_forms
+    from casino.floor.console import round as rounds
     from maubinh.console import forms
 
     data = round_data({1: SEAT_1, 2: SEAT_2})

@@ -223,7 +223,7 @@ def test_confirm_settles_once_however_often_it_is_posted(dealer, floor, session)
 
 
 def digest_of_confirmed(data):
-    from casino.console.selectors import screen_for
+    from casino.floor.console.selectors import screen_for
     from niuniu.console import forms
 
     session = TableSession.objects.get()
@@ -343,9 +343,9 @@ def test_closing_with_a_round_not_settled_says_so_in_the_venues_language(
 def test_a_confirm_parses_each_card_once_and_evaluates_no_hand(dealer, session):
     from unittest import mock
 
-    from casino.console import forms as shared_forms
-    from casino.console import round as rounds
-    from casino.console import selectors
+    from casino.floor.console import forms as shared_forms
+    from casino.floor.console import round as rounds
+    from casino.floor.console import selectors
     from niuniu.console import forms
 
     data = round_data(box1=(NIU_9, {"single": "100,000"}), box3=(NO_NIU, {"single": "50,000"}))

@@ -7,7 +7,7 @@ from decimal import Decimal as D
 import pytest
 from django.utils import translation
 
-from casino.console.selectors import screen_for
+from casino.floor.console.selectors import screen_for
 from casino.floor.services.sessions import session_open
 from niuniu.console import forms
 from niuniu.console.labels import hand_label

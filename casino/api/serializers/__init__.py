@@ -25,7 +25,7 @@ from casino.api.serializers.fields import (
     person,
     reason_field,
 )
-from casino.api.serializers.rounds import (
+from casino.floor.api.round_serializers import (
     BetSerializer,
     BoxSerializer,
     DealerHandSerializer,
@@ -39,7 +39,7 @@ from casino.api.serializers.rounds import (
     RoundVoidInputSerializer,
     evaluation_field,
 )
-from casino.api.serializers.sessions import (
+from casino.floor.api.session_serializers import (
     DropInputSerializer,
     DropReverseInputSerializer,
     DropSerializer,

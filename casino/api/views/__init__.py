@@ -12,16 +12,16 @@ share. The domain apps hold their own (``casino.rulesets.api``, the audit trail'
 ``casino.ledger.api``, the cage's, the count's, the players').
 """
 
-from casino import selectors
 from casino.api.views.common import NoSuchEndpointView, parse
-from casino.api.views.rounds import (
+from casino.floor import selectors
+from casino.floor.api.rounds import (
     RoundDetailView,
     RoundLedgerView,
     RoundListView,
     RoundSettleView,
     RoundVoidView,
 )
-from casino.api.views.sessions import (
+from casino.floor.api.sessions import (
     SessionCloseView,
     SessionDetailView,
     SessionDropReverseView,

@@ -14,7 +14,7 @@
   box, which the count measures (the drop); the table's result is the change of its tray
   with the fills, credits and drop. A cash-out at the table (other than in chips) buys the
   player's chips back into the tray with the table's cash of buy-ins, so the drop is less
-  by as much and the win by count does not change (``casino.figures.tray_expected`` adds
+  by as much and the win by count does not change (``casino.floor.figures.tray_expected`` adds
   them back). A transaction is the record of who brought in or took out how much, which
   the thresholds read.
 - ``cash_void``: a supervisor voids a mistake with a reason; the correction is a new

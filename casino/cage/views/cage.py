@@ -33,8 +33,6 @@ from casino.cage.services.slips import (
     slip_void,
 )
 from casino.cage.views.slips import waiting_for
-from casino.console import selectors
-from casino.console.access import console_login_required, page, refusal, use_venue_language
 from casino.exports import (
     Column,
     Export,
@@ -45,6 +43,8 @@ from casino.exports import (
     file_language,
     pdf_bytes,
 )
+from casino.floor.console import selectors
+from casino.floor.console.access import console_login_required, page, refusal, use_venue_language
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
 from casino.staff.policy import Capability, allows, declare

@@ -28,8 +28,8 @@ from casino.cage.services.cash import (
     player_of,
     threshold_crossing,
 )
-from casino.console import forms
-from casino.console.access import closed, page, refusal, session_context, with_session
+from casino.floor.console import forms
+from casino.floor.console.access import closed, page, refusal, session_context, with_session
 from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden, InvalidInput, ServiceError
 from casino.kernel.money import venue_money

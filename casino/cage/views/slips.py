@@ -24,9 +24,9 @@ from casino.cage.services.slips import (
     slip_steps,
     slip_void,
 )
-from casino.console import forms, selectors
-from casino.console.access import closed, page, refusal, session_context, with_session
-from casino.console.services import slip_request_once
+from casino.floor.console import forms, selectors
+from casino.floor.console.access import closed, page, refusal, session_context, with_session
+from casino.floor.console.services import slip_request_once
 from casino.floor.models import TableSession
 from casino.floor.services.inventory import tray_inventory
 from casino.kernel.errors import Conflict, Forbidden, ServiceError

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino import figures as figures_
 from casino import games
 from casino.cage.models import Slip, SlipStatus, slip_label
+from casino.floor import figures as figures_
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.floor.services.sessions import (
     MAX_AMOUNT,
@@ -40,7 +40,7 @@ _ZERO = Decimal(0)
 
 def session_figures(session: TableSession) -> dict[str, Decimal]:
     """Fills, credits, drop, the win by ledger and the chips sold and bought back at the
-    table of a session so far (``casino.figures.session_sums``)."""
+    table of a session so far (``casino.floor.figures.session_sums``)."""
     return figures_.session_sums(session)
 
 

@@ -1,4 +1,4 @@
-"""Scheduling a change of a table's limits (``TableLimitChange``; ``casino.limits`` reads
+"""Scheduling a change of a table's limits (``TableLimitChange``; ``casino.floor.limits`` reads
 the limits in force).
 
 A supervisor or manager of the venue schedules it for one bet type the table has a limit

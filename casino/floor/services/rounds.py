@@ -26,7 +26,11 @@ from casino.compiled import (
     Compiled,
     lock_by_key,
 )
+from casino.floor.limits import Limit, in_force, with_limits_in_force
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
+from casino.floor.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
+from casino.floor.rules import rules_in_force, rules_of_round
+from casino.floor.selectors import barred_on
 from casino.floor.services.sessions import lock_open_session
 from casino.floor.services.tallies import tally_settled, tally_voided
 from casino.games import BoxInput, RoundResult
@@ -37,12 +41,8 @@ from casino.kernel.timezones import venue_today
 from casino.ledger.audit import audit_record
 from casino.ledger.models import AuditAction, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.limits import Limit, in_force, with_limits_in_force
-from casino.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
-from casino.rules import rules_in_force, rules_of_round
-from casino.selectors import barred_on
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import TableLimit
 from casino.venues.services.rotation import check_may_deal
@@ -110,7 +110,7 @@ _ROUND_OF_KEY = Compiled(
     lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
     samples=(SAMPLE_KEY, SAMPLE_TEXT),
 )
-#: The table's limits in force at an instant (``casino.limits``), in one query.
+#: The table's limits in force at an instant (``casino.floor.limits``), in one query.
 _LIMITS = Compiled(
     lambda table, at: with_limits_in_force(
         TableLimit.objects.filter(table_id=table), at

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from casino import games
-from casino.rules import version_in_force
+from casino.floor.rules import version_in_force
 from casino.rulesets.models import RulesetVersion
 
 #: The statuses a figures row goes through (each game's row has these).

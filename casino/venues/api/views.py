@@ -10,9 +10,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
+from casino.floor import selectors
 from casino.kernel.errors import InvalidInput
 from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability

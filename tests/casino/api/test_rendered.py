@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from casino import selectors
 from casino.api.base import rendered
 from casino.api.serializers import RoundSerializer
+from casino.floor import selectors
 from tests.casino.api import NIU_8, NIU_9, NO_NIU, box, client_for, deal, open_session, settle
 from tests.factories import PlayerFactory
 

@@ -7,7 +7,7 @@ from decimal import Decimal as D
 import pytest
 from django.utils import translation
 
-from casino.console import forms
+from casino.floor.console import forms
 from casino.kernel.money import format_money
 from casino.players.models import Player
 

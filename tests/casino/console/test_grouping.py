@@ -12,7 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.cage.services.slips import slip_request
-from casino.console.forms import read_chips
+from casino.floor.console.forms import read_chips
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close
 from casino.floor.services.rounds import round_create

@@ -141,7 +141,7 @@ def test_the_bar_speaks_the_language_chosen(client, floor):
 
 
 def test_the_pit_the_watch_and_the_floor_show_one_win_by_ledger(client, floor, session):
-    from casino import figures
+    from casino.floor import figures
     from casino.venues.services.pits import pit_create
 
     pit = pit_create(

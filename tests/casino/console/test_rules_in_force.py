@@ -9,7 +9,7 @@ import re
 import pytest
 
 from casino.floor.models import Round
-from casino.rules import rules_in_force
+from casino.floor.rules import rules_in_force
 from casino.rulesets.services import (
     version_activate,
     version_approve,

@@ -1,4 +1,4 @@
-"""A shared terminal held by the server (``casino/console/terminal.py``): a locked console
+"""A shared terminal held by the server (``casino/floor/console/terminal.py``): a locked console
 is refused in every tab until unlocked, and after the idle minutes without the page's help;
 a PIN opens a floor member's console only (never the admin, the reports, the API or an
 approval, never from nothing, never a manager's); a takeover at a table records the relief,
@@ -16,7 +16,7 @@ from django.contrib.auth.hashers import make_password
 from django.test import Client
 from django.urls import reverse
 
-from casino.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
+from casino.floor.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.floor.models import Round
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput

@@ -1,4 +1,4 @@
-"""The console's shell (``casino/console/``: my tables, opening, history and voids, slips,
+"""The console's shell (``casino/floor/console/``: my tables, opening, history and voids, slips,
 closing) through Django's test client, on PostgreSQL; rounds are dealt on Niu Niu's screen.
 
 An htmx request (``HX-Request: true``) gets only the fragment it replaces; the same URL

@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from casino.floor.models import BetTally
+from casino.floor.rules import rules_in_force
 from casino.floor.services.sessions import session_open
 from casino.integrity.models import CardTally, CategoryTally, IntegrityResult
 from casino.integrity.models.tallies import CARDS_DEALT
@@ -34,7 +35,6 @@ from casino.integrity.runs import FDR, integrity_run
 from casino.integrity.tallies import write_card_tallies, write_category_tallies
 from casino.kernel.cards import DECK
 from casino.reports.cells import rates_of
-from casino.rules import rules_in_force
 from casino.staff.roles import DEALER
 from casino.venues.services.pits import pit_create
 from tests.factories import PlayerFactory, niuniu_table, staff

@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from casino.console.floor_selectors import IDLE, pit_floor
+from casino.floor.console.floor_selectors import IDLE, pit_floor
 from casino.kernel.money import venue_money
 from casino.reports import periods, selectors
 from casino.venues.models import Pit, Table

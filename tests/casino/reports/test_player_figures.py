@@ -1,4 +1,4 @@
-"""A player's figures are those of ``casino.figures``, and every surface that shows a
+"""A player's figures are those of ``casino.floor.figures``, and every surface that shows a
 player's line (the player page, the API's history and ratings, the shift report's player
 ratings and the dashboard's top players) shows the same.
 
@@ -22,7 +22,7 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from casino import figures
+from casino.floor import figures
 from casino.floor.models import BetTally
 from casino.players.ratings import player_history
 from casino.reports import outputs, selectors, services

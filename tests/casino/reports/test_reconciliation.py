@@ -21,9 +21,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from casino import figures
 from casino.cage.models import CashTransaction
 from casino.count.services import count_close, count_record
+from casino.floor import figures
 from casino.floor.models import TableSession
 from casino.floor.services.closing import session_close
 from casino.ledger.models import LedgerEntry

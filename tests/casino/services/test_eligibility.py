@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
-from casino.console import forms
-from casino.console.selectors import players_by_number
+from casino.floor.console import forms
+from casino.floor.console.selectors import players_by_number
 from casino.floor.models import Round
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput

@@ -11,7 +11,7 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 
 from casino import games
-from casino.console.services import round_confirm
+from casino.floor.console.services import round_confirm
 from casino.floor.models import Bet, Round, RoundStatus
 from casino.floor.services.rounds import (
     round_create,

@@ -11,7 +11,6 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.errors import LockedOut
@@ -24,6 +23,7 @@ from casino.cage.services.slips import (
     slip_request,
     slip_void,
 )
+from casino.floor import selectors
 from casino.floor.services.closing import session_close, session_reconcile
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.kernel.errors import InvalidInput

@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino import selectors as floor_selectors
-from casino.console import forms
-from casino.console.access import go, page, session_context, signed_by, with_session
-from casino.figures import DEFINITIONS, TrayExpected, session_counted, tray_expected
+from casino.floor import selectors as floor_selectors
+from casino.floor.console import forms
+from casino.floor.console.access import go, page, session_context, signed_by, with_session
+from casino.floor.figures import DEFINITIONS, TrayExpected, session_counted, tray_expected
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import (
     check_closable,
@@ -41,7 +41,7 @@ class SessionState:
 
     @property
     def tray(self) -> TrayExpected:
-        """The tray a count should find, line by line (``casino.figures.tray_expected``)."""
+        """The tray a count should find, line by line (``casino.floor.figures.tray_expected``)."""
         return tray_expected(opener=self.figures["opening"], sums=self.figures)
 
     @property

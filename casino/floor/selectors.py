@@ -19,12 +19,12 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from casino.cage.models import Slip
-from casino.figures import with_count_sums
+from casino.floor.figures import with_count_sums
+from casino.floor.limits import with_limits_in_force
 from casino.floor.models import Bet, Box, Round, TableSession
+from casino.floor.outcomes import round_result
 from casino.games import BetResult, RoundResult
 from casino.ledger.models import AuditEvent, Drop, LedgerEntry
-from casino.limits import with_limits_in_force
-from casino.outcomes import round_result
 from casino.players.membership import membership_key
 from casino.players.models import Player, PlayerBarring
 from casino.staff.models import ApiToken

@@ -23,10 +23,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Max, Min, Prefetch, Q
 from django.utils import timezone
 
-from casino import figures, games
+from casino import games
 from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
+from casino.floor import figures
+from casino.floor.limits import Limit, limits_in_force, upcoming_changes
 from casino.floor.models import Round, RoundStatus, TableSession
-from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
 from casino.venues.models import Pit, Table, TableLimitChange
 

@@ -29,8 +29,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from casino.console import selectors
-from casino.console.forms import Credentials
+from casino.floor.console import selectors
+from casino.floor.console.forms import Credentials
 from casino.floor.models import TableSession
 from casino.kernel.logs import log_venue, not_at_venue
 from casino.kernel.timezones import venue_zone
@@ -51,7 +51,7 @@ def use_venue_language(request: HttpRequest, language: str) -> None:
 
 def login_needed(request: HttpRequest) -> HttpResponse:
     """To the login page; to htmx, 401: the page stays (with the round typed on it) and its
-    lock screen signs in again (``casino/console/lock.py``)."""
+    lock screen signs in again (``casino/floor/console/lock.py``)."""
     if request.htmx:
         message = _("Your login ran out: sign in again on this screen; what you typed is kept.")
         response = HttpResponse(message, status=401, content_type="text/plain; charset=utf-8")

@@ -6,7 +6,8 @@ from django.urls import URLPattern, URLResolver, path
 
 from casino import games
 from casino.cage.views import cage, cash, slips
-from casino.console import (
+from casino.count import views as count
+from casino.floor.console import (
     closing,
     floor,
     history,
@@ -15,8 +16,7 @@ from casino.console import (
     rotation,
     tables,
 )
-from casino.console import round as rounds
-from casino.count import views as count
+from casino.floor.console import round as rounds
 from casino.staff.policy import Capability, declare
 
 app_name = "console"

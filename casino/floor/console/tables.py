@@ -12,8 +12,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino.console import forms, selectors
-from casino.console.access import (
+from casino.floor.console import forms, selectors
+from casino.floor.console.access import (
     console_login_required,
     forbidden,
     signed_by,

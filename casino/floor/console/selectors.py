@@ -28,17 +28,18 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from casino import figures, games
+from casino import games
 from casino.cage.models import Slip, SlipStatus, slip_label
+from casino.floor import figures
+from casino.floor.limits import Limit, limits_in_force, upcoming_changes
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
+from casino.floor.rules import rules_in_force
+from casino.floor.selectors import barred_on
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
-from casino.limits import Limit, limits_in_force, upcoming_changes
 from casino.players.membership import membership_key
 from casino.players.models import Player
-from casino.rules import rules_in_force
 from casino.rulesets.models import RulesetVersion
-from casino.selectors import barred_on
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Table, TableLimitChange, Venue
@@ -135,7 +136,7 @@ def pit_for(*, user: Any) -> list[PitLine]:
         .select_related("table__venue", "dealer")
         .annotate(
             rounds_settled=Count("rounds", filter=settled),
-            # Win by ledger so far (``casino.figures``), as the floor and the count show it.
+            # Win by ledger so far (``casino.floor.figures``), as the floor and the count show it.
             house_so_far=figures.win_by_ledger_of_session(),
             slips_waiting=Coalesce(Subquery(waiting, output_field=IntegerField()), 0),
         )
@@ -213,7 +214,7 @@ class Screen:
 
 
 def rules_for(*, session: TableSession) -> Any:
-    """The engine's rules in force at the session's table (``casino.rules``)."""
+    """The engine's rules in force at the session's table (``casino.floor.rules``)."""
     return rules_in_force(session.table).rules
 
 

@@ -22,13 +22,13 @@ from rest_framework.response import Response
 
 from casino import games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
-from casino.api.serializers import day as s
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashAlert, CashTransaction
 from casino.count import selectors as count_selectors
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_zone
 from casino.reports import periods
+from casino.reports.api import day_serializers as s
 from casino.reports.reconciliation import reconciliation
 from casino.reports.selectors import REPORT_READ
 from casino.staff.policy import Capability

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import games
-from casino.console import forms, selectors
-from casino.console.access import page, session_context, signed_by, with_session
+from casino.floor.console import forms, selectors
+from casino.floor.console.access import page, session_context, signed_by, with_session
 from casino.floor.models import RoundStatus, TableSession
 from casino.floor.services.rounds import round_void
 from casino.kernel.errors import ServiceError

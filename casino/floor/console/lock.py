@@ -5,7 +5,7 @@ The console locks after ``CONSOLE_IDLE_MINUTES`` without a key or a click, or by
 (``static/js/lock.js``): a dialog covers the page without leaving it, so the round being
 typed stays in its form, and the page tells the server (:func:`lock`), which from then on
 refuses every request of the login in every tab until it is unlocked
-(``casino.console.terminal``, which also locks on its own once the idle minutes pass).
+(``casino.floor.console.terminal``, which also locks on its own once the idle minutes pass).
 
 :func:`unlock` opens it again with the username and the PIN or password of the member
 signed in, or of another who then takes the console over: a login, audited as
@@ -33,8 +33,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino.console.access import console_login_required
-from casino.console.terminal import lock_session, unlock_session
+from casino.floor.console.access import console_login_required
+from casino.floor.console.terminal import lock_session, unlock_session
 from casino.kernel.errors import ServiceError
 from casino.staff.models import LoginAttempt
 from casino.staff.pins import (

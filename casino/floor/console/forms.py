@@ -19,12 +19,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino.floor.limits import Limit
 from casino.floor.services.rounds import check_stake
 from casino.kernel.amounts import read_amount
 from casino.kernel.cards import Card, parse_card
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import Grouping, grouped, marks
-from casino.limits import Limit
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Player

@@ -22,8 +22,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from casino.console import floor_selectors as floor
-from casino.console.access import (
+from casino.floor.console import floor_selectors as floor
+from casino.floor.console.access import (
     console_login_required,
     go,
     page,

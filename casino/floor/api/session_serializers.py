@@ -18,7 +18,7 @@ from casino.api.serializers.fields import (
     reason_field,
 )
 from casino.cage.models import Slip, SlipStatus
-from casino.figures import counted_of
+from casino.floor.figures import counted_of
 from casino.floor.models import TableSession
 from casino.ledger.models import Account, EntryKind
 
@@ -32,7 +32,7 @@ class ShiftSerializer(serializers.Serializer):
 
 
 class CountedSerializer(serializers.Serializer):
-    """The figures at close with the count's drop added (``casino.figures.with_count``)."""
+    """The figures at close with the count's drop added (``casino.floor.figures.with_count``)."""
 
     counted = serializers.BooleanField(
         help_text="The session's drop box is counted; false: drop not counted yet."

@@ -16,13 +16,13 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino import figures
 from casino.cage import selectors as cash_selectors
-from casino.console import selectors
-from casino.console.access import page, session_context, session_view
-from casino.console.history import round_parts
+from casino.floor import figures
+from casino.floor.console import selectors
+from casino.floor.console.access import page, session_context, session_view
+from casino.floor.console.history import round_parts
 from casino.floor.models import RoundStatus, TableSession
-from casino.rules import NoRulesInForce, rules_in_force
+from casino.floor.rules import NoRulesInForce, rules_in_force
 from casino.staff.policy import Capability
 
 #: How often the read-only view asks for the session again, in seconds.
@@ -55,7 +55,7 @@ def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
         **session_context(session, "watch"),
         "rounds": rounds,
         "rounds_settled": len(settled),
-        # Win by ledger so far (``casino.figures``), as the floor and the pit list show it.
+        # Win by ledger so far (``casino.floor.figures``), as the floor and the pit list show it.
         "house_so_far": figures.wins_by_ledger([session.pk]).get(session.pk, figures.ZERO),
         "rules_line": _rules_line(session),
         "crossings": cash_selectors.session_crossings(session=session),

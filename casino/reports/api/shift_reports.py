@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.base import ApiView, errors, not_found
-from casino.api.serializers.reports import ShiftReportSerializer
 from casino.kernel.timezones import venue_zone
 from casino.reports import selectors
+from casino.reports.api.shift_report_serializers import ShiftReportSerializer
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request
 from casino.staff.policy import Capability

@@ -12,10 +12,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino.console.access import forbidden, page, session_context, session_view
+from casino.floor.console.access import forbidden, page, session_context, session_view
 from casino.floor.models import TableSession
+from casino.floor.rotation_selectors import session_spells, venue_dealers
 from casino.kernel.errors import ServiceError
-from casino.rotation_selectors import session_spells, venue_dealers
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import DealerSpell

@@ -12,7 +12,7 @@ of the terminal and across a reload:
   page answers the lock screen (423), an htmx request or the page's own calls a bare 423
   that the page's lock screen opens on, the API 423 in its error shape; only the unlock,
   logging in and out and the language are let through;
-- the unlock (``casino/console/lock.py``) lifts it, with the PIN or password of who is
+- the unlock (``casino/floor/console/lock.py``) lifts it, with the PIN or password of who is
   signed in, or of another member who takes the console over.
 
 A login made or opened by a PIN is a *console session*: outside ``/console/`` (the admin,

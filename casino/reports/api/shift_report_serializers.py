@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino.api.serializers.sessions import ShiftSerializer
+from casino.floor.api.session_serializers import ShiftSerializer
 
 
 class ShiftReportSerializer(serializers.Serializer):

@@ -44,15 +44,15 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
 from casino import games
-from casino.console import selectors
-from casino.console.access import closed, page, refusal, with_session
-from casino.console.closing import summary
-from casino.console.services import round_confirm
+from casino.floor.console import selectors
+from casino.floor.console.access import closed, page, refusal, with_session
+from casino.floor.console.closing import summary
+from casino.floor.console.services import round_confirm
 from casino.floor.models import Round, TableSession
+from casino.floor.rules import NoRulesInForce
 from casino.games import BoxInput, RoundResult
 from casino.kernel.errors import ServiceError
 from casino.kernel.money import plain
-from casino.rules import NoRulesInForce
 
 
 class ConsoleEntry(Protocol):

@@ -8,10 +8,10 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import selectors
 from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query, rendered
 from casino.api.views.common import found, parse
+from casino.floor import selectors
 from casino.floor.models import Round, TableSession
 from casino.floor.services.rounds import (
     round_create_written,

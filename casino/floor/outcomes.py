@@ -15,8 +15,8 @@ from django.db.models import Prefetch
 
 from casino import games
 from casino.floor.models import Bet, Box, Round
+from casino.floor.rules import rules_of_round
 from casino.games import BetResult, BoxInput, BoxResult, RoundResult
-from casino.rules import rules_of_round
 
 
 def with_bets(boxes: Sequence[Box], bets: Sequence[Bet]) -> None:
