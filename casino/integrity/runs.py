@@ -1,9 +1,14 @@
 """An integrity run: a venue's tallies of a period tested per table, dealer, player and pit.
 
-The run reads ``CategoryTally``, ``CardTally`` and ``BetTally`` (never the rounds), groups
-them (casino.integrity.groups), and tests each group against what the rules of the ruleset
-versions its rounds were dealt under give (casino.integrity.group_tests: the categories
-dealt, the boxes' wins, the scoop balance, the cards, a rated player's net result).
+The statistical tests read ``CategoryTally``, ``CardTally`` and ``BetTally`` (never the
+rounds), group them (casino.integrity.groups), and test each group against what the rules
+of the ruleset versions its rounds were dealt under give (casino.integrity.group_tests: the
+categories dealt, the boxes' wins, the scoop balance, the cards, a rated player's net
+result). The run also settles every settled round of its dates again from its record
+(casino.integrity.resettlement), one result per table: a difference is certain, an alert
+with no p-value, taking no part in the false discovery rate. It is part of the run, not a
+job of its own, so that it covers the same dates after each gaming day (the sweep's task)
+and on request, and its alerts reach the same page and investigations.
 
 A test with too small a sample says so and takes no part in the false discovery rate;
 every other p-value of the run goes into one Benjamini-Hochberg procedure, and each
@@ -26,6 +31,7 @@ from casino.integrity.group_tests import Outcome, run_tests
 from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
+from casino.integrity.resettlement import TableResettled, resettle
 from casino.ledger.models import AuditAction
 from casino.models import TableSession
 from casino.venues.models import Table, Venue
@@ -118,13 +124,17 @@ def integrity_run(
     IntegrityRun.objects.filter(pk=run.pk).update(status=IntegrityRun.Status.RUNNING)
     outcomes = run_tests(venue.pk, date_from, date_to)
     discoveries = _discoveries(outcomes, run.fdr)
+    resettled = resettle(venue_id=venue.pk, date_from=date_from, date_to=date_to)
     with transaction.atomic():
-        _store(_result_rows(run, venue, outcomes, discoveries))
+        _store(
+            _result_rows(run, venue, outcomes, discoveries)
+            + _resettlement_rows(run, venue, list(resettled.values()))
+        )
         alerts = list(
             IntegrityResult.objects.filter(run=run, alert=True).select_related("run__venue")
         )
         run.status = IntegrityRun.Status.DONE
-        run.tests = len(discoveries)
+        run.tests = len(discoveries) + len(resettled)
         run.alerts = len(alerts)
         run.finished_at = timezone.now()
         run.seconds = time.perf_counter() - started
@@ -137,7 +147,7 @@ def integrity_run(
             obj=run,
             venue=venue,
             summary=(
-                f"integrity tests of {date_from}..{date_to}: {len(discoveries)} tested, "
+                f"integrity tests of {date_from}..{date_to}: {run.tests} tested, "
                 f"{len(alerts)} alerts"
             ),
         )
@@ -196,6 +206,45 @@ def _result_rows(
                     "sessions": sessions[:EVIDENCE_SESSIONS],
                     "counted": [named[pk] for pk in sessions[:EVIDENCE_SESSIONS]],
                     "more": len(sessions) > EVIDENCE_SESSIONS,
+                },
+            )
+        )
+    return rows
+
+
+def _resettlement_rows(
+    run: IntegrityRun, venue: Venue, tables: list[TableResettled]
+) -> list[IntegrityResult]:
+    """One result per table whose rounds were settled again from their record: certain,
+    never a p-value (so never part of the false discovery rate), an alert when any figure
+    differs, its evidence naming each round, bet and amount (the first ``KEPT``)."""
+    named = _sessions_named(
+        {pk for table in tables for pk in sorted(table.sessions)[:EVIDENCE_SESSIONS]}
+    )
+    rows = []
+    for table in tables:
+        sessions = sorted(table.sessions)
+        rows.append(
+            IntegrityResult(
+                run=run,
+                venue=venue,
+                scope=Scope.TABLE,
+                table_id=table.table_id,
+                label=table.table[:120],
+                game=table.game,
+                test=IntegrityResult.Test.RESETTLEMENT,
+                method="exact",
+                n=table.rounds,
+                rounds=table.rounds,
+                alert=bool(table.differences_found),
+                note=str(table.differences[0])[:200] if table.differences else "",
+                evidence={
+                    "sessions": sessions[:EVIDENCE_SESSIONS],
+                    "counted": [named[pk] for pk in sessions[:EVIDENCE_SESSIONS]],
+                    "more": len(sessions) > EVIDENCE_SESSIONS,
+                    "rounds_differing": table.rounds_differing,
+                    "differences_found": table.differences_found,
+                    "differences": [d.as_dict() for d in table.differences],
                 },
             )
         )

@@ -42,3 +42,47 @@ def key_shown(key: object) -> str:
     if found["which"] == "rarest":
         return gettext("%(card)s (rarest)") % {"card": found["card"]}
     return gettext("%(card)s (commonest)") % {"card": found["card"]}
+
+
+def figure_shown(name: str) -> str:
+    """A figure a round settled again from its record is compared on
+    (``casino.integrity.resettlement.Difference.field``), for the reader."""
+    from casino.ledger.models import Account, EntryKind
+
+    if name.startswith("ledger:"):
+        _, account, kind = name.split(":", 2)
+        return gettext("Ledger: %(account)s, %(kind)s") % {
+            "account": Account(account).label if account in Account.values else account,
+            "kind": EntryKind(kind).label if kind in EntryKind.values else kind,
+        }
+    names = {
+        "outcome": gettext("Outcome"),
+        "odds": gettext("Odds"),
+        "gross": gettext("Gross"),
+        "commission": gettext("Commission"),
+        "net": gettext("Net"),
+        "deposit_required": gettext("Deposit required"),
+        "bet": gettext("Stake of a bet only one side has"),
+        "house_net": gettext("House result"),
+        "settlement": gettext("Settlement"),
+    }
+    return names.get(name, name)
+
+
+def figure_value(name: str, value: str, venue: object) -> str:
+    """A recorded or re-settled figure for the reader: an amount in the venue's currency and
+    grouping, an outcome by its name, anything else as stored."""
+    from decimal import Decimal, InvalidOperation
+
+    from casino.kernel.money import venue_money
+    from casino.models import Bet
+
+    if name == "outcome" and value in Bet.Outcome.values:
+        return str(Bet.Outcome(value).label)
+    if name in ("odds", "settlement"):
+        return value
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        return value
+    return venue_money(amount, venue)
