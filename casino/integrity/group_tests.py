@@ -29,7 +29,7 @@ from django.db.models import Sum
 
 from casino import games
 from casino.integrity import statistics as st
-from casino.integrity.cards import card_frequency_test
+from casino.integrity.cards import NAMED_AT, CardFrequencyResult, card_frequency_test
 from casino.integrity.groups import SEAT_SUBJECTS, SUBJECTS, Group, Scope, read_groups
 from casino.models import BetTally
 from casino.reports.cells import rates_of
@@ -303,31 +303,59 @@ def _cards(group: Group, expected: _Expected) -> Outcome:
     )
     if isinstance(result, st.NotEnoughData):
         return Outcome(group, "cards", total, cells, note=result.reason)
+    _named_ranks(cells, result)
     rarest, low, mean = result.rarest
     commonest, high, _mean = result.commonest
-    cells.append(
-        {
-            "key": f"{rarest} (rarest)",
-            "observed": low,
-            "expected": mean,
-            "low": mean - 1.96 * math.sqrt(mean),
-            "high": mean + 1.96 * math.sqrt(mean),
-            "outside": result.missing_card_p < 0.05,
-        }
-    )
-    cells.append(
-        {
-            "key": f"{commonest} (commonest)",
-            "observed": high,
-            "expected": mean,
-            "low": mean - 1.96 * math.sqrt(mean),
-            "high": mean + 1.96 * math.sqrt(mean),
-            "outside": result.extra_card_p < 0.05,
-        }
-    )
+    named = {d.key for d in result.cards_out}
+    # Every card outside the band a fair shoe keeps all 52 cards in, 95% of the time.
+    band = st.normal_quantile(1 - NAMED_AT / (2 * 52))
+    for d in result.cards_out:
+        cells.append(
+            {
+                "key": f"{d.key} ({'too few' if d.low else 'too many'})",
+                "observed": d.observed,
+                "expected": d.expected,
+                "low": max(0.0, d.expected - band * d.sd),
+                "high": d.expected + band * d.sd,
+                "outside": True,
+            }
+        )
+    if str(rarest) not in named:
+        cells.append(
+            {
+                "key": f"{rarest} (rarest)",
+                "observed": low,
+                "expected": mean,
+                "low": mean - 1.96 * math.sqrt(mean),
+                "high": mean + 1.96 * math.sqrt(mean),
+                "outside": result.missing_card_p < 0.05,
+            }
+        )
+    if str(commonest) not in named:
+        cells.append(
+            {
+                "key": f"{commonest} (commonest)",
+                "observed": high,
+                "expected": mean,
+                "low": mean - 1.96 * math.sqrt(mean),
+                "high": mean + 1.96 * math.sqrt(mean),
+                "outside": result.extra_card_p < 0.05,
+            }
+        )
     return Outcome(
         group, "cards", total, cells, "ranks, suits, cards", result.ranks.statistic, result.p_value
     )
+
+
+def _named_ranks(cells: list[dict[str, Any]], result: CardFrequencyResult) -> None:
+    """The rank cells' band made the one a fair shoe keeps all 13 ranks in 95% of the time,
+    and a rank outside it (corrected for the 13 ranks: ``result.ranks_out``) flagged."""
+    named = {d.key for d in result.ranks_out}
+    band = st.normal_quantile(1 - NAMED_AT / (2 * 13))
+    for cell in cells:
+        cell["low"] = max(0.0, cell["expected"] - band * result.rank_sd)
+        cell["high"] = cell["expected"] + band * result.rank_sd
+        cell["outside"] = cell["key"] in named
 
 
 def _net_results(venue_id: int, date_from: date, date_to: date) -> list[Outcome]:

@@ -13,7 +13,7 @@ import re
 from django.utils.translation import gettext, ngettext
 
 _NEEDED = re.compile(r"^(?P<count>\d+) (?P<what>rounds|boxes), (?P<needed>\d+) needed$")
-_CARD = re.compile(r"^(?P<card>.+) \((?P<which>rarest|commonest)\)$")
+_CARD = re.compile(r"^(?P<card>.+) \((?P<which>rarest|commonest|too few|too many)\)$")
 
 
 def note_shown(note: str) -> str:
@@ -39,9 +39,13 @@ def key_shown(key: object) -> str:
     found = _CARD.match(text)
     if not found:
         return text
-    if found["which"] == "rarest":
-        return gettext("%(card)s (rarest)") % {"card": found["card"]}
-    return gettext("%(card)s (commonest)") % {"card": found["card"]}
+    words = {
+        "rarest": gettext("%(card)s (rarest)"),
+        "commonest": gettext("%(card)s (commonest)"),
+        "too few": gettext("%(card)s (too few)"),
+        "too many": gettext("%(card)s (too many)"),
+    }
+    return words[found["which"]] % {"card": found["card"]}
 
 
 def figure_shown(name: str) -> str:
