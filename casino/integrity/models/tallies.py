@@ -155,6 +155,7 @@ class IntegrityResult(models.Model):
         ROUND_RESULT = "round_result", _("Round results against the shoe's odds")
         CARDS = "cards", _("Cards dealt")
         NET_RESULT = "net_result", _("Net result against its expectation")
+        BET_OUTCOME = "bet_outcome", _("Bets' wins on each side against the shoe's odds")
         RESETTLEMENT = "resettlement", _("Rounds settled again from their record")
 
     label = models.CharField(max_length=120)
