@@ -10,9 +10,13 @@ with no p-value, taking no part in the false discovery rate. It is part of the r
 job of its own, so that it covers the same dates after each gaming day (the sweep's task)
 and on request, and its alerts reach the same page and investigations.
 
-A test with too small a sample says so and takes no part in the false discovery rate;
-every other p-value of the run goes into one Benjamini-Hochberg procedure, and each
-discovery is an alert that opens an investigation (casino.integrity.investigations).
+A test with too small a sample says so and takes no part in the false discovery rate.
+The others are grouped in families, one per subject the run tests (a table with its
+positions, a dealer, a player, a pit): each family goes through its own Benjamini-Hochberg
+procedure at the run's rate times its share of the run's tests (``_discoveries``), and
+each discovery is an alert that opens an investigation (casino.integrity.investigations).
+So a subject's alerts depend on its own p-values alone (and on how many tests the run
+holds), never on another subject being a discovery.
 """
 
 from __future__ import annotations
@@ -155,13 +159,29 @@ def integrity_run(
 
 
 def _discoveries(outcomes: list[Outcome], fdr: float) -> dict[int, tuple[float, bool]]:
-    """Every p-value of the run through one Benjamini-Hochberg procedure: the q-value and
-    whether it alerts, per tested outcome (by ``id``; a test without a p-value has none)."""
+    """The q-value of every tested outcome and whether it alerts (by ``id``; a test without
+    a p-value has none).
+
+    The family is the subject: the tests of one table (its positions' too), dealer, player
+    or pit. A family of m_f of the run's m tests goes through Benjamini-Hochberg at the
+    rate fdr * m_f / m (its q-values times m / m_f, at most 1, compared with ``fdr``). A
+    lone alert needs p <= fdr / m, as one procedure over the run asked; but a fair table
+    is never admitted because another table is a discovery: no family's bar depends on
+    another's p-values. The rates add up to ``fdr``, so a run in which every subject is
+    fair alerts at all at most ``fdr`` of the time, and within a family holding real
+    deviations the expected share of false alerts among its alerts is at most its rate."""
     tested = [o for o in outcomes if o.p_value is not None]
-    bh = st.benjamini_hochberg([o.p_value for o in tested], q=fdr)
-    return {
-        id(o): (q, alert) for o, q, alert in zip(tested, bh.q_values, bh.discoveries, strict=True)
-    }
+    families: dict[tuple[str, int], list[Outcome]] = defaultdict(list)
+    for outcome in tested:
+        families[(outcome.group.scope, outcome.group.key)].append(outcome)
+    found: dict[int, tuple[float, bool]] = {}
+    for members in families.values():
+        bh = st.benjamini_hochberg([o.p_value for o in members], q=fdr)
+        scale = len(tested) / len(members)
+        for outcome, q_value in zip(members, bh.q_values, strict=True):
+            q_run = min(1.0, q_value * scale)
+            found[id(outcome)] = (q_run, q_run <= fdr)
+    return found
 
 
 def _result_rows(
