@@ -5,9 +5,11 @@
 box) at ``BENCH_TABLES`` tables: the same rows the services write. A fresh process then
 times ``casino.integrity.resettlement.resettle`` over the day (every round read in chunks,
 evaluated again by the game's engine, each bet and ledger entry compared), after a warm-up
-run, ``BENCH_REPEATS`` times (median). Target: a day of 1,000,000 rounds in <= 60 s, so
-``rounds_per_s`` >= 16,667; ``million_s`` is the day of a million rounds at the rate
-measured (the rate does not depend on the day's size: chunks of 2,000 rounds).
+run, ``BENCH_REPEATS`` times (median), then the same with each deal compared with the
+table's earlier deals (casino.integrity.deals), as the integrity run does. Target: a day of
+1,000,000 rounds in <= 60 s, so ``rounds_per_s`` >= 16,667; ``million_s`` is the day of a
+million rounds at the rate measured (the rate does not depend on the day's size: chunks of
+2,000 rounds).
 
 Runs against its own database (``casino_bench_resettle``, or ``{prefix}_bench_resettle``
 with ``LOADTEST_DB_PREFIX``; ``BENCH_DATABASE_URL`` names another); ``BENCH_REUSE=1``
@@ -120,6 +122,22 @@ def measure() -> None:
     emit("rounds_per_s", round(rate), "1/s", round(MILLION / TARGET_S))
     emit("million_s", round(MILLION / rate, 1), "s", TARGET_S)
     emit("peak_rss_mb", round(peak_mb), "MB")
+    # The run's pass: the same, each deal also compared with the table's earlier deals.
+    from casino.integrity.deals import DealWatch
+
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        deals = DealWatch()
+        resettle(venue_id=venue.pk, date_from=day, date_to=day, deals=deals)
+        outcomes = deals.outcomes()
+        times.append(time.perf_counter() - start)
+    seconds = statistics.median(times)
+    alerts = sum(o.p_value is not None and o.p_value < 0.05 / len(outcomes) for o in outcomes)
+    print(f"  with the deals compared: {seconds:.2f} s, {rounds / seconds:,.0f} rounds/s")
+    emit("with_deals_s", round(seconds, 2), "s")
+    emit("with_deals_rounds_per_s", round(rounds / seconds), "1/s", round(MILLION / TARGET_S))
+    emit("deal_alerts", alerts, "alerts", 0)
     connection.close()
 
 

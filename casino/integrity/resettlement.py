@@ -27,6 +27,7 @@ from typing import Any
 
 from casino import games
 from casino.games import BoxInput, RoundResult
+from casino.integrity.deals import DealWatch, deal_of
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
 from casino.ledger.models import LedgerEntry
@@ -127,9 +128,11 @@ def resettle(
     date_to: date | None = None,
     shift_id: int | None = None,
     chunk: int = CHUNK,
+    deals: DealWatch | None = None,
 ) -> dict[int, TableResettled]:
     """Every settled round of the venue's gaming dates (or the shift's; every round when
-    nothing is given) settled again from its record, per table (by its key)."""
+    nothing is given) settled again from its record, per table (by its key). ``deals``, if
+    given, is shown each round's deal in the order dealt (the same pass, no query more)."""
     rounds = Round.objects.filter(status=RoundStatus.SETTLED)
     if venue_id is not None:
         rounds = rounds.filter(session__table__venue_id=venue_id)
@@ -149,8 +152,16 @@ def resettle(
         table.sessions.add(row[2])
         key = (row[6], row[7])
         if key not in rules:
-            rules[key] = rules_of_version(games.get(row[6]), row[7])
-        found = compare_round(row, boxes, entries, rules[key])
+            adapter = games.get(row[6])
+            version_rules = rules_of_version(adapter, row[7])
+            rules[key] = (version_rules, adapter.integrity_decks(version_rules))
+        found = compare_round(row, boxes, entries, rules[key][0])
+        if deals is not None:
+            deal = deal_of(row[8], ((box[0], box[2]) for box in boxes))
+            deals.add(
+                table_id=row[3], game=row[6], session_id=row[2], number=row[1], deal=deal,
+                decks=rules[key][1],
+            )  # fmt: skip
         if found:
             table.rounds_differing += 1
             table.differences_found += len(found)

@@ -31,6 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.integrity import statistics as st
+from casino.integrity.deals import DealWatch
 from casino.integrity.group_tests import Outcome, run_tests
 from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
@@ -126,9 +127,10 @@ def integrity_run(
             fdr=FDR,
         )
     IntegrityRun.objects.filter(pk=run.pk).update(status=IntegrityRun.Status.RUNNING)
-    outcomes = run_tests(venue.pk, date_from, date_to)
+    deals = DealWatch()
+    resettled = resettle(venue_id=venue.pk, date_from=date_from, date_to=date_to, deals=deals)
+    outcomes = run_tests(venue.pk, date_from, date_to) + deals.outcomes()
     discoveries = _discoveries(outcomes, run.fdr)
-    resettled = resettle(venue_id=venue.pk, date_from=date_from, date_to=date_to)
     with transaction.atomic():
         _store(
             _result_rows(run, venue, outcomes, discoveries)

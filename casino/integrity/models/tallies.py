@@ -156,6 +156,8 @@ class IntegrityResult(models.Model):
         CARDS = "cards", _("Cards dealt")
         NET_RESULT = "net_result", _("Net result against its expectation")
         BET_OUTCOME = "bet_outcome", _("Bets' wins on each side against the shoe's odds")
+        DEAL_REPEAT = "deal_repeat", _("Deals repeated or recycled")
+        DEAL_SERIAL = "deal_serial", _("Cards carried over from the deal before")
         RESETTLEMENT = "resettlement", _("Rounds settled again from their record")
 
     label = models.CharField(max_length=120)
