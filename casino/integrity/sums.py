@@ -50,8 +50,8 @@ def bet_outcome(
     counts: dict[tuple[int, str], int],
     figures: Callable[[str, int], dict[str, Any]],
 ) -> Outcome:
-    """Bets on a side of a deal nobody sees before it is dealt (Baccarat's Player and
-    Banker, ``"<side>/<outcome>"``): how often they won of those decided, against each
+    """Bets on a side of a deal nobody sees before it is dealt (a game's two sides,
+    ``"<side>/<outcome>"``): how often they won of those decided, against each
     side's exact share of the deals that decide it (``bet_outcome`` of the versions the
     bets were placed under). The wins of all sides are tested together by a z-test of their
     sum, each decided bet a trial of its side's share (a box backs a side once a round)."""
