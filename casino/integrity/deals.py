@@ -134,12 +134,15 @@ class _Table:
     group: Group
     decks: int = 1
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
-    seen: dict[tuple, int] = field(default_factory=dict)
+    seen: dict[tuple, str] = field(default_factory=dict)
     pairs: int = 0
-    #: The most unlikely pair so far: (z, shared, mean, trials, number, earlier number).
-    worst: tuple[float, int, float, dict[float, int], int, int] | None = None
-    #: Deals dealt again: (number, earlier number, exact probability).
-    repeats: list[tuple[int, int, float]] = field(default_factory=list)
+    #: The pair furthest above its mean so far (in SDs): (z, shared, mean, trials, its
+    #: round's name, the earlier round's name).
+    worst: tuple[float, int, float, dict[float, int], str, str] | None = None
+    #: Deals dealt again: (its round's name, the earlier round's, exact probability).
+    repeats: list[tuple[str, str, float]] = field(default_factory=list)
+    #: The session of the table's first deal: rounds of another are named with theirs.
+    first_session: int | None = None
     serial: list[float] = field(default_factory=lambda: [0, 0.0, 0.0])
     #: The trials the serial sum is of (probability: count).
     serial_trials: Counter[float] = field(default_factory=Counter)
@@ -159,28 +162,32 @@ class DealWatch:
             table = self._tables[table_id] = _Table(Group(Scope.TABLE, table_id, game))
         table.decks = max(table.decks, decks)
         table.group.sessions.add(session_id)
+        if table.first_session is None:
+            table.first_session = session_id
+        # A round's number restarts with each session: "#12", or "#12 (34)" in session 34.
+        name = f"#{number}" if session_id == table.first_session else f"#{number} ({session_id})"
         table.group.dealt[sum(len(cards) for cards in deal.values())] += 1
         key = tuple((position, tuple(sorted(cards))) for position, cards in sorted(deal.items()))
         if key in table.seen:
             exact = identical_probability(deal, table.decks)
-            table.repeats.append((number, table.seen[key], exact))
+            table.repeats.append((name, table.seen[key], exact))
         else:
-            table.seen[key] = number
+            table.seen[key] = name
         this = prepared(deal)
-        for index, (earlier_number, earlier) in enumerate(reversed(table.recent)):
+        for index, (earlier_name, earlier) in enumerate(reversed(table.recent)):
             found, mean, variance, trials = shared(earlier, this)
             if variance <= 0:
                 continue
             table.pairs += 1
             z = (found - mean) / math.sqrt(variance)
             if table.worst is None or z > table.worst[0]:
-                table.worst = (z, found, mean, trials, number, earlier_number)
+                table.worst = (z, found, mean, trials, name, earlier_name)
             if index == 0:  # the deal just before
                 table.serial[0] += found
                 table.serial[1] += mean
                 table.serial[2] += variance
                 table.serial_trials.update(trials)
-        table.recent.append((number, this))
+        table.recent.append((name, this))
 
     def outcomes(self) -> list[Outcome]:
         found = []
@@ -195,19 +202,19 @@ def _repeat(table: _Table) -> Outcome:
     cells: list[dict[str, Any]] = []
     parts = []
     if table.repeats:
-        number, earlier, exact = min(table.repeats, key=lambda r: r[2])
+        exact = min(r[2] for r in table.repeats)
         compared = rounds * (rounds - 1) / 2
         parts.append(min(1.0, compared * exact))
-        for number, earlier, _exact in table.repeats[:20]:
-            cells.append(_cell(f"#{number} = #{earlier}", 1, 0.0, 0.0, 0.0, True))
+        for name, earlier, _exact in table.repeats[:20]:
+            cells.append(_cell(f"{name} = {earlier}", 1, 0.0, 0.0, 0.0, True))
     if table.worst is not None:
-        _z, shares, mean, trials, number, earlier = table.worst
+        _z, shares, mean, trials, name, earlier = table.worst
         tail = upper_tail(shares, trials)
         parts.append(min(1.0, table.pairs * tail))
         sd = math.sqrt(sum(p * (1 - p) * n for p, n in trials.items()))
         cells.append(
             _cell(
-                f"#{number} ~ #{earlier}", shares, mean, max(0.0, mean - Z95 * sd),
+                f"{name} ~ {earlier}", shares, mean, max(0.0, mean - Z95 * sd),
                 mean + Z95 * sd, parts[-1] < 0.05,
             )
         )  # fmt: skip
@@ -227,7 +234,7 @@ def _serial(table: _Table) -> Outcome:
         note = f"{rounds} rounds, {SERIAL_MINIMUM} needed"
         return Outcome(table.group, "deal_serial", rounds, cells, note=note)
     # One-sided: only more cards carried over than chance is a shuffle's fault (a shoe dealt
-    # through without a shuffle between rounds, as Baccarat's, carries fewer over). Hands of
+    # through without a shuffle between rounds carries fewer over). Hands of
     # one size make the sum a binomial, whose exact tail is used (the normal's is too thin
     # on the right for a sum of rare matches); else the normal, with continuity correction.
     z = st.z_test(found, mean, variance).z
