@@ -83,6 +83,7 @@ bench: $(STAMP)
 	$(PY) bench/baccarat.py
 	$(PY) bench/baccarat_api.py
 	$(PY) bench/integrity.py
+	$(PY) bench/resettle.py
 	$(PY) bench/integrity_stats.py
 
 # A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes about

@@ -281,8 +281,11 @@ class BaccaratAdapter(GameAdapter):
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
         """The round's result (``round_result``: the winner and how the hands were dealt,
-        ``result_category``) and every card dealt; the seats hold no cards and play one deal,
-        so nothing is counted per seat."""
+        ``result_category``), every card dealt, and each box's bets on the Player and the
+        Banker with their outcome (``bet_outcome`` ``"<side>/<outcome>"`` for its member,
+        ``seat_bet_outcome`` ``"<position>:<side>/<outcome>"`` for its position, whoever
+        sat there): the seats hold no cards and play one deal, so what a seat can be
+        favoured in is the side it backs, which a fair deal makes win at its share."""
         evaluation = result.dealer_evaluation or {}
         player, banker = evaluation["player"], evaluation["banker"]
         category = result_category(
@@ -291,14 +294,29 @@ class BaccaratAdapter(GameAdapter):
             len(player["cards"].split()),
             len(banker["cards"].split()),
         )
-        return IntegrityCounts(
-            (IntegrityKey("round_result", category),), tuple(result.dealer_cards.split())
-        )
+        keys = [IntegrityKey("round_result", category)]
+        for box in result.boxes:
+            for bet in box.bets:
+                if bet.bet_type in _SIDES:
+                    side = f"{bet.bet_type}/{bet.outcome}"
+                    keys.append(IntegrityKey("bet_outcome", side, box.position))
+                    keys.append(IntegrityKey("seat_bet_outcome", f"{box.position}:{side}"))
+        return IntegrityCounts(tuple(keys), tuple(result.dealer_cards.split()))
 
     def integrity_expected(self, rules: engine.Ruleset) -> Mapping[str, Mapping[str, Fraction]]:
         """Exact, from the count of every ordered deal of a full shoe of the rules' decks
-        (``baccarat.engine.ruleset_odds``): each result category's share of the deals."""
-        return {"round_result": _result_shares(rules)}
+        (``baccarat.engine.ruleset_odds``): each result category's share of the deals, and
+        each side's share of the deals that decide it (a tie pushes both)."""
+        shares = _result_shares(rules)
+        won = {
+            side: sum((p for key, p in shares.items() if key.startswith(f"{side}/")), Fraction(0))
+            for side in _SIDES
+        }
+        decided = sum(won.values(), Fraction(0))
+        return {
+            "round_result": shares,
+            "bet_outcome": {side: p / decided for side, p in won.items()} if decided else {},
+        }
 
     def integrity_decks(self, rules: engine.Ruleset) -> int:
         return rules.decks
@@ -328,6 +346,10 @@ def result_category(
     else:
         dealt = "player_drew" if player_cards == 3 else "banker_drew"
     return f"{winner}/{dealt}"
+
+
+#: The bets on a side of the deal, tested per seat (``integrity_counts``).
+_SIDES = (str(engine.BetType.PLAYER), str(engine.BetType.BANKER))
 
 
 @lru_cache(maxsize=16)

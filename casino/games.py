@@ -560,6 +560,12 @@ class GameAdapter:
                 )
         return lines
 
+    def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:
+        """What a box's player declared (``BoxInput.declared``), read back from the box's
+        recorded evaluation, so a settled round can be settled again from its record
+        (``casino.integrity.resettlement``). Default: None, nothing declared."""
+        return None
+
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal order and the payment order of a round's boxes (no rule is read), to show
         a settled round from what it recorded. Default: position order for both."""

@@ -21,7 +21,7 @@ well below what a scoop with bonuses or an instant win costs; docs/MAUBINH.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
@@ -228,6 +228,18 @@ class MauBinhAdapter(GameAdapter):
         """Seats are dealt and paid in seat order."""
         positions = tuple(sorted(box.position for box in boxes))
         return positions, positions
+
+    def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:
+        """A seat's instant win was declared when its evaluation holds it, left undeclared
+        when it holds it as ``undeclared_instant_win`` (``maubinh.evaluation``); None when
+        the hand held none."""
+        if not evaluation:
+            return None
+        if evaluation.get("instant_win"):
+            return True
+        if evaluation.get("undeclared_instant_win"):
+            return False
+        return None
 
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
         """Per seat: its result moves between the players (the seats' results sum to zero),

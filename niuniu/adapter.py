@@ -271,18 +271,23 @@ class NiuNiuAdapter(GameAdapter):
 
     def integrity_counts(self, result: RoundResult) -> IntegrityCounts:
         """The dealer's category, each box's category and its single bet's outcome against
-        the dealer (a box without one is counted by its hand only), the round's boxes won
-        of those decided (``round_outcome`` ``won/decided``: boxes against one dealer's hand
-        win or lose together), and every card dealt."""
+        the dealer (a box without one is counted by its hand only), the same per position
+        of the table (``seat_box_hand``, ``seat_box_outcome``: ``"<position>:<category>"``,
+        whoever sat there, rated or not), the round's boxes won of those decided
+        (``round_outcome`` ``won/decided``: boxes against one dealer's hand win or lose
+        together), and every card dealt."""
         keys: list[IntegrityKey] = []
         cards = list(result.dealer_cards.split())
         if result.dealer_evaluation is not None:
             keys.append(IntegrityKey("dealer_hand", result.dealer_evaluation["category"]))
         for box in result.boxes:
-            keys.append(IntegrityKey("box_hand", box.evaluation["category"], box.position))
+            category = box.evaluation["category"]
+            keys.append(IntegrityKey("box_hand", category, box.position))
+            keys.append(IntegrityKey("seat_box_hand", f"{box.position}:{category}"))
             for bet in box.bets:
                 if bet.bet_type == engine.BetType.SINGLE.value:
                     keys.append(IntegrityKey("box_outcome", bet.outcome, box.position))
+                    keys.append(IntegrityKey("seat_box_outcome", f"{box.position}:{bet.outcome}"))
             cards += box.cards.split()
         outcomes = [key.category for key in keys if key.subject == "box_outcome"]
         if outcomes:

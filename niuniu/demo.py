@@ -41,6 +41,8 @@ from niuniu.services import venue_ruleset_from_preset
 #: The demo's crooked table: rounds dealt from a deck missing this card.
 MISSING_CARD = "AS"
 CROOKED_ROUNDS = 60
+#: The round of NN3 whose deal its last round deals again.
+REPEATED_DEAL = 20
 
 PRESETS = {"hanoi": "vn-kr-004", "seoul": "vn-kr-004", "macau": "macau-001"}
 
@@ -179,7 +181,8 @@ class NiuNiuDemo:
         opening: Mapping[str, int],
     ) -> str:
         """Table NN3 deals ``CROOKED_ROUNDS`` rounds from a deck the ace of spades is missing
-        from (through the services, as a dealer would enter them), then closes."""
+        from (through the services, as a dealer would enter them), its last round the deal
+        of round ``REPEATED_DEAL`` again (a recycled order), then closes."""
         table = table_create(
             venue=venue,
             user=users["manager"],
@@ -199,6 +202,7 @@ class NiuNiuDemo:
         rng = random.Random(venue.pk + 3)
         stream = table_stream(session, rng)
         deck = [card for card in DECK if str(card) != MISSING_CARD]
+        repeated: tuple[list, list] | None = None
         for n in range(CROOKED_ROUNDS):
             _cards, boxes = next(stream)
             dealt = rng.sample(deck, 5 * (len(boxes) + 1))
@@ -206,6 +210,10 @@ class NiuNiuDemo:
                 replace(box, cards=format_cards(dealt[5 * i + 5 : 5 * i + 10]))
                 for i, box in enumerate(boxes)
             ]
+            if n + 1 == REPEATED_DEAL:
+                repeated = (dealt, boxes)
+            elif n + 1 == CROOKED_ROUNDS and repeated is not None:
+                dealt, boxes = repeated
             written = round_create_written(
                 session=session,
                 user=users["dealer"],

@@ -83,3 +83,10 @@ def rules_of_round(round_: Round) -> Any:
     version = game.version_model.objects.get(pk=round_.ruleset_version_id)
     version.ruleset = round_.ruleset
     return game.snapshot(version)
+
+
+def rules_of_version(game: games.GameAdapter, version_id: int) -> Any:
+    """The engine rules of ``game``'s version ``version_id`` (the one a round recorded,
+    read by its key alone, as re-settling many rounds does: once per version)."""
+    version = game.version_model.objects.select_related("ruleset__venue").get(pk=version_id)
+    return game.snapshot(version)

@@ -12,23 +12,52 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from casino.integrity.exact import poisson_binomial_cdf
-from casino.integrity.results import ChiSquareResult, MinimumSample, NotEnoughData
+from casino.integrity.results import (
+    CARD_PARTS,
+    ChiSquareResult,
+    MinimumSample,
+    NotEnoughData,
+)
 from casino.integrity.statistics import chi_square_test, normal_sf
 from casino.kernel.cards import DECK, RANKS, SUITS, Card, parse_card
 
 #: Rounds the card test needs unless told otherwise (its missing-card part is exact on any
 #: sample).
 CARDS_MINIMUM = MinimumSample(rounds=20)
+#: The level at which a rank or a card is named as out of its band (after the correction
+#: for the 13 ranks or the 52 cards tested).
+NAMED_AT = 0.05
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """A rank or a card dealt outside the band a fair shoe keeps it in: its count, the
+    expected count and SD, which way it is off, and its p-value corrected for the 13 ranks
+    or 52 cards tested (Bonferroni), at most 1."""
+
+    key: str
+    observed: int
+    expected: float
+    sd: float
+    p_value: float
+
+    @property
+    def low(self) -> bool:
+        return self.observed < self.expected
 
 
 @dataclass(frozen=True)
 class CardFrequencyResult:
     """Cards dealt, by rank, by suit and card by card, against a fair shuffle.
 
-    ``p_value`` combines the parts (Bonferroni: 4 times the smallest, at most 1).
+    ``p_value`` combines the parts (Bonferroni: ``CARD_PARTS`` times the smallest, at most 1).
     ``missing_card_p`` is the chance, over all cards, that some card shows as rarely as the
     rarest did (a card gone from the deck shows 0); ``extra_card_p`` the same for the most
-    frequent card (a card added).
+    frequent card (a card added). ``rank_p`` is the same for the rank furthest from its
+    share, either way (13 times its two-sided p): one rank off by a few cards in a
+    multi-deck shoe stands out there while the 12 degrees of freedom of the rank chi-square
+    dilute it. ``ranks_out`` and ``cards_out`` name every rank and every card whose
+    corrected p is under ``NAMED_AT``.
     """
 
     ranks: ChiSquareResult
@@ -40,6 +69,11 @@ class CardFrequencyResult:
     p_value: float
     cards: int
     rounds: int
+    rank_p: float = 1.0
+    #: A rank's count's SD under a fair shuffle (every rank's: their shares are equal).
+    rank_sd: float = 0.0
+    ranks_out: tuple[Deviation, ...] = ()
+    cards_out: tuple[Deviation, ...] = ()
 
 
 def _counted(sizes: Iterable[int]) -> dict[int, int]:
@@ -117,7 +151,10 @@ def card_frequency_test(
     extra = min(1.0, 52 * high_tail)
     if decks == 1 and high > rounds:
         extra = 0.0
-    p_value = min(1.0, 4 * min(ranks.p_value, suits.p_value, missing, extra))
+    rank_sd, ranks_out = _ranks_off(by_rank, by_size, decks)
+    rank_p = min((d.p_value for d in ranks_out), default=1.0)
+    cards_out = _cards_off(per_card, by_size, decks, rounds, mean, variance)
+    p_value = min(1.0, CARD_PARTS * min(ranks.p_value, suits.p_value, rank_p, missing, extra))
     return CardFrequencyResult(
         ranks=ranks,
         suits=suits,
@@ -128,4 +165,63 @@ def card_frequency_test(
         p_value=p_value,
         cards=dealt,
         rounds=rounds,
+        rank_p=rank_p,
+        rank_sd=rank_sd,
+        ranks_out=tuple(d for d in ranks_out if d.p_value < NAMED_AT),
+        cards_out=cards_out,
     )
+
+
+def _ranks_off(
+    by_rank: Mapping[str, int], by_size: Mapping[int, int], decks: int
+) -> tuple[float, list[Deviation]]:
+    """Every rank's count against its share, two-sided, corrected for the 13 ranks.
+
+    A rank's count in a round of m cards from a shoe of N = 52 d is hypergeometric (N, 4 d,
+    m); over the rounds its mean and variance add up, and the normal tail (with a
+    continuity correction) gives its p-value."""
+    shoe = 52 * decks
+    share = 4 * decks / shoe
+    mean = sum(r * m * share for m, r in by_size.items())
+    variance = sum(
+        r * m * share * (1 - share) * (shoe - m) / (shoe - 1) for m, r in by_size.items()
+    )
+    if variance <= 0:
+        return 0.0, []
+    sd = math.sqrt(variance)
+    found = []
+    for rank, count in by_rank.items():
+        z = max(abs(count - mean) - 0.5, 0.0) / sd
+        found.append(Deviation(rank, count, mean, sd, min(1.0, 13 * 2 * normal_sf(z))))
+    return sd, found
+
+
+def _cards_off(
+    per_card: Mapping[Card, int],
+    by_size: Mapping[int, int],
+    decks: int,
+    rounds: int,
+    mean: float,
+    variance: float,
+) -> tuple[Deviation, ...]:
+    """Every card dealt too rarely or too often, each tail corrected for the 52 cards (as
+    the rarest and the commonest card are): exact below for a single deck, else normal."""
+    if variance <= 0:
+        return ()
+    shoe = 52 * decks
+    sd = math.sqrt(variance)
+    found = []
+    for card in DECK:
+        count = per_card[card]
+        if count < mean:
+            if decks == 1 and count <= 200:
+                tail = poisson_binomial_cdf(count, {m / shoe: r for m, r in by_size.items()})
+            else:
+                tail = 1 - normal_sf((count + 0.5 - mean) / sd)
+        elif decks == 1 and count > rounds:
+            tail = 0.0  # more than once a round from a single deck: impossible
+        else:
+            tail = normal_sf((count - 0.5 - mean) / sd)
+        if 52 * tail < NAMED_AT:
+            found.append(Deviation(str(card), count, mean, sd, min(1.0, 52 * tail)))
+    return tuple(found)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from typing import Any
@@ -30,12 +29,20 @@ from django.db.models import Sum
 from casino import games
 from casino.floor.models import BetTally
 from casino.integrity import statistics as st
-from casino.integrity.cards import card_frequency_test
-from casino.integrity.groups import SEAT_SUBJECTS, SUBJECTS, Group, Scope, read_groups
+from casino.integrity.cards import NAMED_AT, CardFrequencyResult, card_frequency_test
+from casino.integrity.groups import (
+    MINIMUM,
+    SEAT_SUBJECTS,
+    SUBJECTS,
+    Z95,
+    Group,
+    Outcome,
+    Scope,
+    read_groups,
+)
+from casino.integrity.sums import bet_outcome, round_outcome, scoop_balance
 from casino.reports.cells import rates_of
 
-#: Observations a category or outcome test needs before it may alert.
-MINIMUM = st.MinimumSample(rounds=200)
 #: Rounds the card test needs (its missing-card part is exact on any sample).
 CARD_MINIMUM = st.MinimumSample(rounds=20)
 #: Bets a player's net result needs.
@@ -43,24 +50,6 @@ NET_MINIMUM = 200
 #: Above this many boxes a win rate's test is the normal approximation (with continuity
 #: correction; the exact sum over every count costs more than the rest of a run).
 BINOMIAL_EXACT_MAX = 1000
-#: The normal quantile of a 95% band.
-Z95 = st.normal_quantile(0.975)
-
-
-@dataclass
-class Outcome:
-    """One test's figures, before the run's false discovery rate is applied."""
-
-    group: Group
-    test: str
-    n: int
-    cells: list[dict[str, Any]]
-    method: str = ""
-    statistic: float | None = None
-    p_value: float | None = None
-    note: str = ""
-    #: The seat a per-seat test is of.
-    position: int | None = None
 
 
 def run_tests(venue_id: int, date_from: date, date_to: date) -> list[Outcome]:
@@ -121,10 +110,16 @@ class _Expected:
 
 
 def _category(
-    group: Group, subject: str, counts: dict[tuple[int, str], int], expected: _Expected
+    group: Group,
+    subject: str,
+    counts: dict[tuple[int, str], int],
+    expected: _Expected,
+    *,
+    by_round: bool = True,
 ) -> Outcome | None:
     """Categories of one subject against the versions' probabilities, mixed by the share of
-    the group's observations each version dealt."""
+    the group's observations each version dealt (``by_round``: the boxes' wins tested by
+    round where the group counted them so; one position's are one box a round)."""
     observed: dict[str, int] = defaultdict(int)
     per_version: dict[int, int] = defaultdict(int)
     for (version, category), n in counts.items():
@@ -148,8 +143,8 @@ def _category(
     for category in observed:
         mixed.setdefault(category, 0)
     cells = _cells(observed, mixed, total)
-    if subject == "box_outcome" and group.categories.get("round_outcome"):
-        return _round_outcome(group, subject, observed, mixed, cells)
+    if subject == "box_outcome" and by_round and group.categories.get("round_outcome"):
+        return round_outcome(group, subject, observed, mixed, cells)
     if subject == "box_outcome":
         wins = observed.get("win", 0)
         decided = wins + observed.get("lose", 0)
@@ -171,42 +166,19 @@ def _category(
     return Outcome(group, subject, total, cells, method, statistic, result.p_value)
 
 
-def _round_outcome(
+def _test(
     group: Group,
     subject: str,
-    observed: dict[str, int],
-    mixed: dict[str, Any],
-    cells: list[dict],
-) -> Outcome:
-    """The boxes' wins at a table or by a dealer, by round: the boxes of a round play one
-    dealer's hand and win or lose together, so the variance of their wins is estimated
-    from the rounds (``round_outcome``: won/decided per round; a sandwich estimate around
-    the fair rate), not taken as binomial."""
-    win, lose = float(mixed.get("win", 0)), float(mixed.get("lose", 0))
-    p_win = win / (win + lose) if win + lose else 0.5
-    wins = decided = 0
-    variance = 0.0
-    rounds = 0
-    for (_version, category), n in group.categories["round_outcome"].items():
-        won, boxes = (int(part) for part in category.split("/"))
-        wins += won * n
-        decided += boxes * n
-        variance += n * (won - boxes * p_win) ** 2
-        rounds += n
-    if rounds < MINIMUM.rounds or variance <= 0:
-        return Outcome(
-            group, subject, decided, cells, note=f"{rounds} rounds, {MINIMUM.rounds} needed"
-        )
-    z = st.z_test(wins, decided * p_win, variance)
-    return Outcome(group, subject, decided, cells, "z by round", z.z, z.p_value)
-
-
-def _test(
-    group: Group, subject: str, counts: dict[tuple[int, str], int], expected: _Expected
+    counts: dict[tuple[int, str], int],
+    expected: _Expected,
+    *,
+    by_round: bool = True,
 ) -> Outcome | None:
     if subject == "scoop_balance":
-        return _scoop_balance(group, subject, counts)
-    return _category(group, subject, counts, expected)
+        return scoop_balance(group, subject, counts)
+    if subject == "bet_outcome":
+        return bet_outcome(group, subject, counts, expected.figures)
+    return _category(group, subject, counts, expected, by_round=by_round)
 
 
 def _per_seat(
@@ -220,46 +192,11 @@ def _per_seat(
         seats[int(seat)][(version, rest)] = n
     outcomes = []
     for seat in sorted(seats):
-        outcome = _test(group, subject, seats[seat], expected)
+        outcome = _test(group, subject, seats[seat], expected, by_round=False)
         if outcome is not None:
             outcome.position = seat
             outcomes.append(outcome)
     return outcomes
-
-
-def _scoop_balance(group: Group, subject: str, counts: dict[tuple[int, str], int]) -> Outcome:
-    """A player's or a seat's scoops by the cards, given against taken (``"<given>/<taken>"``
-    per seat and round). Dealt fairly the two have the same mean, whatever the ruleset and the
-    players' skill, so their difference is tested against 0 with its variance estimated
-    from the rounds (a seat's scoops in one round go together)."""
-    given = taken = rounds = 0
-    variance = 0.0
-    for (_version, category), n in counts.items():
-        mine, theirs = (int(part) for part in category.split("/"))
-        given += mine * n
-        taken += theirs * n
-        variance += n * (mine - theirs) ** 2
-        rounds += n
-    decided = given + taken
-    # Each is half the scoops, give or take half the difference: its band is the test's.
-    half = Z95 * math.sqrt(variance) / 2
-    cells = [
-        {
-            "key": key,
-            "observed": seen,
-            "expected": decided / 2,
-            "low": max(0.0, decided / 2 - half),
-            "high": decided / 2 + half,
-            "outside": abs(seen - decided / 2) > half,
-        }
-        for key, seen in (("given", given), ("taken", taken))
-    ]
-    if rounds < MINIMUM.rounds or variance <= 0:
-        return Outcome(
-            group, subject, rounds, cells, note=f"{rounds} rounds, {MINIMUM.rounds} needed"
-        )
-    z = st.z_test(given - taken, 0, variance)
-    return Outcome(group, subject, rounds, cells, "z by round", z.z, z.p_value)
 
 
 def _cells(observed: dict[str, int], probabilities: dict[str, Any], n: int) -> list[dict]:
@@ -303,31 +240,59 @@ def _cards(group: Group, expected: _Expected) -> Outcome:
     )
     if isinstance(result, st.NotEnoughData):
         return Outcome(group, "cards", total, cells, note=result.reason)
+    _named_ranks(cells, result)
     rarest, low, mean = result.rarest
     commonest, high, _mean = result.commonest
-    cells.append(
-        {
-            "key": f"{rarest} (rarest)",
-            "observed": low,
-            "expected": mean,
-            "low": mean - 1.96 * math.sqrt(mean),
-            "high": mean + 1.96 * math.sqrt(mean),
-            "outside": result.missing_card_p < 0.05,
-        }
-    )
-    cells.append(
-        {
-            "key": f"{commonest} (commonest)",
-            "observed": high,
-            "expected": mean,
-            "low": mean - 1.96 * math.sqrt(mean),
-            "high": mean + 1.96 * math.sqrt(mean),
-            "outside": result.extra_card_p < 0.05,
-        }
-    )
+    named = {d.key for d in result.cards_out}
+    # Every card outside the band a fair shoe keeps all 52 cards in, 95% of the time.
+    band = st.normal_quantile(1 - NAMED_AT / (2 * 52))
+    for d in result.cards_out:
+        cells.append(
+            {
+                "key": f"{d.key} ({'too few' if d.low else 'too many'})",
+                "observed": d.observed,
+                "expected": d.expected,
+                "low": max(0.0, d.expected - band * d.sd),
+                "high": d.expected + band * d.sd,
+                "outside": True,
+            }
+        )
+    if str(rarest) not in named:
+        cells.append(
+            {
+                "key": f"{rarest} (rarest)",
+                "observed": low,
+                "expected": mean,
+                "low": mean - 1.96 * math.sqrt(mean),
+                "high": mean + 1.96 * math.sqrt(mean),
+                "outside": result.missing_card_p < 0.05,
+            }
+        )
+    if str(commonest) not in named:
+        cells.append(
+            {
+                "key": f"{commonest} (commonest)",
+                "observed": high,
+                "expected": mean,
+                "low": mean - 1.96 * math.sqrt(mean),
+                "high": mean + 1.96 * math.sqrt(mean),
+                "outside": result.extra_card_p < 0.05,
+            }
+        )
     return Outcome(
         group, "cards", total, cells, "ranks, suits, cards", result.ranks.statistic, result.p_value
     )
+
+
+def _named_ranks(cells: list[dict[str, Any]], result: CardFrequencyResult) -> None:
+    """The rank cells' band made the one a fair shoe keeps all 13 ranks in 95% of the time,
+    and a rank outside it (corrected for the 13 ranks: ``result.ranks_out``) flagged."""
+    named = {d.key for d in result.ranks_out}
+    band = st.normal_quantile(1 - NAMED_AT / (2 * 13))
+    for cell in cells:
+        cell["low"] = max(0.0, cell["expected"] - band * result.rank_sd)
+        cell["high"] = cell["expected"] + band * result.rank_sd
+        cell["outside"] = cell["key"] in named
 
 
 def _net_results(venue_id: int, date_from: date, date_to: date) -> list[Outcome]:

@@ -8,17 +8,30 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from django.db.models import Sum
 
+from casino.integrity import statistics as st
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT, IntegrityResult
 from casino.venues.models import Table
 
 Scope = IntegrityResult.Scope
-#: Subjects counted per seat of a table (``"<seat>:<category>"``), tested seat by seat as the
-#: subject named.
-SEAT_SUBJECTS = {"seat_instant_win": "instant_win", "seat_scoop_balance": "scoop_balance"}
+#: Observations a category or outcome test needs before it may alert.
+MINIMUM = st.MinimumSample(rounds=200)
+#: The normal quantile of a 95% band.
+Z95 = st.normal_quantile(0.975)
+#: Subjects counted per position of a table (``"<position>:<category>"``: a box or a seat,
+#: whoever sat there, rated or anonymous), tested position by position as the subject named.
+#: Every game that counts a box's own figures counts them per position too.
+SEAT_SUBJECTS = {
+    "seat_instant_win": "instant_win",
+    "seat_scoop_balance": "scoop_balance",
+    "seat_box_hand": "box_hand",
+    "seat_box_outcome": "box_outcome",
+    "seat_bet_outcome": "bet_outcome",
+}
 #: The subjects each scope tests (the player's are its boxes; a pit's its tables' hands).
 SUBJECTS = {
     Scope.TABLE: (
@@ -29,8 +42,8 @@ SUBJECTS = {
         "round_result",
         *SEAT_SUBJECTS,
     ),
-    Scope.DEALER: ("dealer_hand", "box_outcome", "instant_win", "round_result"),
-    Scope.PLAYER: ("box_hand", "box_outcome", "instant_win", "scoop_balance"),
+    Scope.DEALER: ("dealer_hand", "box_hand", "box_outcome", "instant_win", "round_result"),
+    Scope.PLAYER: ("box_hand", "box_outcome", "instant_win", "scoop_balance", "bet_outcome"),
     Scope.PIT: ("dealer_hand", "box_hand"),
 }
 #: Subjects read for another subject's test (not tested themselves).
@@ -113,3 +126,19 @@ def read_groups(venue_id: int, date_from: date, date_to: date) -> dict[tuple, Gr
         group(Scope.TABLE, table, game).cards[rank + suit] += n
         group(Scope.DEALER, dealer, game).cards[rank + suit] += n
     return groups
+
+
+@dataclass
+class Outcome:
+    """One test's figures, before the run's false discovery rate is applied."""
+
+    group: Group
+    test: str
+    n: int
+    cells: list[dict[str, Any]]
+    method: str = ""
+    statistic: float | None = None
+    p_value: float | None = None
+    note: str = ""
+    #: The seat a per-seat test is of.
+    position: int | None = None

@@ -13,6 +13,8 @@ from fractions import Fraction
 
 from scipy.special import ndtri
 
+from casino.integrity.results import CARD_PARTS
+
 Number = int | float | Fraction | Decimal
 
 
@@ -68,12 +70,12 @@ def rounds_to_detect_missing_card(
 ) -> int:
     """Rounds after which a card absent from a one-deck shoe makes the card test alert.
 
-    The card is certain to show 0; the test alerts once 52 * (1 - m/52)^R < alpha (four
-    parts, Bonferroni: alpha / 4 for the combined p-value).
+    The card is certain to show 0; the test alerts once 52 * (1 - m/52)^R < alpha
+    (``CARD_PARTS`` parts, Bonferroni: alpha / 5 for the combined p-value).
 
     >>> rounds_to_detect_missing_card(15)
-    25
+    26
     """
     share = cards_per_round / deck
-    target = alpha / 4 / deck
+    target = alpha / CARD_PARTS / deck
     return math.ceil(math.log(target) / math.log1p(-share))

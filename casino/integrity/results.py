@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 #: A cell's expected count below which cells are pooled (the usual chi-square rule).
 MIN_EXPECTED = 5.0
+#: The parts the card test's p-value combines (Bonferroni: this many times the smallest):
+#: ranks and suits by chi-square, each rank alone, the rarest and the commonest card
+#: (:mod:`casino.integrity.cards`; :mod:`casino.integrity.power` counts rounds with it).
+CARD_PARTS = 5
 
 
 @dataclass(frozen=True)

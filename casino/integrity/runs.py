@@ -1,13 +1,22 @@
 """An integrity run: a venue's tallies of a period tested per table, dealer, player and pit.
 
-The run reads ``CategoryTally``, ``CardTally`` and ``BetTally`` (never the rounds), groups
-them (casino.integrity.groups), and tests each group against what the rules of the ruleset
-versions its rounds were dealt under give (casino.integrity.group_tests: the categories
-dealt, the boxes' wins, the scoop balance, the cards, a rated player's net result).
+The statistical tests read ``CategoryTally``, ``CardTally`` and ``BetTally`` (never the
+rounds), group them (casino.integrity.groups), and test each group against what the rules
+of the ruleset versions its rounds were dealt under give (casino.integrity.group_tests: the
+categories dealt, the boxes' wins, the scoop balance, the cards, a rated player's net
+result). The run also settles every settled round of its dates again from its record
+(casino.integrity.resettlement), one result per table: a difference is certain, an alert
+with no p-value, taking no part in the false discovery rate. It is part of the run, not a
+job of its own, so that it covers the same dates after each gaming day (the sweep's task)
+and on request, and its alerts reach the same page and investigations.
 
-A test with too small a sample says so and takes no part in the false discovery rate;
-every other p-value of the run goes into one Benjamini-Hochberg procedure, and each
-discovery is an alert that opens an investigation (casino.integrity.investigations).
+A test with too small a sample says so and takes no part in the false discovery rate.
+The others are grouped in families, one per subject the run tests (a table with its
+positions, a dealer, a player, a pit): each family goes through its own Benjamini-Hochberg
+procedure at the run's rate times its share of the run's tests (``_discoveries``), and
+each discovery is an alert that opens an investigation (casino.integrity.investigations).
+So a subject's alerts depend on its own p-values alone (and on how many tests the run
+holds), never on another subject being a discovery.
 """
 
 from __future__ import annotations
@@ -23,10 +32,12 @@ from django.utils import timezone
 
 from casino.floor.models import TableSession
 from casino.integrity import statistics as st
+from casino.integrity.deals import DealWatch
 from casino.integrity.group_tests import Outcome, run_tests
 from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
+from casino.integrity.resettlement import TableResettled, resettle
 from casino.ledger.models import AuditAction
 from casino.venues.models import Table, Venue
 
@@ -116,15 +127,20 @@ def integrity_run(
             fdr=FDR,
         )
     IntegrityRun.objects.filter(pk=run.pk).update(status=IntegrityRun.Status.RUNNING)
-    outcomes = run_tests(venue.pk, date_from, date_to)
+    deals = DealWatch()
+    resettled = resettle(venue_id=venue.pk, date_from=date_from, date_to=date_to, deals=deals)
+    outcomes = run_tests(venue.pk, date_from, date_to) + deals.outcomes()
     discoveries = _discoveries(outcomes, run.fdr)
     with transaction.atomic():
-        _store(_result_rows(run, venue, outcomes, discoveries))
+        _store(
+            _result_rows(run, venue, outcomes, discoveries)
+            + _resettlement_rows(run, venue, list(resettled.values()))
+        )
         alerts = list(
             IntegrityResult.objects.filter(run=run, alert=True).select_related("run__venue")
         )
         run.status = IntegrityRun.Status.DONE
-        run.tests = len(discoveries)
+        run.tests = len(discoveries) + len(resettled)
         run.alerts = len(alerts)
         run.finished_at = timezone.now()
         run.seconds = time.perf_counter() - started
@@ -137,7 +153,7 @@ def integrity_run(
             obj=run,
             venue=venue,
             summary=(
-                f"integrity tests of {date_from}..{date_to}: {len(discoveries)} tested, "
+                f"integrity tests of {date_from}..{date_to}: {run.tests} tested, "
                 f"{len(alerts)} alerts"
             ),
         )
@@ -145,13 +161,29 @@ def integrity_run(
 
 
 def _discoveries(outcomes: list[Outcome], fdr: float) -> dict[int, tuple[float, bool]]:
-    """Every p-value of the run through one Benjamini-Hochberg procedure: the q-value and
-    whether it alerts, per tested outcome (by ``id``; a test without a p-value has none)."""
+    """The q-value of every tested outcome and whether it alerts (by ``id``; a test without
+    a p-value has none).
+
+    The family is the subject: the tests of one table (its positions' too), dealer, player
+    or pit. A family of m_f of the run's m tests goes through Benjamini-Hochberg at the
+    rate fdr * m_f / m (its q-values times m / m_f, at most 1, compared with ``fdr``). A
+    lone alert needs p <= fdr / m, as one procedure over the run asked; but a fair table
+    is never admitted because another table is a discovery: no family's bar depends on
+    another's p-values. The rates add up to ``fdr``, so a run in which every subject is
+    fair alerts at all at most ``fdr`` of the time, and within a family holding real
+    deviations the expected share of false alerts among its alerts is at most its rate."""
     tested = [o for o in outcomes if o.p_value is not None]
-    bh = st.benjamini_hochberg([o.p_value for o in tested], q=fdr)
-    return {
-        id(o): (q, alert) for o, q, alert in zip(tested, bh.q_values, bh.discoveries, strict=True)
-    }
+    families: dict[tuple[str, int], list[Outcome]] = defaultdict(list)
+    for outcome in tested:
+        families[(outcome.group.scope, outcome.group.key)].append(outcome)
+    found: dict[int, tuple[float, bool]] = {}
+    for members in families.values():
+        bh = st.benjamini_hochberg([o.p_value for o in members], q=fdr)
+        scale = len(tested) / len(members)
+        for outcome, q_value in zip(members, bh.q_values, strict=True):
+            q_run = min(1.0, q_value * scale)
+            found[id(outcome)] = (q_run, q_run <= fdr)
+    return found
 
 
 def _result_rows(
@@ -196,6 +228,45 @@ def _result_rows(
                     "sessions": sessions[:EVIDENCE_SESSIONS],
                     "counted": [named[pk] for pk in sessions[:EVIDENCE_SESSIONS]],
                     "more": len(sessions) > EVIDENCE_SESSIONS,
+                },
+            )
+        )
+    return rows
+
+
+def _resettlement_rows(
+    run: IntegrityRun, venue: Venue, tables: list[TableResettled]
+) -> list[IntegrityResult]:
+    """One result per table whose rounds were settled again from their record: certain,
+    never a p-value (so never part of the false discovery rate), an alert when any figure
+    differs, its evidence naming each round, bet and amount (the first ``KEPT``)."""
+    named = _sessions_named(
+        {pk for table in tables for pk in sorted(table.sessions)[:EVIDENCE_SESSIONS]}
+    )
+    rows = []
+    for table in tables:
+        sessions = sorted(table.sessions)
+        rows.append(
+            IntegrityResult(
+                run=run,
+                venue=venue,
+                scope=Scope.TABLE,
+                table_id=table.table_id,
+                label=table.table[:120],
+                game=table.game,
+                test=IntegrityResult.Test.RESETTLEMENT,
+                method="exact",
+                n=table.rounds,
+                rounds=table.rounds,
+                alert=bool(table.differences_found),
+                note=str(table.differences[0])[:200] if table.differences else "",
+                evidence={
+                    "sessions": sessions[:EVIDENCE_SESSIONS],
+                    "counted": [named[pk] for pk in sessions[:EVIDENCE_SESSIONS]],
+                    "more": len(sessions) > EVIDENCE_SESSIONS,
+                    "rounds_differing": table.rounds_differing,
+                    "differences_found": table.differences_found,
+                    "differences": [d.as_dict() for d in table.differences],
                 },
             )
         )

@@ -13,7 +13,7 @@ import re
 from django.utils.translation import gettext, ngettext
 
 _NEEDED = re.compile(r"^(?P<count>\d+) (?P<what>rounds|boxes), (?P<needed>\d+) needed$")
-_CARD = re.compile(r"^(?P<card>.+) \((?P<which>rarest|commonest)\)$")
+_CARD = re.compile(r"^(?P<card>.+) \((?P<which>rarest|commonest|too few|too many)\)$")
 
 
 def note_shown(note: str) -> str:
@@ -36,9 +36,59 @@ def note_shown(note: str) -> str:
 def key_shown(key: object) -> str:
     """A cell's key (a category, a card, the rarest or commonest card) for the reader."""
     text = str(key)
+    if text == "shared":  # the deal-order test's one cell (casino.integrity.deals)
+        return gettext("cards shared with the deal before")
     found = _CARD.match(text)
     if not found:
         return text
-    if found["which"] == "rarest":
-        return gettext("%(card)s (rarest)") % {"card": found["card"]}
-    return gettext("%(card)s (commonest)") % {"card": found["card"]}
+    words = {
+        "rarest": gettext("%(card)s (rarest)"),
+        "commonest": gettext("%(card)s (commonest)"),
+        "too few": gettext("%(card)s (too few)"),
+        "too many": gettext("%(card)s (too many)"),
+    }
+    return words[found["which"]] % {"card": found["card"]}
+
+
+def figure_shown(name: str) -> str:
+    """A figure a round settled again from its record is compared on
+    (``casino.integrity.resettlement.Difference.field``), for the reader."""
+    from casino.ledger.models import Account, EntryKind
+
+    if name.startswith("ledger:"):
+        _, account, kind = name.split(":", 2)
+        return gettext("Ledger: %(account)s, %(kind)s") % {
+            "account": Account(account).label if account in Account.values else account,
+            "kind": EntryKind(kind).label if kind in EntryKind.values else kind,
+        }
+    names = {
+        "outcome": gettext("Outcome"),
+        "odds": gettext("Odds"),
+        "gross": gettext("Gross"),
+        "commission": gettext("Commission"),
+        "net": gettext("Net"),
+        "deposit_required": gettext("Deposit required"),
+        "bet": gettext("Stake of a bet only one side has"),
+        "house_net": gettext("House result"),
+        "settlement": gettext("Settlement"),
+    }
+    return names.get(name, name)
+
+
+def figure_value(name: str, value: str, venue: object) -> str:
+    """A recorded or re-settled figure for the reader: an amount in the venue's currency and
+    grouping, an outcome by its name, anything else as stored."""
+    from decimal import Decimal, InvalidOperation
+
+    from casino.floor.models import Bet
+    from casino.kernel.money import venue_money
+
+    if name == "outcome" and value in Bet.Outcome.values:
+        return str(Bet.Outcome(value).label)
+    if name in ("odds", "settlement"):
+        return value
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        return value
+    return venue_money(amount, venue)

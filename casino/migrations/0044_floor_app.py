@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
         ("contenttypes", "0002_remove_content_type_name"),
         ("count", "0003_floor_app"),
         ("floor", "0001_initial"),
-        ("integrity", "0005_floor_app"),
+        ("integrity", "0008_floor_app"),
         ("ledger", "0003_floor_app"),
         ("reports", "0003_floor_app"),
         ("tablegames", "0005_floor_app"),

@@ -1,7 +1,8 @@
 """Baccarat under the integrity tests: a settled round counts its result (the winner and how
-the hands were dealt) and its cards, a void takes them off, and the run tests a table's
-results against the exact odds of its shoe: a fair shoe raises no alert, a shoe stacked with
-tens is flagged."""
+the hands were dealt), its cards and each seat's side backed, a void takes them off, and the
+run tests a table's results against the exact odds of its shoe (a fair shoe raises no alert,
+a shoe stacked with tens is flagged) and each seat's wins against its sides' shares (a seat
+that sees the deal is flagged)."""
 
 from __future__ import annotations
 
@@ -158,3 +159,68 @@ def test_the_rounds_an_integrity_result_counted_read_the_shoes_once_per_session(
         assert page.content.decode().count('<tr id="round-') == listed
         counts.append(len(queries))
     assert counts[0] == counts[1], "one read of the session's shoes, however many rounds"
+
+
+def test_the_sides_expected_are_the_exact_shares_of_the_deals_that_decide_them():
+    rules = presets.get("commission")
+    expected = ADAPTER.integrity_expected(rules)
+    sides = expected["bet_outcome"]
+    assert sides["player"] + sides["banker"] == 1
+    won = sum(p for key, p in expected["round_result"].items() if key.startswith("banker/"))
+    tie = sum(p for key, p in expected["round_result"].items() if key.startswith("tie/"))
+    assert sides["banker"] == won / (1 - tie)
+    assert 0.506 < float(sides["banker"]) < 0.507
+
+
+def _seats(session, rounds: int, *, knows: float, seed: int) -> None:
+    """``rounds`` deals of an 8-deck shoe with two seats betting: position 1 backs a side
+    at random, position 3 backs the side that wins ``knows`` of the time (it sees the deal),
+    a side at random otherwise; tallied as settlement would have."""
+    _adapter, version, rules = _rules_in_force(session)
+    rng = random.Random(seed)
+    base = tally_base(session, "baccarat")
+    categories: Counter = Counter()
+    shoe = list(DECK) * 8
+    for _ in range(rounds):
+        rng.shuffle(shoe)
+        for used in (4, 5, 6):
+            dealt = tuple(shoe[:used])
+            try:
+                coup = deal(dealt, rules)
+            except DealError:
+                continue
+            break
+        winner = coup.winner if str(coup.winner) in ("player", "banker") else "banker"
+        side = str(winner) if rng.random() < knows else rng.choice(("player", "banker"))
+        stake = Decimal(1000)
+        random_side = rng.choice(("player", "banker"))
+        result = ADAPTER.evaluate_round(
+            rules=rules,
+            dealer_cards=format_cards(dealt),
+            boxes=[
+                BoxInput(position=1, cards="", stakes={random_side: stake}),
+                BoxInput(position=3, cards="", stakes={side: stake}),
+            ],
+        )
+        got, _cards = round_counts(
+            ADAPTER.integrity_counts(result), players={}, ruleset_version_id=version.pk
+        )
+        categories.update(got)
+    write_category_tallies([(base, key, n) for key, n in categories.items()])
+
+
+def test_a_seat_backing_the_side_it_knows_wins_is_caught_by_its_own_test(bac):
+    # A fifth of the time the seat backs the side that wins: its wins of the decided bets go
+    # from about 0.5 to 0.6; 600 deals are ample for a test at 0.05 / 10 (about 450 needed).
+    _seats(bac.session, 600, knows=0.2, seed=5)
+    date = bac.session.shift.gaming_date
+    seats = {
+        o.position: o
+        for o in run_tests(bac.table.venue_id, date, date)
+        if o.test == "bet_outcome" and o.group.scope == "table" and o.position is not None
+    }
+    assert set(seats) == {1, 3}
+    assert seats[3].p_value < 0.05 / 10
+    assert seats[1].p_value > 0.05 / 10
+    wins = {cell["key"]: cell for cell in seats[3].cells}
+    assert sum(c["observed"] for c in wins.values()) > sum(c["expected"] for c in wins.values())

@@ -65,7 +65,7 @@ def test_the_page_flags_a_table_dealt_from_a_deck_missing_a_card(person, floor):
         "table",
         name="Observed against expected, with the range a fair game stays in 95% of the time",
     )
-    assert "AS (rarest)" in evidence.inner_text()
+    assert "AS (too few)" in evidence.inner_text()
 
 
 #: Where the results' headings are once their box has scrolled its rows: the heading's top

@@ -151,7 +151,10 @@ def test_a_dealer_dealing_a_player_the_best_hand_is_flagged_within_the_stated_ro
         ((st.normal_quantile(1 - 0.05 / 12 / 2) + st.normal_quantile(0.9)) * 1.35 / 0.18) ** 2
     )
     assert rounds <= 1_000
-    deal(session, rounds, seed=3, players={1: member.pk}, favoured_rate=0.1)
+    # Seed 3 was one of the one in ten that miss at this level (z = 2.5): it was admitted only
+    # while one Benjamini-Hochberg procedure let the seat's result of the same rounds pull it
+    # in. The member's test and the seat's are in two families now (seeds 4 and 5 pass).
+    deal(session, rounds, seed=4, players={1: member.pk}, favoured_rate=0.1)
     run = run_day(session)
     flagged = IntegrityResult.objects.get(
         run=run, test="scoop_balance", label=member.membership_number

@@ -155,6 +155,10 @@ class IntegrityResult(models.Model):
         ROUND_RESULT = "round_result", _("Round results against the shoe's odds")
         CARDS = "cards", _("Cards dealt")
         NET_RESULT = "net_result", _("Net result against its expectation")
+        BET_OUTCOME = "bet_outcome", _("Bets' wins on each side against the shoe's odds")
+        DEAL_REPEAT = "deal_repeat", _("Deals repeated or recycled")
+        DEAL_SERIAL = "deal_serial", _("Cards carried over from the deal before")
+        RESETTLEMENT = "resettlement", _("Rounds settled again from their record")
 
     label = models.CharField(max_length=120)
     #: The seat of a table a per-seat test is of (a game whose players play each other); empty
@@ -182,6 +186,12 @@ class IntegrityResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.test} of {self.subject}: p {self.p_value}"
+
+    @property
+    def certain(self) -> bool:
+        """Whether the result is a certainty, not a p-value: the table's rounds settled
+        again from their record (``casino.integrity.resettlement``) match or differ."""
+        return self.test == self.Test.RESETTLEMENT
 
     @property
     def subject(self) -> str:

@@ -76,6 +76,11 @@ def test_demo_builds_a_floor_that_reconciles(settings):
         )
         assert flagged.exists()
         assert FluctuationInvestigation.objects.filter(integrity_result__in=flagged).exists()
+        # and its last round, the deal of its 20th again
+        repeat = IntegrityResult.objects.get(
+            venue=venue, alert=True, test="deal_repeat", table__code="NN3"
+        )
+        assert any(cell["key"] == "#60 = #20" for cell in repeat.cells)
         niuniu_open = TableSession.objects.filter(
             table__venue=venue, table__game="niuniu", status="open"
         )

@@ -29,12 +29,16 @@ STAKE = Decimal("100000")
 class Manipulation:
     """What a crooked table does: the deck it deals (cards left out), how often the dealer
     swaps its hand for the best hand dealt, how often a losing box of ``paid_position`` is
-    paid as a win."""
+    paid as a win, how often the box at ``favoured_position`` is given the best of the
+    boxes' hands (the boxes' hands and the dealer's stay the same, only their places
+    change)."""
 
     missing: tuple[str, ...] = ()
     swap_rate: float = 0.0
     pay_rate: float = 0.0
     paid_position: int = 1
+    favour_rate: float = 0.0
+    favoured_position: int = 2
 
 
 def tally_base(session, game: str, gaming_date: date | None = None) -> dict:
@@ -80,6 +84,10 @@ def deal(
             )
             best = ranked[0]
             hands[0], hands[best] = hands[best], hands[0]
+        if crooked.favour_rate and rng.random() < crooked.favour_rate:
+            best = max(range(1, boxes + 1), key=lambda i: _strength(adapter, rules, hands, i))
+            seat = crooked.favoured_position
+            hands[seat], hands[best] = hands[best], hands[seat]
         result = adapter.evaluate_round(
             rules=rules,
             dealer_cards=format_cards(hands[0]),

@@ -54,7 +54,7 @@ def test_a_manager_sees_the_flagged_table_its_chart_and_its_investigation(
     assert f"investigation #{investigation.pk}" in text
     detail = client.get(reverse("reports:investigation", args=[investigation.pk]))
     assert detail.status_code == 200
-    assert "AS (rarest)" in detail.content.decode()
+    assert "AS (too few)" in detail.content.decode()
     log = client.get(reverse("reports:investigation_log"), {"venue": floor.venue.code})
     assert log.status_code == 200
 

@@ -52,6 +52,11 @@ def test_a_settled_round_counts_its_hands_outcomes_and_cards_and_a_void_takes_th
         (member.pk, "box_outcome", "win"): 1,
         (None, "box_hand", "NO_NIU"): 1,
         (None, "box_outcome", "lose"): 1,
+        # Each position's own, whoever sits there (tested position by position).
+        (None, "seat_box_hand", "1:NIU_9"): 1,
+        (None, "seat_box_outcome", "1:win"): 1,
+        (None, "seat_box_hand", "2:NO_NIU"): 1,
+        (None, "seat_box_outcome", "2:lose"): 1,
         (None, "round_outcome", "1/2"): 1,
         (None, CARDS_DEALT, "15"): 1,
     }

@@ -25,6 +25,13 @@ def test_the_rarest_and_commonest_cards_are_read_in_the_readers_language():
     assert "(commonest)" not in commonest
 
 
+def test_a_card_named_out_of_its_band_is_read_in_the_readers_language():
+    with translation.override("vi"):
+        few, many = key_shown("A♠ (too few)"), key_shown("6♥ (too many)")
+    assert "(too few)" not in few and "A♠" in few
+    assert "(too many)" not in many and "6♥" in many
+
+
 def test_words_of_another_shape_are_shown_as_stored():
     with translation.override("pt"):
         assert note_shown("no dealer hands yet") == "no dealer hands yet"

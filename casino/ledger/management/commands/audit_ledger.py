@@ -7,6 +7,9 @@ venue half an hour off UTC: ``manage.py rebuild_tallies --venue CODE`` makes the
 and that each shift's integrity tallies hold exactly what its settled, not voided rounds
 count (``integrity_differences``: the same recount ``rebuild_tallies --integrity`` writes,
 here only compared; a pass over the rounds in Python, three queries per 500 rounds).
+``--resettle`` (implied by ``--tallies`` and ``--shift``) settles every settled round again
+from its record with its game's engine and names each bet or ledger figure that differs
+(``casino.integrity.resettlement``; another pass over the rounds in Python).
 
 Everything else is computed in the database (GROUP BY / HAVING), so it runs over millions of
 rounds in seconds and memory that does not grow with them. Exit status 1 when anything is
@@ -15,6 +18,7 @@ wrong, so it can run from cron or CI.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -24,6 +28,7 @@ from django.db.models.functions import Coalesce
 from casino.floor.models import Box, Round, RoundStatus, TableSession
 from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import CardTally, CategoryTally
+from casino.integrity.resettlement import differences as resettlement_differences
 from casino.integrity.tallies import integrity_differences
 from casino.kernel.progress import command_progress
 from casino.ledger.models import Account, LedgerEntry
@@ -107,14 +112,21 @@ class Command(BaseCommand):
             "tallies against a recount of the settled rounds (two more passes)",
         )
         parser.add_argument("--shift", type=int, help="check the tallies of this shift only")
+        parser.add_argument(
+            "--resettle",
+            action="store_true",
+            help="also settle every settled round again from its record (cards, stakes, "
+            "declarations, ruleset version) and compare each bet and ledger entry",
+        )
 
     def handle(self, *args, **options) -> None:
         started = time.perf_counter()
         tallies = bool(options["tallies"] or options["shift"])
+        resettle = tallies or bool(options["resettle"])
         # The checks are a few large queries: progress counts checks, not rows.
         progress = command_progress(
             self,
-            8 if tallies else 6,
+            (8 if tallies else 6) + resettle,
             verbosity=options["verbosity"],
             label="audit_ledger",
             unit="checks",
@@ -137,6 +149,10 @@ class Command(BaseCommand):
             for shift_id in shifts_tallied(options["shift"]):
                 integrity += integrity_differences(shift_id)
             problems += integrity[:20]
+            progress.advance()
+        if resettle:
+            found = resettlement_differences(shift_id=options["shift"])
+            problems += [str(difference) for difference in itertools.islice(found, 20)]
             progress.advance()
         entries = LedgerEntry.objects.count()
         rounds = Round.objects.count()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("floor", "0001_initial"),
-        ("integrity", "0004_venues_app"),
+        ("integrity", "0007_deal_order_tests"),
     ]
 
     operations = [

@@ -1,0 +1,73 @@
+"""The false discovery rate's family is the subject (a table with its positions, a dealer, a
+player, a pit): a fair table is not admitted because another table is a discovery, a lone
+alert needs what one procedure over the run asked, and a run asked for again over the same
+dates gives the same results and opens no second investigation."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino.integrity import statistics as st
+from casino.integrity.groups import Group, Outcome, Scope
+from casino.integrity.models import FluctuationInvestigation, IntegrityResult
+from casino.integrity.runs import FDR, _discoveries
+from tests.casino.integrity.simulated import Manipulation, deal
+from tests.casino.integrity.test_runs import day, open_tables
+
+
+def outcomes(scope: str, key: int, p_values: list[float]) -> list[Outcome]:
+    group = Group(scope, key, "niuniu")
+    return [Outcome(group, f"test{i}", 100, [], p_value=p) for i, p in enumerate(p_values)]
+
+
+FAIR = [0.3, 0.5, 0.7, 0.9]
+
+
+def test_a_fair_table_is_not_admitted_because_another_table_is_a_discovery():
+    # Twenty tests: a crooked table (a card missing), a fair table whose smallest p is
+    # between FDR / 20 and 2 FDR / 20, and three other fair subjects.
+    real = outcomes(Scope.TABLE, 1, [1e-12, *FAIR])
+    fair = outcomes(Scope.TABLE, 2, [0.0035, *FAIR])
+    rest = [o for key in (3, 4) for o in outcomes(Scope.DEALER, key, [0.2, *FAIR])]
+    run = real + fair + rest
+    assert len(run) == 20
+    # One procedure over the run would admit the fair table: its rank 2 bar is 2 x 0.0025.
+    one = st.benjamini_hochberg([o.p_value for o in run], q=FDR)
+    assert one.discoveries[: len(real) + 1] == (True, False, False, False, False, True)
+    found = _discoveries(run, FDR)
+    assert found[id(real[0])][1] is True
+    assert not any(found[id(o)][1] for o in fair + rest)
+    # Its q-value: its family's Benjamini-Hochberg q times 20 / 5.
+    assert found[id(fair[0])][0] == pytest.approx(0.0035 * 5 * 4)
+
+
+def test_a_lone_alert_needs_the_runs_bonferroni_bar_whatever_its_family():
+    lone = outcomes(Scope.TABLE, 1, [0.0024, *FAIR])
+    run = lone + [o for key in (2, 3, 4) for o in outcomes(Scope.PLAYER, key, [0.4, *FAIR])]
+    assert _discoveries(run, FDR)[id(lone[0])][1] is True  # 0.0024 <= 0.05 / 20
+    lone[0].p_value = 0.0026
+    assert _discoveries(run, FDR)[id(lone[0])][1] is False
+
+
+@pytest.mark.django_db
+def test_a_run_over_the_same_dates_again_gives_the_same_results_and_no_second_investigation(
+    floor,
+):
+    sessions = open_tables(floor, 2)
+    deal(sessions[0], 40, seed=7, crooked=Manipulation(missing=("AS",)))
+    deal(sessions[1], 40, seed=8)
+    first, again = day(floor, sessions), day(floor, sessions)
+
+    def results(run):
+        return sorted(
+            IntegrityResult.objects.filter(run=run).values_list(
+                "scope", "label", "position", "test", "p_value", "q_value", "alert"
+            ),
+            key=str,
+        )
+
+    assert results(first) == results(again)
+    assert (first.tests, first.alerts) == (again.tests, again.alerts) and first.alerts >= 1
+    opened = FluctuationInvestigation.objects.filter(integrity_result__run__in=[first, again])
+    assert opened.count() == first.alerts
+    assert set(opened.values_list("integrity_result__run", flat=True)) == {first.pk}

@@ -1,0 +1,145 @@
+"""Every settled round settled again from its record: an untouched round gives nothing, a
+bet whose stored result was altered after settlement is named (round, bet, amounts) by the
+service, the integrity run (an alert with no p-value, its investigation, the page) and
+``audit_ledger``; a Mau Binh seat's declaration is read back from its record."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.urls import reverse
+
+from casino import games
+from casino.floor.models import Bet, RoundStatus
+from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.sessions import session_open
+from casino.games import BoxInput
+from casino.integrity.models import FluctuationInvestigation, IntegrityResult
+from casino.integrity.resettlement import resettle
+from casino.integrity.runs import integrity_run
+from casino.simulation import play
+
+pytestmark = pytest.mark.django_db
+
+ROUNDS = 6
+
+
+@pytest.fixture
+def played(floor):
+    """Six Niu Niu rounds dealt and settled through the services."""
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    play(session=session, rounds=ROUNDS, dealer=floor.dealer, seed=3)
+    return session
+
+
+def tamper(session):
+    """A losing (or winning) bet of the session's third round made to pay the other way,
+    as a raw UPDATE after settlement: the stored outcome and net change, nothing else."""
+    round_ = session.rounds.filter(status=RoundStatus.SETTLED).order_by("number")[2]
+    bet = Bet.objects.filter(box__round=round_).exclude(net=0).order_by("pk").first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE casino_bet SET net = -net, outcome = %s WHERE id = %s",
+            ["win" if bet.net < 0 else "lose", bet.pk],
+        )
+    return round_, bet
+
+
+def test_untouched_rounds_settle_again_to_what_they_recorded(floor, played):
+    tables = resettle(venue_id=floor.venue.pk)
+    assert list(tables) == [floor.table.pk]
+    table = tables[floor.table.pk]
+    assert table.rounds == ROUNDS and table.sessions == {played.pk}
+    assert table.differences == [] and table.rounds_differing == 0
+
+
+def test_a_result_altered_after_settlement_is_named_with_its_round_bet_and_amounts(floor, played):
+    round_, bet = tamper(played)
+    table = resettle(venue_id=floor.venue.pk)[floor.table.pk]
+    assert table.rounds_differing == 1
+    found = {d.field: d for d in table.differences}
+    assert set(found) == {"outcome", "net"}
+    net = found["net"]
+    assert (net.round_id, net.number, net.table) == (round_.pk, round_.number, floor.table.code)
+    assert (net.position, net.bet_type) == (bet.box.position, bet.bet_type)
+    assert Decimal(net.recorded) == -bet.net and Decimal(net.resettled) == bet.net
+    assert found["outcome"].resettled == bet.outcome
+
+
+def test_the_run_alerts_with_certainty_and_opens_an_investigation(client, floor, played):
+    date = played.shift.gaming_date
+    clean = integrity_run(venue=floor.venue, date_from=date, date_to=date)
+    result = IntegrityResult.objects.get(run=clean, test="resettlement")
+    assert not result.alert and result.rounds == ROUNDS and result.certain
+    assert result.p_value is None  # certain: never part of the false discovery rate
+
+    round_, _ = tamper(played)
+    run = integrity_run(venue=floor.venue, date_from=date, date_to=date)
+    result = IntegrityResult.objects.get(run=run, test="resettlement")
+    assert result.alert and result.p_value is None and result.q_value is None
+    assert result.table_id == floor.table.pk
+    assert result.evidence["rounds_differing"] == 1
+    assert {d["round"] for d in result.evidence["differences"]} == {round_.pk}
+    investigation = FluctuationInvestigation.objects.get(integrity_result=result)
+
+    client.force_login(floor.manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("reports:integrity"), {"venue": floor.venue.code})
+    text = page.content.decode()
+    assert "Rounds settled again from their record" in text and "differs" in text
+    assert f"investigation #{investigation.pk}" in text
+    detail = client.get(reverse("reports:investigation", args=[investigation.pk])).content
+    assert f"{floor.table.code} #{round_.number}".encode() in detail
+    assert b"Recorded against settled again from the record" in detail
+
+
+def test_audit_ledger_names_the_altered_round(floor, played):
+    out = io.StringIO()
+    call_command("audit_ledger", "--resettle", stdout=out, stderr=out)
+    assert "the ledger balances" in out.getvalue()
+    round_, _ = tamper(played)
+    with pytest.raises(CommandError, match="problem"):
+        call_command("audit_ledger", "--resettle", stdout=out, stderr=out)
+    assert f"round {round_.pk} (number {round_.number} at {floor.table.code}" in out.getvalue()
+
+
+def test_a_mau_binh_declaration_is_read_back_from_the_record(floor, settings):
+    from tests.maubinh.conftest import TEST_DEALS, maubinh_table
+    from tests.maubinh.test_rounds import SIX_PAIRS_60, WEAK
+
+    settings.MAUBINH_HOUSE_TAKE_DEALS = TEST_DEALS
+    table = maubinh_table(floor.venue, code="MB-OPT", readings={"declaring": "optional"})
+    session = session_open(
+        table=table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    stake = {"stake": Decimal("10000")}
+    for number, declared in enumerate((False, True)):
+        dealt = round_create_written(
+            session=session,
+            user=floor.dealer,
+            dealer_cards="",
+            boxes=[
+                BoxInput(position=1, cards=SIX_PAIRS_60, stakes=stake, declared=declared),
+                BoxInput(position=2, cards=WEAK, stakes=stake),
+            ],
+        )
+        round_settle_written(round_=dealt.round, user=floor.dealer, key=f"mb-{number}", dealt=dealt)
+    adapter = games.get("maubinh")
+    evaluations = [box.evaluation for box in session.rounds.get(number=1).boxes.order_by("pk")]
+    assert adapter.declared_of(evaluations[0]) is False and adapter.declared_of({}) is None
+    table_resettled = resettle(venue_id=floor.venue.pk)[table.pk]
+    # Undeclared (its rows play: 60 chi) and declared (18 chi) both settle as recorded.
+    assert table_resettled.rounds == 2 and table_resettled.differences == []
