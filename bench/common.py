@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 #: The local PostgreSQL the benchmarks use unless ``BENCH_DATABASE_URL`` names a database.
 LOCAL_SERVER = "postgres://postgres@127.0.0.1:5432"
@@ -70,3 +73,42 @@ def django_on_fresh_database(url: str) -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench_env(url: str, *, replica: bool = False) -> dict[str, str]:
+    """The environment a benchmark's Django runs in: ``url``, eager tasks (nothing leaves the
+    process) and, unless ``replica``, no replica."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "casino.settings",
+        "ALLOW_INSECURE_SECRET_KEY": "1",
+        "TESTING": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    if not replica:
+        env.pop("REPLICA_DATABASE_URL", None)
+    return env
+
+
+def manager(env: dict[str, str]) -> Callable[..., str]:
+    """A function running this checkout's ``manage.py`` in ``env``; a failing command ends the
+    run with what it printed."""
+
+    def manage(*args: str) -> str:
+        done = subprocess.run(  # noqa: S603 (our own manage.py)
+            [sys.executable, str(ROOT / "manage.py"), *args],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+        return done.stdout
+
+    return manage

@@ -29,7 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import database_url, emitter, recreate_database  # noqa: E402 (after the path)
+from bench.common import (  # noqa: E402 (after the path)
+    bench_env,
+    database_url,
+    emitter,
+    manager,
+    recreate_database,
+)
 
 emit = emitter("resettle")
 
@@ -42,29 +48,8 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
 TARGET_S = 60
 MILLION = 1_000_000
 
-ENV = {
-    **os.environ,
-    "DATABASE_URL": DATABASE_URL,
-    "DJANGO_SETTINGS_MODULE": "casino.settings",
-    "ALLOW_INSECURE_SECRET_KEY": "1",
-    "TESTING": "1",
-    "LOG_LEVEL": "WARNING",
-}
-ENV.pop("CELERY_BROKER_URL", None)
-ENV.pop("REPLICA_DATABASE_URL", None)
-
-
-def manage(*args: str) -> str:
-    done = subprocess.run(  # noqa: S603 (our own manage.py)
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        env=ENV,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
+ENV = bench_env(DATABASE_URL)
+manage = manager(ENV)
 
 
 def fill() -> None:
