@@ -30,7 +30,7 @@ from rest_framework.response import Response
 from casino.api.base import MAX_ID, ApiView, errors, not_found
 from casino.api.errors import ErrorSerializer, LockedOut
 from casino.api.throttles import LoginRateThrottle
-from casino.api.views import parse
+from casino.api.views.common import parse
 from casino.floor import selectors
 from casino.staff.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
 from casino.staff.models import ApiToken

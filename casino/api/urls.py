@@ -6,6 +6,7 @@ from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
 from casino.count import api as count
+from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
 from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.reports.api import day
@@ -55,41 +56,41 @@ urlpatterns = [
         rulesets.RulesetVersionDetailView.as_view(),
         name="ruleset-version-detail",
     ),
-    path("sessions/", views.SessionListView.as_view(), name="session-list"),
-    path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="session-detail"),
-    path("sessions/<int:pk>/close/", views.SessionCloseView.as_view(), name="session-close"),
+    path("sessions/", sessions.SessionListView.as_view(), name="session-list"),
+    path("sessions/<int:pk>/", sessions.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="session-close"),
     path(
         "sessions/<int:pk>/reconcile/",
-        views.SessionReconcileView.as_view(),
+        sessions.SessionReconcileView.as_view(),
         name="session-reconcile",
     ),
-    path("sessions/<int:pk>/drop/", views.SessionDropView.as_view(), name="session-drop"),
+    path("sessions/<int:pk>/drop/", sessions.SessionDropView.as_view(), name="session-drop"),
     path(
         "sessions/<int:pk>/drop/<int:drop_id>/reverse/",
-        views.SessionDropReverseView.as_view(),
+        sessions.SessionDropReverseView.as_view(),
         name="session-drop-reverse",
     ),
-    path("rounds/", views.RoundListView.as_view(), name="round-list"),
-    path("rounds/<int:pk>/", views.RoundDetailView.as_view(), name="round-detail"),
-    path("rounds/<int:pk>/settle/", views.RoundSettleView.as_view(), name="round-settle"),
-    path("rounds/<int:pk>/void/", views.RoundVoidView.as_view(), name="round-void"),
-    path("rounds/<int:pk>/ledger/", views.RoundLedgerView.as_view(), name="round-ledger"),
-    path("slips/", views.SlipListView.as_view(), name="slip-list"),
-    path("slips/<int:pk>/", views.SlipDetailView.as_view(), name="slip-detail"),
-    path("slips/<int:pk>/issue/", views.SlipIssueView.as_view(), name="slip-issue"),
+    path("rounds/", rounds.RoundListView.as_view(), name="round-list"),
+    path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="round-detail"),
+    path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="round-settle"),
+    path("rounds/<int:pk>/void/", rounds.RoundVoidView.as_view(), name="round-void"),
+    path("rounds/<int:pk>/ledger/", rounds.RoundLedgerView.as_view(), name="round-ledger"),
+    path("slips/", sessions.SlipListView.as_view(), name="slip-list"),
+    path("slips/<int:pk>/", sessions.SlipDetailView.as_view(), name="slip-detail"),
+    path("slips/<int:pk>/issue/", sessions.SlipIssueView.as_view(), name="slip-issue"),
     path(
         "slips/<int:pk>/confirm-dealer/",
-        views.SlipConfirmDealerView.as_view(),
+        sessions.SlipConfirmDealerView.as_view(),
         name="slip-confirm-dealer",
     ),
     path(
         "slips/<int:pk>/confirm-supervisor/",
-        views.SlipConfirmSupervisorView.as_view(),
+        sessions.SlipConfirmSupervisorView.as_view(),
         name="slip-confirm-supervisor",
     ),
-    path("slips/<int:pk>/receive/", views.SlipReceiveView.as_view(), name="slip-receive"),
-    path("slips/<int:pk>/void/", views.SlipVoidView.as_view(), name="slip-void"),
-    path("slips/<int:pk>/ledger/", views.SlipLedgerView.as_view(), name="slip-ledger"),
+    path("slips/<int:pk>/receive/", sessions.SlipReceiveView.as_view(), name="slip-receive"),
+    path("slips/<int:pk>/void/", sessions.SlipVoidView.as_view(), name="slip-void"),
+    path("slips/<int:pk>/ledger/", sessions.SlipLedgerView.as_view(), name="slip-ledger"),
     path(
         "venues/<int:pk>/count/<str:gaming_date>/",
         count.CountDayView.as_view(),

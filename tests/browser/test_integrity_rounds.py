@@ -22,8 +22,8 @@ def test_the_evidence_leads_to_the_rounds_counted(person, floor, session):
     integrity_run(venue=floor.venue, date_from=date, date_to=date)
 
     manager = person("floor-manager")
-    manager.goto(f"/reports/integrity/?venue={floor.venue.code}")
-    # The chart's result (the dealer's, the first in order) names its session and links on.
+    # The dealers' results: the chart's (the first in order) names its session and links on.
+    manager.goto(f"/reports/integrity/?venue={floor.venue.code}&scope=dealer")
     assert (
         f"{floor.table.code} {date.isoformat()}"
         in manager.locator(".integrity-evidence").inner_text()

@@ -6,59 +6,11 @@ is looked up (403), then the object is looked up among the user's venues (404 wh
 venue, the same as when it does not exist), then the service checks the role at that venue
 again.
 
-The views are split by what they serve: ``venues`` (venues, tables, ruleset changes,
-players), ``sessions`` (sessions, drops, slips) and ``rounds``; ``common`` holds what they
-share. The domain apps hold their own (``casino.rulesets.api``, the audit trail's
-``casino.ledger.api``, the cage's, the count's, the players').
+``common`` holds what every app's views share; each domain app holds its own
+(``casino.floor.api``, ``casino.venues.api``, ``casino.rulesets.api``, ``casino.reports.api``,
+the audit trail's ``casino.ledger.api``, the cage's, the count's, the players').
 """
 
 from casino.api.views.common import NoSuchEndpointView, parse
-from casino.floor import selectors
-from casino.floor.api.rounds import (
-    RoundDetailView,
-    RoundLedgerView,
-    RoundListView,
-    RoundSettleView,
-    RoundVoidView,
-)
-from casino.floor.api.sessions import (
-    SessionCloseView,
-    SessionDetailView,
-    SessionDropReverseView,
-    SessionDropView,
-    SessionListView,
-    SessionReconcileView,
-    SlipConfirmDealerView,
-    SlipConfirmSupervisorView,
-    SlipDetailView,
-    SlipIssueView,
-    SlipLedgerView,
-    SlipListView,
-    SlipReceiveView,
-    SlipVoidView,
-)
 
-__all__ = [
-    "NoSuchEndpointView",
-    "RoundDetailView",
-    "RoundLedgerView",
-    "RoundListView",
-    "RoundSettleView",
-    "RoundVoidView",
-    "SessionCloseView",
-    "SessionDetailView",
-    "SessionDropReverseView",
-    "SessionDropView",
-    "SessionListView",
-    "SessionReconcileView",
-    "SlipConfirmDealerView",
-    "SlipConfirmSupervisorView",
-    "SlipDetailView",
-    "SlipIssueView",
-    "SlipLedgerView",
-    "SlipListView",
-    "SlipReceiveView",
-    "SlipVoidView",
-    "parse",
-    "selectors",
-]
+__all__ = ["NoSuchEndpointView", "parse"]
