@@ -31,7 +31,6 @@ PENDING = {
     "casino/reports/outputs.py",
     "casino/reports/periods.py",
     "casino/reports/views.py",
-    "casino/floor/selectors.py",
     "casino/cage/services/cash.py",
     "casino/floor/services/closing.py",
     "casino/venues/services/gaming_days.py",

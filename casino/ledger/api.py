@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, ListParams, errors, id_field, page, paginated, parse_query
 from casino.api.serializers.fields import VenueRefSerializer, person
 from casino.api.views.common import found
-from casino.floor import selectors
+from casino.ledger import selectors
 from casino.staff.policy import Capability, allows
 from casino.staff.roles import venue_ids
 

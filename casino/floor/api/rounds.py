@@ -20,6 +20,7 @@ from casino.floor.services.rounds import (
     round_void_request,
 )
 from casino.games import BoxInput
+from casino.ledger import selectors as ledger_selectors
 from casino.staff.policy import Capability
 
 # Rounds
@@ -169,4 +170,4 @@ class RoundLedgerView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
-        return Response(s.LedgerSerializer(selectors.round_ledger(round_=round_)).data)
+        return Response(s.LedgerSerializer(ledger_selectors.round_ledger(round_=round_)).data)

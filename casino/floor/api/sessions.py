@@ -27,6 +27,7 @@ from casino.floor import selectors
 from casino.floor.services.closing import session_close, session_reconcile
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.kernel.errors import InvalidInput
+from casino.ledger import selectors as ledger_selectors
 from casino.staff.policy import Capability
 from casino.staff.throttling import LoginRefusal, refusal_message
 
@@ -400,4 +401,4 @@ class SlipLedgerView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        return Response(s.LedgerSerializer(selectors.slip_ledger(slip=slip)).data)
+        return Response(s.LedgerSerializer(ledger_selectors.slip_ledger(slip=slip)).data)
