@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from casino.integrity import statistics as st
+from casino.integrity.exact import poisson_binomial_sf
 from casino.integrity.groups import MINIMUM, Z95, Group, Outcome, Scope
 
 #: The earlier deals at the table each deal is compared with for the cards it shares.
@@ -87,25 +88,6 @@ def shared(earlier: Prepared, later: Prepared) -> tuple[int, float, float, dict[
     variance under a fair shuffle, and the trials whose sum they are."""
     mean, variance, trials = null_of(earlier[1], later[1])
     return len(earlier[0] & later[0]), mean, variance, dict(trials)
-
-
-def upper_tail(k: int, trials: dict[float, int]) -> float:
-    """P(X >= k) for X a sum of binomials (``trials``: probability -> count), summed from the
-    upper end so a tiny tail keeps its digits."""
-    import numpy as np
-    from scipy.stats import binom
-
-    n = sum(trials.values())
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    support = np.arange(n + 1)
-    dist = np.zeros(n + 1)
-    dist[0] = 1.0
-    for p, count in trials.items():
-        dist = np.convolve(dist, binom.pmf(support[: count + 1], count, p))[: n + 1]
-    return min(1.0, float(dist[k:].sum()))
 
 
 def identical_probability(deal: Deal, decks: int) -> float:
@@ -209,7 +191,7 @@ def _repeat(table: _Table) -> Outcome:
             cells.append(_cell(f"{name} = {earlier}", 1, 0.0, 0.0, 0.0, True))
     if table.worst is not None:
         _z, shares, mean, trials, name, earlier = table.worst
-        tail = upper_tail(shares, trials)
+        tail = poisson_binomial_sf(shares, trials)
         parts.append(min(1.0, table.pairs * tail))
         sd = math.sqrt(sum(p * (1 - p) * n for p, n in trials.items()))
         cells.append(

@@ -7,11 +7,12 @@ Two exact computations stay here:
 * the exact multinomial test: scipy has no goodness-of-fit test that sums the probability of
   every outcome no likelier than the one seen (``scipy.stats.multinomial`` gives the pmf of
   one outcome, not the test);
-* the lower tail of a Poisson-binomial count (one card's appearances when rounds deal
-  different numbers of cards): ``scipy.stats.poisson_binom`` builds the whole distribution
-  over every trial, one trial per round, which for 600 rounds is 3 to 5 times slower than
-  this convolution of one binomial per round size, truncated at the count seen, and grows
-  with the rounds (bench/integrity_stats.py measures both).
+* the tails of a Poisson-binomial count (one card's appearances when rounds deal
+  different numbers of cards; the cards a deal shares with an earlier one):
+  ``scipy.stats.poisson_binom`` builds the whole distribution over every trial, one trial
+  per round, which for 600 rounds is 3 to 5 times slower than this convolution of one
+  binomial per round size, truncated at the count seen, and grows with the rounds
+  (bench/integrity_stats.py measures both).
 
 Pure: no Django, no project import.
 
@@ -66,6 +67,23 @@ def multinomial_p_value(
     return min(1.0, total)
 
 
+def _poisson_binomial_pmf(trials: Mapping[float, int], top: int) -> np.ndarray:
+    """P(X = 0), ..., P(X = top) for X the successes of ``trials`` (``trials[p]`` of them with
+    success probability ``p``): the binomials of each probability convolved, truncated at
+    ``top``."""
+    # scipy.stats costs 0.6 s and 80 MB to import: only the integrity run, which calls this,
+    # pays for it (casino.integrity.statistics says more).
+    from scipy.stats import binom
+
+    support = np.arange(top + 1)
+    dist = np.zeros(top + 1)
+    dist[0] = 1.0
+    for p, count in trials.items():
+        if count:
+            dist = np.convolve(dist, binom.pmf(support[: count + 1], count, p))[: top + 1]
+    return dist
+
+
 def poisson_binomial_cdf(k: int, trials: Mapping[float, int]) -> float:
     """P(X <= k) for X the number of successes of independent trials, ``trials[p]`` of them
     with success probability ``p``: the binomials of each probability convolved, truncated at
@@ -76,14 +94,19 @@ def poisson_binomial_cdf(k: int, trials: Mapping[float, int]) -> float:
     """
     if k < 0:
         return 0.0
-    # scipy.stats costs 0.6 s and 80 MB to import: only the integrity run, which calls this,
-    # pays for it (casino.integrity.statistics says more).
-    from scipy.stats import binom
+    return min(1.0, float(_poisson_binomial_pmf(trials, k).sum()))
 
-    support = np.arange(k + 1)
-    dist = np.zeros(k + 1)
-    dist[0] = 1.0
-    for p, count in trials.items():
-        if count:
-            dist = np.convolve(dist, binom.pmf(support, count, p))[: k + 1]
-    return min(1.0, float(dist.sum()))
+
+def poisson_binomial_sf(k: int, trials: Mapping[float, int]) -> float:
+    """P(X >= k), the upper tail of the same count, summed from the upper end so a tiny tail
+    keeps its digits (1 minus the lower tail would round it to 0).
+
+    >>> round(poisson_binomial_sf(2, {0.5: 2, 0.25: 1}), 6)   # 1 - 0.625
+    0.375
+    """
+    n = sum(trials.values())
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return min(1.0, float(_poisson_binomial_pmf(trials, n)[k:].sum()))

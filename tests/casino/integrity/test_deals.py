@@ -12,7 +12,8 @@ from casino.floor.models import RoundStatus
 from casino.floor.outcomes import inputs_of
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import session_open
-from casino.integrity.deals import DealWatch, identical_probability, upper_tail
+from casino.integrity.deals import DealWatch, identical_probability
+from casino.integrity.exact import poisson_binomial_sf
 from casino.integrity.models import IntegrityResult
 from casino.integrity.runs import integrity_run
 from casino.kernel.cards import DECK
@@ -39,8 +40,8 @@ def test_the_exact_probabilities():
     assert identical_probability({1: ("AS", "KS", "QS", "JS", "TS")}, 1) == pytest.approx(
         120 / (52 * 51 * 50 * 49 * 48)
     )
-    assert upper_tail(1, {0.5: 1}) == 0.5
-    assert upper_tail(2, {0.5: 2, 0.25: 0}) == pytest.approx(0.25)
+    assert poisson_binomial_sf(1, {0.5: 1}) == 0.5
+    assert poisson_binomial_sf(2, {0.5: 2, 0.25: 0}) == pytest.approx(0.25)
 
 
 def test_fair_shuffles_alert_at_most_at_the_level():
