@@ -61,7 +61,7 @@ def deal(request: HttpRequest, session: TableSession, screen: Screen) -> HttpRes
     card fields). Out of band, as the notes: it lands on the deal as the page holds it when
     it arrives, even when a preview answered meanwhile has redrawn it."""
     dealt = deal_entry.read_deal(request.GET, screen.rules)
-    return render(request, f"{TEMPLATE}#deal", {"deal": dealt, "oob": True, "deal_oob": True})
+    return render(request, f"{TEMPLATE}#deal", {"deal": dealt, "oob": True})
 
 
 @require_GET
