@@ -21,13 +21,13 @@ from baccarat.models import BaccaratRulesetVersion
 from baccarat.selectors import cached_snapshot
 from baccarat.services import venue_ruleset_from_preset
 from casino.floor.models import TableSession
-from casino.floor.rules import version_in_force
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, Card, format_cards
 from casino.players.models import Player
 from casino.rulesets.models import Ruleset
+from casino.rulesets.selectors import version_in_force
 from casino.simulation import chips_for, play
 from casino.venues.models import TableLimit, Venue
 from casino.venues.services.tables import table_create

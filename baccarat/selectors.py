@@ -12,9 +12,9 @@ from django.db.models import Max, Subquery, Sum
 from baccarat import engine
 from baccarat.models import BaccaratRulesetVersion, Collection, CommissionCollection, Shoe
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
-from casino.floor.rules import version_in_force
 from casino.kernel.money import Rounding
 from casino.rulesets.models import Ruleset
+from casino.rulesets.selectors import version_in_force
 
 #: The most seats at a table; positions beyond are players betting behind (docs/RULES.md).
 SEATS = 7

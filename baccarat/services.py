@@ -27,13 +27,13 @@ from baccarat.models import (
     Shoe,
 )
 from baccarat.selectors import commission_owed, current_shoe
+from casino.audit.services import audit_record
 from casino.floor.models import Box, Round, TableSession
+from casino.floor.services.rotation import check_may_deal
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.money import plain
-from casino.ledger.audit import audit_record
 from casino.rulesets import services as rulesets
 from casino.venues.models import Venue
-from casino.venues.services.rotation import check_may_deal
 
 # --- Rulesets
 

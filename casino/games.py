@@ -25,6 +25,14 @@ from django.utils.translation import gettext as _
 
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
+
+# The registry (casino.kernel.registry), asked here by the games and the floor.
+from casino.kernel.registry import all_games as all_games
+from casino.kernel.registry import game_choices as game_choices
+from casino.kernel.registry import get as get
+from casino.kernel.registry import of_version as of_version
+from casino.kernel.registry import register as register
+from casino.kernel.registry import round_games as round_games
 from casino.ledger.models import Account, EntryKind
 from casino.rulesets.models import ROUNDING_FIELDS, RulesetVersion
 
@@ -439,7 +447,7 @@ class GameAdapter:
     settles_rounds: bool = True
 
     #: The audit actions the game's own services record, each a ``TextChoices`` whose values
-    #: start with a name of the game's own (``casino.floor.models.AuditAction`` holds the floor's).
+    #: start with a name of the game's own (``casino.audit.models.AuditAction`` holds the floor's).
     audit_actions: tuple[type[TextChoices], ...] = ()
 
     # --- The game's parts: objects the game's app provides.
@@ -608,40 +616,3 @@ class GameAdapter:
     def integrity_decks(self, rules: Any) -> int:
         """The standard 52-card decks a round is dealt from. Default: 1."""
         return 1
-
-
-_REGISTRY: dict[str, GameAdapter] = {}
-
-
-def register(adapter: GameAdapter) -> None:
-    _REGISTRY[adapter.code] = adapter
-
-
-def get(code: str) -> GameAdapter:
-    try:
-        return _REGISTRY[code]
-    except KeyError:
-        raise LookupError(f"no game '{code}' is installed") from None
-
-
-def of_version(version: RulesetVersion | type[RulesetVersion]) -> GameAdapter:
-    """The game whose ruleset versions ``version`` is one of (a version or its model)."""
-    model = version if isinstance(version, type) else type(version)
-    for game in _REGISTRY.values():
-        if game.version_model is model:
-            return game
-    raise LookupError(f"no installed game keeps its rules in {model.__name__}")
-
-
-def all_games() -> tuple[GameAdapter, ...]:
-    return tuple(_REGISTRY.values())
-
-
-def round_games() -> tuple[GameAdapter, ...]:
-    """The installed games that deal rounds on the system (``settles_rounds``)."""
-    return tuple(game for game in _REGISTRY.values() if game.settles_rounds)
-
-
-def game_choices() -> list[tuple[str, str]]:
-    """The installed games as model field choices (``Table.game``, ``Ruleset.game``)."""
-    return [(game.code, game.name) for game in _REGISTRY.values()]

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_celery_beat",
     "casino",
+    "casino.audit",
     "casino.venues",
     "casino.rulesets",
     "casino.floor",

@@ -80,9 +80,9 @@ def seed_floor() -> str:
 def id_dictionary() -> str:
     """Schemathesis config: half the ids in paths and bodies name objects that exist, so
     requests get past the 404 into the services (deal, settle, void, close, verify...)."""
+    from casino.audit.models import AuditEvent
     from casino.cage.models import Slip
     from casino.floor.models import Round, TableSession
-    from casino.ledger.models import AuditEvent
     from casino.players.models import Player
     from casino.rulesets.models import Ruleset
     from casino.venues.models import Table, Venue

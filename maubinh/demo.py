@@ -12,13 +12,13 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from casino.floor.models import TableSession
-from casino.floor.rules import version_in_force
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.kernel.money import plain
 from casino.players.models import Player
+from casino.rulesets.selectors import version_in_force
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.services.tables import table_create
 from maubinh import engine

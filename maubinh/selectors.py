@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 
-from casino.floor.rules import version_in_force
 from casino.rulesets.models import Ruleset
+from casino.rulesets.selectors import version_in_force
 from maubinh import engine
 from maubinh.models import MauBinhRulesetVersion
 

@@ -21,7 +21,6 @@ from casino.cage.services.slips import (
     slip_request,
 )
 from casino.floor.models import TableSession
-from casino.floor.rules import version_in_force
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import session_open, shift_current
@@ -30,6 +29,7 @@ from casino.kernel.cards import DECK, format_cards
 from casino.players.models import Player
 from casino.reports.services import report_build, report_request
 from casino.rulesets.models import Ruleset
+from casino.rulesets.selectors import version_in_force
 from casino.simulation import play, tray_chips
 from casino.venues.models import TableLimit, Venue
 from casino.venues.services.tables import table_create

@@ -8,8 +8,8 @@ from functools import lru_cache
 
 from django.db.models import Prefetch
 
-from casino.floor.rules import version_in_force
 from casino.rulesets.models import Ruleset
+from casino.rulesets.selectors import version_in_force
 from niuniu import engine
 from niuniu.engine.rules import BetType, BonusPredicate
 from niuniu.models import BonusLine, NiuNiuRulesetVersion, PaytableRow

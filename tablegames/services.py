@@ -11,13 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.audit.services import audit_record
 from casino.floor.models import TableSession
 from casino.floor.rules import rules_in_force
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import plain, venue_money
 from casino.kernel.timezones import venue_time
-from casino.ledger.audit import audit_record
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Player
 from casino.rulesets import services as rulesets

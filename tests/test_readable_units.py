@@ -34,7 +34,7 @@ PENDING = {
     "casino/cage/services/cash.py",
     "casino/floor/services/closing.py",
     "casino/venues/services/gaming_days.py",
-    "casino/venues/services/rotation.py",
+    "casino/floor/services/rotation.py",
     "casino/floor/services/rounds.py",
     "casino/floor/services/sessions.py",
     "casino/simulation/bulk.py",

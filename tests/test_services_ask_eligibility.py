@@ -91,9 +91,14 @@ def _carries_a_player(annotation: Any) -> bool:
     return any(_carries_a_player(arg) for arg in typing.get_args(annotation))
 
 
+_MODELS = {model.__name__: model for model in django_apps.get_models()}
+
+
 def _player_parameter(function: Callable) -> str | None:
     """The parameter through which ``function`` takes a player, if it takes one."""
-    hints = typing.get_type_hints(function)
+    # A service may name a model of an app above its own in a hint only (under
+    # ``TYPE_CHECKING``): the hints are read with every installed model's name at hand.
+    hints = typing.get_type_hints(function, localns=_MODELS)
     for name in inspect.signature(function).parameters:
         if name in ("player", "player_id") or _carries_a_player(hints.get(name)):
             return name

@@ -28,6 +28,7 @@ from django.utils import timezone
 from casino import games
 from casino.floor.models import Round, RoundStatus
 from casino.floor.services.sessions import session_open
+from casino.kernel import registry
 from casino.ledger.models import LedgerEntry
 from casino.rulesets.services import (
     ruleset_create,
@@ -232,7 +233,7 @@ def toy_installed(tmp_path: Path, monkeypatch):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip())
     monkeypatch.syspath_prepend(str(tmp_path))
-    registered = dict(games._REGISTRY)
+    registered = dict(registry._REGISTRY)
     try:
         with override_settings(INSTALLED_APPS=[*settings.INSTALLED_APPS, "toygame"]):
             model = apps.get_model("toygame", "ToyRulesetVersion")
@@ -242,8 +243,8 @@ def toy_installed(tmp_path: Path, monkeypatch):
                 editor.create_model(model)
             yield model
     finally:
-        games._REGISTRY.clear()
-        games._REGISTRY.update(registered)
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(registered)
         for module in [name for name in sys.modules if name.split(".")[0] == "toygame"]:
             del sys.modules[module]
 

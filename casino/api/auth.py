@@ -37,6 +37,7 @@ from casino.staff.models import ApiToken
 from casino.staff.policy import Capability
 from casino.staff.roles import ROLES, venue_roles
 from casino.staff.throttling import LoginRefusal, refusal_message
+from casino.venues import selectors as venue_selectors
 
 TAGS = ["auth"]
 
@@ -220,6 +221,6 @@ class MeView(AuthView):
                 "code": venue.code,
                 "roles": [role for role in ROLES if role in held.get(venue.pk, ())],
             }
-            for venue in selectors.venue_list(user=request.user)
+            for venue in venue_selectors.venue_list(user=request.user)
         ]
         return Response(MeSerializer({"username": request.user.username, "venues": venues}).data)

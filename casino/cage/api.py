@@ -14,13 +14,16 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, errors, not_found
 from casino.api.views.common import found, parse
 from casino.cage.models import CashTransaction
-from casino.cage.serializers import CashInputSerializer, CashVoidInputSerializer
+from casino.cage.serializers import (
+    CashInputSerializer,
+    CashTransactionSerializer,
+    CashVoidInputSerializer,
+)
 from casino.cage.services.cash import cash_record, cash_void
 from casino.floor import selectors
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.players.models import Player
-from casino.reports.api.day_serializers import CashTransactionSerializer
 from casino.staff.policy import Capability
 from casino.staff.roles import venue_ids
 

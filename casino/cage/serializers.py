@@ -1,11 +1,14 @@
-"""The bodies of the writes at the table's cash: a buy-in or cash-out recorded, one voided."""
+"""The table's cash as the API shows it: the bodies of its writes (a buy-in or cash-out
+recorded, one voided), and the buy-ins and cash-outs, cash alerts and cash report read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from casino.api.base import id_field
-from casino.api.serializers.fields import MoneyField
+from casino.api.base import ListParams, id_field
+from casino.api.serializers.fields import MoneyField, TableRefSerializer
 from casino.cage.models import CashInstrument, CashKind
 
 
@@ -41,4 +44,97 @@ class CashInputSerializer(serializers.Serializer):
 class CashVoidInputSerializer(serializers.Serializer):
     reason = serializers.CharField(
         allow_blank=True, max_length=1000, help_text="Why it is voided (required)."
+    )
+
+
+class CashTransactionParams(ListParams):
+    gaming_date = serializers.DateField(required=False, help_text="One gaming date, YYYY-MM-DD.")
+    table = id_field(required=False, help_text="A table's id.")
+    session = id_field(required=False, help_text="A table session's id.")
+    player = id_field(required=False, help_text="A player's id.")
+
+
+class CashTransactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    table = TableRefSerializer()
+    session = serializers.IntegerField(source="session_id")
+    player = serializers.IntegerField(
+        source="player_id", allow_null=True, help_text="Null: a patron nobody knows."
+    )
+    kind = serializers.CharField(help_text="buy_in or cash_out")
+    instrument = serializers.CharField(help_text="cash, chips, marker or other")
+    amount = MoneyField()
+    threshold_reached = serializers.CharField(
+        source="threshold",
+        help_text="The threshold it reached when recorded: logging, reporting or empty.",
+    )
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = serializers.DateTimeField()
+    voided = serializers.SerializerMethodField()
+    voided_by = serializers.CharField(source="voided_by.username", allow_null=True, default=None)
+    void_reason = serializers.CharField(allow_blank=True)
+
+    def get_voided(self, transaction: Any) -> bool:
+        return transaction.voided_at is not None
+
+
+class CashAlertParams(ListParams):
+    date_from = serializers.DateField(required=False, help_text="First gaming date.")
+    date_to = serializers.DateField(required=False, help_text="Last gaming date.")
+    player = id_field(required=False, help_text="A player's id.")
+
+
+class CashAlertSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    membership_number = serializers.CharField(source="player.membership_number")
+    gaming_date = serializers.DateField()
+    direction = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
+    total = MoneyField(help_text="The player's cash of the day and direction when raised.")
+    threshold = MoneyField(help_text="The reporting threshold it reached.")
+    transaction = serializers.IntegerField(source="transaction_id")
+    raised_at = serializers.DateTimeField()
+
+
+class CashReportParams(serializers.Serializer):
+    date_from = serializers.DateField(
+        required=False, help_text="First gaming date (the gaming day under way)."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Last gaming date (the gaming day under way)."
+    )
+
+
+class CashLogSerializer(CashTransactionSerializer):
+    day_total = MoneyField(help_text="The player's cash of the day and direction with it.")
+
+
+class CashCandidateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    membership_number = serializers.CharField(source="player.membership_number")
+    name = serializers.CharField(source="player.name")
+    gaming_date = serializers.DateField()
+    kind = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
+    total = MoneyField()
+    transactions = serializers.SerializerMethodField()
+    reporting_threshold = MoneyField(source="thresholds.reporting_threshold")
+    alert_raised_at = serializers.DateTimeField(source="alert.raised_at", default=None)
+
+    def get_transactions(self, candidate: Any) -> int:
+        return len(candidate.transactions)
+
+
+class CashReportSerializer(serializers.Serializer):
+    venue = serializers.IntegerField(source="venue.pk")
+    date_from = serializers.DateField()
+    date_to = serializers.DateField()
+    log = CashLogSerializer(
+        many=True, help_text="Each cash transaction of a player's day at the logging threshold."
+    )
+    candidates = CashCandidateSerializer(
+        many=True, help_text="The players' days at the reporting threshold."
+    )
+    unjudged = serializers.ListField(
+        child=serializers.DateField(), help_text="Gaming dates with no thresholds approved yet."
     )

@@ -12,13 +12,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.count.duties import count_reopen_refusal
 from casino.count.models import CountDay
 from casino.count.selectors import uncounted_boxes
 from casino.count.services import MAX_REASON
 from casino.kernel.errors import Conflict, InvalidInput, NotFound
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import venue_ids
 from casino.venues.models import Venue
 

@@ -40,6 +40,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.count.contents import count_differences, read_notes, read_others
 from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
@@ -48,13 +50,12 @@ from casino.floor.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
-from casino.ledger.audit import audit_record
-from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
+from casino.ledger.models import Account, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
-from casino.reports.services import shift_report_schedule_if_done
 from casino.staff.roles import COUNT_TEAM, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Venue
 from casino.venues.services.gaming_days import gaming_day_end
+from casino.venues.signals import shift_closing
 
 #: The longest reason for a difference between the two counts.
 MAX_REASON = 1000
@@ -332,13 +333,14 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
         },
     )
     # The count completes the day: each of its shifts' reports is built again with the
-    # drop counted (a shift not ended or with a table open waits for its own close).
+    # drop counted (a shift not ended or with a table open waits for its own close;
+    # casino.venues.signals).
     for shift_id in (
         Shift.objects.filter(venue=venue, gaming_date=gaming_date)
         .order_by("pk")
         .values_list("pk", flat=True)
     ):
-        shift_report_schedule_if_done(shift_id)
+        shift_closing.send(sender=CountDay, shift_id=shift_id)
     return day
 
 

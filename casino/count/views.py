@@ -379,7 +379,7 @@ def count_day_reopen(request: HttpRequest, venue: Venue, day: date) -> HttpRespo
 def _win_chart(venue: Venue, rows: list[dict[str, Any]]) -> str:
     """The win by count per table as bars (a table still open: none yet), for the eye; the
     table below it has the figures."""
-    from casino.reports import charts  # matplotlib: loaded on the first chart
+    from casino.kernel import charts  # matplotlib: loaded on the first chart
 
     counted = [row for row in rows if row["win"] is not None]
     svg = charts.bars(

@@ -9,44 +9,16 @@ per process: an approved version never changes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
 from casino.floor.models import Round
 from casino.kernel.errors import Conflict
-from casino.rulesets.models import Ruleset, RulesetVersion, VersionStatus
+from casino.rulesets.models import RulesetVersion
+from casino.rulesets.selectors import version_in_force
 from casino.venues.models import Table
-
-V = TypeVar("V", bound=RulesetVersion)
-
-
-def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
-    """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
-    read = _IN_FORCE.get(model)
-    if read is None:
-        read = _IN_FORCE[model] = Compiled(
-            lambda ruleset_id, at: (
-                model.objects.filter(
-                    ruleset_id=ruleset_id,
-                    status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
-                    effective_from__lte=at,
-                )
-                .exclude(retired_at__lte=at)
-                .order_by("-effective_from")[:1]
-            ),
-            samples=(SAMPLE_KEY, SAMPLE_TIME),
-        )
-    return read.first(ruleset.pk, at or timezone.now())
-
-
-#: Each game's read of the version in force, its SQL built once (``casino.compiled``);
-#: one per game's version model, so bounded by the games installed.
-_IN_FORCE: dict[type, Compiled] = {}
 
 
 class NoRulesInForce(Conflict):

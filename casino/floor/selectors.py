@@ -20,7 +20,6 @@ from django.utils import timezone
 
 from casino.cage.models import Slip
 from casino.floor.figures import with_count_sums
-from casino.floor.limits import with_limits_in_force
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
 from casino.games import BetResult, RoundResult
@@ -29,20 +28,11 @@ from casino.players.membership import membership_key
 from casino.players.models import Player, PlayerBarring
 from casino.staff.models import ApiToken
 from casino.staff.roles import venue_ids
-from casino.venues.models import Table, TableLimit, TableRulesetChange, Venue
 
 _ZERO = Decimal(0)
 
 
 # Venues and staff
-
-
-def venue_list(*, user: Any) -> QuerySet[Venue]:
-    return Venue.objects.filter(pk__in=venue_ids(user)).order_by("code")
-
-
-def venue_get(*, user: Any, pk: int) -> Venue | None:
-    return venue_list(user=user).filter(pk=pk).first()
 
 
 def staff_get(*, user: Any, username: str) -> Any | None:
@@ -56,61 +46,6 @@ def staff_get(*, user: Any, username: str) -> Any | None:
 
 
 # Tables and players
-
-
-def table_list(
-    *,
-    user: Any,
-    venue_id: int | None = None,
-    game: str | None = None,
-    status: str | None = None,
-) -> QuerySet[Table]:
-    tables = (
-        Table.objects.filter(venue_id__in=venue_ids(user))
-        .select_related("venue", "ruleset")
-        # Each limit row with the limits in force now (a scheduled change that took effect).
-        .prefetch_related(
-            Prefetch(
-                "limits", queryset=with_limits_in_force(TableLimit.objects.all(), timezone.now())
-            )
-        )
-        .order_by("venue__code", "code")
-    )
-    if venue_id is not None:
-        tables = tables.filter(venue_id=venue_id)
-    if game:
-        tables = tables.filter(game=game)
-    if status:
-        tables = tables.filter(status=status)
-    return tables
-
-
-def table_get(*, user: Any, pk: int) -> Table | None:
-    return table_list(user=user).filter(pk=pk).first()
-
-
-def ruleset_change_list(
-    *,
-    user: Any,
-    table_id: int | None = None,
-    venue_id: int | None = None,
-    status: str | None = None,
-) -> QuerySet[TableRulesetChange]:
-    """Requests to change a table's ruleset at the user's venues, newest first."""
-    changes = TableRulesetChange.objects.filter(table__venue_id__in=venue_ids(user)).select_related(
-        "table__venue", "from_ruleset", "to_ruleset", "requested_by", "decided_by"
-    )
-    if table_id is not None:
-        changes = changes.filter(table_id=table_id)
-    if venue_id is not None:
-        changes = changes.filter(table__venue_id=venue_id)
-    if status:
-        changes = changes.filter(status=status)
-    return changes.order_by("-requested_at", "-pk")
-
-
-def ruleset_change_get(*, user: Any, pk: int) -> TableRulesetChange | None:
-    return ruleset_change_list(user=user).filter(pk=pk).first()
 
 
 def player_list(

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from casino.admin.base import ReadOnlyAdmin
-from casino.admin.records import money_column
+from casino.admin.base import ReadOnlyAdmin, money_column
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 
 

@@ -6,3 +6,6 @@ class IntegrityConfig(AppConfig):
     name = "casino.integrity"
     label = "integrity"
     verbose_name = _("Integrity")
+
+    def ready(self) -> None:
+        from casino.integrity import receivers  # noqa: F401  (connects the signal receivers)

@@ -41,7 +41,7 @@ from casino.integrity.groups import (
     read_groups,
 )
 from casino.integrity.sums import bet_outcome, round_outcome, scoop_balance
-from casino.reports.cells import rates_of
+from casino.rulesets.rates import rates_of
 
 #: Rounds the card test needs (its missing-card part is exact on any sample).
 CARD_MINIMUM = st.MinimumSample(rounds=20)

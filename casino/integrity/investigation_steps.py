@@ -15,11 +15,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.integrity.investigations import audited, venue_managers
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import MANAGE, can
 
 Status = FluctuationInvestigation.Status

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.floor.console.access import use_venue_language
+from casino.floor.console.readers import dates_asked, reader_check, venue_asked
 from casino.integrity import investigation_steps as steps
 from casino.integrity import selectors as chosen
 from casino.integrity.investigations import venue_managers
@@ -29,7 +30,6 @@ from casino.integrity.models import FluctuationInvestigation
 from casino.integrity.views import READERS as INTEGRITY_READERS
 from casino.kernel.errors import ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.reports.views import _check, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, can
 
@@ -64,7 +64,7 @@ def _get(request: HttpRequest, pk: int) -> FluctuationInvestigation:
     investigation = chosen.investigation_get(pk=pk)
     if investigation is None:
         raise Http404("no such investigation")
-    _check(request.user, investigation.venue_id)
+    reader_check(request.user, investigation.venue_id)
     use_venue_language(request, investigation.venue.language)
     return investigation
 

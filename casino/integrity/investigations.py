@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,13 +25,15 @@ from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.money import venue_money
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
-from casino.reports.models import ShiftReport
 from casino.staff.roles import MANAGER
 from casino.venues.models import Table
+
+if TYPE_CHECKING:
+    from casino.reports.models import ShiftReport
 
 Status = FluctuationInvestigation.Status
 

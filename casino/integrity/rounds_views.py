@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET
 
 from casino.floor.console.access import use_venue_language
 from casino.floor.console.history import round_parts
+from casino.floor.console.readers import reader_check, render_at_venue
 from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.integrity.models import IntegrityResult
 from casino.integrity.views import _reader
 from casino.kernel.logs import log_venue
-from casino.reports.views import _check, _render
 from casino.staff.policy import Capability, declare
 
 #: Rounds a page lists.
@@ -69,7 +69,7 @@ def integrity_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such integrity result")
     venue = result.venue
     log_venue(venue)
-    _check(request.user, venue.pk)
+    reader_check(request.user, venue.pk)
     _reader(request, venue)
     use_venue_language(request, venue.language)
     page = Paginator(counted_rounds(result), PAGE_ROUNDS).get_page(request.GET.get("page"))
@@ -80,4 +80,4 @@ def integrity_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         "page": page,
         "consoles": round_parts(),
     }
-    return _render(request, venue, "reports/integrity_rounds.html", context)
+    return render_at_venue(request, venue, "reports/integrity_rounds.html", context)

@@ -30,6 +30,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from casino.audit.models import AuditAction
 from casino.floor.models import TableSession
 from casino.integrity import statistics as st
 from casino.integrity.deals import DealWatch
@@ -38,7 +39,6 @@ from casino.integrity.groups import Scope
 from casino.integrity.models import CategoryTally
 from casino.integrity.models.tallies import IntegrityResult, IntegrityRun
 from casino.integrity.resettlement import TableResettled, resettle
-from casino.ledger.models import AuditAction
 from casino.venues.models import Table, Venue
 
 #: The false discovery rate the run controls across its tests.
@@ -49,8 +49,8 @@ EVIDENCE_SESSIONS = 20
 
 def integrity_request(*, venue: Venue, date_from: date, date_to: date, user: Any) -> IntegrityRun:
     """A run asked for by a manager or an auditor (the page's Run now), sent to a worker."""
-    from casino.ledger.audit import audit_record
-    from casino.tasks import integrity_run_task
+    from casino.audit.services import audit_record
+    from casino.integrity.tasks import integrity_run_task
 
     run = IntegrityRun.objects.create(
         venue=venue,
@@ -76,7 +76,7 @@ def integrity_sweep(*, now: Any = None) -> int:
     gaming day that ended in the last week and has no run of its own yet."""
     from datetime import timedelta
 
-    from casino.tasks import integrity_run_task
+    from casino.integrity.tasks import integrity_run_task
     from casino.venues.models import GamingDay
 
     now = now or timezone.now()
@@ -113,8 +113,8 @@ def integrity_run(
 ) -> IntegrityRun:
     """Test the venue's tallies of the gaming dates ``date_from``..``date_to`` (inclusive),
     store every result and open an investigation per alert."""
+    from casino.audit.services import audit_record
     from casino.integrity.investigations import investigation_open_integrity
-    from casino.ledger.audit import audit_record
 
     started = time.perf_counter()
     if run is None:

@@ -1,10 +1,11 @@
 """What the investigation pages read: the list, one investigation, the overdue ones, the log.
 
-Investigations are read by whoever reads the venue's reports (``selectors.report_access``);
-managers of the venue act on them (casino.integrity.investigations). Times are shown in the
-venue's time zone, amounts as the venue writes them. They read the primary: a manager
-comes back to these pages right after each step, which a lagging replica would not show
-yet (the dashboard's caller decides where its own reads go).
+Investigations are read by whoever reads the venue's reports
+(``casino.floor.console.readers.report_access``); managers of the venue act on them
+(casino.integrity.investigations). Times are shown in the venue's time zone, amounts as the
+venue writes them. They read the primary: a manager comes back to these pages right after
+each step, which a lagging replica would not show yet (the dashboard's caller decides where
+its own reads go).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from django.utils import timezone
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.money import venue_money
 from casino.kernel.replicas import replica_reads
-from casino.reports.selectors import report_venues
 from casino.venues.models import Venue
+from casino.venues.selectors import report_venues
 
 Status = FluctuationInvestigation.Status
 #: The most investigations a list or the dashboard shows.

@@ -18,14 +18,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from casino.floor.console.readers import dates_asked, render_at_venue, venue_asked
+from casino.floor.kinds import game_label
 from casino.integrity.models import IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
 from casino.integrity.words import key_shown
 from casino.kernel.timezones import venue_today
 from casino.players.membership import membership_key
 from casino.players.models import Player
-from casino.reports.kinds import game_label
-from casino.reports.views import _render, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import DEALER, can
 from casino.venues.models import Pit, Table, Venue
@@ -211,7 +211,7 @@ def integrity_page(request: HttpRequest) -> HttpResponse:
         "rows": run.results.count() if run is not None else 0,
         "can_run": can(request.user, RUNNERS, venue.pk),
     }
-    response = _render(request, venue, "reports/integrity.html", context)
+    response = render_at_venue(request, venue, "reports/integrity.html", context)
     if errors:
         response.status_code = 400
     return response

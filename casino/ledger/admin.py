@@ -1,13 +1,13 @@
 """The ledger's entries and the audit trail in the admin, read-only: written by
-``casino.ledger.services.ledger_post`` and ``casino.ledger.audit.audit_record`` only."""
+``casino.ledger.services.ledger_post`` and ``casino.audit.services.audit_record`` only."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from casino.admin.base import ReadOnlyAdmin
-from casino.admin.records import money_column
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.admin.base import ReadOnlyAdmin, money_column
+from casino.audit.models import AuditEvent
+from casino.ledger.models import LedgerEntry
 
 
 @admin.register(AuditEvent)

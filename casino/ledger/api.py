@@ -1,5 +1,5 @@
 """The audit trail through the API: read by the venue's managers and auditors, newest first.
-Nothing writes it here: every service appends its own events (``casino.ledger.audit``)."""
+Nothing writes it here: every service appends its own events (``casino.audit.services``)."""
 
 from __future__ import annotations
 

@@ -5,4 +5,4 @@ from django.utils.translation import gettext_lazy as _
 class LedgerConfig(AppConfig):
     name = "casino.ledger"
     label = "ledger"
-    verbose_name = _("Ledger and audit trail")
+    verbose_name = _("Ledger")

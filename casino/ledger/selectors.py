@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.audit.models import AuditEvent
+from casino.ledger.models import LedgerEntry
 from casino.staff.policy import Capability, venues_allowing
 
 if TYPE_CHECKING:

@@ -23,10 +23,11 @@ from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
 from casino.players.ratings import player_history
 from casino.players.services import identity_of, player_create, player_update
-from casino.reports.selectors import REPORT_READ
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can
+from casino.venues import selectors as venue_selectors
 from casino.venues.models import Venue
+from casino.venues.selectors import REPORT_READ
 
 HISTORY_DAYS = 90
 
@@ -117,7 +118,10 @@ class PlayerListView(ApiView):
         data = parse(ps.PlayerInputSerializer, request)
         venue_id = data.pop("venue")
         venue = found(
-            selectors.venue_get(user=request.user, pk=venue_id), "venue", venue_id, field="venue"
+            venue_selectors.venue_get(user=request.user, pk=venue_id),
+            "venue",
+            venue_id,
+            field="venue",
         )
         player = player_create(venue=venue, user=request.user, **data)
         return Response(ps.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)

@@ -24,11 +24,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.ratings import comps_issued, theoretical_win

@@ -21,11 +21,11 @@ from django.db.models import Sum
 
 from casino import games
 from casino.floor import figures
+from casino.floor.kinds import fee_games, game_label
+from casino.floor.lines import CENT, ZERO, figure_line
 from casino.floor.models import BetTally, SeatTally, TableSession
 from casino.players.models import Comp, Player
-from casino.reports.cells import CENT, ZERO, rates_of
-from casino.reports.kinds import fee_games, game_label
-from casino.reports.sections import figure_line
+from casino.rulesets.rates import rates_of
 
 #: The most lines a player's page shows (newest first); the totals count every line.
 MAX_LINES = 200

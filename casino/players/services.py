@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.players.membership import NotAMembershipNumber, membership_number
 from casino.players.models import Player, PlayerBarring
 from casino.staff.roles import MANAGE, can

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.cage import selectors as cash_selectors
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
 from casino.floor.console.access import use_venue_language
+from casino.floor.console.readers import dates_asked, reader_check, venue_asked
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
@@ -34,11 +35,10 @@ from casino.players.eligibility import Activity, player_eligibility, players_eli
 from casino.players.membership import membership_key
 from casino.players.models import Comp, CompPolicy, Player, PlayerBarring
 from casino.players.ratings import player_history
-from casino.reports import selectors
-from casino.reports.views import _check, dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue
+from casino.venues.selectors import report_venues
 
 HISTORY_DAYS = 90
 #: The comps report's days by default.
@@ -76,7 +76,7 @@ def _get(request: HttpRequest, pk: int) -> Player:
     player = Player.objects.select_related("venue").filter(pk=pk).first()
     if player is None:
         raise Http404("no such player")
-    _check(request.user, player.venue_id)
+    reader_check(request.user, player.venue_id)
     use_venue_language(request, player.venue.language)
     return player
 
@@ -137,7 +137,7 @@ def _page(
 def _history_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
     """The player's actual win per session against its theoretical win, oldest first, for
     the eye; the table below it has the figures."""
-    from casino.reports import charts  # matplotlib: loaded on the first chart
+    from casino.kernel import charts  # matplotlib: loaded on the first chart
 
     shown = sorted(lines, key=lambda line: line["started_at"])
     zone = venue_zone(venue)
@@ -366,7 +366,7 @@ def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResp
     venue = Venue.objects.filter(pk=venue_id).first()
     if venue is None:
         raise Http404("no such venue")
-    _check(request.user, venue.pk)
+    reader_check(request.user, venue.pk)
     use_venue_language(request, venue.language)
     data = request.POST
     try:
@@ -386,6 +386,6 @@ def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResp
                 raise InvalidInput(gettext("Choose the comp policy to approve."), field="policy")
             comp_services.comp_policy_approve(policy=policy, user=request.user)
     except ServiceError as error:
-        venues = list(selectors.report_venues(user=request.user))
+        venues = list(report_venues(user=request.user))
         return _policy_page(request, venues, venue, error=error, step=step)
     return redirect(f"{reverse('reports:comp_policy')}?venue={venue.code}&done={step}")

@@ -6,3 +6,6 @@ class ReportsConfig(AppConfig):
     name = "casino.reports"
     label = "reports"
     verbose_name = _("Reports")
+
+    def ready(self) -> None:
+        from casino.reports import receivers  # noqa: F401  (connects the signal receivers)

@@ -4,27 +4,21 @@ fee)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 from django.db import DatabaseError, connection
 from django.db.models import F, QuerySet, Value
 
-from casino import games
+from casino.floor.lines import ZERO
 from casino.floor.models import Bet, BetTally, RoundStatus
 from casino.floor.models.tallies import BET_KEYS, BET_SUMS
 from casino.kernel.replicas import PRIMARY
 from casino.reports.models import ShiftReport, ShiftReportCell
+from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Shift
-
-ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
-
 
 #: The columns a report cell copies from its shift's tallies.
 CELL_COLUMNS = [*BET_KEYS.keys() - {"shift_id", "venue_id"}, *BET_SUMS, "max_net"]
@@ -77,17 +71,6 @@ def settings_for_sums(cursor: Any) -> Iterator[None]:
             )
 
 
-@dataclass(frozen=True)
-class VersionRates:
-    """A ruleset version's house edge and SD per bet type (what its figures hold)."""
-
-    game: str
-    version_id: int
-    label: str
-    edges: dict[str, Decimal] = field(default_factory=dict)
-    sds: dict[str, Decimal] = field(default_factory=dict)
-
-
 def version_rates(report: ShiftReport) -> list[VersionRates]:
     """The rates of every ruleset version the report's cells were played under: the cells
     read on the primary (just written), the versions where reads go (a replica in a build)."""
@@ -99,45 +82,6 @@ def version_rates(report: ShiftReport) -> list[VersionRates]:
         .order_by("game", "ruleset_version_id")
     )
     return rates_of(used)
-
-
-def rates_of(used: Iterable[tuple[str, int]]) -> list[VersionRates]:
-    """The rates of the ruleset versions named by (game, version id), in that order."""
-    by_game: dict[str, list[int]] = defaultdict(list)
-    for game, version_id in used:
-        by_game[game].append(version_id)
-    rates = []
-    for game, ids in by_game.items():
-        try:
-            adapter = games.get(game)
-        except LookupError:
-            adapter = None
-        stored = {}
-        if adapter is not None:
-            stored = {
-                v.pk: v
-                for v in adapter.version_model.objects.filter(pk__in=ids).select_related("ruleset")
-            }
-        for version_id in ids:
-            version = stored.get(version_id)
-            if version is None:
-                rates.append(VersionRates(game, version_id, f"{game} version #{version_id}"))
-                continue
-            sd_figures = (version.figures or {}).get("sd", {})
-            rates.append(
-                VersionRates(
-                    game,
-                    version_id,
-                    f"{version.ruleset.code} v{version.number}",
-                    edges={
-                        b: edge
-                        for b in adapter.bet_types
-                        if (edge := version.house_edge(b)) is not None
-                    },
-                    sds={b: Decimal(sd_figures[b]) for b in adapter.bet_types if b in sd_figures},
-                )
-            )
-    return rates
 
 
 def cells_rate(report: ShiftReport, rates: Iterable[VersionRates], fee: frozenset[str]) -> None:

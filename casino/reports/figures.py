@@ -43,22 +43,15 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from casino.floor.kinds import fee_games
+from casino.floor.lines import figure_line
 from casino.kernel.replicas import PRIMARY, read_alias, replica_reads
-from casino.reports.cells import (
-    VersionRates,
-    aware,
-    cells_build,
-    cells_rate,
-    settings_for_sums,
-    version_rates,
-)
-from casino.reports.kinds import fee_games
+from casino.reports.cells import aware, cells_build, cells_rate, settings_for_sums, version_rates
 from casino.reports.listings import section_payouts, section_sessions, section_voids
 from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.reports.sections import (
     RoundCounts,
     cell_sums,
-    figure_line,
     player_order,
     section_bet_types,
     section_dealers,
@@ -70,6 +63,7 @@ from casino.reports.sections import (
     section_tables,
     sums_added,
 )
+from casino.rulesets.rates import VersionRates
 from casino.venues.models import Shift
 
 #: Version of the figures' layout, for readers of stored figures.

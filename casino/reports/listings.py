@@ -11,10 +11,10 @@ from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
 from casino.floor.figures import sessions_counted
+from casino.floor.lines import ZERO, pct
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
-from casino.reports.cells import ZERO, settled_bets
-from casino.reports.sections import pct
+from casino.reports.cells import settled_bets
 from casino.venues.models import DealerSpell, Shift
 
 #: Rows listed one by one (voids, slips); past this they are counted, not listed.

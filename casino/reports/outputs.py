@@ -27,11 +27,11 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from casino.cage.models import Slip, SlipStatus
 from casino.exports import CONTENT_TYPES as FILE_TYPES
 from casino.exports import Cell, Column, Export, Kind, Sheet, csv_bytes, pdf_bytes, xlsx_bytes
+from casino.floor.kinds import bet_type_label, game_label
 from casino.floor.models import RoundStatus, TableSession
 from casino.kernel.money import Grouping, format_money, grouped
 from casino.kernel.timezones import zone
 from casino.reports.figures import note_text, theoretical_note
-from casino.reports.kinds import bet_type_label, game_label
 
 # WeasyPrint logs every layout step at INFO level.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
@@ -529,7 +529,7 @@ def render_all(
 ) -> dict[str, tuple[str, bytes]]:
     """Every file of a report: name -> (content type, bytes), in ``language`` (the
     venue's; by default the active one)."""
-    from casino.reports import charts  # matplotlib: loaded by the processes that draw
+    from casino.kernel import charts  # matplotlib: loaded by the processes that draw
 
     step = progress or (lambda _percent, _step: None)
     with translation.override(language or translation.get_language()):
@@ -551,7 +551,7 @@ def render_one(figures: dict[str, Any], name: str) -> bytes | None:
     if name == XLSX_NAME:
         return render_xlsx(figures)
     if name == PDF_NAME:
-        from casino.reports import charts  # matplotlib: loaded by the processes that draw
+        from casino.kernel import charts  # matplotlib: loaded by the processes that draw
 
         return render_pdf(figures, charts.shift_charts(figures))
     return None

@@ -51,13 +51,13 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.floor import figures
+from casino.floor.kinds import accounting_games, bet_type_label, fee_games, game_label
+from casino.floor.lines import ZERO, figure_line, pct
 from casino.floor.models import BetTally
 from casino.kernel.replicas import replica_reads
 from casino.players.models import Player
 from casino.reports import by_count
-from casino.reports.cells import ZERO, VersionRates, rates_of
-from casino.reports.kinds import accounting_games, bet_type_label, fee_games, game_label
-from casino.reports.sections import figure_line, pct
+from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Pit, Table, Venue
 
 DAY, WEEK, MONTH, YEAR, RANGE = "day", "week", "mtd", "ytd", "range"

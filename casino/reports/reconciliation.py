@@ -17,12 +17,13 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from casino import games
+from casino.audit.models import AuditAction, AuditEvent
+from casino.audit.services import object_type
 from casino.cage.models import CashTransaction
 from casino.count.selectors import win_figures
 from casino.floor import figures
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
-from casino.ledger.audit import object_type
-from casino.ledger.models import Account, AuditAction, AuditEvent, LedgerEntry
+from casino.ledger.models import Account, LedgerEntry
 from casino.venues.models import Venue
 
 ZERO = Decimal(0)

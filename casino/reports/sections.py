@@ -14,13 +14,12 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Quer
 
 from casino import games
 from casino.floor import figures
+from casino.floor.kinds import bet_type_label, game_label
+from casino.floor.lines import ZERO, figure_line, pct
 from casino.floor.models import Round, RoundStatus, SeatTally
 from casino.kernel.timezones import LocalHour
-from casino.reports.cells import CENT, ZERO, aware
-from casino.reports.kinds import bet_type_label, game_label
+from casino.reports.cells import aware
 from casino.venues.models import Shift
-
-Z95 = Decimal("1.96")
 
 
 def cell_sums() -> dict[str, Any]:
@@ -36,55 +35,6 @@ def cell_sums() -> dict[str, Any]:
         "t_unrated_handle": Sum("handle", filter=Q(theoretical_win__isnull=True)),
         "t_win_variance": Sum("win_variance"),
         "t_unvaried_handle": Sum("handle", filter=Q(win_variance__isnull=True)),
-    }
-
-
-def pct(part: Decimal | None, whole: Decimal | None) -> Decimal | None:
-    """A share in percent, as ``casino.floor.figures`` defines hold % and win/drop %."""
-    return figures.pct(part, whole)
-
-
-def figure_line(sums: dict[str, Any], *, rounds: int | None = None) -> dict[str, Any]:
-    """A section's line from its sums: hold, theoretical, actual - theoretical, the range."""
-    handle = sums.get("t_handle") or ZERO
-    player_result = sums.get("t_player_result") or ZERO
-    house_win = figures.house_win(player_result)
-    unrated = sums.get("t_unrated_handle") or ZERO
-    theoretical = sums.get("t_theoretical_win") if not unrated else None
-    if theoretical is not None:
-        theoretical = theoretical.quantize(CENT)
-    line: dict[str, Any] = {
-        "rounds": rounds,
-        "bets": sums.get("t_bets") or 0,
-        "handle": handle,
-        "player_result": player_result,
-        "commission": sums.get("t_commission") or ZERO,
-        "house_win": house_win,
-        "hold_pct": pct(house_win, handle),
-        "theoretical_win": theoretical,
-        "theoretical_hold_pct": pct(theoretical, handle),
-        "actual_minus_theoretical": house_win - theoretical if theoretical is not None else None,
-        "unrated_handle": unrated,
-        "volume": sums.get("t_volume") or ZERO,
-    }
-    line.update(fluctuation(sums, house_win=house_win, theoretical=theoretical))
-    return line
-
-
-def fluctuation(
-    sums: dict[str, Any], *, house_win: Decimal, theoretical: Decimal | None
-) -> dict[str, Any]:
-    """The 95% range of the hold implied by the bets' SD, and whether the hold is outside."""
-    variance = sums.get("t_win_variance")
-    handle = sums.get("t_handle") or ZERO
-    if theoretical is None or variance is None or sums.get("t_unvaried_handle") or not handle:
-        return {"hold_low_pct": None, "hold_high_pct": None, "flagged": None}
-    spread = Z95 * Decimal(variance).sqrt()
-    low, high = theoretical - spread, theoretical + spread
-    return {
-        "hold_low_pct": pct(low, handle),
-        "hold_high_pct": pct(high, handle),
-        "flagged": not low <= house_win <= high,
     }
 
 

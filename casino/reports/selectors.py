@@ -1,8 +1,6 @@
 """What the report pages read: reports a user may see and the dashboard's sums.
 
-Reports are read by the managers and auditors of their venue. A report or venue the
-user does not work at is "not found" (404); one at their venue without a reader's role
-is "forbidden" (403): ``report_access`` says which.
+Who reads them, and a page's venue and dates, is ``casino.floor.console.readers``.
 """
 
 from __future__ import annotations
@@ -12,36 +10,20 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, Max, Prefetch, QuerySet, Sum
+from django.db.models import Count, F, IntegerField, Max, Prefetch, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from casino.floor import figures
+from casino.floor.kinds import accounting_games, fee_games
+from casino.floor.lines import figure_line
 from casino.reports import by_count
-from casino.reports.kinds import accounting_games, fee_games
 from casino.reports.models import ShiftReport, ShiftReportCell
-from casino.reports.sections import cell_sums, fee_sums, figure_line, player_actual_win
-from casino.staff.policy import Capability
-from casino.staff.roles import MANAGE, can, venue_ids
+from casino.reports.sections import cell_sums, fee_sums, player_actual_win
+from casino.staff.roles import MANAGE, can
 from casino.venues.models import Shift, Venue
 
-#: Who reads reports: the venue's supervisors, managers and auditors (``casino.staff.policy``).
-REPORT_READ = Capability.READ_REPORTS.roles
 TOP_PLAYERS = 10
-
-
-def report_venues(*, user: Any) -> QuerySet[Venue]:
-    """The venues whose reports the user reads."""
-    ids = [venue_id for venue_id in venue_ids(user) if can(user, REPORT_READ, venue_id)]
-    return Venue.objects.filter(pk__in=ids).order_by("code")
-
-
-def report_access(*, user: Any, venue_id: int) -> int:
-    """200 if the user reads the venue's reports, 403 if they work there in another role,
-    404 if they do not work there."""
-    if venue_id not in venue_ids(user):
-        return 404
-    return 200 if can(user, REPORT_READ, venue_id) else 403
 
 
 def can_rebuild(*, user: Any, venue_id: int) -> bool:

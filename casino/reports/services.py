@@ -40,12 +40,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.floor.models import TableSession
 from casino.integrity.investigations import investigations_sync
 from casino.kernel.errors import Forbidden
 from casino.kernel.money import Grouping, grouped
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.reports.models import ShiftReport, ShiftReportFile
@@ -72,7 +72,7 @@ LOCK_SPACE = 7_301
 
 
 def _send(report_id: int) -> None:
-    from casino.tasks import shift_report_build_task
+    from casino.reports.tasks import shift_report_build_task
 
     shift_report_build_task.delay_on_commit(report_id)
 
@@ -255,7 +255,7 @@ def _finish(
     if out_of_date:
         _send(report.pk)
     elif email and report.emailed_at is None:
-        from casino.tasks import shift_report_email_task
+        from casino.reports.tasks import shift_report_email_task
 
         shift_report_email_task.delay_on_commit(report.pk)
     return report

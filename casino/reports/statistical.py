@@ -20,9 +20,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.floor.kinds import game_label
 from casino.kernel.replicas import replica_reads
 from casino.reports.by_count import TableDay, lines_by, summed, table_days
-from casino.reports.kinds import game_label
 from casino.reports.periods import DAY, MONTH, YEAR, _clamped
 from casino.venues.models import Venue
 

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_GET
 
 from casino import exports
 from casino.exports import Column, Export, Kind, Sheet
+from casino.floor.console.readers import venue_asked
 from casino.kernel.timezones import venue_zone
 from casino.reports.statistical import StatisticalReport, statistical_report
-from casino.reports.views import _period_text, venue_asked
+from casino.reports.views import _period_text
 from casino.staff.policy import Capability, declare
 from casino.venues.models import Venue
 from casino.venues.services.gaming_days import gaming_date_of

@@ -4,7 +4,7 @@ Supervisors, managers and auditors of a venue read its reports; a venue the user
 "not found" and one they work at in another role "forbidden". Managers rebuild reports.
 Each view parses its input, calls one selector or service and renders; with HTMX a view
 renders the named partial of the same template. Pages render in the venue's time zone
-(``_render``): a time on them is what the venue's clocks showed, and says which zone.
+(``render_at_venue``): a time on them is what the venue's clocks showed, and says which zone.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -31,9 +31,10 @@ from casino import exports
 from casino.cage import selectors as cash_selectors
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
 from casino.floor.console.access import use_venue_language
+from casino.floor.console.readers import dates_asked, reader_check, render_at_venue, venue_asked
 from casino.integrity import selectors as investigation_selectors
 from casino.kernel.errors import Forbidden
-from casino.kernel.logs import log_venue, not_at_venue
+from casino.kernel.logs import log_venue
 from casino.kernel.money import currency_places, grouped, venue_money
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
@@ -46,7 +47,6 @@ from casino.venues.models import Shift, Venue
 from casino.venues.services.gaming_days import gaming_date_of
 
 DEFAULT_DAYS = 30
-MAX_DAYS = 366
 POLL_SECONDS = 2
 UNRATED_RANGE = _("n/a (house edge not computed for a ruleset version played in the range)")
 #: A cached trend chart is dropped by its key changing (a report of its range finished);
@@ -54,77 +54,6 @@ UNRATED_RANGE = _("n/a (house edge not computed for a ruleset version played in 
 TREND_CACHE_SECONDS = 24 * 3600
 #: Changed with the chart's drawing, so a deployment does not serve charts drawn before it.
 TREND_CHART_LAYOUT = "2"
-
-
-def _check(user: Any, venue_id: int) -> None:
-    status = selectors.report_access(user=user, venue_id=venue_id)
-    if status == 404:
-        not_at_venue(f"the reports of venue {venue_id}", venue_id=venue_id)
-        raise Http404("no such report")
-    if status == 403:
-        raise PermissionDenied(
-            "only the venue's supervisors, managers and auditors read its reports"
-        )
-
-
-def _render(request: HttpRequest, venue: Venue, template: str, context: dict) -> HttpResponse:
-    """The page in the venue's time zone: the ``date`` filter writes times on its clocks."""
-    with timezone.override(venue_zone(venue)):
-        return render(request, template, context)
-
-
-def dates_asked(
-    request: HttpRequest,
-    *,
-    today: date,
-    days: int,
-    longest: int = MAX_DAYS,
-    asked: QueryDict | None = None,
-) -> tuple[date, date]:
-    """``?from=`` and ``?to=`` (dates, in either order; one that is not a date is left
-    out): by default the ``days`` days up to ``today``; at most ``longest`` days, those
-    ending on the later date. ``asked``: where they are read, when not the query (a
-    form's POST)."""
-    asked = request.GET if asked is None else asked
-    date_to = _date(asked.get("to"), today)
-    date_from = _date(asked.get("from"), date_to - timedelta(days=days - 1))
-    if date_from > date_to:
-        date_from, date_to = date_to, date_from
-    return max(date_from, date_to - timedelta(days=longest - 1)), date_to
-
-
-def venue_asked(
-    request: HttpRequest, *, required: bool = True, asked: QueryDict | None = None
-) -> tuple[list[Venue], Venue | None]:
-    """The venues whose reports the user reads, and the one ``?venue=`` names (another
-    venue: 404 if they do not work there, 403 if they hold no reader's role there); without
-    one, their first when ``required``. The venue shown is logged and its language spoken
-    (unless the user picked one). ``asked``: where ``venue`` is read, when not the query
-    (a form's POST)."""
-    venues = list(selectors.report_venues(user=request.user))
-    code = (request.GET if asked is None else asked).get("venue")
-    venue = next((v for v in venues if v.code == code), None) if code else None
-    if code and venue is None:
-        wanted = Venue.objects.filter(code=code).first()
-        if wanted is None:
-            raise Http404("no such venue")
-        log_venue(wanted)
-        _check(request.user, wanted.pk)
-    if not venues:
-        raise PermissionDenied(gettext("only supervisors, managers and auditors read reports"))
-    if venue is None and required:
-        venue = venues[0]
-    if venue is not None:
-        log_venue(venue)
-        use_venue_language(request, venue.language)
-    return venues, venue
-
-
-def _date(text: str | None, default: date) -> date:
-    try:
-        return date.fromisoformat(text) if text else default
-    except ValueError:
-        return default
 
 
 @declare(Capability.READ_REPORTS)
@@ -168,9 +97,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "show_cash_report": True,
     }
     if request.htmx:
-        response = _render(request, venue, "reports/dashboard.html#dashboard", context)
+        response = render_at_venue(request, venue, "reports/dashboard.html#dashboard", context)
         return push_url(response, request.get_full_path())
-    return _render(request, venue, "reports/dashboard.html", context)
+    return render_at_venue(request, venue, "reports/dashboard.html", context)
 
 
 def trend_cache_key(board: selectors.Dashboard) -> str:
@@ -197,7 +126,7 @@ def _trend(board: selectors.Dashboard, days: list[dict[str, Any]]) -> str:
     key = trend_cache_key(board)
     svg = cache.get(key)
     if svg is None:
-        from casino.reports.charts import trend  # matplotlib: loaded on the first chart
+        from casino.kernel.charts import trend  # matplotlib: loaded on the first chart
 
         venue = board.venue
         svg = trend(days, venue.currency, venue.amount_grouping)
@@ -215,13 +144,13 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if report is None:
         raise Http404("no such report")
     log_venue(report.venue)
-    _check(request.user, report.venue_id)
+    reader_check(request.user, report.venue_id)
     use_venue_language(request, report.venue.language)
     ready = report.status == ShiftReport.Status.DONE
     if request.htmx and request.GET.get("poll"):
         if ready:
             return HttpResponseClientRefresh()
-        return _render(
+        return render_at_venue(
             request, report.venue, "reports/shift_report.html#report-status", _status(report)
         )
     context = {
@@ -237,7 +166,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ("PDF", outputs.PDF_NAME),
         ],
     }
-    return _render(request, report.venue, "reports/shift_report.html", context)
+    return render_at_venue(request, report.venue, "reports/shift_report.html", context)
 
 
 def _presented(report: ShiftReport) -> dict[str, Any] | None:
@@ -267,7 +196,7 @@ def report_rebuild(request: HttpRequest, pk: int) -> HttpResponse:
     if report is None:
         raise Http404("no such report")
     log_venue(report.venue)
-    _check(request.user, report.venue_id)
+    reader_check(request.user, report.venue_id)
     return _request(request, report.shift_id)
 
 
@@ -280,7 +209,7 @@ def shift_build(request: HttpRequest, shift_id: int) -> HttpResponse:
     if shift is None:
         raise Http404("no such shift")
     log_venue(shift.venue)
-    _check(request.user, shift.venue_id)
+    reader_check(request.user, shift.venue_id)
     return _request(request, shift.pk)
 
 
@@ -291,7 +220,7 @@ def _request(request: HttpRequest, shift_id: int) -> HttpResponse:
         raise PermissionDenied(error.message) from None
     report.refresh_from_db()
     if request.htmx:
-        return _render(
+        return render_at_venue(
             request, report.venue, "reports/shift_report.html#report-status", _status(report)
         )
     return redirect("reports:report", pk=report.pk)
@@ -307,7 +236,7 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     if report is None:
         raise Http404("no such report")
     log_venue(report.venue)
-    _check(request.user, report.venue_id)
+    reader_check(request.user, report.venue_id)
     stored = selectors.report_file_content(report=report, name=name)
     if stored is None:
         raise Http404("no such file (yet)")
@@ -521,7 +450,7 @@ def period_report(request: HttpRequest) -> HttpResponse:
 def _months_chart(venue: Venue, lines: list[dict[str, Any]]) -> str:
     """The monthly trend as the dashboard draws its days: house win (bars), theoretical
     win and hold % (lines); the table below it has the figures."""
-    from casino.reports import charts  # matplotlib: loaded on the first chart
+    from casino.kernel import charts  # matplotlib: loaded on the first chart
 
     months = [
         {

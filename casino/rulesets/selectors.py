@@ -6,12 +6,15 @@ exist: callers answer both with "not found".
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeVar
 
 from django.db.models import QuerySet, prefetch_related_objects
+from django.utils import timezone
 
-from casino import games
-from casino.rulesets.models import Ruleset, RulesetVersion
+from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
+from casino.kernel import registry
+from casino.rulesets.models import Ruleset, RulesetVersion, VersionStatus
 from casino.staff.roles import venue_ids
 
 
@@ -37,7 +40,7 @@ def ruleset_get(*, user: Any, pk: int) -> Ruleset | None:
 
 def _version_model(ruleset: Ruleset) -> type[RulesetVersion] | None:
     try:
-        return games.get(ruleset.game).version_model
+        return registry.get(ruleset.game).version_model
     except LookupError:
         return None
 
@@ -68,5 +71,32 @@ def ruleset_version_get(*, ruleset: Ruleset, number: int) -> RulesetVersion | No
         return None
     version.ruleset = ruleset
     # The game's child rows of its rules (its adapter's ``rule_relations``), one query each.
-    prefetch_related_objects([version], *games.get(ruleset.game).rule_relations)
+    prefetch_related_objects([version], *registry.get(ruleset.game).rule_relations)
     return version
+
+
+V = TypeVar("V", bound=RulesetVersion)
+
+
+def version_in_force(*, model: type[V], ruleset: Ruleset, at: datetime | None = None) -> V | None:
+    """The version of ``ruleset`` that governs a round dealt at ``at`` (now by default)."""
+    read = _IN_FORCE.get(model)
+    if read is None:
+        read = _IN_FORCE[model] = Compiled(
+            lambda ruleset_id, at: (
+                model.objects.filter(
+                    ruleset_id=ruleset_id,
+                    status__in=[VersionStatus.ACTIVE, VersionStatus.RETIRED],
+                    effective_from__lte=at,
+                )
+                .exclude(retired_at__lte=at)
+                .order_by("-effective_from")[:1]
+            ),
+            samples=(SAMPLE_KEY, SAMPLE_TIME),
+        )
+    return read.first(ruleset.pk, at or timezone.now())
+
+
+#: Each game's read of the version in force, its SQL built once (``casino.compiled``);
+#: one per game's version model, so bounded by the games installed.
+_IN_FORCE: dict[type, Compiled] = {}

@@ -26,12 +26,12 @@ from django.db.models import JSONField
 
 from casino import games
 from casino.floor.models import Bet, BetTally, Box, Round, RoundStatus, SeatTally, TableSession
-from casino.floor.rules import version_in_force
 from casino.floor.services.tallies import tally_settled
 from casino.games import BoxInput, LedgerLine, RoundResult
 from casino.integrity.tallies import TalliedRound, integrity_tally_rounds
 from casino.ledger.models import EntryKind, LedgerEntry
 from casino.ledger.services import check_balanced
+from casino.rulesets.selectors import version_in_force
 from casino.venues.models import Shift
 
 #: Batches written by this process; statistics are refreshed each time it doubles.

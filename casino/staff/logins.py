@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.settings import knox_settings
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.errors import InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.models import ApiToken, LoginAttempt
 
 #: The longest device name a token keeps.

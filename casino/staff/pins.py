@@ -9,10 +9,9 @@ keep their passwords. What a PIN opens is a console session, never the admin, th
 or the API (``casino.floor.console.terminal``).
 
 A member sets their own PIN; a superuser, or a manager of a venue the member works at,
-sets it for them. Every change is audited (``pin.set``, who set whose PIN, never the PIN),
-and so are the lock (``console.lock``), the unlock (``console.unlock``) and a takeover
-(``console.takeover``: who took the console from whom), which at a table records the
-relief too (``casino.venues.services.rotation.dealer_takeover``).
+sets it for them. Every change is audited (``pin.set``, who set whose PIN, never the PIN);
+what a PIN then opens (a console's unlock or takeover) is recorded by the floor
+(``casino.floor.services.consoles``).
 
 Locking: setting a PIN locks the member's account row, so two changes apply in turn.
 """
@@ -27,14 +26,11 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from casino.floor.models import TableSession
-from casino.floor.rotation_selectors import session_on_duty
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.models import StaffPin
-from casino.staff.roles import DEALER, MANAGE, PLAY, SUPERVISOR, can, roles_of, venue_ids
-from casino.venues.services.rotation import dealer_takeover
+from casino.staff.roles import DEALER, MANAGE, SUPERVISOR, can, roles_of, venue_ids
 
 PIN_MIN_LENGTH, PIN_MAX_LENGTH = 4, 8
 #: The roles a PIN is for: the floor's, at the tables. An account holding any other role
@@ -130,58 +126,3 @@ def pin_holder(username: str) -> tuple[Any, str | None]:
     if record is None:
         return None, None
     return record.user, pin_refusal(record.user)
-
-
-@transaction.atomic
-def console_lock(*, user: Any, reason: str) -> None:
-    """Record that the console ``user`` is signed in on was locked: ``idle`` (the page or
-    the server saw no use for the idle minutes) or ``manual`` (locked by hand)."""
-    audit_record(
-        user=user,
-        action=AuditAction.CONSOLE_LOCK,
-        obj=user,
-        summary=f"console of {user.get_username()} locked ({reason})",
-        after={"reason": reason},
-    )
-
-
-@transaction.atomic
-def console_unlock(*, user: Any, by_pin: bool) -> None:
-    """Record that ``user`` unlocked the console they are signed in on, by PIN or password."""
-    how = "PIN" if by_pin else "password"
-    audit_record(
-        user=user,
-        action=AuditAction.CONSOLE_UNLOCK,
-        obj=user,
-        summary=f"console of {user.get_username()} unlocked with their {how}",
-        after={"by": how.lower()},
-    )
-
-
-@transaction.atomic
-def console_takeover(*, user: Any, previous: Any, by_pin: bool) -> TableSession | None:
-    """Record that ``user`` took over a console ``previous`` was signed in on; when
-    ``previous`` is the dealer on duty at an open table and ``user`` deals at its venue,
-    ``user`` relieves them there (``dealer_takeover``: the rounds from now on are
-    ``user``'s). Raises what the relief refuses (a round dealt and not settled, ``user``
-    on duty at another table): then nothing is recorded and the console stays ``previous``'s.
-    Returns the session where ``user`` is now the dealer on duty, if any."""
-    session = session_on_duty(previous)
-    relieved = None
-    if session is not None and can(user, PLAY, session.table.venue_id):
-        relieved = dealer_takeover(session=session, dealer=user)
-    audit_record(
-        user=user,
-        action=AuditAction.CONSOLE_TAKEOVER,
-        obj=user,
-        venue=session.table.venue if relieved else None,
-        summary=f"{user.get_username()} took over the console from {previous.get_username()}"
-        + (f" at {session.table}" if relieved else ""),
-        before={"user": previous.get_username()},
-        after={
-            "user": user.get_username(),
-            "by": "pin" if by_pin else "password",
-            "session": session.pk if relieved else None,
-        },
-    )
-    return session if relieved else None

@@ -27,15 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.admin import AdminSite
 from django.utils.translation import gettext_lazy as _
 
-from casino.cage.models import Slip
 from casino.kernel.errors import Forbidden
 from casino.staff import roles
 from casino.staff.models import StaffRole
+
+if TYPE_CHECKING:
+    from casino.cage.models import Slip
 from casino.staff.roles import (
     AUDITOR,
     CASHIER,
@@ -110,7 +112,7 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.READ_REPORTS: frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     Capability.READ_INTEGRITY: frozenset({MANAGER, AUDITOR}),
     # The admin shows the audit trail to whoever may view it there; the API asks the same.
-    Capability.READ_AUDIT: _holders("ledger", "view_auditevent"),
+    Capability.READ_AUDIT: _holders("audit", "view_auditevent"),
 }
 
 #: What each capability lets one do (the docs' table says it).

@@ -31,7 +31,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import connection
 from django.db.models import Q
 
-from casino import games
+from casino.kernel import registry
 
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
 CAGE, COUNT = "cage", "count"
@@ -54,7 +54,7 @@ _RULESET_ADMIN = [
     ("venues", "change_venue"),
     ("rulesets", "view_ruleset"),
     ("rulesets", "add_ruleset"),
-    ("ledger", "view_auditevent"),
+    ("audit", "view_auditevent"),
 ]
 
 _FLOOR_RECORDS = [
@@ -105,7 +105,7 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     AUDITOR: [
         ("venues", "view_venue"),
         ("rulesets", "view_ruleset"),
-        ("ledger", "view_auditevent"),
+        ("audit", "view_auditevent"),
         ("venues", "view_table"),
         ("venues", "view_tablelimit"),
         ("venues", "view_tablerulesetchange"),
@@ -126,7 +126,7 @@ def role_permissions(role: str) -> list[tuple[str, str]]:
     """The admin permissions (app label, codename) of ``role``: the floor's, then each
     installed game's on its rulesets (a manager edits them, an auditor reads them)."""
     permissions = list(ROLE_PERMISSIONS[role])
-    for game in games.all_games():
+    for game in registry.all_games():
         if role == MANAGER:
             permissions += game.admin.manager_permissions
         elif role == AUDITOR:
@@ -156,10 +156,12 @@ def role_group(role: str) -> Group:
 def access_selects(user: str) -> tuple[str, str]:
     """Two SELECTs of one column: the roles of the user whose id is the SQL expression
     ``user``, each as ``"<venue id>:<role>"``, and the venues they are staff of."""
-    from casino.staff.models import StaffRole
-    from casino.venues.models import Venue
+    from django.contrib.auth import get_user_model
 
-    venue_staff = Venue.staff.through._meta.db_table
+    from casino.staff.models import StaffRole
+
+    # ``Venue.staff``'s table, reached from the user's side of the relation.
+    venue_staff = get_user_model()._meta.get_field("venues").through._meta.db_table
     return (
         f"SELECT r.venue_id || ':' || r.role AS held FROM {StaffRole._meta.db_table} r "  # noqa: S608
         f"WHERE r.user_id = {user}",

@@ -13,23 +13,31 @@ Locking: a change locks the row it changes (the member's account, or the venue).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.models import StaffRole
 from casino.staff.roles import ROLES, forget, sync_groups
-from casino.venues.models import Venue
+
+if TYPE_CHECKING:
+    from casino.venues.models import Venue
 
 #: What ``staff_access_update`` may change.
 ACCESS_FIELDS = ("is_active", "is_staff", "is_superuser", "roles", "user_permissions", "venues")
 FLAGS = ("is_active", "is_staff", "is_superuser")
+
+
+def _venue_model() -> type[Venue]:
+    """The venue model, as a role names it: the staff refer to venues only through their
+    relations (``StaffRole.venue``), so that the venues' code may build on the staff's."""
+    return StaffRole._meta.get_field("venue").related_model
 
 
 def _superuser_only(user: Any) -> None:
@@ -68,7 +76,7 @@ def _roles(values: Any) -> set[tuple[Venue, str]]:
     pairs = set()
     for item in values:
         venue, role = item if isinstance(item, tuple | list) and len(item) == 2 else (None, None)
-        if not isinstance(venue, Venue) or role not in ROLES:
+        if not isinstance(venue, _venue_model()) or role not in ROLES:
             raise InvalidInput(
                 gettext("each role is a venue and one of: %(roles)s") % {"roles": ", ".join(ROLES)},
                 field="roles",
@@ -130,7 +138,7 @@ def staff_access_update(*, member: Any, user: Any, **changes: Any) -> Any:
             _many(changes["user_permissions"], Permission, "user_permissions")
         )
     if "venues" in changes:
-        venues = _many(changes["venues"], Venue, "venues")
+        venues = _many(changes["venues"], _venue_model(), "venues")
         _left(member, set(member.venues.values_list("pk", flat=True)) - {v.pk for v in venues})
         member.venues.set(venues)
     if "roles" in changes:
@@ -163,7 +171,7 @@ def venue_staff_set(*, venue: Venue, user: Any, staff: Iterable[Any]) -> Venue:
     """Set who works at ``venue`` (its staff see its tables, players and records); those
     who leave it lose their roles there."""
     _superuser_only(user)
-    venue = Venue.objects.select_for_update().get(pk=venue.pk)
+    venue = _venue_model().objects.select_for_update().get(pk=venue.pk)
     members = _many(staff, get_user_model(), "staff")
     before = _venue_access(venue)
     leaving = set(venue.staff.values_list("pk", flat=True)) - {member.pk for member in members}

@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 
 from casino.floor.console.terminal import is_console_only
-from casino.reports.selectors import report_venues
 from casino.staff.roles import COUNT_FIGURES, can, roles_of, venue_ids
+from casino.venues.selectors import report_venues
 
 register = template.Library()
 

@@ -17,10 +17,10 @@ from baccarat.selectors import (
     shoe_rounds,
 )
 from baccarat.services import commission_collect, shoe_start
+from casino.audit.models import AuditEvent
 from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
-from casino.ledger.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
 

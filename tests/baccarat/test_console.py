@@ -19,11 +19,12 @@ from baccarat.console import CONSOLE, deal_entry
 from baccarat.engine import presets
 from baccarat.models import CommissionCollection, Shoe
 from baccarat.selectors import commission_owed
+from casino.audit.models import AuditEvent
 from casino.floor.console.selectors import screen_for
 from casino.floor.models import Round, RoundStatus
 from casino.floor.services.rounds import round_void
 from casino.games import BoxInput
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -20,6 +20,7 @@ from decimal import Decimal as D
 import pytest
 from django.utils import timezone
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor.models import TableSession
@@ -27,7 +28,7 @@ from casino.floor.services.closing import session_close
 from casino.floor.services.rounds import round_create, round_settle
 from casino.floor.services.sessions import session_open, shift_current
 from casino.games import BoxInput
-from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from casino.staff.roles import CAGE, COUNT
 from tests.browser.conftest import PASSWORD, forged_post, log_in, shot
 from tests.casino.api import NIU_8, NO_NIU

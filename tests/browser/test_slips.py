@@ -14,10 +14,11 @@ from decimal import Decimal as D
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.floor.models import TableSession
 from casino.floor.services.sessions import session_open
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 from casino.staff.roles import CAGE
 from tests.browser.conftest import forged_post, log_in, shot
 from tests.factories import staff

@@ -40,6 +40,7 @@ from django_celery_beat.models import ClockedSchedule, CrontabSchedule, SolarSch
 
 from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
+from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record, thresholds_propose
 from casino.cage.services.slips import slip_request
@@ -53,7 +54,7 @@ from casino.games import BoxInput
 from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
-from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from casino.players.models import Player
 from casino.reports import outputs
 from casino.reports.models import ShiftReport
@@ -1589,7 +1590,7 @@ ADMIN_MODELS = {
     # A venue keeps its history: it is never deleted.
     "venues.venue": AdminModel(lambda world, side: side.venue.pk, delete=False),
     "rulesets.ruleset": AdminModel(lambda world, side: side.table.ruleset_id, delete=False),
-    "ledger.auditevent": _read_only(lambda world, side: side.event.pk),
+    "audit.auditevent": _read_only(lambda world, side: side.event.pk),
     "venues.table": AdminModel(lambda world, side: side.table.pk, delete=False),
     # Requests are made on the table's page and decided by their own views (below).
     "venues.tablerulesetchange": _read_only(lambda world, side: side.ruleset_change.pk),

@@ -17,9 +17,9 @@ from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import session_open
-from casino.ledger.models import AuditEvent
 from casino.players.models import Player
 from casino.rulesets.models import Ruleset
 from casino.staff.models import StaffRole

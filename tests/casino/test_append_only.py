@@ -14,9 +14,10 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
+from casino.audit.models import AuditEvent
+from casino.audit.services import audit_record
 from casino.floor.services.sessions import drop_record, session_open
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 

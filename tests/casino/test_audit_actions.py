@@ -11,7 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from casino import games
-from casino.ledger.models import AuditAction, AuditEvent, audit_action_choices
+from casino.audit.models import AuditAction, AuditEvent, audit_action_choices
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("casino", "niuniu", "maubinh", "baccarat", "tablegames")

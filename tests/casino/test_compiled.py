@@ -246,7 +246,11 @@ def test_the_compilers_plan_has_the_shape_it_reads(floor):
 
 
 #: The only modules that use ``casino.compiled``: the reads a round runs.
-HOT_PATH = {"casino.floor.services.rounds", "casino.floor.services.sessions", "casino.floor.rules"}
+HOT_PATH = {
+    "casino.floor.services.rounds",
+    "casino.floor.services.sessions",
+    "casino.rulesets.selectors",  # version_in_force, read at every deal
+}
 
 
 def test_compiled_reads_stay_on_the_rounds_hot_path():

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.kernel.logs import ContextFilter, JsonFormatter
-from casino.tasks import shift_reports_sweep_task
+from casino.reports.tasks import shift_reports_sweep_task
 
 pytestmark = pytest.mark.django_db
 

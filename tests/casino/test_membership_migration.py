@@ -11,7 +11,7 @@ import importlib
 import pytest
 from django.db import connection
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.players.models import Player
 from tests.factories import VenueFactory
 from tests.migration_state import models_as_of

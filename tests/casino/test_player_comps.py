@@ -9,12 +9,12 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.floor.console import forms
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.ledger.models import AuditEvent
 from casino.players.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.services import player_bar, player_identity_update, player_unbar

@@ -19,6 +19,7 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.viewsets import ViewSet
 
 from casino.api.base import ApiView
+from casino.audit.services import audit_record
 from casino.cage.services.slips import (
     CONFIRM_DEALER,
     CONFIRM_SUPERVISOR,
@@ -32,8 +33,8 @@ from casino.cage.services.slips import (
 from casino.count.duties import count_close_refusal
 from casino.count.models import BoxCount
 from casino.count.services import count_record
+from casino.floor.services.rotation import dealer_relieve
 from casino.kernel.errors import Forbidden
-from casino.ledger.audit import audit_record
 from casino.management.commands.policy_table import DOC, table_in
 from casino.staff.policy import (
     Capability,
@@ -44,7 +45,6 @@ from casino.staff.policy import (
     who_may_do_what,
 )
 from casino.staff.roles import COUNT, DEALER, ROLES, SUPERVISOR, forget, role_permissions
-from casino.venues.services.rotation import dealer_relieve
 from tests.casino.services.test_count import box_of, close, open_table
 from tests.factories import staff
 
@@ -153,7 +153,7 @@ def test_the_table_names_every_capability_with_its_roles():
 
 
 def test_the_audit_api_and_the_admin_read_one_rule():
-    admin_readers = {r for r in ROLES if ("ledger", "view_auditevent") in role_permissions(r)}
+    admin_readers = {r for r in ROLES if ("audit", "view_auditevent") in role_permissions(r)}
     assert Capability.READ_AUDIT.roles == admin_readers == {"manager", "auditor"}
 
 

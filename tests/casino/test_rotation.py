@@ -15,6 +15,7 @@ import casino.migrations
 from casino.floor.models import BetTally, Round, TableSession
 from casino.floor.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.floor.services.closing import session_close, session_figures
+from casino.floor.services.rotation import dealer_relieve
 from casino.floor.services.rounds import round_create, round_settle
 from casino.floor.services.sessions import session_open
 from casino.floor.services.tallies import tally_differences, tally_rebuild
@@ -25,7 +26,6 @@ from casino.reports.services import report_request
 from casino.simulation import chips_for
 from casino.staff.roles import DEALER
 from casino.venues.models import DealerSpell
-from casino.venues.services.rotation import dealer_relieve
 from tests.factories import niuniu_table, staff
 from tests.migration_state import models_as_of
 

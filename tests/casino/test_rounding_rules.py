@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.services import version_approve, version_clone, version_content_hash
 from maubinh import services as maubinh_services

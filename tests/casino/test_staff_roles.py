@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.kernel.errors import InvalidInput
-from casino.ledger.models import AuditEvent
 from casino.staff.models import StaffRole
 from casino.staff.roles import (
     CAGE,

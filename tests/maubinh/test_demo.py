@@ -6,9 +6,9 @@ import pytest
 from django.db.models import Sum
 
 from casino.floor.models import Box, Round, RoundStatus, TableSession
-from casino.floor.rules import version_in_force
 from casino.ledger.models import LedgerEntry
 from casino.rulesets.models import VersionStatus
+from casino.rulesets.selectors import version_in_force
 from casino.staff.roles import DEALER, MANAGER, SUPERVISOR
 from maubinh.demo import maubinh_demo
 from maubinh.models import MauBinhRulesetVersion

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino import games
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.services import (
     version_activate,

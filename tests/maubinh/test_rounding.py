@@ -10,11 +10,11 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.floor.models import Bet
-from casino.floor.rules import version_in_force
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.rulesets.selectors import version_in_force
 from casino.rulesets.services import (
     version_activate,
     version_approve,

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.services import version_approve, version_content_hash
 from casino.staff.roles import MANAGER

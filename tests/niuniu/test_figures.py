@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.services import (
     version_activate,

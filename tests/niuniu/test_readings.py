@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino import games
+from casino.audit.models import AuditEvent
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput, RoundInputError
-from casino.ledger.models import AuditEvent
 from casino.rulesets.services import (
     version_activate,
     version_approve,

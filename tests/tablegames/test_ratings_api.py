@@ -12,9 +12,9 @@ from django.db.models import Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.closing import session_close
 from casino.kernel.timezones import venue_zone
-from casino.ledger.models import AuditEvent
 from casino.reports import periods
 from casino.venues.models import Venue
 from tablegames.models import Rating

@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
+from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_request
 from casino.floor.models import TableSession
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.ledger.models import AuditEvent
 from casino.players.services import player_bar, player_unbar
 from casino.reports import outputs
 from casino.reports.models import ShiftReport

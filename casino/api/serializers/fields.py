@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.functional import lazy
 from rest_framework import serializers
 
-from casino import games
+from casino.kernel import registry
 from casino.kernel.amounts import amount_rules, fits, read_by, refusal
 from casino.kernel.money import (
     MONEY_DECIMAL_PLACES,
@@ -29,7 +29,7 @@ MAX_CARDS_TEXT = 200
 
 
 def _games_help(attribute: str) -> str:
-    return " ".join(str(getattr(game.api, attribute)) for game in games.all_games())
+    return " ".join(str(getattr(game.api, attribute)) for game in registry.all_games())
 
 
 #: A help text made of each installed game's (``GameApi``), read when the schema is built.

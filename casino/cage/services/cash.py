@@ -53,6 +53,8 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.cage.models import (
     CashAlert,
     CashInstrument,
@@ -65,8 +67,6 @@ from casino.floor.models import TableSession
 from casino.kernel import amounts
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player

@@ -46,11 +46,12 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.cage.models import Slip, SlipStatus
 from casino.floor.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
-from casino.ledger.audit import audit_record
-from casino.ledger.models import Account, AuditAction, EntryKind, LedgerEntry
+from casino.ledger.models import Account, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.staff.policy import (
     CAGE_ISSUE,

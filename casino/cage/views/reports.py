@@ -24,11 +24,11 @@ from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashThresholds
 from casino.cage.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.floor.console.readers import dates_asked, venue_asked
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import Forbidden, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_zone
-from casino.reports.views import dates_asked, venue_asked
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Venue

@@ -8,10 +8,11 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.api import serializers as s
 from casino.api.base import ApiView, errors, page, paginated, parse_query, rendered
 from casino.api.views.common import found, parse
 from casino.floor import selectors
+from casino.floor.api import round_serializers as s
+from casino.floor.api.session_serializers import LedgerSerializer
 from casino.floor.models import Round, TableSession
 from casino.floor.services.rounds import (
     round_create_written,
@@ -166,8 +167,8 @@ class RoundLedgerView(ApiView):
     @extend_schema(
         tags=["rounds"],
         summary="A round's ledger entries and their sum",
-        responses={200: s.LedgerSerializer, **errors(401, 403, 404)},
+        responses={200: LedgerSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         round_ = found(selectors.round_get(user=request.user, pk=pk), "round", pk)
-        return Response(s.LedgerSerializer(ledger_selectors.round_ledger(round_=round_)).data)
+        return Response(LedgerSerializer(ledger_selectors.round_ledger(round_=round_)).data)

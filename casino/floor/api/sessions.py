@@ -11,7 +11,6 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.api import serializers as s
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
@@ -24,12 +23,14 @@ from casino.cage.services.slips import (
     slip_void,
 )
 from casino.floor import selectors
+from casino.floor.api import session_serializers as s
 from casino.floor.services.closing import session_close, session_reconcile
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.kernel.errors import InvalidInput
 from casino.ledger import selectors as ledger_selectors
 from casino.staff.policy import Capability
 from casino.staff.throttling import LoginRefusal, refusal_message
+from casino.venues import selectors as venue_selectors
 
 # Sessions
 
@@ -98,7 +99,7 @@ class SessionListView(ApiView):
     def post(self, request: Request) -> Response:
         data = parse(s.SessionOpenInputSerializer, request)
         table = found(
-            selectors.table_get(user=request.user, pk=data["table"]),
+            venue_selectors.table_get(user=request.user, pk=data["table"]),
             "table",
             data["table"],
             field="table",

@@ -91,7 +91,7 @@ def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
 def _win_chart(pit: Pit, rows: list[Any]) -> str:
     """The win by ledger of each open table that deals rounds, as bars, for the eye; each
     table's card has the figure."""
-    from casino.reports import charts  # matplotlib: loaded on the first chart
+    from casino.kernel import charts  # matplotlib: loaded on the first chart
 
     dealt = [row for row in rows if row.is_open and row.deals_rounds]
     venue = pit.venue

@@ -26,9 +26,9 @@ from django.utils import timezone
 from casino import games
 from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
 from casino.floor import figures
-from casino.floor.limits import Limit, limits_in_force, upcoming_changes
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
+from casino.venues.limits import Limit, limits_in_force, upcoming_changes
 from casino.venues.models import Pit, Table, TableLimitChange
 
 #: Slips the cage has yet to verify: requested, or issued and on their way.

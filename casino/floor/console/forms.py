@@ -19,7 +19,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino.floor.limits import Limit
 from casino.floor.services.rounds import check_stake
 from casino.kernel.amounts import read_amount
 from casino.kernel.cards import Card, parse_card
@@ -28,6 +27,7 @@ from casino.kernel.money import Grouping, grouped, marks
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Player
+from casino.venues.limits import Limit
 from casino.venues.models import TableLimit
 
 #: The most chips of one denomination a count may give (a tray holds far fewer).

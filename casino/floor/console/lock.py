@@ -35,15 +35,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.floor.console.access import console_login_required
 from casino.floor.console.terminal import lock_session, unlock_session
+from casino.floor.services.consoles import console_takeover, console_unlock
 from casino.kernel.errors import ServiceError
 from casino.staff.models import LoginAttempt
-from casino.staff.pins import (
-    console_takeover,
-    console_unlock,
-    is_pin_shaped,
-    pin_holder,
-    pin_set,
-)
+from casino.staff.pins import is_pin_shaped, pin_holder, pin_set
 from casino.staff.throttling import LoginRefusal, pin_authenticate, refusal_message
 
 #: Why the page locked: idle, or by hand.

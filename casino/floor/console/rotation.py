@@ -2,7 +2,7 @@
 
 Anyone with a role at the venue reads the page (``READ``); a supervisor records a relief
 from it: the incoming dealer chosen from the venue's dealers, and whether the outgoing one
-goes on a break or to another table (``casino.venues.services.rotation.dealer_relieve``). A
+goes on a break or to another table (``casino.floor.services.rotation.dealer_relieve``). A
 relief is refused while a round is dealt and not settled; the page then says so.
 """
 
@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods
 from casino.floor.console.access import forbidden, page, session_context, session_view
 from casino.floor.models import TableSession
 from casino.floor.rotation_selectors import session_spells, venue_dealers
+from casino.floor.services.rotation import dealer_relieve
 from casino.kernel.errors import ServiceError
 from casino.staff.policy import Capability
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import DealerSpell
-from casino.venues.services.rotation import dealer_relieve
 
 
 def _context(session: TableSession, **extra: object) -> dict[str, object]:

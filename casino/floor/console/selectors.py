@@ -31,7 +31,6 @@ from django.utils import timezone
 from casino import games
 from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.floor import figures
-from casino.floor.limits import Limit, limits_in_force, upcoming_changes
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import rules_in_force
 from casino.floor.selectors import barred_on
@@ -42,6 +41,7 @@ from casino.players.models import Player
 from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
+from casino.venues.limits import Limit, limits_in_force, upcoming_changes
 from casino.venues.models import Shift, Table, TableLimitChange, Venue
 
 

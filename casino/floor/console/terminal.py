@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import reswap
 
-from casino.staff.pins import console_lock
+from casino.floor.services.consoles import console_lock
 
 #: Session keys: the console is locked; when it was last used (seconds since the epoch);
 #: the login was opened by a PIN (a console session).

@@ -15,9 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.floor import figures as figures_
 from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.services.rotation import spell_last_ends
 from casino.floor.services.sessions import (
     MAX_AMOUNT,
     check_co_signers,
@@ -27,11 +30,8 @@ from casino.floor.services.sessions import (
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import written
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
-from casino.reports.services import shift_report_schedule_if_done
 from casino.staff.roles import SUPERVISE, can
-from casino.venues.services.rotation import spell_last_ends
+from casino.venues.signals import shift_closing
 
 #: The longest reason for a variance a close keeps (the console's and the API's limit).
 MAX_REASON = 1000
@@ -212,8 +212,8 @@ def session_close(
             "variance_reason": variance_reason,
         },
     )
-    # The last table of a shift to close asks for the shift's report (built after commit).
-    shift_report_schedule_if_done(session.shift_id)
+    # The last table of a shift to close asks for the shift's report (casino.venues.signals).
+    shift_closing.send(sender=TableSession, shift_id=session.shift_id)
     return session
 
 

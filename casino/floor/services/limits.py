@@ -1,4 +1,4 @@
-"""Scheduling a change of a table's limits (``TableLimitChange``; ``casino.floor.limits`` reads
+"""Scheduling a change of a table's limits (``TableLimitChange``; ``casino.venues.limits`` reads
 the limits in force).
 
 A supervisor or manager of the venue schedules it for one bet type the table has a limit
@@ -18,12 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.kernel.money import written
 from casino.kernel.timezones import venue_time
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import SUPERVISE, can
 from casino.venues.models import Table, TableLimit, TableLimitChange
 

@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.compiled import (
     SAMPLE_KEY,
     SAMPLE_TEXT,
@@ -26,26 +28,25 @@ from casino.compiled import (
     Compiled,
     lock_by_key,
 )
-from casino.floor.limits import Limit, in_force, with_limits_in_force
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.outcomes import has_outcomes, inputs_of, recorded_result, round_result, with_bets
 from casino.floor.rules import rules_in_force, rules_of_round
 from casino.floor.selectors import barred_on
+from casino.floor.services.rotation import check_may_deal
 from casino.floor.services.sessions import lock_open_session
 from casino.floor.services.tallies import tally_settled, tally_voided
+from casino.floor.signals import round_tallied
 from casino.games import BoxInput, RoundResult
-from casino.integrity.tallies import integrity_tally
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import Grouping, written
 from casino.kernel.timezones import venue_today
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction, EntryKind, LedgerEntry
+from casino.ledger.models import EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
+from casino.venues.limits import Limit, in_force, with_limits_in_force
 from casino.venues.models import TableLimit
-from casino.venues.services.rotation import check_may_deal
 
 MAX_KEY_LENGTH = 64
 
@@ -110,7 +111,7 @@ _ROUND_OF_KEY = Compiled(
     lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
     samples=(SAMPLE_KEY, SAMPLE_TEXT),
 )
-#: The table's limits in force at an instant (``casino.floor.limits``), in one query.
+#: The table's limits in force at an instant (``casino.venues.limits``), in one query.
 _LIMITS = Compiled(
     lambda table, at: with_limits_in_force(
         TableLimit.objects.filter(table_id=table), at
@@ -490,7 +491,7 @@ def round_settle_written(
             "send a new key for each round"
         ) from None
     tally_settled([round_.pk])
-    integrity_tally(round_, result, boxes)
+    round_tallied.send(sender=Round, round_=round_, result=result, boxes=boxes, sign=1)
     audit_record(
         user=user,
         action=AuditAction.ROUND_SETTLE,
@@ -611,7 +612,7 @@ def round_void_approve(*, round_: Round, user: Any) -> Round:
     if was == RoundStatus.SETTLED:
         tally_voided([round_.pk])
         voided, boxes, _bets = _outcomes_of(round_, games.get(round_.game), None)
-        integrity_tally(round_, voided, boxes, sign=-1)
+        round_tallied.send(sender=Round, round_=round_, result=voided, boxes=boxes, sign=-1)
     audit_record(
         user=user,
         action=AuditAction.ROUND_VOID,

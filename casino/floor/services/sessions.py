@@ -16,10 +16,13 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.compiled import lock_by_key
 from casino.count.boxes import dropbox_attach
 from casino.floor.models import TableSession
 from casino.floor.services.inventory import Discrepancy, chips_discrepancy, table_inventory
+from casino.floor.services.rotation import spell_first
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import (
@@ -29,13 +32,11 @@ from casino.kernel.money import (
     to_decimal,
     written,
 )
-from casino.ledger.audit import audit_record
-from casino.ledger.models import Account, AuditAction, Drop, EntryKind, LedgerEntry
+from casino.ledger.models import Account, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import Shift, Table
 from casino.venues.services.gaming_days import shift_at
-from casino.venues.services.rotation import spell_first
 
 #: The most chips of one denomination a count may hold (a typo guard, and the column's size).
 MAX_CHIPS = 1_000_000

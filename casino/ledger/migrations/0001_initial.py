@@ -2,7 +2,7 @@
 to ``casino.0040``): created in the state only, on the tables they already have, and their
 content types (so their permissions) relabelled."""
 
-import casino.ledger.models
+import casino.audit.models
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
@@ -86,7 +86,7 @@ class Migration(migrations.Migration):
                     fields=[
                         ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                         ('at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='when')),
-                        ('action', models.CharField(choices=casino.ledger.models.audit_action_choices, db_index=True, max_length=64, verbose_name='action')),
+                        ('action', models.CharField(choices=casino.audit.models.audit_action_choices, db_index=True, max_length=64, verbose_name='action')),
                         ('object_type', models.CharField(max_length=64, verbose_name='object type')),
                         ('object_id', models.CharField(max_length=64, verbose_name='object ID')),
                         ('summary', models.CharField(blank=True, max_length=255, verbose_name='summary')),

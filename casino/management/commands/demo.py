@@ -22,6 +22,7 @@ from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.floor.models import TableSession
 from casino.floor.services.limits import limit_change_schedule
+from casino.floor.services.rotation import dealer_relieve
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import shift_current
 from casino.integrity.models import FluctuationInvestigation
@@ -41,7 +42,6 @@ from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR
 from casino.venues.models import DealerSpell, Table, TableLimit, Venue
 from casino.venues.services.gaming_days import gaming_day_set
 from casino.venues.services.pits import pit_create
-from casino.venues.services.rotation import dealer_relieve
 
 D = Decimal
 

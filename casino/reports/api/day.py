@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from casino import games
 from casino.api.base import ApiView, Pagination, errors, not_found, paginated, parse_query
 from casino.cage import selectors as cash_selectors
+from casino.cage import serializers as cash_s
 from casino.cage.models import CashAlert, CashTransaction
 from casino.count import selectors as count_selectors
 from casino.kernel.replicas import replica_reads
@@ -30,10 +31,10 @@ from casino.kernel.timezones import venue_zone
 from casino.reports import periods
 from casino.reports.api import day_serializers as s
 from casino.reports.reconciliation import reconciliation
-from casino.reports.selectors import REPORT_READ
 from casino.staff.policy import Capability
 from casino.staff.roles import can
 from casino.venues.models import Venue
+from casino.venues.selectors import REPORT_READ
 from casino.venues.services.gaming_days import gaming_date_of
 
 DATE = OpenApiParameter(
@@ -82,18 +83,18 @@ class CashTransactionListView(ApiView):
         "counts toward the thresholds; a buy-in's chips leave the tray and its cash is in "
         "the drop box; a cash-out at the table (other than in chips) buys the chips back "
         "into the tray with the buy-ins' cash, so the drop is less by it (docs/OPERATIONS.md).",
-        parameters=[s.CashTransactionParams],
-        responses={200: paginated(s.CashTransactionSerializer), **errors(400, 401, 403, 404)},
+        parameters=[cash_s.CashTransactionParams],
+        responses={200: paginated(cash_s.CashTransactionSerializer), **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        filters = parse_query(s.CashTransactionParams, request)
+        filters = parse_query(cash_s.CashTransactionParams, request)
         venue = report_venue(request, pk)
         rows = (
             CashTransaction.objects.filter(venue=venue, **filters)
             .select_related("table", "recorded_by", "voided_by")
             .order_by("-recorded_at", "-id")
         )
-        return _page(request, self, rows, s.CashTransactionSerializer, venue)
+        return _page(request, self, rows, cash_s.CashTransactionSerializer, venue)
 
 
 class CashAlertListView(ApiView):
@@ -104,11 +105,11 @@ class CashAlertListView(ApiView):
         summary="A venue's cash alerts: days a player reached the reporting threshold",
         description="One per player, gaming date and direction, newest first; the gaming "
         f"dates default to the gaming day under way, at most {MAX_DAYS} at once.",
-        parameters=[s.CashAlertParams],
-        responses={200: paginated(s.CashAlertSerializer), **errors(400, 401, 403, 404)},
+        parameters=[cash_s.CashAlertParams],
+        responses={200: paginated(cash_s.CashAlertSerializer), **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        filters = parse_query(s.CashAlertParams, request)
+        filters = parse_query(cash_s.CashAlertParams, request)
         venue = report_venue(request, pk)
         date_from, date_to = _range(venue, filters)
         rows = CashAlert.objects.filter(
@@ -117,7 +118,7 @@ class CashAlertListView(ApiView):
         if "player" in filters:
             rows = rows.filter(player_id=filters["player"])
         rows = rows.select_related("player").order_by("-raised_at", "-id")
-        return _page(request, self, rows, s.CashAlertSerializer, venue)
+        return _page(request, self, rows, cash_s.CashAlertSerializer, venue)
 
 
 class CashReportView(ApiView):
@@ -130,17 +131,17 @@ class CashReportView(ApiView):
         "per player and gaming day, the cash buy-ins and the cash cash-outs added up apart "
         "(voids left out), judged by the thresholds in force when the day ended. The gaming "
         f"dates default to the gaming day under way, at most {cash_selectors.MAX_REPORT_DAYS}.",
-        parameters=[s.CashReportParams],
-        responses={200: s.CashReportSerializer, **errors(400, 401, 403, 404)},
+        parameters=[cash_s.CashReportParams],
+        responses={200: cash_s.CashReportSerializer, **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        filters = parse_query(s.CashReportParams, request)
+        filters = parse_query(cash_s.CashReportParams, request)
         venue = report_venue(request, pk)
         date_from, date_to = _range(venue, filters, longest=cash_selectors.MAX_REPORT_DAYS)
         with replica_reads():
             report = cash_selectors.cash_report(venue=venue, date_from=date_from, date_to=date_to)
         with timezone.override(venue_zone(venue)):
-            return Response(s.CashReportSerializer(report).data)
+            return Response(cash_s.CashReportSerializer(report).data)
 
 
 def rated_play(venue: Venue, date_from: date, date_to: date) -> list[Any]:

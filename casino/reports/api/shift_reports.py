@@ -21,6 +21,7 @@ from casino.reports.services import report_request
 from casino.staff.policy import Capability
 from casino.staff.roles import can, venue_ids
 from casino.venues.models import Shift
+from casino.venues.selectors import REPORT_READ
 
 
 def _answer(report: ShiftReport, code: int = status.HTTP_200_OK) -> Response:
@@ -62,6 +63,6 @@ class ShiftReportDetailView(ApiView):
         report = selectors.report_get(pk=pk)
         if report is None or report.venue_id not in venue_ids(request.user):
             not_found("shift report", pk)
-        if not can(request.user, selectors.REPORT_READ, report.venue_id):
+        if not can(request.user, REPORT_READ, report.venue_id):
             raise PermissionDenied("only the venue's supervisors, managers and auditors")
         return _answer(report)

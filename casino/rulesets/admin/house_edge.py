@@ -9,14 +9,16 @@ of its figures (``house_edge_template``) with its context, included in the panel
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from casino import games
-from casino.floor.rules import version_in_force
 from casino.rulesets.models import RulesetVersion
+from casino.rulesets.selectors import version_in_force
+
+if TYPE_CHECKING:
+    from casino import games
 
 #: The statuses a figures row goes through (each game's row has these).
 DONE, FAILED = "done", "failed"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from casino import games
 from casino.admin.base import VenueScopedAdmin, messages_of
+from casino.kernel import registry
 from casino.rulesets.admin.house_edge import house_edge_panel
 from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, VersionStatus
 from casino.rulesets.services import (
@@ -38,6 +38,9 @@ from casino.rulesets.services import (
     version_record_edit,
 )
 from casino.venues.models import Venue
+
+if TYPE_CHECKING:
+    from casino import games
 
 
 def _may_write(request: HttpRequest, ruleset: Ruleset) -> bool:
@@ -189,7 +192,7 @@ class RulesetVersionAdmin(VenueScopedAdmin):
     @property
     def game(self) -> games.GameAdapter:
         """The game whose versions this admin edits."""
-        return games.of_version(self.model)
+        return registry.of_version(self.model)
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         if obj is not None:

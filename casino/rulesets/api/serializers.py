@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino import games
 from casino.api.base import ListParams, id_field
 from casino.api.serializers.fields import (
     MoneyField,
@@ -13,6 +12,7 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
+from casino.kernel import registry
 from casino.rulesets.models import RoundingMode
 
 # Rulesets
@@ -62,4 +62,4 @@ class RulesetDetailSerializer(RulesetSerializer):
 
 class RulesetListParams(ListParams):
     venue = id_field(required=False)
-    game = serializers.ChoiceField(choices=games.game_choices(), required=False)
+    game = serializers.ChoiceField(choices=registry.game_choices(), required=False)

@@ -8,9 +8,9 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import games
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found
+from casino.kernel import registry
 from casino.rulesets import selectors
 from casino.rulesets.api import serializers as s
 from casino.staff.policy import Capability
@@ -62,7 +62,7 @@ def _version_serializers() -> PolymorphicProxySerializer:
     """Each installed game's version serializer, told apart by the ruleset's game."""
     return PolymorphicProxySerializer(
         component_name="RulesetVersionDetail",
-        serializers=[game.api.version_serializer for game in games.all_games()],
+        serializers=[game.api.version_serializer for game in registry.all_games()],
         resource_type_field_name=None,
     )
 
@@ -80,5 +80,5 @@ class RulesetVersionDetailView(ApiView):
         version = selectors.ruleset_version_get(ruleset=ruleset, number=number)
         if version is None:
             raise NotFound(f"ruleset {ruleset.code} has no version {number}")
-        serializer = games.get(ruleset.game).api.version_serializer
+        serializer = registry.get(ruleset.game).api.version_serializer
         return Response(serializer(version).data)

@@ -11,9 +11,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino import games
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
+from casino.kernel import registry
 from casino.rulesets.models import Ruleset, VersionStatus
 from casino.rulesets.services.versions import (
     V,
@@ -123,7 +123,7 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
         notes=_("Copied from %(ruleset)s v%(number)s.")
         % {"ruleset": source.code, "number": version.number},
     )
-    games.of_version(version).rules_copy(version, draft)
+    registry.of_version(version).rules_copy(version, draft)
     draft.cloned_from = version
     if source.venue_id is None:
         # A preset rounds to 1; the venue's copy starts from the venue's chip unit, as
@@ -135,7 +135,7 @@ def version_copy_to_venue(*, version: V, venue: Venue, user: Any) -> V:
         user=user,
         action=AuditAction.RULESET_COPY,
         summary=f"copied {source.code} v{version.number} to draft v{draft.number}",
-        after=games.of_version(draft).rules_as_dict(draft),
+        after=registry.of_version(draft).rules_as_dict(draft),
     )
     return draft
 
@@ -173,14 +173,14 @@ def preset_install(
     )
     version.save()
     fill(version, rules)
-    version.figures, _warnings = games.of_version(version).approval_figures(version)
+    version.figures, _warnings = registry.of_version(version).approval_figures(version)
     version.save(update_fields=["figures"])
     audit_record(
         user=None,
         action=AuditAction.RULESET_INSTALL_PRESET,
         obj=version,
         summary=f"installed preset {code}",
-        after=games.of_version(version).rules_as_dict(version),
+        after=registry.of_version(version).rules_as_dict(version),
     )
     return version
 

@@ -18,11 +18,11 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino import games
+from casino.audit.models import AuditAction, AuditEvent
+from casino.audit.services import audit_record, object_type
 from casino.floor.models import TableSession
+from casino.kernel import registry
 from casino.kernel.timezones import venue_time
-from casino.ledger.audit import audit_record, object_type
-from casino.ledger.models import AuditAction, AuditEvent
 from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, RulesetVersion, VersionStatus
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
@@ -87,7 +87,7 @@ def version_content_hash(version: RulesetVersion) -> str:
     draft's rules no longer have it, so an approval is of the rules the approver saw.
     """
     text = json.dumps(
-        games.of_version(version).rules_as_dict(version),
+        registry.of_version(version).rules_as_dict(version),
         sort_keys=True,
         separators=(",", ":"),
         cls=DjangoJSONEncoder,
@@ -178,7 +178,7 @@ def version_record_edit(*, version: V, user: Any, before: dict | None) -> V:
             f"Version {version.number} is {version.get_status_display().lower()} and cannot be "
             "edited; clone it to a new draft instead."
         )
-    after = games.of_version(version).rules_as_dict(version)
+    after = registry.of_version(version).rules_as_dict(version)
     if before == after:
         return version
     version.last_edited_by = user
@@ -216,13 +216,13 @@ def version_clone(*, version: V, user: Any) -> V:
         **{name: getattr(version, name) for name in ROUNDING_FIELDS},
     )
     draft.save()
-    games.of_version(version).rules_copy(version, draft)
+    registry.of_version(version).rules_copy(version, draft)
     audit_version(
         draft,
         user=user,
         action=AuditAction.RULESET_CLONE,
         summary=f"cloned v{version.number} to draft v{draft.number}",
-        after=games.of_version(draft).rules_as_dict(draft),
+        after=registry.of_version(draft).rules_as_dict(draft),
     )
     return draft
 
@@ -262,10 +262,10 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
                 "fingerprint). Reload it, check the rules again and approve what you see."
             )
         )
-    errors = games.of_version(version).rule_errors(version)
+    errors = registry.of_version(version).rule_errors(version)
     if errors:
         raise ValidationError(errors)
-    figures, warnings = games.of_version(version).approval_figures(version)
+    figures, warnings = registry.of_version(version).approval_figures(version)
     override_reason = (override_reason or "").strip()
     if warnings and not override_reason:
         raise ValidationError(
@@ -292,7 +292,7 @@ def version_approve(*, version: V, user: Any, content_hash: str, override_reason
         user=user,
         action=AuditAction.RULESET_APPROVE,
         summary=f"approved v{version.number} ({shown[:12]})",
-        after={**games.of_version(version).rules_as_dict(version), "content_hash": shown},
+        after={**registry.of_version(version).rules_as_dict(version), "content_hash": shown},
     )
     return version
 

@@ -8,7 +8,6 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino import games
 from casino.api.base import ListParams, id_field
 from casino.api.serializers.fields import (
     MoneyField,
@@ -17,6 +16,7 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     person,
 )
+from casino.kernel import registry
 from casino.venues.models import Table, TableRulesetChange
 
 # Venues
@@ -132,7 +132,7 @@ class TableInputSerializer(serializers.Serializer):
 
     venue = id_field()
     code = serializers.CharField(max_length=32)
-    game = serializers.ChoiceField(choices=games.game_choices())
+    game = serializers.ChoiceField(choices=registry.game_choices())
     ruleset = id_field(
         help_text="A ruleset of the same venue and game; on a change, only the table's own."
     )
@@ -150,7 +150,7 @@ class TableInputSerializer(serializers.Serializer):
 
 class TableListParams(ListParams):
     venue = id_field(required=False)
-    game = serializers.ChoiceField(choices=games.game_choices(), required=False)
+    game = serializers.ChoiceField(choices=registry.game_choices(), required=False)
     status = serializers.ChoiceField(choices=Table.Status.choices, required=False)
 
 
@@ -178,7 +178,7 @@ class TableRulesetChangeInputSerializer(serializers.Serializer):
     table = id_field()
     ruleset = id_field(help_text="A ruleset of the table's venue, of its game or of ``game``.")
     game = serializers.ChoiceField(
-        choices=games.game_choices(),
+        choices=registry.game_choices(),
         required=False,
         help_text="The table's new game, when the new ruleset is of another game.",
     )

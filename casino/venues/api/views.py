@@ -12,10 +12,10 @@ from rest_framework.response import Response
 
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
-from casino.floor import selectors
 from casino.kernel.errors import InvalidInput
 from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability
+from casino.venues import selectors as venue_selectors
 from casino.venues.api import serializers as s
 from casino.venues.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
 from casino.venues.services.table_rulesets import (
@@ -40,7 +40,7 @@ class VenueListView(ApiView):
     )
     def get(self, request: Request) -> Response:
         parse_query(ListParams, request)
-        venues = selectors.venue_list(user=request.user)
+        venues = venue_selectors.venue_list(user=request.user)
         return page(queryset=venues, serializer_class=s.VenueSerializer, request=request, view=self)
 
 
@@ -53,7 +53,7 @@ class VenueDetailView(ApiView):
         responses={200: s.VenueSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
+        venue = found(venue_selectors.venue_get(user=request.user, pk=pk), "venue", pk)
         return Response(s.VenueSerializer(venue).data)
 
 
@@ -78,7 +78,7 @@ class VenueGamingDayView(ApiView):
         responses={200: s.GamingDaySerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
+        venue = found(venue_selectors.venue_get(user=request.user, pk=pk), "venue", pk)
         return Response(self.shown(venue))
 
     @extend_schema(
@@ -95,7 +95,7 @@ class VenueGamingDayView(ApiView):
         responses={200: s.GamingDaySerializer, **errors(400, 401, 403, 404, 409)},
     )
     def put(self, request: Request, pk: int) -> Response:
-        venue = found(selectors.venue_get(user=request.user, pk=pk), "venue", pk)
+        venue = found(venue_selectors.venue_get(user=request.user, pk=pk), "venue", pk)
         data = parse(s.GamingDayInputSerializer, request)
         venue = gaming_day_set(
             venue=venue,
@@ -122,7 +122,7 @@ class TableListView(ApiView):
     )
     def get(self, request: Request) -> Response:
         filters = parse_query(s.TableListParams, request)
-        tables = selectors.table_list(
+        tables = venue_selectors.table_list(
             user=request.user,
             venue_id=filters.get("venue"),
             game=filters.get("game"),
@@ -139,7 +139,7 @@ class TableListView(ApiView):
     def post(self, request: Request) -> Response:
         data = parse(s.TableInputSerializer, request)
         venue = found(
-            selectors.venue_get(user=request.user, pk=data["venue"]),
+            venue_selectors.venue_get(user=request.user, pk=data["venue"]),
             "venue",
             data["venue"],
             field="venue",
@@ -150,7 +150,7 @@ class TableListView(ApiView):
             raise InvalidInput(f"there is no ruleset {ruleset_id} at your venues", field="ruleset")
         data.pop("venue")
         table = table_create(venue=venue, user=request.user, ruleset=ruleset, **data)
-        table = selectors.table_get(user=request.user, pk=table.pk)
+        table = venue_selectors.table_get(user=request.user, pk=table.pk)
         return Response(s.TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
 
@@ -164,7 +164,7 @@ class TableDetailView(ApiView):
         responses={200: s.TableSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        table = found(selectors.table_get(user=request.user, pk=pk), "table", pk)
+        table = found(venue_selectors.table_get(user=request.user, pk=pk), "table", pk)
         return Response(s.TableSerializer(table).data)
 
     @extend_schema(
@@ -178,7 +178,7 @@ class TableDetailView(ApiView):
         responses={200: s.TableSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        table = found(selectors.table_get(user=request.user, pk=pk), "table", pk)
+        table = found(venue_selectors.table_get(user=request.user, pk=pk), "table", pk)
         changes = parse(s.TableInputSerializer, request, partial=True)
         if "ruleset" in changes:
             ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=changes["ruleset"])
@@ -188,7 +188,7 @@ class TableDetailView(ApiView):
                 )
             changes["ruleset"] = ruleset
         table = table_update(table=table, user=request.user, **changes)
-        table = selectors.table_get(user=request.user, pk=table.pk)
+        table = venue_selectors.table_get(user=request.user, pk=table.pk)
         return Response(s.TableSerializer(table).data)
 
 
@@ -208,7 +208,7 @@ class TableRulesetChangeListView(ApiView):
     )
     def get(self, request: Request) -> Response:
         filters = parse_query(s.TableRulesetChangeListParams, request)
-        changes = selectors.ruleset_change_list(
+        changes = venue_selectors.ruleset_change_list(
             user=request.user,
             table_id=filters.get("table"),
             venue_id=filters.get("venue"),
@@ -233,7 +233,7 @@ class TableRulesetChangeListView(ApiView):
     def post(self, request: Request) -> Response:
         data = parse(s.TableRulesetChangeInputSerializer, request)
         table = found(
-            selectors.table_get(user=request.user, pk=data["table"]),
+            venue_selectors.table_get(user=request.user, pk=data["table"]),
             "table",
             data["table"],
             field="table",
@@ -250,7 +250,7 @@ class TableRulesetChangeListView(ApiView):
             game=data.get("game"),
             reason=data["reason"],
         )
-        change = selectors.ruleset_change_get(user=request.user, pk=change.pk)
+        change = venue_selectors.ruleset_change_get(user=request.user, pk=change.pk)
         return Response(s.TableRulesetChangeSerializer(change).data, status=status.HTTP_201_CREATED)
 
 
@@ -263,7 +263,9 @@ class TableRulesetChangeDetailView(ApiView):
         responses={200: s.TableRulesetChangeSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        change = found(selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk)
+        change = found(
+            venue_selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
         return Response(s.TableRulesetChangeSerializer(change).data)
 
 
@@ -279,9 +281,11 @@ class TableRulesetChangeApproveView(ApiView):
         responses={200: s.TableRulesetChangeSerializer, **errors(401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        change = found(selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk)
+        change = found(
+            venue_selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
         ruleset_change_approve(change=change, user=request.user)
-        change = selectors.ruleset_change_get(user=request.user, pk=pk)
+        change = venue_selectors.ruleset_change_get(user=request.user, pk=pk)
         return Response(s.TableRulesetChangeSerializer(change).data)
 
 
@@ -295,8 +299,10 @@ class TableRulesetChangeRefuseView(ApiView):
         responses={200: s.TableRulesetChangeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        change = found(selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk)
+        change = found(
+            venue_selectors.ruleset_change_get(user=request.user, pk=pk), "ruleset change", pk
+        )
         data = parse(s.TableRulesetChangeRefuseInputSerializer, request)
         ruleset_change_refuse(change=change, user=request.user, note=data.get("note", ""))
-        change = selectors.ruleset_change_get(user=request.user, pk=pk)
+        change = venue_selectors.ruleset_change_get(user=request.user, pk=pk)
         return Response(s.TableRulesetChangeSerializer(change).data)

@@ -11,7 +11,7 @@ paytable is; it applies when it is approved, and only while no session is open a
 table. Requests are never deleted: they end applied, refused or withdrawn.
 
 Dealer rotation: who dealt at a table session, and when. A session opens with one dealer's
-spell; a supervisor records a relief at the open table (``casino.venues.services.rotation``): the
+spell; a supervisor records a relief at the open table (``casino.floor.services.rotation``): the
 spell on duty ends and the incoming dealer's begins at the same instant. The dealer on duty
 is the session's open spell, and ``TableSession.dealer`` keeps the same person (the last one
 once the table is closed), so a round takes its dealer from the session row it locks

@@ -140,7 +140,7 @@ class Pit(models.Model):
 
 
 class TableLimitChange(models.Model):
-    """A table's limits for one bet type from ``effective_at`` on (``casino.floor.limits``).
+    """A table's limits for one bet type from ``effective_at`` on (``casino.venues.limits``).
 
     The limits in force at an instant are the latest change of the bet type that took
     effect by then, else its ``TableLimit``. Nothing is deleted: a change scheduled in

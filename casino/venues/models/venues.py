@@ -25,9 +25,10 @@ DEFAULT_GAMING_DAY_STARTS = time(6, 0)
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """The installed games (``casino.games.game_choices``), read when a form or check asks:
-    the registry is filled when the apps are ready, after the models are defined."""
-    from casino.games import game_choices as installed
+    """The installed games (``casino.kernel.registry.game_choices``), read when a form or
+    check asks: the registry is filled when the apps are ready, after the models are
+    defined."""
+    from casino.kernel.registry import game_choices as installed
 
     return installed()
 

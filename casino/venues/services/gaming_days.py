@@ -37,10 +37,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import GamingDay, Shift, Table, Venue
 

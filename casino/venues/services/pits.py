@@ -12,9 +12,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.models import StaffRole
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Pit, Table, Venue

@@ -20,10 +20,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from casino import games
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
+from casino.kernel import registry
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.rulesets.models import Ruleset
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
@@ -122,9 +122,9 @@ def ruleset_change_request(
         raise Forbidden(gettext("only a manager of the venue requests a change of ruleset"))
     game = game or table.game
     try:
-        games.get(game)
+        registry.get(game)
     except LookupError:
-        installed = ", ".join(adapter.code for adapter in games.all_games())
+        installed = ", ".join(adapter.code for adapter in registry.all_games())
         raise InvalidInput(
             gettext("'%(game)s' is not a game here; use %(games)s")
             % {"game": game, "games": installed},
@@ -216,7 +216,7 @@ def ruleset_change_approve(*, change: TableRulesetChange, user: Any) -> TableRul
 
     old_limits = current_limits(table)
     before = table_state(table, old_limits)
-    bet_types = games.get(change.to_game).bet_types
+    bet_types = registry.get(change.to_game).bet_types
     new_limits = {bt: limit for bt, limit in old_limits.items() if bt in bet_types}
     table.ruleset = change.to_ruleset
     table.game = change.to_game

@@ -17,13 +17,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from casino import games
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.floor.models import TableSession
+from casino.kernel import registry
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.rulesets.models import Ruleset
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, TableLimit, Venue
@@ -82,7 +82,7 @@ def _limits(
         raise InvalidInput(
             'give the limits as {bet type: {"min_stake": ..., "max_stake": ...}}', field="limits"
         )
-    bet_types = games.get(game).bet_types
+    bet_types = registry.get(game).bet_types
     clean: dict[str, tuple[Decimal, Decimal]] = {}
     for bet_type, limit in limits.items():
         field = f"limits.{bet_type}"
@@ -190,9 +190,9 @@ def table_create(
     if not can(user, MANAGE, venue.pk):
         raise Forbidden("only a manager sets up tables")
     try:
-        games.get(game)
+        registry.get(game)
     except LookupError:
-        installed = ", ".join(adapter.code for adapter in games.all_games())
+        installed = ", ".join(adapter.code for adapter in registry.all_games())
         raise InvalidInput(f"{game!r} is not a game here; use {installed}", field="game") from None
     check_ruleset(ruleset, venue=venue, game=game)
     table = Table(

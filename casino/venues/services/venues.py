@@ -24,6 +24,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.floor.models import TableSession
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -34,8 +36,6 @@ from casino.kernel.money import (
     plain,
     to_decimal,
 )
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.models.venues import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.sessions import session_open
-from casino.ledger.models import AuditEvent
 from casino.venues.models import Venue
 from tests.casino.api import client_for, error_of
 

@@ -10,8 +10,9 @@ from decimal import Decimal as D
 import pytest
 from rest_framework.test import APIClient
 
+from casino.audit.models import AuditEvent
 from casino.floor.models import RoundStatus, TableSession
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 from casino.staff.logins import token_issue
 from tests.casino.api import (
     NIU_8,

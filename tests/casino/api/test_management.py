@@ -6,7 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.players.models import Player
 from casino.rulesets.models import Ruleset
 from casino.venues.models import Table, TableLimit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.players.models import Player
 from tests.casino.api import client_for, error_of
 from tests.factories import PlayerFactory

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction, Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import (
@@ -36,7 +37,7 @@ from casino.floor.services.closing import session_close
 from casino.floor.services.rounds import round_create, round_settle, round_void_request
 from casino.floor.services.sessions import drop_record, session_open, shift_current
 from casino.games import BoxInput
-from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from casino.players.models import Player
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_request

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from casino.api.base import rendered
-from casino.api.serializers import RoundSerializer
 from casino.floor import selectors
+from casino.floor.api.round_serializers import RoundSerializer
 from tests.casino.api import NIU_8, NIU_9, NO_NIU, box, client_for, deal, open_session, settle
 from tests.factories import PlayerFactory
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.closing import session_close
-from casino.ledger.models import AuditEvent
 from casino.reports.models import ShiftReport
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of

@@ -10,18 +10,19 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db.models import Sum
 
+from casino.audit.models import AuditEvent, audit_action_choices
 from casino.cage.models import Slip
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
 from casino.floor.models import Round, TableSession
-from casino.floor.rules import version_in_force
 from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
-from casino.ledger.models import AuditEvent, Drop, LedgerEntry, audit_action_choices
+from casino.ledger.models import Drop, LedgerEntry
 from casino.players.models import Comp, CompPolicy, Player
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines
 from casino.rulesets.models import VersionStatus
+from casino.rulesets.selectors import version_in_force
 from casino.staff.roles import ROLES, roles_of
 from casino.venues.models import Shift, Table, Venue
 from niuniu.models import NiuNiuRulesetVersion

@@ -9,10 +9,11 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import session_open
-from casino.ledger.models import AuditEvent, Drop
+from casino.ledger.models import Drop
 from casino.staff.roles import COUNT
 from tests.casino.charts import chart_of
 from tests.casino.days import end_gaming_day

@@ -17,15 +17,15 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_request
 from casino.floor.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
-from casino.floor.limits import limits_in_force
 from casino.floor.models import TableSession
 from casino.floor.services.limits import limit_change_schedule
 from casino.floor.services.rounds import round_settle, round_void_request
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
-from casino.ledger.models import AuditEvent
+from casino.venues.limits import limits_in_force
 from casino.venues.models import Table, TableLimit
 from casino.venues.services.pits import pit_create
 from tests.casino.charts import chart_of

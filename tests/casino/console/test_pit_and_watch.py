@@ -107,7 +107,7 @@ def test_supervisors_read_the_floor_in_the_admin_and_nothing_else(client, floor,
         assert client.get(reverse(f"admin:{model}_changelist")).status_code == 200, model
     assert client.get(reverse("admin:venues_table_add")).status_code == 403
     assert client.get(reverse("admin:rulesets_ruleset_changelist")).status_code == 403
-    assert client.get(reverse("admin:ledger_auditevent_changelist")).status_code == 403
+    assert client.get(reverse("admin:audit_auditevent_changelist")).status_code == 403
 
 
 def nav_of(html: str) -> str:

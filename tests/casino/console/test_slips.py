@@ -12,11 +12,12 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.slips import slip_issue, slip_request
 from casino.floor.models import TableSession
 from casino.floor.services.sessions import session_open
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 from casino.venues.services.venues import venue_update
 from tests.factories import niuniu_table
 

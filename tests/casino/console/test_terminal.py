@@ -16,12 +16,12 @@ from django.contrib.auth.hashers import make_password
 from django.test import Client
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.floor.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.floor.models import Round
 from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Forbidden
-from casino.ledger.models import AuditEvent
 from casino.rulesets.models import VersionStatus
 from casino.staff.models import StaffPin
 from casino.staff.pins import pin_set

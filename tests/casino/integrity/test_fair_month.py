@@ -34,7 +34,7 @@ from casino.integrity.models.tallies import CARDS_DEALT
 from casino.integrity.runs import FDR, integrity_run
 from casino.integrity.tallies import write_card_tallies, write_category_tallies
 from casino.kernel.cards import DECK
-from casino.reports.cells import rates_of
+from casino.rulesets.rates import rates_of
 from casino.staff.roles import DEALER
 from casino.venues.services.pits import pit_create
 from tests.factories import PlayerFactory, niuniu_table, staff

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.integrity.models import FluctuationInvestigation, IntegrityRun
 from casino.integrity.runs import integrity_run
-from casino.ledger.models import AuditEvent
 from casino.staff.roles import MANAGER
 from casino.venues.services.pits import pit_create
 from tests.casino.integrity.simulated import Manipulation, deal

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult, IntegrityRun
 from casino.integrity.runs import integrity_request
-from casino.ledger.models import AuditEvent
-from casino.tasks import integrity_run_task
+from casino.integrity.tasks import integrity_run_task
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.casino.integrity.test_runs import open_tables
 

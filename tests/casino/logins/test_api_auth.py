@@ -11,7 +11,7 @@ from django.utils import timezone
 from knox.crypto import hash_token
 from rest_framework.test import APIClient
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.staff.models import ApiToken, LoginAttempt
 from tests.casino.api import client_for
 from tests.factories import UserFactory

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.kernel.errors import Forbidden, InvalidInput
-from casino.ledger.models import AuditEvent
 from casino.staff.models import LoginAttempt, StaffPin
 from casino.staff.pins import pin_set
 from casino.venues.services.venues import venue_update

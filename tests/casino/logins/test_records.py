@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.staff.logins import login_record, token_issue
 from casino.staff.models import ApiToken, LoginAttempt
 from tests.casino.test_settings import manage

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from casino.reports.kinds import bet_type_label
+from casino.floor.kinds import bet_type_label
 
 
 @pytest.mark.parametrize(

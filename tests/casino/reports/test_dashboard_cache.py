@@ -9,7 +9,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from casino.reports import charts, selectors, services
+from casino.kernel import charts
+from casino.reports import selectors, services
 from casino.reports.views import trend_cache_key
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,11 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
+from casino.floor.lines import figure_line, fluctuation
 from casino.floor.models import Bet
 from casino.ledger.models import LedgerEntry
 from casino.reports.figures import note_text, shift_figures, theoretical_note
 from casino.reports.models import ShiftReportCell
-from casino.reports.sections import figure_line, fluctuation
 from casino.reports.services import report_request
 from niuniu.models import NiuNiuRulesetVersion
 

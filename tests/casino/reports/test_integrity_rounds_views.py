@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from casino.floor.services.rotation import dealer_relieve
 from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
@@ -23,7 +24,6 @@ from casino.integrity.models import IntegrityResult
 from casino.integrity.runs import integrity_run
 from casino.staff.roles import DEALER, MANAGER
 from casino.venues.models import Pit
-from casino.venues.services.rotation import dealer_relieve
 from tests.casino.integrity.test_page import flagged_run  # noqa: F401 (a fixture)
 from tests.factories import PlayerFactory, niuniu_table, staff
 

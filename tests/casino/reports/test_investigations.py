@@ -10,12 +10,12 @@ from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from casino.audit.models import AuditEvent
 from casino.integrity import investigation_steps as steps
 from casino.integrity.investigations import venue_managers
 from casino.integrity.models import FluctuationInvestigation, InvestigationNote
 from casino.kernel.errors import Forbidden
 from casino.kernel.timezones import venue_today
-from casino.ledger.models import AuditEvent
 from casino.reports import outputs, services
 from casino.staff.roles import MANAGER
 from niuniu.models import NiuNiuRulesetVersion

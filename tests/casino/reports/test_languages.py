@@ -17,8 +17,9 @@ from django.utils.translation import gettext, pgettext
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from casino.kernel import charts
 from casino.players.models import Player
-from casino.reports import charts, outputs, services
+from casino.reports import outputs, services
 from casino.templatetags.console_tags import money
 from casino.venues.models import Venue
 from tests.factories import VenueFactory

@@ -12,12 +12,12 @@ from celery.exceptions import Retry
 from django.db import OperationalError, connection
 from django.utils import timezone
 
+from casino.audit.models import AuditEvent
 from casino.floor.models import TableSession
 from casino.kernel.errors import Forbidden
-from casino.ledger.models import AuditEvent
 from casino.reports import outputs, services
 from casino.reports.models import ShiftReport
-from casino.tasks import shift_report_build_task
+from casino.reports.tasks import shift_report_build_task
 from casino.venues.models import Shift
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def sent(monkeypatch):
 
 @pytest.fixture
 def no_email(monkeypatch):
-    from casino import tasks
+    from casino.reports import tasks
 
     monkeypatch.setattr(tasks.shift_report_email_task, "delay_on_commit", lambda *a: None)
 
@@ -203,7 +203,7 @@ def test_a_shift_with_open_tables_is_reported_two_hours_after_its_end(night, sen
 
 
 def test_the_report_is_emailed_to_the_managers_once(night, report, quick_pdf, mailoutbox):
-    from casino import tasks
+    from casino.reports import tasks
 
     queued = []
     tasks.shift_report_email_task.delay_on_commit = queued.append  # undone below

@@ -44,11 +44,11 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from casino.cage.models import Slip, SlipStatus
+from casino.floor.kinds import accounting_games
 from casino.floor.models import TableSession
 from casino.kernel.money import venue_money
 from casino.ledger.models import Drop
 from casino.reports.by_count import table_days
-from casino.reports.kinds import accounting_games
 from casino.reports.statistical import statistical_report
 from casino.staff.roles import AUDITOR, DEALER, MANAGER
 from casino.venues.models import Shift, Table

@@ -20,13 +20,13 @@ from django.db.models import Value
 from django.urls import reverse
 from django.utils import timezone
 
+from casino.audit.models import AuditEvent
 from casino.floor.models import BetTally
 from casino.floor.services.rounds import round_create, round_settle, round_void
 from casino.floor.services.sessions import session_open
 from casino.floor.services.tallies import tally_differences
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
-from casino.ledger.models import AuditEvent
 from casino.reports import services
 from casino.reports.figures import shift_figures
 from casino.reports.sections import hour_labels
@@ -161,7 +161,7 @@ def test_the_admin_shows_and_reads_venue_time(client, kolkata, django_user_model
     page = client.get(reverse("admin:venues_shift_changelist")).content.decode()
     assert "2026-12-01 15:00 (Asia/Kolkata)" in page  # the shift's start, 09:30 UTC
     for model in (
-        "ledger_auditevent",
+        "audit_auditevent",
         "floor_tablesession",
         "cage_slip",
         "ledger_ledgerentry",

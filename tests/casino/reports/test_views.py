@@ -192,7 +192,7 @@ def test_a_reports_pdf_keeps_the_grouping_of_its_build():
 
 
 def test_a_charts_amounts_are_grouped_as_the_venue_does():
-    from casino.reports import charts
+    from casino.kernel import charts
 
     svg = charts.bars("House win", ["NN1", "NN2"], [2_500_000, -1_500_000], "VND", "dot")
     assert "2.000.000" in svg and "2,000,000" not in svg

@@ -13,6 +13,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
+from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_request, slip_void
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.floor.services.closing import session_close, session_figures
@@ -23,7 +24,7 @@ from casino.floor.services.sessions import (
     session_open,
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.models import Account, AuditEvent, Drop, EntryKind, LedgerEntry
+from casino.ledger.models import Account, Drop, EntryKind, LedgerEntry
 from tests.casino.slips import slip_post
 from tests.factories import niuniu_table
 

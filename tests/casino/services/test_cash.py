@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import CashAlert, CashTransaction
 from casino.cage.selectors import cash_report, player_cash
 from casino.cage.services.cash import (
@@ -23,7 +24,6 @@ from casino.cage.services.cash import (
 )
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.models import AuditEvent
 from tests.factories import PlayerFactory, niuniu_table
 
 pytestmark = pytest.mark.django_db

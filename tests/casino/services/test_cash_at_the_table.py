@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import CashAlert, CashTransaction
 from casino.cage.services.cash import (
     Identification,
@@ -20,7 +21,6 @@ from casino.cage.services.cash import (
     threshold_crossing,
 )
 from casino.kernel.errors import InvalidInput
-from casino.ledger.models import AuditEvent
 from casino.venues.services.pits import pit_create
 from tests.casino.services.conftest import LOG, REPORT
 from tests.factories import PlayerFactory

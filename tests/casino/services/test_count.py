@@ -8,6 +8,7 @@ from decimal import Decimal as D
 import pytest
 from django.db.models import Sum
 
+from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_request
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.count.reopening import count_reopen
@@ -19,7 +20,7 @@ from casino.floor.services.rounds import round_create, round_settle
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.ledger.models import Account, AuditEvent, Drop, LedgerEntry
+from casino.ledger.models import Account, Drop, LedgerEntry
 from casino.simulation import chips_for
 from casino.staff.roles import COUNT, DEALER, SUPERVISOR, forget
 from casino.venues.services.venues import venue_update

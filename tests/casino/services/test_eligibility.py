@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.floor.console import forms
@@ -20,7 +21,6 @@ from casino.floor.services.rounds import round_create, round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.ledger.models import AuditEvent
 from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.eligibility import (
     Activity,

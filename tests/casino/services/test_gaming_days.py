@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.sessions import session_open, shift_current
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.models import AuditEvent
 from casino.staff.roles import MANAGER
 from casino.venues.models import GamingDay, Shift, Venue
 from casino.venues.services.gaming_days import gaming_day_set, local_instant, plan_clean

@@ -16,10 +16,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.floor.models import Bet, RoundStatus
-from casino.floor.rules import version_in_force
 from casino.floor.services.rounds import round_create, round_result, round_settle, round_void
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
+from casino.rulesets.selectors import version_in_force
 from casino.rulesets.services import (
     version_activate,
     version_approve,

@@ -8,9 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from casino.floor.rules import version_in_force
-from casino.ledger.models import AuditEvent
+from casino.audit.models import AuditEvent
 from casino.rulesets.models import VersionStatus
+from casino.rulesets.selectors import version_in_force
 from casino.rulesets.services import (
     version_activate,
     version_approve,

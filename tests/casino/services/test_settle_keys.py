@@ -7,12 +7,13 @@ from decimal import Decimal as D
 import pytest
 from django.db import IntegrityError, transaction
 
+from casino.audit.models import AuditEvent
 from casino.floor.models import Round, RoundStatus
 from casino.floor.services.rounds import round_create, round_settle
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict
-from casino.ledger.models import AuditEvent, LedgerEntry
+from casino.ledger.models import LedgerEntry
 from tests.factories import pit_boss
 
 pytestmark = pytest.mark.django_db

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import translation
 
+from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.slips import (
     CONFIRM_DEALER,
@@ -31,7 +32,7 @@ from casino.cage.services.slips import (
 from casino.floor.models import TableSession
 from casino.floor.services.closing import check_closable, session_close
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.ledger.models import AuditEvent, Drop, LedgerEntry
+from casino.ledger.models import Drop, LedgerEntry
 from casino.staff.roles import CAGE, SUPERVISOR, grant
 from casino.venues.models import Venue
 from casino.venues.services.venues import venue_update

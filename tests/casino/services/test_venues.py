@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from casino.audit.models import AuditEvent
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import InvalidInput
-from casino.ledger.models import AuditEvent
 from casino.venues.services.venues import venue_update
 
 pytestmark = pytest.mark.django_db

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 
-from casino.ledger.models import AuditAction, AuditEvent
-from casino.venues.models import Venue
+from casino.audit.models import AuditAction, AuditEvent
+
+if TYPE_CHECKING:
+    from casino.venues.models import Venue
 
 
 def object_type(model: type[models.Model] | models.Model) -> str:
@@ -30,7 +32,7 @@ def audit_record(
     """Append one audit event. ``user`` may be anonymous or None for system actions.
 
     ``action`` is a member of ``AuditAction`` or of a game's own audit actions
-    (``casino.floor.models.audit_action_choices``), never a string written at the call.
+    (``casino.audit.models.audit_action_choices``), never a string written at the call.
 
     ``summary`` is for people: a time in it is written on the venue's clocks with the
     zone's name (``casino.kernel.timezones.venue_time``: ``2026-12-02 13:05 (Asia/Seoul)``);

@@ -23,10 +23,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit.models import AuditAction
+from casino.audit.services import audit_record
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.ledger.audit import audit_record
-from casino.ledger.models import AuditAction
 from casino.staff.roles import PLAY, SUPERVISE, can, venue_ids
 from casino.venues.models import DealerSpell
 

@@ -1,4 +1,4 @@
-"""The floor's records, written by the services only: the admin shows them."""
+"""The floor's records (sessions and rounds), written by the services only: the admin shows them."""
 
 from __future__ import annotations
 

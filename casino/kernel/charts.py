@@ -1,4 +1,5 @@
-"""The reports' charts, drawn by matplotlib as SVG from figures (no browser JavaScript).
+"""Charts, drawn by matplotlib as SVG from figures (no browser JavaScript): the reports',
+the count's, the floor view's and a player's pages share them.
 
 Each function takes the figures (decimals as strings) and returns SVG text; the HTML
 page shows it as an image and the PDF embeds it. matplotlib's object API is used (no
