@@ -9,9 +9,10 @@ from typing import Any
 
 from casino.floor import figures
 
+#: Amounts in figures are to the cent.
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
-
+#: The two-sided 95% quantile of the normal distribution: the hold's range.
 Z95 = Decimal("1.96")
 
 

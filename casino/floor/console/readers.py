@@ -24,8 +24,12 @@ from casino.kernel.timezones import venue_zone
 from casino.venues.models import Venue
 from casino.venues.selectors import report_access, report_venues
 
+#: The most days a reader's page shows at once.
+MAX_DAYS = 366
+
 
 def reader_check(user: Any, venue_id: int) -> None:
+    """Refuse, as 404 or 403, a user who does not read the venue's reports."""
     status = report_access(user=user, venue_id=venue_id)
     if status == 404:
         not_at_venue(f"the reports of venue {venue_id}", venue_id=venue_id)
@@ -42,9 +46,6 @@ def render_at_venue(
     """The page in the venue's time zone: the ``date`` filter writes times on its clocks."""
     with timezone.override(venue_zone(venue)):
         return render(request, template, context)
-
-
-MAX_DAYS = 366
 
 
 def dates_asked(
