@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from casino.kernel.cards import Card, check_distinct, parse_cards
+from casino.kernel.cards import Card, check_distinct
 from casino.kernel.money import is_multiple, round_to_unit, to_decimal
 from niuniu.engine.bonus import winning_line
 from niuniu.engine.hands import Hand, compare, evaluate
@@ -188,6 +188,37 @@ def settle_box(
     placed = _check_stakes(stakes, rules)
     player = _hand(player_cards, rules, "player_cards")
     dealer = _hand(dealer_cards, rules, "dealer_cards")
+    return _settled(player, dealer, placed, rules, deposits)
+
+
+def settle_hands(
+    player: Hand,
+    dealer: Hand,
+    stakes: Mapping[BetType | str, Decimal | int | str],
+    rules: Ruleset,
+    *,
+    deposits: Mapping[BetType | str, Decimal | int | str] | None = None,
+) -> BoxSettlement:
+    """:func:`settle_box` for hands already evaluated under ``rules`` (``evaluate``): a
+    round's dealer hand is evaluated once for all its boxes. The same checks (the stakes,
+    no card in both hands, the deposits) and the same settlement.
+
+    >>> from niuniu.engine import presets
+    >>> rules = presets.get("vn-kr-004")
+    >>> player, dealer = evaluate("KS QS 5H 4H TC", rules), evaluate("JS QH JD AC 7H", rules)
+    >>> settle_hands(player, dealer, {"single": Decimal("100")}, rules).total_net
+    Decimal('95')
+    """
+    return _settled(player, dealer, _check_stakes(stakes, rules), rules, deposits)
+
+
+def _settled(
+    player: Hand,
+    dealer: Hand,
+    placed: dict[BetType, Decimal],
+    rules: Ruleset,
+    deposits: Mapping[BetType | str, Decimal | int | str] | None,
+) -> BoxSettlement:
     try:
         check_distinct({"the player's hand": player.cards, "the dealer's hand": dealer.cards})
     except ValueError as error:
@@ -332,7 +363,14 @@ def _settle_bonus(
     )
 
 
+#: Each bet type by its name (a ``BetType`` is its own name: a str).
+_BET_TYPES: dict[str, BetType] = {bet_type.value: bet_type for bet_type in BetType}
+
+
 def _bet_type(name: BetType | str) -> BetType:
+    known = _BET_TYPES.get(name) if isinstance(name, str) else None
+    if known is not None:
+        return known
     try:
         return BetType(name)
     except ValueError:
@@ -403,10 +441,11 @@ def _check_stakes(
 
 
 def _hand(cards: Iterable[Card] | str, rules: Ruleset, field: str) -> Hand:
-    whose = "player's" if field == "player_cards" else "dealer's"
     try:
-        return evaluate(parse_cards(cards, count=5), rules)
+        # evaluate reads text and checks the cards as parse_cards(cards, count=5) does
+        return evaluate(cards, rules)
     except (TypeError, ValueError) as error:
+        whose = "player's" if field == "player_cards" else "dealer's"
         raise SettlementError(f"the {whose} hand: {error}", field=field) from None
 
 
