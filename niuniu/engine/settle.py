@@ -54,7 +54,7 @@ class SettlementError(ValueError):
         self.params = dict(params or {})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # made by _line (no slots: filled in through its __dict__)
 class BetLine:
     """How one bet settled.
 
@@ -83,7 +83,7 @@ class BetLine:
         return self.commission - self.gross
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: made as _line makes a BetLine
 class BoxSettlement:
     """One box settled against the dealer; ``lines`` in settlement order (bonus first)."""
 
@@ -240,7 +240,11 @@ def _settled(
             lines.append(_won(bet_type, stake, player.category, required[bet_type], rules))
         else:
             lines.append(_lost(bet_type, stake, dealer.category, required[bet_type], rules))
-    return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+    settled = _new(BoxSettlement)
+    settled.__dict__.update(
+        player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines)
+    )
+    return settled
 
 
 def _won(
@@ -250,17 +254,10 @@ def _won(
     row = _row(rules, bet_type, category)
     gross = stake * row.win_odds
     commission = commission_on(gross, row, rules)
-    return BetLine(
-        bet_type=bet_type,
-        stake=stake,
-        outcome="win",
-        category=category,
-        odds=row.win_odds,
-        gross=gross,
-        commission=commission,
-        net=gross - commission,
-        deposit_required=deposit_required,
-    )
+    return _line(
+        bet_type, stake, "win", category, row.win_odds, gross, commission, gross - commission,
+        deposit_required,
+    )  # fmt: skip
 
 
 def _lost(
@@ -270,17 +267,43 @@ def _lost(
     ``category``."""
     row = _row(rules, bet_type, category)
     loss = -stake * row.loss_multiple
-    return BetLine(
+    return _line(
+        bet_type, stake, "lose", category, row.loss_multiple, loss, _ZERO, loss, deposit_required
+    )
+
+
+_new = object.__new__
+
+
+def _line(
+    bet_type: BetType,
+    stake: Decimal,
+    outcome: Outcome,
+    category: Category,
+    odds: Decimal,
+    gross: Decimal,
+    commission: Decimal,
+    net: Decimal,
+    deposit_required: Decimal,
+    bonus_line: BonusLine | None = None,
+) -> BetLine:
+    """``BetLine(...)`` filled in through its ``__dict__``: the frozen dataclass ``__init__``
+    (one ``object.__setattr__`` a field) was the slowest part of settling a box (as
+    ``evaluate`` makes a ``Hand``). The fields are exactly those of ``BetLine``."""
+    line = _new(BetLine)
+    line.__dict__.update(
         bet_type=bet_type,
         stake=stake,
-        outcome="lose",
+        outcome=outcome,
         category=category,
-        odds=row.loss_multiple,
-        gross=loss,
-        commission=_ZERO,
-        net=loss,
+        odds=odds,
+        gross=gross,
+        commission=commission,
+        net=net,
         deposit_required=deposit_required,
+        bonus_line=bonus_line,
     )
+    return line
 
 
 def commission_on(gross: Decimal, row: PaytableRow, rules: Ruleset) -> Decimal:
