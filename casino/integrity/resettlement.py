@@ -306,9 +306,6 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
     """Each round's row with its boxes (their bets in them) and its ledger entries (box
     and bet named by position and bet type), a chunk of rounds at a time, by key."""
     connection = connections[rounds.db]
-    boxes_sql = _select(connection, Box, _BOX, "round", order=True)
-    bets_sql = _select(connection, Bet, _BET, "box", order=True)
-    entries_sql = _select(connection, LedgerEntry, _ENTRY, "round", order=False)
     declaring: dict[str, bool] = {}  # per game: whether its adapter reads a declaration
     last = 0
     while True:
@@ -324,23 +321,25 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
         boxes: dict[int, list[Any]] = {pk: [] for pk in ids}
         by_box: dict[int, list[tuple[Any, ...]]] = {}
         position_of: dict[int, int] = {}
-        with connection.cursor() as cursor:
-            cursor.execute(boxes_sql, [ids])
-            for pk, round_id, position, player_id, cards, quit_, evaluation in cursor.fetchall():
-                bets = by_box[pk] = []
-                position_of[pk] = position
-                boxes[round_id].append((position, player_id, cards, quit_, evaluation, bets))
-            bet_type_of: dict[int, str] = {}
-            cursor.execute(bets_sql, [list(by_box)])
-            for bet in cursor.fetchall():
-                by_box[bet[0]].append(bet[2:])
-                bet_type_of[bet[1]] = bet[2]
-            entries: dict[int, list[Any]] = {pk: [] for pk in ids}
-            cursor.execute(entries_sql, [ids])
-            for round_id, box_id, bet_id, account, kind, amount in cursor.fetchall():
-                entries[round_id].append(
-                    (account, kind, position_of.get(box_id), bet_type_of.get(bet_id), amount)
-                )
+        for pk, round_id, position, player_id, cards, quit_, evaluation in _read(
+            connection, Box, _BOX, "round", ids, order=True
+        ):
+            bets = by_box[pk] = []
+            position_of[pk] = position
+            boxes[round_id].append((position, player_id, cards, quit_, evaluation, bets))
+        bet_type_of: dict[int, str] = {}
+        for bet in _read(
+            connection, Bet, _BET, "box", list(by_box), order=True, where={"box__round__in": ids}
+        ):
+            by_box[bet[0]].append(bet[2:])
+            bet_type_of[bet[1]] = bet[2]
+        entries: dict[int, list[Any]] = {pk: [] for pk in ids}
+        for round_id, box_id, bet_id, account, kind, amount in _read(
+            connection, LedgerEntry, _ENTRY, "round", ids, order=False
+        ):
+            entries[round_id].append(
+                (account, kind, position_of.get(box_id), bet_type_of.get(bet_id), amount)
+            )
         for row in rows:
             read = boxes[row[0]]
             if declaring[row[6]]:  # the evaluation as its field reads it (JSON text here)
@@ -348,8 +347,22 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
             yield row, read, entries[row[0]]
 
 
-def _select(connection: Any, model: Any, names: Sequence[str], key: str, *, order: bool) -> str:
-    """A plain SELECT of the fields ``names`` of ``model`` whose ``key`` is in an array."""
+def _read(
+    connection: Any,
+    model: Any,
+    names: Sequence[str],
+    key: str,
+    keys: list[int],
+    *,
+    order: bool,
+    where: dict[str, Any] | None = None,
+) -> list[tuple[Any, ...]]:
+    """The fields ``names`` of the rows of ``model`` whose ``key`` is one of ``keys`` (by
+    key when ``order``): on PostgreSQL a plain SELECT with the keys as one array; elsewhere
+    (SQLite, ``make run``) the queryset, filtered by ``where`` if given (fewer parameters)."""
+    if connection.vendor != "postgresql":
+        rows = model._base_manager.using(connection.alias).filter(**(where or {f"{key}__in": keys}))
+        return list((rows.order_by("pk") if order else rows).values_list(*names))
     meta = model._meta
     quote = connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in names)
@@ -357,7 +370,11 @@ def _select(connection: Any, model: Any, names: Sequence[str], key: str, *, orde
         f"SELECT {columns} FROM {quote(meta.db_table)} "  # noqa: S608 (names, not input)
         f"WHERE {quote(meta.get_field(key).column)} = ANY(%s)"
     )
-    return f"{sql} ORDER BY {quote(meta.pk.column)}" if order else sql
+    if order:
+        sql += f" ORDER BY {quote(meta.pk.column)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [keys])
+        return cursor.fetchall()
 
 
 def _json(value: Any) -> Any:
