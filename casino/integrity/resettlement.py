@@ -42,7 +42,7 @@ from django.db.models import Count, Min
 from casino import games
 from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.floor.rules import rules_of_version
-from casino.games import BoxInput, RoundResult
+from casino.games import BoxInput, RoundResult, filled
 from casino.integrity.deals import DealWatch, deal_of
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
@@ -316,8 +316,7 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
         ids = [row[0] for row in rows]
         for row in rows:
             if row[6] not in declaring:
-                adapter = type(games.get(row[6]))
-                declaring[row[6]] = adapter.declared_of is not games.GameAdapter.declared_of
+                declaring[row[6]] = _declares(games.get(row[6]))
         boxes: dict[int, list[Any]] = {pk: [] for pk in ids}
         by_box: dict[int, list[tuple[Any, ...]]] = {}
         position_of: dict[int, int] = {}
@@ -377,6 +376,12 @@ def _read(
         return cursor.fetchall()
 
 
+def _declares(adapter: games.GameAdapter) -> bool:
+    """Whether the game reads what a player declared from a box's evaluation (its adapter
+    has its own ``declared_of``; the default gives None whatever it is shown)."""
+    return type(adapter).declared_of is not games.GameAdapter.declared_of
+
+
 def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
@@ -391,15 +396,19 @@ def compare_round(
         figures = (position, bet_type or "", name, _shown(recorded), _shown(again))
         return Difference(row[0], row[1], row[2], row[4], row[5], *figures)
 
-    inputs = [
-        BoxInput(
-            position=position,
-            cards=cards,
-            stakes={bet[0]: bet[1] for bet in bets},
-            deposits={bet[0]: bet[2] for bet in bets if bet[2] is not None},
-            player_id=player_id,
-            quit=quit_,
-            declared=adapter.declared_of(evaluation),
+    declares = _declares(adapter)
+    inputs = [  # BoxInput(...), made faster (casino.games.filled)
+        filled(
+            BoxInput,
+            {
+                "position": position,
+                "cards": cards,
+                "stakes": {bet[0]: bet[1] for bet in bets},
+                "deposits": {bet[0]: bet[2] for bet in bets if bet[2] is not None},
+                "player_id": player_id,
+                "quit": quit_,
+                "declared": adapter.declared_of(evaluation) if declares else None,
+            },
         )
         for position, player_id, cards, quit_, evaluation, bets in boxes
     ]
@@ -442,10 +451,12 @@ def _lines(
 ) -> Iterator[tuple[str, str, int | None, str | None, Decimal]]:
     """The ledger lines settling posts for ``result``, named as its entries are: a line's
     bet only when the box has that bet (``casino.floor.services.rounds.round_settle_written``)."""
+    text = _TEXTS.get
     for line in adapter.ledger_lines(result):
         position = line.position or None
         bet_type = line.bet_type if (line.position, line.bet_type) in bets else None
-        yield _text(line.account), _text(line.kind), position, bet_type, line.amount
+        account = text(line.account) or _text(line.account)
+        yield account, text(line.kind) or _text(line.kind), position, bet_type, line.amount
 
 
 def _sums(lines: Iterable[tuple[str, str, int | None, str | None, Decimal]]) -> dict[Any, Any]:

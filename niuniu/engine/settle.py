@@ -219,10 +219,14 @@ def _settled(
     rules: Ruleset,
     deposits: Mapping[BetType | str, Decimal | int | str] | None,
 ) -> BoxSettlement:
-    try:
-        check_distinct({"the player's hand": player.cards, "the dealer's hand": dealer.cards})
-    except ValueError as error:
-        raise SettlementError(str(error), field="cards") from None
+    # Distinct cards' masks (a bit each) neither overlap nor carry when summed.
+    mine, theirs = player.cards, dealer.cards
+    held, dealt = sum([card.mask for card in mine]), sum([card.mask for card in theirs])
+    if held & dealt or (held | dealt).bit_count() != len(mine) + len(theirs):
+        try:
+            check_distinct({"the player's hand": mine, "the dealer's hand": theirs})
+        except ValueError as error:
+            raise SettlementError(str(error), field="cards") from None
     required = _deposits_required(placed, rules)
     if deposits is not None:
         _check_deposits(deposits, placed, required)
