@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.util
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -268,9 +269,13 @@ def _in_workers(
             pool.submit(_table_resettled, where, table[0], chunk, deals is not None)
             for table in largest_first
         ]
-        for future in futures:
-            table_id, resettled, watched = future.result()
-            done[table_id] = (resettled, watched)
+        try:
+            for future in futures:
+                table_id, resettled, watched = future.result()
+                done[table_id] = (resettled, watched)
+        except BaseException:
+            pool.shutdown(cancel_futures=True)  # the tables not begun are not settled
+            raise
     found: dict[int, TableResettled] = {}
     for table_id, _first, _rounds in tables:
         resettled, watched = done[table_id]
@@ -286,6 +291,8 @@ def _worker_started() -> None:
     its own on its first read (the same settings, so the same database)."""
     for connection in connections.all(initialized_only=True):
         connection.connection = None  # never the parent's socket, and nothing to close
+    # Its own connections are closed when it ends (not dropped for the server to log).
+    multiprocessing.util.Finalize(None, connections.close_all, exitpriority=0)
 
 
 def _table_resettled(
