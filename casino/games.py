@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.translation import gettext as _
 
@@ -46,26 +46,7 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from casino.venues.models import Venue
 
 
-T = TypeVar("T")
-_new = object.__new__
 _ZERO = Decimal(0)
-
-
-def filled(cls: type[T], fields: dict[str, Any]) -> T:
-    """An instance of the frozen dataclass ``cls`` (a result type here: no ``__post_init__``)
-    holding ``fields``, every one of its fields by name: the same object its ``__init__``
-    makes, filled in through its ``__dict__``. A frozen dataclass's ``__init__`` sets each
-    field through ``object.__setattr__``, which was a tenth of a round settled again (as
-    ``niuniu.engine.hands.evaluate`` makes its hands).
-
-    >>> filled(LedgerLine, {"account": "house", "kind": "commission", "amount": Decimal(5),
-    ...                     "position": 1, "bet_type": None}) == LedgerLine("house",
-    ...     "commission", Decimal(5), 1)
-    True
-    """
-    made = _new(cls)
-    made.__dict__.update(fields)
-    return made
 
 
 class RoundInputError(InvalidInput):
@@ -568,11 +549,13 @@ class GameAdapter:
             commission = sum([bet.commission for bet in box.bets], _ZERO)
             position = box.position
             if gross:
-                lines.append(_line(Account.PLAYER, EntryKind.STAKE_RESULT, gross, position))
-                lines.append(_line(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, position))
+                lines.append(LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, position))
+                lines.append(LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, position))
             if commission:
-                lines.append(_line(Account.PLAYER, EntryKind.COMMISSION, -commission, position))
-                lines.append(_line(Account.HOUSE, EntryKind.COMMISSION, commission, position))
+                lines.append(
+                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, position)
+                )
+                lines.append(LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, position))
         return lines
 
     def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:
@@ -623,20 +606,6 @@ class GameAdapter:
     def integrity_decks(self, rules: Any) -> int:
         """The standard 52-card decks a round is dealt from. Default: 1."""
         return 1
-
-
-def _line(account: Account, kind: EntryKind, amount: Decimal, position: int) -> LedgerLine:
-    """``LedgerLine(account, kind, amount, position)``, made as ``filled`` makes it."""
-    return filled(
-        LedgerLine,
-        {
-            "account": account,
-            "kind": kind,
-            "amount": amount,
-            "position": position,
-            "bet_type": None,
-        },
-    )
 
 
 _REGISTRY: dict[str, GameAdapter] = {}

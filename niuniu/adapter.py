@@ -25,7 +25,6 @@ from casino.games import (
     IntegrityKey,
     RoundInputError,
     RoundResult,
-    filled,
 )
 from casino.kernel.cards import Card, format_cards, parse_cards
 from casino.kernel.money import plain
@@ -240,35 +239,26 @@ class NiuNiuAdapter(GameAdapter):
                     field=f"boxes[{index}].{field}",
                     reason=error.code or "invalid",
                 ) from None
-            # Made as their __init__ would, faster (casino.games.filled).
-            bets = tuple(
-                [
-                    filled(
-                        BetResult,
-                        {
-                            "bet_type": _BET_NAMES[line.bet_type],
-                            "stake": line.stake,
-                            "deposit_required": line.deposit_required,
-                            "outcome": line.outcome,
-                            "odds": line.odds,
-                            "gross": line.gross,
-                            "commission": line.commission,
-                            "net": line.net,
-                            "deposit_shown": None,
-                        },
-                    )
-                    for line in settled.lines
-                ]
-            )
             results.append(
-                filled(
-                    BoxResult,
-                    {
-                        "position": box.position,
-                        "cards": format_cards(cards),
-                        "evaluation": hand_evaluation(settled.player),
-                        "bets": bets,
-                    },
+                BoxResult(
+                    position=box.position,
+                    cards=format_cards(cards),
+                    evaluation=hand_evaluation(settled.player),
+                    bets=tuple(
+                        [
+                            BetResult(
+                                bet_type=_BET_NAMES[line.bet_type],
+                                stake=line.stake,
+                                deposit_required=line.deposit_required,
+                                outcome=line.outcome,
+                                odds=line.odds,
+                                gross=line.gross,
+                                commission=line.commission,
+                                net=line.net,
+                            )
+                            for line in settled.lines
+                        ]
+                    ),
                 )
             )
         dealt, paid = self.round_orders(boxes)

@@ -21,6 +21,9 @@ its tables' rounds on its own connection, and the tables come back in the order 
 would have given them, with the same differences. A resettlement inside a transaction (a
 test's, the demo's), in a daemonic process (a task worker's) or where processes cannot be
 forked runs in the calling process, as it does with ``workers=1``.
+
+Long because one pass is read here whole: the rounds read, settled again and compared, in
+this process or split between workers that run that same pass a table each.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from django.db.models import Count, Min
 from casino import games
 from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.floor.rules import rules_of_version
-from casino.games import BoxInput, RoundResult, filled
+from casino.games import BoxInput, RoundResult
 from casino.integrity.deals import DealWatch, deal_of
 from casino.kernel.errors import InvalidInput
 from casino.kernel.money import plain
@@ -424,18 +427,15 @@ def compare_round(
         return Difference(row[0], row[1], row[2], row[4], row[5], *figures)
 
     declares = _declares(adapter)
-    inputs = [  # BoxInput(...), made faster (casino.games.filled)
-        filled(
-            BoxInput,
-            {
-                "position": position,
-                "cards": cards,
-                "stakes": {bet[0]: bet[1] for bet in bets},
-                "deposits": {bet[0]: bet[2] for bet in bets if bet[2] is not None},
-                "player_id": player_id,
-                "quit": quit_,
-                "declared": adapter.declared_of(evaluation) if declares else None,
-            },
+    inputs = [
+        BoxInput(
+            position=position,
+            cards=cards,
+            stakes={bet[0]: bet[1] for bet in bets},
+            deposits={bet[0]: bet[2] for bet in bets if bet[2] is not None},
+            player_id=player_id,
+            quit=quit_,
+            declared=adapter.declared_of(evaluation) if declares else None,
         )
         for position, player_id, cards, quit_, evaluation, bets in boxes
     ]

@@ -2,6 +2,10 @@
 
 Amounts are signed from the player's point of view: a win is positive, a loss negative.
 The house's side of every line is the opposite amount, so a box always sums to zero.
+
+Long because a box is settled on one page, in the order it runs: the checks of its stakes,
+hands and deposits, then its lines, with their doctests; both ways in (``settle_box`` from
+cards, ``settle_hands`` from hands a round evaluated once) share every step.
 """
 
 from __future__ import annotations
