@@ -2,14 +2,19 @@
 
 ``manage.py simulate --via bulk`` fills one gaming day with ``BENCH_ROUNDS`` rounds
 (default 20,000) of ``BENCH_GAME`` (default Niu Niu: four boxes and the dealer, three bets a
-box) at ``BENCH_TABLES`` tables: the same rows the services write. A fresh process then
-times ``casino.integrity.resettlement.resettle`` over the day (every round read in chunks,
-evaluated again by the game's engine, each bet and ledger entry compared), after a warm-up
-run, ``BENCH_REPEATS`` times (median), then the same with each deal compared with the
-table's earlier deals (casino.integrity.deals), as the integrity run does. Target: a day of
-1,000,000 rounds in <= 60 s, so ``rounds_per_s`` >= 16,667; ``million_s`` is the day of a
-million rounds at the rate measured (the rate does not depend on the day's size: chunks of
-2,000 rounds).
+box) at ``BENCH_TABLES`` tables: the same rows the services write. Fresh processes then time
+``casino.integrity.resettlement.resettle`` over the day (every round read in chunks,
+evaluated again by the game's engine, each bet and ledger entry compared), each after a
+warm-up run, then the same with each deal compared with the table's earlier deals
+(casino.integrity.deals), as the integrity run does: once with each number of worker
+processes in ``BENCH_WORKERS`` (default ``1,<CPUs>``; 1 is in one process), in turn,
+``BENCH_REPEATS`` times (median). ``BENCH_BASELINE`` names another copy of the project
+(``git archive <commit> | tar -x -C /tmp/old``): its own ``bench/resettle.py --measure`` is
+timed too, in the same turns, so the old code and the new are measured side by side on a
+loaded machine. Target: a day of 1,000,000 rounds in <= 60 s, so ``rounds_per_s`` >= 16,667;
+``million_s`` is the day of a million rounds at the rate measured (the rate does not depend
+on the day's size: chunks of 2,000 rounds). Each figure is named for its workers
+(``w1_rounds_per_s``) or ``old_`` for the baseline.
 
 Runs against its own database (``casino_bench_resettle``, or ``{prefix}_bench_resettle``
 with ``LOADTEST_DB_PREFIX``; ``BENCH_DATABASE_URL`` names another); ``BENCH_REUSE=1``
@@ -18,6 +23,7 @@ times again on the day filled before.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import statistics
@@ -45,6 +51,8 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20000"))
 TABLES = int(os.environ.get("BENCH_TABLES", "20"))
 GAME = os.environ.get("BENCH_GAME", "niuniu")
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+WORKERS = [int(n) for n in os.environ.get("BENCH_WORKERS", f"1,{os.cpu_count()}").split(",")]
+BASELINE = os.environ.get("BENCH_BASELINE", "")
 TARGET_S = 60
 MILLION = 1_000_000
 
@@ -74,6 +82,9 @@ def fill() -> None:
 
 
 def measure() -> None:
+    """One turn in this process (``--measure``): a warm-up, then the day settled again with
+    ``BENCH_MEASURE_WORKERS`` workers, without and with the deals compared, ``REPEATS``
+    times each. Its figures as JSON lines, for the turns' medians."""
     import django
 
     os.environ.update(ENV)
@@ -81,49 +92,62 @@ def measure() -> None:
     from django.db import connection
 
     from casino.floor.models import Round, RoundStatus
+    from casino.integrity.deals import DealWatch
     from casino.integrity.resettlement import resettle
     from casino.venues.models import Venue
 
+    workers = int(os.environ.get("BENCH_MEASURE_WORKERS", "1"))
     venue = Venue.objects.get(code=VENUE)
     settled = Round.objects.filter(session__table__venue=venue, status=RoundStatus.SETTLED)
     day = settled.values_list("session__shift__gaming_date", flat=True).first()
     rounds = settled.filter(session__shift__gaming_date=day).count()
-    resettle(venue_id=venue.pk, date_from=day, date_to=day)  # warm-up
-    times = []
+    where = {"venue_id": venue.pk, "date_from": day, "date_to": day, "workers": workers}
+    resettle(**where)  # warm-up
     for _ in range(REPEATS):
         start = time.perf_counter()
-        tables = resettle(venue_id=venue.pk, date_from=day, date_to=day)
-        times.append(time.perf_counter() - start)
-    seconds = statistics.median(times)
+        tables = resettle(**where)
+        emit("resettle_s", round(time.perf_counter() - start, 3), "s")
     found = sum(table.differences_found for table in tables.values())
     checked = sum(table.rounds for table in tables.values())
     assert checked == rounds, (checked, rounds)
-    rate = rounds / seconds
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"  {rounds:,} rounds settled again in {seconds:.2f} s: {rate:,.0f} rounds/s")
     emit("rounds", rounds, "rounds")
     emit("differences", found, "differences", 0)
-    emit("resettle_s", round(seconds, 2), "s")
-    emit("rounds_per_s", round(rate), "1/s", round(MILLION / TARGET_S))
-    emit("million_s", round(MILLION / rate, 1), "s", TARGET_S)
-    emit("peak_rss_mb", round(peak_mb), "MB")
-    # The run's pass: the same, each deal also compared with the table's earlier deals.
-    from casino.integrity.deals import DealWatch
+    # This process's peak so far (the re-settlement alone; as the baseline's script gives it).
+    emit("peak_rss_mb", round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "MB")
+    import scipy.stats  # noqa: F401 (the deals' tests load it: before the timings)
 
-    times = []
     for _ in range(REPEATS):
         start = time.perf_counter()
         deals = DealWatch()
-        resettle(venue_id=venue.pk, date_from=day, date_to=day, deals=deals)
+        resettle(**where, deals=deals)
         outcomes = deals.outcomes()
-        times.append(time.perf_counter() - start)
-    seconds = statistics.median(times)
+        emit("with_deals_s", round(time.perf_counter() - start, 3), "s")
     alerts = sum(o.p_value is not None and o.p_value < 0.05 / len(outcomes) for o in outcomes)
-    print(f"  with the deals compared: {seconds:.2f} s, {rounds / seconds:,.0f} rounds/s")
-    emit("with_deals_s", round(seconds, 2), "s")
-    emit("with_deals_rounds_per_s", round(rounds / seconds), "1/s", round(MILLION / TARGET_S))
     emit("deal_alerts", alerts, "alerts", 0)
+    worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest
+    emit("worker_peak_rss_mb", round(worker), "MB")
     connection.close()
+
+
+def turn(root: Path, workers: int, repeats: int = 1) -> dict[str, list[float]]:
+    """One measuring process of the checkout at ``root`` (this one or the baseline): its
+    figures by name. An older script warms up without the deals, so its first pass with them
+    also loads scipy.stats (a second or more): it is run with 3 repeats, its median leaving
+    that out."""
+    done = subprocess.run(  # noqa: S603 (a checkout's own bench script, in a fresh process)
+        [sys.executable, str(root / "bench" / "resettle.py"), "--measure"],
+        env={**ENV, "BENCH_MEASURE_WORKERS": str(workers), "BENCH_REPEATS": str(repeats)},
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    figures: dict[str, list[float]] = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            record = json.loads(line)
+            figures.setdefault(record["figure"], []).append(record["value"])
+    return figures
 
 
 def main() -> None:
@@ -132,9 +156,41 @@ def main() -> None:
         return
     if os.environ.get("BENCH_REUSE", "") in ("", "0"):
         fill()
-    subprocess.run(  # noqa: S603 (this script, in a fresh process)
-        [sys.executable, __file__, "--measure"], env=ENV, cwd=ROOT, check=True
-    )
+    sides = [(f"w{workers}", ROOT, workers, 1) for workers in WORKERS]
+    if BASELINE:
+        sides.insert(0, ("old", Path(BASELINE).resolve(), 1, 3))
+    taken: dict[str, dict[str, list[float]]] = {name: {} for name, *_side in sides}
+    for number in range(REPEATS):  # in turns: a load on the machine weighs on every side
+        for name, root, workers, repeats in sides:
+            for figure, values in turn(root, workers, repeats).items():
+                taken[name].setdefault(figure, []).extend(values)
+        print(f"  turn {number + 1} of {REPEATS} done")
+    for name, *_side in sides:
+        figures = taken[name]
+        rounds = figures["rounds"][0]
+        seconds = statistics.median(figures["resettle_s"])
+        with_deals = statistics.median(figures["with_deals_s"])
+        print(
+            f"  {name}: {rounds:,.0f} rounds settled again in {seconds:.2f} s "
+            f"({rounds / seconds:,.0f} rounds/s), with the deals {with_deals:.2f} s"
+        )
+        emit(f"{name}_rounds", rounds, "rounds")
+        emit(f"{name}_differences", max(figures["differences"]), "differences", 0)
+        emit(f"{name}_resettle_s", round(seconds, 2), "s")
+        emit(f"{name}_rounds_per_s", round(rounds / seconds), "1/s", round(MILLION / TARGET_S))
+        emit(f"{name}_million_s", round(MILLION * seconds / rounds, 1), "s", TARGET_S)
+        emit(f"{name}_with_deals_s", round(with_deals, 2), "s")
+        emit(
+            f"{name}_with_deals_rounds_per_s",
+            round(rounds / with_deals),
+            "1/s",
+            round(MILLION / TARGET_S),
+        )
+        emit(f"{name}_with_deals_million_s", round(MILLION * with_deals / rounds, 1), "s", TARGET_S)
+        emit(f"{name}_deal_alerts", max(figures["deal_alerts"]), "alerts", 0)
+        emit(f"{name}_peak_rss_mb", max(figures["peak_rss_mb"]), "MB")
+        if "worker_peak_rss_mb" in figures:
+            emit(f"{name}_worker_peak_rss_mb", max(figures["worker_peak_rss_mb"]), "MB")
 
 
 if __name__ == "__main__":

@@ -54,6 +54,9 @@ if TYPE_CHECKING:  # the types of the game's parts (their modules import this on
     from casino.venues.models import Venue
 
 
+_ZERO = Decimal(0)
+
+
 class RoundInputError(InvalidInput):
     """Bad input for a round; ``field`` names the input (``boxes[2].cards``) it concerns."""
 
@@ -550,22 +553,17 @@ class GameAdapter:
         house (zero amounts not posted)."""
         lines: list[LedgerLine] = []
         for box in result.boxes:
-            gross = sum((bet.gross for bet in box.bets), Decimal(0))
-            commission = sum((bet.commission for bet in box.bets), Decimal(0))
+            gross = sum([bet.gross for bet in box.bets], _ZERO)
+            commission = sum([bet.commission for bet in box.bets], _ZERO)
+            position = box.position
             if gross:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, box.position)
-                )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, box.position)
-                )
+                lines.append(LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, position))
+                lines.append(LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, position))
             if commission:
                 lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, box.position)
+                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, position)
                 )
-                lines.append(
-                    LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, box.position)
-                )
+                lines.append(LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, position))
         return lines
 
     def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:

@@ -29,7 +29,7 @@ from casino.games import (
 from casino.kernel.cards import Card, format_cards, parse_cards
 from casino.kernel.money import plain
 from niuniu import engine
-from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_box
+from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_hands
 from niuniu.engine.odds import category_counts
 from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 from niuniu.models import (
@@ -46,12 +46,12 @@ from niuniu.validation import paytable_errors
 def hand_evaluation(hand: Hand) -> dict[str, Any]:
     """A hand as stored on a box and shown on the console."""
     return {
-        "category": hand.category.name,
+        "category": _CATEGORY_NAMES[hand.category],
         "label": hand.label,
         "points": hand.points,
         "three": format_cards(hand.three),
         "two": format_cards(hand.two),
-        "high_card": str(hand.high_card),
+        "high_card": hand.high_card.text,
     }
 
 
@@ -208,25 +208,26 @@ class NiuNiuAdapter(GameAdapter):
                 reason="too_many_boxes",
             )
         dealer = _parse(dealer_cards, "dealer_cards", "the dealer's hand")
-        seen: dict[Card, str] = dict.fromkeys(dealer, "the dealer's hand")
+        # Every card of the round once: the cards' masks (one bit a card) do not overlap.
+        seen = sum([card.mask for card in dealer])
         hands: list[tuple[Card, ...]] = []
         for index, box in enumerate(boxes):
-            field = f"boxes[{index}].cards"
-            label = f"box {box.position}"
-            cards = _parse(box.cards, field, label)
-            for card in cards:
-                if card in seen:
-                    raise RoundInputError(
-                        f"'{card}' is in both {seen[card]} and {label}", field=field
-                    )
-                seen[card] = label
+            cards = _parse(box.cards, f"boxes[{index}].cards", f"box {box.position}")
+            held = sum([card.mask for card in cards])
+            if seen & held:
+                _overlap(dealer, boxes, hands, cards, index)
+            seen |= held
             hands.append(cards)
         dealer_hand = engine.evaluate(dealer, rules)
         results = []
         for index, (box, cards) in enumerate(zip(boxes, hands, strict=True)):
             try:
-                settled = settle_box(
-                    cards, dealer, box.stakes, rules, deposits=box.deposits or None
+                settled = settle_hands(
+                    engine.evaluate(cards, rules),
+                    dealer_hand,
+                    box.stakes,
+                    rules,
+                    deposits=box.deposits or None,
                 )
             except SettlementError as error:
                 field = (
@@ -244,17 +245,19 @@ class NiuNiuAdapter(GameAdapter):
                     cards=format_cards(cards),
                     evaluation=hand_evaluation(settled.player),
                     bets=tuple(
-                        BetResult(
-                            bet_type=line.bet_type.value,
-                            stake=line.stake,
-                            deposit_required=line.deposit_required,
-                            outcome=line.outcome,
-                            odds=line.odds,
-                            gross=line.gross,
-                            commission=line.commission,
-                            net=line.net,
-                        )
-                        for line in settled.lines
+                        [
+                            BetResult(
+                                bet_type=_BET_NAMES[line.bet_type],
+                                stake=line.stake,
+                                deposit_required=line.deposit_required,
+                                outcome=line.outcome,
+                                odds=line.odds,
+                                gross=line.gross,
+                                commission=line.commission,
+                                net=line.net,
+                            )
+                            for line in settled.lines
+                        ]
                     ),
                 )
             )
@@ -337,6 +340,31 @@ def _expected_computed(rules: engine.Ruleset) -> dict[str, dict[str, Fraction]]:
 def _plain(value: object) -> object:
     """A rule value as JSON: decimals as their shortest exact text ("3", not "3.0000")."""
     return plain(value) if isinstance(value, Decimal) else value
+
+
+#: Each bet type's name as a plain str (what a ``BetResult`` holds).
+_BET_NAMES = {bet_type: bet_type.value for bet_type in engine.BetType}
+#: Each category's name (the stored evaluation's ``category``).
+_CATEGORY_NAMES = {category: category.name for category in engine.Category}
+
+
+def _overlap(
+    dealer: tuple[Card, ...],
+    boxes: Sequence[BoxInput],
+    hands: list[tuple[Card, ...]],
+    cards: tuple[Card, ...],
+    index: int,
+) -> None:
+    """The refusal of box ``index``'s ``cards``, one of which an earlier hand holds: the
+    first such card and the hand it is in."""
+    seen: dict[Card, str] = dict.fromkeys(dealer, "the dealer's hand")
+    for box, held in zip(boxes, hands, strict=False):
+        seen.update(dict.fromkeys(held, f"box {box.position}"))
+    label = f"box {boxes[index].position}"
+    card = next(card for card in cards if card in seen)
+    raise RoundInputError(
+        f"'{card}' is in both {seen[card]} and {label}", field=f"boxes[{index}].cards"
+    )
 
 
 def _parse(text: str, field: str, label: str) -> tuple[Card, ...]:

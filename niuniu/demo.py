@@ -20,7 +20,7 @@ from casino.cage.services.slips import (
     slip_issue,
     slip_request,
 )
-from casino.floor.models import TableSession
+from casino.floor.models import Bet, RoundStatus, TableSession
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import session_open, shift_current
@@ -43,6 +43,10 @@ MISSING_CARD = "AS"
 CROOKED_ROUNDS = 60
 #: The round of NN3 whose deal its last round deals again.
 REPEATED_DEAL = 20
+#: The round of NN3 one of whose bets has its stored result altered after settlement, in the
+#: database behind the services' back (as tampering would): the integrity run settles the
+#: round again from its record and names that bet.
+ALTERED_ROUND = 40
 
 PRESETS = {"hanoi": "vn-kr-004", "seoul": "vn-kr-004", "macau": "macau-001"}
 
@@ -169,6 +173,8 @@ class NiuNiuDemo:
             f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)",
             f"  {crooked}: {CROOKED_ROUNDS} rounds dealt from a deck missing the {MISSING_CARD} "
             "(the integrity page flags it)",
+            f"  {crooked} #{ALTERED_ROUND}: a settled bet's result altered in the database, "
+            "not through the services (the integrity page flags it)",
         ]
 
     def _crooked_table(
@@ -235,6 +241,7 @@ class NiuNiuDemo:
             variance_reason=f"a {missing} chip missing from the tray at the close; "
             "surveillance is reviewing the table",
         )
+        alter_a_settled_bet(session, ALTERED_ROUND)
         return str(table)
 
     def round_stream(
@@ -242,6 +249,17 @@ class NiuNiuDemo:
     ) -> Iterator[tuple[str, tuple[BoxInput, ...]]]:
         """Rounds fitting ``session``'s table, its limits and the rules in force."""
         return table_stream(session, rng)
+
+
+def alter_a_settled_bet(session: TableSession, number: int) -> Bet:
+    """The first bet of round ``number`` of ``session`` that won or lost made to pay the
+    other way, its outcome and net changed by a plain UPDATE after settlement: a record
+    altered behind the services (no audit event, no ledger entry, no tally follows), which
+    only settling the round again from its record shows. The bet as it was settled."""
+    round_ = session.rounds.get(number=number, status=RoundStatus.SETTLED)
+    bet = Bet.objects.filter(box__round=round_).exclude(net=0).order_by("pk").first()
+    Bet.objects.filter(pk=bet.pk).update(outcome="win" if bet.net < 0 else "lose", net=-bet.net)
+    return bet
 
 
 class SimulatedRound(NamedTuple):

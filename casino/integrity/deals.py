@@ -171,6 +171,20 @@ class DealWatch:
                 table.serial_trials.update(trials)
         table.recent.append((name, this))
 
+    def figures(self) -> dict[int, _Table]:
+        """Each table's figures the tests read, its deals themselves let go (a table's
+        memory stops growing with its deals): what a process that watched some of a
+        period's tables hands back (``merge``). No deal is added after."""
+        for table in self._tables.values():
+            table.seen = {}
+            table.recent.clear()
+            table.group.categories = {}  # never counted here; a plain dict crosses processes
+        return self._tables
+
+    def merge(self, tables: dict[int, _Table] | None) -> None:
+        """Tables watched in another process (its ``figures``), after this one's."""
+        self._tables.update(tables or {})
+
     def outcomes(self) -> list[Outcome]:
         found = []
         for table in self._tables.values():

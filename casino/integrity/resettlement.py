@@ -12,18 +12,38 @@ so a difference is certain, not a chance: a record altered after settlement, or 
 that is not what the cards gave.
 
 The rounds are read in chunks by key, four queries a chunk (rounds, boxes, bets, ledger
-entries) as plain tuples, never model instances; memory is bounded by the chunk and by the
-differences kept per table (``KEPT``).
+entries) as plain tuples, never model instances (the last three as plain SQL, their keys one
+array); memory is bounded by the chunk and by the differences kept per table (``KEPT``).
+
+A period of many rounds at several tables is split between worker processes (``workers``,
+by default one a CPU), a table to each in turn, the largest first: each reads and settles
+its tables' rounds on its own connection, and the tables come back in the order one process
+would have given them, with the same differences. A resettlement inside a transaction (a
+test's, the demo's), in a daemonic process (a task worker's) or where processes cannot be
+forked runs in the calling process, as it does with ``workers=1``.
+
+Long because one pass is read here whole: the rounds read, settled again and compared, in
+this process or split between workers that run that same pass a table each.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
+import gc
+import json
+import multiprocessing
+import multiprocessing.util
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any
+
+from django.db import connections
+from django.db.models import Count, Min
 
 from casino import games
 from casino.floor.models import Bet, Box, Round, RoundStatus
@@ -36,6 +56,8 @@ from casino.ledger.models import LedgerEntry
 
 #: Rounds read and settled again per chunk.
 CHUNK = 2000
+#: The fewest rounds split between processes: fewer are settled again sooner in one.
+PARALLEL_FROM = 10_000
 #: Differences kept per table (every one is counted).
 KEPT = 200
 #: A bet's recorded figures, compared one by one.
@@ -56,9 +78,12 @@ _ROUND = (
     "dealer_cards",
     "house_net",
 )
-_BOX = ("pk", "round_id", "position", "player_id", "cards", "quit", "evaluation")
-_BET = ("box_id", "pk", "bet_type", "stake", "deposit_shown", *BET_FIELDS)
-_ENTRY = ("round_id", "box_id", "bet_id", "account", "kind", "amount")
+# The columns of the boxes, bets and entries read (by their fields' names).
+_BOX = ("id", "round", "position", "player", "cards", "quit", "evaluation")
+_BET = ("box", "id", "bet_type", "stake", "deposit_shown", *BET_FIELDS)
+_ENTRY = ("round", "box", "bet", "account", "kind", "amount")
+#: A settled bet's figures, in ``BET_FIELDS`` order.
+_FIGURES = attrgetter(*BET_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -129,10 +154,47 @@ def resettle(
     shift_id: int | None = None,
     chunk: int = CHUNK,
     deals: DealWatch | None = None,
+    workers: int | None = None,
 ) -> dict[int, TableResettled]:
     """Every settled round of the venue's gaming dates (or the shift's; every round when
-    nothing is given) settled again from its record, per table (by its key). ``deals``, if
-    given, is shown each round's deal in the order dealt (the same pass, no query more)."""
+    nothing is given) settled again from its record, per table (by its key, in the order of
+    the tables' first rounds). ``deals``, if given, is shown each round's deal in the order
+    dealt (the same pass, no query more). ``workers``: the processes the tables are split
+    between (default: one a CPU; 1 settles them in this process)."""
+    where = {
+        "venue_id": venue_id,
+        "date_from": date_from,
+        "date_to": date_to,
+        "shift_id": shift_id,
+    }
+    rounds = _settled_rounds(**where)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers > 1 and _may_fork(rounds.db):
+        tables = list(
+            rounds.values_list("session__table_id")
+            .annotate(first=Min("pk"), rounds=Count("pk"))
+            .order_by("first")
+        )
+        if len(tables) > 1 and sum(table[2] for table in tables) >= PARALLEL_FROM:
+            return _in_workers(where, tables, min(workers, len(tables)), chunk, deals)
+    return _resettled(rounds, chunk, deals)
+
+
+def differences(**where: Any) -> Iterator[Difference]:
+    """The differences :func:`resettle` found, table by table (``where``: its arguments)."""
+    for table in resettle(**where).values():
+        yield from table.differences
+
+
+def _settled_rounds(
+    *,
+    venue_id: int | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    shift_id: int | None = None,
+    table_id: int | None = None,
+) -> Any:
     rounds = Round.objects.filter(status=RoundStatus.SETTLED)
     if venue_id is not None:
         rounds = rounds.filter(session__table__venue_id=venue_id)
@@ -142,6 +204,31 @@ def resettle(
         rounds = rounds.filter(session__shift__gaming_date__lte=date_to)
     if shift_id is not None:
         rounds = rounds.filter(session__shift_id=shift_id)
+    if table_id is not None:
+        rounds = rounds.filter(session__table_id=table_id)
+    return rounds
+
+
+def _resettled(rounds: Any, chunk: int, deals: DealWatch | None) -> dict[int, TableResettled]:
+    """The rounds settled again in this process, per table in the order met."""
+    with _fewer_collections():
+        return _resettled_here(rounds, chunk, deals)
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """The cyclic garbage collector run less often while rounds are settled again: a pass
+    makes millions of short-lived tuples and dicts and next to no cycles, and collecting
+    after every 700 of them took 8% of it. The thresholds are set back after."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _resettled_here(rounds: Any, chunk: int, deals: DealWatch | None) -> dict[int, TableResettled]:
     tables: dict[int, TableResettled] = {}
     rules: dict[tuple[str, int], Any] = {}
     for row, boxes, entries in _chunks(rounds, chunk):
@@ -169,10 +256,76 @@ def resettle(
     return tables
 
 
-def differences(**where: Any) -> Iterator[Difference]:
-    """The differences :func:`resettle` found, table by table (``where``: its arguments)."""
-    for table in resettle(**where).values():
-        yield from table.differences
+def _may_fork(alias: str) -> bool:
+    """Whether worker processes may be forked to read what this process would: not inside
+    a transaction (what it wrote is not theirs to see), not from a daemonic process (which
+    may have no children), and only where a process can be forked."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+        and not connections[alias].in_atomic_block
+        and not any(connection.in_atomic_block for connection in connections.all())
+    )
+
+
+def _in_workers(
+    where: dict[str, Any],
+    tables: list[tuple[int, int, int]],
+    workers: int,
+    chunk: int,
+    deals: DealWatch | None,
+) -> dict[int, TableResettled]:
+    """The tables (``(key, first round, rounds)``, in the order of their first rounds) settled
+    again by ``workers`` forked processes, a table at a time, the largest first; merged in
+    the tables' order, as one process gives them."""
+    # Nothing open crosses the fork: each worker connects on its own (this process again
+    # when it next reads).
+    connections.close_all()
+    largest_first = sorted(tables, key=lambda table: (-table[2], table[1]))
+    done: dict[int, tuple[TableResettled, Any]] = {}
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_started,
+    ) as pool:
+        futures = [
+            pool.submit(_table_resettled, where, table[0], chunk, deals is not None)
+            for table in largest_first
+        ]
+        try:
+            for future in futures:
+                table_id, resettled, watched = future.result()
+                done[table_id] = (resettled, watched)
+        except BaseException:
+            pool.shutdown(cancel_futures=True)  # the tables not begun are not settled
+            raise
+    found: dict[int, TableResettled] = {}
+    for table_id, _first, _rounds in tables:
+        resettled, watched = done[table_id]
+        if resettled is not None:
+            found[table_id] = resettled
+        if deals is not None:
+            deals.merge(watched)
+    return found
+
+
+def _worker_started() -> None:
+    """A worker's start: the connections it inherited were closed before the fork; it opens
+    its own on its first read (the same settings, so the same database)."""
+    for connection in connections.all(initialized_only=True):
+        connection.connection = None  # never the parent's socket, and nothing to close
+    # Its own connections are closed when it ends (not dropped for the server to log).
+    multiprocessing.util.Finalize(None, connections.close_all, exitpriority=0)
+
+
+def _table_resettled(
+    where: dict[str, Any], table_id: int, chunk: int, watch: bool
+) -> tuple[int, TableResettled | None, Any]:
+    """One table's rounds of the period settled again (in a worker), with its deals' figures
+    when ``watch``."""
+    deals = DealWatch() if watch else None
+    tables = _resettled(_settled_rounds(**where, table_id=table_id), chunk, deals)
+    return table_id, tables.get(table_id), deals.figures() if deals is not None else None
 
 
 #: A box as read: (position, player, cards, quit, evaluation, [bet rows]).
@@ -182,6 +335,8 @@ _BoxRead = tuple[int, int | None, str, bool, Any, list[tuple[Any, ...]]]
 def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any], list[Any]]]:
     """Each round's row with its boxes (their bets in them) and its ledger entries (box
     and bet named by position and bet type), a chunk of rounds at a time, by key."""
+    connection = connections[rounds.db]
+    declaring: dict[str, bool] = {}  # per game: whether its adapter reads a declaration
     last = 0
     while True:
         rows = list(rounds.filter(pk__gt=last).order_by("pk").values_list(*_ROUND)[:chunk])
@@ -189,28 +344,76 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
             return
         last = rows[-1][0]
         ids = [row[0] for row in rows]
+        for row in rows:
+            if row[6] not in declaring:
+                declaring[row[6]] = _declares(games.get(row[6]))
         boxes: dict[int, list[Any]] = {pk: [] for pk in ids}
         by_box: dict[int, list[tuple[Any, ...]]] = {}
         position_of: dict[int, int] = {}
-        for pk, round_id, position, player_id, cards, quit_, evaluation in (
-            Box.objects.filter(round_id__in=ids).order_by("pk").values_list(*_BOX)
+        for pk, round_id, position, player_id, cards, quit_, evaluation in _read(
+            connection, Box, _BOX, "round", ids, order=True
         ):
             bets = by_box[pk] = []
             position_of[pk] = position
             boxes[round_id].append((position, player_id, cards, quit_, evaluation, bets))
         bet_type_of: dict[int, str] = {}
-        for bet in Bet.objects.filter(box__round_id__in=ids).order_by("pk").values_list(*_BET):
+        for bet in _read(
+            connection, Bet, _BET, "box", list(by_box), order=True, where={"box__round__in": ids}
+        ):
             by_box[bet[0]].append(bet[2:])
             bet_type_of[bet[1]] = bet[2]
         entries: dict[int, list[Any]] = {pk: [] for pk in ids}
-        for round_id, box_id, bet_id, account, kind, amount in LedgerEntry.objects.filter(
-            round_id__in=ids
-        ).values_list(*_ENTRY):
+        for round_id, box_id, bet_id, account, kind, amount in _read(
+            connection, LedgerEntry, _ENTRY, "round", ids, order=False
+        ):
             entries[round_id].append(
                 (account, kind, position_of.get(box_id), bet_type_of.get(bet_id), amount)
             )
         for row in rows:
-            yield row, boxes[row[0]], entries[row[0]]
+            read = boxes[row[0]]
+            if declaring[row[6]]:  # the evaluation as its field reads it (JSON text here)
+                read = [(*box[:4], _json(box[4]), box[5]) for box in read]
+            yield row, read, entries[row[0]]
+
+
+def _read(
+    connection: Any,
+    model: Any,
+    names: Sequence[str],
+    key: str,
+    keys: list[int],
+    *,
+    order: bool,
+    where: dict[str, Any] | None = None,
+) -> list[tuple[Any, ...]]:
+    """The fields ``names`` of the rows of ``model`` whose ``key`` is one of ``keys`` (by
+    key when ``order``): on PostgreSQL a plain SELECT with the keys as one array; elsewhere
+    (SQLite, ``make run``) the queryset, filtered by ``where`` if given (fewer parameters)."""
+    if connection.vendor != "postgresql":
+        rows = model._base_manager.using(connection.alias).filter(**(where or {f"{key}__in": keys}))
+        return list((rows.order_by("pk") if order else rows).values_list(*names))
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in names)
+    sql = (
+        f"SELECT {columns} FROM {quote(meta.db_table)} "  # noqa: S608 (names, not input)
+        f"WHERE {quote(meta.get_field(key).column)} = ANY(%s)"
+    )
+    if order:
+        sql += f" ORDER BY {quote(meta.pk.column)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [keys])
+        return cursor.fetchall()
+
+
+def _declares(adapter: games.GameAdapter) -> bool:
+    """Whether the game reads what a player declared from a box's evaluation (its adapter
+    has its own ``declared_of``; the default gives None whatever it is shown)."""
+    return type(adapter).declared_of is not games.GameAdapter.declared_of
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def compare_round(
@@ -223,6 +426,7 @@ def compare_round(
         figures = (position, bet_type or "", name, _shown(recorded), _shown(again))
         return Difference(row[0], row[1], row[2], row[4], row[5], *figures)
 
+    declares = _declares(adapter)
     inputs = [
         BoxInput(
             position=position,
@@ -231,7 +435,7 @@ def compare_round(
             deposits={bet[0]: bet[2] for bet in bets if bet[2] is not None},
             player_id=player_id,
             quit=quit_,
-            declared=adapter.declared_of(evaluation),
+            declared=adapter.declared_of(evaluation) if declares else None,
         )
         for position, player_id, cards, quit_, evaluation, bets in boxes
     ]
@@ -239,9 +443,18 @@ def compare_round(
         result = adapter.evaluate_round(rules=rules, dealer_cards=row[8], boxes=inputs)
     except (InvalidInput, ValueError) as error:
         return [diff(None, "", "settlement", "settled", str(error))]
-    found = []
     recorded = {(box[0], bet[0]): bet for box in boxes for bet in box[5]}
     again = {(box.position, bet.bet_type): bet for box in result.boxes for bet in box.bets}
+    house_net = result.house_net
+    kept_lines, made_lines = _sums(entries), _sums(_lines(adapter, result, recorded))
+    if (
+        row[9] == house_net
+        and kept_lines == made_lines
+        and recorded.keys() == again.keys()
+        and all(bet[3:] == _FIGURES(again[key]) for key, bet in recorded.items())
+    ):
+        return []  # as recorded (nearly every round): nothing to name
+    found = []
     for position, bet_type in sorted(recorded.keys() | again.keys()):
         kept, made = recorded.get((position, bet_type)), again.get((position, bet_type))
         if kept is None or made is None:
@@ -250,9 +463,8 @@ def compare_round(
         for index, name in enumerate(BET_FIELDS, start=3):
             if kept[index] != getattr(made, name):
                 found.append(diff(position, bet_type, name, kept[index], getattr(made, name)))
-    if row[9] != result.house_net:
-        found.append(diff(None, "", "house_net", row[9], result.house_net))
-    kept_lines, made_lines = _sums(entries), _sums(_lines(adapter, result, recorded))
+    if row[9] != house_net:
+        found.append(diff(None, "", "house_net", row[9], house_net))
     for key in sorted(kept_lines.keys() | made_lines.keys(), key=str):
         if kept_lines.get(key) != made_lines.get(key):
             account, kind, position, bet_type = key
@@ -266,18 +478,34 @@ def _lines(
 ) -> Iterator[tuple[str, str, int | None, str | None, Decimal]]:
     """The ledger lines settling posts for ``result``, named as its entries are: a line's
     bet only when the box has that bet (``casino.floor.services.rounds.round_settle_written``)."""
+    text = _TEXTS.get
     for line in adapter.ledger_lines(result):
         position = line.position or None
         bet_type = line.bet_type if (line.position, line.bet_type) in bets else None
-        yield str(line.account), str(line.kind), position, bet_type, line.amount
+        account = text(line.account) or _text(line.account)
+        yield account, text(line.kind) or _text(line.kind), position, bet_type, line.amount
 
 
 def _sums(lines: Iterable[tuple[str, str, int | None, str | None, Decimal]]) -> dict[Any, Any]:
     """Amounts summed per account, kind, box and bet (zero sums left out)."""
-    sums: Counter[Any] = Counter()
+    sums: dict[Any, Any] = {}
     for account, kind, position, bet_type, amount in lines:
-        sums[(account, kind, position, bet_type)] += amount
+        key = (account, kind, position, bet_type)
+        sums[key] = sums.get(key, 0) + amount
     return {key: total for key, total in sums.items() if total}
+
+
+#: An account's or an entry kind's text (a choice is its own text: a str).
+_TEXTS: dict[str, str] = {}
+
+
+def _text(choice: str) -> str:
+    text = _TEXTS.get(choice)
+    if text is None:
+        text = str(choice)
+        if len(_TEXTS) < 256:  # the accounts and kinds there are
+            _TEXTS[choice] = text
+    return text
 
 
 def _shown(value: Any) -> str:

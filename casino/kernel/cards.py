@@ -92,7 +92,8 @@ class Card:
     - ``strength``: 0..51 in the point count's card order, larger is stronger (AD = 0,
       KS = 51);
     - ``index``: 0..51, the card's position in :data:`DECK` (AS, AH, AC, AD, 2S, ..., KD);
-    - ``mask``: ``1 << index``, so a set of cards is an ``int``.
+    - ``mask``: ``1 << index``, so a set of cards is an ``int``;
+    - ``text``: the canonical text (``str(card)``), made once.
 
     >>> Card("T", "S")
     Card('TS')
@@ -110,6 +111,7 @@ class Card:
     strength: int = field(repr=False, compare=False)
     index: int = field(repr=False, compare=False)
     mask: int = field(repr=False, compare=False)
+    text: str = field(repr=False, compare=False)
 
     def __new__(cls, rank: Rank | str, suit: Suit | str) -> Card:
         try:
@@ -130,6 +132,7 @@ class Card:
             setter(card, "strength", rank_order * 4 + (3 - suit_order))
             setter(card, "index", index)
             setter(card, "mask", 1 << index)
+            setter(card, "text", rank_.value + suit_.value)
             _CARDS[key] = card
         return card
 
@@ -137,7 +140,7 @@ class Card:
         return self.index
 
     def __str__(self) -> str:
-        return self.rank.value + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card('{self}')"
@@ -228,10 +231,13 @@ def parse_cards(cards: str | Iterable[Card | str], count: int | None = None) -> 
     ValueError: expected 5 cards, got 4
     """
     if isinstance(cards, str):
-        tokens: Iterable[Card | str] = [t for t in _SEPARATORS.split(cards) if t]
+        # Canonical text (what every record holds) is a look-up a card; anything else is
+        # read by parse_card, which names what is wrong.
+        tokens = cards.split() if "," not in cards else [t for t in _SEPARATORS.split(cards) if t]
+        known = _BY_TEXT.get
+        parsed = tuple([known(token) or parse_card(token) for token in tokens])
     else:
-        tokens = cards
-    parsed = tuple(parse_card(token) for token in tokens)  # type: ignore[arg-type]
+        parsed = tuple([parse_card(token) for token in cards])  # type: ignore[arg-type]
     return check_hand(parsed, count)
 
 
@@ -247,7 +253,7 @@ def check_hand(cards: tuple[Card, ...], count: int | None = None) -> tuple[Card,
     ...
     ValueError: '2S' appears 3 times
     """
-    if len(set(cards)) != len(cards):
+    if len({card.index for card in cards}) != len(cards):
         card, times = Counter(cards).most_common(1)[0]
         how_often = "twice" if times == 2 else f"{times} times"
         raise ValueError(f"'{card}' appears {how_often}")
@@ -272,9 +278,17 @@ def check_distinct(hands: Mapping[str, Iterable[Card]] | Iterable[Iterable[Card]
     ValueError: 'KS' is in both hand 1 and hand 2
     """
     if isinstance(hands, Mapping):
-        labelled = list(hands.items())
+        labelled = [(label, tuple(cards)) for label, cards in hands.items()]
     else:
-        labelled = [(f"hand {n}", cards) for n, cards in enumerate(hands, start=1)]
+        labelled = [(f"hand {n}", tuple(cards)) for n, cards in enumerate(hands, start=1)]
+    # Distinct cards' masks sum to a number with a bit for each; a card twice carries.
+    try:
+        masks = [card.mask for _label, cards in labelled for card in cards]
+    except AttributeError:
+        pass  # not cards: read one by one below
+    else:
+        if sum(masks).bit_count() == len(masks):
+            return
     seen: dict[Card, str] = {}
     for label, cards in labelled:
         for card in cards:
@@ -293,4 +307,4 @@ def format_cards(cards: Iterable[Card]) -> str:
     >>> format_cards(parse_cards("ks qh 10d 3c 7♠"))
     'KS QH TD 3C 7S'
     """
-    return " ".join(str(card) for card in cards)
+    return " ".join([card.text for card in cards])

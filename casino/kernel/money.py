@@ -17,9 +17,9 @@ from decimal import (
     ROUND_CEILING,
     ROUND_FLOOR,
     ROUND_HALF_UP,
+    Context,
     Decimal,
     InvalidOperation,
-    localcontext,
 )
 from enum import StrEnum
 from typing import Any
@@ -119,13 +119,19 @@ def round_to_unit(amount: Decimal, unit: Decimal, mode: Rounding | str) -> Decim
     """
     if unit <= 0:
         raise ValueError(f"the rounding unit must be positive, got {unit}")
-    mode = rounding_mode(mode)
-    rounding = ROUNDING_CONSTANTS[mode]
-    with localcontext() as context:
-        context.prec = 60
-        if mode is Rounding.NONE:
-            return amount.quantize(CENT, rounding=rounding)
-        return (amount / unit).to_integral_value(rounding=rounding) * unit
+    rounding = ROUNDING_CONSTANTS.get(mode)  # a Rounding, or its name (a Rounding is a str)
+    if rounding is None:
+        rounding = ROUNDING_CONSTANTS[rounding_mode(mode)]
+    if mode == Rounding.NONE:
+        return amount.quantize(CENT, rounding=rounding, context=_WIDE)
+    return _WIDE.multiply(
+        _WIDE.divide(amount, unit).to_integral_value(rounding=rounding, context=_WIDE), unit
+    )
+
+
+#: The context money is rounded in: 60 significant digits (the default context's other
+#: settings), whatever the thread's own context says.
+_WIDE = Context(prec=60)
 
 
 def round_up(amount: Decimal, unit: Decimal) -> Decimal:

@@ -29,6 +29,7 @@ from niuniu.engine.settle import (
     SettlementError,
     deposit_multiple,
     settle_box,
+    settle_hands,
 )
 
 __all__ = [
@@ -56,5 +57,6 @@ __all__ = [
     "presets",
     "satisfies",
     "settle_box",
+    "settle_hands",
     "winning_line",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import IntEnum, StrEnum
+from functools import cached_property
 from types import MappingProxyType
 
 from casino.kernel.money import Rounding, rounding_mode
@@ -166,7 +167,7 @@ class Ruleset:
             MappingProxyType({b: basis for b, basis in bases.items() if basis is not b}),
         )
 
-    @property
+    @cached_property  # read for every box settled; a snapshot never changes
     def bet_types(self) -> tuple[BetType, ...]:
         """The bet types this ruleset offers, in the order the table shows them."""
         offered = [b for b in PAYTABLE_BET_TYPES if b in self.paytable]

@@ -2,6 +2,10 @@
 
 Amounts are signed from the player's point of view: a win is positive, a loss negative.
 The house's side of every line is the opposite amount, so a box always sums to zero.
+
+Long because a box is settled on one page, in the order it runs: the checks of its stakes,
+hands and deposits, then its lines, with their doctests; both ways in (``settle_box`` from
+cards, ``settle_hands`` from hands a round evaluated once) share every step.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from casino.kernel.cards import Card, check_distinct, parse_cards
+from casino.kernel.cards import Card, check_distinct
 from casino.kernel.money import is_multiple, round_to_unit, to_decimal
 from niuniu.engine.bonus import winning_line
 from niuniu.engine.hands import Hand, compare, evaluate
@@ -54,7 +58,7 @@ class SettlementError(ValueError):
         self.params = dict(params or {})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # made by _line (no slots: filled in through its __dict__)
 class BetLine:
     """How one bet settled.
 
@@ -83,7 +87,7 @@ class BetLine:
         return self.commission - self.gross
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: made as _line makes a BetLine
 class BoxSettlement:
     """One box settled against the dealer; ``lines`` in settlement order (bonus first)."""
 
@@ -188,10 +192,45 @@ def settle_box(
     placed = _check_stakes(stakes, rules)
     player = _hand(player_cards, rules, "player_cards")
     dealer = _hand(dealer_cards, rules, "dealer_cards")
-    try:
-        check_distinct({"the player's hand": player.cards, "the dealer's hand": dealer.cards})
-    except ValueError as error:
-        raise SettlementError(str(error), field="cards") from None
+    return _settled(player, dealer, placed, rules, deposits)
+
+
+def settle_hands(
+    player: Hand,
+    dealer: Hand,
+    stakes: Mapping[BetType | str, Decimal | int | str],
+    rules: Ruleset,
+    *,
+    deposits: Mapping[BetType | str, Decimal | int | str] | None = None,
+) -> BoxSettlement:
+    """:func:`settle_box` for hands already evaluated under ``rules`` (``evaluate``): a
+    round's dealer hand is evaluated once for all its boxes. The same checks (the stakes,
+    no card in both hands, the deposits) and the same settlement.
+
+    >>> from niuniu.engine import presets
+    >>> rules = presets.get("vn-kr-004")
+    >>> player, dealer = evaluate("KS QS 5H 4H TC", rules), evaluate("JS QH JD AC 7H", rules)
+    >>> settle_hands(player, dealer, {"single": Decimal("100")}, rules).total_net
+    Decimal('95')
+    """
+    return _settled(player, dealer, _check_stakes(stakes, rules), rules, deposits)
+
+
+def _settled(
+    player: Hand,
+    dealer: Hand,
+    placed: dict[BetType, Decimal],
+    rules: Ruleset,
+    deposits: Mapping[BetType | str, Decimal | int | str] | None,
+) -> BoxSettlement:
+    # Distinct cards' masks (a bit each) neither overlap nor carry when summed.
+    mine, theirs = player.cards, dealer.cards
+    held, dealt = sum([card.mask for card in mine]), sum([card.mask for card in theirs])
+    if held & dealt or (held | dealt).bit_count() != len(mine) + len(theirs):
+        try:
+            check_distinct({"the player's hand": mine, "the dealer's hand": theirs})
+        except ValueError as error:
+            raise SettlementError(str(error), field="cards") from None
     required = _deposits_required(placed, rules)
     if deposits is not None:
         _check_deposits(deposits, placed, required)
@@ -209,7 +248,11 @@ def settle_box(
             lines.append(_won(bet_type, stake, player.category, required[bet_type], rules))
         else:
             lines.append(_lost(bet_type, stake, dealer.category, required[bet_type], rules))
-    return BoxSettlement(player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines))
+    settled = _new(BoxSettlement)
+    settled.__dict__.update(
+        player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines)
+    )
+    return settled
 
 
 def _won(
@@ -219,17 +262,10 @@ def _won(
     row = _row(rules, bet_type, category)
     gross = stake * row.win_odds
     commission = commission_on(gross, row, rules)
-    return BetLine(
-        bet_type=bet_type,
-        stake=stake,
-        outcome="win",
-        category=category,
-        odds=row.win_odds,
-        gross=gross,
-        commission=commission,
-        net=gross - commission,
-        deposit_required=deposit_required,
-    )
+    return _line(
+        bet_type, stake, "win", category, row.win_odds, gross, commission, gross - commission,
+        deposit_required,
+    )  # fmt: skip
 
 
 def _lost(
@@ -239,17 +275,43 @@ def _lost(
     ``category``."""
     row = _row(rules, bet_type, category)
     loss = -stake * row.loss_multiple
-    return BetLine(
+    return _line(
+        bet_type, stake, "lose", category, row.loss_multiple, loss, _ZERO, loss, deposit_required
+    )
+
+
+_new = object.__new__
+
+
+def _line(
+    bet_type: BetType,
+    stake: Decimal,
+    outcome: Outcome,
+    category: Category,
+    odds: Decimal,
+    gross: Decimal,
+    commission: Decimal,
+    net: Decimal,
+    deposit_required: Decimal,
+    bonus_line: BonusLine | None = None,
+) -> BetLine:
+    """``BetLine(...)`` filled in through its ``__dict__``: the frozen dataclass ``__init__``
+    (one ``object.__setattr__`` a field) was the slowest part of settling a box (as
+    ``evaluate`` makes a ``Hand``). The fields are exactly those of ``BetLine``."""
+    line = _new(BetLine)
+    line.__dict__.update(
         bet_type=bet_type,
         stake=stake,
-        outcome="lose",
+        outcome=outcome,
         category=category,
-        odds=row.loss_multiple,
-        gross=loss,
-        commission=_ZERO,
-        net=loss,
+        odds=odds,
+        gross=gross,
+        commission=commission,
+        net=net,
         deposit_required=deposit_required,
+        bonus_line=bonus_line,
     )
+    return line
 
 
 def commission_on(gross: Decimal, row: PaytableRow, rules: Ruleset) -> Decimal:
@@ -332,7 +394,14 @@ def _settle_bonus(
     )
 
 
+#: Each bet type by its name (a ``BetType`` is its own name: a str).
+_BET_TYPES: dict[str, BetType] = {bet_type.value: bet_type for bet_type in BetType}
+
+
 def _bet_type(name: BetType | str) -> BetType:
+    known = _BET_TYPES.get(name) if isinstance(name, str) else None
+    if known is not None:
+        return known
     try:
         return BetType(name)
     except ValueError:
@@ -403,10 +472,11 @@ def _check_stakes(
 
 
 def _hand(cards: Iterable[Card] | str, rules: Ruleset, field: str) -> Hand:
-    whose = "player's" if field == "player_cards" else "dealer's"
     try:
-        return evaluate(parse_cards(cards, count=5), rules)
+        # evaluate reads text and checks the cards as parse_cards(cards, count=5) does
+        return evaluate(cards, rules)
     except (TypeError, ValueError) as error:
+        whose = "player's" if field == "player_cards" else "dealer's"
         raise SettlementError(f"the {whose} hand: {error}", field=field) from None
 
 

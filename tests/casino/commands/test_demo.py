@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import authenticate
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 from casino.audit.models import AuditEvent, audit_action_choices
@@ -15,6 +15,7 @@ from casino.cage.models import Slip
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
 from casino.floor.models import Round, TableSession
+from casino.floor.models.tallies import BetTally
 from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.ledger.models import Drop, LedgerEntry
@@ -25,6 +26,7 @@ from casino.rulesets.models import VersionStatus
 from casino.rulesets.selectors import version_in_force
 from casino.staff.roles import ROLES, roles_of
 from casino.venues.models import Shift, Table, Venue
+from niuniu.demo import ALTERED_ROUND
 from niuniu.models import NiuNiuRulesetVersion
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +55,7 @@ def test_the_demo_keeps_the_services_logs_back_and_names_its_port(caplog):
 
 def test_demo_builds_a_floor_that_reconciles(settings):
     settings.MAUBINH_HOUSE_TAKE_DEALS = 3
+    altered_bets = []
     out = io.StringIO()
     call_command("demo", "--rounds", "6", stdout=out)
     call_command("demo", "--rounds", "6", stdout=io.StringIO())  # a second run changes nothing
@@ -82,6 +85,20 @@ def test_demo_builds_a_floor_that_reconciles(settings):
             venue=venue, alert=True, test="deal_repeat", table__code="NN3"
         )
         assert any(cell["key"] == "#60 = #20" for cell in repeat.cells)
+        # and one bet of its 40th round, altered in the database after settlement, is the
+        # one re-settlement alert: that round settled again from its record pays otherwise
+        (resettled,) = IntegrityResult.objects.filter(venue=venue, alert=True, test="resettlement")
+        altered = Round.objects.get(
+            session__table=resettled.table, session__table__code="NN3", number=ALTERED_ROUND
+        )
+        assert resettled.evidence["rounds_differing"] == 1
+        found = resettled.evidence["differences"]
+        assert {d["round"] for d in found} == {altered.pk}
+        assert {d["field"] for d in found} == {"outcome", "net"}
+        (position,) = {d["position"] for d in found}
+        (bet_type,) = {d["bet_type"] for d in found}
+        altered_bets.append((altered, position, bet_type))
+        assert FluctuationInvestigation.objects.filter(integrity_result=resettled).exists()
         niuniu_open = TableSession.objects.filter(
             table__venue=venue, table__game="niuniu", status="open"
         )
@@ -136,7 +153,27 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     assert {s.name for s in Shift.objects.filter(venue=hanoi)} <= {"Ca sáng", "Ca chiều", "Ca đêm"}
     assert {s.name for s in Shift.objects.filter(venue=venues["seoul"])} == {"종일"}
     assert {s.name for s in Shift.objects.filter(venue=venues["macau"])} == {"Turno único"}
-    assert tally_differences() == []  # the reports' tallies hold every settled round
+    # The reports' tallies hold every settled round as it was settled: only the tallies of
+    # the altered bets (one a venue) disagree with the bets now stored, ...
+    altered_tallies = set()
+    for round_, position, bet_type in altered_bets:
+        box = round_.boxes.get(position=position)
+        altered_tallies |= set(
+            BetTally.objects.filter(
+                session_id=round_.session_id, bet_type=bet_type, player_id=box.player_id
+            ).values_list("pk", flat=True)
+        )
+    problems = tally_differences()
+    assert len(altered_bets) == 3 and problems
+    assert {int(re.match(r"bet tally (\d+): ", p)[1]) for p in problems} <= altered_tallies
+    # ... the ledger, never altered, balances, and settling every round again names them.
+    call_command("audit_ledger", stdout=io.StringIO(), stderr=io.StringIO())
+    audit = io.StringIO()
+    with pytest.raises(CommandError, match="6 problem"):  # each bet's outcome and net
+        call_command("audit_ledger", "--resettle", stdout=audit, stderr=audit)
+    for round_, position, bet_type in altered_bets:
+        assert f"round {round_.pk} (number {ALTERED_ROUND} at NN3" in audit.getvalue()
+        assert f"box {position} {bet_type} net recorded" in audit.getvalue()
     # at Hà Nội's first open table the relief dealer took over from the dealer
     relieved = Round.objects.filter(dealer__username="relief", status="settled")
     assert relieved.count() == 2

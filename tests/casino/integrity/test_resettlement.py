@@ -19,10 +19,13 @@ from casino.floor.models import Bet, RoundStatus
 from casino.floor.services.rounds import round_create_written, round_settle_written
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
+from casino.integrity import resettlement
+from casino.integrity.deals import DealWatch
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.resettlement import resettle
 from casino.integrity.runs import integrity_run
 from casino.simulation import play
+from tests.factories import niuniu_table
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +146,64 @@ def test_a_mau_binh_declaration_is_read_back_from_the_record(floor, settings):
     table_resettled = resettle(venue_id=floor.venue.pk)[table.pk]
     # Undeclared (its rows play: 60 chi) and declared (18 chi) both settle as recorded.
     assert table_resettled.rounds == 2 and table_resettled.differences == []
+
+
+def test_inside_a_transaction_the_tables_are_settled_again_in_this_process(
+    floor, played, monkeypatch
+):
+    """A test's rows are its transaction's: no worker could see them, so none is forked."""
+    monkeypatch.setattr(resettlement, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(resettlement, "_in_workers", None)  # would fail if called
+    assert resettle(venue_id=floor.venue.pk, workers=2)[floor.table.pk].rounds == ROUNDS
+
+
+def outcome_figures(deals):
+    return [
+        (o.group.key, o.test, o.n, o.p_value, o.cells, sorted(o.group.sessions))
+        for o in deals.outcomes()
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_worker_processes_give_what_one_process_gives(floor, monkeypatch):
+    """Three tables split between two forked workers, which read the same (test) database:
+    the same tables in the same order, the same differences and the same deals' figures."""
+    monkeypatch.setattr(resettlement, "PARALLEL_FROM", 0)
+    tables = [
+        floor.table,
+        niuniu_table(floor.venue, code="NN2"),
+        niuniu_table(floor.venue, code="NN3"),
+    ]
+    for seed, (table, rounds) in enumerate(zip(tables, (5, 3, 4), strict=True)):
+        session = session_open(
+            table=table,
+            counted_by=floor.dealer,
+            confirmed_by=floor.supervisor,
+            opening_chips={"100000": 50},
+        )
+        play(session=session, rounds=rounds, dealer=floor.dealer, seed=seed)
+        if table.code == "NN2":
+            round_, bet = tamper(session)
+    forked = []
+    in_workers = resettlement._in_workers
+    monkeypatch.setattr(
+        resettlement, "_in_workers", lambda *args: forked.append(args[2]) or in_workers(*args)
+    )
+    found = {}
+    for workers in (1, 2):
+        deals = DealWatch()
+        resettled = resettle(venue_id=floor.venue.pk, workers=workers, deals=deals)
+        found[workers] = (
+            [
+                (t.table_id, t.rounds, t.sessions, t.rounds_differing, t.differences)
+                for t in resettled.values()
+            ],
+            outcome_figures(deals),
+        )
+    assert forked == [2]  # the second pass only, with two workers
+    assert found[2] == found[1]
+    assert [row[0] for row in found[2][0]] == [table.pk for table in tables]
+    (differing,) = [row for row in found[2][0] if row[3]]
+    assert differing[0] == tables[1].pk
+    assert {d.round_id for d in differing[4]} == {round_.pk}
+    assert {(d.position, d.bet_type) for d in differing[4]} == {(bet.box.position, bet.bet_type)}
