@@ -26,7 +26,6 @@ PENDING = {
     "casino/floor/console/floor_selectors.py",
     "casino/floor/console/selectors.py",
     "casino/exports.py",
-    "casino/games.py",
     "casino/reports/listings.py",
     "casino/reports/outputs.py",
     "casino/reports/periods.py",
