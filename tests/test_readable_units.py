@@ -31,7 +31,6 @@ PENDING = {
     "casino/cage/services/cash.py",
     "casino/venues/services/gaming_days.py",
     "casino/floor/services/rounds.py",
-    "casino/floor/services/sessions.py",
     "casino/simulation/bulk.py",
 }
 
