@@ -31,7 +31,6 @@ PENDING = {
     "casino/cage/services/cash.py",
     "casino/venues/services/gaming_days.py",
     "casino/floor/services/rounds.py",
-    "casino/simulation/bulk.py",
 }
 
 # A file a docstring cites: a path from one of the repository's top folders to a name with an
