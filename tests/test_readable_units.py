@@ -29,7 +29,6 @@ PENDING = {
     "casino/reports/periods.py",
     "casino/reports/views.py",
     "casino/cage/services/cash.py",
-    "casino/venues/services/gaming_days.py",
     "casino/floor/services/rounds.py",
 }
 

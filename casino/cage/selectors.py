@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from casino.cage.models import CashAlert, CashInstrument, CashThresholds, CashTransaction
 from casino.venues.models import Venue
-from casino.venues.services.gaming_days import local_instant, parse_time
+from casino.venues.plans import parse_time
+from casino.venues.services.gaming_days import local_instant
 
 #: The most gaming days one report covers.
 MAX_REPORT_DAYS = 92
