@@ -1,7 +1,7 @@
 """What the screens read of the players' cash: buy-ins and cash-outs at the tables, and the
 cash transaction records (the log and the report candidates) made of them.
 
-The rule is ``casino.cage.services.cash``'s: only the cash instrument counts; per player and
+The rule is ``casino.cage.services.thresholds``': only the cash instrument counts; per player and
 gaming day the cash in (buy-ins) and the cash out (cash-outs) are added up apart, across
 all tables, voids left out. A day is judged by the thresholds in force when it ended (for
 the day under way, those in force now).

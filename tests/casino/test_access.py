@@ -42,8 +42,9 @@ from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
 from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
-from casino.cage.services.cash import cash_record, thresholds_propose
+from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import slip_request
+from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close, session_figures

@@ -277,7 +277,7 @@ def alerts_of(
     """What a supervisor should look at on an open table, most urgent first:
 
     - ``cash_reported``: a buy-in or cash-out reached the venue's reporting threshold
-      (``casino.cage.services.cash.threshold_crossing``), as the dealer was told;
+      (``casino.cage.services.thresholds.threshold_crossing``), as the dealer was told;
     - ``void_pending``: a round's void waits for a supervisor's approval;
     - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
     - ``opening_discrepancy``: the opener differed from the table's last closing count and

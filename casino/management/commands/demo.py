@@ -17,7 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import games
-from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
+from casino.cage.services.cash import cash_record
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.floor.models import TableSession
