@@ -49,8 +49,9 @@ from casino.count.models import DropBox
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.limits import limit_change_schedule
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import drop_record, session_open, shift_current
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync
