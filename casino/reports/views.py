@@ -27,9 +27,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, push_url
 
-from casino import exports
+from casino import export_views, exports
 from casino.cage import selectors as cash_selectors
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view
+from casino.export_views import export_view
+from casino.exports import Column, Export, Kind, Sheet, csv_response
 from casino.floor.console.access import use_venue_language
 from casino.floor.console.readers import dates_asked, reader_check, render_at_venue, venue_asked
 from casino.integrity import selectors as investigation_selectors
@@ -248,7 +249,7 @@ def report_download(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     venue_language = report.venue.language or settings.LANGUAGE_CODE
     figures = report.figures or {}
     built_in = figures.get("shift", {}).get("language") or venue_language
-    language = exports.file_language(request, venue_language, filed=True)
+    language = export_views.file_language(request, venue_language, filed=True)
     if language != built_in and figures:
         # the stored files are the filed copies, in the language they were built in:
         # another is written now
@@ -494,7 +495,7 @@ PERIOD_KINDS = {
 def period_report_csv(request: HttpRequest) -> HttpResponse:
     """The page's lines, every one of them, as CSV (``casino.exports``)."""
     _venues, venue = venue_asked(request)
-    language = exports.file_language(request, venue.language)
+    language = export_views.file_language(request, venue.language)
     asked = _period_asked(request, venue)
     period = asked["period"]
     figures = periods.period_figures(venue=venue, period=period, dimension=asked["dimension"])

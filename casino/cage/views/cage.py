@@ -33,16 +33,8 @@ from casino.cage.services.slips import (
     slip_void,
 )
 from casino.cage.views.slips import waiting_for
-from casino.exports import (
-    Column,
-    Export,
-    Kind,
-    Sheet,
-    csv_response,
-    export_view,
-    file_language,
-    pdf_bytes,
-)
+from casino.export_views import export_view, file_language
+from casino.exports import Column, Export, Kind, Sheet, csv_response, pdf_bytes
 from casino.floor.console import slip_selectors
 from casino.floor.console.access import console_login_required, page, refusal, use_venue_language
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
