@@ -20,8 +20,8 @@ from casino import export_views, exports
 from casino.exports import Column, Export, Kind, Sheet
 from casino.floor.console.readers import venue_asked
 from casino.kernel.timezones import venue_zone
+from casino.reports.period_views import period_text
 from casino.reports.statistical import StatisticalReport, statistical_report
-from casino.reports.views import _period_text
 from casino.staff.policy import Capability, declare
 from casino.venues.models import Venue
 from casino.venues.services.gaming_days import gaming_date_of
@@ -67,7 +67,7 @@ def _shown(report: StatisticalReport) -> list[dict[str, Any]]:
     venue = report.venue
 
     def cells(line: dict[str, Any]) -> list[str]:
-        return [_period_text(key, how, line.get(key), venue) for key, _h, how in COLUMNS]
+        return [period_text(key, how, line.get(key), venue) for key, _h, how in COLUMNS]
 
     return [
         {
