@@ -71,7 +71,8 @@ def main() -> None:
 
     from casino.compiled import use_compiled
     from casino.floor.models import TableSession
-    from casino.floor.services.rounds import round_create, round_settle
+    from casino.floor.services.rounds import round_create
+    from casino.floor.services.settlement import round_settle
     from niuniu.demo import table_stream
 
     options = settings.DATABASES["default"].get("OPTIONS", {})

@@ -230,7 +230,7 @@ def measure() -> None:
     from django.db.models import Q
 
     from casino.floor.models import BetTally
-    from casino.reports import periods
+    from casino.reports import periods, trends
     from casino.venues.models import Venue
 
     venue = Venue.objects.get(code=VENUE)
@@ -263,7 +263,7 @@ def measure() -> None:
     players_s, players = timed(
         lambda: periods.period_figures(venue=venue, period=period, dimension="player")
     )
-    trend_s, trend = timed(lambda: periods.trend(venue=venue, day=LAST))
+    trend_s, trend = timed(lambda: trends.trend(venue=venue, day=LAST))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     median = statistics.median(times)
     line = total.total
@@ -278,7 +278,7 @@ def measure() -> None:
         f"({line['hold_pct']}%, theoretical {line['theoretical_hold_pct']}%); previous "
         f"{line['previous_house_win']:,}, change {line['house_win_change_pct']}%"
     )
-    assert len(tables.lines) == TABLES and len(trend) == periods.TREND_MONTHS
+    assert len(tables.lines) == TABLES and len(trend) == trends.TREND_MONTHS
     emit("tallies", TALLIES, "rows")
     emit("tallies_read", read, "rows")
     emit("summary_s", round(median, 2), "s", TARGET_S)

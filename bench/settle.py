@@ -41,11 +41,9 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from casino.floor.services.rounds import (
-        round_create_written,
-        round_settle_written,
-    )
+    from casino.floor.services.rounds import round_create_written
     from casino.floor.services.sessions import session_open
+    from casino.floor.services.settlement import round_settle_written
     from casino.staff.roles import DEALER, SUPERVISOR
     from casino.venues.models import Venue
     from niuniu.demo import table_stream
@@ -78,17 +76,17 @@ def main() -> None:
 
     # The reports' tallies (two upserts) timed inside each settle, so their share is
     # measured in the same run as the settles themselves.
-    from casino.floor.services import rounds as rounds_module
+    from casino.floor.services import settlement as settlement_module
 
     tally_ms: list[float] = []
-    tally_settled = rounds_module.tally_settled
+    tally_settled = settlement_module.tally_settled
 
     def tally_timed(round_ids: list[int]) -> None:
         start = time.perf_counter()
         tally_settled(round_ids)
         tally_ms.append((time.perf_counter() - start) * 1000)
 
-    rounds_module.tally_settled = tally_timed
+    settlement_module.tally_settled = tally_timed
 
     def settle_timed(boxes: int, count: int, seed: int) -> tuple[list[float], list[int]]:
         stream = table_stream(session, random.Random(seed), boxes=boxes, side_bet_rate=1.0)

@@ -27,7 +27,8 @@ written by ``csv_bytes`` / ``xlsx_bytes`` or answered by ``csv_response`` /
   copy (a shift report's stored files) is the venue's and any other file follows the
   pages (the reader's pick, else the venue's). ``file_language`` applies it and answers
   the language, which the view hands to the answer (``download``'s ``language``, said
-  as its ``Content-Language``); a marked view whose file says no language fails.
+  as its ``Content-Language``); a marked view whose file says no language fails. The
+  language's rule and the mark are ``casino/export_views.py``'s.
 - **One way out.** A view that answers a file is marked ``@export_view``, and
   tests/casino/test_exports.py requests every marked route with hostile text in every
   field a person writes and fails on a cell a spreadsheet would run; no other module
@@ -44,12 +45,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import StrEnum
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
-from django.conf import settings
-from django.http import HttpRequest, HttpResponse
-from django.utils import translation
+from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
@@ -438,81 +436,3 @@ def report_file(
     if name == "xlsx":
         return xlsx_response(export(found), filename, language=language)
     return download(pdf(found), filename, "application/pdf", language=language)
-
-
-# The views that answer a file
-
-View = TypeVar("View", bound=Callable[..., HttpResponse])
-#: Every view marked ``@export_view`` (module.name): the routes the guard test requests.
-EXPORT_VIEWS: set[str] = set()
-
-
-def export_view(view: View) -> View:
-    """Mark a view as one that answers an export (``functools.wraps`` keeps the mark under
-    other decorators); a file it answers must say its language (``Content-Language``:
-    ``download`` writes the language ``file_language`` answered)."""
-
-    @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        if "attachment" in response.get("Content-Disposition", "") and not response.get(
-            "Content-Language"
-        ):
-            raise RuntimeError(
-                f"{view.__qualname__} answered a file in no language (exports.file_language)"
-            )
-        return response
-
-    answer.export_view = True  # type: ignore[attr-defined]
-    EXPORT_VIEWS.add(f"{view.__module__}.{view.__qualname__}")
-    return answer  # type: ignore[return-value]
-
-
-# The language a file speaks
-
-
-class FileLanguage(StrEnum):
-    """Whose language a link asks a file in (``?lang=``)."""
-
-    VENUE = "venue"
-    READER = "reader"
-
-
-def reader_language(request: HttpRequest) -> str:
-    """The reader's language: the one they picked (the language cookie), else their
-    browser's, else the site's."""
-    return translation.get_language_from_request(request)
-
-
-def file_language(request: HttpRequest, venue_language: str, *, filed: bool = False) -> str:
-    """Put the request in the language its file speaks, and answer it: the reader's when
-    ``?lang=reader``, the venue's when ``?lang=venue``; without either, the venue's for a
-    ``filed`` copy, and for any other file the pages' rule (the reader's pick, else the
-    venue's)."""
-    venue = venue_language or settings.LANGUAGE_CODE
-    asked = request.GET.get("lang")
-    picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-    if asked == FileLanguage.READER:
-        language = reader_language(request)
-    elif asked == FileLanguage.VENUE or filed:
-        language = venue
-    elif picked and translation.check_for_language(picked):
-        language = picked
-    else:
-        language = venue
-    translation.activate(language)
-    request.LANGUAGE_CODE = translation.get_language()
-    return request.LANGUAGE_CODE
-
-
-def file_languages(request: HttpRequest, venue_language: str) -> list[tuple[str, str, str]]:
-    """The languages a page offers its files in: (``lang``, language code, its name in
-    itself), the venue's first, the reader's after it when it is another."""
-    venue = venue_language or settings.LANGUAGE_CODE
-    offered = [(FileLanguage.VENUE.value, venue)]
-    reader = reader_language(request)
-    if translation.get_supported_language_variant(reader) != venue:
-        offered.append((FileLanguage.READER.value, reader))
-    return [
-        (lang, code, translation.get_language_info(code)["name_local"]) for lang, code in offered
-    ]

@@ -7,9 +7,9 @@ the adapter's parts. The adapter is the only way a game plugs in: every hook is 
 methods, with a default here. Adding a game is one new app and its line in
 ``INSTALLED_APPS``.
 
-The module is longer than most on purpose: it is the whole contract a game implements (the
-round's result types, its parts' types and the adapter with every hook's default), read in one
-place the way Saleor's ``BasePlugin`` is.
+Long because it is the whole contract a game implements (the round's result types, its parts'
+types and the adapter with every hook's default), read in one place the way Saleor's
+``BasePlugin`` is.
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ def seed_floor() -> str:
     from decimal import Decimal
 
     from casino.cage.services.slips import slip_request
-    from casino.floor.services.rounds import round_settle, round_void
+    from casino.floor.services.settlement import round_settle
+    from casino.floor.services.voids import round_void
     from casino.simulation import play
     from casino.staff.logins import token_issue
     from casino.staff.roles import MANAGER, SUPERVISOR, grant

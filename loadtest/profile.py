@@ -202,7 +202,7 @@ BUCKETS = {
     ("casino/floor/services/rounds.py", "round_create_written"): (
         "service round_create (check, evaluate, write)"
     ),
-    ("casino/floor/services/rounds.py", "round_settle_written"): (
+    ("casino/floor/services/settlement.py", "round_settle_written"): (
         "service round_settle (evaluate, post)"
     ),
     ("casino/floor/selectors.py", "round_view"): "selector round_view (the answer's round, twice)",

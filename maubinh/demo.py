@@ -12,8 +12,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from casino.floor.models import TableSession
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle_written
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.kernel.money import plain

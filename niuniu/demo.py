@@ -22,8 +22,9 @@ from casino.cage.services.slips import (
 )
 from casino.floor.models import Bet, RoundStatus, TableSession
 from casino.floor.services.closing import session_close, session_figures
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import session_open, shift_current
+from casino.floor.services.settlement import round_settle_written
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.players.models import Player

@@ -19,7 +19,8 @@ from decimal import Decimal as D
 from django.core.management import call_command
 from casino.games import BoxInput
 from casino.floor.models import Round, RoundStatus, TableSession
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.rounds import round_create
 
 call_command("demo", verbosity=0)
 session = TableSession.objects.filter(status="open", table__game="niuniu").first()

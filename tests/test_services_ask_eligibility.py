@@ -46,8 +46,8 @@ NIU_8 = "JS QH JD AC 7H"
 
 #: Services that take a player but let them do nothing, with why they need not ask.
 EXEMPT = {
-    "casino.cage.services.cash.day_total": "reads the cash recorded; records nothing",
-    "casino.cage.services.cash.threshold_crossing": "reads whether cash reaches a threshold; "
+    "casino.cage.services.thresholds.day_total": "reads the cash recorded; records nothing",
+    "casino.cage.services.thresholds.threshold_crossing": "reads whether cash reaches a threshold; "
     "cash_record asks before recording",
     "casino.players.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
     "casino.players.services.identity_of": "reads the player's identity",

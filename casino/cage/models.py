@@ -44,7 +44,7 @@ class CashInstrument(models.TextChoices):
 
 
 class CashLevel(models.TextChoices):
-    """The threshold a transaction's recording reached (``casino.cage.services.cash``)."""
+    """The threshold a transaction's recording reached (``casino.cage.services.thresholds``)."""
 
     LOGGING = "logging", _("Logging threshold")
     REPORTING = "reporting", _("Reporting threshold")

@@ -1,7 +1,7 @@
 """What the screens read of the players' cash: buy-ins and cash-outs at the tables, and the
 cash transaction records (the log and the report candidates) made of them.
 
-The rule is ``casino.cage.services.cash``'s: only the cash instrument counts; per player and
+The rule is ``casino.cage.services.thresholds``': only the cash instrument counts; per player and
 gaming day the cash in (buy-ins) and the cash out (cash-outs) are added up apart, across
 all tables, voids left out. A day is judged by the thresholds in force when it ended (for
 the day under way, those in force now).
@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from casino.cage.models import CashAlert, CashInstrument, CashThresholds, CashTransaction
 from casino.venues.models import Venue
-from casino.venues.services.gaming_days import local_instant, parse_time
+from casino.venues.plans import parse_time
+from casino.venues.services.gaming_days import local_instant
 
 #: The most gaming days one report covers.
 MAX_REPORT_DAYS = 92

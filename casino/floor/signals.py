@@ -1,6 +1,7 @@
 """What a round's settlement tells the apps above the floor, which the floor does not know:
-sent by the round's writer (``casino.floor.services.rounds``) inside its transaction, and
-received synchronously, so what a receiver writes commits or rolls back with the round.
+sent by the round's writers (``casino.floor.services.settlement`` and ``voids``) inside their
+transaction, and received synchronously, so what a receiver writes commits or rolls back
+with the round.
 
 ``round_tallied`` (with ``round_``, ``result``: the engine's ``RoundResult``, ``boxes`` and
 ``sign``: 1 when the round settles, -1 when a settled round is voided): integrity counts the

@@ -20,7 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.export_views import export_view, file_language
+from casino.exports import Column, Export, Kind, Sheet, csv_response
 from casino.floor.console.access import use_venue_language
 from casino.floor.console.readers import dates_asked, reader_check, venue_asked
 from casino.integrity import investigation_steps as steps

@@ -477,7 +477,8 @@ def _lines(
     adapter: games.GameAdapter, result: RoundResult, bets: dict[tuple[int, str], Any]
 ) -> Iterator[tuple[str, str, int | None, str | None, Decimal]]:
     """The ledger lines settling posts for ``result``, named as its entries are: a line's
-    bet only when the box has that bet (``casino.floor.services.rounds.round_settle_written``)."""
+    bet only when the box has that bet
+    (``casino.floor.services.settlement.round_settle_written``)."""
     text = _TEXTS.get
     for line in adapter.ledger_lines(result):
         position = line.position or None

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
-from casino.floor.figures import sessions_counted
+from casino.floor.figures import Counted, sessions_counted
 from casino.floor.lines import ZERO, pct
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
@@ -142,101 +142,11 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
     A closed session's figures were fixed when it closed; an open one's are summed now
     (it has no count yet, so no variance). A variance other than zero is flagged.
     """
-    sessions = list(
-        TableSession.objects.filter(shift=shift)
-        .select_related(
-            "table",
-            "dealer",
-            "opened_by",
-            "opening_confirmed_by",
-            "closing_counted_by",
-            "closed_by",
-        )
-        .prefetch_related(
-            Prefetch(
-                "spells",
-                queryset=DealerSpell.objects.select_related("dealer").order_by("started_at", "pk"),
-            )
-        )
-        .order_by("table__code", "opened_at", "pk")
-    )
+    sessions = _shift_sessions(shift)
     open_ids = [s.pk for s in sessions if s.status == TableSession.Status.OPEN]
-    live: dict[int, dict[str, Decimal]] = defaultdict(dict)
-    if open_ids:
-        for session_id, kind, total in (
-            Slip.objects.filter(session_id__in=open_ids, status=SlipStatus.VERIFIED)
-            .values_list("session_id", "kind")
-            .annotate(total=Sum("amount"))
-            .order_by()
-        ):
-            live[session_id]["fills" if kind == Slip.Kind.FILL else "credits"] = total
-        for session_id, total in (
-            Drop.objects.filter(session_id__in=open_ids)
-            .values_list("session_id")
-            .annotate(total=Sum("amount"))
-            .order_by()
-        ):
-            live[session_id]["drop"] = total
-        for session_id, total in (
-            LedgerEntry.objects.filter(
-                session_id__in=open_ids, round__isnull=False, account=Account.HOUSE
-            )
-            .values_list("session_id")
-            .annotate(total=Sum("amount"))
-            .order_by()
-        ):
-            live[session_id]["win_by_ledger"] = total
+    live = _open_sums(open_ids)
     counts = sessions_counted(sessions)
-    lines = []
-    for s in sessions:
-        is_open = s.status == TableSession.Status.OPEN
-        now = live.get(s.pk, {})
-        counted = counts[s.pk]
-        lines.append(
-            {
-                "table": s.table.code,
-                "session": s.pk,
-                "status": s.status,
-                # Every dealer on duty in turn (a relief mid-session names two).
-                "dealer": ", ".join(dict.fromkeys(_username(p.dealer) for p in s.spells.all()))
-                or _username(s.dealer),
-                "opened_at": s.opened_at,
-                "opened_by": _username(s.opened_by),
-                "opening_confirmed_by": _username(s.opening_confirmed_by),
-                # How the opener differed from the table's inventory (None: it matched,
-                # or the table had never been closed), each denomination's chips, the reason.
-                "opening_difference": s.opening_discrepancy_total
-                if s.opening_discrepancy
-                else None,
-                "opening_difference_chips": [
-                    {"denomination": Decimal(d), "chips": n}
-                    for d, n in (s.opening_discrepancy or {}).items()
-                ],
-                "opening_reason": s.opening_discrepancy_reason,
-                "closed_at": s.closed_at,
-                "closing_counted_by": _username(s.closing_counted_by),
-                "closed_by": _username(s.closed_by),
-                "opening": s.opening_total,
-                "closing": s.closing_total,
-                "fills": now.get("fills", ZERO) if is_open else s.fills_total,
-                "credits": now.get("credits", ZERO) if is_open else s.credits_total,
-                "drop": now.get("drop", ZERO) if is_open else s.drop_total,
-                "win_by_count": None if is_open else s.win_by_count,
-                "win_by_ledger": now.get("win_by_ledger", ZERO) if is_open else s.win_by_ledger,
-                "variance": None if is_open else s.variance,
-                # A variance the count has explained is no longer flagged.
-                "flagged": None
-                if is_open
-                else bool(counted.variance if counted and counted.counted else s.variance),
-                # The same with the count's drop (casino.floor.figures.with_count); None while
-                # open; "counted" False: drop not counted yet.
-                "counted": None if counted is None else counted.counted,
-                **{
-                    key: getattr(counted, name) if counted and counted.counted else None
-                    for key, name in WITH_COUNT.items()
-                },
-            }
-        )
+    lines = [_session_line(s, live.get(s.pk, {}), counts[s.pk]) for s in sessions]
     closed = TableSession.objects.filter(shift=shift).exclude(status=TableSession.Status.OPEN)
     totals = closed.aggregate(
         fills=Sum("fills_total"),
@@ -256,11 +166,6 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
     )
     win_with_count = (totals["win_by_count"] or ZERO) + counted
     drop_with_count = (totals["drop"] or ZERO) + counted
-    slips = (
-        Slip.objects.filter(session__shift=shift, status=SlipStatus.VERIFIED)
-        .select_related("session__table", "requested_by", "issued_by", "verified_by")
-        .order_by("verified_at", "pk")[:LIST_LIMIT]
-    )
     return {
         "sessions": lines,
         "closed_totals": {k: v if v is not None else ZERO for k, v in totals.items()},
@@ -270,20 +175,133 @@ def section_sessions(shift: Shift) -> dict[str, Any]:
         "win_drop_pct": pct(win_with_count, drop_with_count),
         "flagged_sessions": sum(1 for line in lines if line["flagged"]),
         "uncounted_sessions": sum(1 for line in lines if line["counted"] is False),
-        "slips": [
-            {
-                "table": s.session.table.code,
-                "slip": f"{s.year}-{s.number:06d}",
-                "kind": s.kind,
-                "amount": s.amount,
-                "requested_by": _username(s.requested_by),
-                "issued_by": _username(s.issued_by),
-                "verified_by": _username(s.verified_by),
-                "verified_at": s.verified_at,
-            }
-            for s in slips
-        ],
+        "slips": _verified_slips(shift),
     }
+
+
+def _shift_sessions(shift: Shift) -> list[TableSession]:
+    """The shift's sessions by table, with the people each names and its dealers' spells."""
+    return list(
+        TableSession.objects.filter(shift=shift)
+        .select_related(
+            "table",
+            "dealer",
+            "opened_by",
+            "opening_confirmed_by",
+            "closing_counted_by",
+            "closed_by",
+        )
+        .prefetch_related(
+            Prefetch(
+                "spells",
+                queryset=DealerSpell.objects.select_related("dealer").order_by("started_at", "pk"),
+            )
+        )
+        .order_by("table__code", "opened_at", "pk")
+    )
+
+
+def _open_sums(open_ids: list[int]) -> dict[int, dict[str, Decimal]]:
+    """The open sessions' verified fills and credits, drop and win by ledger, summed now (one
+    query each, none when no session is open)."""
+    live: dict[int, dict[str, Decimal]] = defaultdict(dict)
+    if not open_ids:
+        return live
+    for session_id, kind, total in (
+        Slip.objects.filter(session_id__in=open_ids, status=SlipStatus.VERIFIED)
+        .values_list("session_id", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        live[session_id]["fills" if kind == Slip.Kind.FILL else "credits"] = total
+    for session_id, total in (
+        Drop.objects.filter(session_id__in=open_ids)
+        .values_list("session_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        live[session_id]["drop"] = total
+    for session_id, total in (
+        LedgerEntry.objects.filter(
+            session_id__in=open_ids, round__isnull=False, account=Account.HOUSE
+        )
+        .values_list("session_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        live[session_id]["win_by_ledger"] = total
+    return live
+
+
+def _session_line(
+    s: TableSession, now: dict[str, Decimal], counted: Counted | None
+) -> dict[str, Any]:
+    """One session's line: its people, its opener's difference, its figures (stored when
+    closed, ``now`` while open) and its count's (``counted``, None while open)."""
+    is_open = s.status == TableSession.Status.OPEN
+    return {
+        "table": s.table.code,
+        "session": s.pk,
+        "status": s.status,
+        # Every dealer on duty in turn (a relief mid-session names two).
+        "dealer": ", ".join(dict.fromkeys(_username(p.dealer) for p in s.spells.all()))
+        or _username(s.dealer),
+        "opened_at": s.opened_at,
+        "opened_by": _username(s.opened_by),
+        "opening_confirmed_by": _username(s.opening_confirmed_by),
+        # How the opener differed from the table's inventory (None: it matched,
+        # or the table had never been closed), each denomination's chips, the reason.
+        "opening_difference": s.opening_discrepancy_total if s.opening_discrepancy else None,
+        "opening_difference_chips": [
+            {"denomination": Decimal(d), "chips": n}
+            for d, n in (s.opening_discrepancy or {}).items()
+        ],
+        "opening_reason": s.opening_discrepancy_reason,
+        "closed_at": s.closed_at,
+        "closing_counted_by": _username(s.closing_counted_by),
+        "closed_by": _username(s.closed_by),
+        "opening": s.opening_total,
+        "closing": s.closing_total,
+        "fills": now.get("fills", ZERO) if is_open else s.fills_total,
+        "credits": now.get("credits", ZERO) if is_open else s.credits_total,
+        "drop": now.get("drop", ZERO) if is_open else s.drop_total,
+        "win_by_count": None if is_open else s.win_by_count,
+        "win_by_ledger": now.get("win_by_ledger", ZERO) if is_open else s.win_by_ledger,
+        "variance": None if is_open else s.variance,
+        # A variance the count has explained is no longer flagged.
+        "flagged": None
+        if is_open
+        else bool(counted.variance if counted and counted.counted else s.variance),
+        # The same with the count's drop (casino.floor.figures.with_count); None while
+        # open; "counted" False: drop not counted yet.
+        "counted": None if counted is None else counted.counted,
+        **{
+            key: getattr(counted, name) if counted and counted.counted else None
+            for key, name in WITH_COUNT.items()
+        },
+    }
+
+
+def _verified_slips(shift: Shift) -> list[dict[str, Any]]:
+    """The shift's verified slips in the order the cage verified them, up to ``LIST_LIMIT``."""
+    slips = (
+        Slip.objects.filter(session__shift=shift, status=SlipStatus.VERIFIED)
+        .select_related("session__table", "requested_by", "issued_by", "verified_by")
+        .order_by("verified_at", "pk")[:LIST_LIMIT]
+    )
+    return [
+        {
+            "table": s.session.table.code,
+            "slip": f"{s.year}-{s.number:06d}",
+            "kind": s.kind,
+            "amount": s.amount,
+            "requested_by": _username(s.requested_by),
+            "issued_by": _username(s.issued_by),
+            "verified_by": _username(s.verified_by),
+            "verified_at": s.verified_at,
+        }
+        for s in slips
+    ]
 
 
 # The whole report

@@ -7,7 +7,8 @@ computed figure rounded to the currency's minor units; percentages; "n/a" with i
 statuses and notes worded) for the HTML page and the PDF. The CSV and the XLSX are one
 ``casino.exports.Export`` (``export_of``), written as every export is: typed numbers in one
 format a column, no text a spreadsheet runs, a UTF-8 byte order mark, titles and headers in
-the active language (the venue's, for the files a worker builds: ``render_all``).
+the active language (the venue's, for the files a worker builds: ``render_all``). The
+tables' columns and how each figure is written are ``casino.reports.columns``'.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from __future__ import annotations
 import base64
 import copy
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_noop
 
 from casino.cage.models import Slip, SlipStatus
 from casino.exports import CONTENT_TYPES as FILE_TYPES
@@ -31,6 +32,23 @@ from casino.floor.kinds import bet_type_label, game_label
 from casino.floor.models import RoundStatus, TableSession
 from casino.kernel.money import Grouping, format_money, grouped
 from casino.kernel.timezones import zone
+from casino.reports.columns import (
+    COMPUTED,
+    COUNTS,
+    FEE_COLUMNS,
+    FIGURE_COLUMNS,
+    MONEY,
+    PAYOUT_COLUMNS,
+    PERCENT,
+    PLAYER_COLUMNS,
+    REQUEST_COLUMNS,
+    SECTIONS,
+    SESSION_COLUMNS,
+    SLIP_COLUMNS,
+    VOID_COLUMNS,
+    VOIDED_SLIP_COLUMNS,
+    kind_of,
+)
 from casino.reports.figures import note_text, theoretical_note
 
 # WeasyPrint logs every layout step at INFO level.
@@ -44,187 +62,6 @@ CONTENT_TYPES = {
     "pdf": "application/pdf",
     "svg": "image/svg+xml",
 }
-
-#: The performance sections: (figures key, title, what the first column is).
-SECTIONS = [
-    ("tables", gettext_lazy("Tables"), gettext_lazy("Table")),
-    ("dealers", gettext_lazy("Dealers"), pgettext_lazy("staff role", "Dealer")),
-    ("games", gettext_lazy("Games"), gettext_lazy("Game")),
-    ("bet_types", gettext_lazy("Bet types"), gettext_lazy("Bet type")),
-    ("hours", gettext_lazy("Hours"), gettext_lazy("Hour")),
-]
-#: Columns of a performance section: (key, header).
-FIGURE_COLUMNS = [
-    ("rounds", gettext_lazy("Rounds")),
-    ("bets", gettext_lazy("Bets")),
-    ("handle", gettext_lazy("Handle")),
-    ("player_result", gettext_lazy("Player win/loss")),
-    ("commission", gettext_lazy("Commission")),
-    ("house_win", gettext_lazy("House win")),
-    ("hold_pct", gettext_lazy("Hold %")),
-    ("theoretical_win", gettext_lazy("Theoretical win")),
-    ("theoretical_hold_pct", gettext_lazy("Theoretical hold %")),
-    ("actual_minus_theoretical", gettext_lazy("Actual - theoretical")),
-    ("hold_low_pct", gettext_lazy("95% range low %")),
-    ("hold_high_pct", gettext_lazy("95% range high %")),
-    ("flagged", gettext_lazy("Outside range")),
-]
-PLAYER_COLUMNS = [
-    ("key", gettext_lazy("Member")),
-    ("label", gettext_lazy("Name")),
-    ("rounds", gettext_lazy("Rounds")),
-    ("hands", gettext_lazy("Hands")),
-    ("minutes", gettext_lazy("Minutes at table")),
-    ("bets", gettext_lazy("Bets")),
-    ("handle", gettext_lazy("Handle")),
-    ("average_bet", gettext_lazy("Average bet")),
-    ("theoretical_win", gettext_lazy("Theoretical win")),
-    ("actual_win", gettext_lazy("Actual win")),
-    ("commission", gettext_lazy("Commission")),
-]
-FEE_COLUMNS = [
-    ("label", gettext_lazy("Table")),
-    ("rounds", gettext_lazy("Rounds")),
-    ("seats", gettext_lazy("Seats played")),
-    ("volume", gettext_lazy("Volume between players")),
-    ("fees", gettext_lazy("Fees")),
-    # xgettext:no-python-format
-    ("fee_pct", gettext_lazy("Fee % of volume")),
-]
-PAYOUT_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("round", gettext_lazy("Round")),
-    ("box", gettext_lazy("Box")),
-    ("player", gettext_lazy("Member")),
-    ("player_name", gettext_lazy("Name")),
-    ("bet_type", gettext_lazy("Bet type")),
-    ("stake", gettext_lazy("Stake")),
-    ("odds", gettext_lazy("Odds")),
-    ("net", gettext_lazy("Paid (net)")),
-    ("settled_at", gettext_lazy("Settled at")),
-    ("settled_by", gettext_lazy("Settled by")),
-]
-VOID_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("round", gettext_lazy("Round")),
-    ("handle", gettext_lazy("Handle")),
-    ("house_net", gettext_lazy("House net reversed")),
-    ("reason", gettext_lazy("Reason")),
-    ("requested_by", gettext_lazy("Requested by")),
-    ("requested_at", gettext_lazy("Requested at")),
-    ("approved_by", gettext_lazy("Approved by")),
-    ("approved_at", gettext_lazy("Approved at")),
-]
-REQUEST_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("round", gettext_lazy("Round")),
-    ("status", gettext_lazy("Status")),
-    ("reason", gettext_lazy("Reason")),
-    ("requested_by", gettext_lazy("Requested by")),
-    ("requested_at", gettext_lazy("Requested at")),
-]
-VOIDED_SLIP_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("slip", gettext_lazy("Slip")),
-    ("kind", gettext_lazy("Kind")),
-    ("amount", gettext_lazy("Amount")),
-    ("reason", gettext_lazy("Reason")),
-    ("requested_by", gettext_lazy("Requested by")),
-    ("voided_by", gettext_lazy("Voided by")),
-    ("voided_at", gettext_lazy("Voided at")),
-]
-SESSION_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("session", gettext_lazy("Session")),
-    ("status", gettext_lazy("Status")),
-    ("dealer", pgettext_lazy("staff role", "Dealer")),
-    ("opening", gettext_lazy("Opening")),
-    ("closing", gettext_lazy("Closing")),
-    ("fills", gettext_lazy("Fills")),
-    ("credits", gettext_lazy("Credits")),
-    ("drop", gettext_lazy("Drop")),
-    ("win_by_count", gettext_lazy("Win by count")),
-    ("win_by_ledger", gettext_lazy("Win by ledger")),
-    ("variance", gettext_lazy("Variance")),
-    ("flagged", gettext_lazy("Flagged")),
-    ("counted", gettext_lazy("The count")),
-    ("counted_drop", gettext_lazy("Drops counted after close")),
-    ("win_with_count", gettext_lazy("Win with the count's drops")),
-    ("variance_with_count", gettext_lazy("Variance with the count")),
-    ("opened_by", gettext_lazy("Opener counted by")),
-    ("opening_confirmed_by", gettext_lazy("Opener confirmed by")),
-    ("opening_difference", gettext_lazy("Opening difference")),
-    ("opening_reason", gettext_lazy("Opening difference reason")),
-    ("closing_counted_by", gettext_lazy("Closer counted by")),
-    ("closed_by", gettext_lazy("Closed by")),
-]
-SLIP_COLUMNS = [
-    ("table", gettext_lazy("Table")),
-    ("slip", gettext_lazy("Slip")),
-    ("kind", gettext_lazy("Kind")),
-    ("amount", gettext_lazy("Amount")),
-    ("requested_by", gettext_lazy("Requested by")),
-    ("issued_by", gettext_lazy("Issued by")),
-    ("verified_by", gettext_lazy("Verified by")),
-    ("verified_at", gettext_lazy("Verified at")),
-]
-
-MONEY = {
-    "handle",
-    "player_result",
-    "commission",
-    "house_win",
-    "actual_win",
-    "theoretical_win",
-    "actual_minus_theoretical",
-    "unrated_handle",
-    "volume",
-    "fees",
-    "stake",
-    "net",
-    "amount",
-    "opening",
-    "opening_difference",
-    "denomination",
-    "closing",
-    "fills",
-    "credits",
-    "drop",
-    "win_by_count",
-    "win_by_ledger",
-    "variance",
-    "average_bet",
-    "house_net",
-    "house_net_reversed",
-    "counted_drop",
-    "win_with_count",
-    "drop_with_count",
-    "variance_with_count",
-}
-#: Figures computed from amounts (a quotient, a product): rounded half up to the currency's
-#: minor units when shown (``casino.kernel.money.format_money``); every other amount shows whole.
-COMPUTED = {"average_bet", "theoretical_win", "actual_minus_theoretical"}
-PERCENT = {
-    "hold_pct",
-    "theoretical_hold_pct",
-    "hold_low_pct",
-    "hold_high_pct",
-    "fee_pct",
-    "win_drop_pct",
-}
-COUNTS = {
-    "rounds",
-    "bets",
-    "hands",
-    "minutes",
-    "seats",
-    "count",
-    "flagged_sessions",
-    "uncounted_sessions",
-    "unlisted",
-}
-#: Numbers that name a row (a round's number, a box's position, a session's).
-NUMBERED = {"round", "box", "session"}
 
 Progress = Callable[[int, str], None]
 #: Voided rounds listed in the PDF (the XLSX and the page list up to listings.LIST_LIMIT).
@@ -371,21 +208,6 @@ def count_lines(figures: dict[str, Any]) -> list[tuple[str, str, Any]]:
             count.get("uncounted_sessions", 0),
         ),
     ]
-
-
-def kind_of(key: str | None) -> Kind:
-    """How a figure's column is written in the CSV and the XLSX (``casino.exports``)."""
-    if key in COMPUTED:
-        return Kind.COMPUTED
-    if key in MONEY:
-        return Kind.MONEY
-    if key in PERCENT:
-        return Kind.PERCENT
-    if key in COUNTS or key in NUMBERED:
-        return Kind.COUNT
-    if key == "odds":
-        return Kind.RATE
-    return Kind.TEXT
 
 
 def _cell(key: str, value: Any) -> Any:
@@ -555,7 +377,3 @@ def render_one(figures: dict[str, Any], name: str) -> bytes | None:
 
         return render_pdf(figures, charts.shift_charts(figures))
     return None
-
-
-def columns_of(section: str) -> Sequence[tuple[str, str]]:
-    return {"players": PLAYER_COLUMNS, "fee_games": FEE_COLUMNS}.get(section, FIGURE_COLUMNS)

@@ -24,6 +24,9 @@ The previous period of each kind:
 - year to date: the same span last year (29 February clamped to the 28th);
 - a range of gaming dates: the range of equal length just before it.
 
+The roll-up (summing, rating, a line beside the previous one) is
+``casino.reports.period_sums``'; the monthly trend, ``casino.reports.trends``.
+
 Dimensions are a table (``DIMENSIONS``): each names the tally columns it groups by and how
 its keys are labelled, so a pit is one more entry.
 
@@ -37,27 +40,23 @@ a dealer, a player or a bet type has no win by count, so by those they are the v
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, DateField, Q, QuerySet, Sum, Value, When
-from django.db.models.functions import Cast, TruncMonth
+from django.db.models import Case, Value, When
 from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from casino.floor import figures
-from casino.floor.kinds import accounting_games, bet_type_label, fee_games, game_label
-from casino.floor.lines import ZERO, figure_line, pct
-from casino.floor.models import BetTally
+from casino.floor.kinds import accounting_games, bet_type_label, game_label
+from casino.floor.lines import pct
 from casino.kernel.replicas import replica_reads
 from casino.players.models import Player
 from casino.reports import by_count
-from casino.rulesets.rates import VersionRates, rates_of
+from casino.reports.period_sums import Rater, compared, empty_sums, grouped, line_of, tallies_in
 from casino.venues.models import Pit, Table, Venue
 
 DAY, WEEK, MONTH, YEAR, RANGE = "day", "week", "mtd", "ytd", "range"
@@ -70,7 +69,6 @@ KINDS: dict[str, Promise] = {
 }
 #: The longest range of gaming dates one request sums (and a year to date is shorter).
 MAX_DAYS = 366
-TREND_MONTHS = 12
 CURRENT, PREVIOUS = "current", "previous"
 
 
@@ -213,134 +211,6 @@ DIMENSIONS: dict[str, Dimension] = {
     ]
 }
 
-# Sums and rates
-
-#: The columns a group is rated by: a version's house edge and SD are per bet type.
-RATED_BY = ("game", "ruleset_version_id", "bet_type")
-#: What each group sums (``s_`` names: a sum may not be named like the field it sums).
-TALLY_SUMS = {
-    "s_bets": Sum("bets"),
-    "s_handle": Sum("handle"),
-    "s_stake_squared": Sum("stake_squared"),
-    "s_player_result": Sum("player_result"),
-    "s_commission": Sum("commission"),
-    "s_volume": Sum("volume"),
-}
-
-
-def _tallies(venue: Venue, ranges: Iterable[tuple[date, date]]) -> QuerySet[BetTally]:
-    """The venue's tallies with bets left in them, in any of the ranges of gaming dates
-    (read through their shift, whose gaming date they carry)."""
-    dates = Q()
-    for start, end in ranges:
-        dates |= Q(shift__gaming_date__range=(start, end))
-    return BetTally.objects.filter(dates, venue=venue, bets__gt=0)
-
-
-def _grouped(tallies: QuerySet, bucket: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
-    keys = list(dict.fromkeys([*columns, *RATED_BY]))
-    return list(
-        tallies.annotate(bucket=bucket).values("bucket", *keys).annotate(**TALLY_SUMS).order_by()
-    )
-
-
-def _empty() -> dict[str, Any]:
-    return {
-        "t_bets": 0,
-        "t_handle": ZERO,
-        "t_player_result": ZERO,
-        "t_commission": ZERO,
-        "t_volume": ZERO,
-        "t_theoretical_win": None,
-        "t_unrated_handle": ZERO,
-        "t_win_variance": None,
-        "t_unvaried_handle": ZERO,
-    }
-
-
-class Rater:
-    """Theoretical win and win variance of a group of tallies, as ``cells.cells_rate``
-    gives a cell's: stake x house edge and stake^2 x SD^2 of the bet type under the
-    version; a fee game's fee and 0; nothing for a version without figures."""
-
-    def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
-        used = sorted({(row["game"], row["ruleset_version_id"]) for row in rows})
-        self.rates: dict[tuple[str, int], VersionRates] = {
-            (rate.game, rate.version_id): rate for rate in rates_of(used)
-        }
-        self.fee = fee_games()
-        self.unrated: dict[str, set[str]] = {}
-
-    def add(self, sums: dict[str, Any], row: dict[str, Any]) -> None:
-        """Add the group ``row`` to the line's ``sums`` (``sections.cell_sums`` names)."""
-        handle = row["s_handle"] or ZERO
-        sums["t_bets"] += row["s_bets"] or 0
-        sums["t_handle"] += handle
-        sums["t_player_result"] += row["s_player_result"] or ZERO
-        sums["t_commission"] += row["s_commission"] or ZERO
-        sums["t_volume"] += row["s_volume"] or ZERO
-        theoretical, variance = self.rate(row)
-        if theoretical is None:
-            sums["t_unrated_handle"] += handle
-        else:
-            sums["t_theoretical_win"] = (sums["t_theoretical_win"] or ZERO) + theoretical
-        if variance is None:
-            sums["t_unvaried_handle"] += handle
-        else:
-            sums["t_win_variance"] = (sums["t_win_variance"] or ZERO) + variance
-
-    def rate(self, row: dict[str, Any]) -> tuple[Decimal | None, Decimal | None]:
-        game, bet_type = row["game"], row["bet_type"]
-        if game in self.fee:
-            return row["s_commission"] or ZERO, ZERO
-        rate = self.rates.get((game, row["ruleset_version_id"]))
-        edge = rate.edges.get(bet_type) if rate else None
-        if edge is None:
-            label = rate.label if rate else f"{game} #{row['ruleset_version_id']}"
-            self.unrated.setdefault(label, set()).add(bet_type)
-            return None, None
-        sd = rate.sds.get(bet_type)
-        handle = row["s_handle"] or ZERO
-        variance = (row["s_stake_squared"] or ZERO) * sd * sd if sd is not None else None
-        return figures.theoretical_win(handle, edge), variance
-
-    def notes(self) -> list[str]:
-        return [
-            gettext(
-                "n/a: no house edge for ruleset %(version)s (%(bets)s bets), "
-                "so no theoretical win where it was played"
-            )
-            % {"version": label, "bets": ", ".join(sorted(bets))}
-            for label, bets in sorted(self.unrated.items())
-        ]
-
-
-def _line(sums: dict[str, Any]) -> dict[str, Any]:
-    line = figure_line(sums)
-    line.pop("rounds")  # a tally cannot count rounds (module docstring)
-    return line
-
-
-def compared(current: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
-    """The current line with the previous period's handle, house win and hold, and the
-    differences: amounts and percent of the previous amount, hold in points."""
-    handle_change = current["handle"] - previous["handle"]
-    win_change = current["house_win"] - previous["house_win"]
-    hold, previous_hold = current["hold_pct"], previous["hold_pct"]
-    return {
-        **current,
-        "previous_handle": previous["handle"],
-        "previous_house_win": previous["house_win"],
-        "previous_hold_pct": previous_hold,
-        "handle_change": handle_change,
-        "handle_change_pct": pct(handle_change, abs(previous["handle"])),
-        "house_win_change": win_change,
-        "house_win_change_pct": pct(win_change, abs(previous["house_win"])),
-        "hold_change_pts": hold - previous_hold
-        if hold is not None and previous_hold is not None
-        else None,
-    }
-
 
 @dataclass(frozen=True)
 class PeriodFigures:
@@ -360,28 +230,28 @@ def period_figures(*, venue: Venue, period: Period, dimension: str = "venue") ->
     period's, and the venue's total line (a pure read, from the replica if there is one)."""
     dim = DIMENSIONS[dimension]
     with replica_reads():
-        tallies = _tallies(
+        tallies = tallies_in(
             venue, [(period.start, period.end), (period.previous_start, period.previous_end)]
         )
         bucket = Case(
             When(shift__gaming_date__gte=period.start, then=Value(CURRENT)),
             default=Value(PREVIOUS),
         )
-        rows = _grouped(tallies, bucket, dim.columns)
+        rows = grouped(tallies, bucket, dim.columns)
         rater = Rater(rows)
         sums: dict[tuple[str, tuple], dict[str, Any]] = {}
-        totals = {CURRENT: _empty(), PREVIOUS: _empty()}
+        totals = {CURRENT: empty_sums(), PREVIOUS: empty_sums()}
         for row in rows:
             key = tuple(row[column] for column in dim.columns)
-            rater.add(sums.setdefault((row["bucket"], key), _empty()), row)
+            rater.add(sums.setdefault((row["bucket"], key), empty_sums()), row)
             rater.add(totals[row["bucket"]], row)
         keys = sorted({key for _bucket, key in sums}, key=_sortable)
         described = dim.describe(venue, keys)
-    empty = _line(_empty())
+    empty = line_of(empty_sums())
     lines = []
     for key in keys:
-        current = _line(sums[(CURRENT, key)]) if (CURRENT, key) in sums else empty
-        previous = _line(sums[(PREVIOUS, key)]) if (PREVIOUS, key) in sums else empty
+        current = line_of(sums[(CURRENT, key)]) if (CURRENT, key) in sums else empty
+        previous = line_of(sums[(PREVIOUS, key)]) if (PREVIOUS, key) in sums else empty
         shown, label = described[key]
         lines.append({"key": shown, "label": label, **compared(current, previous)})
     if dim.by_handle:
@@ -391,7 +261,7 @@ def period_figures(*, venue: Venue, period: Period, dimension: str = "venue") ->
     total = {
         "key": venue.code,
         "label": gettext("Total"),
-        **compared(_line(totals[CURRENT]), _line(totals[PREVIOUS])),
+        **compared(line_of(totals[CURRENT]), line_of(totals[PREVIOUS])),
     }
     accounting, accounting_total = accounting_figures(
         venue=venue, period=period, dimension=dimension
@@ -472,98 +342,12 @@ def _sortable(key: tuple) -> tuple:
     return tuple((value is None, "" if value is None else str(value)) for value in key)
 
 
-# Trend
-
-
-def trend_months(day: date, months: int = TREND_MONTHS) -> list[date]:
-    """The first days of the ``months`` months ending with ``day``'s."""
-    first = day.replace(day=1)
-    out = []
-    for _n in range(months):
-        out.append(first)
-        first = (first - timedelta(days=1)).replace(day=1)
-    return out[::-1]
-
-
-def trend(
-    *, venue: Venue, day: date, table_id: int | None = None, game: str | None = None
-) -> list[dict[str, Any]]:
-    """Monthly lines of the last 12 months up to ``day`` (the last month to that date),
-    of one table, one game or the whole venue; a month without play reads zero. Each
-    line has the accounting-only tables' drop and win by count beside (``accounting_``)."""
-    months = trend_months(day)
-    with replica_reads():
-        tallies = _tallies(venue, [(months[0], day)])
-        if table_id is not None:
-            tallies = tallies.filter(table_id=table_id)
-        if game is not None:
-            tallies = tallies.filter(game=game)
-        month = Cast(TruncMonth("shift__gaming_date"), output_field=DateField())
-        rows = _grouped(tallies, month, ())
-        rater = Rater(rows)
-        sums: dict[date, dict[str, Any]] = {}
-        for row in rows:
-            rater.add(sums.setdefault(_as_date(row["bucket"]), _empty()), row)
-        accounting = accounting_games() & ({game} if game is not None else accounting_games())
-        days = by_count.table_days(
-            venue=venue, ranges=[(months[0], day)], games=accounting, table_id=table_id
-        )
-        counted = by_count.lines_by(days, lambda table_day: table_day.gaming_date.replace(day=1))
-    empty = by_count.summed([])
-    return [
-        {
-            "key": f"{first:%Y-%m}",
-            "month": first,
-            **_line(sums.get(first) or _empty()),
-            # the accounting-only tables, beside the settled bets, never added to them
-            "accounting_drop": counted.get(first, empty)["drop"],
-            "accounting_win_by_count": counted.get(first, empty)["win_by_count"],
-        }
-        for first in months
-    ]
-
-
-def _as_date(value: Any) -> date:
-    return value.date() if hasattr(value, "date") and callable(value.date) else value
-
-
-def trend_choices(venue: Venue) -> list[tuple[str, str]]:
-    """The page's trend choices: "" (the venue), "table:<code>" or "game:<code>"."""
-    tables = Table.objects.filter(venue=venue)
-    with replica_reads():
-        codes = list(tables.order_by("code").values_list("code", flat=True))
-        games_played = list(tables.order_by("game").values_list("game", flat=True).distinct())
-    choices = [("", gettext("The whole venue"))]
-    for code in codes:
-        choices.append((f"table:{code}", gettext("Table %(code)s") % {"code": code}))
-    for code in games_played:
-        choices.append((f"game:{code}", gettext("Game: %(game)s") % {"game": game_label(code)}))
-    return choices
-
-
-def trend_of(venue: Venue, choice: str, day: date) -> list[dict[str, Any]]:
-    """The trend the page's choice names (an unknown table or game: the venue's)."""
-    kind, _colon, code = choice.partition(":")
-    if kind == "table":
-        with replica_reads():
-            table = Table.objects.filter(venue=venue, code=code).values_list("pk", flat=True)
-            table_id = table.first()
-        if table_id is not None:
-            return trend(venue=venue, day=day, table_id=table_id)
-    if kind == "game" and code:
-        return trend(venue=venue, day=day, game=code)
-    return trend(venue=venue, day=day)
-
-
 __all__ = [
     "DIMENSIONS",
     "KINDS",
     "Period",
     "PeriodFigures",
     "accounting_figures",
-    "compared",
     "period_figures",
     "period_of",
-    "trend",
-    "trend_of",
 ]

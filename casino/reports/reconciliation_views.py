@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from casino import exports
+from casino import export_views, exports
 from casino.reports.reconciliation import SHOWN, reconciliation
 from casino.reports.reconciliation_export import export_of
 from casino.reports.reconciliation_surfaces import surface_lines
@@ -56,13 +56,13 @@ def render_pdf(found: dict[str, Any]) -> bytes:
 @declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
-@exports.export_view
+@export_views.export_view
 def reconciliation_file(request: HttpRequest, name: str) -> HttpResponse:
     """The reconciliation as ``csv``, ``xlsx`` or ``pdf``."""
     if name not in FILES:
         raise Http404("no such file")
     _venues, venue, day, _errors = _asked(request)
-    language = exports.file_language(request, venue.language)
+    language = export_views.file_language(request, venue.language)
     found = reconciliation(venue, day)
     filename = f"{venue.code}-reconciliation-{day.isoformat()}.{name}"
     return exports.report_file(

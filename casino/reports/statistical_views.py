@@ -16,12 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from casino import exports
+from casino import export_views, exports
 from casino.exports import Column, Export, Kind, Sheet
 from casino.floor.console.readers import venue_asked
 from casino.kernel.timezones import venue_zone
+from casino.reports.period_views import period_text
 from casino.reports.statistical import StatisticalReport, statistical_report
-from casino.reports.views import _period_text
 from casino.staff.policy import Capability, declare
 from casino.venues.models import Venue
 from casino.venues.services.gaming_days import gaming_date_of
@@ -67,7 +67,7 @@ def _shown(report: StatisticalReport) -> list[dict[str, Any]]:
     venue = report.venue
 
     def cells(line: dict[str, Any]) -> list[str]:
-        return [_period_text(key, how, line.get(key), venue) for key, _h, how in COLUMNS]
+        return [period_text(key, how, line.get(key), venue) for key, _h, how in COLUMNS]
 
     return [
         {
@@ -168,13 +168,13 @@ def render_pdf(report: StatisticalReport) -> bytes:
 @declare(Capability.READ_REPORTS)
 @login_required
 @require_GET
-@exports.export_view
+@export_views.export_view
 def statistical_file(request: HttpRequest, name: str) -> HttpResponse:
     """The statistical report as ``csv``, ``xlsx`` or ``pdf``."""
     if name not in FILES:
         raise Http404("no such file")
     _venues, venue, day, _errors = _asked(request)
-    language = exports.file_language(request, venue.language)
+    language = export_views.file_language(request, venue.language)
     report = statistical_report(venue=venue, day=day)
     filename = f"{venue.code}-statistical-{day.isoformat()}.{name}"
     return exports.report_file(

@@ -6,6 +6,7 @@ from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity import views as integrity_views
 from casino.players import views as player_views
 from casino.reports import (
+    period_views,
     reconciliation_views,
     statistical_views,
     views,
@@ -39,8 +40,8 @@ urlpatterns = [
         cash_views.thresholds_approve_view,
         name="cash_thresholds_approve",
     ),
-    path("periods/", views.period_report, name="periods"),
-    path("periods/csv/", views.period_report_csv, name="periods_csv"),
+    path("periods/", period_views.period_report, name="periods"),
+    path("periods/csv/", period_views.period_report_csv, name="periods_csv"),
     path("statistical/", statistical_views.statistical_page, name="statistical"),
     path(
         "statistical/<str:name>",

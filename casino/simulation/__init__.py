@@ -14,7 +14,9 @@ from typing import Any
 
 from casino import games
 from casino.floor.models import TableSession
-from casino.floor.services.rounds import round_create_written, round_settle_written, round_void
+from casino.floor.services.rounds import round_create_written
+from casino.floor.services.settlement import round_settle_written
+from casino.floor.services.voids import round_void
 
 
 def play(

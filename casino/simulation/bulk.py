@@ -18,7 +18,8 @@ import queue
 import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -123,8 +124,7 @@ class BulkWriter:
         step: timedelta,
         seed: int,
     ) -> int:
-        session, venue = self.session, self.session.table.venue
-        dealer, supervisor = self.dealer.pk, self.supervisor.pk
+        """Write one batch of settled rounds and their tallies; returns how many it voided."""
         count = len(settled)
         round_ids = _ids(Round, count)
         box_ids = _ids(Box, sum(len(r.boxes) for _, r, _, _ in settled))
@@ -132,122 +132,114 @@ class BulkWriter:
         entry_ids = _ids(
             LedgerEntry, sum(len(lines) * (2 if void else 1) for _, _, void, lines in settled)
         )
-        rounds: list[dict[str, Any]] = []
-        boxes: list[dict[str, Any]] = []
-        bets: list[dict[str, Any]] = []
-        entries: list[dict[str, Any]] = []
-        box_iter, bet_iter, entry_iter = iter(box_ids), iter(bet_ids), iter(entry_ids)
+        rows = _Rows(box_ids=iter(box_ids), bet_ids=iter(bet_ids), entry_ids=iter(entry_ids))
         voided = 0
         for n, ((inputs, result, void, round_lines), round_id) in enumerate(
             zip(settled, round_ids, strict=True)
         ):
             number = first_number + n
-            dealt_at = self.shift.starts_at + step * (done + n) + step / 4
-            settled_at = dealt_at + step / 4
-            voided_at = settled_at + step / 4 if void else None
+            at = _Times.of(self.shift.starts_at + step * (done + n), step, void=void)
             by_position: dict[int, BoxInput] = {box.position: box for box in inputs}
-            box_of: dict[int, int] = {}
-            bet_of: dict[tuple[int, str], int] = {}
-            for box in result.boxes:
-                given = by_position[box.position]
-                box_id = box_of[box.position] = next(box_iter)
-                boxes.append(
-                    {
-                        "id": box_id,
-                        "round_id": round_id,
-                        "position": box.position,
-                        "player_id": given.player_id,
-                        "cards": box.cards,
-                        "evaluation": box.evaluation,
-                        "quit": given.quit,
-                    }
-                )
-                for bet in box.bets:
-                    bet_id = bet_of[(box.position, bet.bet_type)] = next(bet_iter)
-                    bets.append(
-                        {
-                            "id": bet_id,
-                            "box_id": box_id,
-                            "bet_type": bet.bet_type,
-                            "stake": bet.stake,
-                            "deposit_shown": given.deposits.get(bet.bet_type),
-                            "deposit_required": bet.deposit_required,
-                            "outcome": bet.outcome,
-                            "odds": bet.odds,
-                            "gross": bet.gross,
-                            "commission": bet.commission,
-                            "net": bet.net,
-                        }
-                    )
+            box_of, bet_of = _box_rows(rows, round_id, result, by_position)
             for line in round_lines:
-                entry = {
-                    "id": next(entry_iter),
-                    "venue_id": venue.pk,
-                    "session_id": session.pk,
-                    "round_id": round_id,
-                    "box_id": box_of.get(line.position) if line.position else None,
-                    "bet_id": bet_of.get((line.position, line.bet_type)),
-                    "player_id": by_position[line.position].player_id if line.position else None,
-                    "account": line.account,
-                    "kind": line.kind,
-                    "amount": line.amount,
-                    "created_by_id": dealer,
-                    "created_at": settled_at,
-                }
-                entries.append(entry)
-                if void:  # the reversing entry round_void_approve posts
-                    entries.append(
-                        entry
-                        | {
-                            "id": next(entry_iter),
-                            "kind": EntryKind.VOID,
-                            "amount": -line.amount,
-                            "reverses_id": entry["id"],
-                            "created_by_id": supervisor,
-                            "created_at": voided_at,
-                        }
-                    )
-            rounds.append(
-                {
-                    "id": round_id,
-                    "session_id": session.pk,
-                    "number": number,
-                    "game": self.adapter.code,
-                    "status": RoundStatus.VOIDED if void else RoundStatus.SETTLED,
-                    "ruleset_id": session.table.ruleset_id,
-                    "ruleset_version_id": self.version.pk,
-                    "ruleset_version_number": self.version.number,
-                    "dealer_cards": result.dealer_cards,
-                    "dealer_evaluation": result.dealer_evaluation,
-                    "dealer_id": session.dealer_id,
-                    "created_by_id": dealer,
-                    "created_at": dealt_at,
-                    "settle_key": f"sim-{session.pk}-{seed}-{number}",
-                    "settled_by_id": dealer,
-                    "settled_at": settled_at,
-                    "house_net": result.house_net,
-                    "void_reason": "simulated misdeal" if void else "",
-                    "void_requested_by_id": dealer if void else None,
-                    "void_requested_at": voided_at,
-                    "voided_by_id": supervisor if void else None,
-                    "voided_at": voided_at,
+                self._entry_rows(rows, round_id, line, by_position, box_of, bet_of, at)
+            rows.rounds.append(self._round_row(round_id, number, result, at, seed=seed))
+            voided += void
+        self._write(rows, settled)
+        return voided
+
+    def _entry_rows(
+        self,
+        rows: _Rows,
+        round_id: int,
+        line: LedgerLine,
+        by_position: dict[int, BoxInput],
+        box_of: dict[int, int],
+        bet_of: dict[tuple[int, str], int],
+        at: _Times,
+    ) -> None:
+        """A ledger line's entry, and the entry reversing it when the round is voided."""
+        entry = {
+            "id": next(rows.entry_ids),
+            "venue_id": self.session.table.venue.pk,
+            "session_id": self.session.pk,
+            "round_id": round_id,
+            "box_id": box_of.get(line.position) if line.position else None,
+            "bet_id": bet_of.get((line.position, line.bet_type)),
+            "player_id": by_position[line.position].player_id if line.position else None,
+            "account": line.account,
+            "kind": line.kind,
+            "amount": line.amount,
+            "created_by_id": self.dealer.pk,
+            "created_at": at.settled,
+        }
+        rows.entries.append(entry)
+        if at.voided is not None:  # the reversing entry round_void_approve posts
+            rows.entries.append(
+                entry
+                | {
+                    "id": next(rows.entry_ids),
+                    "kind": EntryKind.VOID,
+                    "amount": -line.amount,
+                    "reverses_id": entry["id"],
+                    "created_by_id": self.supervisor.pk,
+                    "created_at": at.voided,
                 }
             )
-            voided += void
+
+    def _round_row(
+        self, round_id: int, number: int, result: RoundResult, at: _Times, *, seed: int
+    ) -> dict[str, Any]:
+        """The round's row: settled, or voided as a misdeal when ``at`` says when."""
+        session, dealer = self.session, self.dealer.pk
+        void = at.voided is not None
+        return {
+            "id": round_id,
+            "session_id": session.pk,
+            "number": number,
+            "game": self.adapter.code,
+            "status": RoundStatus.VOIDED if void else RoundStatus.SETTLED,
+            "ruleset_id": session.table.ruleset_id,
+            "ruleset_version_id": self.version.pk,
+            "ruleset_version_number": self.version.number,
+            "dealer_cards": result.dealer_cards,
+            "dealer_evaluation": result.dealer_evaluation,
+            "dealer_id": session.dealer_id,
+            "created_by_id": dealer,
+            "created_at": at.dealt,
+            "settle_key": f"sim-{session.pk}-{seed}-{number}",
+            "settled_by_id": dealer,
+            "settled_at": at.settled,
+            "house_net": result.house_net,
+            "void_reason": "simulated misdeal" if void else "",
+            "void_requested_by_id": dealer if void else None,
+            "void_requested_at": at.voided,
+            "voided_by_id": self.supervisor.pk if void else None,
+            "voided_at": at.voided,
+        }
+
+    def _write(
+        self,
+        rows: _Rows,
+        settled: list[tuple[Sequence[BoxInput], RoundResult, bool, list[LedgerLine]]],
+    ) -> None:
+        """Check the entries balance, COPY the rows and add the tallies the services add."""
         # What the services' ledger_post refuses is refused here too, before anything is sent.
-        check_balanced(LedgerEntry(round_id=e["round_id"], amount=e["amount"]) for e in entries)
-        _copy(Round, rounds)
-        _copy(Box, boxes)
-        _copy(Bet, bets)
-        _copy(LedgerEntry, entries)
+        check_balanced(
+            LedgerEntry(round_id=e["round_id"], amount=e["amount"]) for e in rows.entries
+        )
+        _copy(Round, rows.rounds)
+        _copy(Box, rows.boxes)
+        _copy(Bet, rows.bets)
+        _copy(LedgerEntry, rows.entries)
         # The tallies the services leave: a voided round is in none.
-        tally_settled([row["id"] for row in rounds if row["status"] == RoundStatus.SETTLED])
+        tally_settled([row["id"] for row in rows.rounds if row["status"] == RoundStatus.SETTLED])
         integrity_tally_rounds(
-            session,
+            self.session,
             (
                 TalliedRound(
                     game=self.adapter.code,
-                    dealer_id=session.dealer_id,
+                    dealer_id=self.session.dealer_id,
                     ruleset_version_id=self.version.pk,
                     result=result,
                     players={box.position: box.player_id for box in inputs},
@@ -256,7 +248,76 @@ class BulkWriter:
                 if not void
             ),
         )
-        return voided
+
+
+@dataclass
+class _Rows:
+    """A batch's rows for COPY, and the ids reserved for its boxes, bets and entries."""
+
+    box_ids: Iterator[int]
+    bet_ids: Iterator[int]
+    entry_ids: Iterator[int]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    boxes: list[dict[str, Any]] = field(default_factory=list)
+    bets: list[dict[str, Any]] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Times:
+    """When a simulated round was dealt, settled and (a voided one) voided."""
+
+    dealt: datetime
+    settled: datetime
+    voided: datetime | None
+
+    @classmethod
+    def of(cls, slot: datetime, step: timedelta, *, void: bool) -> _Times:
+        """A round's times in its ``step`` long slot: a quarter apart, from a quarter in."""
+        dealt = slot + step / 4
+        settled = dealt + step / 4
+        return cls(dealt=dealt, settled=settled, voided=settled + step / 4 if void else None)
+
+
+def _box_rows(
+    rows: _Rows, round_id: int, result: RoundResult, by_position: dict[int, BoxInput]
+) -> tuple[dict[int, int], dict[tuple[int, str], int]]:
+    """The round's boxes and bets; returns each box's id by position and each bet's by
+    position and bet type, which its ledger entries name."""
+    box_of: dict[int, int] = {}
+    bet_of: dict[tuple[int, str], int] = {}
+    for box in result.boxes:
+        given = by_position[box.position]
+        box_id = box_of[box.position] = next(rows.box_ids)
+        rows.boxes.append(
+            {
+                "id": box_id,
+                "round_id": round_id,
+                "position": box.position,
+                "player_id": given.player_id,
+                "cards": box.cards,
+                "evaluation": box.evaluation,
+                "quit": given.quit,
+            }
+        )
+        for bet in box.bets:
+            bet_id = bet_of[(box.position, bet.bet_type)] = next(rows.bet_ids)
+            rows.bets.append(
+                {
+                    "id": bet_id,
+                    "box_id": box_id,
+                    "bet_type": bet.bet_type,
+                    "stake": bet.stake,
+                    "deposit_shown": given.deposits.get(bet.bet_type),
+                    "deposit_required": bet.deposit_required,
+                    "outcome": bet.outcome,
+                    "odds": bet.odds,
+                    "gross": bet.gross,
+                    "commission": bet.commission,
+                    "net": bet.net,
+                }
+            )
+    return box_of, bet_of
 
 
 def _analyze_as_tables_grow() -> None:

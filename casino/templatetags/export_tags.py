@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from casino.exports import file_languages
+from casino.export_views import file_languages
 
 register = template.Library()
 

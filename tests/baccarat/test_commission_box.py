@@ -18,7 +18,9 @@ from baccarat.selectors import (
 )
 from baccarat.services import commission_collect, shoe_start
 from casino.audit.models import AuditEvent
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 

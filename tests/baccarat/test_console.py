@@ -22,7 +22,7 @@ from baccarat.selectors import commission_owed
 from casino.audit.models import AuditEvent
 from casino.floor.console.selectors import screen_for
 from casino.floor.models import Round, RoundStatus
-from casino.floor.services.rounds import round_void
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.ledger.models import LedgerEntry
 from tests.factories import PlayerFactory

@@ -15,7 +15,9 @@ import pytest
 
 from baccarat.engine import DealError, deal, presets, ruleset_odds
 from casino import games
-from casino.floor.services.rounds import _rules_in_force, round_create, round_settle, round_void
+from casino.floor.services.rounds import _rules_in_force, round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity.group_tests import run_tests
 from casino.integrity.models import CardTally, CategoryTally

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.cage.models import CashTransaction
-from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
+from casino.cage.services.cash import cash_record
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.floor.services.sessions import session_open
 from casino.kernel.timezones import venue_today
 from casino.players.services import player_bar

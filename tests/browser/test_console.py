@@ -14,8 +14,9 @@ from django.db.models import Sum
 
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.floor.services.closing import session_close
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.ledger.models import LedgerEntry
 from casino.players.models import Player

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.floor.services.rounds import round_settle
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.venues.services.pits import pit_create
 from tests.browser.conftest import shot
 from tests.casino.services.test_rounds import NIU_9, box, deal

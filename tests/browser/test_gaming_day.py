@@ -25,8 +25,9 @@ from casino.cage.models import Slip
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor.models import TableSession
 from casino.floor.services.closing import session_close
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open, shift_current
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.ledger.models import Drop, LedgerEntry
 from casino.staff.roles import CAGE, COUNT

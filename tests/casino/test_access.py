@@ -42,14 +42,16 @@ from baccarat.models import BaccaratRulesetVersion, CommissionCollection, Shoe
 from baccarat.services import commission_collect, shoe_start
 from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
-from casino.cage.services.cash import cash_record, thresholds_propose
+from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import slip_request
+from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.limits import limit_change_schedule
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import drop_record, session_open, shift_current
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.integrity.investigation_steps import investigation_note_add
 from casino.integrity.investigations import investigations_sync

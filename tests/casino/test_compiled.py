@@ -248,6 +248,7 @@ def test_the_compilers_plan_has_the_shape_it_reads(floor):
 #: The only modules that use ``casino.compiled``: the reads a round runs.
 HOT_PATH = {
     "casino.floor.services.rounds",
+    "casino.floor.services.settlement",
     "casino.floor.services.sessions",
     "casino.rulesets.selectors",  # version_in_force, read at every deal
 }

@@ -34,13 +34,15 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from casino import exports
+from casino import export_views, exports
 from casino.cage.models import Slip, SlipStatus
 from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import slip_request, slip_void
 from casino.exports import Column, Export, Kind, Sheet
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
@@ -291,7 +293,7 @@ SERVED: set[str] = set()
 
 def test_the_table_names_every_export_route_and_nothing_else():
     assert sorted(export_routes()) == sorted(EXPORTS)
-    assert SERVED == exports.EXPORT_VIEWS  # and no view is marked that no route serves
+    assert SERVED == export_views.EXPORT_VIEWS  # and no view is marked that no route serves
 
 
 def test_no_module_but_the_writer_writes_a_spreadsheet():
@@ -460,13 +462,13 @@ def test_a_filed_copy_is_the_venues_unless_the_reader_asks_theirs(world):
 
 
 def test_a_marked_view_that_skips_the_language_rule_fails(rf):
-    @exports.export_view
+    @export_views.export_view
     def careless(request):
         response = HttpResponse(b"x", content_type=exports.CONTENT_TYPES["csv"])
         response["Content-Disposition"] = "attachment; filename=x.csv"
         return response
 
-    exports.EXPORT_VIEWS.discard(f"{careless.__module__}.{careless.__qualname__}")
+    export_views.EXPORT_VIEWS.discard(f"{careless.__module__}.{careless.__qualname__}")
     with pytest.raises(RuntimeError, match="file_language"):
         careless(rf.get("/x.csv"))
 

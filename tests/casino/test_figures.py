@@ -38,8 +38,10 @@ from casino.count.services import count_close, count_record
 from casino.floor import figures
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.reports import outputs
 from casino.reports.models import ShiftReport

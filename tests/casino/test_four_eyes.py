@@ -11,8 +11,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casino.audit.models import AuditEvent
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.rulesets.models import Ruleset, VersionStatus
 from casino.rulesets.services import (

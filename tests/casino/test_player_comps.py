@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from casino.audit.models import AuditEvent
 from casino.floor.console import forms
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today

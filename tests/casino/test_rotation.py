@@ -16,8 +16,9 @@ from casino.floor.models import BetTally, Round, TableSession
 from casino.floor.rotation_selectors import dealer_on_duty, with_dealer_on_duty
 from casino.floor.services.closing import session_close, session_figures
 from casino.floor.services.rotation import dealer_relieve
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.floor.services.tallies import tally_differences, tally_rebuild
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput

@@ -13,7 +13,9 @@ from decimal import Decimal as D
 import pytest
 
 from casino import games
-from casino.floor.services.rounds import _rules_in_force, round_create, round_settle, round_void
+from casino.floor.services.rounds import _rules_in_force, round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput, BoxResult, RoundResult
 from casino.integrity import statistics as st
 from casino.integrity.models import CategoryTally, FluctuationInvestigation, IntegrityResult

@@ -10,7 +10,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.floor.models import Bet
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry

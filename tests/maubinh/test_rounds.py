@@ -9,7 +9,9 @@ from django.db.models import Sum
 
 from casino import games
 from casino.floor.models import Bet, Box, RoundStatus
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry

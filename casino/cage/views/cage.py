@@ -33,17 +33,9 @@ from casino.cage.services.slips import (
     slip_void,
 )
 from casino.cage.views.slips import waiting_for
-from casino.exports import (
-    Column,
-    Export,
-    Kind,
-    Sheet,
-    csv_response,
-    export_view,
-    file_language,
-    pdf_bytes,
-)
-from casino.floor.console import selectors
+from casino.export_views import export_view, file_language
+from casino.exports import Column, Export, Kind, Sheet, csv_response, pdf_bytes
+from casino.floor.console import slip_selectors
 from casino.floor.console.access import console_login_required, page, refusal, use_venue_language
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
@@ -60,7 +52,7 @@ def _not_cashier(request: HttpRequest) -> HttpResponse:
 @console_login_required
 def cage_home(request: HttpRequest) -> HttpResponse:
     """The venues where the user is the cage's cashier."""
-    venues = selectors.venues_where(user=request.user, capability=Capability.CAGE.roles)
+    venues = slip_selectors.venues_where(user=request.user, capability=Capability.CAGE.roles)
     if not venues:
         return _not_cashier(request)
     if len({venue.language for venue in venues}) == 1:
@@ -69,7 +61,7 @@ def cage_home(request: HttpRequest) -> HttpResponse:
 
 
 def _cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
-    venue = selectors.venue_for(user=request.user, pk=venue_id)
+    venue = slip_selectors.venue_for(user=request.user, pk=venue_id)
     if venue is None:
         raise Http404("no such venue among yours")
     use_venue_language(request, venue.language)
@@ -79,7 +71,7 @@ def _cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
 
 
 def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
-    lists = selectors.cage_lists(venue=venue)
+    lists = slip_selectors.cage_lists(venue=venue)
     every = [*lists.waiting, *lists.travelling, *lists.finished]
     return {
         "venue": venue,
@@ -126,7 +118,7 @@ def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> H
         return venue
     if step not in (ISSUE, RECEIVE, VOID):
         raise Http404("no such step of a slip at the cage")
-    slip = selectors.cage_slip_for(venue=venue, pk=slip_id)
+    slip = slip_selectors.cage_slip_for(venue=venue, pk=slip_id)
     if slip is None:
         raise Http404("no such slip at this venue")
     reason = (request.POST.get("reason") or "").strip()
@@ -163,7 +155,7 @@ def slip_pdf_bytes(slip: Slip) -> bytes:
 @console_login_required
 def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
     """A slip as a PDF to print and sign, for anyone working at its venue."""
-    slip = selectors.slip_for(user=request.user, pk=slip_id)
+    slip = slip_selectors.slip_for(user=request.user, pk=slip_id)
     if slip is None:
         raise Http404("no such slip at your venues")
     use_venue_language(request, slip.venue.language)
@@ -180,7 +172,7 @@ def slip_pdf(request: HttpRequest, slip_id: int) -> HttpResponse:
 
 
 def _report_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
-    venue = selectors.venue_for(user=request.user, pk=venue_id)
+    venue = slip_selectors.venue_for(user=request.user, pk=venue_id)
     if venue is None:
         raise Http404("no such venue among yours")
     use_venue_language(request, venue.language)
@@ -197,7 +189,7 @@ def _report_day(request: HttpRequest, venue: Venue) -> date:
     try:
         return date.fromisoformat(request.GET.get("day", ""))
     except ValueError:
-        current = selectors.current_gaming_date(venue=venue)
+        current = slip_selectors.current_gaming_date(venue=venue)
         return current or timezone.now().astimezone(zoneinfo.ZoneInfo(venue.timezone)).date()
 
 
@@ -209,7 +201,7 @@ def slip_report(request: HttpRequest, venue_id: int) -> HttpResponse:
     venue = _report_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
-    day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
+    day = slip_selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
     csv_url = reverse("console:slip-report-csv", args=[venue.pk]) + f"?day={day.gaming_date}"
     context = {"venue": venue, "day": day, "csv_url": csv_url}
     return render(request, "console/slip_report.html", context)
@@ -225,7 +217,7 @@ def slip_report_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
     if isinstance(venue, HttpResponse):
         return venue
     language = file_language(request, venue.language)
-    day = selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
+    day = slip_selectors.slip_day(venue=venue, gaming_date=_report_day(request, venue))
     columns = [
         Column(_("Slip")),
         Column(_("Kind")),

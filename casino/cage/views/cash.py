@@ -20,14 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashInstrument, CashKind, CashLevel
-from casino.cage.services.cash import (
-    Identification,
-    ThresholdCrossing,
-    cash_record,
-    cash_void,
-    player_of,
-    threshold_crossing,
-)
+from casino.cage.services.cash import cash_record, cash_void, player_of
+from casino.cage.services.thresholds import Identification, ThresholdCrossing, threshold_crossing
 from casino.floor.console import forms
 from casino.floor.console.access import closed, page, refusal, session_context, with_session
 from casino.floor.models import TableSession

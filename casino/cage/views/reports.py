@@ -22,8 +22,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashThresholds
-from casino.cage.services.cash import gaming_date_at, thresholds_approve, thresholds_propose
-from casino.exports import Column, Export, Kind, Sheet, csv_response, export_view, file_language
+from casino.cage.services.thresholds import gaming_date_at, thresholds_approve, thresholds_propose
+from casino.export_views import export_view, file_language
+from casino.exports import Column, Export, Kind, Sheet, csv_response
 from casino.floor.console.readers import dates_asked, venue_asked
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import Forbidden, ServiceError

@@ -24,7 +24,7 @@ from casino.cage.services.slips import (
     slip_steps,
     slip_void,
 )
-from casino.floor.console import forms, selectors
+from casino.floor.console import forms, slip_selectors
 from casino.floor.console.access import closed, page, refusal, session_context, with_session
 from casino.floor.console.services import slip_request_once
 from casino.floor.models import TableSession
@@ -34,7 +34,7 @@ from casino.kernel.money import venue_money
 
 
 def slips_context(session: TableSession, user: Any, **extra: Any) -> dict[str, Any]:
-    slips = selectors.session_slips(session=session)
+    slips = slip_selectors.session_slips(session=session)
     return {
         **session_context(session, "slips"),
         "slips": slips,
@@ -164,7 +164,7 @@ def slip_step(request: HttpRequest, session: TableSession, slip_id: int, step: s
     the request was made; the cage's steps are not this page's (404)."""
     if step not in (*TABLE_STEPS, VOID):
         raise Http404("no such step of a slip at the table")
-    slip = selectors.session_slip_for(session=session, pk=slip_id)
+    slip = slip_selectors.session_slip_for(session=session, pk=slip_id)
     if slip is None:
         raise Http404("no such slip in this session")
     reason = (request.POST.get("reason") or "").strip()

@@ -14,12 +14,9 @@ from casino.floor import selectors
 from casino.floor.api import round_serializers as s
 from casino.floor.api.session_serializers import LedgerSerializer
 from casino.floor.models import Round, TableSession
-from casino.floor.services.rounds import (
-    round_create_written,
-    round_settle_written,
-    round_void_approve,
-    round_void_request,
-)
+from casino.floor.services.rounds import round_create_written
+from casino.floor.services.settlement import round_settle_written
+from casino.floor.services.voids import round_void_approve, round_void_request
 from casino.games import BoxInput
 from casino.ledger import selectors as ledger_selectors
 from casino.staff.policy import Capability

@@ -131,53 +131,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
         .order_by("code")
     )
     sessions = {t.pk: t.open_sessions[0] for t in tables if t.open_sessions}
-    session_ids = [s.pk for s in sessions.values()]
-    rounds: dict[int, dict[str, Any]] = {}
-    wins: dict[int, Decimal] = {}
-    slips: dict[int, dict[str, Any]] = {}
-    reported: dict[int, int] = {}
-    if session_ids:
-        rounds = {
-            row["session_id"]: row
-            for row in Round.objects.filter(session_id__in=session_ids)
-            .order_by()
-            .values("session_id")
-            .annotate(
-                settled=Count("pk", filter=Q(status=RoundStatus.SETTLED)),
-                last_at=Max("created_at"),
-                voids=Count(
-                    "pk",
-                    filter=Q(void_requested_by__isnull=False) & ~Q(status=RoundStatus.VOIDED),
-                ),
-            )
-        }
-        wins = figures.wins_by_ledger(session_ids)
-        slips = {
-            row["session_id"]: row
-            for row in Slip.objects.filter(session_id__in=session_ids, status__in=PENDING_SLIPS)
-            .order_by()
-            .values("session_id")
-            .annotate(
-                fills=Count("pk", filter=Q(kind=Slip.Kind.FILL)),
-                credits=Count("pk", filter=Q(kind=Slip.Kind.CREDIT)),
-                oldest=Min("requested_at"),
-            )
-        }
-        reported = dict(
-            CashTransaction.objects.filter(
-                session_id__in=session_ids, threshold=CashLevel.REPORTING, voided_at__isnull=True
-            )
-            .order_by()
-            .values("session_id")
-            .annotate(count=Count("pk"))
-            .values_list("session_id", "count")
-        )
-    counted_only = {
-        sessions[t.pk].pk for t in tables if t.pk in sessions and not _deals_rounds(t.game)
-    }
-    drops: dict[int, Decimal] = {}
-    if counted_only:
-        drops = figures.drops_by_session(counted_only)
+    sums = _sums_of(tables, sessions)
     table_ids = [t.pk for t in tables]
     limits = limits_in_force(table_ids, now)
     upcoming = upcoming_changes(table_ids, now)
@@ -193,29 +147,7 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
             upcoming=upcoming.get(table.pk, []),
         )
         if session is not None:
-            counted = rounds.get(session.pk, {})
-            waiting = slips.get(session.pk, {})
-            row.dealer = dealer_on_duty(session)
-            row.rounds = counted.get("settled", 0)
-            row.last_round_at = counted.get("last_at")
-            row.voids_pending = counted.get("voids", 0)
-            row.win = wins.get(session.pk) or Decimal(0)
-            row.fills_pending = waiting.get("fills", 0)
-            row.credits_pending = waiting.get("credits", 0)
-            row.cash_reported = reported.get(session.pk, 0)
-            row.deals_rounds = session.pk not in counted_only
-            row.drop = drops.get(session.pk) or Decimal(0)
-            row.alerts = alerts_of(
-                session=session,
-                cash_reported=row.cash_reported,
-                last_round_at=row.last_round_at,
-                voids_pending=row.voids_pending,
-                oldest_slip=waiting.get("oldest"),
-                now=now,
-                idle=idle,
-                slip_wait=slip_wait,
-                deals_rounds=row.deals_rounds,
-            )
+            _show_live(row, session, sums, now=now, idle=idle, slip_wait=slip_wait)
         shown.append(row)
     return Floor(
         pit=pit,
@@ -223,6 +155,103 @@ def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
         now=now,
         idle_minutes=settings.FLOOR_IDLE_MINUTES,
         slip_wait_minutes=settings.FLOOR_SLIP_WAIT_MINUTES,
+    )
+
+
+@dataclass
+class _Sums:
+    """What a pit's open sessions did so far, each by session id."""
+
+    rounds: dict[int, dict[str, Any]] = field(default_factory=dict)
+    wins: dict[int, Decimal] = field(default_factory=dict)
+    slips: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reported: dict[int, int] = field(default_factory=dict)
+    #: The sessions of tables kept for their accounting only, and the drop entered at each.
+    counted_only: set[int] = field(default_factory=set)
+    drops: dict[int, Decimal] = field(default_factory=dict)
+
+
+def _sums_of(tables: list[Table], sessions: dict[int, TableSession]) -> _Sums:
+    """The open sessions' rounds, win by ledger, waiting slips, reported cash and drops: one
+    GROUP BY each, none when no table is open (the drops only when a counted-only one is)."""
+    sums = _Sums()
+    session_ids = [s.pk for s in sessions.values()]
+    if session_ids:
+        sums.rounds = {
+            row["session_id"]: row
+            for row in Round.objects.filter(session_id__in=session_ids)
+            .order_by()
+            .values("session_id")
+            .annotate(
+                settled=Count("pk", filter=Q(status=RoundStatus.SETTLED)),
+                last_at=Max("created_at"),
+                voids=Count(
+                    "pk",
+                    filter=Q(void_requested_by__isnull=False) & ~Q(status=RoundStatus.VOIDED),
+                ),
+            )
+        }
+        sums.wins = figures.wins_by_ledger(session_ids)
+        sums.slips = {
+            row["session_id"]: row
+            for row in Slip.objects.filter(session_id__in=session_ids, status__in=PENDING_SLIPS)
+            .order_by()
+            .values("session_id")
+            .annotate(
+                fills=Count("pk", filter=Q(kind=Slip.Kind.FILL)),
+                credits=Count("pk", filter=Q(kind=Slip.Kind.CREDIT)),
+                oldest=Min("requested_at"),
+            )
+        }
+        sums.reported = dict(
+            CashTransaction.objects.filter(
+                session_id__in=session_ids, threshold=CashLevel.REPORTING, voided_at__isnull=True
+            )
+            .order_by()
+            .values("session_id")
+            .annotate(count=Count("pk"))
+            .values_list("session_id", "count")
+        )
+    sums.counted_only = {
+        sessions[t.pk].pk for t in tables if t.pk in sessions and not _deals_rounds(t.game)
+    }
+    if sums.counted_only:
+        sums.drops = figures.drops_by_session(sums.counted_only)
+    return sums
+
+
+def _show_live(
+    row: FloorTable,
+    session: TableSession,
+    sums: _Sums,
+    *,
+    now: datetime,
+    idle: timedelta,
+    slip_wait: timedelta,
+) -> None:
+    """Fill an open table's row with its session's sums and the alerts they raise."""
+    counted = sums.rounds.get(session.pk, {})
+    waiting = sums.slips.get(session.pk, {})
+    row.dealer = dealer_on_duty(session)
+    row.rounds = counted.get("settled", 0)
+    row.last_round_at = counted.get("last_at")
+    row.voids_pending = counted.get("voids", 0)
+    row.win = sums.wins.get(session.pk) or Decimal(0)
+    row.fills_pending = waiting.get("fills", 0)
+    row.credits_pending = waiting.get("credits", 0)
+    row.cash_reported = sums.reported.get(session.pk, 0)
+    row.deals_rounds = session.pk not in sums.counted_only
+    row.drop = sums.drops.get(session.pk) or Decimal(0)
+    row.alerts = alerts_of(
+        session=session,
+        cash_reported=row.cash_reported,
+        last_round_at=row.last_round_at,
+        voids_pending=row.voids_pending,
+        oldest_slip=waiting.get("oldest"),
+        now=now,
+        idle=idle,
+        slip_wait=slip_wait,
+        deals_rounds=row.deals_rounds,
     )
 
 
@@ -248,7 +277,7 @@ def alerts_of(
     """What a supervisor should look at on an open table, most urgent first:
 
     - ``cash_reported``: a buy-in or cash-out reached the venue's reporting threshold
-      (``casino.cage.services.cash.threshold_crossing``), as the dealer was told;
+      (``casino.cage.services.thresholds.threshold_crossing``), as the dealer was told;
     - ``void_pending``: a round's void waits for a supervisor's approval;
     - ``slip_waiting``: a fill or credit has waited for the cage longer than ``slip_wait``;
     - ``opening_discrepancy``: the opener differed from the table's last closing count and

@@ -19,7 +19,7 @@ from casino import games
 from casino.floor.console import forms, selectors
 from casino.floor.console.access import page, session_context, signed_by, with_session
 from casino.floor.models import RoundStatus, TableSession
-from casino.floor.services.rounds import round_void
+from casino.floor.services.voids import round_void
 from casino.kernel.errors import ServiceError
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal
 from functools import cached_property
 from typing import Any
@@ -18,7 +17,6 @@ from typing import Any
 from django.db.models import (
     Count,
     IntegerField,
-    Max,
     OuterRef,
     Prefetch,
     Q,
@@ -26,10 +24,9 @@ from django.db.models import (
     Subquery,
 )
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
 from casino import games
-from casino.cage.models import Slip, SlipStatus, slip_label
+from casino.cage.models import Slip, SlipStatus
 from casino.floor import figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import rules_in_force
@@ -42,7 +39,7 @@ from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
 from casino.venues.limits import Limit, limits_in_force, upcoming_changes
-from casino.venues.models import Shift, Table, TableLimitChange, Venue
+from casino.venues.models import Table, TableLimitChange, Venue
 
 
 def console_of(game: str) -> games.GameConsole | None:
@@ -294,165 +291,3 @@ def session_rounds(*, session: TableSession) -> list[Round]:
 
 def round_for(*, session: TableSession, pk: int) -> Round | None:
     return _rounds_with_boxes().filter(session=session, pk=pk).first()
-
-
-_SLIP_PEOPLE = (
-    "requested_by",
-    "issued_by",
-    "dealer_confirmed_by",
-    "supervisor_confirmed_by",
-    "received_by",
-    "verified_by",
-    "voided_by",
-)
-
-
-def _slips() -> QuerySet[Slip]:
-    # The session's dealer: who may sign a slip's dealer line, named when another may not.
-    return Slip.objects.select_related(
-        "venue", "session__table", "session__shift", "session__dealer", *_SLIP_PEOPLE
-    )
-
-
-def slip_lines(slip: Slip) -> list[tuple[Decimal, int, Decimal]]:
-    """The slip's chips: (denomination, count, amount), the highest first (the templates'
-    ``slip|chip_lines``)."""
-    lines = [
-        (Decimal(value), int(count), Decimal(value) * int(count))
-        for value, count in slip.chips.items()
-    ]
-    return sorted(lines, key=lambda line: line[0], reverse=True)
-
-
-def session_slips(*, session: TableSession) -> list[Slip]:
-    return list(_slips().filter(session=session).order_by("-year", "-number"))
-
-
-def session_slip_for(*, session: TableSession, pk: int) -> Slip | None:
-    """A slip of the session (``None`` for one of another session, or none)."""
-    return Slip.objects.filter(session=session, pk=pk).first()
-
-
-# The cage
-
-
-def venue_for(*, user: Any, pk: int) -> Venue | None:
-    """A venue the user works at (``None`` for another one, or none)."""
-    if pk not in venue_ids(user):
-        return None
-    return Venue.objects.filter(pk=pk).first()
-
-
-def venues_where(*, user: Any, capability: frozenset[str]) -> list[Venue]:
-    """The venues where the user has ``capability``, by code."""
-    ids = [venue_id for venue_id in venue_ids(user) if can(user, capability, venue_id)]
-    return list(Venue.objects.filter(pk__in=ids).order_by("code"))
-
-
-def current_gaming_date(*, venue: Venue) -> date | None:
-    """The gaming day of the venue's latest shift begun by now (``None`` before its first)."""
-    shift = (
-        Shift.objects.filter(venue=venue, starts_at__lte=timezone.now())
-        .order_by("-starts_at")
-        .first()
-    )
-    return shift.gaming_date if shift is not None else None
-
-
-@dataclass(frozen=True)
-class CageLists:
-    """What the cage's screen lists: requests to issue, slips out, the day's finished ones."""
-
-    waiting: list[Slip]
-    travelling: list[Slip]
-    finished: list[Slip]
-    gaming_date: date | None
-
-
-def cage_lists(*, venue: Venue) -> CageLists:
-    """The venue's slips waiting to be issued (oldest first), issued and not yet posted, and
-    the current gaming day's posted and voided ones (three queries)."""
-    slips = _slips().filter(venue=venue)
-    gaming_date = current_gaming_date(venue=venue)
-    finished = slips.filter(status__in=[SlipStatus.VERIFIED, SlipStatus.VOID])
-    if gaming_date is None:
-        finished = finished.none()
-    else:
-        finished = finished.filter(session__shift__gaming_date=gaming_date)
-    return CageLists(
-        waiting=list(slips.filter(status=SlipStatus.REQUESTED).order_by("year", "number")),
-        travelling=list(slips.filter(status=SlipStatus.ISSUED).order_by("year", "number")),
-        finished=list(finished.order_by("-year", "-number")),
-        gaming_date=gaming_date,
-    )
-
-
-def cage_slip_for(*, venue: Venue, pk: int) -> Slip | None:
-    return Slip.objects.filter(venue=venue, pk=pk).first()
-
-
-def slip_for(*, user: Any, pk: int) -> Slip | None:
-    """A slip at one of the user's venues, with its people."""
-    return _slips().filter(venue_id__in=venue_ids(user), pk=pk).first()
-
-
-# The slip report
-
-
-@dataclass(frozen=True)
-class SlipDay:
-    """A gaming day's slips at a venue: every one by number, the numbers missing from the
-    day's range and the totals posted."""
-
-    venue: Venue
-    gaming_date: date
-    slips: list[Slip]
-    issued: list[Slip]
-    verified: list[Slip]
-    voided: list[Slip]
-    missing: list[str]
-    fills: Decimal
-    credits: Decimal
-
-
-def slip_day(*, venue: Venue, gaming_date: date) -> SlipDay:
-    """The slips of the venue's sessions of ``gaming_date`` (by their shift's gaming day).
-
-    Missing numbers: for each year the day's slips are numbered in, every number from the one
-    after the highest number stored below the day's first, to the day's last, that no slip
-    at the venue holds (a number is allocated only with its slip, so a gap is a slip row
-    gone or never written; it is reported on the day after it).
-    """
-    slips = list(
-        _slips()
-        .filter(venue=venue, session__shift__gaming_date=gaming_date)
-        .order_by("year", "number")
-    )
-    missing: list[str] = []
-    years = sorted({slip.year for slip in slips})
-    for year in years:
-        numbers = [slip.number for slip in slips if slip.year == year]
-        stored = Slip.objects.filter(venue=venue, year=year)
-        before = stored.filter(number__lt=min(numbers)).aggregate(n=Max("number"))["n"] or 0
-        held = set(
-            stored.filter(number__gt=before, number__lte=max(numbers)).values_list(
-                "number", flat=True
-            )
-        )
-        missing += [
-            slip_label(year, number)
-            for number in range(before + 1, max(numbers) + 1)
-            if number not in held
-        ]
-    verified = [slip for slip in slips if slip.status == SlipStatus.VERIFIED]
-    return SlipDay(
-        venue=venue,
-        gaming_date=gaming_date,
-        slips=slips,
-        issued=[slip for slip in slips if slip.issued_by_id is not None],
-        verified=verified,
-        voided=[slip for slip in slips if slip.status == SlipStatus.VOID],
-        missing=missing,
-        fills=sum((s.amount for s in verified if s.kind == Slip.Kind.FILL), Decimal(0)),
-        credits=sum((s.amount for s in verified if s.kind == Slip.Kind.CREDIT), Decimal(0)),
-    )

@@ -24,7 +24,8 @@ from django.utils.translation import gettext as _
 from casino.cage.models import Slip
 from casino.cage.services.slips import slip_request
 from casino.floor.models import Round, TableSession
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
+from casino.floor.services.settlement import round_settle_written
 from casino.games import BoxInput, RoundResult
 from casino.kernel.errors import Conflict
 

@@ -143,15 +143,59 @@ def session_close(
         field="closing_chips",
         grouping=venue.amount_grouping,
     )
-    if drop not in (None, ""):
-        try:
-            drop_record(session=session, user=user, amount=drop)
-        except InvalidInput as error:
-            # The reader's refusal quotes what was typed; the others name the amount.
-            message = error.message
-            if error.reason != "not_an_amount":
-                message = message.replace("amount", "drop", 1)
-            raise InvalidInput(message, field="drop", reason=error.reason) from None
+    _drop_at_close(session=session, user=user, drop=drop)
+    figures, win_by_count, variance = _closing_figures(session, closing_total, venue)
+    variance_reason = (variance_reason or "").strip()[:MAX_REASON]
+    check_variance_reason(venue, variance, variance_reason)
+    session.status = TableSession.Status.CLOSED
+    session.closed_by = user
+    session.closing_counted_by = counted_by
+    session.closed_at = timezone.now()
+    session.closing_chips = chips
+    session.closing_total = closing_total
+    _keep_figures(session, figures, win_by_count=win_by_count, variance=variance)
+    session.save()
+    spell_last_ends(session=session)
+    audit_record(
+        user=user,
+        action=AuditAction.SESSION_CLOSE,
+        obj=session,
+        venue=venue,
+        summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
+        after={k: str(v) for k, v in figures.items()}
+        | {
+            "closing_chips": chips,
+            "closing_total": str(closing_total),
+            "counted_by": counted_by.get_username(),
+            "confirmed_by": confirmed_by.get_username(),
+            "variance": str(session.variance),
+            "variance_reason": variance_reason,
+        },
+    )
+    # The last table of a shift to close asks for the shift's report (casino.venues.signals).
+    shift_closing.send(sender=TableSession, shift_id=session.shift_id)
+    return session
+
+
+def _drop_at_close(*, session: TableSession, user: Any, drop: Decimal | str | None) -> None:
+    """Record the drop the closer entered, if any, its refusals said of the drop."""
+    if drop in (None, ""):
+        return
+    try:
+        drop_record(session=session, user=user, amount=drop)
+    except InvalidInput as error:
+        # The reader's refusal quotes what was typed; the others name the amount.
+        message = error.message
+        if error.reason != "not_an_amount":
+            message = message.replace("amount", "drop", 1)
+        raise InvalidInput(message, field="drop", reason=error.reason) from None
+
+
+def _closing_figures(
+    session: TableSession, closing_total: Decimal, venue: Any
+) -> tuple[dict[str, Decimal], Decimal, Decimal]:
+    """The session's figures, its win by count and its variance, refused (``Conflict``) when
+    one of them could not be stored."""
     figures = session_figures(session)
     win_by_count = figures_.win_by_count(
         opener=session.opening_total,
@@ -180,41 +224,23 @@ def session_close(
                 "amount can be; nothing was "
                 "closed: run manage.py audit_ledger and check this session's rounds"
             )
-    variance_reason = (variance_reason or "").strip()[:MAX_REASON]
-    check_variance_reason(venue, variance, variance_reason)
-    session.status = TableSession.Status.CLOSED
-    session.closed_by = user
-    session.closing_counted_by = counted_by
-    session.closed_at = timezone.now()
-    session.closing_chips = chips
-    session.closing_total = closing_total
+    return figures, win_by_count, variance
+
+
+def _keep_figures(
+    session: TableSession,
+    figures: dict[str, Decimal],
+    *,
+    win_by_count: Decimal,
+    variance: Decimal,
+) -> None:
+    """Set the closed session's stored figures (fixed from then on; saved by the caller)."""
     session.fills_total = figures["fills"]
     session.credits_total = figures["credits"]
     session.drop_total = figures["drop"]
     session.win_by_count = win_by_count
     session.win_by_ledger = figures["win_by_ledger"]
     session.variance = variance
-    session.save()
-    spell_last_ends(session=session)
-    audit_record(
-        user=user,
-        action=AuditAction.SESSION_CLOSE,
-        obj=session,
-        venue=venue,
-        summary=f"closed {session.table}: win by count {win_by_count}, variance {session.variance}",
-        after={k: str(v) for k, v in figures.items()}
-        | {
-            "closing_chips": chips,
-            "closing_total": str(closing_total),
-            "counted_by": counted_by.get_username(),
-            "confirmed_by": confirmed_by.get_username(),
-            "variance": str(session.variance),
-            "variance_reason": variance_reason,
-        },
-    )
-    # The last table of a shift to close asks for the shift's report (casino.venues.signals).
-    shift_closing.send(sender=TableSession, shift_id=session.shift_id)
-    return session
 
 
 @transaction.atomic

@@ -132,6 +132,43 @@ def _relieve(
     console: bool = False,
 ) -> DealerSpell:
     """The relief itself, on the locked session row."""
+    _check_relief(session=session, dealer=dealer, reason=reason)
+    on_duty = DealerSpell.objects.filter(session=session, ended_at__isnull=True).first()
+    _check_incoming(session=session, dealer=dealer)
+    at = _relief_time(session=session, on_duty=on_duty, at=at)
+    table, venue = session.table, session.table.venue
+    outgoing = session.dealer
+    if on_duty is not None:
+        on_duty.ended_at = at
+        on_duty.ended_reason = reason
+        on_duty.relieved_by = by
+        on_duty.save(update_fields=["ended_at", "ended_reason", "relieved_by"])
+    spell = DealerSpell.objects.create(
+        session=session, dealer=dealer, started_at=at, recorded_by=by
+    )
+    session.dealer = dealer
+    session.save(update_fields=["dealer"])
+    audit_record(
+        user=by,
+        action=AuditAction.SESSION_RELIEVE,
+        obj=session,
+        venue=venue,
+        summary=f"{dealer.get_username()} relieved {outgoing.get_username()} at {table} ({reason})"
+        + (", taking over its console" if console else ""),
+        before={"dealer": outgoing.get_username()},
+        after={
+            "dealer": dealer.get_username(),
+            "at": at.isoformat(),
+            "reason": reason,
+            **({"by": "console"} if console else {}),
+        },
+    )
+    return spell
+
+
+def _check_relief(*, session: TableSession, dealer: Any, reason: str) -> None:
+    """Refuse a relief at a closed table, for no known reason, or by one who does not deal
+    at the venue."""
     table, venue = session.table, session.table.venue
     if session.status != TableSession.Status.OPEN:
         raise Conflict(
@@ -150,7 +187,12 @@ def _relieve(
             field="dealer",
             reason="not_a_dealer",
         )
-    on_duty = DealerSpell.objects.filter(session=session, ended_at__isnull=True).first()
+
+
+def _check_incoming(*, session: TableSession, dealer: Any) -> None:
+    """Refuse an incoming dealer already on duty here or at another open table, and any
+    relief while a round is dealt and not yet settled or voided."""
+    table = session.table
     if dealer.pk == session.dealer_id:
         raise Conflict(
             _("%(user)s is already the dealer on duty at table %(table)s")
@@ -187,6 +229,13 @@ def _relieve(
             % {"number": dealt.number},
             reason="round_in_progress",
         )
+
+
+def _relief_time(
+    *, session: TableSession, on_duty: DealerSpell | None, at: datetime | None
+) -> datetime:
+    """The relief's time (now when not given), refused before the spell on duty began or the
+    last round was dealt, or in the future."""
     now = timezone.now()
     at = at or now
     last_dealt = (
@@ -204,30 +253,4 @@ def _relieve(
             field="at",
             reason="relief_time",
         )
-    outgoing = session.dealer
-    if on_duty is not None:
-        on_duty.ended_at = at
-        on_duty.ended_reason = reason
-        on_duty.relieved_by = by
-        on_duty.save(update_fields=["ended_at", "ended_reason", "relieved_by"])
-    spell = DealerSpell.objects.create(
-        session=session, dealer=dealer, started_at=at, recorded_by=by
-    )
-    session.dealer = dealer
-    session.save(update_fields=["dealer"])
-    audit_record(
-        user=by,
-        action=AuditAction.SESSION_RELIEVE,
-        obj=session,
-        venue=venue,
-        summary=f"{dealer.get_username()} relieved {outgoing.get_username()} at {table} ({reason})"
-        + (", taking over its console" if console else ""),
-        before={"dealer": outgoing.get_username()},
-        after={
-            "dealer": dealer.get_username(),
-            "at": at.isoformat(),
-            "reason": reason,
-            **({"by": "console"} if console else {}),
-        },
-    )
-    return spell
+    return at

@@ -191,45 +191,16 @@ def session_open(
     table = Table.objects.select_for_update().select_related("venue").get(pk=table.pk)
     venue = table.venue
     dealer = dealer or counted_by
-    if not can(counted_by, PLAY, venue.pk):
-        raise Forbidden("you do not run tables at this venue")
-    if not can(dealer, PLAY, venue.pk):
-        raise InvalidInput(f"{dealer} is not a dealer at {venue.name}", field="dealer")
-    check_co_signers(
-        counted_by=counted_by, confirmed_by=confirmed_by, venue=venue, field="confirmed_by"
-    )
-    if table.status != Table.Status.ACTIVE:
-        raise Conflict(f"table {table.code} is inactive; a manager can reactivate it")
-    open_session = TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
-    if open_session is not None:
-        raise Conflict(
-            f"table {table.code} is already open (session {open_session.pk}); close it first"
-        )
+    _check_openable(table=table, counted_by=counted_by, confirmed_by=confirmed_by, dealer=dealer)
     chips, total = chips_total(
         opening_chips,
         table.chip_denominations,
         field="opening_chips",
         grouping=venue.amount_grouping,
     )
-    # Under the table's lock with none of its sessions open: no close changes it meanwhile.
-    expected = table_inventory(table=table)
-    discrepancy = (
-        None if expected is None else chips_discrepancy(chips, expected, table.chip_denominations)
+    expected, discrepancy, reason = _opening_difference(
+        table=table, chips=chips, reason=discrepancy_reason
     )
-    reason = (discrepancy_reason or "").strip()[:MAX_DISCREPANCY_REASON]
-    if discrepancy and not reason:
-        raise InvalidInput(
-            _(
-                "the count differs from the table's inventory (what its last session "
-                "counted at close) by %(difference)s: say why in the reason for the "
-                "difference, or count again"
-            )
-            % {"difference": discrepancy_text(discrepancy, venue.amount_grouping)},
-            field="discrepancy_reason",
-            reason="discrepancy_reason_required",
-        )
-    if not discrepancy:
-        reason = ""  # nothing to explain
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -251,12 +222,7 @@ def session_open(
         raise Conflict(f"table {table.code} is already open; close it first") from None
     dropbox_attach(session=session)
     spell_first(session=session, recorded_by=counted_by)
-    if discrepancy is None:
-        compared = "first opening: no inventory to compare with"
-    elif discrepancy:
-        compared = f"differs by {discrepancy_text(discrepancy, venue.amount_grouping)}"
-    else:
-        compared = "matches the inventory"
+    compared = _compared(discrepancy, venue.amount_grouping)
     audit_record(
         user=counted_by,
         action=AuditAction.SESSION_OPEN,
@@ -276,6 +242,63 @@ def session_open(
         },
     )
     return session
+
+
+def _check_openable(*, table: Table, counted_by: Any, confirmed_by: Any, dealer: Any) -> None:
+    """Refuse an opening by one who does not run the venue's tables, for a dealer who does
+    not deal there, by co-signers who may not (``check_co_signers``), at an inactive table
+    or at one already open."""
+    venue = table.venue
+    if not can(counted_by, PLAY, venue.pk):
+        raise Forbidden("you do not run tables at this venue")
+    if not can(dealer, PLAY, venue.pk):
+        raise InvalidInput(f"{dealer} is not a dealer at {venue.name}", field="dealer")
+    check_co_signers(
+        counted_by=counted_by, confirmed_by=confirmed_by, venue=venue, field="confirmed_by"
+    )
+    if table.status != Table.Status.ACTIVE:
+        raise Conflict(f"table {table.code} is inactive; a manager can reactivate it")
+    open_session = TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
+    if open_session is not None:
+        raise Conflict(
+            f"table {table.code} is already open (session {open_session.pk}); close it first"
+        )
+
+
+def _opening_difference(
+    *, table: Table, chips: dict[str, int], reason: str
+) -> tuple[dict[str, int] | None, Discrepancy | None, str]:
+    """The table's inventory, the count's difference from it (None: nothing to compare
+    with) and the reason kept for it, refused when a difference has no reason."""
+    # Under the table's lock with none of its sessions open: no close changes it meanwhile.
+    expected = table_inventory(table=table)
+    discrepancy = (
+        None if expected is None else chips_discrepancy(chips, expected, table.chip_denominations)
+    )
+    reason = (reason or "").strip()[:MAX_DISCREPANCY_REASON]
+    if discrepancy and not reason:
+        raise InvalidInput(
+            _(
+                "the count differs from the table's inventory (what its last session "
+                "counted at close) by %(difference)s: say why in the reason for the "
+                "difference, or count again"
+            )
+            % {"difference": discrepancy_text(discrepancy, table.venue.amount_grouping)},
+            field="discrepancy_reason",
+            reason="discrepancy_reason_required",
+        )
+    if not discrepancy:
+        reason = ""  # nothing to explain
+    return expected, discrepancy, reason
+
+
+def _compared(discrepancy: Discrepancy | None, grouping: Grouping | str) -> str:
+    """How the opening count compared with the inventory, as the audit event says it."""
+    if discrepancy is None:
+        return "first opening: no inventory to compare with"
+    if discrepancy:
+        return f"differs by {discrepancy_text(discrepancy, grouping)}"
+    return "matches the inventory"
 
 
 _LOCK_SESSION = lock_by_key(TableSession, "table__venue", "table__ruleset")

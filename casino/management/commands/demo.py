@@ -17,14 +17,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import games
-from casino.cage.services.cash import cash_record, thresholds_approve, thresholds_propose
+from casino.cage.services.cash import cash_record
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.floor.models import TableSession
 from casino.floor.services.limits import limit_change_schedule
 from casino.floor.services.rotation import dealer_relieve
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import shift_current
+from casino.floor.services.settlement import round_settle_written
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
 from casino.players.comps import (

@@ -17,7 +17,8 @@ from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability
 from casino.venues import selectors as venue_selectors
 from casino.venues.api import serializers as s
-from casino.venues.services.gaming_days import gaming_day_set, plan_of, plan_shown, written_time
+from casino.venues.plans import plan_of, plan_shown, written_time
+from casino.venues.services.gaming_days import gaming_day_set
 from casino.venues.services.table_rulesets import (
     ruleset_change_approve,
     ruleset_change_refuse,

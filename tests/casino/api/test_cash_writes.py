@@ -8,7 +8,7 @@ import pytest
 
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction
-from casino.cage.services.cash import thresholds_approve, thresholds_propose
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.floor.services.closing import session_close
 from casino.staff.roles import MANAGER
 from tests.casino.api import client_for, error_of

@@ -25,12 +25,8 @@ import pytest
 from django.utils import timezone
 
 from casino.cage.models import CashAlert, CashKind
-from casino.cage.services.cash import (
-    cash_record,
-    cash_void,
-    thresholds_approve,
-    thresholds_propose,
-)
+from casino.cage.services.cash import cash_record, cash_void
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import drop_record, session_open
 from casino.kernel.timezones import venue_zone

@@ -34,8 +34,10 @@ from casino.cage.services.slips import (
 from casino.count.models import DropBox
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.services.closing import session_close
-from casino.floor.services.rounds import round_create, round_settle, round_void_request
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import drop_record, session_open, shift_current
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void_request
 from casino.games import BoxInput
 from casino.ledger.models import Drop, LedgerEntry
 from casino.players.models import Player

@@ -17,7 +17,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from casino.cage.services.cash import thresholds_approve, thresholds_propose
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.floor.models import TableSession
 from casino.staff.roles import CAGE, COUNT, DEALER, MANAGER
 from casino.venues.services.tables import table_create

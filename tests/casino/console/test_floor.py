@@ -22,7 +22,8 @@ from casino.cage.services.slips import slip_request
 from casino.floor.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
 from casino.floor.models import TableSession
 from casino.floor.services.limits import limit_change_schedule
-from casino.floor.services.rounds import round_settle, round_void_request
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void_request
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
 from casino.venues.limits import limits_in_force

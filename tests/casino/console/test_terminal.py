@@ -19,7 +19,8 @@ from django.urls import reverse
 from casino.audit.models import AuditEvent
 from casino.floor.console.terminal import BEAT_SECONDS, SEEN, idle_seconds
 from casino.floor.models import Round
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Forbidden
 from casino.rulesets.models import VersionStatus

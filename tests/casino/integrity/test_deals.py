@@ -10,8 +10,9 @@ import pytest
 
 from casino.floor.models import RoundStatus
 from casino.floor.outcomes import inputs_of
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle_written
 from casino.integrity.deals import DealWatch, identical_probability
 from casino.integrity.exact import poisson_binomial_sf
 from casino.integrity.models import IntegrityResult

@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from casino import games
 from casino.floor.models import Bet, RoundStatus
-from casino.floor.services.rounds import round_create_written, round_settle_written
+from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle_written
 from casino.games import BoxInput
 from casino.integrity import resettlement
 from casino.integrity.deals import DealWatch

@@ -6,7 +6,9 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity.models import CardTally, CategoryTally
 from casino.integrity.models.tallies import CARDS_DEALT

@@ -43,9 +43,11 @@ from django.db import transaction
 from casino.cage.services.slips import slip_request, slip_void
 from casino.floor.models import Bet, Box, Round, RoundStatus
 from casino.floor.services.closing import session_close, session_figures
-from casino.floor.services.rounds import round_create, round_settle, round_void, round_void_request
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.floor.services.tallies import tally_rebuild
+from casino.floor.services.voids import round_void, round_void_request
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
 from casino.players.models import Player

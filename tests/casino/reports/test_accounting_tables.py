@@ -28,7 +28,7 @@ from django.utils import translation
 
 from casino.floor.console.floor_selectors import IDLE, pit_floor
 from casino.kernel.money import venue_money
-from casino.reports import periods, selectors
+from casino.reports import periods, selectors, trends
 from casino.venues.models import Pit, Table
 from tests.casino.reports.test_statistical import DAY, build_world
 
@@ -124,18 +124,18 @@ def test_the_periods_page_and_its_csv_show_them(world):
 
 
 def test_the_trend_has_their_drop_and_win_each_month(world):
-    months = {line["key"]: line for line in periods.trend(venue=world.venue, day=DAY)}
+    months = {line["key"]: line for line in trends.trend(venue=world.venue, day=DAY)}
     assert (months["2026-11"]["accounting_drop"], months["2026-11"]["accounting_win_by_count"]) == (
         D(450000),
         D(800000),
     )
     assert months["2026-03"]["accounting_win_by_count"] == D(-300000)
     assert months["2026-11"]["house_win"] == 0
-    dealt = {line["key"]: line for line in periods.trend(venue=world.venue, day=DAY, game="niuniu")}
+    dealt = {line["key"]: line for line in trends.trend(venue=world.venue, day=DAY, game="niuniu")}
     assert dealt["2026-11"]["accounting_drop"] == 0
-    of_nn1 = periods.trend(venue=world.venue, day=DAY, table_id=world.nn1.pk)
+    of_nn1 = trends.trend(venue=world.venue, day=DAY, table_id=world.nn1.pk)
     assert all(line["accounting_drop"] == 0 for line in of_nn1)
-    of_bj1 = periods.trend(venue=world.venue, day=DAY, table_id=world.bj1.pk)
+    of_bj1 = trends.trend(venue=world.venue, day=DAY, table_id=world.bj1.pk)
     assert of_bj1[-1]["accounting_drop"] == D(450000)
 
 

@@ -16,8 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from casino.floor.services.rotation import dealer_relieve
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity.models import IntegrityResult

@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from casino.floor.models import BetTally
-from casino.reports import periods
+from casino.reports import trends
 from casino.reports.periods import period_figures, period_of
 from casino.venues.models import Shift
 from tests.casino.charts import bars_in, chart_of
@@ -158,7 +158,7 @@ def test_theoretical_win_from_the_versions_house_edge(night, day_before):
     players = period_figures(venue=night.venue, period=period_of("mtd", NIGHT), dimension="player")
     assert players.lines[0]["handle"] >= players.lines[-1]["handle"]
     assert {line["label"] for line in players.lines} >= {"An", "Binh", "Anonymous boxes"}
-    trend = periods.trend(venue=night.venue, day=NIGHT, table_id=night.nn1.pk)
+    trend = trends.trend(venue=night.venue, day=NIGHT, table_id=night.nn1.pk)
     assert [line["key"] for line in trend][-2:] == ["2026-10", "2026-11"] and len(trend) == 12
     assert trend[-1]["handle"] == D("1450000") and trend[-2]["handle"] == D("0")
 

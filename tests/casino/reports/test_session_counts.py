@@ -10,8 +10,9 @@ from django.template.loader import render_to_string
 
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import session_open
+from casino.reports.columns import SESSION_COLUMNS
 from casino.reports.listings import section_sessions
-from casino.reports.outputs import SESSION_COLUMNS, present
+from casino.reports.outputs import present
 
 pytestmark = pytest.mark.django_db
 

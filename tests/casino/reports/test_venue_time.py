@@ -22,9 +22,11 @@ from django.utils import timezone
 
 from casino.audit.models import AuditEvent
 from casino.floor.models import BetTally
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.floor.services.tallies import tally_differences
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.kernel.timezones import LocalHour, database_knows_zone, local_hour
 from casino.reports import services

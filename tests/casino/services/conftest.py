@@ -6,7 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from casino.cage.services.cash import thresholds_approve, thresholds_propose
+from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 
 #: The venue's logging and reporting thresholds in the cash tests.
 LOG, REPORT = D("30000000"), D("100000000")

@@ -15,13 +15,8 @@ from rest_framework.test import APIClient
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashAlert, CashTransaction
 from casino.cage.selectors import cash_report, player_cash
-from casino.cage.services.cash import (
-    cash_record,
-    cash_void,
-    gaming_date_at,
-    thresholds_approve,
-    thresholds_propose,
-)
+from casino.cage.services.cash import cash_record, cash_void
+from casino.cage.services.thresholds import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from tests.factories import PlayerFactory, niuniu_table

@@ -15,11 +15,8 @@ from django.urls import reverse
 
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashAlert, CashTransaction
-from casino.cage.services.cash import (
-    Identification,
-    cash_record,
-    threshold_crossing,
-)
+from casino.cage.services.cash import cash_record
+from casino.cage.services.thresholds import Identification, threshold_crossing
 from casino.kernel.errors import InvalidInput
 from casino.venues.services.pits import pit_create
 from tests.casino.services.conftest import LOG, REPORT

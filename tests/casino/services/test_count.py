@@ -16,8 +16,9 @@ from casino.count.selectors import win_figures
 from casino.count.services import count_close, count_record
 from casino.floor.models import TableSession
 from casino.floor.services.closing import session_close, session_figures
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.ledger.models import Account, Drop, LedgerEntry

@@ -17,7 +17,8 @@ from casino.cage.services.cash import cash_record
 from casino.floor.console import forms
 from casino.floor.console.selectors import players_by_number
 from casino.floor.models import Round
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today

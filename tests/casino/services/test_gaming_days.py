@@ -14,7 +14,8 @@ from casino.floor.services.sessions import session_open, shift_current
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.staff.roles import MANAGER
 from casino.venues.models import GamingDay, Shift, Venue
-from casino.venues.services.gaming_days import gaming_day_set, local_instant, plan_clean
+from casino.venues.plans import plan_clean
+from casino.venues.services.gaming_days import gaming_day_set, local_instant
 from tests.factories import VenueFactory, staff
 
 pytestmark = pytest.mark.django_db

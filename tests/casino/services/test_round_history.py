@@ -16,7 +16,9 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.floor.models import Bet, RoundStatus
-from casino.floor.services.rounds import round_create, round_result, round_settle, round_void
+from casino.floor.services.rounds import round_create, round_result
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.ledger.models import Account, EntryKind, LedgerEntry
 from casino.rulesets.selectors import version_in_force

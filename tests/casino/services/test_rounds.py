@@ -9,13 +9,9 @@ from django.db import DatabaseError, transaction
 from django.db.models import Sum
 
 from casino.floor.models import Bet, RoundStatus
-from casino.floor.services.rounds import (
-    round_create,
-    round_settle,
-    round_void,
-    round_void_approve,
-    round_void_request,
-)
+from casino.floor.services.rounds import round_create
+from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void, round_void_approve, round_void_request
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.ledger.models import Account, LedgerEntry

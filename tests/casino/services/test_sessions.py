@@ -11,8 +11,9 @@ from casino.cage.models import SlipStatus
 from casino.cage.services.slips import slip_issue, slip_request, slip_void
 from casino.floor.models import TableSession
 from casino.floor.services.closing import session_close, session_reconcile
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import drop_record, session_open
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.ledger.models import Account, LedgerEntry

@@ -9,8 +9,9 @@ from django.db import IntegrityError, transaction
 
 from casino.audit.models import AuditEvent
 from casino.floor.models import Round, RoundStatus
-from casino.floor.services.rounds import round_create, round_settle
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict
 from casino.ledger.models import LedgerEntry

@@ -13,12 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from casino import games
 from casino.floor.console.services import round_confirm
 from casino.floor.models import Bet, Round, RoundStatus
-from casino.floor.services.rounds import (
-    round_create,
-    round_create_written,
-    round_settle,
-    round_settle_written,
-)
+from casino.floor.services.rounds import round_create, round_create_written
+from casino.floor.services.settlement import round_settle, round_settle_written
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict
 from casino.ledger.models import Account, LedgerEntry

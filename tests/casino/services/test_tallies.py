@@ -12,9 +12,11 @@ from django.db import connection
 from django.db.models import Count, Sum
 
 from casino.floor.models import Bet, BetTally, RoundStatus, SeatTally
-from casino.floor.services.rounds import round_create, round_settle, round_void
+from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
+from casino.floor.services.settlement import round_settle
 from casino.floor.services.tallies import tally_differences, tally_rebuild
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.kernel.timezones import local_hour, venue_zone
 from casino.simulation import play
