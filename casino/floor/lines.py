@@ -8,17 +8,12 @@ from decimal import Decimal
 from typing import Any
 
 from casino.floor import figures
+from casino.floor.figures import CENT, pct
 
-#: Amounts in figures are to the cent.
+#: A line's empty amount, written to the cent.
 ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
 #: The two-sided 95% quantile of the normal distribution: the hold's range.
 Z95 = Decimal("1.96")
-
-
-def pct(part: Decimal | None, whole: Decimal | None) -> Decimal | None:
-    """A share in percent, as ``casino.floor.figures`` defines hold % and win/drop %."""
-    return figures.pct(part, whole)
 
 
 def figure_line(sums: dict[str, Any], *, rounds: int | None = None) -> dict[str, Any]:

@@ -21,8 +21,9 @@ from django.db.models import Sum
 
 from casino import games
 from casino.floor import figures
+from casino.floor.figures import CENT
 from casino.floor.kinds import fee_games, game_label
-from casino.floor.lines import CENT, ZERO, figure_line
+from casino.floor.lines import ZERO, figure_line
 from casino.floor.models import BetTally, SeatTally, TableSession
 from casino.players.models import Comp, Player
 from casino.rulesets.rates import rates_of

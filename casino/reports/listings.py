@@ -10,8 +10,8 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from casino.cage.models import Slip, SlipStatus
-from casino.floor.figures import Counted, sessions_counted
-from casino.floor.lines import ZERO, pct
+from casino.floor.figures import Counted, pct, sessions_counted
+from casino.floor.lines import ZERO
 from casino.floor.models import Bet, Round, RoundStatus, TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
 from casino.reports.cells import settled_bets

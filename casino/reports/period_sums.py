@@ -15,8 +15,9 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext
 
 from casino.floor import figures
+from casino.floor.figures import pct
 from casino.floor.kinds import fee_games
-from casino.floor.lines import ZERO, figure_line, pct
+from casino.floor.lines import ZERO, figure_line
 from casino.floor.models import BetTally
 from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Venue

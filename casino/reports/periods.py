@@ -51,8 +51,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from casino.floor.figures import pct
 from casino.floor.kinds import accounting_games, bet_type_label, game_label
-from casino.floor.lines import pct
 from casino.kernel.replicas import replica_reads
 from casino.players.models import Player
 from casino.reports import by_count

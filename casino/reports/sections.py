@@ -14,8 +14,9 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Quer
 
 from casino import games
 from casino.floor import figures
+from casino.floor.figures import pct
 from casino.floor.kinds import bet_type_label, game_label
-from casino.floor.lines import ZERO, figure_line, pct
+from casino.floor.lines import ZERO, figure_line
 from casino.floor.models import Round, RoundStatus, SeatTally
 from casino.kernel.timezones import LocalHour
 from casino.reports.cells import aware
