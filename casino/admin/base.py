@@ -21,9 +21,13 @@ from django.utils.text import capfirst
 from casino.kernel.amounts import amount_formfield, amounts_at, is_money_field
 from casino.kernel.money import venue_chips, venue_money, written
 from casino.kernel.timezones import local_time, zone, zone_name
-from casino.rulesets.models import Ruleset
 from casino.staff.roles import venue_ids, venues_permitted
 from casino.venues.models import Venue
+
+#: The models besides the venue whose rows a form offers (by foreign key) only at the user's
+#: venues, each by its ``venue``. Named by label, as a foreign key names another app's model:
+#: the frame serves the venues' pages too, and the rulesets sit above the venues.
+VENUE_OWNED = frozenset({"rulesets.Ruleset"})
 
 
 def _in_zone(tz: zoneinfo.ZoneInfo | None) -> Any:
@@ -349,7 +353,7 @@ class VenueScopedAdmin(AmountFields, admin.ModelAdmin):
         venues = self.venues_for(request, "add", "change")
         if db_field.related_model is Venue:
             field.queryset = field.queryset.filter(pk__in=venues)
-        elif db_field.related_model is Ruleset:
+        elif db_field.related_model._meta.label in VENUE_OWNED:
             field.queryset = field.queryset.filter(venue__in=venues)
         return field
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from casino.cage.models import Slip
@@ -324,3 +324,16 @@ def barred_on(on: date) -> Exists:
     """Whether the player (``OuterRef("pk")``) is barred on ``on``: an annotation, so the
     query that reads the players says it too."""
     return Exists(barrings_on(on).filter(player_id=OuterRef("pk")))
+
+
+# Open sessions
+
+
+def open_session_id() -> Subquery:
+    """The id of the session open at a table (null when none), an expression over ``Table``
+    rows: the floor's answer to what the venues ask (``casino.venues.hooks.open_session``)."""
+    return Subquery(
+        TableSession.objects.filter(table=OuterRef("pk"), status=TableSession.Status.OPEN).values(
+            "pk"
+        )[:1]
+    )

@@ -254,6 +254,22 @@ def test_a_manager_sees_only_their_venues_rulesets(client, draft, manager):
     assert client.post(approve).status_code == 404
 
 
+def test_a_new_drafts_ruleset_menu_offers_only_the_managers_venues(client, draft, manager):
+    """The admin's frame offers a ruleset by foreign key at the user's venues only
+    (``casino.admin.base.VENUE_OWNED``)."""
+    from tests.factories import VenueFactory, staff
+
+    elsewhere = VenueFactory(code="seoul", currency="KRW")
+    theirs = venue_ruleset_from_preset(
+        venue=elsewhere, preset_code="vn-kr-004", editor=staff("seoul-manager", MANAGER, elsewhere)
+    )
+    client.force_login(manager)
+    page = client.get(reverse("admin:niuniu_niuniurulesetversion_add"))
+    offered = set(page.context["adminform"].form.fields["ruleset"].queryset)
+    assert draft.ruleset in offered
+    assert theirs.ruleset not in offered
+
+
 def test_the_paytables_problems_are_said_in_the_managers_language():
     from types import SimpleNamespace
 

@@ -1,5 +1,9 @@
 """A version's life: a draft made and edited, cloned, approved by a second person, activated;
-and the tables a version reaches."""
+and the tables a version reaches.
+
+Whether a session is open at a table the version reaches is the floor's to say, and the
+floor sits above the rulesets: it is asked through the venues' hook
+(``casino.venues.hooks.open_session``), which the floor answers."""
 
 from __future__ import annotations
 
@@ -14,18 +18,17 @@ from typing import Any, TypeVar
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit.models import AuditAction, AuditEvent
 from casino.audit.services import audit_record, object_type
-from casino.floor.models import TableSession
 from casino.kernel import registry
 from casino.kernel.timezones import venue_time
 from casino.rulesets.models import ROUNDING_FIELDS, Ruleset, RulesetVersion, VersionStatus
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
+from casino.venues import hooks
 from casino.venues.models import Table
 
 V = TypeVar("V", bound=RulesetVersion)
@@ -377,14 +380,10 @@ def version_reach(*, ruleset: Ruleset) -> list[TableReach]:
     under)."""
     tables = (
         Table.objects.filter(ruleset=ruleset)
-        .annotate(
-            is_open=Exists(
-                TableSession.objects.filter(table=OuterRef("pk"), status=TableSession.Status.OPEN)
-            )
-        )
+        .annotate(open_session=hooks.open_session())
         .order_by("code")
     )
-    return [TableReach(code=table.code, is_open=table.is_open) for table in tables]
+    return [TableReach(code=table.code, is_open=table.open_session is not None) for table in tables]
 
 
 @transaction.atomic

@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.kernel.errors import InvalidInput
-from casino.rulesets import selectors as ruleset_selectors
 from casino.staff.policy import Capability
+from casino.venues import hooks
 from casino.venues import selectors as venue_selectors
 from casino.venues.api import serializers as s
 from casino.venues.plans import plan_of, plan_shown, written_time
@@ -146,7 +146,7 @@ class TableListView(ApiView):
             field="venue",
         )
         ruleset_id = data.pop("ruleset")
-        ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=ruleset_id)
+        ruleset = hooks.ruleset_get(user=request.user, pk=ruleset_id)
         if ruleset is None:
             raise InvalidInput(f"there is no ruleset {ruleset_id} at your venues", field="ruleset")
         data.pop("venue")
@@ -182,7 +182,7 @@ class TableDetailView(ApiView):
         table = found(venue_selectors.table_get(user=request.user, pk=pk), "table", pk)
         changes = parse(s.TableInputSerializer, request, partial=True)
         if "ruleset" in changes:
-            ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=changes["ruleset"])
+            ruleset = hooks.ruleset_get(user=request.user, pk=changes["ruleset"])
             if ruleset is None:
                 raise InvalidInput(
                     f"there is no ruleset {changes['ruleset']} at your venues", field="ruleset"
@@ -239,7 +239,7 @@ class TableRulesetChangeListView(ApiView):
             data["table"],
             field="table",
         )
-        ruleset = ruleset_selectors.ruleset_get(user=request.user, pk=data["ruleset"])
+        ruleset = hooks.ruleset_get(user=request.user, pk=data["ruleset"])
         if ruleset is None:
             raise InvalidInput(
                 f"there is no ruleset {data['ruleset']} at your venues", field="ruleset"

@@ -40,9 +40,9 @@ from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden
 from casino.staff.roles import MANAGE, can
+from casino.venues.hooks import open_tables
 from casino.venues.models import GamingDay, Shift, Table, Venue
 from casino.venues.plans import WHOLE_DAY_SHIFT, parse_time, plan_clean, plan_of, written_time
 
@@ -68,19 +68,15 @@ def gaming_day_set(
         raise Forbidden(gettext("only a manager of the venue sets its gaming day and shifts"))
     before = _as_dict(venue)
     if parse_time(venue.gaming_day_starts) != day_starts:
-        open_tables = list(
-            TableSession.objects.filter(table__venue=venue, status=TableSession.Status.OPEN)
-            .order_by("table__code")
-            .values_list("table__code", flat=True)
-        )
-        if open_tables:
+        open_codes = open_tables(Table.objects.filter(venue=venue))
+        if open_codes:
             raise Conflict(
                 gettext(
                     "these tables are open: %(tables)s; the time the gaming day starts can "
                     "change once all of the venue's tables are closed (its shifts can change "
                     "now)"
                 )
-                % {"tables": ", ".join(open_tables)},
+                % {"tables": ", ".join(open_codes)},
                 field="gaming_day_starts",
             )
     venue.gaming_day_starts = day_starts

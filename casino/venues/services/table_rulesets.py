@@ -14,7 +14,7 @@ request's row. One request per table is pending at a time (a partial unique inde
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -24,17 +24,21 @@ from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.kernel import registry
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
-from casino.rulesets.models import Ruleset
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
+from casino.venues.hooks import open_session_at
 from casino.venues.models import Table, TableRulesetChange
 from casino.venues.services.tables import (
     check_ruleset,
     current_limits,
-    open_session_at,
     set_limits,
     table_state,
 )
+
+# The rulesets sit above the venues, which take a ruleset as it is given (its venue, code and
+# game): only a type checker reads its class.
+if TYPE_CHECKING:
+    from casino.rulesets.models import Ruleset
 
 #: The longest reason or note kept.
 MAX_REASON = 1000
@@ -195,14 +199,14 @@ def ruleset_change_approve(*, change: TableRulesetChange, user: Any) -> TableRul
                 "(two-person rule)"
             )
         )
-    open_session = open_session_at(table)
-    if open_session is not None:
+    session_id = open_session_at(table)
+    if session_id is not None:
         raise Conflict(
             gettext(
                 "table %(table)s is open (session %(session)s); close the table first, then "
                 "approve the change of ruleset"
             )
-            % {"table": table.code, "session": open_session.pk}
+            % {"table": table.code, "session": session_id}
         )
     if table.ruleset_id != change.from_ruleset_id or table.game != change.from_game:
         raise Conflict(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -19,14 +19,18 @@ from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.floor.models import TableSession
 from casino.kernel import registry
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, plain, to_decimal
-from casino.rulesets.models import Ruleset
 from casino.staff.roles import MANAGE, can
+from casino.venues.hooks import open_session_at
 from casino.venues.models import Table, TableLimit, Venue
+
+# The rulesets sit above the venues, which take a ruleset as it is given (its venue, code and
+# game): only a type checker reads its class.
+if TYPE_CHECKING:
+    from casino.rulesets.models import Ruleset
 
 #: What cannot change while a session is open at the table.
 IN_PLAY_FIELDS = ("ruleset", "game", "seats", "chip_denominations")
@@ -219,10 +223,6 @@ def table_create(
     return table
 
 
-def open_session_at(table: Table) -> TableSession | None:
-    return TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
-
-
 @transaction.atomic
 def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
     """Change a table. ``limits`` replaces all of its limits; ``seats`` and
@@ -278,10 +278,10 @@ def table_update(*, table: Table, user: Any, **changes: Any) -> Table:
     after = table_state(table, new_limits)
     in_play = [name for name in IN_PLAY_FIELDS if before[name] != after[name]]
     if in_play:
-        open_session = open_session_at(table)
-        if open_session is not None:
+        session_id = open_session_at(table)
+        if session_id is not None:
             raise Conflict(
-                f"table {table.code} is open (session {open_session.pk}); its "
+                f"table {table.code} is open (session {session_id}); its "
                 f"{', '.join(in_play)} can change once it is closed"
             )
     if after == before:

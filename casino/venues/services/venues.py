@@ -26,7 +26,6 @@ from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.floor.models import TableSession
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import (
@@ -37,6 +36,7 @@ from casino.kernel.money import (
     to_decimal,
 )
 from casino.staff.roles import MANAGE, can
+from casino.venues.hooks import open_tables
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.models.venues import (
     DEFAULT_SESSION_HOURS,
@@ -248,14 +248,6 @@ def _amounts_of(venue: Venue, names: Any) -> None:
         check_amount(getattr(venue, name), venue, field=name)
 
 
-def _open_tables(venue: Venue) -> list[str]:
-    return list(
-        TableSession.objects.filter(table__venue=venue, status=TableSession.Status.OPEN)
-        .order_by("table__code")
-        .values_list("table__code", flat=True)
-    )
-
-
 def _limits_off_the_unit(venue: Venue, unit: Decimal) -> None:
     for limit in TableLimit.objects.filter(table__venue=venue).select_related("table"):
         for name in ("min_stake", "max_stake"):
@@ -310,14 +302,14 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
     after = _as_dict(venue)
     live = [name for name in LIVE_FIELDS if before[name] != after[name]]
     if live:
-        open_tables = _open_tables(venue)
-        if open_tables:
+        open_codes = open_tables(Table.objects.filter(venue=venue))
+        if open_codes:
             raise Conflict(
                 gettext(
                     "these tables are open: %(tables)s; the venue's %(fields)s can change once "
                     "all of its tables are closed"
                 )
-                % {"tables": ", ".join(open_tables), "fields": ", ".join(live)}
+                % {"tables": ", ".join(open_codes), "fields": ", ".join(live)}
             )
     if "rounding_unit" in live:
         _limits_off_the_unit(venue, to_decimal(venue.rounding_unit))
