@@ -142,8 +142,16 @@ def test_a_manager_reopens_a_count_that_left_a_box_out(person, floor):
 
     manager = person(floor.manager.get_username())
     manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/")
-    manager.get_by_label("Why the count is reopened").fill("the late table's box was left out")
     manager.get_by_role("button", name="Reopen the count").click()
+    confirmation = manager.get_by_role("group", name="Confirm the reopening of the count")
+    assert box.label in confirmation.inner_text()
+    # a reason of spaces alone the page refuses, saying why, and the count stays closed
+    confirmation.get_by_label("Why the count is reopened").fill(" ")
+    confirmation.get_by_role("button", name="Confirm and reopen the count").click()
+    manager.get_by_role("alert").filter(has_text="say why the count is reopened").wait_for()
+    assert CountDay.objects.get(venue=floor.venue).status == "closed"
+    confirmation.get_by_label("Why the count is reopened").fill("the late table's box was left out")
+    confirmation.get_by_role("button", name="Confirm and reopen the count").click()
     manager.get_by_role("status").filter(has_text="The count is reopened").wait_for()
     assert CountDay.objects.get(venue=floor.venue).status == "open"
 
