@@ -18,6 +18,7 @@ from casino.floor.services.sessions import session_open
 from casino.ledger.models import Drop
 from casino.staff.roles import COUNT
 from tests.browser.conftest import shot
+from tests.browser.test_layout import FAULTS, LAID_OUT, LANGUAGES, TABLET, TEXT
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
@@ -141,6 +142,17 @@ def test_a_manager_reopens_a_count_that_left_a_box_out(person, floor):
     assert floor.manager.get_username() in left_out.inner_text()
 
     manager = person(floor.manager.get_username())
+    # the confirmation lays out on a tablet in each language: nothing cut or overlapping
+    manager.set_viewport_size(TABLET)
+    for language in LANGUAGES:
+        floor.venue.language = language
+        floor.venue.save()
+        manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/?reopen=1")
+        manager.locator("form.count-reopen textarea").wait_for()
+        faults = manager.evaluate(FAULTS, [LAID_OUT, TEXT, True])
+        assert faults == [], f"{language}: {faults}"
+    floor.venue.language = "en"
+    floor.venue.save()
     manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/")
     manager.get_by_role("button", name="Reopen the count").click()
     confirmation = manager.get_by_role("group", name="Confirm the reopening of the count")
