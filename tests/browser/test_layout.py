@@ -255,6 +255,7 @@ def pages_of_the_world() -> tuple[dict[str, list[str | Step]], dict[str, str]]:
         ],
         "manager": [
             "/reports/?venue=hanoi",
+            f"/console/count/{hanoi.pk}/{date}/figures/",
             f"/reports/shift/{report.pk}/",
             "/reports/periods/?venue=hanoi",
             "/reports/statistical/?venue=hanoi",
@@ -269,7 +270,7 @@ def pages_of_the_world() -> tuple[dict[str, list[str | Step]], dict[str, str]]:
             *([f"/reports/players/{comped.pk}/"] if comped != player else []),
             # the comp steps: the form's answer when the comp is issued, and when refused
             f"/reports/players/{comped.pk}/?done=comp",
-            Step(f"/reports/players/{comped.pk}/", "comp", {"amount": "0"}),
+            Step(f"/reports/players/{comped.pk}/", "comp", {"amount": "0"}, "#step-error"),
             f"/reports/players/{barred.pk}/",
             "/reports/comps/?venue=hanoi",
             "/reports/comps/policy/",
@@ -299,6 +300,8 @@ class Step:
     address: str
     step: str
     fields: dict[str, str]
+    #: What the answer shows (a selector): the walk checks the page the step meant.
+    answer: str
 
     def take(self, page) -> None:
         page.goto(self.address)
@@ -306,6 +309,7 @@ class Step:
         for name, value in self.fields.items():
             form.locator(f"[name={name}]").fill(value)
         form.locator("button[type=submit]").click()
+        page.locator(self.answer).wait_for()
 
 
 def the_other_venues(set_up_floor):
