@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import games
+from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.slips import (
     slip_confirm_dealer,
@@ -281,6 +282,9 @@ def pages_of_the_world() -> tuple[dict[str, list[str | Step]], dict[str, str]]:
             *(admin_url(version) for version in versions),
             *(admin_url(version) for version in approved if version not in versions),
             reverse("admin:floor_tablesession_changelist"),
+            # records whose chips are listed by denomination, as the venue writes amounts
+            admin_url(session),
+            admin_url(Slip.objects.filter(session__table__venue=hanoi).latest("pk")),
         ],
     }
     docs = {
