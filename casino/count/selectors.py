@@ -120,9 +120,14 @@ def close_help(venue: Venue, gaming_date: date) -> dict[str, Any]:
     return {
         "open_sessions": open_sessions,
         "table_closers": holders_at(venue.pk, Capability.SUPERVISE_TABLES),
-        "reopeners": holders_at(venue.pk, Capability.MANAGE_VENUE),
+        "reopeners": count_reopeners(venue),
         "left_out": uncounted_boxes(venue, gaming_date),
     }
+
+
+def count_reopeners(venue: Venue) -> list[str]:
+    """Who reopens the venue's closed count (``casino.count.duties.count_reopen_refusal``)."""
+    return holders_at(venue.pk, Capability.MANAGE_VENUE)
 
 
 def uncounted_boxes(venue: Venue, gaming_date: date) -> list[str]:

@@ -328,8 +328,11 @@ def count_box(request: HttpRequest, venue: Venue, day: date, box_id: int) -> Htt
 @count_view(Capability.READ_COUNT_FIGURES)
 def count_figures(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     """Win, hold and win/drop per table for the gaming day; to a manager, the reopening of
-    a closed count that left a box uncounted."""
-    return page(request, "count/figures.html", None, _figures_context(request, venue, day))
+    a closed count that left a box uncounted (``?reopen=1``: its confirmation, with the
+    reason), and to anyone else who reopens it."""
+    context = _figures_context(request, venue, day)
+    context["confirming"] = bool(request.GET.get("reopen")) and context["reopens"]
+    return page(request, "count/figures.html", None, context)
 
 
 def _figures_context(request: HttpRequest, venue: Venue, day: date, **extra: Any) -> dict[str, Any]:
@@ -343,6 +346,9 @@ def _figures_context(request: HttpRequest, venue: Venue, day: date, **extra: Any
         "closed": listing["closed"],
         "left_out": left_out,
         "reopens": bool(left_out) and may_reopen_count(user=request.user, venue_id=venue.pk),
+        "reopeners": selectors.count_reopeners(venue) if left_out else [],
+        "confirming": False,
+        "reason": "",
         "max_reason": MAX_REASON,
         "counts": allows(request.user, Capability.COUNT_BOX, venue.pk),
         "reconciles": allows(request.user, Capability.READ_REPORTS, venue.pk),
@@ -358,16 +364,19 @@ def _figures_context(request: HttpRequest, venue: Venue, day: date, **extra: Any
 @count_view(Capability.MANAGE_VENUE)
 def count_day_reopen(request: HttpRequest, venue: Venue, day: date) -> HttpResponse:
     """A manager reopens a closed count that left a box uncounted, saying why
-    (``count_reopen``: audited; refused once every box is counted, the count being final)."""
+    (``count_reopen``: audited; refused once every box is counted, the count being final).
+    A reason missing is asked for again on the confirmation, beside what was typed."""
+    reason = request.POST.get("reason", "")
     try:
-        count_reopen(
-            venue=venue, gaming_date=day, user=request.user, reason=request.POST.get("reason", "")
-        )
+        count_reopen(venue=venue, gaming_date=day, user=request.user, reason=reason)
     except ServiceError as refused:
         if refused.status == 403:
             return refusal(request, 403, refused.message)
-        context = _figures_context(request, venue, day, message=refused.message)
-        status = 422 if refused.status == 400 else refused.status
+        mistaken = refused.status == 400
+        context = _figures_context(
+            request, venue, day, message=refused.message, reason=reason, confirming=mistaken
+        )
+        status = 422 if mistaken else refused.status
         return page(request, "count/figures.html", None, context, status=status)
     notice = _(
         "The count is reopened: the count team counts the boxes left out and closes it again."

@@ -18,6 +18,7 @@ from casino.floor.services.sessions import session_open
 from casino.ledger.models import Drop
 from casino.staff.roles import COUNT
 from tests.browser.conftest import shot
+from tests.browser.test_layout import FAULTS, LAID_OUT, LANGUAGES, TABLET, TEXT
 from tests.casino.days import end_gaming_day
 from tests.factories import staff
 
@@ -141,9 +142,28 @@ def test_a_manager_reopens_a_count_that_left_a_box_out(person, floor):
     assert floor.manager.get_username() in left_out.inner_text()
 
     manager = person(floor.manager.get_username())
+    # the confirmation lays out on a tablet in each language: nothing cut or overlapping
+    manager.set_viewport_size(TABLET)
+    for language in LANGUAGES:
+        floor.venue.language = language
+        floor.venue.save()
+        manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/?reopen=1")
+        manager.locator("form.count-reopen textarea").wait_for()
+        faults = manager.evaluate(FAULTS, [LAID_OUT, TEXT, True])
+        assert faults == [], f"{language}: {faults}"
+    floor.venue.language = "en"
+    floor.venue.save()
     manager.goto(f"/console/count/{floor.venue.pk}/{day}/figures/")
-    manager.get_by_label("Why the count is reopened").fill("the late table's box was left out")
     manager.get_by_role("button", name="Reopen the count").click()
+    confirmation = manager.get_by_role("group", name="Confirm the reopening of the count")
+    assert box.label in confirmation.inner_text()
+    # a reason of spaces alone the page refuses, saying why, and the count stays closed
+    confirmation.get_by_label("Why the count is reopened").fill(" ")
+    confirmation.get_by_role("button", name="Confirm and reopen the count").click()
+    manager.get_by_role("alert").filter(has_text="say why the count is reopened").wait_for()
+    assert CountDay.objects.get(venue=floor.venue).status == "closed"
+    confirmation.get_by_label("Why the count is reopened").fill("the late table's box was left out")
+    confirmation.get_by_role("button", name="Confirm and reopen the count").click()
     manager.get_by_role("status").filter(has_text="The count is reopened").wait_for()
     assert CountDay.objects.get(venue=floor.venue).status == "open"
 

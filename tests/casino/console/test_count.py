@@ -159,16 +159,27 @@ def test_a_manager_reopens_a_count_closed_before_a_box_was_counted(client, floor
     assert f"The count was closed before these boxes were counted: {box.label}." in day
     assert "A manager of the venue (floor-manager" in day
     assert "The count is final" not in day
-    # the count team reads the figures but does not reopen
-    assert "Reopen the count" not in client.get(url["figures"]).content.decode()
+    # the count team reads the figures but does not reopen: the page names who does
+    figures = client.get(url["figures"]).content.decode()
+    assert "Reopen the count" not in figures
+    assert "A manager of the venue (floor-manager" in figures
+    assert "Reopen the count" not in client.get(url["figures"] + "?reopen=1").content.decode()
     assert client.post(reopen, {"reason": "box left out"}).status_code == 403
 
     client_of(client, floor.manager)
     figures = client.get(url["figures"]).content.decode()
     assert "Boxes left out of the closed count" in figures and box.label in figures
-    assert "Why the count is reopened" in figures and "Reopen the count" in figures
+    assert "Reopen the count" in figures and "Why the count is reopened" not in figures
+    # the button asks for the reason and a confirmation before anything changes
+    confirming = client.get(url["figures"] + "?reopen=1").content.decode()
+    assert "Confirm the reopening of the count" in confirming
+    assert "Why the count is reopened" in confirming
+    assert "Confirm and reopen the count" in confirming
+    assert CountDay.objects.get().status == "closed"
     unsaid = client.post(reopen, {"reason": " "})
-    assert unsaid.status_code == 422 and "say why the count is reopened" in unsaid.content.decode()
+    unsaid_page = unsaid.content.decode()
+    assert unsaid.status_code == 422 and "say why the count is reopened" in unsaid_page
+    assert "Confirm and reopen the count" in unsaid_page
     assert CountDay.objects.get().status == "closed"
     done = client.post(reopen, {"reason": "the late table's box was left out"})
     assert done.status_code == 200 and "The count is reopened" in done.content.decode()
