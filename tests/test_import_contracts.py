@@ -67,8 +67,6 @@ def test_only_the_layers_list_exceptions_and_each_is_known():
 KNOWN_CIRCLES = {
     ("casino.floor", "casino.cage"),
     ("casino.floor", "casino.count"),
-    ("casino.floor", "casino.players"),
-    ("casino.players", "casino.cage"),
     ("casino.venues", "casino.floor"),
     ("casino.rulesets", "casino.floor"),
     ("casino.rulesets", "casino.venues"),

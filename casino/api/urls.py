@@ -8,9 +8,9 @@ from casino.cage import api as cash
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
-from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.reports.api import day
 from casino.reports.api import shift_reports as reports
+from casino.reports.api.players import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.rulesets.api import views as rulesets
 from casino.venues.api import views as venues
 

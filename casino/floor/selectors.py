@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from casino.cage.models import Slip
@@ -24,8 +23,7 @@ from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
 from casino.games import BetResult, RoundResult
 from casino.ledger.models import Drop
-from casino.players.membership import membership_key
-from casino.players.models import Player, PlayerBarring
+from casino.players.models import Player
 from casino.staff.models import ApiToken
 from casino.staff.roles import venue_ids
 
@@ -43,46 +41,6 @@ def staff_get(*, user: Any, username: str) -> Any | None:
         .distinct()
         .first()
     )
-
-
-# Tables and players
-
-
-def player_list(
-    *,
-    user: Any,
-    venue_id: int | None = None,
-    search: str | None = None,
-    membership_number: str | None = None,
-    status: str | None = None,
-) -> QuerySet[Player]:
-    """Players at the user's venues; ``search`` matches the start of a membership number
-    or any part of a name, ``membership_number`` matches exactly. Numbers are compared in
-    their stored form (``casino.players.membership``): one that cannot be in it finds nobody."""
-    players = (
-        Player.objects.filter(venue_id__in=venue_ids(user))
-        .select_related("venue")
-        .order_by("venue__code", "membership_number")
-    )
-    if venue_id is not None:
-        players = players.filter(venue_id=venue_id)
-    if membership_number:
-        number = membership_key(membership_number)
-        players = players.filter(membership_number=number) if number else players.none()
-    if search:
-        term = search.strip()
-        match = Q(name__icontains=term)
-        prefix = membership_key(term)
-        if prefix:
-            match |= Q(membership_number__startswith=prefix)
-        players = players.filter(match)
-    if status:
-        players = players.filter(status=status)
-    return players
-
-
-def player_get(*, user: Any, pk: int) -> Player | None:
-    return player_list(user=user).filter(pk=pk).first()
 
 
 # Sessions
@@ -311,16 +269,3 @@ def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
 def api_token_get(*, user: Any, pk: int) -> ApiToken | None:
     """One of the user's own tokens; another user's is not found."""
     return ApiToken.objects.filter(user=user, pk=pk).select_related("user").first()
-
-
-def barrings_on(on: date) -> QuerySet[PlayerBarring]:
-    """The barrings in force on ``on`` (the venue's date): not lifted, started, not ended."""
-    return PlayerBarring.objects.filter(lifted_at__isnull=True, starts_on__lte=on).filter(
-        Q(ends_on__isnull=True) | Q(ends_on__gte=on)
-    )
-
-
-def barred_on(on: date) -> Exists:
-    """Whether the player (``OuterRef("pk")``) is barred on ``on``: an annotation, so the
-    query that reads the players says it too."""
-    return Exists(barrings_on(on).filter(player_id=OuterRef("pk")))

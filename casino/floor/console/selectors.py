@@ -30,11 +30,11 @@ from casino.cage.models import Slip, SlipStatus
 from casino.floor import figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import rules_in_force
-from casino.floor.selectors import barred_on
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.players.membership import membership_key
 from casino.players.models import Player
+from casino.players.selectors import barred_on
 from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
