@@ -26,18 +26,18 @@ with ``DEFINITIONS``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
 from casino.cage.models import CashInstrument, CashKind, CashTransaction, Slip, SlipStatus
-from casino.count.models import DropBox
 from casino.floor.models import TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
 
@@ -295,6 +295,24 @@ def with_count(
     )
 
 
+#: Whether a session's drop box is counted: the count's answer, an ``Exists`` over the
+#: session (``OuterRef("pk")``), registered when the count is ready (``box_counted_by``).
+#: The count sits above the floor, whose figures do not know its boxes.
+_box_counted: list[Callable[[], Exists]] = []
+
+
+def box_counted_by(answer: Callable[[], Exists]) -> None:
+    """Register the count's answer to "is the session's drop box counted?" (once)."""
+    _box_counted[:] = [answer]
+
+
+def box_counted() -> Exists:
+    """Whether the session (``OuterRef("pk")``) has its drop box counted, as the count says."""
+    if not _box_counted:
+        raise ImproperlyConfigured("no app says whether a session's drop box is counted")
+    return _box_counted[0]()
+
+
 def with_count_sums(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     """``sessions`` annotated with what ``with_count`` needs, in the same query:
     ``counted_drop_sum`` (the count's drops posted to it) and ``box_counted``."""
@@ -307,11 +325,7 @@ def with_count_sums(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     )
     return sessions.annotate(
         counted_drop_sum=Subquery(counted),
-        box_counted=Exists(
-            DropBox.objects.filter(
-                box_sessions__session=OuterRef("pk"), status=DropBox.Status.COUNTED
-            )
-        ),
+        box_counted=box_counted(),
     )
 
 
@@ -334,11 +348,7 @@ def sessions_counted(sessions: list[TableSession]) -> dict[int, Counted | None]:
         .annotate(total=Sum("amount"))
         .order_by()
     )
-    boxed = set(
-        TableSession.objects.filter(
-            pk__in=ids, drop_box_link__box__status=DropBox.Status.COUNTED
-        ).values_list("pk", flat=True)
-    )
+    boxed = set(TableSession.objects.filter(box_counted(), pk__in=ids).values_list("pk", flat=True))
     return {
         s.pk: with_count(
             s,
