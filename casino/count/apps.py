@@ -8,8 +8,10 @@ class CountConfig(AppConfig):
     verbose_name = _("Count")
 
     def ready(self) -> None:
-        from casino.count import receivers  # noqa: F401  (connects the signal receivers)
-        from casino.count.selectors import box_counted
-        from casino.floor.figures import box_counted_by
+        from casino.count import (
+            receivers,  # noqa: F401  (connects the signal receivers)
+            selectors,
+        )
+        from casino.floor.answers import answered_by
 
-        box_counted_by(box_counted)  # what the floor's figures ask of a session's box
+        answered_by(count=selectors)  # whether a session's box is counted

@@ -36,7 +36,7 @@ _ZERO = Decimal(0)
 
 def box_counted() -> Exists:
     """Whether the session (``OuterRef("pk")``) has its drop box counted: what the floor's
-    figures ask (``casino.floor.figures.box_counted``), registered when the count is ready."""
+    figures ask (``casino.floor.answers``), registered when the count is ready."""
     return Exists(
         DropBox.objects.filter(box_sessions__session=OuterRef("pk"), status=DropBox.Status.COUNTED)
     )

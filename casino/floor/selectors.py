@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from casino.cage.models import Slip
 from casino.floor.figures import with_count_sums
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
@@ -221,44 +220,6 @@ def round_view_of(
         total_stake=sum((bet.stake for bet in all_bets), _ZERO),
         total_commission=sum((bet.commission for bet in all_bets), _ZERO),
     )
-
-
-# Slips
-
-
-def slip_list(
-    *,
-    user: Any,
-    session_id: int | None = None,
-    kind: str | None = None,
-    status: str | None = None,
-) -> QuerySet[Slip]:
-    slips = (
-        Slip.objects.filter(venue_id__in=venue_ids(user))
-        .select_related(
-            "venue",
-            "session__table",
-            "requested_by",
-            "issued_by",
-            "dealer_confirmed_by",
-            "supervisor_confirmed_by",
-            "received_by",
-            "verified_by",
-            "voided_by",
-        )
-        .order_by("venue__code", "-year", "-number")
-    )
-    if session_id is not None:
-        slips = slips.filter(session_id=session_id)
-    if kind:
-        slips = slips.filter(kind=kind)
-    if status:
-        slips = slips.filter(status=status)
-    return slips
-
-
-def slip_get(*, user: Any, pk: int) -> Slip | None:
-    return slip_list(user=user).filter(pk=pk).first()
 
 
 def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
