@@ -23,7 +23,7 @@ public = declare(Capability.PUBLIC)
 urlpatterns = [
     path("", public(RedirectView.as_view(url="/console/", permanent=False))),
     path("favicon.ico", public(favicon), name="favicon"),
-    path("console/", include("casino.floor.console.urls")),
+    path("console/", include("casino.console_urls")),
     path("reports/", include("casino.reports.urls")),
     path("i18n/setlang/", public(set_language), name="set_language"),
     path(

@@ -49,7 +49,7 @@ EXEMPT = {
     "casino.cage.services.thresholds.day_total": "reads the cash recorded; records nothing",
     "casino.cage.services.thresholds.threshold_crossing": "reads whether cash reaches a threshold; "
     "cash_record asks before recording",
-    "casino.players.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
+    "casino.reports.comps.comp_earned": "reads what play earned; comp_issue asks before giving",
     "casino.players.services.identity_of": "reads the player's identity",
     "casino.players.services.player_update": "a manager keeps a barred player's record too",
     "casino.players.services.player_identity_update": "a manager keeps a barred player's "
@@ -59,7 +59,7 @@ EXEMPT = {
 
 
 #: Service modules of the apps beside their ``services`` module.
-MORE_SERVICES = ["casino.players.comps"]
+MORE_SERVICES = ["casino.reports.comps"]
 
 
 def _service_modules() -> Iterator[types.ModuleType]:
@@ -178,7 +178,7 @@ def _confirm(w: World) -> Any:
 
 
 def _comp(w: World) -> Any:
-    from casino.players.comps import comp_issue
+    from casino.reports.comps import comp_issue
 
     return comp_issue(player=w.barred, user=w.floor.supervisor, amount="1000", kind="meal")
 
@@ -204,7 +204,7 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],
     "casino.floor.console.services.round_confirm": [(_confirm, Activity.PLAY, True)],
-    "casino.players.comps.comp_issue": [(_comp, Activity.COMP, True)],
+    "casino.reports.comps.comp_issue": [(_comp, Activity.COMP, True)],
     "tablegames.services.rating_enter": [(_rating, Activity.RATE, True)],
 }
 

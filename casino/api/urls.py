@@ -8,9 +8,9 @@ from casino.cage import api as cash
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
-from casino.players.api import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.reports.api import day
 from casino.reports.api import shift_reports as reports
+from casino.reports.api.players import PlayerDetailView, PlayerHistoryView, PlayerListView
 from casino.rulesets.api import views as rulesets
 from casino.venues.api import views as venues
 
@@ -75,22 +75,22 @@ urlpatterns = [
     path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="round-settle"),
     path("rounds/<int:pk>/void/", rounds.RoundVoidView.as_view(), name="round-void"),
     path("rounds/<int:pk>/ledger/", rounds.RoundLedgerView.as_view(), name="round-ledger"),
-    path("slips/", sessions.SlipListView.as_view(), name="slip-list"),
-    path("slips/<int:pk>/", sessions.SlipDetailView.as_view(), name="slip-detail"),
-    path("slips/<int:pk>/issue/", sessions.SlipIssueView.as_view(), name="slip-issue"),
+    path("slips/", cash.SlipListView.as_view(), name="slip-list"),
+    path("slips/<int:pk>/", cash.SlipDetailView.as_view(), name="slip-detail"),
+    path("slips/<int:pk>/issue/", cash.SlipIssueView.as_view(), name="slip-issue"),
     path(
         "slips/<int:pk>/confirm-dealer/",
-        sessions.SlipConfirmDealerView.as_view(),
+        cash.SlipConfirmDealerView.as_view(),
         name="slip-confirm-dealer",
     ),
     path(
         "slips/<int:pk>/confirm-supervisor/",
-        sessions.SlipConfirmSupervisorView.as_view(),
+        cash.SlipConfirmSupervisorView.as_view(),
         name="slip-confirm-supervisor",
     ),
-    path("slips/<int:pk>/receive/", sessions.SlipReceiveView.as_view(), name="slip-receive"),
-    path("slips/<int:pk>/void/", sessions.SlipVoidView.as_view(), name="slip-void"),
-    path("slips/<int:pk>/ledger/", sessions.SlipLedgerView.as_view(), name="slip-ledger"),
+    path("slips/<int:pk>/receive/", cash.SlipReceiveView.as_view(), name="slip-receive"),
+    path("slips/<int:pk>/void/", cash.SlipVoidView.as_view(), name="slip-void"),
+    path("slips/<int:pk>/ledger/", cash.SlipLedgerView.as_view(), name="slip-ledger"),
     path(
         "venues/<int:pk>/count/<str:gaming_date>/",
         count.CountDayView.as_view(),

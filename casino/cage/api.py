@@ -1,7 +1,8 @@
 """The table's cash through the API: a buy-in or cash-out recorded at an open session, one
 voided by a supervisor. Each calls the service the console's cash screen calls
 (``casino.cage.services.cash``), so the rules, the thresholds' identification and the audit
-trail are the same."""
+trail are the same. The slips of fills and credits, from request to verification, each
+step calling its service (``casino.cage.services.slips``)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,34 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.api.base import ApiView, errors, not_found
+from casino.api.base import ApiView, errors, not_found, page, paginated, parse_query
 from casino.api.views.common import found, parse
+from casino.cage import slip_selectors
 from casino.cage.models import CashTransaction
 from casino.cage.serializers import (
     CashInputSerializer,
     CashTransactionSerializer,
     CashVoidInputSerializer,
+    SlipIssueInputSerializer,
+    SlipListParams,
+    SlipRequestInputSerializer,
+    SlipSerializer,
+    SlipVoidInputSerializer,
 )
 from casino.cage.services.cash import cash_record, cash_void
+from casino.cage.services.slips import (
+    slip_confirm_dealer,
+    slip_confirm_supervisor,
+    slip_issue,
+    slip_receive,
+    slip_request,
+    slip_void,
+)
 from casino.floor import selectors
+from casino.floor.api.session_serializers import LedgerSerializer
 from casino.kernel.errors import InvalidInput
 from casino.kernel.timezones import venue_zone
+from casino.ledger import selectors as ledger_selectors
 from casino.players.models import Player
 from casino.staff.policy import Capability
 from casino.staff.roles import venue_ids
@@ -114,3 +131,170 @@ class CashVoidView(ApiView):
             not_found("cash transaction", pk)
         data = parse(CashVoidInputSerializer, request)
         return _answer(cash_void(tx=tx, user=request.user, reason=data["reason"]))
+
+
+# Slips
+
+
+class SlipListView(ApiView):
+    read_capability = Capability.READ_FLOOR
+    write_capability = Capability.PLAY_ROUND
+
+    @extend_schema(
+        operation_id="slips_list",
+        tags=["slips"],
+        summary="Fill and credit slips at your venues",
+        parameters=[SlipListParams],
+        responses={200: paginated(SlipSerializer), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = parse_query(SlipListParams, request)
+        slips = slip_selectors.slip_list(
+            user=request.user,
+            session_id=filters.get("session"),
+            kind=filters.get("kind"),
+            status=filters.get("status"),
+        )
+        return page(queryset=slips, serializer_class=SlipSerializer, request=request, view=self)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="Request a fill or a credit (the dealer or a supervisor)",
+        request=SlipRequestInputSerializer,
+        responses={201: SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(SlipRequestInputSerializer, request)
+        session = found(
+            selectors.session_get(user=request.user, pk=data["session"]),
+            "session",
+            data["session"],
+            field="session",
+        )
+        slip = slip_request(
+            session=session, user=request.user, kind=data["kind"], chips=data["chips"]
+        )
+        slip = slip_selectors.slip_get(user=request.user, pk=slip.pk)
+        return Response(SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
+
+
+class SlipDetailView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
+    @extend_schema(
+        tags=["slips"], summary="A slip", responses={200: SlipSerializer, **errors(401, 403, 404)}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        slip = found(slip_selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        return Response(SlipSerializer(slip).data)
+
+
+class _SlipStepView(ApiView):
+    """A step on a slip with no input: the service decides who may take it, and why not."""
+
+    def step(self, request: Request, pk: int) -> Response:
+        slip = found(slip_selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        self.service(slip=slip, user=request.user)
+        slip = slip_selectors.slip_get(user=request.user, pk=pk)
+        return Response(SlipSerializer(slip).data)
+
+
+class SlipIssueView(ApiView):
+    write_capability = Capability.CAGE
+
+    @extend_schema(
+        tags=["slips"],
+        summary="The cage's cashier issues a requested slip, naming the runner",
+        request=SlipIssueInputSerializer,
+        responses={200: SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        slip = found(slip_selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        data = parse(SlipIssueInputSerializer, request)
+        slip_issue(slip=slip, user=request.user, runner=data.get("runner", ""))
+        slip = slip_selectors.slip_get(user=request.user, pk=pk)
+        return Response(SlipSerializer(slip).data)
+
+
+class SlipConfirmDealerView(_SlipStepView):
+    write_capability = Capability.SIGN_SLIP_DEALER_LINE
+
+    service = staticmethod(slip_confirm_dealer)
+
+    @extend_schema(
+        tags=["slips"],
+        summary=(
+            "The table's dealer signs for an issued slip's chips (a fill received, a credit "
+            "sent); a fill is posted once a supervisor has signed too"
+        ),
+        request=None,
+        responses={200: SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipConfirmSupervisorView(_SlipStepView):
+    write_capability = Capability.SIGN_SLIP_SUPERVISOR_LINE
+
+    service = staticmethod(slip_confirm_supervisor)
+
+    @extend_schema(
+        tags=["slips"],
+        summary=(
+            "A supervisor signs for an issued slip's chips at the table; a fill is posted "
+            "once the dealer has signed too"
+        ),
+        request=None,
+        responses={200: SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipReceiveView(_SlipStepView):
+    write_capability = Capability.CAGE
+
+    service = staticmethod(slip_receive)
+
+    @extend_schema(
+        tags=["slips"],
+        summary="The cage's cashier receives a credit's chips signed out at the table; posted",
+        request=None,
+        responses={200: SlipSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.step(request, pk)
+
+
+class SlipVoidView(ApiView):
+    write_capability = Capability.VOID_SLIP
+
+    @extend_schema(
+        tags=["slips"],
+        summary=(
+            "Void a slip not yet posted (a requested one: a supervisor or the cashier; an "
+            "issued fill: the cashier; an issued credit: a supervisor)"
+        ),
+        request=SlipVoidInputSerializer,
+        responses={200: SlipSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        slip = found(slip_selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        data = parse(SlipVoidInputSerializer, request)
+        slip_void(slip=slip, user=request.user, reason=data.get("reason", ""))
+        slip = slip_selectors.slip_get(user=request.user, pk=pk)
+        return Response(SlipSerializer(slip).data)
+
+
+class SlipLedgerView(ApiView):
+    read_capability = Capability.READ_FLOOR
+
+    @extend_schema(
+        tags=["slips"],
+        summary="A slip's ledger entries and their sum",
+        responses={200: LedgerSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        slip = found(slip_selectors.slip_get(user=request.user, pk=pk), "slip", pk)
+        return Response(LedgerSerializer(ledger_selectors.slip_ledger(slip=slip)).data)

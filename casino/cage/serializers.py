@@ -1,5 +1,6 @@
 """The table's cash as the API shows it: the bodies of its writes (a buy-in or cash-out
-recorded, one voided), and the buy-ins and cash-outs, cash alerts and cash report read."""
+recorded, one voided), and the buy-ins and cash-outs, cash alerts and cash report read;
+the slips of fills and credits and the bodies of their steps."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from typing import Any
 from rest_framework import serializers
 
 from casino.api.base import ListParams, id_field
-from casino.api.serializers.fields import MoneyField, TableRefSerializer
-from casino.cage.models import CashInstrument, CashKind
+from casino.api.serializers.fields import (
+    MoneyField,
+    TableRefSerializer,
+    VenueRefSerializer,
+    chip_count,
+    person,
+    reason_field,
+)
+from casino.cage.models import CashInstrument, CashKind, Slip, SlipStatus
 
 
 class CashInputSerializer(serializers.Serializer):
@@ -138,3 +146,59 @@ class CashReportSerializer(serializers.Serializer):
     unjudged = serializers.ListField(
         child=serializers.DateField(), help_text="Gaming dates with no thresholds approved yet."
     )
+
+
+# Slips
+
+
+class SlipSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    venue = VenueRefSerializer()
+    session = serializers.IntegerField(source="session_id")
+    table = TableRefSerializer(source="session.table")
+    kind = serializers.CharField(help_text="fill or credit")
+    year = serializers.IntegerField()
+    number = serializers.IntegerField()
+    amount = MoneyField()
+    chips = serializers.DictField(child=serializers.IntegerField())
+    status = serializers.CharField(help_text=", ".join(SlipStatus.values))
+    requested_by = person("requested_by")
+    requested_at = serializers.DateTimeField()
+    issued_by = person("issued_by", allow_null=True)
+    issued_at = serializers.DateTimeField(allow_null=True)
+    runner = serializers.CharField(allow_blank=True, help_text="Who carried the chips.")
+    dealer_confirmed_by = person("dealer_confirmed_by", allow_null=True)
+    dealer_confirmed_at = serializers.DateTimeField(allow_null=True)
+    supervisor_confirmed_by = person("supervisor_confirmed_by", allow_null=True)
+    supervisor_confirmed_at = serializers.DateTimeField(allow_null=True)
+    received_by = person("received_by", allow_null=True, help_text="A credit's, at the cage.")
+    received_at = serializers.DateTimeField(allow_null=True)
+    verified_by = person(
+        "verified_by", allow_null=True, help_text="Whose signature posted it to the ledger."
+    )
+    verified_at = serializers.DateTimeField(allow_null=True)
+    voided_by = person("voided_by", allow_null=True)
+    voided_at = serializers.DateTimeField(allow_null=True)
+    void_reason = serializers.CharField(allow_blank=True)
+
+
+class SlipRequestInputSerializer(serializers.Serializer):
+    session = id_field()
+    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
+    chips = chip_count()
+
+
+class SlipIssueInputSerializer(serializers.Serializer):
+    runner = serializers.CharField(
+        required=False, allow_blank=True, max_length=150, help_text="Who carries the chips."
+    )
+
+
+class SlipVoidInputSerializer(serializers.Serializer):
+    reason = reason_field()
+
+
+class SlipListParams(ListParams):
+    session = id_field(required=False)
+    kind = serializers.ChoiceField(choices=Slip.Kind.choices, required=False)
+    status = serializers.ChoiceField(choices=SlipStatus.choices, required=False)

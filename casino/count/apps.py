@@ -6,3 +6,12 @@ class CountConfig(AppConfig):
     name = "casino.count"
     label = "count"
     verbose_name = _("Count")
+
+    def ready(self) -> None:
+        from casino.count import (
+            receivers,  # noqa: F401  (connects the signal receivers)
+            selectors,
+        )
+        from casino.floor.answers import answered_by
+
+        answered_by(count=selectors)  # whether a session's box is counted

@@ -19,8 +19,9 @@ from casino.kernel.errors import Conflict
 
 
 def dropbox_attach(*, session: TableSession) -> DropBox:
-    """Put the opened session's drop into a box (called by ``session_open``, which holds
-    the table's lock): the table's box of the gaming day still at the table, or a new one."""
+    """Put the opened session's drop into a box (on ``session_opened``, which
+    ``session_open`` sends holding the table's lock): the table's box of the gaming day
+    still at the table, or a new one."""
     table = session.table
     venue = table.venue
     gaming_date = session.shift.gaming_date

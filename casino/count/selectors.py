@@ -20,7 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Exists, OuterRef, Sum
 
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
@@ -32,6 +32,14 @@ from casino.staff.roles import COUNT_FIGURES, COUNT_TEAM, can, venue_ids
 from casino.venues.models import Venue
 
 _ZERO = Decimal(0)
+
+
+def box_counted() -> Exists:
+    """Whether the session (``OuterRef("pk")``) has its drop box counted: what the floor's
+    figures ask (``casino.floor.answers``), registered when the count is ready."""
+    return Exists(
+        DropBox.objects.filter(box_sessions__session=OuterRef("pk"), status=DropBox.Status.COUNTED)
+    )
 
 
 def count_venues(user: Any) -> list[dict[str, Any]]:

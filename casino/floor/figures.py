@@ -31,13 +31,12 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
-from casino.cage.models import CashInstrument, CashKind, CashTransaction, Slip, SlipStatus
-from casino.count.models import DropBox
+from casino.floor import answers
 from casino.floor.models import TableSession
 from casino.ledger.models import Account, Drop, LedgerEntry
 
@@ -182,33 +181,21 @@ def drops_by_session(session_ids: Iterable[int]) -> dict[int, Decimal]:
 def session_sums(session: TableSession) -> dict[str, Decimal]:
     """A session's movements so far (sums in the database): verified fills and credits,
     every drop and the count's part of it, the win by ledger, and the chips the table sold
-    and bought back (buy-ins and cash-outs not voided, paid other than in chips)."""
-    slips = dict(
-        Slip.objects.filter(session=session, status=SlipStatus.VERIFIED)
-        .values_list("kind")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    )
+    and bought back (buy-ins and cash-outs not voided, paid other than in chips: the cage's
+    answers, ``casino.floor.answers``)."""
     drops = Drop.objects.filter(session=session).aggregate(
         total=Sum("amount"), counted=Sum("amount", filter=Q(drop_box__isnull=False))
     )
     won = _ledger_won().filter(session=session).aggregate(total=Sum("amount"))["total"]
-    cash = (
-        CashTransaction.objects.filter(session=session, voided_at__isnull=True)
-        .exclude(instrument=CashInstrument.CHIPS)
-        .aggregate(
-            sold=Sum("amount", filter=Q(kind=CashKind.BUY_IN)),
-            bought=Sum("amount", filter=Q(kind=CashKind.CASH_OUT)),
-        )
-    )
+    cage = answers.cage().session_sums(session)
     return {
-        "fills": slips.get(Slip.Kind.FILL, ZERO),
-        "credits": slips.get(Slip.Kind.CREDIT, ZERO),
+        "fills": cage["fills"],
+        "credits": cage["credits"],
         "drop": drops["total"] or ZERO,
         "counted_drop": drops["counted"] or ZERO,
         "win_by_ledger": won or ZERO,
-        "chips_sold": cash["sold"] or ZERO,
-        "chips_bought_back": cash["bought"] or ZERO,
+        "chips_sold": cage["chips_sold"],
+        "chips_bought_back": cage["chips_bought_back"],
     }
 
 
@@ -307,11 +294,7 @@ def with_count_sums(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     )
     return sessions.annotate(
         counted_drop_sum=Subquery(counted),
-        box_counted=Exists(
-            DropBox.objects.filter(
-                box_sessions__session=OuterRef("pk"), status=DropBox.Status.COUNTED
-            )
-        ),
+        box_counted=answers.count().box_counted(),
     )
 
 
@@ -335,9 +318,9 @@ def sessions_counted(sessions: list[TableSession]) -> dict[int, Counted | None]:
         .order_by()
     )
     boxed = set(
-        TableSession.objects.filter(
-            pk__in=ids, drop_box_link__box__status=DropBox.Status.COUNTED
-        ).values_list("pk", flat=True)
+        TableSession.objects.filter(answers.count().box_counted(), pk__in=ids).values_list(
+            "pk", flat=True
+        )
     )
     return {
         s.pk: with_count(

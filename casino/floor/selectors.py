@@ -10,22 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
-from casino.cage.models import Slip
 from casino.floor.figures import with_count_sums
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
 from casino.games import BetResult, RoundResult
 from casino.ledger.models import Drop
-from casino.players.membership import membership_key
-from casino.players.models import Player, PlayerBarring
+from casino.players.models import Player
 from casino.staff.models import ApiToken
 from casino.staff.roles import venue_ids
 
@@ -43,46 +40,6 @@ def staff_get(*, user: Any, username: str) -> Any | None:
         .distinct()
         .first()
     )
-
-
-# Tables and players
-
-
-def player_list(
-    *,
-    user: Any,
-    venue_id: int | None = None,
-    search: str | None = None,
-    membership_number: str | None = None,
-    status: str | None = None,
-) -> QuerySet[Player]:
-    """Players at the user's venues; ``search`` matches the start of a membership number
-    or any part of a name, ``membership_number`` matches exactly. Numbers are compared in
-    their stored form (``casino.players.membership``): one that cannot be in it finds nobody."""
-    players = (
-        Player.objects.filter(venue_id__in=venue_ids(user))
-        .select_related("venue")
-        .order_by("venue__code", "membership_number")
-    )
-    if venue_id is not None:
-        players = players.filter(venue_id=venue_id)
-    if membership_number:
-        number = membership_key(membership_number)
-        players = players.filter(membership_number=number) if number else players.none()
-    if search:
-        term = search.strip()
-        match = Q(name__icontains=term)
-        prefix = membership_key(term)
-        if prefix:
-            match |= Q(membership_number__startswith=prefix)
-        players = players.filter(match)
-    if status:
-        players = players.filter(status=status)
-    return players
-
-
-def player_get(*, user: Any, pk: int) -> Player | None:
-    return player_list(user=user).filter(pk=pk).first()
 
 
 # Sessions
@@ -265,44 +222,6 @@ def round_view_of(
     )
 
 
-# Slips
-
-
-def slip_list(
-    *,
-    user: Any,
-    session_id: int | None = None,
-    kind: str | None = None,
-    status: str | None = None,
-) -> QuerySet[Slip]:
-    slips = (
-        Slip.objects.filter(venue_id__in=venue_ids(user))
-        .select_related(
-            "venue",
-            "session__table",
-            "requested_by",
-            "issued_by",
-            "dealer_confirmed_by",
-            "supervisor_confirmed_by",
-            "received_by",
-            "verified_by",
-            "voided_by",
-        )
-        .order_by("venue__code", "-year", "-number")
-    )
-    if session_id is not None:
-        slips = slips.filter(session_id=session_id)
-    if kind:
-        slips = slips.filter(kind=kind)
-    if status:
-        slips = slips.filter(status=status)
-    return slips
-
-
-def slip_get(*, user: Any, pk: int) -> Slip | None:
-    return slip_list(user=user).filter(pk=pk).first()
-
-
 def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
     """The user's API tokens still valid (an expired one no longer counts), newest first."""
     return ApiToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
@@ -311,19 +230,6 @@ def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
 def api_token_get(*, user: Any, pk: int) -> ApiToken | None:
     """One of the user's own tokens; another user's is not found."""
     return ApiToken.objects.filter(user=user, pk=pk).select_related("user").first()
-
-
-def barrings_on(on: date) -> QuerySet[PlayerBarring]:
-    """The barrings in force on ``on`` (the venue's date): not lifted, started, not ended."""
-    return PlayerBarring.objects.filter(lifted_at__isnull=True, starts_on__lte=on).filter(
-        Q(ends_on__isnull=True) | Q(ends_on__gte=on)
-    )
-
-
-def barred_on(on: date) -> Exists:
-    """Whether the player (``OuterRef("pk")``) is barred on ``on``: an annotation, so the
-    query that reads the players says it too."""
-    return Exists(barrings_on(on).filter(player_id=OuterRef("pk")))
 
 
 # Open sessions

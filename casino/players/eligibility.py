@@ -43,10 +43,10 @@ from enum import StrEnum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from casino.floor.selectors import barrings_on
 from casino.kernel.errors import Conflict, InvalidInput, ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
 from casino.players.models import Player, PlayerBarring
+from casino.players.selectors import barrings_on
 from casino.venues.models import Venue
 
 
@@ -190,7 +190,7 @@ def players_eligibility(
     """Player id -> the answer for each of ``players`` at ``venue`` on the venue's date of
     ``at`` (now unless given), in one query at most.
 
-    A player read with ``barred_today`` (``casino.floor.selectors.barred_on`` of the venue's
+    A player read with ``barred_today`` (``casino.players.selectors.barred_on`` of the venue's
     today, as the console's lookups read them) and not barred costs no query when ``at``
     is not given; the others' barrings are read together.
     """

@@ -4,9 +4,9 @@ from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
 from casino.integrity import views as integrity_views
-from casino.players import views as player_views
 from casino.reports import (
     period_views,
+    player_views,
     reconciliation_views,
     statistical_views,
     views,

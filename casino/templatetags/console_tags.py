@@ -27,7 +27,7 @@ register = template.Library()
 def chip_lines(slip: Any) -> list[tuple[Decimal, int, Decimal]]:
     """``{% for denomination, count, amount in slip|chip_lines %}``: a slip's chips, the
     highest first."""
-    from casino.floor.console.slip_selectors import slip_lines
+    from casino.cage.slip_selectors import slip_lines
 
     return slip_lines(slip)
 

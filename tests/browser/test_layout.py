@@ -42,9 +42,9 @@ from casino.integrity.investigation_steps import investigation_findings, investi
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
-from casino.players.comps import comp_policy_propose
 from casino.players.models import Player
 from casino.players.services import player_bar
+from casino.reports.comps import comp_policy_propose
 from casino.reports.models import ShiftReport
 from casino.rulesets.services import version_approve, version_clone, version_content_hash
 from casino.venues.models import Table, Venue

@@ -25,8 +25,8 @@ from casino.floor.models import Round
 from casino.floor.services.sessions import drop_record
 from casino.kernel.errors import InvalidInput
 from casino.ledger.models import Drop
-from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
+from casino.reports.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.venues.models import Venue
 from niuniu.models import NiuNiuRulesetVersion
 from tablegames.models import Rating

@@ -46,8 +46,8 @@ from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity.investigations import investigations_sync
 from casino.integrity.models import FluctuationInvestigation
-from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports import outputs, periods
+from casino.reports.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build, report_request
 from casino.staff.roles import CAGE, DEALER, MANAGER, SUPERVISOR

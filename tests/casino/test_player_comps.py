@@ -16,9 +16,9 @@ from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.players.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.models import Comp, CompPolicy, Player
 from casino.players.services import player_bar, player_identity_update, player_unbar
+from casino.reports.comps import comp_earned, comp_issue, comp_policy_approve, comp_policy_propose
 from niuniu.models import NiuNiuRulesetVersion
 from tests.factories import staff
 
@@ -188,7 +188,7 @@ def test_a_comp_given_before_the_gaming_day_starts_is_the_day_before(floor, monk
     from types import SimpleNamespace
     from zoneinfo import ZoneInfo
 
-    from casino.players import comps
+    from casino.reports import comps
 
     player = Player.objects.create(venue=floor.venue, membership_number="VIP-9", name="Ba")
     zone = ZoneInfo(floor.venue.timezone)

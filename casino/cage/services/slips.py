@@ -31,7 +31,10 @@ and the commands refuse alike.
 
 Locking: a slip's number is allocated under a lock on its venue row (after the session's
 row), so numbers are sequential per venue and year with no gaps from concurrent requests;
-each later step locks the slip row.
+each later step locks the slip row. The console requests a slip once per form
+(``slip_request_once``): the form carries how many slips the session had when it was
+drawn; under the session row's lock (the lock ``slip_request`` itself takes first, so the
+order is the same) a form whose count is out of date is a repeat and requests nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.cage.models import Slip, SlipStatus
+from casino.floor.models import TableSession
 from casino.floor.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
 from casino.ledger.models import Account, EntryKind, LedgerEntry
@@ -417,3 +421,17 @@ def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
         after={"status": SlipStatus.VOID},
     )
     return slip
+
+
+@transaction.atomic
+def slip_request_once(
+    *, session: TableSession, user: Any, kind: str, chips: Mapping[str, int], seen: int
+) -> Slip | None:
+    """Request a slip unless the session has had a slip since the form showed ``seen``.
+
+    Returns the new slip, or ``None`` when the form was already used (nothing is written).
+    """
+    locked = TableSession.objects.select_for_update(of=("self",)).get(pk=session.pk)
+    if Slip.objects.filter(session=locked).count() != seen:
+        return None
+    return slip_request(session=locked, user=user, kind=kind, chips=chips)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage import selectors as cash_selectors
+from casino.cage import slip_selectors
 from casino.cage.models import Slip
 from casino.cage.services.slips import (
     ISSUE,
@@ -35,8 +36,8 @@ from casino.cage.services.slips import (
 from casino.cage.views.slips import waiting_for
 from casino.export_views import export_view, file_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response, pdf_bytes
-from casino.floor.console import slip_selectors
 from casino.floor.console.access import console_login_required, page, refusal, use_venue_language
+from casino.floor.console.selectors import venues_where
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
 from casino.staff.policy import Capability, allows, declare
@@ -52,7 +53,7 @@ def _not_cashier(request: HttpRequest) -> HttpResponse:
 @console_login_required
 def cage_home(request: HttpRequest) -> HttpResponse:
     """The venues where the user is the cage's cashier."""
-    venues = slip_selectors.venues_where(user=request.user, capability=Capability.CAGE.roles)
+    venues = venues_where(user=request.user, capability=Capability.CAGE.roles)
     if not venues:
         return _not_cashier(request)
     if len({venue.language for venue in venues}) == 1:

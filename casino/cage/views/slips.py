@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from casino.cage import slip_selectors
 from casino.cage.models import Slip, SlipStatus
 from casino.cage.services.slips import (
     CONFIRM_DEALER,
@@ -21,14 +22,14 @@ from casino.cage.services.slips import (
     VOID,
     slip_confirm_dealer,
     slip_confirm_supervisor,
+    slip_request_once,
     slip_steps,
     slip_void,
 )
-from casino.floor.console import forms, slip_selectors
+from casino.cage.slip_selectors import tray_inventory
+from casino.floor.console import forms
 from casino.floor.console.access import closed, page, refusal, session_context, with_session
-from casino.floor.console.services import slip_request_once
 from casino.floor.models import TableSession
-from casino.floor.services.inventory import tray_inventory
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.money import venue_money
 

@@ -1,4 +1,5 @@
-"""Table sessions, their drops, the ledger and the slips of fills and credits."""
+"""Table sessions, their drops and the ledger (the slips of fills and credits:
+``casino.cage.serializers``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from casino.api.serializers.fields import (
     VenueRefSerializer,
     chip_count,
     person,
-    reason_field,
 )
-from casino.cage.models import Slip, SlipStatus
 from casino.floor.figures import counted_of
 from casino.floor.models import TableSession
 from casino.ledger.models import Account, EntryKind
@@ -247,59 +246,3 @@ class LedgerSerializer(serializers.Serializer):
     entries = LedgerEntrySerializer(many=True)
     sum = MoneyField(help_text="Always 0: every posting balances.")
     by_account = serializers.DictField(child=MoneyField())
-
-
-# Slips
-
-
-class SlipSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    venue = VenueRefSerializer()
-    session = serializers.IntegerField(source="session_id")
-    table = TableRefSerializer(source="session.table")
-    kind = serializers.CharField(help_text="fill or credit")
-    year = serializers.IntegerField()
-    number = serializers.IntegerField()
-    amount = MoneyField()
-    chips = serializers.DictField(child=serializers.IntegerField())
-    status = serializers.CharField(help_text=", ".join(SlipStatus.values))
-    requested_by = person("requested_by")
-    requested_at = serializers.DateTimeField()
-    issued_by = person("issued_by", allow_null=True)
-    issued_at = serializers.DateTimeField(allow_null=True)
-    runner = serializers.CharField(allow_blank=True, help_text="Who carried the chips.")
-    dealer_confirmed_by = person("dealer_confirmed_by", allow_null=True)
-    dealer_confirmed_at = serializers.DateTimeField(allow_null=True)
-    supervisor_confirmed_by = person("supervisor_confirmed_by", allow_null=True)
-    supervisor_confirmed_at = serializers.DateTimeField(allow_null=True)
-    received_by = person("received_by", allow_null=True, help_text="A credit's, at the cage.")
-    received_at = serializers.DateTimeField(allow_null=True)
-    verified_by = person(
-        "verified_by", allow_null=True, help_text="Whose signature posted it to the ledger."
-    )
-    verified_at = serializers.DateTimeField(allow_null=True)
-    voided_by = person("voided_by", allow_null=True)
-    voided_at = serializers.DateTimeField(allow_null=True)
-    void_reason = serializers.CharField(allow_blank=True)
-
-
-class SlipRequestInputSerializer(serializers.Serializer):
-    session = id_field()
-    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
-    chips = chip_count()
-
-
-class SlipIssueInputSerializer(serializers.Serializer):
-    runner = serializers.CharField(
-        required=False, allow_blank=True, max_length=150, help_text="Who carries the chips."
-    )
-
-
-class SlipVoidInputSerializer(serializers.Serializer):
-    reason = reason_field()
-
-
-class SlipListParams(ListParams):
-    session = id_field(required=False)
-    kind = serializers.ChoiceField(choices=Slip.Kind.choices, required=False)
-    status = serializers.ChoiceField(choices=SlipStatus.choices, required=False)

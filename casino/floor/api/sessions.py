@@ -1,4 +1,5 @@
-"""Table sessions (open, close, reconcile, drops) and the slips of their fills and credits."""
+"""Table sessions (open, close, reconcile, drops); the slips of their fills and credits are
+the cage's (``casino.cage.api``)."""
 
 from __future__ import annotations
 
@@ -14,20 +15,11 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, ListParams, errors, page, paginated, parse_query
 from casino.api.errors import LockedOut
 from casino.api.views.common import found, parse
-from casino.cage.services.slips import (
-    slip_confirm_dealer,
-    slip_confirm_supervisor,
-    slip_issue,
-    slip_receive,
-    slip_request,
-    slip_void,
-)
 from casino.floor import selectors
 from casino.floor.api import session_serializers as s
 from casino.floor.services.closing import session_close, session_reconcile
 from casino.floor.services.sessions import drop_record, drop_reverse, session_open
 from casino.kernel.errors import InvalidInput
-from casino.ledger import selectors as ledger_selectors
 from casino.staff.policy import Capability
 from casino.staff.throttling import LoginRefusal, refusal_message
 from casino.venues import selectors as venue_selectors
@@ -236,170 +228,3 @@ class SessionDropReverseView(ApiView):
         data = parse(s.DropReverseInputSerializer, request)
         reversal = drop_reverse(drop=drop, user=request.user, reason=data["reason"])
         return Response(s.DropSerializer(reversal).data, status=status.HTTP_201_CREATED)
-
-
-# Slips
-
-
-class SlipListView(ApiView):
-    read_capability = Capability.READ_FLOOR
-    write_capability = Capability.PLAY_ROUND
-
-    @extend_schema(
-        operation_id="slips_list",
-        tags=["slips"],
-        summary="Fill and credit slips at your venues",
-        parameters=[s.SlipListParams],
-        responses={200: paginated(s.SlipSerializer), **errors(400, 401, 403)},
-    )
-    def get(self, request: Request) -> Response:
-        filters = parse_query(s.SlipListParams, request)
-        slips = selectors.slip_list(
-            user=request.user,
-            session_id=filters.get("session"),
-            kind=filters.get("kind"),
-            status=filters.get("status"),
-        )
-        return page(queryset=slips, serializer_class=s.SlipSerializer, request=request, view=self)
-
-    @extend_schema(
-        tags=["slips"],
-        summary="Request a fill or a credit (the dealer or a supervisor)",
-        request=s.SlipRequestInputSerializer,
-        responses={201: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
-    )
-    def post(self, request: Request) -> Response:
-        data = parse(s.SlipRequestInputSerializer, request)
-        session = found(
-            selectors.session_get(user=request.user, pk=data["session"]),
-            "session",
-            data["session"],
-            field="session",
-        )
-        slip = slip_request(
-            session=session, user=request.user, kind=data["kind"], chips=data["chips"]
-        )
-        slip = selectors.slip_get(user=request.user, pk=slip.pk)
-        return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
-
-
-class SlipDetailView(ApiView):
-    read_capability = Capability.READ_FLOOR
-
-    @extend_schema(
-        tags=["slips"], summary="A slip", responses={200: s.SlipSerializer, **errors(401, 403, 404)}
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        return Response(s.SlipSerializer(slip).data)
-
-
-class _SlipStepView(ApiView):
-    """A step on a slip with no input: the service decides who may take it, and why not."""
-
-    def step(self, request: Request, pk: int) -> Response:
-        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        self.service(slip=slip, user=request.user)
-        slip = selectors.slip_get(user=request.user, pk=pk)
-        return Response(s.SlipSerializer(slip).data)
-
-
-class SlipIssueView(ApiView):
-    write_capability = Capability.CAGE
-
-    @extend_schema(
-        tags=["slips"],
-        summary="The cage's cashier issues a requested slip, naming the runner",
-        request=s.SlipIssueInputSerializer,
-        responses={200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        data = parse(s.SlipIssueInputSerializer, request)
-        slip_issue(slip=slip, user=request.user, runner=data.get("runner", ""))
-        slip = selectors.slip_get(user=request.user, pk=pk)
-        return Response(s.SlipSerializer(slip).data)
-
-
-class SlipConfirmDealerView(_SlipStepView):
-    write_capability = Capability.SIGN_SLIP_DEALER_LINE
-
-    service = staticmethod(slip_confirm_dealer)
-
-    @extend_schema(
-        tags=["slips"],
-        summary=(
-            "The table's dealer signs for an issued slip's chips (a fill received, a credit "
-            "sent); a fill is posted once a supervisor has signed too"
-        ),
-        request=None,
-        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        return self.step(request, pk)
-
-
-class SlipConfirmSupervisorView(_SlipStepView):
-    write_capability = Capability.SIGN_SLIP_SUPERVISOR_LINE
-
-    service = staticmethod(slip_confirm_supervisor)
-
-    @extend_schema(
-        tags=["slips"],
-        summary=(
-            "A supervisor signs for an issued slip's chips at the table; a fill is posted "
-            "once the dealer has signed too"
-        ),
-        request=None,
-        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        return self.step(request, pk)
-
-
-class SlipReceiveView(_SlipStepView):
-    write_capability = Capability.CAGE
-
-    service = staticmethod(slip_receive)
-
-    @extend_schema(
-        tags=["slips"],
-        summary="The cage's cashier receives a credit's chips signed out at the table; posted",
-        request=None,
-        responses={200: s.SlipSerializer, **errors(401, 403, 404, 409)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        return self.step(request, pk)
-
-
-class SlipVoidView(ApiView):
-    write_capability = Capability.VOID_SLIP
-
-    @extend_schema(
-        tags=["slips"],
-        summary=(
-            "Void a slip not yet posted (a requested one: a supervisor or the cashier; an "
-            "issued fill: the cashier; an issued credit: a supervisor)"
-        ),
-        request=s.SlipVoidInputSerializer,
-        responses={200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        data = parse(s.SlipVoidInputSerializer, request)
-        slip_void(slip=slip, user=request.user, reason=data.get("reason", ""))
-        slip = selectors.slip_get(user=request.user, pk=pk)
-        return Response(s.SlipSerializer(slip).data)
-
-
-class SlipLedgerView(ApiView):
-    read_capability = Capability.READ_FLOOR
-
-    @extend_schema(
-        tags=["slips"],
-        summary="A slip's ledger entries and their sum",
-        responses={200: s.LedgerSerializer, **errors(401, 403, 404)},
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        slip = found(selectors.slip_get(user=request.user, pk=pk), "slip", pk)
-        return Response(s.LedgerSerializer(ledger_selectors.slip_ledger(slip=slip)).data)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from casino.floor import answers
 from casino.floor import selectors as floor_selectors
 from casino.floor.console import forms
 from casino.floor.console.access import go, page, session_context, signed_by, with_session
@@ -21,7 +22,6 @@ from casino.floor.figures import DEFINITIONS, TrayExpected, session_counted, tra
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import (
     check_closable,
-    pending_slips,
     session_close,
     session_figures,
 )
@@ -68,7 +68,7 @@ def session_state(*, session: TableSession) -> SessionState:
         figures=figures,
         rounds=counts["rounds"],
         unsettled=unsettled,
-        pending_slips=pending_slips(session),
+        pending_slips=answers.cage().pending_slips(session),
     )
 
 

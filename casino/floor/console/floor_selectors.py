@@ -20,19 +20,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Max, Min, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils import timezone
 
 from casino import games
-from casino.cage.models import CashLevel, CashTransaction, Slip, SlipStatus
-from casino.floor import figures
+from casino.floor import answers, figures
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
 from casino.venues.limits import Limit, limits_in_force, upcoming_changes
 from casino.venues.models import Pit, Table, TableLimitChange
-
-#: Slips the cage has yet to verify: requested, or issued and on their way.
-PENDING_SLIPS = (SlipStatus.REQUESTED, SlipStatus.ISSUED)
 
 IDLE, VOID_PENDING, SLIP_WAITING, OPENING_DISCREPANCY, CASH_REPORTED = (
     "idle",
@@ -192,26 +188,8 @@ def _sums_of(tables: list[Table], sessions: dict[int, TableSession]) -> _Sums:
             )
         }
         sums.wins = figures.wins_by_ledger(session_ids)
-        sums.slips = {
-            row["session_id"]: row
-            for row in Slip.objects.filter(session_id__in=session_ids, status__in=PENDING_SLIPS)
-            .order_by()
-            .values("session_id")
-            .annotate(
-                fills=Count("pk", filter=Q(kind=Slip.Kind.FILL)),
-                credits=Count("pk", filter=Q(kind=Slip.Kind.CREDIT)),
-                oldest=Min("requested_at"),
-            )
-        }
-        sums.reported = dict(
-            CashTransaction.objects.filter(
-                session_id__in=session_ids, threshold=CashLevel.REPORTING, voided_at__isnull=True
-            )
-            .order_by()
-            .values("session_id")
-            .annotate(count=Count("pk"))
-            .values_list("session_id", "count")
-        )
+        sums.slips = answers.cage().slips_waiting_by_session(session_ids)
+        sums.reported = answers.cage().cash_reported_by_session(session_ids)
     sums.counted_only = {
         sessions[t.pk].pk for t in tables if t.pk in sessions and not _deals_rounds(t.game)
     }

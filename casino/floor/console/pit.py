@@ -16,8 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino.cage import selectors as cash_selectors
-from casino.floor import figures
+from casino.floor import answers, figures
 from casino.floor.console import selectors
 from casino.floor.console.access import page, session_context, session_view
 from casino.floor.console.history import round_parts
@@ -58,7 +57,7 @@ def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
         # Win by ledger so far (``casino.floor.figures``), as the floor and the pit list show it.
         "house_so_far": figures.wins_by_ledger([session.pk]).get(session.pk, figures.ZERO),
         "rules_line": _rules_line(session),
-        "crossings": cash_selectors.session_crossings(session=session),
+        "crossings": answers.cage().crossings(session),
         "consoles": round_parts(),
         "refresh_seconds": REFRESH_SECONDS,
     }

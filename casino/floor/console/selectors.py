@@ -16,25 +16,21 @@ from typing import Any
 
 from django.db.models import (
     Count,
-    IntegerField,
-    OuterRef,
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
 )
 from django.db.models.functions import Coalesce
 
 from casino import games
-from casino.cage.models import Slip, SlipStatus
-from casino.floor import figures
+from casino.floor import answers, figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import rules_in_force
-from casino.floor.selectors import barred_on
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.players.membership import membership_key
 from casino.players.models import Player
+from casino.players.selectors import barred_on
 from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
@@ -119,15 +115,6 @@ def pit_for(*, user: Any) -> list[PitLine]:
     if not venues:
         return []
     settled = Q(rounds__status=RoundStatus.SETTLED)
-    waiting = (
-        Slip.objects.filter(
-            session=OuterRef("pk"), status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
-        )
-        .order_by()
-        .values("session")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
     sessions = (
         TableSession.objects.filter(status=TableSession.Status.OPEN, table__venue_id__in=venues)
         .select_related("table__venue", "dealer")
@@ -135,7 +122,7 @@ def pit_for(*, user: Any) -> list[PitLine]:
             rounds_settled=Count("rounds", filter=settled),
             # Win by ledger so far (``casino.floor.figures``), as the floor and the count show it.
             house_so_far=figures.win_by_ledger_of_session(),
-            slips_waiting=Coalesce(Subquery(waiting, output_field=IntegerField()), 0),
+            slips_waiting=Coalesce(answers.cage().slips_waiting(), 0),
         )
         .order_by("table__venue__code", "table__code")
     )
@@ -147,6 +134,12 @@ def pit_for(*, user: Any) -> list[PitLine]:
         )
         for session in sessions
     ]
+
+
+def venues_where(*, user: Any, capability: frozenset[str]) -> list[Venue]:
+    """The venues where the user has ``capability``, by code."""
+    ids = [venue_id for venue_id in venue_ids(user) if can(user, capability, venue_id)]
+    return list(Venue.objects.filter(pk__in=ids).order_by("code"))
 
 
 def table_for(*, user: Any, pk: int) -> Table | None:

@@ -1,28 +1,23 @@
-"""The console's two writes that are more than one call to a floor service.
+"""The console's write that is more than one call to a floor service.
 
-- ``round_confirm`` deals and settles a round in one transaction, keyed by the form's
-  idempotency key: ``round_create`` returns the round already recorded under the key and
-  ``round_settle`` answers a repeat of the key with the settlement already made, so however
-  many times a form is posted (a double click, a retry after a lost answer) the round is
-  recorded and paid once. Locking: ``round_create`` locks the session row and holds it to
-  the end of the transaction, so a second request with the same key waits, then finds the
-  round; ``round_settle`` locks the round row.
-- ``slip_request_once`` requests a fill or credit once per form: the form carries how many
-  slips the session had when it was drawn; under the session row's lock (the lock
-  ``slip_request`` itself takes first, so the order is the same) a form whose count is out
-  of date is a repeat and requests nothing.
+``round_confirm`` deals and settles a round in one transaction, keyed by the form's
+idempotency key: ``round_create`` returns the round already recorded under the key and
+``round_settle`` answers a repeat of the key with the settlement already made, so however
+many times a form is posted (a double click, a retry after a lost answer) the round is
+recorded and paid once. Locking: ``round_create`` locks the session row and holds it to the
+end of the transaction, so a second request with the same key waits, then finds the round;
+``round_settle`` locks the round row. (A slip requested once per form:
+``casino.cage.services.slips.slip_request_once``.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from casino.cage.models import Slip
-from casino.cage.services.slips import slip_request
 from casino.floor.models import Round, TableSession
 from casino.floor.services.rounds import round_create_written
 from casino.floor.services.settlement import round_settle_written
@@ -66,17 +61,3 @@ def round_confirm(
         )
     settled = round_settle_written(round_=dealt.round, user=user, key=key, dealt=dealt)
     return settled.round, settled.result
-
-
-@transaction.atomic
-def slip_request_once(
-    *, session: TableSession, user: Any, kind: str, chips: Mapping[str, int], seen: int
-) -> Slip | None:
-    """Request a slip unless the session has had a slip since the form showed ``seen``.
-
-    Returns the new slip, or ``None`` when the form was already used (nothing is written).
-    """
-    locked = TableSession.objects.select_for_update(of=("self",)).get(pk=session.pk)
-    if Slip.objects.filter(session=locked).count() != seen:
-        return None
-    return slip_request(session=locked, user=user, kind=kind, chips=chips)

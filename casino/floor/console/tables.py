@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino.floor.console import forms, selectors, slip_selectors
+from casino.floor.console import forms, selectors
 from casino.floor.console.access import (
     console_login_required,
     forbidden,
@@ -47,8 +47,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "pit": pit,
         "watches_floor": watches,
         "runs_pits": has_role(request.user, SUPERVISE),
-        "cage_venues": slip_selectors.venues_where(user=request.user, capability=CASHIER),
-        "slip_report_venues": slip_selectors.venues_where(
+        "cage_venues": selectors.venues_where(user=request.user, capability=CASHIER),
+        "slip_report_venues": selectors.venues_where(
             user=request.user, capability=selectors.SLIP_REPORT
         ),
     }

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from casino import games
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.models import Slip, SlipStatus, slip_label
+from casino.floor import answers
 from casino.floor import figures as figures_
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.floor.services.rotation import spell_last_ends
@@ -61,7 +61,7 @@ def check_closable(session: TableSession) -> None:
             % {"numbers": ", ".join(str(n) for n in unsettled)},
             reason="rounds_unsettled",
         )
-    pending = pending_slips(session)
+    pending = answers.cage().pending_slips(session)
     if pending:
         raise Conflict(
             _("slip %(numbers)s is not verified; verify or void it first")
@@ -72,14 +72,6 @@ def check_closable(session: TableSession) -> None:
     if refusal is not None:
         message, reason = refusal
         raise Conflict(message, reason=reason)
-
-
-def pending_slips(session: TableSession) -> list[str]:
-    """The session's slips neither verified nor voided, by the number the screens show."""
-    pending = Slip.objects.filter(
-        session=session, status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]
-    ).order_by("year", "number")
-    return [slip_label(year, number) for year, number in pending.values_list("year", "number")]
 
 
 def check_variance_reason(venue: Any, variance: Decimal, reason: str) -> None:

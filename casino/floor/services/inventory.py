@@ -1,11 +1,10 @@
 """The chips of a table's tray, by denomination: the table's inventory between sessions
-and the running inventory of an open session.
+and how a count differs from what was expected.
 
 A table's inventory is what its last session counted at close (``closing_chips``): the
 closing count is the next opener's expectation, so nothing is stored twice. A session's
-running tray is its opening count with the verified fills added and the verified credits
-taken off; what the rounds move between the tray and the players is not counted here (a
-count at close finds it).
+running tray (its opening count with the verified fills added and the verified credits
+taken off) is read from its slips: ``casino.cage.slip_selectors.tray_inventory``.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from casino.cage.models import Slip, SlipStatus
 from casino.floor.models import TableSession
 from casino.venues.models import Table
 
@@ -35,21 +33,6 @@ def table_inventory(*, table: Table | int) -> dict[str, int] | None:
         .first()
     )
     return None if last is None else {d: int(n) for d, n in last.items()}
-
-
-def tray_inventory(*, session: TableSession) -> dict[str, int]:
-    """The running tray of a session, per denomination: the opening count + the chips of
-    its verified fills - those of its verified credits (a count may go below 0 when a
-    credit takes chips the rounds brought in)."""
-    tray = {d: int(n) for d, n in session.opening_chips.items()}
-    slips = Slip.objects.filter(session=session, status=SlipStatus.VERIFIED).values_list(
-        "kind", "chips"
-    )
-    for kind, chips in slips:
-        sign = 1 if kind == Slip.Kind.FILL else -1
-        for denomination, count in (chips or {}).items():
-            tray[denomination] = tray.get(denomination, 0) + sign * int(count)
-    return {d: n for d, n in tray.items() if n}
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from casino.compiled import (
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
 from casino.floor.rules import rules_in_force
-from casino.floor.selectors import barred_on
 from casino.floor.services.rotation import check_may_deal
 from casino.floor.services.sessions import lock_open_session
 from casino.games import BoxInput, RoundResult
@@ -39,6 +38,7 @@ from casino.kernel.money import Grouping, written
 from casino.kernel.timezones import venue_today
 from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
+from casino.players.selectors import barred_on
 from casino.staff.roles import PLAY, can
 from casino.venues.limits import Limit, in_force, with_limits_in_force
 from casino.venues.models import TableLimit

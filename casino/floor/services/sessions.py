@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.compiled import lock_by_key
-from casino.count.boxes import dropbox_attach
 from casino.floor.models import TableSession
 from casino.floor.services.inventory import Discrepancy, chips_discrepancy, table_inventory
 from casino.floor.services.rotation import spell_first
+from casino.floor.signals import session_opened
 from casino.kernel.amounts import check_amount
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.kernel.money import (
@@ -220,7 +220,7 @@ def session_open(
             )
     except IntegrityError:
         raise Conflict(f"table {table.code} is already open; close it first") from None
-    dropbox_attach(session=session)
+    session_opened.send(sender=TableSession, session=session)  # the count's box
     spell_first(session=session, recorded_by=counted_by)
     compared = _compared(discrepancy, venue.amount_grouping)
     audit_record(

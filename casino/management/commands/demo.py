@@ -29,14 +29,14 @@ from casino.floor.services.sessions import shift_current
 from casino.floor.services.settlement import round_settle_written
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
-from casino.players.comps import (
+from casino.players.models import Player
+from casino.players.services import player_create
+from casino.reports.comps import (
     comp_earned,
     comp_issue,
     comp_policy_approve,
     comp_policy_propose,
 )
-from casino.players.models import Player
-from casino.players.services import player_create
 from casino.reports.models import ShiftReport
 from casino.reports.services import report_build
 from casino.simulation import chips_for

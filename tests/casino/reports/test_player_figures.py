@@ -25,8 +25,8 @@ from django.utils import timezone
 from casino.floor import figures
 from casino.floor.kinds import fee_games
 from casino.floor.models import BetTally
-from casino.players.ratings import player_history
 from casino.reports import outputs, selectors, services
+from casino.reports.ratings import player_history
 from tests.casino.api import client_for
 from tests.casino.charts import chart_of
 from tests.tablegames.test_tablegames import Blackjack

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino.players.models import Player
-from casino.players.ratings import player_history
+from casino.reports.ratings import player_history
 
 pytestmark = pytest.mark.django_db
 

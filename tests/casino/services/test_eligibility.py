@@ -22,7 +22,6 @@ from casino.floor.services.settlement import round_settle
 from casino.games import BoxInput
 from casino.kernel.errors import Conflict, InvalidInput
 from casino.kernel.timezones import venue_today
-from casino.players.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from casino.players.eligibility import (
     Activity,
     check_player_may,
@@ -31,6 +30,7 @@ from casino.players.eligibility import (
 )
 from casino.players.models import Comp, Player
 from casino.players.services import player_bar, player_unbar
+from casino.reports.comps import comp_issue, comp_policy_approve, comp_policy_propose
 from niuniu.models import NiuNiuRulesetVersion
 from tests.casino.api import NIU_8, NO_NIU, box, client_for, error_of, round_body
 from tests.factories import PlayerFactory, staff

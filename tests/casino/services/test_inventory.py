@@ -10,8 +10,9 @@ import pytest
 
 from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_issue, slip_request, slip_void
+from casino.cage.slip_selectors import tray_inventory
 from casino.floor.services.closing import session_close, session_reconcile
-from casino.floor.services.inventory import chips_discrepancy, table_inventory, tray_inventory
+from casino.floor.services.inventory import chips_discrepancy, table_inventory
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Forbidden, InvalidInput
 from tests.casino.slips import cashier_at, slip_post

@@ -8,9 +8,9 @@ from django.utils import translation
 
 from casino.audit.models import AuditEvent
 from casino.floor.console.selectors import players_by_number
-from casino.floor.selectors import player_list
 from casino.kernel.errors import InvalidInput
 from casino.players.models import Player
+from casino.players.selectors import player_list
 from casino.players.services import player_create, player_update
 from tests.factories import PlayerFactory
 

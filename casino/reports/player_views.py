@@ -30,12 +30,12 @@ from casino.floor.console.readers import dates_asked, reader_check, venue_asked
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
-from casino.players import comps as comp_services
 from casino.players import services as player_services
 from casino.players.eligibility import Activity, player_eligibility, players_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Comp, CompPolicy, Player, PlayerBarring
-from casino.players.ratings import player_history
+from casino.reports import comps as comp_services
+from casino.reports.ratings import player_history
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue

@@ -31,7 +31,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Comp, CompPolicy, Player
-from casino.players.ratings import comps_issued, theoretical_win
+from casino.reports.ratings import comps_issued, theoretical_win
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue

@@ -1,6 +1,7 @@
-"""The console's URLs, under ``/console/``: the shell's (the round screen, its preview and
-its Confirm among them), then each game's own live partials (``GameConsole.urls``), all
-named in the ``console`` namespace."""
+"""The console's URLs, under ``/console/``: the floor's shell (the round screen, its preview
+and its Confirm among them), the cage's and the count's screens, then each game's own live
+partials (``GameConsole.urls``), all named in the ``console`` namespace. The project's
+wiring mounts them: the floor's screens do not know the cage's and the count's above them."""
 
 from django.urls import URLPattern, URLResolver, path
 

@@ -15,14 +15,14 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, errors, page, paginated, parse_query
 from casino.api.views.common import found, parse
 from casino.cage.selectors import player_cash
-from casino.floor import selectors
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today
+from casino.players import selectors
 from casino.players import serializers as ps
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
-from casino.players.ratings import player_history
 from casino.players.services import identity_of, player_create, player_update
+from casino.reports.ratings import player_history
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can
 from casino.venues import selectors as venue_selectors

@@ -1,6 +1,7 @@
-"""The slips as the console reads them, scoped to the venues the user works at: a session's
-slips, the cage's venues and lists, and a gaming day's slip report (the rest of the
-console's reads: ``casino.floor.console.selectors``).
+"""The slips as the console and the API read them, scoped to the venues the user works at:
+the API's list (``slip_list``), a session's slips, the cage's venue and lists, and a gaming
+day's slip report (the rest of the console's reads: ``casino.floor.console.selectors``,
+whose ``venues_where`` lists the cage's venues).
 
 A ``*_for`` returns ``None`` for an object at another venue exactly as for one that does
 not exist, so the views answer both with 404. Every read loads the people it shows with the
@@ -19,7 +20,7 @@ from django.utils import timezone
 
 from casino.cage.models import Slip, SlipStatus, slip_label
 from casino.floor.models import TableSession
-from casino.staff.roles import can, venue_ids
+from casino.staff.roles import venue_ids
 from casino.venues.models import Shift, Venue
 
 _SLIP_PEOPLE = (
@@ -50,6 +51,21 @@ def slip_lines(slip: Slip) -> list[tuple[Decimal, int, Decimal]]:
     return sorted(lines, key=lambda line: line[0], reverse=True)
 
 
+def tray_inventory(*, session: TableSession) -> dict[str, int]:
+    """The running tray of a session, per denomination: the opening count + the chips of
+    its verified fills - those of its verified credits (a count may go below 0 when a
+    credit takes chips the rounds brought in)."""
+    tray = {d: int(n) for d, n in session.opening_chips.items()}
+    slips = Slip.objects.filter(session=session, status=SlipStatus.VERIFIED).values_list(
+        "kind", "chips"
+    )
+    for kind, chips in slips:
+        sign = 1 if kind == Slip.Kind.FILL else -1
+        for denomination, count in (chips or {}).items():
+            tray[denomination] = tray.get(denomination, 0) + sign * int(count)
+    return {d: n for d, n in tray.items() if n}
+
+
 def session_slips(*, session: TableSession) -> list[Slip]:
     return list(_slips().filter(session=session).order_by("-year", "-number"))
 
@@ -57,6 +73,44 @@ def session_slips(*, session: TableSession) -> list[Slip]:
 def session_slip_for(*, session: TableSession, pk: int) -> Slip | None:
     """A slip of the session (``None`` for one of another session, or none)."""
     return Slip.objects.filter(session=session, pk=pk).first()
+
+
+# The API's
+
+
+def slip_list(
+    *,
+    user: Any,
+    session_id: int | None = None,
+    kind: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Slip]:
+    slips = (
+        Slip.objects.filter(venue_id__in=venue_ids(user))
+        .select_related(
+            "venue",
+            "session__table",
+            "requested_by",
+            "issued_by",
+            "dealer_confirmed_by",
+            "supervisor_confirmed_by",
+            "received_by",
+            "verified_by",
+            "voided_by",
+        )
+        .order_by("venue__code", "-year", "-number")
+    )
+    if session_id is not None:
+        slips = slips.filter(session_id=session_id)
+    if kind:
+        slips = slips.filter(kind=kind)
+    if status:
+        slips = slips.filter(status=status)
+    return slips
+
+
+def slip_get(*, user: Any, pk: int) -> Slip | None:
+    return slip_list(user=user).filter(pk=pk).first()
 
 
 # The cage
@@ -67,12 +121,6 @@ def venue_for(*, user: Any, pk: int) -> Venue | None:
     if pk not in venue_ids(user):
         return None
     return Venue.objects.filter(pk=pk).first()
-
-
-def venues_where(*, user: Any, capability: frozenset[str]) -> list[Venue]:
-    """The venues where the user has ``capability``, by code."""
-    ids = [venue_id for venue_id in venue_ids(user) if can(user, capability, venue_id)]
-    return list(Venue.objects.filter(pk__in=ids).order_by("code"))
 
 
 def current_gaming_date(*, venue: Venue) -> date | None:
