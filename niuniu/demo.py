@@ -28,7 +28,6 @@ from casino.floor.services.settlement import round_settle_written
 from casino.games import BoxInput
 from casino.kernel.cards import DECK, format_cards
 from casino.players.models import Player
-from casino.reports.services import report_build, report_request
 from casino.rulesets.models import Ruleset
 from casino.rulesets.selectors import version_in_force
 from casino.simulation import play, tray_chips
@@ -98,8 +97,8 @@ class NiuNiuDemo:
         self, *, venue: Venue, users: Mapping[str, AbstractUser], rounds: int
     ) -> list[str]:
         """The venue's ruleset from its rule sheet, tables NN1 and NN2, its players, and
-        ``rounds`` rounds at NN1 (with the venue's players), closed and reported; NN2 is
-        left open."""
+        ``rounds`` rounds at NN1 (with the venue's players), closed (the project's demo
+        reports its shift); NN2 is left open."""
         preset = PRESETS.get(venue.code)
         if preset is None:
             return []
@@ -156,9 +155,6 @@ class NiuNiuDemo:
             closing_chips=tray_chips(tray, denominations),
             variance_reason="the chips sold for cash are paid for in the drop box",
         )
-        report = report_build(
-            report_id=report_request(shift_id=closed.shift_id, send=False).pk, email=False
-        )
         session_open(
             table=tables[1],
             counted_by=users["dealer"],
@@ -171,7 +167,6 @@ class NiuNiuDemo:
             f"  Niu Niu ruleset from {preset}",
             f"  {tables[0]}: {rounds} rounds played ({voided} voided), house won "
             f"{closed.win_by_ledger} {venue.currency}; {tables[1]} is open for you",
-            f"  shift report: http://127.0.0.1:8000/reports/shift/{report.pk}/ (manager, auditor)",
             f"  {crooked}: {CROOKED_ROUNDS} rounds dealt from a deck missing the {MISSING_CARD} "
             "(the integrity page flags it)",
             f"  {crooked} #{ALTERED_ROUND}: a settled bet's result altered in the database, "

@@ -9,6 +9,12 @@ class CageConfig(AppConfig):
 
     def ready(self) -> None:
         from casino.cage import answers
-        from casino.floor.answers import answered_by
+        from casino.floor import answers as asked
 
-        answered_by(cage=answers)  # a session's slips and cash, as the floor asks them
+        # a session's slips and cash, as the floor asks them
+        asked.pending_slips.register(answers.pending_slips)
+        asked.session_sums.register(answers.session_sums)
+        asked.slips_waiting.register(answers.slips_waiting)
+        asked.slips_waiting_by_session.register(answers.slips_waiting_by_session)
+        asked.cash_reported_by_session.register(answers.cash_reported_by_session)
+        asked.crossings.register(answers.crossings)

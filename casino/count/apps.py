@@ -12,6 +12,6 @@ class CountConfig(AppConfig):
             receivers,  # noqa: F401  (connects the signal receivers)
             selectors,
         )
-        from casino.floor.answers import answered_by
+        from casino.floor import answers
 
-        answered_by(count=selectors)  # whether a session's box is counted
+        answers.box_counted.register(selectors.box_counted)  # whether a session's box is counted

@@ -187,7 +187,7 @@ def session_sums(session: TableSession) -> dict[str, Decimal]:
         total=Sum("amount"), counted=Sum("amount", filter=Q(drop_box__isnull=False))
     )
     won = _ledger_won().filter(session=session).aggregate(total=Sum("amount"))["total"]
-    cage = answers.cage().session_sums(session)
+    cage = answers.session_sums(session)
     return {
         "fills": cage["fills"],
         "credits": cage["credits"],
@@ -294,7 +294,7 @@ def with_count_sums(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     )
     return sessions.annotate(
         counted_drop_sum=Subquery(counted),
-        box_counted=answers.count().box_counted(),
+        box_counted=answers.box_counted(),
     )
 
 
@@ -318,9 +318,7 @@ def sessions_counted(sessions: list[TableSession]) -> dict[int, Counted | None]:
         .order_by()
     )
     boxed = set(
-        TableSession.objects.filter(answers.count().box_counted(), pk__in=ids).values_list(
-            "pk", flat=True
-        )
+        TableSession.objects.filter(answers.box_counted(), pk__in=ids).values_list("pk", flat=True)
     )
     return {
         s.pk: with_count(

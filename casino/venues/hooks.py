@@ -1,6 +1,6 @@
 """What the venues ask of the apps above them, which they do not import: each question is a
-hook declared here, with the one app that answers it, registering its answer when it is
-ready (its ``AppConfig.ready``).
+hook (``casino.kernel.hooks.Hook``) declared here, with the one app that answers it,
+registering its answer when it is ready (its ``AppConfig.ready``).
 
 Why hooks: the venues sit below the floor and the rulesets (docs/ARCHITECTURE.md, "Layers"),
 yet some of their rules need what only those apps know. A venue's clocks, a gaming day's
@@ -23,40 +23,12 @@ about many tables is one query (``open_tables``, ``open_session_at``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any
 
-from django.core.exceptions import ImproperlyConfigured
 from django.db.models import QuerySet
 
+from casino.kernel.hooks import Hook
 from casino.venues.models import Table
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-class Hook(Generic[P, R]):
-    """A question with one answer, registered by the app that owns it."""
-
-    def __init__(self, name: str, *, answered_by: str) -> None:
-        self.name = name
-        self.answered_by = answered_by
-        self._answer: Callable[P, R] | None = None
-
-    def register(self, answer: Callable[P, R]) -> None:
-        """Register the answer; a second, different answer is a wiring error."""
-        if self._answer is not None and self._answer is not answer:
-            raise ImproperlyConfigured(f"{self.name} is answered already ({self._answer!r})")
-        self._answer = answer
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if self._answer is None:
-            raise ImproperlyConfigured(
-                f"nothing answers {self.name}: {self.answered_by} registers its answer when "
-                "it is ready; is it in INSTALLED_APPS?"
-            )
-        return self._answer(*args, **kwargs)
-
 
 #: The id of the session open at a table (null when none), an expression over ``Table``.
 open_session: Hook[[], Any] = Hook("open_session", answered_by="casino.floor")

@@ -9,6 +9,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from casino.floor.services.closing import session_close
 from casino.floor.services.sessions import session_open
+from casino.kernel.hooks import Hook
 from casino.rulesets.models import Ruleset
 from casino.venues import hooks
 from casino.venues.models import Table
@@ -61,13 +62,13 @@ def test_the_rulesets_answer_which_ruleset_a_user_names(floor):
 
 
 def test_a_question_nobody_answers_names_who_should():
-    question = hooks.Hook("open_session", answered_by="casino.floor")
+    question = Hook("open_session", answered_by="casino.floor")
     with pytest.raises(ImproperlyConfigured, match=r"nothing answers open_session: casino\.floor"):
         question()
 
 
 def test_a_question_has_one_answer():
-    question = hooks.Hook("ruleset_get", answered_by="casino.rulesets")
+    question = Hook("ruleset_get", answered_by="casino.rulesets")
 
     def answer() -> int:
         return 1

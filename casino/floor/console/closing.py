@@ -68,7 +68,7 @@ def session_state(*, session: TableSession) -> SessionState:
         figures=figures,
         rounds=counts["rounds"],
         unsettled=unsettled,
-        pending_slips=answers.cage().pending_slips(session),
+        pending_slips=answers.pending_slips(session),
     )
 
 

@@ -188,8 +188,8 @@ def _sums_of(tables: list[Table], sessions: dict[int, TableSession]) -> _Sums:
             )
         }
         sums.wins = figures.wins_by_ledger(session_ids)
-        sums.slips = answers.cage().slips_waiting_by_session(session_ids)
-        sums.reported = answers.cage().cash_reported_by_session(session_ids)
+        sums.slips = answers.slips_waiting_by_session(session_ids)
+        sums.reported = answers.cash_reported_by_session(session_ids)
     sums.counted_only = {
         sessions[t.pk].pk for t in tables if t.pk in sessions and not _deals_rounds(t.game)
     }

@@ -57,7 +57,7 @@ def watch(request: HttpRequest, session: TableSession) -> HttpResponse:
         # Win by ledger so far (``casino.floor.figures``), as the floor and the pit list show it.
         "house_so_far": figures.wins_by_ledger([session.pk]).get(session.pk, figures.ZERO),
         "rules_line": _rules_line(session),
-        "crossings": answers.cage().crossings(session),
+        "crossings": answers.crossings(session),
         "consoles": round_parts(),
         "refresh_seconds": REFRESH_SECONDS,
     }

@@ -122,7 +122,7 @@ def pit_for(*, user: Any) -> list[PitLine]:
             rounds_settled=Count("rounds", filter=settled),
             # Win by ledger so far (``casino.floor.figures``), as the floor and the count show it.
             house_so_far=figures.win_by_ledger_of_session(),
-            slips_waiting=Coalesce(answers.cage().slips_waiting(), 0),
+            slips_waiting=Coalesce(answers.slips_waiting(), 0),
         )
         .order_by("table__venue__code", "table__code")
     )

@@ -61,7 +61,7 @@ def check_closable(session: TableSession) -> None:
             % {"numbers": ", ".join(str(n) for n in unsettled)},
             reason="rounds_unsettled",
         )
-    pending = answers.cage().pending_slips(session)
+    pending = answers.pending_slips(session)
     if pending:
         raise Conflict(
             _("slip %(numbers)s is not verified; verify or void it first")

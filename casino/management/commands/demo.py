@@ -37,8 +37,7 @@ from casino.reports.comps import (
     comp_policy_approve,
     comp_policy_propose,
 )
-from casino.reports.models import ShiftReport
-from casino.reports.services import report_build
+from casino.reports.services import report_build, report_request
 from casino.simulation import chips_for
 from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
 from casino.venues.models import DealerSpell, Table, TableLimit, Venue
@@ -344,10 +343,19 @@ class Command(BaseCommand):
         count_close(
             venue=venue, gaming_date=day, user=users["counter"], confirmed_by=users["counter2"]
         )
-        # the day's shift reports, built at its close, again with the counted drop
-        for report in ShiftReport.objects.filter(shift__venue=venue, shift__gaming_date=day):
-            report_build(report_id=report.pk, email=False)
+        # the reports of the day's shifts whose tables closed, built with the counted drop
+        closed = TableSession.objects.filter(
+            table__venue=venue, shift__gaming_date=day, status=TableSession.Status.CLOSED
+        )
+        reports = [
+            report_build(report_id=report_request(shift_id=shift_id, send=False).pk, email=False)
+            for shift_id in sorted(set(closed.values_list("shift_id", flat=True)))
+        ]
         lines = [
+            f"  shift report: {self.site}/reports/shift/{report.pk}/ (manager, auditor)"
+            for report in reports
+        ]
+        lines += [
             f"  count of {day}: drop {drop} {venue.currency} counted by counter and counter2, "
             f"closed: {self.site}/console/count/{venue.pk}/{day}/figures/",
             # the counted day against today's, whose tables are open and boxes uncounted
