@@ -33,6 +33,8 @@ import json
 import multiprocessing
 import multiprocessing.util
 import os
+import queue
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -334,7 +336,67 @@ _BoxRead = tuple[int, int | None, str, bool, Any, list[tuple[Any, ...]]]
 
 def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any], list[Any]]]:
     """Each round's row with its boxes (their bets in them) and its ledger entries (box
-    and bet named by position and bet type), a chunk of rounds at a time, by key."""
+    and bet named by position and bet type), a chunk of rounds at a time, by key: read ahead
+    by a thread of its own where it may (:func:`_may_read_ahead`)."""
+    ahead = _may_read_ahead(rounds.db)
+    for part in _read_ahead(rounds, chunk) if ahead else _read_chunks(rounds, chunk):
+        yield from part
+
+
+def _may_read_ahead(alias: str) -> bool:
+    """Whether another connection reads what this one would: on PostgreSQL (where the time
+    is won) and outside any transaction (what it wrote is not another connection's to see),
+    as a forked worker's connection does."""
+    return connections[alias].vendor == "postgresql" and not any(
+        connection.in_atomic_block for connection in connections.all()
+    )
+
+
+def _read_ahead(rounds: Any, chunk: int) -> Iterator[list[Any]]:
+    """The chunks :func:`_read_chunks` gives, each read by a thread on its own connection
+    while the chunk before is settled again here: PostgreSQL finds and sends the rows (on
+    the other core) in the time a pass waited for them. The thread turns the rows into
+    tuples too (holding the interpreter then), so only the wait is won. Two chunks at most
+    wait to be settled (the one handed over and the one being read); the thread stops when
+    the pass does, and closes its connection."""
+    ready: queue.Queue[Any] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def hand(part: Any) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(part, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False  # the pass stopped: nothing more to read
+
+    def read() -> None:
+        try:
+            for part in _read_chunks(rounds, chunk):
+                if not hand(part):
+                    return
+            hand(None)
+        except BaseException as error:  # raised again where the chunks are settled
+            hand(error)
+        finally:
+            connections.close_all()  # the thread's own
+
+    reader = threading.Thread(target=read, name="resettle-read", daemon=True)
+    reader.start()
+    try:
+        while (part := ready.get()) is not None:
+            if isinstance(part, BaseException):
+                raise part
+            yield part
+    finally:
+        stop.set()
+        reader.join()
+
+
+def _read_chunks(rounds: Any, chunk: int) -> Iterator[list[Any]]:
+    """The rounds as :func:`_chunks` gives them, a list a chunk, read on this thread's
+    connection."""
     connection = connections[rounds.db]
     declaring: dict[str, bool] = {}  # per game: whether its adapter reads a declaration
     last = 0
@@ -364,16 +426,18 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
             bet_type_of[bet[1]] = bet[2]
         entries: dict[int, list[Any]] = {pk: [] for pk in ids}
         for round_id, box_id, bet_id, account, kind, amount in _read(
-            connection, LedgerEntry, _ENTRY, "round", ids, order=False
+            connection, LedgerEntry, _ENTRY, "round", ids, order=True
         ):
             entries[round_id].append(
                 (account, kind, position_of.get(box_id), bet_type_of.get(bet_id), amount)
             )
+        part = []
         for row in rows:
             read = boxes[row[0]]
             if declaring[row[6]]:  # the evaluation as its field reads it (JSON text here)
                 read = [(*box[:4], _json(box[4]), box[5]) for box in read]
-            yield row, read, entries[row[0]]
+            part.append((row, read, entries[row[0]]))
+        yield part
 
 
 def _read(
@@ -443,17 +507,13 @@ def compare_round(
         result = adapter.evaluate_round(rules=rules, dealer_cards=row[8], boxes=inputs)
     except (InvalidInput, ValueError) as error:
         return [diff(None, "", "settlement", "settled", str(error))]
+    house_net = result.house_net
+    lines = adapter.ledger_lines(result)
+    if row[9] == house_net and _same_bets(boxes, result) and _same_lines(entries, lines, boxes):
+        return []  # as recorded (nearly every round): nothing to name
     recorded = {(box[0], bet[0]): bet for box in boxes for bet in box[5]}
     again = {(box.position, bet.bet_type): bet for box in result.boxes for bet in box.bets}
-    house_net = result.house_net
-    kept_lines, made_lines = _sums(entries), _sums(_lines(adapter, result, recorded))
-    if (
-        row[9] == house_net
-        and kept_lines == made_lines
-        and recorded.keys() == again.keys()
-        and all(bet[3:] == _FIGURES(again[key]) for key, bet in recorded.items())
-    ):
-        return []  # as recorded (nearly every round): nothing to name
+    kept_lines, made_lines = _sums(entries), _sums(_lines(lines, recorded))
     found = []
     for position, bet_type in sorted(recorded.keys() | again.keys()):
         kept, made = recorded.get((position, bet_type)), again.get((position, bet_type))
@@ -473,14 +533,54 @@ def compare_round(
     return found
 
 
+def _same_bets(boxes: list[_BoxRead], result: RoundResult) -> bool:
+    """Whether the boxes settled again are the recorded ones, in the same order, each bet's
+    figures as recorded (bets in the order recorded): then so is every bet by box and type."""
+    if len(boxes) != len(result.boxes):
+        return False
+    for box, made in zip(boxes, result.boxes, strict=True):
+        bets = box[5]
+        if box[0] != made.position or len(bets) != len(made.bets):
+            return False
+        for bet, again in zip(bets, made.bets, strict=True):
+            if bet[0] != again.bet_type or bet[3:] != _FIGURES(again):
+                return False
+    return True
+
+
+def _same_lines(entries: list[Any], lines: Sequence[Any], boxes: list[_BoxRead]) -> bool:
+    """Whether the round's entries (in the order posted) are its ledger lines one by one,
+    each named as :func:`_lines` names it: then so are their sums per account, kind, box and
+    bet, which a round whose entries differ is compared by."""
+    if len(entries) != len(lines):
+        return False
+    placed = None
+    for entry, line in zip(entries, lines, strict=True):
+        bet_type = line.bet_type
+        if bet_type is not None:
+            if placed is None:
+                placed = {(box[0], bet[0]) for box in boxes for bet in box[5]}
+            if (line.position, bet_type) not in placed:
+                bet_type = None
+        if (
+            entry[4] != line.amount
+            or entry[0] != line.account
+            or entry[1] != line.kind
+            or entry[2] != (line.position or None)
+            or entry[3] != bet_type
+        ):
+            return False
+    return True
+
+
 def _lines(
-    adapter: games.GameAdapter, result: RoundResult, bets: dict[tuple[int, str], Any]
+    lines: Iterable[Any], bets: dict[tuple[int, str], Any]
 ) -> Iterator[tuple[str, str, int | None, str | None, Decimal]]:
-    """The ledger lines settling posts for ``result``, named as its entries are: a line's
-    bet only when the box has that bet
+    """The ledger lines settling posts for the round (the adapter's ``ledger_lines``), named
+    as its entries are: a line's bet only when the box has that bet
     (``casino.floor.services.settlement.round_settle_written``)."""
     text = _TEXTS.get
-    for line in adapter.ledger_lines(result):
+    for line in lines:
         position = line.position or None
         bet_type = line.bet_type if (line.position, line.bet_type) in bets else None
         account = text(line.account) or _text(line.account)
