@@ -189,11 +189,10 @@ def settle_box(
     down 7000 143000
     none 7500.00 142500.00
     """
-    given = _given(stakes)
-    placed = _stakes_checked(stakes, given, rules)
+    placed = _check_stakes(stakes, rules)
     player = _hand(player_cards, rules, "player_cards")
     dealer = _hand(dealer_cards, rules, "dealer_cards")
-    return _settled(player, dealer, placed, rules, deposits, given)
+    return _settled(player, dealer, placed, rules, deposits)
 
 
 def settle_hands(
@@ -214,8 +213,7 @@ def settle_hands(
     >>> settle_hands(player, dealer, {"single": Decimal("100")}, rules).total_net
     Decimal('95')
     """
-    given = _given(stakes)
-    return _settled(player, dealer, _stakes_checked(stakes, given, rules), rules, deposits, given)
+    return _settled(player, dealer, _check_stakes(stakes, rules), rules, deposits)
 
 
 def _settled(
@@ -224,7 +222,6 @@ def _settled(
     placed: dict[BetType, Decimal],
     rules: Ruleset,
     deposits: Mapping[BetType | str, Decimal | int | str] | None,
-    given: tuple[tuple[object, type, str], ...],
 ) -> BoxSettlement:
     # Distinct cards' masks (a bit each) neither overlap nor carry when summed.
     mine, theirs = player.cards, dealer.cards
@@ -234,7 +231,9 @@ def _settled(
             check_distinct({"the player's hand": mine, "the dealer's hand": theirs})
         except ValueError as error:
             raise SettlementError(str(error), field="cards") from None
-    required = _deposits_checked(placed, deposits, given, rules)
+    required = _deposits_required(placed, rules)
+    if deposits is not None:
+        _check_deposits(deposits, placed, required)
 
     player_wins = compare(player, dealer) > 0
     lines = []
@@ -254,69 +253,6 @@ def _settled(
         player=player, dealer=dealer, player_wins=player_wins, lines=tuple(lines)
     )
     return settled
-
-
-#: Stakes and deposits checked, by what was given (``_given``) and the ruleset's identity:
-#: ``key -> (rules, placed or required)``. A box's check depends on nothing else, and the
-#: stakes a day sees repeat (chips of a few values: 5,605 combinations on 60,290 boxes of
-#: the benchmark's day), so each is checked once, not once a box. Only a check that passed
-#: is kept (a refusal is raised again each time, where it was); emptied when 8,192 are kept,
-#: a few MB, more than the combinations of a day of a million rounds at the benchmark's 20
-#: stake values mostly meet.
-_CHECKED: dict[tuple[object, ...], tuple[Ruleset, dict[BetType, Decimal]]] = {}
-_CHECKED_KEPT = 8192
-
-
-def _given(
-    amounts: Mapping[BetType | str, Decimal | int | str],
-) -> tuple[tuple[object, type, str], ...]:
-    """Amounts by bet type as a key: each amount's type and text, which decide what it reads
-    as (``Decimal("100")`` and ``Decimal("100.00")`` are equal but not the same stake, a
-    float is refused where the same text is not)."""
-    return tuple([(name, type(value), str(value)) for name, value in amounts.items()])
-
-
-def _stakes_checked(
-    stakes: Mapping[BetType | str, Decimal | int | str],
-    given: tuple[tuple[object, type, str], ...],
-    rules: Ruleset,
-) -> dict[BetType, Decimal]:
-    """``_check_stakes``, once per stakes given and ruleset (``_CHECKED``); the bets placed are
-    read, never changed."""
-    key = (id(rules), given)
-    kept = _CHECKED.get(key)
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    placed = _check_stakes(stakes, rules)
-    _keep(key, rules, placed)
-    return placed
-
-
-def _deposits_checked(
-    placed: dict[BetType, Decimal],
-    deposits: Mapping[BetType | str, Decimal | int | str] | None,
-    given: tuple[tuple[object, type, str], ...],
-    rules: Ruleset,
-) -> dict[BetType, Decimal]:
-    """The deposits required (``_deposits_required``) of the bets ``placed`` (from the stakes
-    ``given``), the deposits shown checked against them: once per stakes, deposits and
-    ruleset (``_CHECKED``)."""
-    key = (id(rules), given, None if deposits is None else _given(deposits))
-    kept = _CHECKED.get(key)
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    required = _deposits_required(placed, rules)
-    if deposits is not None:
-        _check_deposits(deposits, placed, required)
-    _keep(key, rules, required)
-    return required
-
-
-def _keep(key: tuple[object, ...], rules: Ruleset, checked: dict[BetType, Decimal]) -> None:
-    # The ruleset is kept with its check, so its identity is not another's while kept.
-    if len(_CHECKED) >= _CHECKED_KEPT:
-        _CHECKED.clear()
-    _CHECKED[key] = (rules, checked)
 
 
 def _won(
