@@ -330,7 +330,8 @@ def _table_resettled(
     return table_id, tables.get(table_id), deals.figures() if deals is not None else None
 
 
-#: A box as read: (position, player, cards, quit, evaluation, [bet rows]).
+#: A box as read: (position, player, cards, quit, evaluation (None for a game that reads no
+#: declaration from it), [bet rows]).
 _BoxRead = tuple[int, int | None, str, bool, Any, list[tuple[Any, ...]]]
 
 
@@ -412,12 +413,16 @@ def _read_chunks(rounds: Any, chunk: int) -> Iterator[list[Any]]:
         boxes: dict[int, list[Any]] = {pk: [] for pk in ids}
         by_box: dict[int, list[tuple[Any, ...]]] = {}
         position_of: dict[int, int] = {}
-        for pk, round_id, position, player_id, cards, quit_, evaluation in _read(
-            connection, Box, _BOX, "round", ids, order=True
+        # A box's evaluation is read only for a game that reads a declaration from it.
+        names = _BOX if any(declaring[game] for game in {row[6] for row in rows}) else _BOX[:-1]
+        for pk, round_id, position, player_id, cards, quit_, *evaluation in _read(
+            connection, Box, names, "round", ids, order=True
         ):
             bets = by_box[pk] = []
             position_of[pk] = position
-            boxes[round_id].append((position, player_id, cards, quit_, evaluation, bets))
+            boxes[round_id].append(
+                (position, player_id, cards, quit_, evaluation[0] if evaluation else None, bets)
+            )
         bet_type_of: dict[int, str] = {}
         for bet in _read(
             connection, Bet, _BET, "box", list(by_box), order=True, where={"box__round__in": ids}
