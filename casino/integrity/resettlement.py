@@ -13,7 +13,11 @@ that is not what the cards gave.
 
 The rounds are read in chunks by key, four queries a chunk (rounds, boxes, bets, ledger
 entries) as plain tuples, never model instances (the last three as plain SQL, their keys one
-array); memory is bounded by the chunk and by the differences kept per table (``KEPT``).
+array); outside a transaction the next chunk is read by a thread on its own connection while
+this one settles the chunk before. Memory is bounded by two chunks and by the differences
+kept per table (``KEPT``). A round whose bets and entries come back as recorded, in the
+order settling wrote them, is compared one by one; only one that differs is summed per
+account, kind, box and bet to name what differs.
 
 A period of many rounds at several tables is split between worker processes (``workers``,
 by default one a CPU), a table to each in turn, the largest first: each reads and settles
