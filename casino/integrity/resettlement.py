@@ -13,11 +13,12 @@ that is not what the cards gave.
 
 The rounds are read in chunks by key, four queries a chunk (rounds, boxes, bets, ledger
 entries) as plain tuples, never model instances (the last three as plain SQL, their keys one
-array); outside a transaction the next chunk is read by a thread on its own connection while
-this one settles the chunk before. Memory is bounded by two chunks and by the differences
-kept per table (``KEPT``). A round whose bets and entries come back as recorded, in the
-order settling wrote them, is compared one by one; only one that differs is summed per
-account, kind, box and bet to name what differs.
+array); outside a transaction, in a pass that settles alone (not a worker's), each chunk after
+the first is read by a thread on its own connection while the chunk before is settled.
+Memory is bounded by two chunks and by the differences kept per table (``KEPT``). A round
+whose bets and entries come back as recorded, in the order settling wrote them, is compared
+one by one; only one that differs is summed per account, kind, box and bet to name what
+differs.
 
 A period of many rounds at several tables is split between worker processes (``workers``,
 by default one a CPU), a table to each in turn, the largest first: each reads and settles
@@ -317,7 +318,10 @@ def _in_workers(
 
 def _worker_started() -> None:
     """A worker's start: the connections it inherited were closed before the fork; it opens
-    its own on its first read (the same settings, so the same database)."""
+    its own on its first read (the same settings, so the same database), and reads no chunk
+    ahead (:func:`_may_read_ahead`)."""
+    global _IN_WORKER  # this process's, set once as it starts
+    _IN_WORKER = True
     for connection in connections.all(initialized_only=True):
         connection.connection = None  # never the parent's socket, and nothing to close
     # Its own connections are closed when it ends (not dropped for the server to log).
@@ -342,28 +346,40 @@ _BoxRead = tuple[int, int | None, str, bool, Any, list[tuple[Any, ...]]]
 def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any], list[Any]]]:
     """Each round's row with its boxes (their bets in them) and its ledger entries (box
     and bet named by position and bet type), a chunk of rounds at a time, by key: read ahead
-    by a thread of its own where it may (:func:`_may_read_ahead`)."""
-    ahead = _may_read_ahead(rounds.db)
-    for part in _read_ahead(rounds, chunk) if ahead else _read_chunks(rounds, chunk):
+    by a thread of its own after the first chunk, where it may (:func:`_may_read_ahead`)."""
+    reading = _read_chunks(rounds, chunk)
+    first = next(reading, [])
+    if len(first) == chunk and _may_read_ahead(rounds.db):  # more may follow
+        reading.close()
+        reading = _read_ahead(rounds, chunk, after=first[-1][0][0])
+    yield from first
+    for part in reading:
         yield from part
 
 
+#: Set in a worker process: its wait for PostgreSQL is the other workers' time on the cores.
+_IN_WORKER = False
+
+
 def _may_read_ahead(alias: str) -> bool:
-    """Whether another connection reads what this one would: on PostgreSQL (where the time
-    is won) and outside any transaction (what it wrote is not another connection's to see),
-    as a forked worker's connection does."""
-    return connections[alias].vendor == "postgresql" and not any(
-        connection.in_atomic_block for connection in connections.all()
+    """Whether another connection reads what this one would, and gains by it: on
+    PostgreSQL, outside any transaction (what it wrote is not another connection's to see),
+    and not in a worker process (the workers keep every core busy already: a thread would
+    only add its own cost, about 4 µs a round)."""
+    return (
+        not _IN_WORKER
+        and connections[alias].vendor == "postgresql"
+        and not any(connection.in_atomic_block for connection in connections.all())
     )
 
 
-def _read_ahead(rounds: Any, chunk: int) -> Iterator[list[Any]]:
-    """The chunks :func:`_read_chunks` gives, each read by a thread on its own connection
-    while the chunk before is settled again here: PostgreSQL finds and sends the rows (on
-    the other core) in the time a pass waited for them. The thread turns the rows into
-    tuples too (holding the interpreter then), so only the wait is won. Two chunks at most
-    wait to be settled (the one handed over and the one being read); the thread stops when
-    the pass does, and closes its connection."""
+def _read_ahead(rounds: Any, chunk: int, *, after: int) -> Iterator[list[Any]]:
+    """The chunks :func:`_read_chunks` gives after the round ``after``, each read by a
+    thread on its own connection while the chunk before is settled again here: PostgreSQL
+    finds and sends the rows (on the other core) in the time a pass waited for them. The
+    thread turns the rows into tuples too (holding the interpreter then), so only the wait
+    is won. Two chunks at most wait to be settled (the one handed over and the one being
+    read); the thread stops when the pass does, and closes its connection."""
     ready: queue.Queue[Any] = queue.Queue(maxsize=1)
     stop = threading.Event()
 
@@ -378,7 +394,7 @@ def _read_ahead(rounds: Any, chunk: int) -> Iterator[list[Any]]:
 
     def read() -> None:
         try:
-            for part in _read_chunks(rounds, chunk):
+            for part in _read_chunks(rounds, chunk, after=after):
                 if not hand(part):
                     return
             hand(None)
@@ -399,12 +415,12 @@ def _read_ahead(rounds: Any, chunk: int) -> Iterator[list[Any]]:
         reader.join()
 
 
-def _read_chunks(rounds: Any, chunk: int) -> Iterator[list[Any]]:
-    """The rounds as :func:`_chunks` gives them, a list a chunk, read on this thread's
-    connection."""
+def _read_chunks(rounds: Any, chunk: int, *, after: int = 0) -> Iterator[list[Any]]:
+    """The rounds as :func:`_chunks` gives them (those after the round ``after``), a list a
+    chunk, read on this thread's connection."""
     connection = connections[rounds.db]
     declaring: dict[str, bool] = {}  # per game: whether its adapter reads a declaration
-    last = 0
+    last = after
     while True:
         rows = list(rounds.filter(pk__gt=last).order_by("pk").values_list(*_ROUND)[:chunk])
         if not rows:

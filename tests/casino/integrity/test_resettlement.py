@@ -194,7 +194,9 @@ def test_worker_processes_give_what_one_process_gives(floor, monkeypatch):
     read_ahead = []
     ahead = resettlement._read_ahead
     monkeypatch.setattr(
-        resettlement, "_read_ahead", lambda *args: read_ahead.append(args[1]) or ahead(*args)
+        resettlement,
+        "_read_ahead",
+        lambda *args, after: read_ahead.append(args[1]) or ahead(*args, after=after),
     )
 
     def resettled_with(workers):
@@ -211,7 +213,8 @@ def test_worker_processes_give_what_one_process_gives(floor, monkeypatch):
 
     found = {workers: resettled_with(workers) for workers in (1, 2)}
     assert forked == [2]  # the second pass only, with two workers
-    assert read_ahead == [2]  # the first pass read ahead here (the second in its workers)
+    # the first pass read ahead after its first chunk; the workers of the second read none
+    assert read_ahead == [2]
     assert found[2] == found[1]
     monkeypatch.setattr(resettlement, "_may_read_ahead", lambda alias: False)
     assert resettled_with(1) == found[1]  # each chunk read on the pass's own thread: the same
