@@ -15,10 +15,10 @@ The rounds are read in chunks by key, four queries a chunk (rounds, boxes, bets,
 entries) as plain tuples, never model instances (the last three as plain SQL, their keys one
 array); outside a transaction, in a pass that settles alone (not a worker's), each chunk after
 the first is read by a thread on its own connection while the chunk before is settled.
-Memory is bounded by two chunks and by the differences kept per table (``KEPT``). A round
-whose bets and entries come back as recorded, in the order settling wrote them, is compared
-one by one; only one that differs is summed per account, kind, box and bet to name what
-differs.
+Memory is bounded by three chunks (one settled, one handed over, one being read) and by the
+differences kept per table (``KEPT``). A round whose bets and entries come back as recorded,
+in the order settling wrote them, is compared one by one; only one that differs is summed per
+account, kind, box and bet to name what differs.
 
 A period of many rounds at several tables is split between worker processes (``workers``,
 by default one a CPU), a table to each in turn, the largest first: each reads and settles
