@@ -551,19 +551,23 @@ class GameAdapter:
         """The entries that post ``result``; they sum to zero. Default: per box, the bets'
         result between the player and the house, then the commission from the player to the
         house (zero amounts not posted)."""
+        # The members once, not looked up on their enums for every line (a re-settlement
+        # makes this call for each of a day's rounds).
+        player, house = Account.PLAYER, Account.HOUSE
+        result_kind, commission_kind = EntryKind.STAKE_RESULT, EntryKind.COMMISSION
         lines: list[LedgerLine] = []
+        append = lines.append
         for box in result.boxes:
-            gross = sum([bet.gross for bet in box.bets], _ZERO)
-            commission = sum([bet.commission for bet in box.bets], _ZERO)
+            bets = box.bets
+            gross = sum([bet.gross for bet in bets], _ZERO)
+            commission = sum([bet.commission for bet in bets], _ZERO)
             position = box.position
             if gross:
-                lines.append(LedgerLine(Account.PLAYER, EntryKind.STAKE_RESULT, gross, position))
-                lines.append(LedgerLine(Account.HOUSE, EntryKind.STAKE_RESULT, -gross, position))
+                append(LedgerLine(player, result_kind, gross, position))
+                append(LedgerLine(house, result_kind, -gross, position))
             if commission:
-                lines.append(
-                    LedgerLine(Account.PLAYER, EntryKind.COMMISSION, -commission, position)
-                )
-                lines.append(LedgerLine(Account.HOUSE, EntryKind.COMMISSION, commission, position))
+                append(LedgerLine(player, commission_kind, -commission, position))
+                append(LedgerLine(house, commission_kind, commission, position))
         return lines
 
     def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:

@@ -207,12 +207,12 @@ class NiuNiuAdapter(GameAdapter):
                 field="boxes",
                 reason="too_many_boxes",
             )
-        dealer = _parse(dealer_cards, "dealer_cards", "the dealer's hand")
+        dealer = _parse(dealer_cards, None, boxes)
         # Every card of the round once: the cards' masks (one bit a card) do not overlap.
         seen = sum([card.mask for card in dealer])
         hands: list[tuple[Card, ...]] = []
         for index, box in enumerate(boxes):
-            cards = _parse(box.cards, f"boxes[{index}].cards", f"box {box.position}")
+            cards = _parse(box.cards, index, boxes)
             held = sum([card.mask for card in cards])
             if seen & held:
                 _overlap(dealer, boxes, hands, cards, index)
@@ -367,8 +367,14 @@ def _overlap(
     )
 
 
-def _parse(text: str, field: str, label: str) -> tuple[Card, ...]:
+def _parse(text: str, index: int | None, boxes: Sequence[BoxInput]) -> tuple[Card, ...]:
+    """The five cards of the dealer's hand (``index`` None) or of box ``index``; the field
+    and the hand are named only in a refusal."""
     try:
         return parse_cards(text, count=5)
     except (TypeError, ValueError) as error:
+        if index is None:
+            field, label = "dealer_cards", "the dealer's hand"
+        else:
+            field, label = f"boxes[{index}].cards", f"box {boxes[index].position}"
         raise RoundInputError(f"{label}: {error}", field=field) from None

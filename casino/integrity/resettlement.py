@@ -13,7 +13,12 @@ that is not what the cards gave.
 
 The rounds are read in chunks by key, four queries a chunk (rounds, boxes, bets, ledger
 entries) as plain tuples, never model instances (the last three as plain SQL, their keys one
-array); memory is bounded by the chunk and by the differences kept per table (``KEPT``).
+array); outside a transaction, in a pass that settles alone (not a worker's), each chunk after
+the first is read by a thread on its own connection while the chunk before is settled.
+Memory is bounded by three chunks (one settled, one handed over, one being read) and by the
+differences kept per table (``KEPT``). A round whose bets and entries come back as recorded,
+in the order settling wrote them, is compared one by one; only one that differs is summed per
+account, kind, box and bet to name what differs.
 
 A period of many rounds at several tables is split between worker processes (``workers``,
 by default one a CPU), a table to each in turn, the largest first: each reads and settles
@@ -33,6 +38,8 @@ import json
 import multiprocessing
 import multiprocessing.util
 import os
+import queue
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -311,7 +318,10 @@ def _in_workers(
 
 def _worker_started() -> None:
     """A worker's start: the connections it inherited were closed before the fork; it opens
-    its own on its first read (the same settings, so the same database)."""
+    its own on its first read (the same settings, so the same database), and reads no chunk
+    ahead (:func:`_may_read_ahead`)."""
+    global _IN_WORKER  # this process's, set once as it starts
+    _IN_WORKER = True
     for connection in connections.all(initialized_only=True):
         connection.connection = None  # never the parent's socket, and nothing to close
     # Its own connections are closed when it ends (not dropped for the server to log).
@@ -328,16 +338,89 @@ def _table_resettled(
     return table_id, tables.get(table_id), deals.figures() if deals is not None else None
 
 
-#: A box as read: (position, player, cards, quit, evaluation, [bet rows]).
+#: A box as read: (position, player, cards, quit, evaluation (None for a game that reads no
+#: declaration from it), [bet rows]).
 _BoxRead = tuple[int, int | None, str, bool, Any, list[tuple[Any, ...]]]
 
 
 def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any], list[Any]]]:
     """Each round's row with its boxes (their bets in them) and its ledger entries (box
-    and bet named by position and bet type), a chunk of rounds at a time, by key."""
+    and bet named by position and bet type), a chunk of rounds at a time, by key: read ahead
+    by a thread of its own after the first chunk, where it may (:func:`_may_read_ahead`)."""
+    reading = _read_chunks(rounds, chunk)
+    first = next(reading, [])
+    if len(first) == chunk and _may_read_ahead(rounds.db):  # more may follow
+        reading.close()
+        reading = _read_ahead(rounds, chunk, after=first[-1][0][0])
+    yield from first
+    for part in reading:
+        yield from part
+
+
+#: Set in a worker process: its wait for PostgreSQL is the other workers' time on the cores.
+_IN_WORKER = False
+
+
+def _may_read_ahead(alias: str) -> bool:
+    """Whether another connection reads what this one would, and gains by it: on
+    PostgreSQL, outside any transaction (what it wrote is not another connection's to see),
+    and not in a worker process (the workers keep every core busy already: a thread would
+    only add its own cost, about 4 µs a round)."""
+    return (
+        not _IN_WORKER
+        and connections[alias].vendor == "postgresql"
+        and not any(connection.in_atomic_block for connection in connections.all())
+    )
+
+
+def _read_ahead(rounds: Any, chunk: int, *, after: int) -> Iterator[list[Any]]:
+    """The chunks :func:`_read_chunks` gives after the round ``after``, each read by a
+    thread on its own connection while the chunk before is settled again here: PostgreSQL
+    finds and sends the rows (on the other core) in the time a pass waited for them. The
+    thread turns the rows into tuples too (holding the interpreter then), so only the wait
+    is won. Two chunks at most wait to be settled (the one handed over and the one being
+    read); the thread stops when the pass does, and closes its connection."""
+    ready: queue.Queue[Any] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def hand(part: Any) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(part, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False  # the pass stopped: nothing more to read
+
+    def read() -> None:
+        try:
+            for part in _read_chunks(rounds, chunk, after=after):
+                if not hand(part):
+                    return
+            hand(None)
+        except BaseException as error:  # raised again where the chunks are settled
+            hand(error)
+        finally:
+            connections.close_all()  # the thread's own
+
+    reader = threading.Thread(target=read, name="resettle-read", daemon=True)
+    reader.start()
+    try:
+        while (part := ready.get()) is not None:
+            if isinstance(part, BaseException):
+                raise part
+            yield part
+    finally:
+        stop.set()
+        reader.join()
+
+
+def _read_chunks(rounds: Any, chunk: int, *, after: int = 0) -> Iterator[list[Any]]:
+    """The rounds as :func:`_chunks` gives them (those after the round ``after``), a list a
+    chunk, read on this thread's connection."""
     connection = connections[rounds.db]
     declaring: dict[str, bool] = {}  # per game: whether its adapter reads a declaration
-    last = 0
+    last = after
     while True:
         rows = list(rounds.filter(pk__gt=last).order_by("pk").values_list(*_ROUND)[:chunk])
         if not rows:
@@ -350,12 +433,16 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
         boxes: dict[int, list[Any]] = {pk: [] for pk in ids}
         by_box: dict[int, list[tuple[Any, ...]]] = {}
         position_of: dict[int, int] = {}
-        for pk, round_id, position, player_id, cards, quit_, evaluation in _read(
-            connection, Box, _BOX, "round", ids, order=True
+        # A box's evaluation is read only for a game that reads a declaration from it.
+        names = _BOX if any(declaring[game] for game in {row[6] for row in rows}) else _BOX[:-1]
+        for pk, round_id, position, player_id, cards, quit_, *evaluation in _read(
+            connection, Box, names, "round", ids, order=True
         ):
             bets = by_box[pk] = []
             position_of[pk] = position
-            boxes[round_id].append((position, player_id, cards, quit_, evaluation, bets))
+            boxes[round_id].append(
+                (position, player_id, cards, quit_, evaluation[0] if evaluation else None, bets)
+            )
         bet_type_of: dict[int, str] = {}
         for bet in _read(
             connection, Bet, _BET, "box", list(by_box), order=True, where={"box__round__in": ids}
@@ -364,16 +451,18 @@ def _chunks(rounds: Any, chunk: int) -> Iterator[tuple[tuple[Any, ...], list[Any
             bet_type_of[bet[1]] = bet[2]
         entries: dict[int, list[Any]] = {pk: [] for pk in ids}
         for round_id, box_id, bet_id, account, kind, amount in _read(
-            connection, LedgerEntry, _ENTRY, "round", ids, order=False
+            connection, LedgerEntry, _ENTRY, "round", ids, order=True
         ):
             entries[round_id].append(
                 (account, kind, position_of.get(box_id), bet_type_of.get(bet_id), amount)
             )
+        part = []
         for row in rows:
             read = boxes[row[0]]
             if declaring[row[6]]:  # the evaluation as its field reads it (JSON text here)
                 read = [(*box[:4], _json(box[4]), box[5]) for box in read]
-            yield row, read, entries[row[0]]
+            part.append((row, read, entries[row[0]]))
+        yield part
 
 
 def _read(
@@ -443,17 +532,13 @@ def compare_round(
         result = adapter.evaluate_round(rules=rules, dealer_cards=row[8], boxes=inputs)
     except (InvalidInput, ValueError) as error:
         return [diff(None, "", "settlement", "settled", str(error))]
+    house_net = result.house_net
+    lines = adapter.ledger_lines(result)
+    if row[9] == house_net and _same_bets(boxes, result) and _same_lines(entries, lines, boxes):
+        return []  # as recorded (nearly every round): nothing to name
     recorded = {(box[0], bet[0]): bet for box in boxes for bet in box[5]}
     again = {(box.position, bet.bet_type): bet for box in result.boxes for bet in box.bets}
-    house_net = result.house_net
-    kept_lines, made_lines = _sums(entries), _sums(_lines(adapter, result, recorded))
-    if (
-        row[9] == house_net
-        and kept_lines == made_lines
-        and recorded.keys() == again.keys()
-        and all(bet[3:] == _FIGURES(again[key]) for key, bet in recorded.items())
-    ):
-        return []  # as recorded (nearly every round): nothing to name
+    kept_lines, made_lines = _sums(entries), _sums(_lines(lines, recorded))
     found = []
     for position, bet_type in sorted(recorded.keys() | again.keys()):
         kept, made = recorded.get((position, bet_type)), again.get((position, bet_type))
@@ -473,14 +558,54 @@ def compare_round(
     return found
 
 
+def _same_bets(boxes: list[_BoxRead], result: RoundResult) -> bool:
+    """Whether the boxes settled again are the recorded ones, in the same order, each bet's
+    figures as recorded (bets in the order recorded): then so is every bet by box and type."""
+    if len(boxes) != len(result.boxes):
+        return False
+    for box, made in zip(boxes, result.boxes, strict=True):
+        bets = box[5]
+        if box[0] != made.position or len(bets) != len(made.bets):
+            return False
+        for bet, again in zip(bets, made.bets, strict=True):
+            if bet[0] != again.bet_type or bet[3:] != _FIGURES(again):
+                return False
+    return True
+
+
+def _same_lines(entries: list[Any], lines: Sequence[Any], boxes: list[_BoxRead]) -> bool:
+    """Whether the round's entries (in the order posted) are its ledger lines one by one,
+    each named as :func:`_lines` names it: then so are their sums per account, kind, box and
+    bet, which a round whose entries differ is compared by."""
+    if len(entries) != len(lines):
+        return False
+    placed = None
+    for entry, line in zip(entries, lines, strict=True):
+        bet_type = line.bet_type
+        if bet_type is not None:
+            if placed is None:
+                placed = {(box[0], bet[0]) for box in boxes for bet in box[5]}
+            if (line.position, bet_type) not in placed:
+                bet_type = None
+        if (
+            entry[4] != line.amount
+            or entry[0] != line.account
+            or entry[1] != line.kind
+            or entry[2] != (line.position or None)
+            or entry[3] != bet_type
+        ):
+            return False
+    return True
+
+
 def _lines(
-    adapter: games.GameAdapter, result: RoundResult, bets: dict[tuple[int, str], Any]
+    lines: Iterable[Any], bets: dict[tuple[int, str], Any]
 ) -> Iterator[tuple[str, str, int | None, str | None, Decimal]]:
-    """The ledger lines settling posts for ``result``, named as its entries are: a line's
-    bet only when the box has that bet
+    """The ledger lines settling posts for the round (the adapter's ``ledger_lines``), named
+    as its entries are: a line's bet only when the box has that bet
     (``casino.floor.services.settlement.round_settle_written``)."""
     text = _TEXTS.get
-    for line in adapter.ledger_lines(result):
+    for line in lines:
         position = line.position or None
         bet_type = line.bet_type if (line.position, line.bet_type) in bets else None
         account = text(line.account) or _text(line.account)

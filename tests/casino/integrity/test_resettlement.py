@@ -6,6 +6,7 @@ service, the integrity run (an alert with no p-value, its investigation, the pag
 from __future__ import annotations
 
 import io
+import threading
 from decimal import Decimal
 
 import pytest
@@ -190,21 +191,55 @@ def test_worker_processes_give_what_one_process_gives(floor, monkeypatch):
     monkeypatch.setattr(
         resettlement, "_in_workers", lambda *args: forked.append(args[2]) or in_workers(*args)
     )
-    found = {}
-    for workers in (1, 2):
+    read_ahead = []
+    ahead = resettlement._read_ahead
+    monkeypatch.setattr(
+        resettlement,
+        "_read_ahead",
+        lambda *args, after: read_ahead.append(args[1]) or ahead(*args, after=after),
+    )
+
+    def resettled_with(workers):
         deals = DealWatch()
-        resettled = resettle(venue_id=floor.venue.pk, workers=workers, deals=deals)
-        found[workers] = (
+        # chunks of 2 rounds: the read-ahead thread hands several over
+        resettled = resettle(venue_id=floor.venue.pk, workers=workers, deals=deals, chunk=2)
+        return (
             [
                 (t.table_id, t.rounds, t.sessions, t.rounds_differing, t.differences)
                 for t in resettled.values()
             ],
             outcome_figures(deals),
         )
+
+    found = {workers: resettled_with(workers) for workers in (1, 2)}
     assert forked == [2]  # the second pass only, with two workers
+    # the first pass read ahead after its first chunk; the workers of the second read none
+    assert read_ahead == [2]
     assert found[2] == found[1]
+    monkeypatch.setattr(resettlement, "_may_read_ahead", lambda alias: False)
+    assert resettled_with(1) == found[1]  # each chunk read on the pass's own thread: the same
+    assert read_ahead == [2]
     assert [row[0] for row in found[2][0]] == [table.pk for table in tables]
     (differing,) = [row for row in found[2][0] if row[3]]
     assert differing[0] == tables[1].pk
     assert {d.round_id for d in differing[4]} == {round_.pk}
     assert {(d.position, d.bet_type) for d in differing[4]} == {(bet.box.position, bet.bet_type)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_ahead_that_fails_fails_the_pass_and_its_thread_ends(floor, played, monkeypatch):
+    """The reading thread's error is raised where the rounds are settled again; the thread
+    is gone after."""
+    read = resettlement._read
+    calls = []
+
+    def failing(*args, **kwargs):
+        calls.append(args[1])
+        if len(calls) > 3:  # the second chunk's boxes
+            raise RuntimeError("the connection broke")
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(resettlement, "_read", failing)
+    with pytest.raises(RuntimeError, match="the connection broke"):
+        resettle(venue_id=floor.venue.pk, workers=1, chunk=2)
+    assert not [t for t in threading.enumerate() if t.name == "resettle-read"]
