@@ -9,8 +9,8 @@ A report is one row per shift and kind (``ShiftReport``), rebuilt in place:
 - ``report_build`` (the build task's one service) takes a PostgreSQL advisory lock on the
   report, in a transaction kept open beside the build, so two workers never build one
   report at once; a worker that dies holding it (SIGKILL, a lost machine) frees it with its
-  database connection. A report that is done
-  is not built again by a second delivery of the same task.
+  database connection. A report that is done is not built again by a second delivery of
+  the same task.
 - ``reports_sweep`` (every 5 minutes, from beat) requests the reports of shifts that have
   ended and sends again the builds that were lost: pending for too long, or running with
   no heartbeat for longer than the task's hard time limit (their worker died).
