@@ -32,10 +32,11 @@ SLICE = [
     "tests/casino/services/test_slip_numbers.py",
     "tests/casino/reports/test_services.py",
     "tests/casino/reports/test_concurrent_builds.py",
+    "tests/casino/reports/test_sums_settings.py",
     "tests/casino/reports/test_worker.py",
     "tests/casino/test_replicas.py",
 ]
-SLICE_TESTS = 24
+SLICE_TESTS = 25
 
 
 def _drop(name: str) -> None:
