@@ -119,13 +119,19 @@ DATABASES = {
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
 }
+# PgBouncer in transaction mode (docs/OPERATIONS.md "PgBouncer"): a connection's statements
+# may each reach another server connection, so nothing may live on one between
+# transactions: no statement prepared by name (Debian's PgBouncer 1.18 does not carry them;
+# 1.21 does with max_prepared_statements, then set DB_PREPARED_STATEMENTS=1 too) and no
+# cursor held open across commits (Django's .iterator() outside a transaction).
+DB_BEHIND_PGBOUNCER = env_bool("DB_BEHIND_PGBOUNCER")
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DB_BEHIND_PGBOUNCER
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
-    "DB_PREPARED_STATEMENTS", default=True
+    "DB_PREPARED_STATEMENTS", default=not DB_BEHIND_PGBOUNCER
 ):
     # Parameters bound by the server, and a statement run five times on a connection
     # prepared: PostgreSQL then skips parsing and planning it, which is most of its work
-    # for a round (docs/BENCHMARKS.md). Not for a pooler in transaction mode (PgBouncer):
-    # set DB_PREPARED_STATEMENTS=0 behind one (docs/OPERATIONS.md).
+    # for a round (docs/BENCHMARKS.md). Off behind PgBouncer unless it carries them (above).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
@@ -146,6 +152,7 @@ if os.environ.get("REPLICA_DATABASE_URL"):
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),
     )
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASES["replica"]["DISABLE_SERVER_SIDE_CURSORS"] = DB_BEHIND_PGBOUNCER
     if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
         # A replica that is down costs a request this long before it reads from the primary.
         DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(

@@ -5,17 +5,16 @@ fee)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
-from typing import Any
 
-from django.db import DatabaseError, connection
+from django.db import connection, connections, transaction
 from django.db.models import F, QuerySet, Value
 
 from casino.floor.lines import ZERO
 from casino.floor.models import Bet, BetTally, RoundStatus
 from casino.floor.models.tallies import BET_KEYS, BET_SUMS
-from casino.kernel.replicas import PRIMARY
+from casino.kernel.replicas import PRIMARY, read_alias
 from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Shift
@@ -49,26 +48,21 @@ def cells_build(report: ShiftReport, shift: Shift) -> int:
 
 
 @contextmanager
-def settings_for_sums(cursor: Any) -> Iterator[None]:
-    """PostgreSQL settings for the few large sums of a report, for this session only:
-    memory to hash a shift's bets in one pass, and no JIT (compiling the query costs
-    seconds and saves less on a single pass)."""
-    if cursor.db.vendor != "postgresql":
+def sums_transaction() -> Iterator[None]:
+    """A transaction on each database the build reads from, with PostgreSQL's settings for
+    the report's few large sums in force until it ends: memory to hash a shift's bets in
+    one pass, and no JIT (compiling the query costs seconds and saves less on a single
+    pass). ``SET LOCAL``, never a session's ``SET``: PgBouncer in transaction mode lends a
+    server connection for one transaction, so a session's setting would miss the next
+    statement and stay behind for another client."""
+    with ExitStack() as stack:
+        for alias in dict.fromkeys([PRIMARY, read_alias()]):
+            stack.enter_context(transaction.atomic(using=alias))
+            if connections[alias].vendor == "postgresql":
+                with connections[alias].cursor() as cursor:
+                    cursor.execute("SET LOCAL work_mem = '256MB'")
+                    cursor.execute("SET LOCAL jit = off")
         yield
-        return
-    cursor.execute("SELECT current_setting('work_mem'), current_setting('jit')")
-    work_mem, jit = cursor.fetchone()
-    cursor.execute("SET work_mem = '256MB'")
-    cursor.execute("SET jit = off")
-    try:
-        yield
-    finally:
-        # In an aborted transaction this fails, and its rollback undoes the SETs anyway.
-        with suppress(DatabaseError):
-            cursor.execute(
-                "SELECT set_config('work_mem', %s, false), set_config('jit', %s, false)",
-                [work_mem, jit],
-            )
 
 
 def version_rates(report: ShiftReport) -> list[VersionRates]:

@@ -32,21 +32,19 @@ the house banks and which take a fee, and their labels).
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db import connections
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.floor.kinds import fee_games
 from casino.floor.lines import figure_line
-from casino.kernel.replicas import PRIMARY, read_alias, replica_reads
-from casino.reports.cells import aware, cells_build, cells_rate, settings_for_sums, version_rates
+from casino.kernel.replicas import PRIMARY, replica_reads
+from casino.reports.cells import aware, cells_build, cells_rate, sums_transaction, version_rates
 from casino.reports.listings import section_payouts, section_sessions, section_voids
 from casino.reports.models import ShiftReport, ShiftReportCell
 from casino.reports.sections import (
@@ -76,95 +74,98 @@ Progress = Callable[[int, str], None]
 
 def shift_figures(report: ShiftReport, *, progress: Progress | None = None) -> dict[str, Any]:
     """Build the report's cells and return all its figures (JSON-ready: strings, not
-    decimals). The same rows give the same figures: nothing here depends on when it runs."""
-    with replica_reads(caught_up=True), _settings_for_sums():
+    decimals). The same rows give the same figures: nothing here depends on when it runs.
+    Each step's sums run in transactions of their own (``sums_transaction``), and the
+    progress between them is committed, for the page to poll."""
+    with replica_reads(caught_up=True):
         return _shift_figures(report, progress or (lambda _percent, _step: None))
-
-
-@contextmanager
-def _settings_for_sums() -> Iterator[None]:
-    """The sums' session settings on each database the build reads from."""
-    with ExitStack() as stack:
-        for alias in dict.fromkeys([PRIMARY, read_alias()]):
-            cursor = stack.enter_context(connections[alias].cursor())
-            stack.enter_context(settings_for_sums(cursor))
-        yield
 
 
 def _shift_figures(report: ShiftReport, step: Progress) -> dict[str, Any]:
     shift = Shift.objects.select_related("venue").get(pk=report.shift_id)
-    venue = shift.venue
-    tz = zoneinfo.ZoneInfo(venue.timezone)
+    tz = zoneinfo.ZoneInfo(shift.venue.timezone)
     fee = fee_games()
 
     step(5, gettext_noop("summing the shift's bets"))
-    cells_build(report, shift)
+    with sums_transaction():
+        cells_build(report, shift)
     step(35, gettext_noop("applying each ruleset version's house edge"))
-    rates = version_rates(report)
-    cells_rate(report, rates, fee)
+    with sums_transaction():
+        rates = version_rates(report)
+        cells_rate(report, rates, fee)
     # Just written: read on the primary (the replica has not replayed them yet).
     cells = ShiftReportCell.objects.using(PRIMARY).filter(report=report)
-    rounds = RoundCounts.of(shift)
 
     step(40, gettext_noop("tables, dealers and games"))
-    # The tables of games that deal no rounds: win by the count, theoretical by ratings.
-    rated = section_rated_games(shift)
-    # The house win of settled bets (``casino.floor.figures``): the rated tables' win, by their
-    # count, is not a settled bet's and stands on its own line, as in the dealers and hours.
-    total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
-    rated_total = (
-        figure_line(
-            sums_added(*rated["game_sums"]),
-            rounds=sum(line["rounds"] or 0 for line in rated["games"]),
+    with sums_transaction():
+        rounds = RoundCounts.of(shift)
+        # The tables of games that deal no rounds: win by the count, theoretical by ratings.
+        rated = section_rated_games(shift)
+        # The house win of settled bets (``casino.floor.figures``): the rated tables' win, by
+        # their count, is not a settled bet's and stands on its own line, as in the dealers
+        # and hours.
+        total = figure_line(cells.aggregate(**cell_sums()), rounds=rounds.total())
+        rated_total = (
+            figure_line(
+                sums_added(*rated["game_sums"]),
+                rounds=sum(line["rounds"] or 0 for line in rated["games"]),
+            )
+            if rated["game_sums"]
+            else None
         )
-        if rated["game_sums"]
-        else None
-    )
-    tables = section_tables(cells, rounds)
-    dealers = section_dealers(cells, rounds)
-    games_ = section_games(cells, rounds)
+        tables = section_tables(cells, rounds)
+        dealers = section_dealers(cells, rounds)
+        games_ = section_games(cells, rounds)
     step(50, gettext_noop("bet types and hours"))
-    bet_types = section_bet_types(cells)
-    hours = section_hours(cells, rounds, tz)
+    with sums_transaction():
+        bet_types = section_bet_types(cells)
+        hours = section_hours(cells, rounds, tz)
     step(60, gettext_noop("player ratings"))
-    players = section_players(cells, shift, fee)
+    with sums_transaction():
+        players = section_players(cells, shift, fee)
+        anonymous = figure_line(cells.filter(player__isnull=True).aggregate(**cell_sums()))
     tables = sorted(tables + rated["tables"], key=lambda line: line["key"])
     games_ += rated["games"]
     players = sorted(players + rated["players"], key=player_order)
-    anonymous = figure_line(cells.filter(player__isnull=True).aggregate(**cell_sums()))
     step(65, gettext_noop("voids, payouts and the count"))
-    figures = {
-        "layout": LAYOUT,
-        "shift": {
-            "id": shift.pk,
-            "venue": venue.code,
-            "venue_name": venue.name,
-            "currency": venue.currency,
-            "grouping": venue.amount_grouping,
-            "timezone": venue.timezone,
-            # the language its filed copies were written in (the venue's when built)
-            "language": venue.language,
-            "gaming_date": shift.gaming_date.isoformat(),
-            "name": shift.name,
-            "starts_at": shift.starts_at.astimezone(tz).isoformat(),
-            "ends_at": shift.ends_at.astimezone(tz).isoformat(),
-        },
-        "notes": _notes(rates, fee, cells),
-        "total": total,
-        "rated_total": rated_total,
-        "tables": tables,
-        "dealers": dealers,
-        "games": games_,
-        "bet_types": bet_types,
-        "hours": hours,
-        "players": players,
-        "anonymous": anonymous,
-        "fee_games": section_fee_games(cells, rounds, fee),
-        "payouts": section_payouts(cells, shift),
-        "voids": section_voids(shift),
-        "count": section_sessions(shift),
-    }
+    with sums_transaction():
+        figures = {
+            "layout": LAYOUT,
+            "shift": _shift_heading(shift, tz),
+            "notes": _notes(rates, fee, cells),
+            "total": total,
+            "rated_total": rated_total,
+            "tables": tables,
+            "dealers": dealers,
+            "games": games_,
+            "bet_types": bet_types,
+            "hours": hours,
+            "players": players,
+            "anonymous": anonymous,
+            "fee_games": section_fee_games(cells, rounds, fee),
+            "payouts": section_payouts(cells, shift),
+            "voids": section_voids(shift),
+            "count": section_sessions(shift),
+        }
     return jsonable(figures, tz)
+
+
+def _shift_heading(shift: Shift, tz: zoneinfo.ZoneInfo) -> dict[str, Any]:
+    venue = shift.venue
+    return {
+        "id": shift.pk,
+        "venue": venue.code,
+        "venue_name": venue.name,
+        "currency": venue.currency,
+        "grouping": venue.amount_grouping,
+        "timezone": venue.timezone,
+        # the language its filed copies were written in (the venue's when built)
+        "language": venue.language,
+        "gaming_date": shift.gaming_date.isoformat(),
+        "name": shift.name,
+        "starts_at": shift.starts_at.astimezone(tz).isoformat(),
+        "ends_at": shift.ends_at.astimezone(tz).isoformat(),
+    }
 
 
 #: A theoretical figure's note: the ruleset version has no house edge for a bet type.

@@ -7,9 +7,10 @@ A report is one row per shift and kind (``ShiftReport``), rebuilt in place:
   while one runs makes that build finish as pending and be sent again, since its figures
   may predate the request.
 - ``report_build`` (the build task's one service) takes a PostgreSQL advisory lock on the
-  report, so two workers never build one report at once; a worker that dies holding it
-  (SIGKILL, a lost machine) frees it with its database connection. A report that is done
-  is not built again by a second delivery of the same task.
+  report, in a transaction kept open beside the build, so two workers never build one
+  report at once; a worker that dies holding it (SIGKILL, a lost machine) frees it with its
+  database connection. A report that is done is not built again by a second delivery of
+  the same task.
 - ``reports_sweep`` (every 5 minutes, from beat) requests the reports of shifts that have
   ended and sends again the builds that were lost: pending for too long, or running with
   no heartbeat for longer than the task's hard time limit (their worker died).
@@ -26,7 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from decimal import Decimal as D
 from functools import partial
@@ -34,7 +35,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -46,6 +47,7 @@ from casino.floor.models import TableSession
 from casino.integrity.investigations import investigations_sync
 from casino.kernel.errors import Forbidden
 from casino.kernel.money import Grouping, grouped
+from casino.kernel.replicas import PRIMARY
 from casino.reports import outputs
 from casino.reports.figures import shift_figures, theoretical_note
 from casino.reports.models import ShiftReport, ShiftReportFile
@@ -145,22 +147,28 @@ def shift_report_schedule_if_done(shift_id: int) -> ShiftReport | None:
 def build_lock(report_id: int) -> Iterator[bool]:
     """Hold the report's advisory lock while building; ``False`` if another holds it.
 
-    A session-level lock (not a transaction's): the build commits its progress as it
-    goes, and a dead worker's lock goes with its connection. SQLite (the quick start,
-    eager tasks in one process) needs none.
+    The build commits its progress as it goes, so the lock is held by a transaction of a
+    connection of its own, open (and writing nothing) for the whole build:
+    ``pg_try_advisory_xact_lock``, never a session's lock, which PgBouncer in transaction
+    mode would leave on whichever server connection it lent for the statement. A worker
+    that dies ends that transaction with its connection (PostgreSQL, or PgBouncer for it,
+    rolls back a transaction whose client has gone), and the lock with it. SQLite (the
+    quick start, eager tasks in one process) needs none.
     """
     if connection.vendor != "postgresql":
         yield True
         return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_SPACE, report_id])
-        locked = cursor.fetchone()[0]
+    holder = connections.create_connection(PRIMARY)
     try:
+        holder.set_autocommit(False)
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [LOCK_SPACE, report_id])
+            locked = cursor.fetchone()[0]
         yield locked
     finally:
-        if locked:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, report_id])
+        with suppress(DatabaseError):  # a connection that died took the lock with it
+            holder.rollback()  # the lock ends with the transaction
+        holder.close()
 
 
 def _progress(report_id: int, percent: int, step: str) -> None:

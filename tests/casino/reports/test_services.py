@@ -85,27 +85,58 @@ def test_a_request_during_a_build_sends_it_again(report, quick_pdf, no_email, se
     assert built.figures is not None
 
 
-def test_a_report_another_worker_holds_is_left_alone(report, night):
-    # given another worker's connection holding the report's advisory lock
+def _other_connection() -> psycopg.Connection:
+    """A connection of another worker, to the database the tests use (directly or through
+    PgBouncer, as they do)."""
     settings = connection.settings_dict
-    other = psycopg.connect(
+    return psycopg.connect(
         host=settings["HOST"],
         port=settings["PORT"] or 5432,
         user=settings["USER"],
         dbname=settings["NAME"],
         autocommit=True,
     )
-    try:
-        other.execute("SELECT pg_advisory_lock(%s, %s)", [services.LOCK_SPACE, report.pk])
+
+
+def _advisory_locks(report_id: int) -> list[str]:
+    """The states of the sessions holding the report's build lock."""
+    with _other_connection() as other:
+        return [
+            state
+            for (state,) in other.execute(
+                "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+                "WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s",
+                [services.LOCK_SPACE, report_id],
+            )
+        ]
+
+
+def test_a_report_another_worker_holds_is_left_alone(report, night):
+    # given another worker's transaction holding the report's advisory lock
+    with _other_connection() as other, other.transaction():
+        other.execute("SELECT pg_advisory_xact_lock(%s, %s)", [services.LOCK_SPACE, report.pk])
         # when
         left = services.report_build(report_id=report.pk)
-    finally:
-        # Released before the connection closes: a closed connection's backend lets its
-        # locks go only when it has exited, which may be after the next test has started.
-        other.execute("SELECT pg_advisory_unlock(%s, %s)", [services.LOCK_SPACE, report.pk])
-        other.close()
     # then
     assert left.status == "pending" and left.attempts == 0
+
+
+def test_the_build_lock_lives_in_a_transaction_and_ends_with_the_build(
+    report, quick_pdf, no_email, monkeypatch
+):
+    real = services.shift_figures
+    during: list[list[str]] = []
+
+    def figures_seen_from_outside(report, progress):
+        during.append(_advisory_locks(report.pk))
+        return real(report, progress=progress)
+
+    monkeypatch.setattr(services, "shift_figures", figures_seen_from_outside)
+    built = services.report_build(report_id=report.pk)
+    # held by a transaction that waits beside the build (no session keeps it), then let go
+    assert during == [["idle in transaction"]]
+    assert _advisory_locks(report.pk) == []
+    assert built.status == "done"
 
 
 def test_a_failed_build_says_why(report, monkeypatch):
