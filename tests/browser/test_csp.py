@@ -93,3 +93,26 @@ def test_the_console_admin_and_api_docs_work_under_the_policy(watched, floor):
     page.goto("/admin/venues/table/")
     page.wait_for_selector("#result_list")
     no_violation(page, refusals, "the admin")
+
+
+def test_the_cage_lists_hold_their_refresh_while_the_focus_is_inside(watched, floor):
+    """The pause once written as an htmx filter (script the policy refuses), now console.js's."""
+    page, refusals = watched
+    staff("cashier", CAGE, floor.venue)
+    log_in(page, "cashier")
+    refreshes: list[str] = []
+    page.on("request", lambda r: refreshes.append(r.url) if "list=1" in r.url else None)
+    page.clock.install()
+    page.goto(f"/console/cage/{floor.venue.pk}/")
+    page.wait_for_selector("#cage-lists")
+
+    page.locator("#cage-lists a").first.focus()
+    page.clock.run_for(40_000)
+    page.wait_for_timeout(300)
+    assert refreshes == []
+
+    page.evaluate("document.activeElement.blur()")
+    page.clock.run_for(16_000)
+    page.wait_for_timeout(300)
+    assert len(refreshes) == 1
+    no_violation(page, refusals, "the cage's refresh")
