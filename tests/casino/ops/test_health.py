@@ -4,9 +4,11 @@ check passes, 503 naming the check when one does not, and nothing secret in the 
 from __future__ import annotations
 
 import time
+from io import StringIO
 
 import pytest
 from celery.signals import heartbeat_sent
+from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
 
 from casino.celery import app
@@ -129,8 +131,12 @@ def test_the_worker_writes_its_heartbeat_with_celerys_own(monkeypatch):
 
 
 def test_beat_sends_its_heartbeat_task_and_the_worker_writes_it():
+    # Migration ops.0001 installed it (a transactional test before this one may have
+    # flushed it: setup_schedules puts it back, as an operator would)
+    call_command("setup_schedules", stdout=StringIO())
     schedule = PeriodicTask.objects.get(task="casino.ops.tasks.beat_heartbeat_task")
     assert schedule.enabled
+    assert schedule.expire_seconds == 2 * heartbeats.BEAT_EVERY
     assert schedule.interval.every == heartbeats.BEAT_EVERY
     assert schedule.task in app.tasks
     assert heartbeat_age(BEAT) is None
