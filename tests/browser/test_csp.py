@@ -92,7 +92,15 @@ def test_the_console_admin_and_api_docs_work_under_the_policy(watched, floor):
     page.wait_for_selector("#content-main form")
     page.goto("/admin/venues/table/")
     page.wait_for_selector("#result_list")
+    # a ruleset version's page: htmx in the admin, and the styles moved out of the page
+    version = floor.table.ruleset.niuniu_versions.first()
+    page.goto(f"/admin/niuniu/niuniurulesetversion/{version.pk}/change/")
+    page.wait_for_selector("#content-main form")
     no_violation(page, refusals, "the admin")
+
+    page.goto("/reports/")
+    page.wait_for_selector("main")
+    no_violation(page, refusals, "the reports")
 
 
 def test_the_cage_lists_hold_their_refresh_while_the_focus_is_inside(watched, floor):
