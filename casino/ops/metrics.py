@@ -23,7 +23,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from casino.cage.models import Slip, SlipStatus
-from casino.floor.models import Round, RoundStatus, TableSession
+from casino.floor.models import Round, TableSession
 from casino.integrity.models import FluctuationInvestigation, IntegrityRun
 from casino.kernel.replicas import replica_reads
 from casino.reports.models import ShiftReport
@@ -48,10 +48,13 @@ class DomainCollector(Collector):
 
     def _floor(self) -> Iterator[Metric]:
         settled = CounterMetricFamily(
-            "casino_rounds_settled", "Rounds settled, by venue.", labels=["venue"]
+            "casino_rounds_settled",
+            "Rounds settled, by venue (a settled round voided later stays counted).",
+            labels=["venue"],
         )
         for row in (
-            Round.objects.filter(status=RoundStatus.SETTLED)
+            # settled_at stays when a settled round is voided: the count never goes back
+            Round.objects.filter(settled_at__isnull=False)
             .values("session__table__venue__code")
             .annotate(n=Count("id"))
             .order_by()

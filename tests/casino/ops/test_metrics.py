@@ -17,6 +17,7 @@ from casino.celery import app
 from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import shift_current
 from casino.floor.services.settlement import round_settle
+from casino.floor.services.voids import round_void
 from casino.games import BoxInput
 from casino.integrity.models import IntegrityRun
 from casino.ops import metrics as domain
@@ -76,6 +77,12 @@ def test_a_settle_moves_the_floors_figures(floor, session):
     assert ("casino_open_sessions", (("venue", "seoul"),)) not in after
     # the web's own figures beside them
     assert after[("casino_http_requests_total", (("method", "GET"), ("status", "2xx")))] >= 1
+
+    # a counter never goes back: the settled round voided stays counted
+    round_void(
+        round_=round_, requested_by=floor.dealer, approved_by=floor.supervisor, reason="misdeal"
+    )
+    assert scrape()[settled] == after[settled]
 
 
 def test_lockouts_and_integrity_alerts_are_counted(floor, settings):
