@@ -77,9 +77,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every line of a request carries its id, and every request has an access line.
     "casino.kernel.logs.RequestLogMiddleware",
-    # Every request counted and timed for /metrics (casino/ops/middleware.py).
-    "casino.ops.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Every request counted and timed for /metrics (casino/ops/middleware.py), the 503s of a
+    # lost database included; not the redirects to HTTPS.
+    "casino.ops.middleware.RequestMetricsMiddleware",
     # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
     # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
