@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_celery_beat",
+    "csp",
     "casino",
     "casino.audit",
     "casino.venues",
@@ -66,6 +67,7 @@ INSTALLED_APPS = [
     "casino.ledger",
     "casino.count",
     "casino.integrity",
+    "casino.ops",
     "niuniu",
     "maubinh",
     "baccarat",
@@ -76,6 +78,11 @@ MIDDLEWARE = [
     # First: every line of a request carries its id, and every request has an access line.
     "casino.kernel.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Every request counted and timed for /metrics (casino/ops/middleware.py), the 503s of a
+    # lost database included; not the redirects to HTTPS.
+    "casino.ops.middleware.RequestMetricsMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
     # the session middleware so a failure reading the session is answered too.
     "casino.api.unavailable.DatabaseUnavailableMiddleware",
@@ -282,6 +289,36 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=PRODUCTION)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Health, readiness, metrics and the Content-Security-Policy (casino/ops/, docs/OPERATIONS.md
+# "Health, readiness and metrics"). The probes answer over plain HTTP on the app's own port.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# /readyz fails past these: the report replica's lag, and the age of the Celery worker's and
+# beat's heartbeats (casino/ops/heartbeats.py).
+REPLICA_LAG_LIMIT_SECONDS = float(os.environ.get("REPLICA_LAG_LIMIT_SECONDS", "30"))
+HEARTBEAT_STALE_SECONDS = float(os.environ.get("HEARTBEAT_STALE_SECONDS", "120"))
+# Who may read /metrics (addresses or networks, as the lockout reads a client's address);
+# every other address gets a 404.
+METRICS_ALLOWED_ADDRESSES = env_list("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1")
+# No inline script or style element anywhere (the admin, Swagger UI and the console included):
+# scripts and styles are static files. A style attribute is allowed: the round screens size
+# their grids by one (style="--bets: 3"), and it runs nothing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Logs (casino/kernel/logs.py): one JSON object a line on stderr (LOG_FORMAT=json, the default),
 # each with its request's (or task's) id, user and venue; LOG_FORMAT=text for a terminal.

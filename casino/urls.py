@@ -6,6 +6,7 @@ from django.views.i18n import set_language
 
 from casino.api import docs
 from casino.favicon import favicon
+from casino.ops import views as ops
 from casino.staff.policy import Capability, declare
 from casino.staff.throttling import LockoutAuthenticationForm
 
@@ -44,4 +45,8 @@ urlpatterns = [
     path("api/schema/", docs.SchemaView.as_view(), name="schema"),
     path("api/docs/", docs.swagger, name="api-docs"),
     path("api/v1/", include("casino.api.urls")),
+    # The load balancer's and monitoring's (casino/ops/views.py): no login; /metrics by address.
+    path("healthz", public(ops.healthz), name="healthz"),
+    path("readyz", public(ops.readyz), name="readyz"),
+    path("metrics", public(ops.metrics), name="metrics"),
 ]

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,7 +40,11 @@ class SchemaView(SpectacularAPIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
 
-class SwaggerView(SpectacularSwaggerView):
+class SwaggerView(SpectacularSwaggerSplitView):
+    """Swagger UI with its start-up script from a URL (``?script``) and its page's style from
+    a file: the Content-Security-Policy refuses inline scripts and style elements."""
+
+    template_name = "api/swagger_ui.html"
     read_capability = Capability.READ_FLOOR
     permission_classes = [RolePermission]
 

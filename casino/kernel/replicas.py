@@ -119,3 +119,24 @@ class ReplicaRouter:
 
     def allow_migrate(self, db: str, app_label: str, **hints: Any) -> bool:
         return db == PRIMARY  # the replica follows the primary's schema by replication
+
+
+def replica_lag_seconds() -> float:
+    """How far the replica's replay is behind the primary (seconds; 0 with no replica).
+
+    0 when the replica has replayed all it received (an idle primary sends nothing, and the
+    time since the last replayed transaction would grow without any lag), else the time since
+    the last transaction it replayed was committed. Raises ``DatabaseError`` if the replica
+    does not answer.
+    """
+    if not replica_configured() or connections[REPLICA].vendor != "postgresql":
+        return 0.0
+    with connections[REPLICA].cursor() as cursor:
+        cursor.execute(
+            "SELECT CASE WHEN NOT pg_is_in_recovery()"
+            " OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
+            " ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)"
+            " END"
+        )
+        (lag,) = cursor.fetchone()
+    return float(lag)

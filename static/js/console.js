@@ -418,6 +418,17 @@
     else confirm.scrollIntoView({block: "end"});
   });
 
+  /* A list that refreshes itself (data-hold-while-editing) skips its refresh while the focus
+     is inside it, so nothing typed there is swapped away. In a listener rather than an
+     hx-trigger filter: htmx evaluates a filter as script, which the Content-Security-Policy
+     refuses. */
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const elt = event.detail.elt;
+    if (elt.hasAttribute("data-hold-while-editing") && elt.contains(document.activeElement)) {
+      event.preventDefault();
+    }
+  });
+
   /* Sent by the confirm view (HX-Trigger) before its answer is swapped in. */
   document.addEventListener("console:settled", () => { justSettled = true; });
 

@@ -661,6 +661,7 @@ class Route:
     body: Callable[[World, Side], dict] = lambda world, side: {}
     method: str = "post"
     json: bool = False
+    #: Sent with every request of the route (its GET too), as request META keys.
     headers: dict[str, str] = field(default_factory=dict)
     #: What an allowed 200 at the caller's own venue shows of it.
     shows: Callable[[World, Side], str] | None = None
@@ -1141,6 +1142,18 @@ SITE_ROUTES = {
     "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
     # The icon browsers ask for on every page, the login page included.
     "favicon": Route(lambda world, side: reverse("favicon"), everyone(200), venue_bound=False),
+    # The probes need no login (casino/ops/views.py): /readyz fails here, as no Celery beat
+    # runs beside the suite to write its heartbeat. /metrics answers by address alone, every
+    # venue's figures to the monitoring address (tests/casino/ops/test_metrics.py), and
+    # nothing to these callers, who come from another address.
+    "healthz": Route(lambda world, side: reverse("healthz"), everyone(200), venue_bound=False),
+    "readyz": Route(lambda world, side: reverse("readyz"), everyone(503), venue_bound=False),
+    "metrics": Route(
+        lambda world, side: reverse("metrics"),
+        everyone(404),
+        venue_bound=False,
+        headers={"REMOTE_ADDR": "192.0.2.10"},
+    ),
     # The API's description is for the API's callers (casino/api/docs.py): the schema as
     # the API answers, the Swagger page sends a browser to log in first.
     "schema": Route(lambda world, side: reverse("schema"), api(), venue_bound=False),
@@ -1968,9 +1981,9 @@ def client_for(world: World, role: str, **kwargs: Any) -> Client:
 def send(world: World, role: str, route: Route, path: str, body: dict | None = None) -> Any:
     """A GET of ``path`` as ``role``; with a body, the route's POST (or PATCH)."""
     client = client_for(world, role)
-    if body is None:
-        return client.get(path)
     extra: dict[str, Any] = dict(route.headers)
+    if body is None:
+        return client.get(path, **extra)
     if route.json:
         extra["content_type"] = "application/json"
     return getattr(client, route.method)(path, body, **extra)

@@ -26,6 +26,7 @@ from casino.floor.services.tallies import tally_settled
 from casino.floor.signals import round_tallied
 from casino.games import RoundResult
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.kernel.metrics import SETTLE_SECONDS, timed
 from casino.ledger.models import LedgerEntry
 from casino.ledger.services import ledger_post
 from casino.staff.roles import PLAY, can, venue_ids
@@ -84,6 +85,7 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
     return written.round, written.result
 
 
+@timed(SETTLE_SECONDS)  # outside the transaction: its commit is part of the wait
 @transaction.atomic
 def round_settle_written(
     *, round_: Round, user: Any, key: str, dealt: RoundWritten | None = None

@@ -196,3 +196,11 @@ def test_a_charts_amounts_are_grouped_as_the_venue_does():
 
     svg = charts.bars("House win", ["NN1", "NN2"], [2_500_000, -1_500_000], "VND", "dot")
     assert "2.000.000" in svg and "2,000,000" not in svg
+
+
+def test_a_chart_has_no_style_element_the_policy_would_refuse():
+    from casino.kernel import charts
+
+    svg = charts.bars("House win", ["NN1", "NN2"], [2_500_000, -1_500_000], "VND", "dot")
+    assert "<style" not in svg
+    assert '<svg stroke-linejoin="round" stroke-linecap="butt" ' in svg
