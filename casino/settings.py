@@ -54,6 +54,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_celery_beat",
+    # The second factor: TOTP devices and recovery codes (casino/staff/second_factor.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "casino",
     "casino.audit",
     "casino.venues",
@@ -85,6 +89,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The second factor: which device verified the session, then the gate for those whose
+    # roles need one (casino/staff/middleware.py).
+    "django_otp.middleware.OTPMiddleware",
+    "casino.staff.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -185,6 +193,8 @@ MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
 
 LOGIN_URL = "/accounts/login/"
+# The name authenticator apps show beside the second factor's codes.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Casino back office")
 LOGIN_REDIRECT_URL = "/console/"
 # A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
 # a session that no login set. The console locks after CONSOLE_IDLE_MINUTES idle, in the

@@ -21,7 +21,8 @@ once on 5 workers.) A refused attempt does not extend the window.
 
 The lock covers everything that calls ``authenticate()``: the login page, the admin's, the
 API's token login, the console's supervisor approval (void, close) and its lock screen,
-whose PINs are checked behind the same counts (``pin_authenticate``).
+whose PINs are checked behind the same counts (``pin_authenticate``), and the second
+factor's codes after the password (``code_authenticate``).
 
 Every failed check and every lockout is stored (``casino.floor.models.LoginAttempt``, read in
 the admin) and logged, one line each, on the ``casino.security`` logger; a lockout is
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -357,3 +359,21 @@ def pin_authenticate(
     if user is not None:
         user.backend = f"{LockoutBackend.__module__}.{LockoutBackend.__qualname__}"
     return _checked(attempt, request, user)
+
+
+def code_authenticate(
+    request: HttpRequest,
+    user: Any,
+    check: Callable[[], Any],
+    *,
+    refusal: LoginRefusal | None = None,
+) -> Any:
+    """``check()``'s answer (the second factor's device that took the code, or None),
+    asked behind the same lockout and counts as the password: a wrong code counts as a
+    wrong password of the username at the address, a right one clears the count.
+    ``PermissionDenied`` when the lockout refuses it, as ``authenticate()`` would."""
+    attempt = Attempt.of(user.get_username(), request, LoginAttempt.EntryPoint.CODE)
+    _take(attempt, request, refusal)
+    device = check()
+    _checked(attempt, request, user if device is not None else None)
+    return device
