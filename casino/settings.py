@@ -195,6 +195,10 @@ MEDIA_URL = "media/"
 LOGIN_URL = "/accounts/login/"
 # The name authenticator apps show beside the second factor's codes.
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Casino back office")
+# Wrong codes are counted by the login lockout with wrong passwords (one count, one rule:
+# casino/staff/throttling.py), not by a second throttle of django-otp's per device.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
 LOGIN_REDIRECT_URL = "/console/"
 # A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
 # a session that no login set. The console locks after CONSOLE_IDLE_MINUTES idle, in the

@@ -5,8 +5,9 @@ Two counts, each over a window of ``LOGIN_LOCKOUT_MINUTES`` (default 15) that st
 the first attempt it counts:
 
 - per username (as typed, case-folded) and client address: at most
-  ``LOGIN_FAILURE_LIMIT`` (default 5) passwords are checked; a successful login clears
-  the count;
+  ``LOGIN_FAILURE_LIMIT`` (default 5) passwords and second-factor codes are checked; a
+  successful login clears the count (for one who needs a second factor, the right code
+  does, not the password before it);
 - per client address, whatever the usernames (against trying one password on many
   accounts): at most ``LOGIN_ADDRESS_FAILURE_LIMIT`` (default 30) failed checks; a
   successful login takes its own attempt back, so the logins of a floor behind one
@@ -58,6 +59,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from casino.staff.models import LoginAttempt
+from casino.staff.policy import needs_second_factor
 
 logger = logging.getLogger("casino.security")
 
@@ -296,13 +298,17 @@ def _take(attempt: Attempt, request: HttpRequest | None, refusal: LoginRefusal |
         _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first, refusal)
 
 
-def _checked(attempt: Attempt, request: HttpRequest | None, user: Any) -> Any:
-    """Record the check's outcome; a success clears the username's count and gives the
-    address its attempt back."""
+def _checked(
+    attempt: Attempt, request: HttpRequest | None, user: Any, *, clears: bool = True
+) -> Any:
+    """Record the check's outcome; a success clears the username's count (unless
+    ``clears`` is False: a password that a second factor's code must follow) and gives
+    the address its attempt back."""
     if user is None:
         _record(attempt, request, LoginAttempt.Outcome.FAILED)
         return None
-    cache.delete(attempt.pair_key)
+    if clears:
+        cache.delete(attempt.pair_key)
     give_back(attempt.address_key)
     _record(attempt, request, LoginAttempt.Outcome.SUCCEEDED)
     return user
@@ -334,7 +340,20 @@ class LockoutBackend(ModelBackend):
         attempt = Attempt.of(name, request, entry_point)
         _take(attempt, request, refusal)
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        return _checked(attempt, request, user)
+        return _checked(attempt, request, user, clears=not _code_follows(attempt, user))
+
+
+#: Where a password re-opens a session already logged in (and verified): no code follows.
+_SAME_SESSION = (LoginAttempt.EntryPoint.LOCK, LoginAttempt.EntryPoint.APPROVAL)
+
+
+def _code_follows(attempt: Attempt, user: Any) -> bool:
+    """Whether a second factor's code must follow this right password: then the count is
+    cleared by the right code, not by the password (else each right password would clear
+    the wrong codes typed after the last one, and the codes could be guessed without end)."""
+    return (
+        user is not None and attempt.entry_point not in _SAME_SESSION and needs_second_factor(user)
+    )
 
 
 def pin_authenticate(

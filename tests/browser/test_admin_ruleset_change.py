@@ -14,7 +14,7 @@ from casino.floor.services.sessions import session_open
 from casino.rulesets.models import Ruleset
 from casino.staff.roles import MANAGER
 from casino.venues.models import Table, TableRulesetChange
-from tests.browser.conftest import PASSWORD, VIEWPORT, shot
+from tests.browser.conftest import PASSWORD, VIEWPORT, second_factor_step, shot
 from tests.factories import staff
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,6 +25,7 @@ def admin_log_in(page, username: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor_step(page, username)
     page.wait_for_url("**/admin/")
 
 
