@@ -39,12 +39,14 @@ def _replica_where_asked(request, monkeypatch):
         monkeypatch.setattr(replicas, "replica_configured", _replica_configured)
 
 
-@pytest.fixture(autouse=True)
-def _force_login_passes_second_factor(monkeypatch):
+@pytest.fixture(autouse=True, scope="session")
+def _force_login_passes_second_factor():
     """``client.force_login(user)`` logs in as if the user had also given their second
-    factor's code (tests/second_factor.py); the gate's own tests use
-    ``force_login_unverified``."""
-    monkeypatch.setattr(Client, "force_login", force_login_verified)
+    factor's code (tests/second_factor.py), in module-wide fixtures too; the gate's own
+    tests use ``force_login_unverified``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "force_login", force_login_verified)
+        yield
 
 
 @pytest.fixture(autouse=True)
