@@ -101,10 +101,10 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def second_factor_step(page, username: str) -> None:
-    """After the password: type the code of one who needs a second factor (a device of
-    theirs made for the test, ``tests.second_factor.code_for``); nothing for the others."""
-    code = code_for(username)
+def second_factor_step(page, code: str | None) -> None:
+    """After the password: type the second factor's code of one who needs it (``code_for``,
+    asked before the password is sent, so the account has its device when the login page
+    sends it on); nothing for the others (None)."""
     if code is None:
         return
     page.wait_for_url("**/accounts/verify/**")
@@ -117,6 +117,7 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     page.goto("/console/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
+    code = code_for(username)
     page.click("button[type=submit]")
-    second_factor_step(page, username)
+    second_factor_step(page, code)
     page.wait_for_url("**/console/")
