@@ -55,6 +55,10 @@ INSTALLED_APPS = [
     "template_partials",
     "django_celery_beat",
     "csp",
+    # The second factor: TOTP devices and recovery codes (casino/staff/second_factor.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "casino",
     "casino.audit",
     "casino.venues",
@@ -92,6 +96,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The second factor: which device verified the session, then the gate for those whose
+    # roles need one (casino/staff/middleware.py).
+    "django_otp.middleware.OTPMiddleware",
+    "casino.staff.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -199,6 +207,12 @@ MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
 
 LOGIN_URL = "/accounts/login/"
+# The name authenticator apps show beside the second factor's codes.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Casino back office")
+# Wrong codes are counted by the login lockout with wrong passwords (one count, one rule:
+# casino/staff/throttling.py), not by a second throttle of django-otp's per device.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
 LOGIN_REDIRECT_URL = "/console/"
 # A login lasts its venue's Venue.session_hours (casino/signals.py); this is the length of
 # a session that no login set. The console locks after CONSOLE_IDLE_MINUTES idle, in the

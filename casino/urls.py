@@ -7,6 +7,7 @@ from django.views.i18n import set_language
 from casino.api import docs
 from casino.favicon import favicon
 from casino.ops import views as ops
+from casino.staff import views as staff_views
 from casino.staff.policy import Capability, declare
 from casino.staff.throttling import LockoutAuthenticationForm
 
@@ -40,6 +41,14 @@ urlpatterns = [
         "accounts/logout/",
         public(auth_views.LogoutView.as_view(next_page="login")),
         name="logout",
+    ),
+    # The second factor, after the password (casino/staff/second_factor.py).
+    path("accounts/verify/", staff_views.second_factor_check, name="second-factor-verify"),
+    path("accounts/enrol/", staff_views.second_factor_enrol, name="second-factor-enrol"),
+    path(
+        "accounts/recovery-codes/",
+        staff_views.second_factor_recovery_codes,
+        name="second-factor-recovery-codes",
     ),
     path("admin/", admin.site.urls),
     path("api/schema/", docs.SchemaView.as_view(), name="schema"),

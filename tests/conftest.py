@@ -5,12 +5,14 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from django.utils import translation
 
 from casino.floor.services.sessions import session_open
 from casino.kernel import replicas
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from tests.factories import VenueFactory, niuniu_table, staff
+from tests.second_factor import force_login_verified
 
 _replica_configured = replicas.replica_configured
 
@@ -35,6 +37,16 @@ def _replica_where_asked(request, monkeypatch):
         and replicas.REPLICA in (marker.kwargs.get("databases") or ())
     ):
         monkeypatch.setattr(replicas, "replica_configured", _replica_configured)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _force_login_passes_second_factor():
+    """``client.force_login(user)`` logs in as if the user had also given their second
+    factor's code (tests/second_factor.py), in module-wide fixtures too; the gate's own
+    tests use ``force_login_unverified``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "force_login", force_login_verified)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,9 @@ revokes its user's tokens, and logs out.
 - ``POST auth/login/`` (anyone; ``login`` rate per address): username, password and the
   device's name; through ``authenticate()``, so the login lockout applies. Answers the
   token's key once, with its id and expiry. A second login from the same device replaces
-  that device's token (one token per user and device).
+  that device's token (one token per user and device). One who needs a second factor
+  (``casino.staff.policy.needs_second_factor``) gives its ``code`` too, checked behind the
+  same lockout: no token without it. Enrolment is on the site's login page only.
 - ``POST auth/logout/``: revokes the token the request carries.
 - ``POST auth/logout-all/``: revokes every token of the user (every device logs in again).
 - ``GET auth/tokens/``: the user's tokens (device, created, expiry, last use; never a key).
@@ -17,8 +19,11 @@ These need an account, not a floor role (a role's rights are the other endpoints
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate
 from django.contrib.auth.signals import user_logged_in
+from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -28,14 +33,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.base import MAX_ID, ApiView, errors, not_found
-from casino.api.errors import ErrorSerializer, LockedOut
+from casino.api.errors import ErrorSerializer, LockedOut, SecondFactorRequired
 from casino.api.throttles import LoginRateThrottle
 from casino.api.views.common import parse
 from casino.floor import selectors
 from casino.staff.logins import DEVICE_MAX_LENGTH, token_issue, token_revoke, token_revoke_all
 from casino.staff.models import ApiToken
-from casino.staff.policy import Capability
+from casino.staff.policy import Capability, needs_second_factor
 from casino.staff.roles import ROLES, venue_roles
+from casino.staff.second_factor import has_second_factor, second_factor_verify
 from casino.staff.throttling import LoginRefusal, refusal_message
 from casino.venues import selectors as venue_selectors
 
@@ -50,6 +56,13 @@ class LoginSerializer(serializers.Serializer):
     device = serializers.CharField(
         max_length=DEVICE_MAX_LENGTH,
         help_text="The device the token is for, e.g. NN1-tablet; its earlier token is revoked.",
+    )
+    code = serializers.CharField(
+        max_length=32,
+        required=False,
+        default="",
+        help_text="The second factor's code (authenticator or recovery code), for the roles "
+        "that need one: managers, auditors, the cage, the count, superusers.",
     )
 
 
@@ -107,8 +120,11 @@ class LoginView(ApiView):
         responses={
             201: IssuedTokenSerializer,
             400: _error("Bad input: the field names the input."),
-            401: _error("Wrong username or password."),
-            403: _error("Locked out: too many failed logins (error 'locked_out')."),
+            401: _error("Wrong username or password, or a wrong or missing code."),
+            403: _error(
+                "Locked out: too many failed logins (error 'locked_out'); or a second factor "
+                "is needed and not enrolled yet (error 'second_factor_required')."
+            ),
             429: THROTTLED,
         },
         auth=[],
@@ -127,12 +143,33 @@ class LoginView(ApiView):
             raise AuthenticationFailed(
                 _("Wrong username or password (or the account is disabled).")
             )
+        if needs_second_factor(user):
+            self._second_factor(http_request, user, data["code"])
         token, key = token_issue(user=user, device=data["device"])
         # Django's own bookkeeping of a login (User.last_login).
         user_logged_in.send(sender=user.__class__, request=http_request, user=user)
         # The key is the service's answer, not the token's: it is stored nowhere.
         body = {"token": key, **TokenSerializer(token).data}
         return Response(body, status=status.HTTP_201_CREATED)
+
+    def _second_factor(self, http_request: Any, user: Any, code: str) -> None:
+        """Refuse the login unless ``code`` is the user's second factor's."""
+        if not has_second_factor(user):
+            raise SecondFactorRequired(
+                _("Your role needs a second factor: log in on the site first to set it up."),
+                field="code",
+            )
+        if not code:
+            raise AuthenticationFailed(_("Give your second factor's code."))
+        refusal = LoginRefusal()
+        try:
+            device = second_factor_verify(
+                request=http_request, user=user, code=code, refusal=refusal
+            )
+        except PermissionDenied as refused:
+            raise LockedOut(refusal_message(refusal), field="code") from refused
+        if device is None:
+            raise AuthenticationFailed(_("Wrong code."))
 
 
 class LogoutView(AuthView):

@@ -54,6 +54,14 @@ class LockedOut(AboutField, exceptions.APIException):
     default_code = "locked_out"
 
 
+class SecondFactorRequired(AboutField, exceptions.APIException):
+    """A role that needs a second factor, without one enrolled (403
+    ``second_factor_required``): it is set up on the site's login page, not through the API."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    default_code = "second_factor_required"
+
+
 class NotFoundAt(AboutField, exceptions.NotFound):
     """An object that does not exist or is at another venue (404 ``not_found``), named by
     the input ``field``."""

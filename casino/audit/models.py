@@ -89,6 +89,10 @@ class AuditAction(models.TextChoices):
     RULESET_RENAME = "ruleset.rename"
     RULESET_RETIRE = "ruleset.retire"
 
+    SECOND_FACTOR_ENROL = "second_factor.enrol"
+    SECOND_FACTOR_RECOVERY_USED = "second_factor.recovery_used"
+    SECOND_FACTOR_RESET = "second_factor.reset"
+
     SESSION_CLOSE = "session.close"
     SESSION_OPEN = "session.open"
     SESSION_RECONCILE = "session.reconcile"

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino.admin.base import ShowsOnly
 from casino.admin.writes import ServiceWrites
 from casino.staff.logins import token_revoke
 from casino.staff.models import ApiToken, LoginAttempt, StaffRole
+from casino.staff.policy import may_reset_second_factor
 from casino.staff.roles import venue_ids
+from casino.staff.second_factor import second_factor_reset
 from casino.staff.services import ACCESS_FIELDS, staff_access_update
 
 User = get_user_model()
 admin.site.unregister(User)
+# A second factor is reset on its member, audited (``reset_second_factor`` below), never
+# edited or deleted as django-otp's own admin pages would.
+for device_model in (TOTPDevice, StaticDevice):
+    if admin.site.is_registered(device_model):
+        admin.site.unregister(device_model)
 
 
 class StaffRoleInline(admin.TabularInline):
@@ -59,6 +69,29 @@ class StaffUserAdmin(ServiceWrites, UserAdmin):
         for fields_name, options in UserAdmin.fieldsets
     ]
     list_filter = ["is_staff", "is_superuser", "is_active", "venue_roles__role"]
+    actions = ["reset_second_factor"]
+
+    @admin.action(
+        description=_("Reset the second factor (they enrol again at their next login)"),
+        permissions=["reset_second_factor"],
+    )
+    def reset_second_factor(self, request: HttpRequest, queryset: Any) -> None:
+        members = list(queryset)
+        for member in members:
+            second_factor_reset(member=member, user=request.user)
+        self.message_user(
+            request,
+            ngettext(
+                "Reset the second factor of %(count)d member.",
+                "Reset the second factor of %(count)d members.",
+                len(members),
+            )
+            % {"count": len(members)},
+            messages.SUCCESS,
+        )
+
+    def has_reset_second_factor_permission(self, request: HttpRequest) -> bool:
+        return may_reset_second_factor(request.user)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> list:
         return self.inlines if obj is not None else []

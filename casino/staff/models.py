@@ -40,6 +40,8 @@ class LoginAttempt(models.Model):
         API = "api", _("API login")
         APPROVAL = "approval", _("supervisor approval on the console")
         LOCK = "lock", _("console lock (PIN or password)")
+        #: The code asked after the password (casino/staff/second_factor.py).
+        CODE = "code", _("second-factor code")
         OTHER = "other", _("other")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)

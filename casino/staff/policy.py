@@ -401,6 +401,30 @@ def may_approve(*, user: Any, venue_id: int, made_by: Iterable[int | None]) -> b
     return approval_refusal(user=user, venue_id=venue_id, made_by=made_by) is None
 
 
+# The second factor
+
+#: The roles that log in with a code after the password: those who approve money rules and
+#: handle money or its records (managers approve, the cage and the count hold chips and
+#: cash, auditors read everything). Dealers and supervisors keep password + PIN at the table.
+SECOND_FACTOR_ROLES = MANAGE | Capability.APPROVE.roles | CASHIER | COUNT_TEAM | {AUDITOR}
+
+
+def needs_second_factor(user: Any) -> bool:
+    """Whether ``user`` logs in with a code (TOTP or a recovery code) after the password:
+    a superuser, or one holding a role of ``SECOND_FACTOR_ROLES`` at some venue. Every
+    login asks it: the login page and the admin's (``casino.staff.second_factor``'s
+    middleware) and the API's token login (``casino/api/auth.py``)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser) or roles.has_role(user, SECOND_FACTOR_ROLES)
+
+
+def may_reset_second_factor(user: Any) -> bool:
+    """Whether ``user`` may reset another account's second factor (a lost phone): a
+    superuser, who then hands the account back to its owner to enrol again."""
+    return bool(getattr(user, "is_superuser", False))
+
+
 # The table of who may do what
 
 

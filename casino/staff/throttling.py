@@ -5,8 +5,9 @@ Two counts, each over a window of ``LOGIN_LOCKOUT_MINUTES`` (default 15) that st
 the first attempt it counts:
 
 - per username (as typed, case-folded) and client address: at most
-  ``LOGIN_FAILURE_LIMIT`` (default 5) passwords are checked; a successful login clears
-  the count;
+  ``LOGIN_FAILURE_LIMIT`` (default 5) passwords and second-factor codes are checked; a
+  successful login clears the count (for one who needs a second factor, the right code
+  does, not the password before it);
 - per client address, whatever the usernames (against trying one password on many
   accounts): at most ``LOGIN_ADDRESS_FAILURE_LIMIT`` (default 30) failed checks; a
   successful login takes its own attempt back, so the logins of a floor behind one
@@ -21,7 +22,8 @@ once on 5 workers.) A refused attempt does not extend the window.
 
 The lock covers everything that calls ``authenticate()``: the login page, the admin's, the
 API's token login, the console's supervisor approval (void, close) and its lock screen,
-whose PINs are checked behind the same counts (``pin_authenticate``).
+whose PINs are checked behind the same counts (``pin_authenticate``), and the second
+factor's codes after the password (``code_authenticate``).
 
 Every failed check and every lockout is stored (``casino.floor.models.LoginAttempt``, read in
 the admin) and logged, one line each, on the ``casino.security`` logger; a lockout is
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +59,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from casino.staff.models import LoginAttempt
+from casino.staff.policy import needs_second_factor
 
 logger = logging.getLogger("casino.security")
 
@@ -294,13 +298,17 @@ def _take(attempt: Attempt, request: HttpRequest | None, refusal: LoginRefusal |
         _refuse(attempt, request, LoginAttempt.Outcome.ADDRESS_LOCKED_OUT, first, refusal)
 
 
-def _checked(attempt: Attempt, request: HttpRequest | None, user: Any) -> Any:
-    """Record the check's outcome; a success clears the username's count and gives the
-    address its attempt back."""
+def _checked(
+    attempt: Attempt, request: HttpRequest | None, user: Any, *, clears: bool = True
+) -> Any:
+    """Record the check's outcome; a success clears the username's count (unless
+    ``clears`` is False: a password that a second factor's code must follow) and gives
+    the address its attempt back."""
     if user is None:
         _record(attempt, request, LoginAttempt.Outcome.FAILED)
         return None
-    cache.delete(attempt.pair_key)
+    if clears:
+        cache.delete(attempt.pair_key)
     give_back(attempt.address_key)
     _record(attempt, request, LoginAttempt.Outcome.SUCCEEDED)
     return user
@@ -332,7 +340,20 @@ class LockoutBackend(ModelBackend):
         attempt = Attempt.of(name, request, entry_point)
         _take(attempt, request, refusal)
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        return _checked(attempt, request, user)
+        return _checked(attempt, request, user, clears=not _code_follows(attempt, user))
+
+
+#: Where a password re-opens a session already logged in (and verified): no code follows.
+_SAME_SESSION = (LoginAttempt.EntryPoint.LOCK, LoginAttempt.EntryPoint.APPROVAL)
+
+
+def _code_follows(attempt: Attempt, user: Any) -> bool:
+    """Whether a second factor's code must follow this right password: then the count is
+    cleared by the right code, not by the password (else each right password would clear
+    the wrong codes typed after the last one, and the codes could be guessed without end)."""
+    return (
+        user is not None and attempt.entry_point not in _SAME_SESSION and needs_second_factor(user)
+    )
 
 
 def pin_authenticate(
@@ -357,3 +378,21 @@ def pin_authenticate(
     if user is not None:
         user.backend = f"{LockoutBackend.__module__}.{LockoutBackend.__qualname__}"
     return _checked(attempt, request, user)
+
+
+def code_authenticate(
+    request: HttpRequest,
+    user: Any,
+    check: Callable[[], Any],
+    *,
+    refusal: LoginRefusal | None = None,
+) -> Any:
+    """``check()``'s answer (the second factor's device that took the code, or None),
+    asked behind the same lockout and counts as the password: a wrong code counts as a
+    wrong password of the username at the address, a right one clears the count.
+    ``PermissionDenied`` when the lockout refuses it, as ``authenticate()`` would."""
+    attempt = Attempt.of(user.get_username(), request, LoginAttempt.EntryPoint.CODE)
+    _take(attempt, request, refusal)
+    device = check()
+    _checked(attempt, request, user if device is not None else None)
+    return device

@@ -14,8 +14,9 @@ from casino.floor.services.sessions import session_open
 from casino.rulesets.models import Ruleset
 from casino.staff.roles import MANAGER
 from casino.venues.models import Table, TableRulesetChange
-from tests.browser.conftest import PASSWORD, VIEWPORT, shot
+from tests.browser.conftest import PASSWORD, VIEWPORT, second_factor_step, shot
 from tests.factories import staff
+from tests.second_factor import code_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +25,9 @@ def admin_log_in(page, username: str) -> None:
     page.goto("/admin/login/?next=/admin/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
+    code = code_for(username)
     page.click("input[type=submit]")
+    second_factor_step(page, code)
     page.wait_for_url("**/admin/")
 
 

@@ -49,9 +49,10 @@ from casino.reports.models import ShiftReport
 from casino.rulesets.services import version_approve, version_clone, version_content_hash
 from casino.venues.models import Table, Venue
 from tests.baccarat.conftest import baccarat_ruleset, baccarat_table
-from tests.browser.conftest import BROWSER_TIMEOUT_MS, log_in
+from tests.browser.conftest import BROWSER_TIMEOUT_MS, log_in, second_factor_step
 from tests.factories import niuniu_table
 from tests.maubinh.conftest import TEST_DEALS
+from tests.second_factor import code_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -453,7 +454,9 @@ def signed_in(browser, url: str, username: str, language: str):
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password_of(username))
+    code = code_for(username)
     page.click("button[type=submit]")
+    second_factor_step(page, code)
     page.wait_for_url(lambda address: "/accounts/login/" not in address)
     return page
 

@@ -13,8 +13,9 @@ from django.core.management import call_command
 
 from casino.management.commands.demo import password_of
 from casino.reports.models import ShiftReport
-from tests.browser.conftest import BROWSER_TIMEOUT_MS
+from tests.browser.conftest import BROWSER_TIMEOUT_MS, second_factor_step
 from tests.maubinh.conftest import TEST_DEALS
+from tests.second_factor import code_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +61,9 @@ def manager(browser, live_server, settings):
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("manager")
     page.get_by_label("Password").fill(password_of("manager"))
+    code = code_for("manager")
     page.get_by_role("button", name="Log in").click()
+    second_factor_step(page, code)
     page.wait_for_url(lambda address: "/accounts/login/" not in address)
     yield page
     context.close()

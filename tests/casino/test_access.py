@@ -1140,6 +1140,20 @@ SITE_ROUTES = {
         venue_bound=False,
     ),
     "logout": Route(lambda world, side: reverse("logout"), everyone(405), venue_bound=False),
+    # The second factor's pages (casino/staff/views.py): every caller here has given it
+    # (tests/second_factor.py), or needs none; each page sends them on.
+    **{
+        name: Route(
+            lambda world, side, name=name: reverse(name),
+            signed_in(Redirect("/", exact=True), anonymous=LOGIN),
+            venue_bound=False,
+        )
+        for name in (
+            "second-factor-verify",
+            "second-factor-enrol",
+            "second-factor-recovery-codes",
+        )
+    },
     # The icon browsers ask for on every page, the login page included.
     "favicon": Route(lambda world, side: reverse("favicon"), everyone(200), venue_bound=False),
     # The probes need no login (casino/ops/views.py): /readyz fails here, as no Celery beat

@@ -180,10 +180,11 @@ def test_the_page_costs_the_same_few_queries_however_many_rounds_it_lists(
         result_of(run, scope="pit", pit=dealt["pit"]),  # 5 rounds
     ):
         url = reverse("reports:integrity_rounds", args=[result.pk])
-        # The login and its roles, the result, then the rounds' count, the rounds with
-        # their tables and dealers, their boxes with their players, the boxes' bets.
+        # The login, its second factor's device and its roles, the result, then the rounds'
+        # count, the rounds with their tables and dealers, their boxes with their players,
+        # the boxes' bets.
         with (
-            django_assert_max_num_queries(9),
+            django_assert_max_num_queries(10),
             CaptureQueriesContext(connection) as queries,
         ):
             assert client.get(url).status_code == 200
