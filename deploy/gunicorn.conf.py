@@ -6,7 +6,6 @@ each setting can be changed from /etc/casino/env (GUNICORN_BIND, GUNICORN_WORKER
 
 import multiprocessing
 import os
-import shutil
 from pathlib import Path
 
 # nginx proxies to this address (deploy/nginx-casino.conf, upstream casino_web).
@@ -28,17 +27,28 @@ forwarded_allow_ips = "127.0.0.1,::1"
 
 
 def on_starting(server):
-    """Empty PROMETHEUS_MULTIPROC_DIR (and make it) before any worker writes its figures.
-
-    Only at start, never while the service runs: a reload keeps the figures.
-    """
+    """Make PROMETHEUS_MULTIPROC_DIR and empty it of the figures of processes gone, before
+    any worker writes its own: only at start, never while the service runs. The folder is
+    shared with the Celery worker, whose live processes' files stay."""
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not folder:
         return
     path = Path(folder)
-    if path.exists():
-        shutil.rmtree(path)
     path.mkdir(parents=True, exist_ok=True)
+    for stored in path.glob("*.db"):
+        pid = stored.stem.rsplit("_", 1)[-1]
+        if not pid.isdigit() or not _alive(int(pid)):
+            stored.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def child_exit(server, worker):

@@ -24,7 +24,7 @@ PIDS=()
 say() { printf '%s\n' "$*"; }
 pass() { say "PASS  $*"; }
 fail() { say "FAIL  $*"; exit 1; }
-psql_admin() { psql "$PG_SERVER/${2:-postgres}" -v ON_ERROR_STOP=1 -qAt -c "$1"; }
+psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$PG_SERVER/${2:-postgres}" -v ON_ERROR_STOP=1 -qAt -c "$1"; }
 
 cleanup() {
   local status=$?
