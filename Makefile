@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint messages bench bench-large worker beat migrate demo install fonts clean
+.PHONY: run test lint messages bench bench-large worker beat migrate demo install fonts clean prod-check
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ test: $(STAMP)
 	$(VENV)/bin/pytest -n 2 --dist loadfile -q
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+
+# The back office as deploy/ installs it (nginx over HTTPS, gunicorn, Celery worker and beat,
+# the app's database role), then a smoke journey through nginx (deploy/prod-check.sh; ~1 min).
+prod-check: $(STAMP)
+	deploy/prod-check.sh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
