@@ -72,7 +72,7 @@ def test_a_three_seat_round_with_a_super_6(page, floor, live_server):
     banker = page.get_by_role("region", name="Banker hand")
     banker.get_by_text("Banker waits for the Player's third card").wait_for()
     assert "Player draws on 5" in player.text_content()
-    page.wait_for_function("document.activeElement.id === 'bac-p3'")
+    page.wait_for_function("() => document.activeElement.id === 'bac-p3'")
     assert "Player draws on 5: enter the card" in page.text_content("#note-bac-p3")
     page.keyboard.type("5s")
     page.get_by_text("Banker wins, 6 to 0: Super 6").wait_for()
@@ -115,7 +115,7 @@ def test_a_three_seat_round_with_a_super_6(page, floor, live_server):
     # the next round: the same stakes, a new deal starting at its first card
     assert page.get_by_label("Seat 1: Super 6", exact=True).input_value() == "10,000"
     assert page.get_by_label("Player card 1", exact=True).input_value() == ""
-    page.wait_for_function("document.activeElement.id === 'bac-p1'")
+    page.wait_for_function("() => document.activeElement.id === 'bac-p1'")
     shot(page, "baccarat-settled")
 
     # the history shows the deal and its shoe

@@ -133,7 +133,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")  # fresh
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='1']")
-    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing in flight
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")  # nothing in flight
     shot(page, "05-round-1-settled")
 
     # round 2 from the picker: same players and stakes; box 1 Niu Niu, box 2 No Niu, dealer Niu 8
@@ -159,7 +159,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")  # fresh
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='2']")
-    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing in flight
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")  # nothing in flight
 
     # round 3, box 2 stands up; typed and picked: box 1 Niu 5 beats the dealer's No Niu
     page.fill("#box-2-single", "")
@@ -168,7 +168,7 @@ def test_a_dealer_opens_a_table_and_plays_three_rounds(page, floor):
     page.click("#dealer-cards")
     pick(page, "9C", "8D", "7S", "6H", "2H")
     page.wait_for_selector("#hand-dealer .category:has-text('Không Ngầu')")
-    page.wait_for_function("document.querySelector('#orders').textContent.includes('1')")
+    page.wait_for_function("() => document.querySelector('#orders').textContent.includes('1')")
     page.press("#dealer-cards", "Enter")
     page.wait_for_selector("#confirm")
     assert page.text_content("[data-total=house]") == "-195,000"

@@ -463,7 +463,7 @@ def signed_in(browser, url: str, username: str, language: str):
 
 def settled(page) -> None:
     page.wait_for_load_state("load")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def test_every_page_lays_out_on_a_tablet_and_a_desk_in_every_language(browser, world):
@@ -531,7 +531,7 @@ def test_enter_on_the_dealers_cards_brings_the_settlement_and_confirm_into_view_
     page.press("#dealer-cards", "Enter")
     preview = page.get_by_role("region", name="Settlement preview")
     preview.locator("#confirm:not([disabled])").wait_for()
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     assert page.evaluate(IN_VIEW) == {"confirm": True, "settlement": True}
     # the focus stays on the dealer's cards: Ctrl+Enter from there confirms
     assert page.evaluate("document.activeElement.id") == "dealer-cards"

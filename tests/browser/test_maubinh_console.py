@@ -128,7 +128,7 @@ def test_the_dealer_says_whether_an_instant_win_is_declared(page, floor, setting
     page.get_by_label("Có báo").check()
     page.click("#preview-button")
     page.wait_for_function(
-        "document.querySelector(\".mb-matrix [data-chi]\")?.textContent === '+18'"
+        "() => document.querySelector(\".mb-matrix [data-chi]\")?.textContent === '+18'"
     )
     page.dblclick("#confirm")
     page.wait_for_selector(".banner.settled[data-round='1']")

@@ -114,7 +114,7 @@ def a_round_typed(page) -> None:
     page.fill("#dealer-cards", "js qh jd ac 7h")
     page.press("#dealer-cards", "Enter")
     page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def test_the_first_round_by_keyboard_ends_with_every_stake_and_card_in_its_place(
@@ -170,7 +170,7 @@ def test_the_first_round_by_keyboard_ends_with_every_stake_and_card_in_its_place
     page.keyboard.press("Control+Enter")
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='1']")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     page.keyboard.press("Control+Enter")  # the next round, untouched: nothing to confirm
     page.wait_for_timeout(300)
     assert page.locator("#toast").is_hidden()
@@ -284,7 +284,7 @@ def test_two_ctrl_enter_on_mau_binh_settle_one_round_on_a_tablet(watched, floor,
             page.fill(f"#seat-{position}-{row}", text.lower())
     page.click("#preview-button")
     page.wait_for_selector("#preview:not(.stale) #confirm:not([disabled])")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     laid_out = ["#round-form input:not([type=hidden])", "#round-form button", ".mb-eval"]
     assert page.evaluate(OVERLAPS, [*laid_out, "#preview", ".bar .tabs a"]) == []
     assert page.evaluate(CLIPPED) == []
@@ -292,7 +292,7 @@ def test_two_ctrl_enter_on_mau_binh_settle_one_round_on_a_tablet(watched, floor,
     page.keyboard.press("Control+Enter")
     page.keyboard.press("Control+Enter")
     page.wait_for_selector(".banner.settled[data-round='1']")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     assert page.locator("#toast").is_hidden()
     assert Round.objects.filter(session=session).count() == 1
     assert page.said == [] and page.failed == []
