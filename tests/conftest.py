@@ -5,6 +5,8 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.utils import translation
 
@@ -47,6 +49,17 @@ def _force_login_passes_second_factor():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Client, "force_login", force_login_verified)
         yield
+
+
+@pytest.fixture(autouse=True)
+def _forgets_the_last_tests_cache():
+    """Each test starts with an empty in-process cache: the login lockout counts there, and
+    a test that locked a username out (tests/browser/test_second_factor.py) would otherwise
+    refuse that username's login in whichever test the same worker runs next. Only the
+    in-process cache: a Redis one may be shared, and its tests clear their own keys."""
+    for cache in caches.all(initialized_only=True):
+        if isinstance(cache, LocMemCache):
+            cache.clear()
 
 
 @pytest.fixture(autouse=True)

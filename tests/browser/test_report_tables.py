@@ -7,6 +7,7 @@ Hà Nội floor, in a window shorter than the tables.
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from django.core.management import call_command
@@ -39,12 +40,28 @@ HEADINGS = """(box) => {
         tall: box.scrollHeight > box.clientHeight + 1,
         wide: box.scrollWidth > box.clientWidth + 1,
         offset: Math.round(h.top - b.top),
-        inWindow: h.top >= 0 && h.bottom <= window.innerHeight,
+        // within a pixel: a box at a fractional place scrolls to a whole one
+        inWindow: h.top >= -1 && h.bottom <= window.innerHeight + 1,
+        heading: [Math.round(h.top), Math.round(h.bottom), window.innerHeight],
         seen: Boolean(seen && seen.closest('thead')),
         pageScrollsSideways: document.documentElement.scrollWidth
             > document.documentElement.clientWidth + 1,
     };
 }"""
+
+
+#: Resolves once the box and the page have stopped scrolling (the same offsets three frames
+#: running): a wheel scrolls over several frames.
+SETTLED = """(box) => new Promise((done) => {
+    let last = null, same = 0;
+    const frame = () => {
+        const now = [box.scrollTop, box.scrollLeft, window.scrollY, window.scrollX].join();
+        same = now === last ? same + 1 : 0;
+        last = now;
+        if (same >= 3) done(now); else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+})"""
 
 
 @pytest.fixture
@@ -81,11 +98,13 @@ def scroll_rows_under_the_headings(page, box) -> dict:
     if first["wide"]:
         page.mouse.wheel(240, 0)
     page.wait_for_function("(box) => box.scrollTop > 0", arg=box.element_handle())
+    box.evaluate(SETTLED)
     return {"before": first, "after": box.evaluate(HEADINGS)}
 
 
-def assert_headings_in_view(where: dict) -> None:
-    before, after = where["before"], where["after"]
+def assert_headings_in_view(measured: dict) -> None:
+    before, after = measured["before"], measured["after"]
+    where = json.dumps(measured)  # whole, where pytest would cut a dict short
     # the rows moved under the headings, past where the headings began (and sideways,
     # where the table is wider than its box)
     assert after["top"] > before["offset"], where

@@ -17,7 +17,6 @@ import threading
 import pytest
 import schemathesis
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.management import call_command
 from django.db import OperationalError, connection
 from django.test import Client, RequestFactory
@@ -386,10 +385,9 @@ def console(floor):
     client = Client()
     client.force_login(floor.dealer)
     ids = {"table": floor.table.pk, "session": session_id, "round": round_id}
-    yield client, ids
-    # Junk supervisor logins (void, close) count as failed logins: forget them, or the
-    # lockout would refuse "supervisor" to the next tests in this process.
-    cache.clear()
+    # Junk supervisor logins (void, close) count as failed logins; the next test starts
+    # with an empty cache (tests/conftest.py), so they lock no one out there.
+    return client, ids
 
 
 @pytest.mark.django_db
