@@ -7,10 +7,8 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +16,8 @@ from pathlib import Path
 import psycopg
 import pytest
 from django.db import connection
+
+from tests.ports import free_port, wait_listening
 
 
 @dataclass(frozen=True)
@@ -35,17 +35,6 @@ class PgBouncer:
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture(scope="session")
 def pgbouncer() -> Iterator[PgBouncer]:
     if connection.vendor != "postgresql":
@@ -54,7 +43,7 @@ def pgbouncer() -> Iterator[PgBouncer]:
     if not Path(binary).exists():
         pytest.fail("pgbouncer is not installed: apt-get install pgbouncer (.ci/run does)")
     server = connection.settings_dict
-    port = _free_port()
+    port = free_port()
     # PgBouncer refuses to run as root: it then runs as PostgreSQL's user, so its files
     # are in a directory that user can read.
     home = Path(tempfile.mkdtemp(prefix="pgbouncer-"))
@@ -85,11 +74,8 @@ def pgbouncer() -> Iterator[PgBouncer]:
             start_new_session=True,
         )
     try:
-        deadline = time.monotonic() + 10
-        while not _listening(port):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"pgbouncer did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.1)
+        if not wait_listening(port, 10, alive=lambda: process.poll() is None):
+            pytest.fail(f"pgbouncer did not start:\n{log.read_text()[-3000:]}")
         yield PgBouncer(port=port, log=log)
     finally:
         process.send_signal(signal.SIGTERM)

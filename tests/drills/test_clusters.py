@@ -1,0 +1,46 @@
+"""The drills' clusters themselves: a primary and its streaming standby, made, started,
+replicating, promoted and removed."""
+
+from __future__ import annotations
+
+import time
+
+from tests.drills.clusters import Cluster
+
+REPLICATION = ["wal_level = replica", "max_wal_senders = 5", "hot_standby = on"]
+
+
+def wait_for(predicate, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_standby_follows_its_primary_and_takes_over_when_promoted(clusters):
+    primary = clusters("primary", settings=REPLICATION)
+    primary.start()
+    primary.sql("CREATE TABLE drill (n int)")
+    standby = clusters("standby", standby_of=primary, settings=REPLICATION)
+    standby.start()
+    primary.sql("INSERT INTO drill VALUES (1), (2)")
+
+    assert standby.sql("SELECT pg_is_in_recovery()") == [(True,)]
+    assert wait_for(lambda: standby.sql("SELECT count(*) FROM drill") == [(2,)])
+
+    primary.stop("immediate")
+    standby.promote()
+    assert standby.sql("SELECT pg_is_in_recovery()") == [(False,)]
+    standby.sql("INSERT INTO drill VALUES (3)")
+    assert standby.sql("SELECT count(*) FROM drill") == [(3,)]
+
+
+def test_a_removed_cluster_leaves_nothing_behind(clusters):
+    cluster = clusters("gone")
+    cluster.start()
+    home = cluster.home
+    cluster.remove()
+    assert not home.exists()
+    assert not Cluster("gone", home).running()
