@@ -1,0 +1,47 @@
+"""The back office run against a drill's cluster, as a separate process would run it in
+production: ``manage.py`` with that cluster's ``DATABASE_URL`` (the tests' own database
+and settings stay untouched)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def app_env(database_url: str, **extra: str) -> dict[str, str]:
+    """The environment of an app process on ``database_url``: production settings (DEBUG
+    off), no replica, Celery tasks run in the process (no broker needed)."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REPLICA_DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL"}
+    }
+    env.update(
+        DEBUG="0",
+        TESTING="1",
+        ALLOW_INSECURE_SECRET_KEY="1",
+        DATABASE_URL=database_url,
+        LOG_LEVEL="WARNING",
+        **extra,
+    )
+    return env
+
+
+def manage(database_url: str, *args: str, seconds: float = 300, **extra: str) -> str:
+    """``manage.py args`` against ``database_url``; its output (a failure raises, with it)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=app_env(database_url, **extra),
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr[-4000:]}")
+    return done.stdout
