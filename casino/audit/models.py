@@ -90,6 +90,7 @@ class AuditAction(models.TextChoices):
     RULESET_RETIRE = "ruleset.retire"
 
     SECOND_FACTOR_ENROL = "second_factor.enrol"
+    SECOND_FACTOR_ENROL_START = "second_factor.enrol_start"
     SECOND_FACTOR_RECOVERY_USED = "second_factor.recovery_used"
     SECOND_FACTOR_RESET = "second_factor.reset"
 

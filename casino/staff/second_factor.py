@@ -2,7 +2,8 @@
 who must log in with a code after the password (``policy.needs_second_factor``).
 
 - Enrolment, on the first login after the password: ``second_factor_enrol_start`` gives the
-  account a TOTP device waiting for its first code (shown as a QR code and as text);
+  account a TOTP device waiting for its first code (shown as a QR code and as text; audited
+  when made, ``second_factor.enrol_start``: whoever saw its secret could read the codes);
   ``second_factor_enrol_confirm`` checks that code and issues the recovery codes, shown once.
   Audited (``second_factor.enrol``), never with a secret or a code.
 - Verification, on every later login: ``second_factor_verify`` takes a TOTP code or a
@@ -65,12 +66,19 @@ def _clean(code: str) -> str:
 
 @transaction.atomic
 def second_factor_enrol_start(*, user: Any) -> TOTPDevice:
-    """The account's TOTP device waiting for its first code, made now if there is none.
-    Not audited: it logs nobody in until ``second_factor_enrol_confirm``."""
+    """The account's TOTP device waiting for its first code, made now (and audited) if there
+    is none; the page shown again shows the same one."""
     _lock(user)
     device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
     if device is None:
         device = TOTPDevice.objects.create(user=user, name=TOTP_NAME, confirmed=False)
+        audit_record(
+            user=user,
+            action=AuditAction.SECOND_FACTOR_ENROL_START,
+            obj=user,
+            summary=f"{user.get_username()} was shown a new authenticator's secret to enrol",
+            after={"device": device.name, "confirmed": False},
+        )
     return device
 
 

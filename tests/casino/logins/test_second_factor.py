@@ -103,6 +103,10 @@ def test_a_wrong_first_code_does_not_enrol(limits):
     staff("slow-thumbs", CAGE, VenueFactory())
     client = password_login("slow-thumbs")
     client.get(ENROL)
+    client.get(ENROL)  # shown again: the same secret, not another
+    started = AuditEvent.objects.get(action=AuditAction.SECOND_FACTOR_ENROL_START)
+    assert started.after == {"device": "authenticator", "confirmed": False}
+    assert TOTPDevice.objects.filter(user__username="slow-thumbs").count() == 1
     answer = client.post(ENROL, {"code": "000000"})
     assert answer.status_code == 200
     assert "Wrong code" in answer.context["error"]
