@@ -3,11 +3,11 @@
 # journey through nginx over HTTPS (deploy/prod_check/smoke.py).
 #
 # A fresh database owned by its own owner role, the app connecting as a role that owns
-# nothing (manage.py db_roles); gunicorn, the Celery worker and beat started with the
-# ExecStart lines of deploy/casino-*.service (no systemd here: the same command lines, read
-# from the units); nginx with deploy/nginx-casino.conf, its paths and ports put in place;
+# nothing (manage.py db_roles), through PgBouncer (deploy/pgbouncer.ini); gunicorn, the
+# Celery worker and beat started with the ExecStart lines of deploy/casino-*.service (no
+# systemd here: the same command lines, read from the units); nginx with deploy/nginx-casino.conf, its paths and ports put in place;
 # a self-signed certificate; DEBUG off. Everything it starts is stopped on exit, and the
-# database and its roles dropped. Needs root (or nginx installed) and the local PostgreSQL
+# database and its roles dropped. Needs root (or nginx and PgBouncer installed) and the local PostgreSQL
 # and Redis of `make test`. PROD_CHECK_REDIS_DB picks the Redis database it uses (and empties).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +19,8 @@ DB=casino_prod_check
 OWNER=casino_prod_check_owner
 APP=casino_prod_check_app
 RUN="$(mktemp -d /tmp/casino-prod-check.XXXXXX)"
+# PgBouncer runs as PostgreSQL's user: its files in a folder that user may enter
+PGB="$(mktemp -d /tmp/casino-prod-check-pgbouncer.XXXXXX)"
 PIDS=()
 
 say() { printf '%s\n' "$*"; }
@@ -40,9 +42,9 @@ cleanup() {
   redis-cli -n "$REDIS_DB" flushdb >/dev/null 2>&1
   if [ "$status" -ne 0 ]; then
     say "prod-check FAILED; the services' logs:"
-    for log in "$RUN"/*.log; do [ -f "$log" ] && { say "--- $log"; tail -n 30 "$log"; }; done
+    for log in "$RUN"/*.log "$PGB"/*.log; do [ -f "$log" ] && { say "--- $log"; tail -n 30 "$log"; }; done
   fi
-  rm -rf "$RUN"
+  rm -rf "$RUN" "$PGB"
   exit "$status"
 }
 trap cleanup EXIT INT TERM
@@ -66,6 +68,15 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
 fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 pass "nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
+if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+  say "installing Debian's pgbouncer"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -qq pgbouncer >/dev/null 2>&1 \
+    || (apt-get update -qq && apt-get install -y -qq pgbouncer >/dev/null)) \
+    || fail "pgbouncer: could not install it"
+fi
+PGBOUNCER="$(command -v pgbouncer || echo /usr/sbin/pgbouncer)"
+pass "$("$PGBOUNCER" --version | head -n 1)"
 
 # 2. a self-signed certificate for localhost
 mkdir -p "$RUN/tls" "$RUN/metrics" "$RUN/nginx"
@@ -87,12 +98,15 @@ psql_admin "ALTER SCHEMA public OWNER TO $OWNER; REVOKE CREATE ON SCHEMA public 
 HTTPS_PORT="$(free_port)"
 HTTP_PORT="$(free_port)"
 WEB_PORT="$(free_port)"
+POOL_PORT="$(free_port)"
+POOL_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
 cat >"$RUN/env" <<ENV
 SECRET_KEY=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(64))')
 DEBUG=0
 ALLOWED_HOSTS=localhost,127.0.0.1
 CSRF_TRUSTED_ORIGINS=https://localhost:$HTTPS_PORT
-DATABASE_URL=postgres://$APP@127.0.0.1:5432/$DB
+DATABASE_URL=postgres://$APP:$POOL_SECRET@127.0.0.1:$POOL_PORT/$DB
+DB_BEHIND_PGBOUNCER=1
 CELERY_BROKER_URL=redis://127.0.0.1:6379/$REDIS_DB
 CACHE_URL=redis://127.0.0.1:6379/$REDIS_DB
 CACHE_KEY_PREFIX=prod-check
@@ -123,6 +137,31 @@ fi
 owned="$(psql_admin "SELECT count(*) FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = '$APP'" "$DB")"
 [ "$owned" = 0 ] || fail "$APP owns $owned relations"
 pass "$APP owns nothing, may not UPDATE the ledger nor DELETE the audit trail"
+
+# 3b. PgBouncer in transaction mode with deploy/pgbouncer.ini, its paths, port and database
+#     put in place; the app's role logs in to it with a password (SCRAM, as deployed)
+sed -e "s#^casino = host=db port=5432 dbname=casino#$DB = host=127.0.0.1 port=5432 dbname=$DB#" \
+  -e "s#^listen_port = 6432#listen_port = $POOL_PORT#" \
+  -e "s#/etc/pgbouncer/#$PGB/#g" -e "s#/var/log/postgresql/#$PGB/#g" \
+  -e "s#/var/run/postgresql#$PGB#g" \
+  deploy/pgbouncer.ini >"$PGB/pgbouncer.ini"
+printf '"%s" "%s"\n"postgres" "%s"\n' "$APP" "$POOL_SECRET" "$POOL_SECRET" >"$PGB/userlist.txt"
+if [ "$(id -u)" = 0 ]; then chown -R postgres "$PGB"; fi
+chmod 0700 "$PGB"
+if [ "$(id -u)" = 0 ]; then
+  runuser -u postgres -- "$PGBOUNCER" "$PGB/pgbouncer.ini" >"$PGB/stdout.log" 2>&1 &
+else
+  "$PGBOUNCER" "$PGB/pgbouncer.ini" >"$PGB/stdout.log" 2>&1 &
+fi
+PIDS+=("$!")
+for _ in $(seq 1 50); do
+  PGPASSWORD="$POOL_SECRET" psql -h 127.0.0.1 -p "$POOL_PORT" -U "$APP" -d "$DB" -qAt \
+    -c "SELECT 1" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+PGPASSWORD="$POOL_SECRET" psql -h 127.0.0.1 -p "$POOL_PORT" -U "$APP" -d "$DB" -qAt -c "SELECT 1" \
+  >/dev/null 2>&1 || fail "PgBouncer did not let $APP in (see its log)"
+pass "PgBouncer (deploy/pgbouncer.ini) on port $POOL_PORT, transaction mode, SCRAM"
 
 # 4. the deploy's steps as the services' user (docs/OPERATIONS.md "Deploying")
 "$PY" manage.py check --deploy --fail-level WARNING >"$RUN/check.log" 2>&1 \
@@ -194,4 +233,9 @@ pass "nginx on https://localhost:$HTTPS_PORT (deploy/nginx-casino.conf)"
 "$PY" deploy/prod_check/smoke.py --base "https://localhost:$HTTPS_PORT" \
   --plain "http://localhost:$HTTP_PORT" --web "http://127.0.0.1:$WEB_PORT" \
   --ca "$RUN/tls/fullchain.pem" --seed "$RUN/seed.json"
+# SHOW STATS: database, total_xact_count, ...
+transactions="$(PGPASSWORD="$POOL_SECRET" psql -h 127.0.0.1 -p "$POOL_PORT" -U postgres \
+  -d pgbouncer -qAt -F '|' -c "SHOW STATS" | awk -F '|' -v db="$DB" '$1 == db { print $2 }')"
+[ "${transactions:-0}" -gt 0 ] || fail "no transaction of the app went through PgBouncer"
+pass "the app's $transactions transactions went through PgBouncer"
 say "prod-check PASSED"
