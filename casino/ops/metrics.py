@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
+from django.db.models import (
+    Aggregate,
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    Q,
+    QuerySet,
+    Sum,
+)
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -47,46 +57,35 @@ class DomainCollector(Collector):
         yield self._queues()
 
     def _floor(self) -> Iterator[Metric]:
-        settled = CounterMetricFamily(
-            "casino_rounds_settled",
-            "Rounds settled, by venue (a settled round voided later stays counted).",
-            labels=["venue"],
-        )
-        for row in (
+        yield _grouped(
+            CounterMetricFamily(
+                "casino_rounds_settled",
+                "Rounds settled, by venue (a settled round voided later stays counted).",
+                labels=["venue"],
+            ),
             # settled_at stays when a settled round is voided: the count never goes back
-            Round.objects.filter(settled_at__isnull=False)
-            .values("session__table__venue__code")
-            .annotate(n=Count("id"))
-            .order_by()
-        ):
-            settled.add_metric([row["session__table__venue__code"]], row["n"])
-        yield settled
-        sessions = GaugeMetricFamily(
-            "casino_open_sessions", "Table sessions open, by venue.", labels=["venue"]
+            Round.objects.filter(settled_at__isnull=False),
+            "session__table__venue__code",
         )
-        for row in (
-            TableSession.objects.filter(status=TableSession.Status.OPEN)
-            .values("table__venue__code")
-            .annotate(n=Count("id"))
-            .order_by()
-        ):
-            sessions.add_metric([row["table__venue__code"]], row["n"])
-        yield sessions
+        yield _grouped(
+            GaugeMetricFamily(
+                "casino_open_sessions", "Table sessions open, by venue.", labels=["venue"]
+            ),
+            TableSession.objects.filter(status=TableSession.Status.OPEN),
+            "table__venue__code",
+        )
 
     def _cage(self) -> Iterator[Metric]:
-        waiting = GaugeMetricFamily(
-            "casino_slips_waiting",
-            "Fills and credits not yet verified, by venue and status (requested, issued).",
-            labels=["venue", "status"],
+        yield _grouped(
+            GaugeMetricFamily(
+                "casino_slips_waiting",
+                "Fills and credits not yet verified, by venue and status (requested, issued).",
+                labels=["venue", "status"],
+            ),
+            Slip.objects.filter(status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]),
+            "venue__code",
+            "status",
         )
-        for row in (
-            Slip.objects.filter(status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED])
-            .values("venue__code", "status")
-            .annotate(n=Count("id"))
-            .order_by()
-        ):
-            waiting.add_metric([row["venue__code"], row["status"]], row["n"])
-        yield waiting
 
     def _reports(self) -> Iterator[Metric]:
         took = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
@@ -111,32 +110,25 @@ class DomainCollector(Collector):
         )
 
     def _integrity(self) -> Iterator[Metric]:
-        alerts = CounterMetricFamily(
-            "casino_integrity_alerts",
-            "Alerts raised by the integrity runs done, by venue.",
-            labels=["venue"],
+        yield _grouped(
+            CounterMetricFamily(
+                "casino_integrity_alerts",
+                "Alerts raised by the integrity runs done, by venue.",
+                labels=["venue"],
+            ),
+            IntegrityRun.objects.filter(status=IntegrityRun.Status.DONE),
+            "venue__code",
+            figure=Sum("alerts"),
         )
-        for row in (
-            IntegrityRun.objects.filter(status=IntegrityRun.Status.DONE)
-            .values("venue__code")
-            .annotate(n=Sum("alerts"))
-            .order_by()
-        ):
-            alerts.add_metric([row["venue__code"]], row["n"] or 0)
-        yield alerts
-        open_ = GaugeMetricFamily(
-            "casino_investigations_open",
-            "Fluctuation investigations not closed, by venue.",
-            labels=["venue"],
+        yield _grouped(
+            GaugeMetricFamily(
+                "casino_investigations_open",
+                "Fluctuation investigations not closed, by venue.",
+                labels=["venue"],
+            ),
+            FluctuationInvestigation.objects.exclude(status=FluctuationInvestigation.Status.CLOSED),
+            "venue__code",
         )
-        for row in (
-            FluctuationInvestigation.objects.exclude(status=FluctuationInvestigation.Status.CLOSED)
-            .values("venue__code")
-            .annotate(n=Count("id"))
-            .order_by()
-        ):
-            open_.add_metric([row["venue__code"]], row["n"])
-        yield open_
 
     def _logins(self) -> Iterator[Metric]:
         lockouts = CounterMetricFamily(
@@ -167,6 +159,14 @@ class DomainCollector(Collector):
             for queue in _queue_names():
                 depth.add_metric([queue], client.llen(queue))
         return depth
+
+
+def _grouped(family: Any, rows: QuerySet, *labels: str, figure: Aggregate | None = None) -> Metric:
+    """``family`` with one sample per group of ``rows`` by ``labels`` (in the family's label
+    order): the group's count, or ``figure`` (an aggregate) where given."""
+    for row in rows.values(*labels).annotate(n=figure or Count("id")).order_by():
+        family.add_metric([row[label] for label in labels], row["n"] or 0)
+    return family
 
 
 def _queue_names() -> list[str]:
