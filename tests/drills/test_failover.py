@@ -158,7 +158,8 @@ def drill(clusters, migrated: Cluster, tmp_path: Path, mode: str) -> Drill:
             stderr=subprocess.STDOUT,
         )
     try:
-        assert wait_for(lambda: settled(out) >= ROUNDS_BEFORE, seconds=90), log.read_text()[-4000:]
+        warm = wait_for(lambda: load.poll() is not None or settled(out) >= ROUNDS_BEFORE, 90)
+        assert warm and load.poll() is None, log.read_text()[-4000:]
         crashed_at = time.time()
         primary.stop("immediate")
         time.sleep(PROMOTE_AFTER)
@@ -207,7 +208,8 @@ def test_the_app_reaches_the_promoted_standby_without_a_restart(clusters, migrat
     figure("failover_settled_rounds", mode, len(seen_settled), "rounds")
     figure("settle_median_ms_before_crash", mode, round(settle_ms, 2), "ms")
     if {"async", "sync"} <= SETTLE_MEDIANS.keys():
-        print(json.dumps({"figure": "settle_median_ms", **SETTLE_MEDIANS}), flush=True)
+        medians = {mode: round(ms, 2) for mode, ms in SETTLE_MEDIANS.items()}
+        print(json.dumps({"figure": "settle_median_ms", **medians, "unit": "ms"}), flush=True)
 
     assert refused < REFUSAL_LIMIT
     assert refused >= PROMOTE_AFTER * 0.5, "refused less than the promotion took: no failover"
