@@ -6,7 +6,10 @@ session at the table; it prints ``{"session": id, "dealer": id}``. ``run`` deals
 rounds in that session until ``--seconds`` have passed or ``--stop-file`` exists, and writes
 one JSON line per round to ``--out``: when (``at``, the epoch's seconds), ``ok`` or the
 database error's class (``error``), the round's ``create_key`` and id, and how long its
-settle took (``settle_ms``). A round is ``ok`` once its settle has committed.
+settle took (``settle_ms``). A round is ``ok`` once its settle has committed. With
+``--alternate-commit`` the rounds commit in turn with ``synchronous_commit`` ``local`` (not
+waiting for a synchronous standby) and ``on`` (waiting for its flush), each line saying
+which (``commit``): what the wait costs a settle, both under the same load at once.
 
 Each round is handled as Django handles a request: unusable connections are closed before
 and after it (``close_old_connections``, with ``CONN_HEALTH_CHECKS`` a kept connection is
@@ -38,7 +41,7 @@ import django  # noqa: E402 (after the path)
 django.setup()
 
 from django.contrib.auth.models import User  # noqa: E402
-from django.db import DatabaseError, close_old_connections  # noqa: E402
+from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
 
 from casino.floor.models import TableSession  # noqa: E402
 from casino.floor.services.rounds import round_create_written  # noqa: E402
@@ -51,6 +54,8 @@ from tests.factories import niuniu_table, staff  # noqa: E402
 
 #: Player boxes a round has: the largest Niu Niu round, as bench/settle.py times it.
 BOXES = 5
+#: ``synchronous_commit`` of the rounds in turn, with ``--alternate-commit``.
+COMMITS = ("local", "on")
 
 
 def seed() -> dict[str, int]:
@@ -82,10 +87,16 @@ def seed() -> dict[str, int]:
     return {"session": session.pk, "dealer": dealer.pk}
 
 
-def play_round(session: TableSession, dealer: User, simulated: Any, key: str) -> dict[str, Any]:
-    """Deal ``simulated`` and settle it, each in its transaction: what happened, as a line."""
-    line: dict[str, Any] = {"key": key, "round": None}
+def play_round(
+    session: TableSession, dealer: User, simulated: Any, key: str, commit: str | None
+) -> dict[str, Any]:
+    """Deal ``simulated`` and settle it, each in its transaction (committed with
+    ``synchronous_commit`` ``commit``, if given): what happened, as a line."""
+    line: dict[str, Any] = {"key": key, "round": None, "commit": commit}
     try:
+        if commit:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('synchronous_commit', %s, false)", [commit])
         dealt = round_create_written(
             session=session,
             user=dealer,
@@ -114,9 +125,14 @@ def run(options: argparse.Namespace) -> None:
     with open(options.out, "a", buffering=1) as out:
         attempt = 0
         while time.monotonic() < deadline and not (stop and stop.exists()):
+            if options.rounds and attempt >= options.rounds:
+                break
             attempt += 1
+            commit = COMMITS[attempt % 2] if options.alternate_commit else None
             close_old_connections()
-            line = play_round(session, dealer, next(stream), f"drill-{attempt}")
+            # The process's id in the key: two runs in one session never share a round.
+            key = f"drill-{os.getpid()}-{attempt}"
+            line = play_round(session, dealer, next(stream), key, commit)
             close_old_connections()
             out.write(json.dumps(line) + "\n")
             time.sleep(options.pause)
@@ -131,6 +147,12 @@ def main() -> None:
     runner.add_argument("--dealer", type=int, required=True)
     runner.add_argument("--out", required=True, help="a JSON line per round, appended")
     runner.add_argument("--seconds", type=float, default=60, help="stop after this long")
+    runner.add_argument("--rounds", type=int, default=0, help="stop after this many (0: no)")
+    runner.add_argument(
+        "--alternate-commit",
+        action="store_true",
+        help="synchronous_commit local and on, in turn (the settle's cost of the wait)",
+    )
     runner.add_argument("--stop-file", default="", help="stop once this file exists")
     runner.add_argument("--pause", type=float, default=0.05, help="seconds between rounds")
     runner.add_argument("--seed", type=int, default=1, help="the cards' random seed")

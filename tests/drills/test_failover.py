@@ -5,10 +5,11 @@ primary without a restart.
 
 Measured, and printed as JSON figure lines (``pytest -s``): the seconds the load was
 refused (from its first failed round to its first settled one after), the settled rounds
-lost (settled as the load saw it, not settled on the new primary), and the median settle
-time before the crash. With an asynchronous standby a few rounds may be lost; with a
-synchronous one (``synchronous_standby_names``, ``synchronous_commit = on``) none, for a
-settle that waits for the standby's flush. docs/OPERATIONS.md "Failover" quotes them.
+lost (settled as the load saw it, not settled on the new primary). With an asynchronous
+standby a few rounds may be lost; with a synchronous one (``synchronous_standby_names``,
+``synchronous_commit = on``) none, for a settle that waits for the standby's flush: its
+median with and without the wait, from rounds taking turns in one process before the
+crash. docs/OPERATIONS.md "Failover" quotes them.
 """
 
 from __future__ import annotations
@@ -37,12 +38,14 @@ LOAD_AFTER = 2.0
 REFUSAL_LIMIT = 30.0
 #: The load process's own deadline: it stops by itself even if the drill loses it.
 LOAD_SECONDS = 180
-#: Median settle times of the cases run so far, for the cost figure.
-SETTLE_MEDIANS: dict[str, float] = {}
+#: Rounds of the settle's cost, half waiting for the synchronous standby, half not.
+COST_ROUNDS = 60
 
 
-def figure(name: str, mode: str, value: float | int, unit: str) -> None:
-    print(json.dumps({"figure": name, "mode": mode, "value": value, "unit": unit}), flush=True)
+def figure(name: str, value: float, unit: str, **labels: str) -> None:
+    """One measurement as a JSON line (``pytest -s`` shows it)."""
+    record = {"figure": name, **labels, "value": round(value, 2), "unit": unit}
+    print(json.dumps(record), flush=True)
 
 
 def failover_url(primary: Cluster, standby: Cluster) -> str:
@@ -110,6 +113,31 @@ def seed(url: str) -> dict[str, int]:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def settle_medians(url: str, floor: dict[str, int], out: Path) -> dict[str, float]:
+    """The median settle, in ms, by ``synchronous_commit``: ``on`` (waiting for the
+    synchronous standby) and ``local`` (not), the rounds taking turns in one process so that
+    the machine's noise falls on both alike."""
+    done = subprocess.run(
+        load_command(
+            *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
+            *("--out", str(out), "--rounds", str(COST_ROUNDS), "--alternate-commit"),
+        ),
+        cwd=ROOT,
+        env=app_env(url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    lines = rounds(out)
+    assert all(line["ok"] for line in lines) and len(lines) == COST_ROUNDS
+    return {
+        commit: statistics.median(line["settle_ms"] for line in lines if line["commit"] == commit)
+        for commit in ("local", "on")
+    }
+
+
 def rounds(path: Path) -> list[dict]:
     """The load's lines so far (a line still being written is left for the next read)."""
     if not path.exists():
@@ -125,6 +153,9 @@ def settled(path: Path, since: float = 0.0) -> int:
 
 @dataclass
 class Drill:
+    """What the load saw (its lines), when the primary crashed and the standby took over,
+    and the rounds the new primary holds settled (their ``create_key``)."""
+
     lines: list[dict]
     crashed_at: float
     promoted_at: float
@@ -136,6 +167,11 @@ def drill(clusters, migrated: Cluster, tmp_path: Path, mode: str) -> Drill:
     primary, standby = streaming_pair(clusters, migrated, mode)
     url = failover_url(primary, standby)
     floor = seed(url)
+    if mode == "sync":
+        medians = settle_medians(url, floor, tmp_path / "cost.jsonl")
+        for commit, median in medians.items():
+            figure("settle_median_ms", median, "ms", mode=mode, synchronous_commit=commit)
+        figure("settle_sync_wait_ms", medians["on"] - medians["local"], "ms", mode=mode)
     out, stop, log = tmp_path / f"{mode}.jsonl", tmp_path / f"{mode}.stop", tmp_path / f"{mode}.log"
     with open(log, "w") as log_file:
         load = subprocess.Popen(
@@ -165,7 +201,7 @@ def drill(clusters, migrated: Cluster, tmp_path: Path, mode: str) -> Drill:
         time.sleep(PROMOTE_AFTER)
         standby.promote()
         promoted_at = time.time()
-        assert wait_for(lambda: settled(out, since=crashed_at), seconds=REFUSAL_LIMIT), (
+        assert wait_for(lambda: settled(out, since=promoted_at), seconds=REFUSAL_LIMIT), (
             log.read_text()[-4000:]
         )
         time.sleep(LOAD_AFTER)
@@ -198,18 +234,10 @@ def test_the_app_reaches_the_promoted_standby_without_a_restart(clusters, migrat
     seen_settled = {line["key"] for line in lines if line["ok"]}
     lost = sorted(seen_settled - result.settled_on_new_primary)
     after = [line for line in lines if line["ok"] and line["at"] > result.promoted_at]
-    settle_ms = statistics.median(
-        line["settle_ms"] for line in lines if line["ok"] and line["at"] < result.crashed_at
-    )
-    SETTLE_MEDIANS[mode] = settle_ms
-    figure("failover_refusal_seconds", mode, round(refused, 2), "s")
-    figure("failover_failed_rounds", mode, len(failed), "rounds")
-    figure("failover_settled_rounds_lost", mode, len(lost), "rounds")
-    figure("failover_settled_rounds", mode, len(seen_settled), "rounds")
-    figure("settle_median_ms_before_crash", mode, round(settle_ms, 2), "ms")
-    if {"async", "sync"} <= SETTLE_MEDIANS.keys():
-        medians = {mode: round(ms, 2) for mode, ms in SETTLE_MEDIANS.items()}
-        print(json.dumps({"figure": "settle_median_ms", **medians, "unit": "ms"}), flush=True)
+    figure("failover_refusal_seconds", refused, "s", mode=mode)
+    figure("failover_failed_rounds", len(failed), "rounds", mode=mode)
+    figure("failover_settled_rounds_lost", len(lost), "rounds", mode=mode)
+    figure("failover_settled_rounds", len(seen_settled), "rounds", mode=mode)
 
     assert refused < REFUSAL_LIMIT
     assert refused >= PROMOTE_AFTER * 0.5, "refused less than the promotion took: no failover"
