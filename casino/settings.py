@@ -8,7 +8,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
+from casino.kernel.database_urls import database_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -125,9 +125,12 @@ TEMPLATES = [
     },
 ]
 
+# A URL may name several PostgreSQL hosts, a primary and its standby, with
+# target_session_attrs=read-write: after a failover the app reconnects to whichever takes
+# writes (casino/kernel/database_urls.py, docs/OPERATIONS.md "Failover").
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         # A persistent connection that died while idle (a database restart) is replaced
         # before a request uses it, so no request fails once the database is back.
@@ -161,7 +164,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # the dashboard read from it, every write goes to the primary. In tests the alias mirrors
 # the primary (Django's test mirror), so the routing is exercised on one database.
 if os.environ.get("REPLICA_DATABASE_URL"):
-    DATABASES["replica"] = dj_database_url.parse(
+    DATABASES["replica"] = database_from_url(
         os.environ["REPLICA_DATABASE_URL"],
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", default=True),

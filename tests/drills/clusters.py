@@ -12,7 +12,8 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,19 @@ from tests.ports import free_port
 
 #: How long a start, stop or promotion may take before the drill fails (not hangs).
 PG_CTL_SECONDS = 60
+
+#: A primary's settings that let a streaming standby follow it, and the standby serve reads.
+REPLICATION = ["wal_level = replica", "max_wal_senders = 5", "hot_standby = on"]
+
+
+def wait_for(predicate: Callable[[], bool], seconds: float = 30, every: float = 0.1) -> bool:
+    """Whether ``predicate()`` holds within ``seconds`` (asked every ``every`` seconds)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(every)
+    return False
 
 
 def bin_dir() -> Path:
@@ -94,8 +108,20 @@ class Cluster:
     @classmethod
     def standby_of(cls, primary: Cluster, name: str, settings: Iterable[str] = ()) -> Cluster:
         """A streaming standby of ``primary`` (running): its base backup, with the
-        connection back to it written by ``pg_basebackup -R``; not started."""
+        connection back to it written by ``pg_basebackup -R``; not started. The backup
+        starts with a fast checkpoint: a spread one, the default, waits minutes after a
+        migration. A backup that fails leaves no directory behind."""
         cluster = cls(name, scratch_dir(f"drill-{name}-"))
+        try:
+            cluster.base_backup(primary)
+        except (RuntimeError, subprocess.TimeoutExpired):
+            shutil.rmtree(cluster.home, ignore_errors=True)
+            raise
+        cluster.configure(settings)
+        return cluster
+
+    def base_backup(self, primary: Cluster) -> None:
+        """``primary``'s files into this cluster's data directory, with its WAL meanwhile."""
         run(
             [
                 str(bin_dir() / "pg_basebackup"),
@@ -106,17 +132,16 @@ class Cluster:
                 "-U",
                 "postgres",
                 "-D",
-                str(cluster.data),
+                str(self.data),
                 "-X",
                 "stream",
                 "-R",
+                "--checkpoint=fast",
                 "--no-sync",
                 "-d",
-                f"application_name={name}",
+                f"application_name={self.name}",
             ]
         )
-        cluster.configure(settings)
-        return cluster
 
     def configure(self, settings: Iterable[str]) -> None:
         """Appends to ``postgresql.conf``: its port, local connections only, and

@@ -3,21 +3,8 @@ replicating, promoted and removed."""
 
 from __future__ import annotations
 
-import time
-
 from tests.drills.app import manage
-from tests.drills.clusters import Cluster
-
-REPLICATION = ["wal_level = replica", "max_wal_senders = 5", "hot_standby = on"]
-
-
-def wait_for(predicate, seconds: float = 30) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
+from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 
 def test_a_standby_follows_its_primary_and_takes_over_when_promoted(clusters):

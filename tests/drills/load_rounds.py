@@ -1,0 +1,167 @@
+"""A dealer at full speed, as a process of its own: Niu Niu rounds dealt and settled through
+the services, one after another, through whatever the database does meanwhile.
+
+``seed`` makes a floor (a venue, a Niu Niu table, its dealer and supervisor) and opens a
+session at the table; it prints ``{"session": id, "dealer": id}``. ``run`` deals and settles
+rounds in that session until ``--seconds`` have passed or ``--stop-file`` exists, and writes
+one JSON line per round to ``--out``: when (``at``, the epoch's seconds), ``ok`` or the
+database error's class (``error``), the round's ``create_key`` and id, and how long its
+settle took (``settle_ms``). A round is ``ok`` once its settle has committed. With
+``--alternate-commit`` the rounds commit in turn with ``synchronous_commit`` ``local`` (not
+waiting for a synchronous standby) and ``on`` (waiting for its flush), each line saying
+which (``commit``): what the wait costs a settle, both under the same load at once.
+
+Each round is handled as Django handles a request: unusable connections are closed before
+and after it (``close_old_connections``, with ``CONN_HEALTH_CHECKS`` a kept connection is
+checked before use), so after a database error the next round connects again, through
+``DATABASE_URL``'s hosts, to whichever takes writes. The process is never restarted.
+
+    python -m tests.drills.load_rounds seed
+    python -m tests.drills.load_rounds run --session 1 --dealer 2 --out rounds.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+
+import django  # noqa: E402 (after the path)
+
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
+
+from casino.floor.models import TableSession  # noqa: E402
+from casino.floor.services.rounds import round_create_written  # noqa: E402
+from casino.floor.services.sessions import session_open  # noqa: E402
+from casino.floor.services.settlement import round_settle_written  # noqa: E402
+from casino.staff.roles import DEALER, SUPERVISOR  # noqa: E402
+from casino.venues.models import Venue  # noqa: E402
+from niuniu.demo import table_stream  # noqa: E402
+from tests.factories import niuniu_table, staff  # noqa: E402
+
+#: Player boxes a round has: the largest Niu Niu round, as bench/settle.py times it.
+BOXES = 5
+#: ``synchronous_commit`` of the rounds in turn, with ``--alternate-commit``.
+COMMITS = ("local", "on")
+
+
+def seed() -> dict[str, int]:
+    """A floor with one Niu Niu table open: its session and dealer."""
+    venue = Venue.objects.create(
+        code="drill",
+        name="Failover drill",
+        currency="MOP",
+        rounding_unit=Decimal("1"),
+        timezone="Asia/Macau",
+        language="pt",
+    )
+    table = niuniu_table(
+        venue,
+        preset="macau-001",
+        denominations=("10000", "1000", "100", "10", "5", "1"),
+        limits={
+            "single": ("100", "50000"),
+            "double": ("100", "20000"),
+            "super": ("100", "5000"),
+            "bonus": ("100", "2000"),
+        },
+    )
+    dealer = staff("drill-dealer", DEALER, venue)
+    supervisor = staff("drill-supervisor", SUPERVISOR, venue)
+    session = session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"10000": 100}
+    )
+    return {"session": session.pk, "dealer": dealer.pk}
+
+
+def play_round(
+    session: TableSession, dealer: User, simulated: Any, key: str, commit: str | None
+) -> dict[str, Any]:
+    """Deal ``simulated`` and settle it, each in its transaction (committed with
+    ``synchronous_commit`` ``commit``, if given): what happened, as a line."""
+    line: dict[str, Any] = {"key": key, "round": None, "commit": commit}
+    try:
+        if commit:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('synchronous_commit', %s, false)", [commit])
+        dealt = round_create_written(
+            session=session,
+            user=dealer,
+            dealer_cards=simulated.dealer_cards,
+            boxes=simulated.boxes,
+            create_key=key,
+        )
+        line["round"] = dealt.round.pk
+        started = time.perf_counter()
+        round_settle_written(round_=dealt.round, user=dealer, key=f"settle-{key}", dealt=dealt)
+        line["settle_ms"] = round((time.perf_counter() - started) * 1000, 3)
+        line["ok"] = True
+    except DatabaseError as error:
+        line["ok"] = False
+        line["error"] = type(error).__name__
+    line["at"] = time.time()
+    return line
+
+
+def run(options: argparse.Namespace) -> None:
+    session = TableSession.objects.select_related("table").get(pk=options.session)
+    dealer = User.objects.get(pk=options.dealer)
+    stream = table_stream(session, random.Random(options.seed), boxes=BOXES, side_bet_rate=1.0)
+    deadline = time.monotonic() + options.seconds
+    stop = Path(options.stop_file) if options.stop_file else None
+    with open(options.out, "a", buffering=1) as out:
+        attempt = 0
+        while time.monotonic() < deadline and not (stop and stop.exists()):
+            if options.rounds and attempt >= options.rounds:
+                break
+            attempt += 1
+            commit = COMMITS[attempt % 2] if options.alternate_commit else None
+            close_old_connections()
+            # The process's id in the key: two runs in one session never share a round.
+            key = f"drill-{os.getpid()}-{attempt}"
+            line = play_round(session, dealer, next(stream), key, commit)
+            close_old_connections()
+            out.write(json.dumps(line) + "\n")
+            time.sleep(options.pause)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("seed", help="make the floor and open the table")
+    runner = commands.add_parser("run", help="deal and settle rounds")
+    runner.add_argument("--session", type=int, required=True)
+    runner.add_argument("--dealer", type=int, required=True)
+    runner.add_argument("--out", required=True, help="a JSON line per round, appended")
+    runner.add_argument("--seconds", type=float, default=60, help="stop after this long")
+    runner.add_argument("--rounds", type=int, default=0, help="stop after this many (0: no)")
+    runner.add_argument(
+        "--alternate-commit",
+        action="store_true",
+        help="synchronous_commit local and on, in turn (the settle's cost of the wait)",
+    )
+    runner.add_argument("--stop-file", default="", help="stop once this file exists")
+    runner.add_argument("--pause", type=float, default=0.05, help="seconds between rounds")
+    runner.add_argument("--seed", type=int, default=1, help="the cards' random seed")
+    options = parser.parse_args()
+    if options.command == "seed":
+        print(json.dumps(seed()), flush=True)
+    else:
+        run(options)
+
+
+if __name__ == "__main__":
+    main()
