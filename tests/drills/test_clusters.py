@@ -3,7 +3,6 @@ replicating, promoted and removed."""
 
 from __future__ import annotations
 
-from tests.drills.app import manage
 from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 
@@ -32,14 +31,3 @@ def test_a_removed_cluster_leaves_nothing_behind(clusters):
     cluster.remove()
     assert not home.exists()
     assert not Cluster("gone", home).running()
-
-
-def test_the_back_office_migrates_and_plays_a_demo_day_on_a_drills_cluster(clusters):
-    cluster = clusters("app")
-    cluster.start()
-    cluster.sql("CREATE DATABASE casino")
-    manage(cluster.dsn("casino"), "migrate", "--no-input")
-    manage(cluster.dsn("casino"), "demo", "--rounds", "3")
-    settled = cluster.sql("SELECT count(*) FROM casino_round WHERE status = 'settled'", "casino")
-    assert settled[0][0] > 0
-    assert "the ledger balances" in manage(cluster.dsn("casino"), "audit_ledger")
