@@ -17,8 +17,10 @@ array); outside a transaction, in a pass that settles alone (not a worker's), ea
 the first is read by a thread on its own connection while the chunk before is settled.
 Memory is bounded by three chunks (one settled, one handed over, one being read) and by the
 differences kept per table (``KEPT``). A round whose bets and entries come back as recorded,
-in the order settling wrote them, is compared one by one; only one that differs is summed per
-account, kind, box and bet to name what differs.
+in the order settling wrote them, is compared one by one (the entries of a game that posts
+the default ledger lines in one comparison with ``casino.games.ledger_figures``, tuples
+against tuples); only one that differs is summed per account, kind, box and bet to name what
+differs.
 
 A period of many rounds at several tables is split between worker processes (``workers``,
 by default one a CPU), a table to each in turn, the largest first: each reads and settles
@@ -486,12 +488,13 @@ def _read(
     columns = ", ".join(quote(meta.get_field(name).column) for name in names)
     sql = (
         f"SELECT {columns} FROM {quote(meta.db_table)} "  # noqa: S608 (names, not input)
-        f"WHERE {quote(meta.get_field(key).column)} = ANY(%s)"
+        f"WHERE {quote(meta.get_field(key).column)} = ANY(%s::bigint[])"
     )
     if order:
         sql += f" ORDER BY {quote(meta.pk.column)}"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [keys])
+        # The keys as the array's text, made in one join: a list is dumped a key at a time.
+        cursor.execute(sql, ["{" + ",".join(map(str, keys)) + "}"])
         return cursor.fetchall()
 
 
