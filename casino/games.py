@@ -136,6 +136,34 @@ class LedgerLine:
     bet_type: str | None = None
 
 
+def ledger_figures(result: RoundResult) -> list[tuple[Account, EntryKind, int, None, Decimal]]:
+    """The lines the default ``GameAdapter.ledger_lines`` posts for ``result``, each as the
+    figures a ledger entry of the round names, in this order: account, kind, box position,
+    bet type (None: a box's lines, not a bet's) and amount. Per box, the bets' result
+    between the player and the house, then the commission from the player to the house
+    (zero amounts not posted); they sum to zero. A re-settlement compares a round's entries
+    with these tuples as they are (``casino.integrity.resettlement``), without a
+    ``LedgerLine`` a line."""
+    # The members once, not looked up on their enums for every line (a re-settlement
+    # makes this call for each of a day's rounds).
+    player, house = Account.PLAYER, Account.HOUSE
+    result_kind, commission_kind = EntryKind.STAKE_RESULT, EntryKind.COMMISSION
+    lines: list[tuple[Account, EntryKind, int, None, Decimal]] = []
+    append = lines.append
+    for box in result.boxes:
+        bets = box.bets
+        gross = sum([bet.gross for bet in bets], _ZERO)
+        commission = sum([bet.commission for bet in bets], _ZERO)
+        position = box.position
+        if gross:
+            append((player, result_kind, position, None, gross))
+            append((house, result_kind, position, None, -gross))
+        if commission:
+            append((player, commission_kind, position, None, -commission))
+            append((house, commission_kind, position, None, commission))
+    return lines
+
+
 # --- The game's parts. Each is an object the game's app provides; the floor reaches it
 # --- only through the adapter (``games.get(code).console``, ``.api``, ...).
 
@@ -550,25 +578,11 @@ class GameAdapter:
     def ledger_lines(self, result: RoundResult) -> list[LedgerLine]:
         """The entries that post ``result``; they sum to zero. Default: per box, the bets'
         result between the player and the house, then the commission from the player to the
-        house (zero amounts not posted)."""
-        # The members once, not looked up on their enums for every line (a re-settlement
-        # makes this call for each of a day's rounds).
-        player, house = Account.PLAYER, Account.HOUSE
-        result_kind, commission_kind = EntryKind.STAKE_RESULT, EntryKind.COMMISSION
-        lines: list[LedgerLine] = []
-        append = lines.append
-        for box in result.boxes:
-            bets = box.bets
-            gross = sum([bet.gross for bet in bets], _ZERO)
-            commission = sum([bet.commission for bet in bets], _ZERO)
-            position = box.position
-            if gross:
-                append(LedgerLine(player, result_kind, gross, position))
-                append(LedgerLine(house, result_kind, -gross, position))
-            if commission:
-                append(LedgerLine(player, commission_kind, -commission, position))
-                append(LedgerLine(house, commission_kind, commission, position))
-        return lines
+        house (zero amounts not posted): the lines of :func:`ledger_figures`."""
+        return [
+            LedgerLine(account, kind, amount, position)
+            for account, kind, position, _bet_type, amount in ledger_figures(result)
+        ]
 
     def declared_of(self, evaluation: Mapping[str, Any] | None) -> bool | None:
         """What a box's player declared (``BoxInput.declared``), read back from the box's

@@ -26,7 +26,7 @@ from casino.games import (
     RoundInputError,
     RoundResult,
 )
-from casino.kernel.cards import Card, format_cards, parse_cards
+from casino.kernel.cards import Card, canonical_cards, format_cards, parse_cards
 from casino.kernel.money import plain
 from niuniu import engine
 from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_hands
@@ -207,13 +207,11 @@ class NiuNiuAdapter(GameAdapter):
                 field="boxes",
                 reason="too_many_boxes",
             )
-        dealer = _parse(dealer_cards, None, boxes)
+        dealer, seen = _hand_of(dealer_cards, None, boxes)
         # Every card of the round once: the cards' masks (one bit a card) do not overlap.
-        seen = sum([card.mask for card in dealer])
         hands: list[tuple[Card, ...]] = []
         for index, box in enumerate(boxes):
-            cards = _parse(box.cards, index, boxes)
-            held = sum([card.mask for card in cards])
+            cards, held = _hand_of(box.cards, index, boxes)
             if seen & held:
                 _overlap(dealer, boxes, hands, cards, index)
             seen |= held
@@ -228,6 +226,7 @@ class NiuNiuAdapter(GameAdapter):
                     box.stakes,
                     rules,
                     deposits=box.deposits or None,
+                    distinct=True,  # every card of the round checked once, above
                 )
             except SettlementError as error:
                 field = (
@@ -365,6 +364,22 @@ def _overlap(
     raise RoundInputError(
         f"'{card}' is in both {seen[card]} and {label}", field=f"boxes[{index}].cards"
     )
+
+
+def _hand_of(
+    text: str, index: int | None, boxes: Sequence[BoxInput]
+) -> tuple[tuple[Card, ...], int]:
+    """The five distinct cards of the dealer's hand (``index`` None) or of box ``index``,
+    and their masks (one bit a card) together. Canonical text (every record's) is read by
+    look-up, its five masks distinct; anything else as :func:`_parse` reads it."""
+    cards = canonical_cards(text) if isinstance(text, str) else None
+    if cards is not None and len(cards) == 5:
+        first, second, third, fourth, fifth = cards
+        held = first.mask | second.mask | third.mask | fourth.mask | fifth.mask
+        if held.bit_count() == 5:  # no card twice
+            return cards, held
+    cards = _parse(text, index, boxes)  # names what is wrong, or reads another spelling
+    return cards, sum([card.mask for card in cards])
 
 
 def _parse(text: str, index: int | None, boxes: Sequence[BoxInput]) -> tuple[Card, ...]:

@@ -182,6 +182,8 @@ _BY_TEXT: dict[str, Card] = {
     for rank_text, rank in _RANK_TEXT.items()
     for suit_text, suit in _SUIT_TEXT.items()
 }
+#: Each card by its canonical text alone (the same cards as ``_BY_TEXT``).
+_BY_CANONICAL: dict[str, Card] = {card.text: _BY_TEXT[card.text] for card in _BY_TEXT.values()}
 _SEPARATORS = re.compile(r"[\s,]+")
 _VARIATION_SELECTOR = "\ufe0f"  # "♠️" as typed on phones: the emoji form of a suit symbol
 
@@ -239,6 +241,21 @@ def parse_cards(cards: str | Iterable[Card | str], count: int | None = None) -> 
     else:
         parsed = tuple([parse_card(token) for token in cards])  # type: ignore[arg-type]
     return check_hand(parsed, count)
+
+
+def canonical_cards(text: str) -> tuple[Card, ...] | None:
+    """The cards of canonical text (``"KS QH TD"``: what every record holds), a look-up a
+    card, as :func:`parse_cards` reads them; None when a token is not a card's canonical
+    text (``parse_cards`` reads any other spelling, or names what is wrong). Neither the
+    count nor repeats are checked.
+
+    >>> canonical_cards("KS QH TD"), canonical_cards("KS 10H")
+    ((Card('KS'), Card('QH'), Card('TD')), None)
+    """
+    try:
+        return tuple([_BY_CANONICAL[token] for token in text.split()])
+    except KeyError:
+        return None
 
 
 def check_hand(cards: tuple[Card, ...], count: int | None = None) -> tuple[Card, ...]:

@@ -167,6 +167,21 @@ class Ruleset:
             MappingProxyType({b: basis for b, basis in bases.items() if basis is not b}),
         )
 
+    @cached_property  # read for every bet settled; a snapshot never changes
+    def deposit_terms(self) -> Mapping[BetType, tuple[BetType, Decimal]]:
+        """Each bet type's deposit basis (:meth:`deposit_basis`) and deposit multiple: the
+        ruleset's ``deposit_multiples`` when set, otherwise the largest loss multiple of the
+        bet's paytable (docs/RULES.md A3: the deposit covers the largest possible loss), and
+        1 for a bet without one (the bonus)."""
+        terms = {}
+        for bet_type in BetType:
+            multiple = self.deposit_multiples.get(bet_type)
+            if multiple is None:
+                rows = self.paytable.get(bet_type)
+                multiple = max(row.loss_multiple for row in rows.values()) if rows else Decimal(1)
+            terms[bet_type] = (self.deposit_basis(bet_type), multiple)
+        return MappingProxyType(terms)
+
     @cached_property  # read for every box settled; a snapshot never changes
     def bet_types(self) -> tuple[BetType, ...]:
         """The bet types this ruleset offers, in the order the table shows them."""

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Literal
 
 from casino.kernel.cards import Card, check_distinct
-from casino.kernel.money import is_multiple, round_to_unit, to_decimal
+from casino.kernel.money import round_to_unit, to_decimal
 from niuniu.engine.bonus import winning_line
 from niuniu.engine.hands import Hand, compare, evaluate
 from niuniu.engine.rules import BetType, BonusLine, Category, PaytableRow, Ruleset
@@ -132,13 +132,8 @@ def deposit_multiple(rules: Ruleset, bet_type: BetType) -> Decimal:
     bet's paytable (docs/RULES.md A3: the deposit covers the largest possible loss), and 1 for
     the bonus.
     """
-    configured = rules.deposit_multiples.get(bet_type)
-    if configured is not None:
-        return configured
-    rows = rules.paytable.get(bet_type)
-    if not rows:
-        return _ONE
-    return max(row.loss_multiple for row in rows.values())
+    terms = rules.deposit_terms.get(bet_type)
+    return terms[1] if terms is not None else _ONE
 
 
 def settle_box(
@@ -202,10 +197,13 @@ def settle_hands(
     rules: Ruleset,
     *,
     deposits: Mapping[BetType | str, Decimal | int | str] | None = None,
+    distinct: bool = False,
 ) -> BoxSettlement:
     """:func:`settle_box` for hands already evaluated under ``rules`` (``evaluate``): a
     round's dealer hand is evaluated once for all its boxes. The same checks (the stakes,
-    no card in both hands, the deposits) and the same settlement.
+    no card in both hands, the deposits) and the same settlement; ``distinct``: the caller
+    has checked already that the two hands share no card (a round checks all its hands at
+    once), so it is not checked again.
 
     >>> from niuniu.engine import presets
     >>> rules = presets.get("vn-kr-004")
@@ -213,7 +211,7 @@ def settle_hands(
     >>> settle_hands(player, dealer, {"single": Decimal("100")}, rules).total_net
     Decimal('95')
     """
-    return _settled(player, dealer, _check_stakes(stakes, rules), rules, deposits)
+    return _settled(player, dealer, _check_stakes(stakes, rules), rules, deposits, distinct)
 
 
 def _settled(
@@ -222,15 +220,17 @@ def _settled(
     placed: dict[BetType, Decimal],
     rules: Ruleset,
     deposits: Mapping[BetType | str, Decimal | int | str] | None,
+    distinct: bool = False,
 ) -> BoxSettlement:
-    # Distinct cards' masks (a bit each) neither overlap nor carry when summed.
-    mine, theirs = player.cards, dealer.cards
-    held, dealt = sum([card.mask for card in mine]), sum([card.mask for card in theirs])
-    if held & dealt or (held | dealt).bit_count() != len(mine) + len(theirs):
-        try:
-            check_distinct({"the player's hand": mine, "the dealer's hand": theirs})
-        except ValueError as error:
-            raise SettlementError(str(error), field="cards") from None
+    if not distinct:
+        # Distinct cards' masks (a bit each) neither overlap nor carry when summed.
+        mine, theirs = player.cards, dealer.cards
+        held, dealt = sum([card.mask for card in mine]), sum([card.mask for card in theirs])
+        if held & dealt or (held | dealt).bit_count() != len(mine) + len(theirs):
+            try:
+                check_distinct({"the player's hand": mine, "the dealer's hand": theirs})
+            except ValueError as error:
+                raise SettlementError(str(error), field="cards") from None
     required = _deposits_required(placed, rules)
     if deposits is not None:
         _check_deposits(deposits, placed, required)
@@ -259,7 +259,10 @@ def _won(
     bet_type: BetType, stake: Decimal, category: Category, deposit_required: Decimal, rules: Ruleset
 ) -> BetLine:
     """A bet the player's hand won: the win odds of its ``category``, less the commission."""
-    row = _row(rules, bet_type, category)
+    try:
+        row = rules.paytable[bet_type][category]
+    except KeyError:
+        row = _row(rules, bet_type, category)  # names what is missing
     gross = stake * row.win_odds
     commission = commission_on(gross, row, rules)
     return _line(
@@ -273,7 +276,10 @@ def _lost(
 ) -> BetLine:
     """A bet the dealer's hand won: the stake times the loss multiple of the dealer's
     ``category``."""
-    row = _row(rules, bet_type, category)
+    try:
+        row = rules.paytable[bet_type][category]
+    except KeyError:
+        row = _row(rules, bet_type, category)  # names what is missing
     loss = -stake * row.loss_multiple
     return _line(
         bet_type, stake, "lose", category, row.loss_multiple, loss, _ZERO, loss, deposit_required
@@ -344,8 +350,9 @@ def _deposits_required(placed: Mapping[BetType, Decimal], rules: Ruleset) -> dic
     Decimal('500')
     """
     required = {}
+    terms = rules.deposit_terms
     for bet_type in placed:
-        basis = rules.deposit_basis(bet_type)
+        basis, multiple = terms[bet_type]
         if basis not in placed:
             raise SettlementError(
                 f"the {bet_type} deposit is a multiple of the {basis} stake: "
@@ -354,7 +361,7 @@ def _deposits_required(placed: Mapping[BetType, Decimal], rules: Ruleset) -> dic
                 code="deposit_basis_missing",
                 params={"bet": bet_type.value, "basis": basis.value},
             )
-        required[bet_type] = placed[basis] * deposit_multiple(rules, bet_type)
+        required[bet_type] = placed[basis] * multiple
     return required
 
 
@@ -424,8 +431,12 @@ def _check_stakes(
     placed: dict[BetType, Decimal] = {}
     offered = rules.bet_types
     unit = rules.rounding_unit
+    known = _BET_TYPES.get
     for name, value in stakes.items():
-        bet_type = _bet_type(name)
+        # A bet type's name and a finite Decimal (what every caller passes) read at once.
+        bet_type = known(name) if isinstance(name, str) else None
+        if bet_type is None:
+            bet_type = _bet_type(name)
         if bet_type not in offered:
             raise SettlementError(
                 f"the ruleset {rules.code} does not offer the {bet_type} bet; "
@@ -438,7 +449,10 @@ def _check_stakes(
                     "offered": ", ".join(b.value for b in offered),
                 },
             )
-        stake = _amount(value, bet_type, "stake")
+        if type(value) is Decimal and value.is_finite():
+            stake = value
+        else:
+            stake = _amount(value, bet_type, "stake")
         if stake <= 0:
             raise SettlementError(
                 f"the {bet_type} stake must be positive, got {stake}",
@@ -446,7 +460,7 @@ def _check_stakes(
                 code="stake_not_positive",
                 params={"bet": bet_type.value, "stake": str(stake)},
             )
-        if not is_multiple(stake, unit):
+        if stake % unit:  # is_multiple: a ruleset's unit is positive
             raise SettlementError(
                 f"the {bet_type} stake {stake} is not a multiple of the rounding unit {unit}",
                 field=bet_type.value,
@@ -486,8 +500,11 @@ def _check_deposits(
     required: Mapping[BetType, Decimal],
 ) -> None:
     shown: dict[BetType, Decimal] = {}
+    known = _BET_TYPES.get
     for name, value in deposits.items():
-        bet_type = _bet_type(name)
+        bet_type = known(name) if isinstance(name, str) else None
+        if bet_type is None:
+            bet_type = _bet_type(name)
         if bet_type not in placed:
             raise SettlementError(
                 f"a deposit is shown for a {bet_type} bet that is not placed",
@@ -495,6 +512,9 @@ def _check_deposits(
                 code="deposit_not_placed",
                 params={"bet": bet_type.value},
             )
+        if type(value) is Decimal and value.is_finite():  # as to_decimal reads it
+            shown[bet_type] = value
+            continue
         try:
             shown[bet_type] = to_decimal(value)
         except (TypeError, ValueError) as error:

@@ -26,6 +26,7 @@ from casino.integrity.deals import DealWatch
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.resettlement import resettle
 from casino.integrity.runs import integrity_run
+from casino.ledger.models import LedgerEntry
 from casino.simulation import play
 from tests.factories import niuniu_table
 
@@ -79,6 +80,46 @@ def test_a_result_altered_after_settlement_is_named_with_its_round_bet_and_amoun
     assert (net.position, net.bet_type) == (bet.box.position, bet.bet_type)
     assert Decimal(net.recorded) == -bet.net and Decimal(net.resettled) == bet.net
     assert found["outcome"].resettled == bet.outcome
+
+
+def test_a_ledger_entry_altered_after_settlement_is_named_with_its_box_and_sums(floor, played):
+    """An entry's amount changed by a raw UPDATE (past the append-only trigger, as only the
+    database's owner can): its round differs in that account and kind only (its bets are as
+    recorded), the box's sums recorded and settled again named."""
+    round_ = played.rounds.filter(status=RoundStatus.SETTLED).order_by("number")[3]
+    entry = LedgerEntry.objects.filter(round=round_, box__isnull=False).order_by("pk").first()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")  # no triggers
+        cursor.execute(
+            "UPDATE casino_ledgerentry SET amount = amount + 1 WHERE id = %s", [entry.pk]
+        )
+        cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+    table = resettle(venue_id=floor.venue.pk, workers=1)[floor.table.pk]
+    assert table.rounds_differing == 1
+    (found,) = table.differences
+    assert found.field == f"ledger:{entry.account}:{entry.kind}"
+    assert (found.round_id, found.position, found.bet_type) == (round_.pk, entry.box.position, "")
+    assert Decimal(found.recorded) == Decimal(found.resettled) + 1 == entry.amount + 1
+
+
+def test_ledger_entries_appended_to_a_settled_round_are_named(floor, played):
+    """A balanced pair of entries added to a settled round (the ledger takes appends): the
+    round differs in the sums of both accounts for that kind and box."""
+    round_ = played.rounds.filter(status=RoundStatus.SETTLED).order_by("number")[1]
+    entry = LedgerEntry.objects.filter(round=round_, box__isnull=False).order_by("pk").last()
+    added = []
+    for account, amount in (("player", Decimal(5)), ("house", Decimal(-5))):
+        copy = LedgerEntry.objects.get(pk=entry.pk)
+        copy.pk, copy.account, copy.amount = None, account, amount
+        added.append(copy)
+    LedgerEntry.objects.bulk_create(added)  # one statement: the round still sums to zero
+    table = resettle(venue_id=floor.venue.pk, workers=1)[floor.table.pk]
+    assert table.rounds_differing == 1
+    found = {d.field: d for d in table.differences}
+    assert set(found) == {f"ledger:player:{entry.kind}", f"ledger:house:{entry.kind}"}
+    player = found[f"ledger:player:{entry.kind}"]
+    assert player.round_id == round_.pk and player.position == entry.box.position
+    assert Decimal(player.recorded) - Decimal(player.resettled) == 5
 
 
 def test_the_run_alerts_with_certainty_and_opens_an_investigation(client, floor, played):
