@@ -20,8 +20,11 @@
 # directory named by a date is always a complete backup.
 set -euo pipefail
 
-BACKUP_BASE="${BACKUP_BASE:-/backup/base}"
-WAL_ARCHIVE="${WAL_ARCHIVE:-/backup/wal}"
+BACKUP_BASE="$(realpath -m "${BACKUP_BASE:-/backup/base}")"
+WAL_ARCHIVE="$(realpath -m "${WAL_ARCHIVE:-/backup/wal}")"
+# From / : run as postgres from a folder postgres may not enter (sudo -u postgres from
+# root's home), find and pg_basebackup fail on their working directory.
+cd /
 KEEP_DAYS="${KEEP_DAYS:-14}"
 VERIFY="${VERIFY:-unpack}"
 if [ -z "${PG_BIN:-}" ]; then

@@ -39,15 +39,15 @@ seconds_since() { # start in ns -> "12.345"
   printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
 }
 
-BACKUP_BASE="${BACKUP_BASE:-/backup/base}"
-WAL_ARCHIVE="${WAL_ARCHIVE:-/backup/wal}"
+BACKUP_BASE="$(realpath -m "${BACKUP_BASE:-/backup/base}")"
+WAL_ARCHIVE="$(realpath -m "${WAL_ARCHIVE:-/backup/wal}")"
 if [ -z "${PG_BIN:-}" ]; then
   PG_BIN="$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1)"
 fi
 BASE="" TARGET_TIME="" TARGET_NAME="" LATEST="" TIMEOUT=3600
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    --base) BASE="$2"; shift 2 ;;
+    --base) BASE="$(realpath -m "$2")"; shift 2 ;;
     --time) TARGET_TIME="$2"; shift 2 ;;
     --name) TARGET_NAME="$2"; shift 2 ;;
     --latest) LATEST=1; shift ;;
@@ -58,8 +58,11 @@ while [ "$#" -gt 0 ]; do
   esac
 done
 [ "$#" -eq 2 ] || usage
-DATA_DIR="$1"
+DATA_DIR="$(realpath -m "$1")"
 PORT="$2"
+# The tools run from / : run as postgres from a folder postgres may not enter (sudo -u
+# postgres from root's home), find and the server fail on their working directory.
+cd /
 [ "$(id -u)" -ne 0 ] || fail "run it as postgres (the server refuses root)"
 [ -x "$PG_BIN/pg_ctl" ] || fail "no pg_ctl in PG_BIN='$PG_BIN'"
 targets=0

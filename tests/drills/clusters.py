@@ -54,8 +54,14 @@ def as_postgres(command: list[str]) -> list[str]:
 
 
 def run(command: list[str], seconds: float = PG_CTL_SECONDS) -> str:
+    # from / : the checkout may be in a folder PostgreSQL's user may not enter
     done = subprocess.run(
-        as_postgres(command), capture_output=True, text=True, timeout=seconds, check=False
+        as_postgres(command),
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        check=False,
+        cwd="/",
     )
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
