@@ -99,9 +99,11 @@ class DealEntry:
         return self.coup is not None and not self.has_errors
 
     @property
-    def typed(self) -> int:
-        """How many card fields hold something (the browser matches it to the fields)."""
-        return sum(1 for f in self.fields if f.text)
+    def typed(self) -> str:
+        """What the card fields held, in order, joined by ``|``: the browser matches it to
+        the fields as they are now, so an answer to an earlier keystroke ("3" before "3s")
+        is never taken for the answer to the deal as typed."""
+        return "|".join(f.text for f in self.fields)
 
     def hand(self, side: str) -> Hand:
         if self.coup is not None:

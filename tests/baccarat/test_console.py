@@ -96,6 +96,10 @@ def test_a_card_the_tableau_does_not_draw_is_named_on_its_field():
     assert wrong.by_name("bac-p3").error.startswith("Player stands on 6: '4D' is one card too many")
     right = deal_entry.read_deal({**six, "bac-b3": "4d"}, rules)
     assert right.complete and right.canonical == "3S 2H 3C KD 4D"
+    # what the fields held, as typed, for the browser to match to its fields (a "3" is
+    # not yet the "3s" typed after it)
+    assert right.typed == "3s|2h|3c|kd||4d"
+    assert deal_entry.read_deal({**six, "bac-b3": "4"}, rules).typed != right.typed
     # a one-deck shoe holds each card once
     one_deck = rules.__class__(**{**rules.__dict__, "decks": 1})
     twice = deal_entry.read_deal({"bac-p1": "ks", "bac-b1": "ks"}, one_deck)

@@ -60,8 +60,8 @@
     if (!waiting) return;
     /* Only the answer to the deal as it is typed now: an earlier one may settle after. */
     const deal = document.getElementById("bac-deal");
-    const typed = ORDER.map(field).filter((input) => input && input.value.trim()).length;
-    if (!deal || Number(deal.dataset.typed) !== typed) return;
+    const typed = ORDER.map(field).map((input) => (input ? input.value.trim() : "")).join("|");
+    if (!deal || deal.dataset.typed !== typed) return;
     const from = waiting;
     waiting = null;
     if (document.activeElement && document.activeElement.id === from) {
