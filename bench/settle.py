@@ -17,7 +17,6 @@ import random
 import statistics
 import sys
 import time
-from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,37 +41,11 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from casino.floor.services.rounds import round_create_written
-    from casino.floor.services.sessions import session_open
     from casino.floor.services.settlement import round_settle_written
-    from casino.staff.roles import DEALER, SUPERVISOR
-    from casino.venues.models import Venue
     from niuniu.demo import table_stream
-    from tests.factories import niuniu_table, staff
+    from tests.factories import macau_session
 
-    venue = Venue.objects.create(
-        code="bench",
-        name="Bench",
-        currency="MOP",
-        rounding_unit=Decimal("1"),
-        timezone="Asia/Macau",
-        language="pt",
-    )
-    table = niuniu_table(
-        venue,
-        preset="macau-001",
-        denominations=("10000", "1000", "100", "10", "5", "1"),
-        limits={
-            "single": ("100", "50000"),
-            "double": ("100", "20000"),
-            "super": ("100", "5000"),
-            "bonus": ("100", "2000"),
-        },
-    )
-    dealer = staff("bench-dealer", DEALER, venue)
-    supervisor = staff("bench-supervisor", SUPERVISOR, venue)
-    session = session_open(
-        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"10000": 100}
-    )
+    session, dealer = macau_session("bench", "Bench")
 
     # The reports' tallies (two upserts) timed inside each settle, so their share is
     # measured in the same run as the settles themselves.

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import factory
 from django.contrib.auth.models import User
@@ -107,3 +108,37 @@ def niuniu_table(
         for bet_type, (lo, hi) in limits.items()
     )
     return table
+
+
+def macau_session(code: str, name: str) -> tuple[Any, User]:
+    """A Macau venue ``code`` (MOP, units of 1) with one Niu Niu table on the ``macau-001``
+    sheet, open with 100 chips of 10,000: its session and its dealer. What the settle
+    benchmarks and the failover drill deal on."""
+    from casino.floor.services.sessions import session_open
+    from casino.staff.roles import DEALER
+
+    venue = Venue.objects.create(
+        code=code,
+        name=name,
+        currency="MOP",
+        rounding_unit=Decimal("1"),
+        timezone="Asia/Macau",
+        language="pt",
+    )
+    table = niuniu_table(
+        venue,
+        preset="macau-001",
+        denominations=("10000", "1000", "100", "10", "5", "1"),
+        limits={
+            "single": ("100", "50000"),
+            "double": ("100", "20000"),
+            "super": ("100", "5000"),
+            "bonus": ("100", "2000"),
+        },
+    )
+    dealer = staff(f"{code}-dealer", DEALER, venue)
+    supervisor = staff(f"{code}-supervisor", SUPERVISOR, venue)
+    session = session_open(
+        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"10000": 100}
+    )
+    return session, dealer

@@ -28,7 +28,6 @@ import os
 import random
 import sys
 import time
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +44,9 @@ from django.db import DatabaseError, close_old_connections, connection  # noqa: 
 
 from casino.floor.models import TableSession  # noqa: E402
 from casino.floor.services.rounds import round_create_written  # noqa: E402
-from casino.floor.services.sessions import session_open  # noqa: E402
 from casino.floor.services.settlement import round_settle_written  # noqa: E402
-from casino.staff.roles import DEALER, SUPERVISOR  # noqa: E402
-from casino.venues.models import Venue  # noqa: E402
 from niuniu.demo import table_stream  # noqa: E402
-from tests.factories import niuniu_table, staff  # noqa: E402
+from tests.factories import macau_session  # noqa: E402
 
 #: Player boxes a round has: the largest Niu Niu round, as bench/settle.py times it.
 BOXES = 5
@@ -60,30 +56,7 @@ COMMITS = ("local", "on")
 
 def seed() -> dict[str, int]:
     """A floor with one Niu Niu table open: its session and dealer."""
-    venue = Venue.objects.create(
-        code="drill",
-        name="Failover drill",
-        currency="MOP",
-        rounding_unit=Decimal("1"),
-        timezone="Asia/Macau",
-        language="pt",
-    )
-    table = niuniu_table(
-        venue,
-        preset="macau-001",
-        denominations=("10000", "1000", "100", "10", "5", "1"),
-        limits={
-            "single": ("100", "50000"),
-            "double": ("100", "20000"),
-            "super": ("100", "5000"),
-            "bonus": ("100", "2000"),
-        },
-    )
-    dealer = staff("drill-dealer", DEALER, venue)
-    supervisor = staff("drill-supervisor", SUPERVISOR, venue)
-    session = session_open(
-        table=table, counted_by=dealer, confirmed_by=supervisor, opening_chips={"10000": 100}
-    )
+    session, dealer = macau_session("drill", "Failover drill")
     return {"session": session.pk, "dealer": dealer.pk}
 
 
