@@ -31,10 +31,11 @@ def app_env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
-def manage(database_url: str, *args: str, seconds: float = 300, **extra: str) -> str:
-    """``manage.py args`` against ``database_url``; its output (a failure raises, with it)."""
+def run_app(command: list[str], database_url: str, *, seconds: float, **extra: str) -> str:
+    """``command`` (a Python program of the back office's) run in an app process on
+    ``database_url``; its output (a failure raises, with it)."""
     done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
+        command,
         cwd=ROOT,
         env=app_env(database_url, **extra),
         capture_output=True,
@@ -43,5 +44,12 @@ def manage(database_url: str, *args: str, seconds: float = 300, **extra: str) ->
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr[-4000:]}")
+        raise RuntimeError(f"{' '.join(command)}:\n{done.stdout}\n{done.stderr[-4000:]}")
     return done.stdout
+
+
+def manage(database_url: str, *args: str, seconds: float = 300, **extra: str) -> str:
+    """``manage.py args`` against ``database_url``; its output (a failure raises, with it)."""
+    return run_app(
+        [sys.executable, str(ROOT / "manage.py"), *args], database_url, seconds=seconds, **extra
+    )

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.drills.app import ROOT, app_env, manage
+from tests.drills.app import ROOT, app_env, manage, run_app
 from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 #: Seconds from the primary's crash to the standby's promotion.
@@ -100,36 +100,22 @@ def load_command(*args: str) -> list[str]:
 
 
 def seed(url: str) -> dict[str, int]:
-    done = subprocess.run(
-        load_command("seed"),
-        cwd=ROOT,
-        env=app_env(url),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(done.stdout.splitlines()[-1])
+    output = run_app(load_command("seed"), url, seconds=120)
+    return json.loads(output.splitlines()[-1])
 
 
 def settle_medians(url: str, floor: dict[str, int], out: Path) -> dict[str, float]:
     """The median settle, in ms, by ``synchronous_commit``: ``on`` (waiting for the
     synchronous standby) and ``local`` (not), the rounds taking turns in one process so that
     the machine's noise falls on both alike."""
-    done = subprocess.run(
+    run_app(
         load_command(
             *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
             *("--out", str(out), "--rounds", str(COST_ROUNDS), "--alternate-commit"),
         ),
-        cwd=ROOT,
-        env=app_env(url),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        url,
+        seconds=120,
     )
-    assert done.returncode == 0, done.stderr[-4000:]
     lines = rounds(out)
     assert all(line["ok"] for line in lines) and len(lines) == COST_ROUNDS
     return {
