@@ -109,7 +109,7 @@ class BoxResult:
 
     @property
     def net(self) -> Decimal:
-        return sum((b.net for b in self.bets), Decimal(0))
+        return sum([bet.net for bet in self.bets], _ZERO)
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ class RoundResult:
 
     @property
     def house_net(self) -> Decimal:
-        return -sum((box.net for box in self.boxes), Decimal(0))
+        return -sum([bet.net for box in self.boxes for bet in box.bets], _ZERO)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from casino.games import (
 from casino.kernel.cards import Card, canonical_cards, format_cards, parse_cards
 from casino.kernel.money import plain
 from niuniu import engine
-from niuniu.engine import Hand, SettlementError, deal_order, payment_order, settle_hands
+from niuniu.engine import Hand, SettlementError, round_orders, settle_hands
 from niuniu.engine.odds import category_counts
 from niuniu.house_edge import figures_compute, figures_summary, figures_warnings
 from niuniu.models import (
@@ -315,7 +315,7 @@ class NiuNiuAdapter(GameAdapter):
     def round_orders(self, boxes: Sequence[BoxInput]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Dealt from the largest single stake; paid from the dealer's right."""
         singles = {box.position: Decimal(box.stakes.get("single", 0)) for box in boxes}
-        return deal_order(singles), payment_order(list(singles))
+        return round_orders(singles)
 
 
 #: Expected figures per ruleset (its repr), computed once per process; the oldest goes

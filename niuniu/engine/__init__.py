@@ -9,7 +9,7 @@
 from niuniu.engine import presets
 from niuniu.engine.bonus import satisfies, winning_line
 from niuniu.engine.hands import CATEGORY_LABELS, Hand, compare, evaluate
-from niuniu.engine.order import deal_order, payment_order
+from niuniu.engine.order import deal_order, payment_order, round_orders
 from niuniu.engine.rules import (
     BASE_CATEGORIES,
     MAX_BOXES,
@@ -55,6 +55,7 @@ __all__ = [
     "evaluate",
     "payment_order",
     "presets",
+    "round_orders",
     "satisfies",
     "settle_box",
     "settle_hands",

@@ -26,10 +26,26 @@ def deal_order(single_stakes: Mapping[int, Decimal]) -> tuple[int, ...]:
     >>> deal_order({})
     ()
     """
-    positions = sorted(_check_positions(single_stakes))
+    return _dealt(sorted(_check_positions(single_stakes)), single_stakes)
+
+
+def round_orders(single_stakes: Mapping[int, Decimal]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`deal_order` and :func:`payment_order` of a round's boxes (positions, each
+    with its single stake), the positions checked once: a round settled asks for both.
+
+    >>> round_orders({1: Decimal("100"), 2: Decimal("500"), 4: Decimal("200")})
+    ((2, 1, 4), (1, 2, 4))
+    """
+    positions = sorted(_check_positions(single_stakes))  # a mapping's keys: each once
+    return _dealt(positions, single_stakes), tuple(positions)
+
+
+def _dealt(positions: list[int], single_stakes: Mapping[int, Decimal]) -> tuple[int, ...]:
+    """The deal order of ``positions`` (ascending): from the largest single stake, the
+    lowest position of those tied (the first ``max`` meets), then clockwise."""
     if not positions:
         return ()
-    first = min(positions, key=lambda position: (-single_stakes[position], position))
+    first = max(positions, key=single_stakes.__getitem__)
     at = positions.index(first)
     return (first, *reversed(positions[:at]), *reversed(positions[at + 1 :]))
 

@@ -1,8 +1,10 @@
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from niuniu.engine import deal_order, payment_order
+from niuniu.engine import deal_order, payment_order, round_orders
 
 
 def stakes(**by_position):
@@ -39,3 +41,23 @@ def test_positions_are_whole_numbers_from_1(positions):
 def test_a_position_twice_is_refused():
     with pytest.raises(ValueError, match="appears twice"):
         payment_order([1, 2, 2])
+
+
+@given(
+    st.dictionaries(
+        st.integers(min_value=1, max_value=9),
+        st.sampled_from([Decimal(10), Decimal(50), Decimal(500)]),  # few: ties are common
+        max_size=7,
+    )
+)
+def test_a_rounds_orders_together_are_its_deal_and_payment_orders(single_stakes):
+    assert round_orders(single_stakes) == (
+        deal_order(single_stakes),
+        payment_order(list(single_stakes)),
+    )
+
+
+@pytest.mark.parametrize("positions", [[0, 1], [-1], [1.5], ["2"], [True]])
+def test_a_rounds_orders_refuse_what_a_position_is_not(positions):
+    with pytest.raises(ValueError, match="box positions are whole numbers from 1"):
+        round_orders(dict.fromkeys(positions, Decimal(10)))
