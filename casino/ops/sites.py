@@ -1,0 +1,274 @@
+"""A group of sites: each site (one venue or a country's venues) runs its own PostgreSQL and
+app, deals and settles with no link to anyone, and sends the group's reporting database its
+records through PostgreSQL's logical replication (docs/OPERATIONS.md, "A group of sites").
+
+- **Keys of the site's own.** Every sequence of a site's database starts in the site's range
+  (``site_range``: site ``n`` from ``n`` times 10**12 for a bigint key, 10**6 for an integer
+  one), set once by ``manage.py site_init --site n`` on the empty database: the rows of every
+  site meet in the group's database, table by table, without two sharing a key.
+- **What a site sends** (``SENT``): the records the group reports on (venues, tables, days,
+  sessions, rounds, boxes, bets, tallies, the ledger, the drops, the cash records, the audit
+  trail, the members and their barrings), in one publication (``PUBLICATION``). A person's
+  details never leave the site: a member's row goes without name, birth date, nationality or
+  document, a cash record without the document or the description of an unknown patron, a
+  barring without its reasons, an audit event without its summary and the values it
+  recorded. The columns sent are named (an allow-list): a column added later stays at the
+  site until it is named here.
+- **What the group does** (``group_prepare``, ``subscribe``): its database is migrated like a
+  site's, each column a site does not send and that a row must have gets an empty default
+  (a row arrives without it), and one subscription per site (``casino_site_<name>``) copies
+  the site's rows, then follows its changes. A site whose link is down keeps its changes in
+  its replication slot and sends them when the link is back; nothing arrives twice (the
+  keys are the sites' own).
+
+The commands ``site_setup``, ``group_setup`` and ``replication_status`` run these on the
+database they are given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import connections
+
+from casino.kernel.errors import InvalidInput
+
+#: The publication every site has and the group subscribes to.
+PUBLICATION = "casino_group"
+#: Where each site's range of keys starts: site ``n`` at ``n`` times this, per key type.
+RANGE = {"bigint": 10**12, "integer": 10**6}
+#: The highest site number the smaller (integer) range allows.
+MOST_SITES = 2000
+
+#: The models whose rows a site sends, and the columns sent where not all of them are
+#: (``None``: every column).
+SENT: dict[str, tuple[str, ...] | None] = {
+    "venues.Venue": None,
+    "venues.Pit": None,
+    "venues.Table": None,
+    "venues.Shift": None,
+    "venues.GamingDay": None,
+    "floor.TableSession": None,
+    "floor.Round": None,
+    "floor.Box": None,
+    "floor.Bet": None,
+    "floor.BetTally": None,
+    "floor.SeatTally": None,
+    "integrity.CategoryTally": None,
+    "integrity.CardTally": None,
+    "ledger.LedgerEntry": None,
+    "ledger.Drop": None,
+    "count.DropBox": None,
+    "count.CountDay": None,
+    "cage.CashAlert": None,
+    "cage.Slip": None,
+    "cage.CashTransaction": (
+        "id", "venue_id", "session_id", "table_id", "player_id", "kind", "instrument", "amount",
+        "gaming_date", "recorded_by_id", "recorded_at", "voided_by_id", "voided_at",
+        "void_reason", "key", "threshold",
+    ),
+    "players.Player": ("id", "venue_id", "membership_number", "status", "created_at"),
+    "players.PlayerBarring": (
+        "id", "player_id", "starts_on", "ends_on", "barred_by_id", "barred_at", "lifted_by_id",
+        "lifted_at",
+    ),
+    "audit.AuditEvent": (
+        "id", "at", "user_id", "venue_id", "action", "object_type", "object_id",
+    ),
+}  # fmt: skip
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+
+
+@dataclass(frozen=True)
+class SentTable:
+    """One table a site publishes: its name and the columns sent (all when ``columns`` is
+    None)."""
+
+    table: str
+    columns: tuple[str, ...] | None
+
+    def published(self, quote: Callable[[str], str]) -> str:
+        """As a publication names it (``quote``: the connection's ``quote_name``)."""
+        if self.columns is None:
+            return quote(self.table)
+        return f"{quote(self.table)} ({', '.join(quote(column) for column in self.columns)})"
+
+
+def sent_tables() -> list[SentTable]:
+    """``SENT`` as tables, each column named checked against its model (a renamed column
+    fails here, not in PostgreSQL at a site)."""
+    tables = []
+    for label, columns in SENT.items():
+        meta = apps.get_model(label)._meta
+        if columns is not None:
+            known = {field.column for field in meta.concrete_fields}
+            unknown = sorted(set(columns) - known)
+            if unknown:
+                raise LookupError(f"{label} has no column {', '.join(unknown)}")
+            if meta.pk.column not in columns:
+                raise LookupError(f"{label}: its key {meta.pk.column} must be sent")
+        tables.append(SentTable(meta.db_table, columns))
+    return tables
+
+
+def site_range(site: int, key_type: str) -> tuple[int, int]:
+    """The first key of site ``site`` for a key of ``key_type`` and the first beyond its
+    range."""
+    size = RANGE[key_type]
+    return site * size, (site + 1) * size
+
+
+def site_init(site: int, *, using: str = "default") -> list[str]:
+    """Every sequence of the database ``using`` (bigint and integer ones) moved into site
+    ``site``'s range, where it is not there yet: what was moved, one line a sequence. Rows
+    written before keep their keys (below every site's range: one site of a group may have
+    them, the installation it grew from). A sequence in another site's range is refused:
+    a site keeps its number. Run again, nothing changes."""
+    if not 1 <= site <= MOST_SITES:
+        raise InvalidInput(f"a site's number is 1 to {MOST_SITES}, got {site}", field="site")
+    moved = []
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT schemaname, sequencename, data_type::text FROM pg_sequences "
+            "WHERE schemaname = current_schema() ORDER BY sequencename"
+        )
+        for schema, name, key_type in cursor.fetchall():
+            if key_type not in RANGE:
+                continue  # a smallint sequence: a table of a handful of rows, not sent
+            sequence = f'"{schema}"."{name}"'
+            cursor.execute(f"SELECT last_value FROM {sequence}")  # noqa: S608 (its own name)
+            (at,) = cursor.fetchone()  # the last key given, or the first to give
+            first, beyond = site_range(site, key_type)
+            if first <= at < beyond:
+                continue  # in the range already
+            if at >= RANGE[key_type]:  # in another site's range
+                raise InvalidInput(
+                    f"the sequence {name} is at {at}, in another site's range (site "
+                    f"{at // RANGE[key_type]}), not site {site}'s: a site keeps the number "
+                    "it was set up with",
+                    field="site",
+                )
+            cursor.execute("SELECT setval(%s, %s, false)", [sequence, first])
+            moved.append(f"{name}: from {first}")
+    return moved
+
+
+def publication_sql(quote: Callable[[str], str]) -> str:
+    """The tables of a site's publication, as ``CREATE`` and ``ALTER PUBLICATION`` name
+    them."""
+    return ", ".join(table.published(quote) for table in sent_tables())
+
+
+def site_publish(*, using: str = "default") -> str:
+    """The site's publication made, or its tables set to ``SENT`` if it exists: what was
+    done."""
+    connection = connections[using]
+    tables = publication_sql(connection.ops.quote_name)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", [PUBLICATION])
+        if cursor.fetchone():
+            cursor.execute(f"ALTER PUBLICATION {PUBLICATION} SET TABLE {tables}")
+            return f"publication {PUBLICATION}: tables set ({len(SENT)})"
+        cursor.execute(f"CREATE PUBLICATION {PUBLICATION} FOR TABLE {tables}")
+        return f"publication {PUBLICATION}: made ({len(SENT)} tables)"
+
+
+#: A default for a column a site does not send, by its type (a row arrives without it).
+_EMPTY = {
+    "character varying": "''",
+    "text": "''",
+    "jsonb": "'{}'::jsonb",
+    "boolean": "false",
+}
+
+
+def group_prepare(*, using: str = "default") -> list[str]:
+    """The group's database made ready to receive: every column a site does not send that a
+    row must have (not null, no default) given an empty default. Run after each migrate of
+    the group's database; nothing changes when it is ready."""
+    done = []
+    with connections[using].cursor() as cursor:
+        for table in sent_tables():
+            if table.columns is None:
+                continue
+            cursor.execute(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE "
+                "table_schema = current_schema() AND table_name = %s AND is_nullable = 'NO' "
+                "AND column_default IS NULL AND NOT column_name = ANY(%s)",
+                [table.table, list(table.columns)],
+            )
+            for column, data_type in cursor.fetchall():
+                empty = _EMPTY.get(data_type)
+                if empty is None:
+                    raise InvalidInput(
+                        f"{table.table}.{column} ({data_type}) is not sent, and a row must "
+                        "have it: send it (casino.ops.sites.SENT) or give it a default"
+                    )
+                cursor.execute(
+                    f'ALTER TABLE "{table.table}" ALTER COLUMN "{column}" SET DEFAULT {empty}'
+                )
+                done.append(f"{table.table}.{column}: default {empty}")
+    return done
+
+
+def subscription_name(site: str) -> str:
+    """The group's subscription to site ``site`` (a short name: letters, digits, _)."""
+    if not _NAME.match(site):
+        raise InvalidInput(
+            f"a site's name is lower-case letters, digits and _ (at most 41), got {site!r}",
+            field="site",
+        )
+    return f"casino_site_{site}"
+
+
+def subscribe(site: str, conninfo: str, *, using: str = "default") -> str:
+    """The group's subscription to ``site`` at ``conninfo`` (libpq's ``host=... port=...
+    dbname=... user=...``): made, copying the site's rows, then following its changes; if
+    it exists, its tables refreshed (after the site's publication changed)."""
+    name = subscription_name(site)
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_subscription WHERE subname = %s", [name])
+        if cursor.fetchone():
+            cursor.execute(f"ALTER SUBSCRIPTION {name} REFRESH PUBLICATION")
+            return f"subscription {name}: refreshed"
+        cursor.execute("SELECT quote_literal(%s)", [conninfo])
+        (literal,) = cursor.fetchone()
+        cursor.execute(
+            f"CREATE SUBSCRIPTION {name} CONNECTION {literal} PUBLICATION {PUBLICATION} "
+            "WITH (copy_data = true)"
+        )
+        return f"subscription {name}: made"
+
+
+def replication_status(*, using: str = "default") -> list[dict[str, object]]:
+    """What to watch: on a site, each replication slot (whether the group is connected and
+    how much WAL the site keeps for it: what a long outage fills the disk with); on the
+    group, each subscription (when it last heard from its site, and its lag)."""
+    rows: list[dict[str, object]] = []
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT slot_name, active, pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn) "
+            "FROM pg_replication_slots WHERE slot_type = 'logical' ORDER BY slot_name"
+        )
+        for slot, active, kept in cursor.fetchall():
+            rows.append({"slot": slot, "connected": active, "wal_kept_bytes": int(kept or 0)})
+        cursor.execute(
+            "SELECT subname, pid IS NOT NULL, "
+            "EXTRACT(EPOCH FROM now() - last_msg_receipt_time), "
+            "EXTRACT(EPOCH FROM last_msg_receipt_time - last_msg_send_time) "
+            "FROM pg_stat_subscription WHERE relid IS NULL ORDER BY subname"
+        )
+        for name, running, silent, lag in cursor.fetchall():
+            rows.append(
+                {
+                    "subscription": name,
+                    "running": running,
+                    "last_heard_s": None if silent is None else round(float(silent), 3),
+                    "lag_s": None if lag is None else round(float(lag), 3),
+                }
+            )
+    return rows
