@@ -453,3 +453,41 @@ def test_the_players_page_searches_before_enrolling(client, floor, macau):
     assert "SE-1" in page and "MO-1" not in page and "Matched on" in page
     wrong = client.get(url, {"venue": "hanoi", "dup_date_of_birth": "30/04/1980"})
     assert wrong.status_code == 200 and "Enter the date as YYYY-MM-DD" in wrong.content.decode()
+
+
+def test_the_api_searches_links_and_keeps_another_venues_barring_private(
+    floor, managers, area, macau
+):
+    hanoi = PlayerFactory(venue=floor.venue, membership_number="HN-1", name="Nguyễn Văn An")
+    seoul = PlayerFactory(venue=floor.other_venue, membership_number="SE-1", name="nguyen van an")
+    api = client_for(managers[0])
+    found = api.get("/api/v1/players/duplicates/", {"name": "NGUYEN van An"})
+    assert found.status_code == 200
+    assert [(c["player"]["membership_number"], c["matched"]) for c in found.json()] == [
+        ("HN-1", ["name"]),
+        ("SE-1", ["name"]),
+    ]
+    refused = client_for(floor.manager).post(
+        f"/api/v1/players/{hanoi.pk}/link/", {"other": seoul.pk, "reason": "x"}, format="json"
+    )
+    assert refused.status_code == 404  # Seoul's member is nobody to a manager of Hà Nội only
+    linked = api.post(
+        f"/api/v1/players/{hanoi.pk}/link/",
+        {"other": seoul.pk, "reason": "passport"},
+        format="json",
+    )
+    assert linked.status_code == 200 and linked.json()["person"] is not None
+    player_bar(
+        player=hanoi, user=floor.manager, reason="form 17", starts_on=venue_today(floor.venue)
+    )
+    detail = client_for(floor.other_supervisor).get(f"/api/v1/players/{seoul.pk}/").json()
+    assert (detail["barred"], detail["barring"], detail["barred_at"]["code"]) == (
+        True,
+        None,
+        "hanoi",
+    )
+    unlinked = api.post(
+        f"/api/v1/players/{seoul.pk}/unlink/", {"reason": "another person"}, format="json"
+    )
+    assert unlinked.status_code == 200 and unlinked.json()["person"] is None
+    assert unlinked.json()["barred"] is False
