@@ -101,9 +101,21 @@ class Player(models.Model):
     )
     #: The name as the duplicate search compares it (``casino.players.names.name_key``):
     #: written on every save, so every path (services, admin, factories) keeps it.
-    name_key = models.CharField(max_length=120, blank=True, db_default="", editable=False)
+    name_key = models.CharField(
+        max_length=120,
+        blank=True,
+        db_default="",
+        editable=False,
+        verbose_name=_("name as searched"),
+    )
     #: The identity document as the duplicate search compares it (``document_key``).
-    document_key = models.CharField(max_length=200, blank=True, db_default="", editable=False)
+    document_key = models.CharField(
+        max_length=200,
+        blank=True,
+        db_default="",
+        editable=False,
+        verbose_name=_("ID document as searched"),
+    )
 
     class Meta:
         db_table = "casino_player"

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='player',
             name='document_key',
-            field=models.CharField(blank=True, db_default='', editable=False, max_length=200),
+            field=models.CharField(blank=True, db_default='', editable=False, max_length=200, verbose_name='ID document as searched'),
         ),
         migrations.AddField(
             model_name='player',
@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='player',
             name='name_key',
-            field=models.CharField(blank=True, db_default='', editable=False, max_length=120),
+            field=models.CharField(blank=True, db_default='', editable=False, max_length=120, verbose_name='name as searched'),
         ),
         migrations.AddField(
             model_name='playerbarring',
