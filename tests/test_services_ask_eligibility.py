@@ -55,6 +55,8 @@ EXEMPT = {
     "casino.players.services.player_identity_update": "a manager keeps a barred player's "
     "identity too",
     "casino.players.services.player_bar": "barring is what the question reads",
+    "casino.players.services.player_link": "a manager links a barred player's memberships too",
+    "casino.players.services.player_unlink": "a manager unlinks a barred player's membership too",
 }
 
 

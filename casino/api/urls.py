@@ -10,7 +10,14 @@ from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
 from casino.reports.api import day
 from casino.reports.api import shift_reports as reports
-from casino.reports.api.players import PlayerDetailView, PlayerHistoryView, PlayerListView
+from casino.reports.api.players import (
+    PlayerDetailView,
+    PlayerDuplicatesView,
+    PlayerHistoryView,
+    PlayerLinkView,
+    PlayerListView,
+    PlayerUnlinkView,
+)
 from casino.rulesets.api import views as rulesets
 from casino.venues.api import views as venues
 
@@ -47,7 +54,10 @@ urlpatterns = [
         name="table-ruleset-change-refuse",
     ),
     path("players/", PlayerListView.as_view(), name="player-list"),
+    path("players/duplicates/", PlayerDuplicatesView.as_view(), name="player-duplicates"),
     path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
+    path("players/<int:pk>/link/", PlayerLinkView.as_view(), name="player-link"),
+    path("players/<int:pk>/unlink/", PlayerUnlinkView.as_view(), name="player-unlink"),
     path("players/<int:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
     path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<int:pk>/", rulesets.RulesetDetailView.as_view(), name="ruleset-detail"),

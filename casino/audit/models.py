@@ -31,6 +31,9 @@ class AuditAction(models.TextChoices):
 
     COMP_ISSUE = "comp.issue"
 
+    EXCLUSION_AREA_APPROVE = "exclusion_area.approve"
+    EXCLUSION_AREA_PROPOSE = "exclusion_area.propose"
+
     COMP_POLICY_APPROVE = "comp_policy.approve"
     COMP_POLICY_PROPOSE = "comp_policy.propose"
 
@@ -65,8 +68,10 @@ class AuditAction(models.TextChoices):
     PLAYER_BAR = "player.bar"
     PLAYER_CREATE = "player.create"
     PLAYER_IDENTITY = "player.identity"
+    PLAYER_LINK = "player.link"
     PLAYER_RENUMBER = "player.renumber"
     PLAYER_UNBAR = "player.unbar"
+    PLAYER_UNLINK = "player.unlink"
     PLAYER_UPDATE = "player.update"
 
     REPORT_BUILD = "report.build"

@@ -14,9 +14,13 @@ The answer is read from:
   (``player_not_of_venue``);
 - **the player's status**: ``barred`` bars them without an end;
 - **the barrings in force** on the venue's date of ``at`` (now unless given, the venue's
-  clocks): not lifted, begun, not ended. A self-exclusion is a barring whose reason says
-  so. A barring belongs to the player, and a player to one venue, so there is no barring
-  of a group of venues to read.
+  clocks): not lifted, begun, not ended, of kind barring or self-exclusion;
+- **the barrings of the same person at the area's other venues**: where the venue is in an
+  exclusion area in force at ``at`` (``casino.players.areas``), a barring (or the barred
+  status) of a membership linked to the player (the same ``Person``) at another venue of the
+  area bars them here too, from its first day read on this venue's date. The refusal names
+  the venue that recorded it and its kind; its dates and reason only where the area shares
+  details (``ExclusionArea.shares_details``). A venue outside the area reads nothing of it.
 
 What a barred player may still do (``player_barred`` otherwise):
 
@@ -45,6 +49,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from casino.kernel.errors import Conflict, InvalidInput, ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
+from casino.players.areas import area_of, area_venue_ids
 from casino.players.models import Player, PlayerBarring
 from casino.players.selectors import barrings_on
 from casino.venues.models import Venue
@@ -104,6 +109,54 @@ _BARRED = {
 }
 
 
+#: Why a player barred at another venue of the area is refused here, per activity: the
+#: venue and the kind only, or with the barring's dates and reason where the area shares them.
+_BARRED_ELSEWHERE = {
+    Activity.PLAY: (
+        gettext_noop("player %(number)s is barred at %(venue)s (%(kind)s) and cannot play"),
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s %(dates)s (%(kind)s: %(reason)s) and "
+            "cannot play"
+        ),
+    ),
+    Activity.BUY_IN: (
+        gettext_noop("player %(number)s is barred at %(venue)s (%(kind)s) and cannot buy in"),
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s %(dates)s (%(kind)s: %(reason)s) and "
+            "cannot buy in"
+        ),
+    ),
+    Activity.COMP: (
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s (%(kind)s) and cannot receive a comp"
+        ),
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s %(dates)s (%(kind)s: %(reason)s) and "
+            "cannot receive a comp"
+        ),
+    ),
+    Activity.RATE: (
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s (%(kind)s) and their play is not rated"
+        ),
+        gettext_noop(
+            "player %(number)s is barred at %(venue)s %(dates)s (%(kind)s: %(reason)s) and "
+            "their play is not rated"
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """A barring of the player's person at another venue of the area: the membership there,
+    its barring (None: barred by status), and whether the area shares its details."""
+
+    membership: Player
+    barring: PlayerBarring | None
+    shares_details: bool
+
+
 @dataclass(frozen=True)
 class Eligibility:
     """The answer for one player and activity: ``allowed``, and if not, why (``reason``, in
@@ -118,6 +171,16 @@ class Eligibility:
     code: str = ""
     barred: bool = False
     barring: PlayerBarring | None = None
+    #: Set when the barring that applies was recorded at another venue of the area.
+    elsewhere: Elsewhere | None = None
+
+    @property
+    def barring_shown(self) -> PlayerBarring | None:
+        """The barring as this venue may read it: its own, or another venue's where the area
+        shares details; else None (the reason says the venue and the kind)."""
+        if self.elsewhere is not None and not self.elsewhere.shares_details:
+            return None
+        return self.barring
 
     def check(self, *, field: str = "player") -> Eligibility:
         """The answer itself if allowed; the refusal as a ``ServiceError`` otherwise."""
@@ -154,8 +217,60 @@ def barring_text(player: Player, barring: PlayerBarring | None, activity: Activi
     return gettext(until if barring.ends_on else from_) % values
 
 
+def barred_elsewhere_text(player: Player, elsewhere: Elsewhere, activity: Activity) -> str:
+    """Why a player barred at another venue of the area may not do ``activity`` here."""
+    brief, detailed = _BARRED_ELSEWHERE[activity]
+    barring = elsewhere.barring
+    kind = barring.get_kind_display() if barring is not None else PlayerBarring.Kind.BARRING.label
+    values = {
+        "number": player.membership_number,
+        "venue": elsewhere.membership.venue.name,
+        "kind": kind,
+    }
+    if barring is None or not elsewhere.shares_details:
+        return gettext(brief) % values
+    dates = gettext("from %(from)s") % {"from": barring.starts_on.isoformat()}
+    if barring.ends_on:
+        dates += " " + gettext("until %(until)s") % {"until": barring.ends_on.isoformat()}
+    return gettext(detailed) % {**values, "dates": dates, "reason": barring.reason}
+
+
+def barred_elsewhere(
+    players: list[Player], venue: Venue, on: date, at: datetime | None
+) -> dict[int, Elsewhere]:
+    """Player id -> a barring of their person at another venue of ``venue``'s area in force
+    on ``on``; only players linked to a person cost anything (two queries and one more for
+    their memberships' barrings)."""
+    linked = {p.pk: p.person_id for p in players if p.person_id and p.venue_id == venue.pk}
+    if not linked:
+        return {}
+    area = area_of(venue.pk, at)
+    if area is None:
+        return {}
+    others = list(
+        Player.objects.filter(person_id__in=set(linked.values()), venue_id__in=area_venue_ids(area))
+        .exclude(pk__in=list(linked))
+        .select_related("venue")
+        .order_by("venue__code", "pk")
+    )
+    barrings = barrings_in_force([o.pk for o in others], on) if others else {}
+    by_person: dict[int, Elsewhere] = {}
+    for other in others:
+        barring = barrings.get(other.pk)
+        if barring is None and other.status != Player.Status.BARRED:
+            continue
+        by_person.setdefault(
+            other.person_id, Elsewhere(other, barring, shares_details=area.shares_details)
+        )
+    return {pk: by_person[person] for pk, person in linked.items() if person in by_person}
+
+
 def _answer(
-    player: Player, venue: Venue, activity: Activity, barring: PlayerBarring | None
+    player: Player,
+    venue: Venue,
+    activity: Activity,
+    barring: PlayerBarring | None,
+    elsewhere: Elsewhere | None = None,
 ) -> Eligibility:
     if player.venue_id != venue.pk:
         return Eligibility(
@@ -167,6 +282,22 @@ def _answer(
             code="player_not_of_venue",
         )
     barred = player.status == Player.Status.BARRED or barring is not None
+    if not barred and elsewhere is not None:
+        barred, barring = True, elsewhere.barring
+        if activity in ALLOWED_WHEN_BARRED:
+            return Eligibility(
+                player, activity, allowed=True, barred=True, barring=barring, elsewhere=elsewhere
+            )
+        return Eligibility(
+            player,
+            activity,
+            allowed=False,
+            reason=barred_elsewhere_text(player, elsewhere, activity),
+            code="player_barred",
+            barred=True,
+            barring=barring,
+            elsewhere=elsewhere,
+        )
     if not barred or activity in ALLOWED_WHEN_BARRED:
         return Eligibility(player, activity, allowed=True, barred=barred, barring=barring)
     return Eligibility(
@@ -192,7 +323,8 @@ def players_eligibility(
 
     A player read with ``barred_today`` (``casino.players.selectors.barred_on`` of the venue's
     today, as the console's lookups read them) and not barred costs no query when ``at``
-    is not given; the others' barrings are read together.
+    is not given, unless linked to a person (whose barrings elsewhere in the venue's area
+    are read, ``barred_elsewhere``); the others' barrings are read together.
     """
     players = list(players)
     on = venue_today(venue) if at is None else timezone.localdate(at, timezone=venue_zone(venue))
@@ -202,8 +334,12 @@ def players_eligibility(
         if player.venue_id == venue.pk and (at is not None or getattr(player, "barred_today", True))
     ]
     barrings = barrings_in_force(unsure, on) if unsure else {}
+    elsewhere = barred_elsewhere(players, venue, on, at)
     return {
-        player.pk: _answer(player, venue, activity, barrings.get(player.pk)) for player in players
+        player.pk: _answer(
+            player, venue, activity, barrings.get(player.pk), elsewhere.get(player.pk)
+        )
+        for player in players
     }
 
 

@@ -21,7 +21,28 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.fields import money_field
 from casino.players.membership import STORED_FORM, MembershipNumberField
+from casino.players.names import document_key, name_key
 from casino.venues.models import Venue
+
+
+class Person(models.Model):
+    """One person across the group's venues: the memberships (``Player``) that point to it
+    are theirs. Linked and unlinked by ``casino.players.services.player_link`` /
+    ``player_unlink``, each with a reason and an audit event; never deleted (a person whose
+    memberships were all unlinked keeps the row, and the audit trail names it)."""
+
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        db_table = "casino_person"
+        verbose_name = _("person")
+        verbose_name_plural = _("persons")
+
+    def __str__(self) -> str:
+        return f"person {self.pk}"
 
 
 class Player(models.Model):
@@ -61,6 +82,40 @@ class Player(models.Model):
     id_document_number = models.CharField(
         max_length=64, blank=True, db_default="", verbose_name=_("ID document number")
     )
+    id_document_country = models.CharField(
+        max_length=64,
+        blank=True,
+        db_default="",
+        help_text=_("The country that issued the document, e.g. VN, KR, MO."),
+        verbose_name=_("ID document issuing country"),
+    )
+    #: The person this membership is one of (``Person``): set by linking, never typed.
+    person = models.ForeignKey(
+        Person,
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="memberships",
+        verbose_name=_("person"),
+    )
+    #: The name as the duplicate search compares it (``casino.players.names.name_key``):
+    #: written on every save, so every path (services, admin, factories) keeps it.
+    name_key = models.CharField(
+        max_length=120,
+        blank=True,
+        db_default="",
+        editable=False,
+        verbose_name=_("name as searched"),
+    )
+    #: The identity document as the duplicate search compares it (``document_key``).
+    document_key = models.CharField(
+        max_length=200,
+        blank=True,
+        db_default="",
+        editable=False,
+        verbose_name=_("ID document as searched"),
+    )
 
     class Meta:
         db_table = "casino_player"
@@ -82,13 +137,43 @@ class Player(models.Model):
                 ),
             ),
         ]
+        indexes = [
+            models.Index(fields=["name_key"], name="player_name_key"),
+            models.Index(fields=["document_key"], name="player_document_key"),
+            models.Index(fields=["date_of_birth"], name="player_date_of_birth"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.membership_number} {self.name}"
 
+    #: The fields the search keys are made of.
+    KEYED = {"name", "id_document_type", "id_document_number", "id_document_country"}
+
+    def save(self, *args, **kwargs) -> None:
+        # A new row's unset fields hold their database default (an expression): as empty.
+        def text(name: str) -> str:
+            value = getattr(self, name)
+            return value if isinstance(value, str) else ""
+
+        self.name_key = name_key(text("name"))
+        self.document_key = document_key(
+            text("id_document_type"), text("id_document_number"), text("id_document_country")
+        )
+        fields = kwargs.get("update_fields")
+        if fields is not None and self.KEYED & set(fields):
+            kwargs["update_fields"] = {*fields, "name_key", "document_key"}
+        super().save(*args, **kwargs)
+
 
 class PlayerBarring(models.Model):
+    class Kind(models.TextChoices):
+        BARRING = "barring", _("barring by the venue")
+        SELF_EXCLUSION = "self_exclusion", _("self-exclusion")
+
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="barrings")
+    kind = models.CharField(
+        max_length=16, choices=Kind.choices, default=Kind.BARRING, db_default=Kind.BARRING
+    )
     reason = models.CharField(max_length=255)
     starts_on = models.DateField(help_text=_("The first day the player is barred."))
     ends_on = models.DateField(
@@ -209,3 +294,61 @@ class Comp(models.Model):
 
     def __str__(self) -> str:
         return f"comp {self.pk} of {self.amount} to player {self.player_id}"
+
+
+class ExclusionArea(models.Model):
+    """A version of an exclusion area: a set of the group's venues that share barrings and
+    self-exclusions, and, where the area's law says so, add up one person's cash. Kept as
+    versions under a code (``vn``, ``group``): a manager of each of its venues proposes one, a
+    second manager of each approves it, and the newest approved version of a code is in force
+    from its approval on. A venue is in one area in force at most."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Waiting for a second manager")
+        APPROVED = "approved", _("Approved")
+
+    code = models.SlugField(max_length=32, verbose_name=_("code"))
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    venues = models.ManyToManyField(Venue, related_name="+", verbose_name=_("venues"))
+    shares_details = models.BooleanField(
+        default=False,
+        help_text=_(
+            "The area's other venues read a barring's dates and reason; otherwise only the "
+            "venue that recorded it and its kind."
+        ),
+        verbose_name=_("shares barring details"),
+    )
+    aggregates_cash = models.BooleanField(
+        default=False,
+        help_text=_(
+            "One person's cash of a gaming day is added up across the area's venues for the "
+            "cash thresholds (venues of one currency only)."
+        ),
+        verbose_name=_("adds up cash across venues"),
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PROPOSED)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField()
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "casino_exclusionarea"
+        verbose_name = _("exclusion area")
+        verbose_name_plural = _("exclusion areas")
+        ordering = ["code", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["code", "number"], name="exclusion_area_number"),
+            models.CheckConstraint(
+                condition=~models.Q(approved_by=models.F("proposed_by")),
+                name="exclusion_area_four_eyes",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"exclusion area {self.code} version {self.number}"

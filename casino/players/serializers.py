@@ -55,6 +55,7 @@ class IdentitySerializer(serializers.Serializer):
     id_document_number = serializers.CharField(
         help_text="Its last 4 characters, the others masked, but to the venue's managers."
     )
+    id_document_country = serializers.CharField(help_text="The country that issued it.")
 
 
 class BarringSerializer(serializers.Serializer):
@@ -66,8 +67,46 @@ class BarringSerializer(serializers.Serializer):
 
 class PlayerDetailSerializer(PlayerSerializer):
     barred = serializers.BooleanField(help_text="Whether the player may not play today.")
-    barring = BarringSerializer(allow_null=True, help_text="The barring in force, if any.")
+    barring = BarringSerializer(
+        allow_null=True,
+        help_text="The barring in force, if any; null for one recorded at another venue of "
+        "the exclusion area unless the area shares details.",
+    )
+    barred_at = VenueRefSerializer(
+        allow_null=True,
+        help_text="The venue of the exclusion area whose barring of the same person applies "
+        "here; null when barred here or not at all.",
+    )
+    person = serializers.IntegerField(
+        allow_null=True, help_text="The person whose memberships across the group are linked."
+    )
     identity = IdentitySerializer()
+
+
+class DuplicateParams(serializers.Serializer):
+    name = serializers.CharField(required=False, max_length=120)
+    date_of_birth = serializers.DateField(required=False)
+    id_document_type = serializers.CharField(required=False, max_length=32)
+    id_document_number = serializers.CharField(required=False, max_length=64)
+    id_document_country = serializers.CharField(required=False, max_length=64)
+
+
+class CandidateSerializer(serializers.Serializer):
+    player = PlayerSerializer()
+    matched = serializers.ListField(
+        child=serializers.ChoiceField(choices=["name", "date_of_birth", "document"]),
+        help_text="What matched: the name (accents, case and word order aside), the date of "
+        "birth, the identity document.",
+    )
+
+
+class LinkInputSerializer(serializers.Serializer):
+    other = id_field(help_text="The membership to link this one to (another venue's).")
+    reason = serializers.CharField(max_length=255)
+
+
+class UnlinkInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=255)
 
 
 class HistoryParams(ListParams):

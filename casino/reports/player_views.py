@@ -30,13 +30,15 @@ from casino.floor.console.readers import dates_asked, reader_check, venue_asked
 from casino.kernel.errors import InvalidInput, ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
+from casino.players import selectors as player_selectors
 from casino.players import services as player_services
+from casino.players.areas import linked_memberships
 from casino.players.eligibility import Activity, player_eligibility, players_eligibility
 from casino.players.membership import membership_key
 from casino.players.models import Comp, CompPolicy, Player, PlayerBarring
 from casino.reports import comps as comp_services
 from casino.reports.ratings import player_history
-from casino.staff.policy import Capability, declare
+from casino.staff.policy import Capability, declare, venues_allowing
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue
 from casino.venues.selectors import report_venues
@@ -44,7 +46,7 @@ from casino.venues.selectors import report_venues
 HISTORY_DAYS = 90
 #: The comps report's days by default.
 COMPS_DAYS = 30
-PLAYER_STEPS = ("bar", "unbar", "identity", "comp")
+PLAYER_STEPS = ("bar", "unbar", "identity", "comp", "link", "unlink")
 POLICY_STEPS = ("propose", "approve")
 MAX_FOUND = 100
 
@@ -66,11 +68,64 @@ def player_list(request: HttpRequest) -> HttpResponse:
         found = list(players[:MAX_FOUND])
         answers = players_eligibility(players=found, venue=venue, activity=Activity.PLAY)
     rows = [
-        {"player": p, "barred": answers[p.pk].barred, "barring": answers[p.pk].barring}
+        {"player": p, "barred": answers[p.pk].barred, "barring": answers[p.pk].barring_shown}
         for p in found
     ]
     context = {"venues": venues, "venue": venue, "q": query, "rows": rows}
+    context.update(_duplicate_search(request))
     return render(request, "players/list.html", context)
+
+
+#: The duplicate search's fields, as the players page's form names them.
+DUPLICATE_FIELDS = (
+    "name",
+    "date_of_birth",
+    "id_document_type",
+    "id_document_number",
+    "id_document_country",
+)
+
+
+def _duplicate_search(request: HttpRequest) -> dict[str, Any]:
+    """The duplicate search before enrolling: the form's values, and the candidates found
+    at the venues whose players the user reads, each with why it matched."""
+    asked = {name: request.GET.get(f"dup_{name}", "").strip()[:120] for name in DUPLICATE_FIELDS}
+    if not any(asked.values()):
+        return {"dup": asked, "dup_searched": False, "dup_error": "", "candidates": []}
+    try:
+        born = _day(asked["date_of_birth"], "date_of_birth", required=False)
+    except InvalidInput as error:
+        return {"dup": asked, "dup_searched": False, "dup_error": error.message, "candidates": []}
+    with replica_reads():
+        found = player_selectors.duplicate_candidates(
+            user=request.user, **{**asked, "date_of_birth": born}
+        )
+    return {"dup": asked, "dup_searched": True, "dup_error": "", "candidates": found}
+
+
+def _group(player: Player, user: Any) -> dict[str, Any]:
+    """The player's other memberships across the group (those at venues the user reads
+    named, the others counted) and the duplicate search's candidates for them."""
+    readable = venues_allowing(user, Capability.READ_REPORTS)
+    linked = list(linked_memberships(player))
+    candidates = [
+        c
+        for c in player_selectors.duplicate_candidates(
+            user=user,
+            name=player.name,
+            date_of_birth=player.date_of_birth,
+            id_document_type=player.id_document_type,
+            id_document_number=player.id_document_number,
+            id_document_country=player.id_document_country,
+            exclude=player.pk,
+        )
+        if c.player.person_id is None or c.player.person_id != player.person_id
+    ]
+    return {
+        "linked": [m for m in linked if m.venue_id in readable],
+        "linked_elsewhere": sum(1 for m in linked if m.venue_id not in readable),
+        "candidates": candidates,
+    }
 
 
 def _get(request: HttpRequest, pk: int) -> Player:
@@ -124,6 +179,9 @@ def _page(
         "can_bar": manager,
         "can_edit_identity": manager,
         "can_comp": can(user, SUPERVISE, venue.pk) and earned.policy is not None,
+        "barring_shown": answer.barring_shown,
+        "kinds_of_barring": PlayerBarring.Kind.choices,
+        "group": _group(player, user),
         "today": venue_today(venue),
         "error": error,
         "error_step": step,
@@ -201,6 +259,7 @@ def player_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
                 reason=data.get("reason", ""),
                 starts_on=_day(data.get("starts_on"), "starts_on", required=True),
                 ends_on=_day(data.get("ends_on"), "ends_on", required=False),
+                kind=data.get("kind", PlayerBarring.Kind.BARRING),
             )
         elif step == "unbar":
             barring = PlayerBarring.objects.filter(
@@ -210,6 +269,20 @@ def player_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
                 raise InvalidInput(gettext("Choose the barring to lift."), field="barring")
             player_services.player_unbar(
                 barring=barring, user=user, reason=data.get("lift_reason", "")
+            )
+        elif step == "link":
+            other = Player.objects.filter(
+                pk=data.get("other") if str(data.get("other")).isdigit() else 0,
+                venue_id__in=venues_allowing(user, Capability.READ_REPORTS),
+            ).first()
+            if other is None:
+                raise InvalidInput(gettext("Choose the membership to link."), field="other")
+            player_services.player_link(
+                player=player, other=other, user=user, reason=data.get("link_reason", "")
+            )
+        elif step == "unlink":
+            player_services.player_unlink(
+                player=player, user=user, reason=data.get("unlink_reason", "")
             )
         elif step == "identity":
             player_services.player_identity_update(

@@ -52,7 +52,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
-from casino.players.models import Player
+from casino.players.models import Person, Player
 from casino.players.services import masked
 from casino.staff.roles import PLAY, SUPERVISE, can
 from casino.venues.models import Venue
@@ -141,6 +141,9 @@ def cash_record(
     if player is not None:
         # Serialises one player's transactions, so two tables do not raise one alert twice.
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.person_id is not None:
+            # And one person's, whose cash an exclusion area may add up across venues.
+            Person.objects.select_for_update().filter(pk=player.person_id).first()
         asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
     crossing = threshold_crossing(
         venue=venue, kind=kind, instrument=instrument, amount=amount, player=player, at=at

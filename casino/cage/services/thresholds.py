@@ -7,11 +7,14 @@ then asks of the table, and the alert a player's day raises (the recording is
   (``thresholds_approve``); the latest approved version is in force from its approval on.
 - The rule: only the cash instrument counts. Per player and gaming day (``gaming_date_at``),
   the cash buy-ins (cash in) and the cash cash-outs (cash out) are added up apart, across
-  all tables, voided transactions left out. A total at or above the logging threshold puts
-  all of that day's cash transactions of that direction in the log (each further one
-  too); at or above the reporting threshold, an alert is raised once per player, day and
-  direction (``CashAlert``, shown on the cage's screen and the reports' dashboard, and a
-  line on the ``casino.security`` logger), and the day's total is a report candidate.
+  all tables, voided transactions left out (``day_total``); where the venue's exclusion area
+  adds up cash, across the person's memberships at the area's venues too (each venue's
+  own gaming day of that date, ``casino.players.areas.cash_memberships``). A total at or
+  above the logging threshold puts all of that day's cash transactions of that direction in
+  the log (each further one too); at or above the reporting threshold, an alert is raised
+  once per player, day and direction (``CashAlert``, shown on the cage's screen and the
+  reports' dashboard, and a line on the ``casino.security`` logger), and the day's total
+  is a report candidate.
 - At the table, before recording (``threshold_crossing``, the rule's one place, asked by
   the form and by ``cash_record``): a cash transaction whose day total, with it, reaches a
   threshold is said to reach it, and needs identification (``identification_asked``): a
@@ -49,6 +52,7 @@ from casino.cage.models import (
 from casino.kernel import amounts
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.kernel.money import venue_money
+from casino.players.areas import cash_memberships
 from casino.players.models import Player
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
@@ -93,10 +97,14 @@ def thresholds_in_force(venue: Venue, at: datetime | None = None) -> CashThresho
     )
 
 
-def day_total(*, player: Player, gaming_date: Any, kind: str) -> Decimal:
-    """The player's cash total of one direction on a gaming day, voids left out."""
+def day_total(
+    *, player: Player, gaming_date: Any, kind: str, at: datetime | None = None
+) -> Decimal:
+    """The player's cash total of one direction on a gaming day, voids left out: with their
+    linked memberships' at the other venues of their exclusion area where the area adds up
+    cash (as it is at ``at``, now unless given). The one place the total is added up."""
     total = CashTransaction.objects.filter(
-        player=player,
+        player_id__in=cash_memberships(player, at),
         gaming_date=gaming_date,
         kind=kind,
         instrument=CashInstrument.CASH,
@@ -156,7 +164,7 @@ def threshold_crossing(
         return None
     earlier = Decimal(0)
     if player is not None:
-        earlier = day_total(player=player, gaming_date=gaming_date_at(venue, at), kind=kind)
+        earlier = day_total(player=player, gaming_date=gaming_date_at(venue, at), kind=kind, at=at)
     total = earlier + amount
     if total >= thresholds.reporting_threshold:
         level, threshold = CashLevel.REPORTING, thresholds.reporting_threshold
@@ -235,7 +243,7 @@ def alert_if_reached(tx: CashTransaction, at: datetime) -> CashAlert | None:
     thresholds = thresholds_in_force(tx.venue, at)
     if thresholds is None:
         return None
-    total = day_total(player=tx.player, gaming_date=tx.gaming_date, kind=tx.kind)
+    total = day_total(player=tx.player, gaming_date=tx.gaming_date, kind=tx.kind, at=at)
     if total < thresholds.reporting_threshold:
         return None
     if CashAlert.objects.filter(

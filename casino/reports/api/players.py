@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.base import ApiView, errors, page, paginated, parse_query
+from casino.api.serializers.fields import VenueRefSerializer
 from casino.api.views.common import found, parse
 from casino.cage.selectors import player_cash
 from casino.kernel.replicas import replica_reads
@@ -21,7 +22,13 @@ from casino.players import selectors
 from casino.players import serializers as ps
 from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Player
-from casino.players.services import identity_of, player_create, player_update
+from casino.players.services import (
+    identity_of,
+    player_create,
+    player_link,
+    player_unlink,
+    player_update,
+)
 from casino.reports.ratings import player_history
 from casino.staff.policy import Capability
 from casino.staff.roles import MANAGE, can
@@ -37,12 +44,72 @@ def player_detail_data(player: Player, user: Any) -> dict[str, Any]:
         player=player, venue=Venue.objects.get(pk=player.venue_id), activity=Activity.PLAY
     )
     data = dict(ps.PlayerSerializer(player).data)
+    shown = answer.barring_shown
+    elsewhere = answer.elsewhere.membership.venue if answer.elsewhere else None
     data.update(
         barred=answer.barred,
-        barring=ps.BarringSerializer(answer.barring).data if answer.barring else None,
+        barring=ps.BarringSerializer(shown).data if shown else None,
+        barred_at=VenueRefSerializer(elsewhere).data if elsewhere else None,
+        person=player.person_id,
         identity=identity_of(player, full=can(user, MANAGE, player.venue_id)),
     )
     return data
+
+
+class PlayerDuplicatesView(ApiView):
+    read_capability = Capability.READ_REPORTS
+
+    @extend_schema(
+        operation_id="players_duplicates",
+        tags=["players"],
+        summary="Possible duplicates across the venues whose players you read, and why",
+        parameters=[ps.DuplicateParams],
+        responses={200: ps.CandidateSerializer(many=True), **errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        asked = parse_query(ps.DuplicateParams, request)
+        with replica_reads():
+            candidates = selectors.duplicate_candidates(user=request.user, **asked)
+        return Response(ps.CandidateSerializer(candidates, many=True).data)
+
+
+class PlayerLinkView(ApiView):
+    write_capability = Capability.MANAGE_VENUE
+
+    @extend_schema(
+        tags=["players"],
+        summary="Link a membership to another venue's as one person (managers of both)",
+        request=ps.LinkInputSerializer,
+        responses={200: ps.PlayerDetailSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
+        data = parse(ps.LinkInputSerializer, request)
+        other = found(
+            selectors.player_get(user=request.user, pk=data["other"]),
+            "player",
+            data["other"],
+            field="other",
+        )
+        player_link(player=player, other=other, user=request.user, reason=data["reason"])
+        player.refresh_from_db()
+        return Response(player_detail_data(player, request.user))
+
+
+class PlayerUnlinkView(ApiView):
+    write_capability = Capability.MANAGE_VENUE
+
+    @extend_schema(
+        tags=["players"],
+        summary="Take a membership out of its person (a manager of its venue)",
+        request=ps.UnlinkInputSerializer,
+        responses={200: ps.PlayerDetailSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = found(selectors.player_get(user=request.user, pk=pk), "player", pk)
+        data = parse(ps.UnlinkInputSerializer, request)
+        player = player_unlink(player=player, user=request.user, reason=data["reason"])
+        return Response(player_detail_data(player, request.user))
 
 
 class PlayerHistoryView(ApiView):
