@@ -15,6 +15,7 @@ from casino.ops import sites
 PERSONAL = {
     "players.Player": {
         "name", "date_of_birth", "nationality", "id_document_type", "id_document_number",
+        "id_document_country", "name_key", "document_key",
     },
     "players.PlayerBarring": {"reason", "lift_reason"},
     "cage.CashTransaction": {"id_document_type", "id_document_number", "patron_description"},
