@@ -13,10 +13,21 @@ from django.utils import translation
 from casino.floor.services.sessions import session_open
 from casino.kernel import replicas
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
+from tests.drills.template import name_the_run, remove_run_dir
 from tests.factories import VenueFactory, niuniu_table, staff
 from tests.second_factor import force_login_verified
 
 _replica_configured = replicas.replica_configured
+
+
+def pytest_configure(config):
+    """The run's id, for the drills' template to be one per run (tests/drills/template.py)."""
+    name_the_run(config)
+
+
+def pytest_unconfigure(config):
+    """The drills' template removed once the run is over, every worker's drills done."""
+    remove_run_dir(config)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -49,7 +49,12 @@ def run_app(command: list[str], database_url: str, *, seconds: float, **extra: s
 
 
 def manage(database_url: str, *args: str, seconds: float = 300, **extra: str) -> str:
-    """``manage.py args`` against ``database_url``; its output (a failure raises, with it)."""
+    """``manage.py args`` against ``database_url``; its output (a failure raises, with it).
+    Without the system checks, which take a second and a half of each command and are not
+    a drill's to test (tests/casino/test_settings.py runs them)."""
     return run_app(
-        [sys.executable, str(ROOT / "manage.py"), *args], database_url, seconds=seconds, **extra
+        [sys.executable, str(ROOT / "manage.py"), *args, "--skip-checks"],
+        database_url,
+        seconds=seconds,
+        **extra,
     )

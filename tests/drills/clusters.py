@@ -1,7 +1,8 @@
 """PostgreSQL clusters of a drill's own: made with ``initdb`` (or ``pg_basebackup`` from
-another, for a standby) in a scratch directory, on a free port, started and stopped with
-``pg_ctl``, and removed at the drill's end. They run as PostgreSQL's system user when the
-tests run as root (PostgreSQL refuses root), from the newest server installed
+another, for a standby, or ``cp -a`` of a stopped one's data directory, for a copy of a
+template) in a scratch directory, on a free port, started and stopped with ``pg_ctl``, and
+removed at the drill's end. They run as PostgreSQL's system user when the tests run as root
+(PostgreSQL refuses root), from the newest server installed
 (``/usr/lib/postgresql/<version>/bin``, Debian's layout).
 """
 
@@ -108,6 +109,20 @@ class Cluster:
                 "--no-sync",
             ]
         )
+        cluster.configure(settings)
+        return cluster
+
+    @classmethod
+    def copy_of(cls, data: Path, name: str, settings: Iterable[str] = ()) -> Cluster:
+        """A copy of the data directory ``data`` of a stopped cluster (a template): its
+        files and databases, on a port of its own; not started. A copy that fails leaves no
+        directory behind."""
+        cluster = cls(name, scratch_dir(f"drill-{name}-"))
+        try:
+            run(["cp", "-a", str(data), str(cluster.data)])
+        except (RuntimeError, subprocess.TimeoutExpired):
+            shutil.rmtree(cluster.home, ignore_errors=True)
+            raise
         cluster.configure(settings)
         return cluster
 

@@ -1,5 +1,5 @@
 """The drills' clusters themselves: a primary and its streaming standby, made, started,
-replicating, promoted and removed."""
+replicating, promoted and removed; copies of the run's migrated template, each its own."""
 
 from __future__ import annotations
 
@@ -31,3 +31,16 @@ def test_a_removed_cluster_leaves_nothing_behind(clusters):
     cluster.remove()
     assert not home.exists()
     assert not Cluster("gone", home).running()
+
+
+def test_migrated_clusters_are_copies_of_their_own(clusters):
+    first = clusters("first", migrated=True)
+    second = clusters("second", migrated=True)
+    first.start()
+    second.start()
+    assert first.port != second.port
+    applied = "SELECT count(*) FROM django_migrations"
+    assert first.sql(applied, "casino") == second.sql(applied, "casino") != [(0,)]
+
+    first.sql("CREATE TABLE drill (n int)", "casino")
+    assert second.sql("SELECT to_regclass('drill')", "casino") == [(None,)]

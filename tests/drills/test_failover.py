@@ -19,13 +19,12 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.drills.app import ROOT, app_env, manage, run_app
+from tests.drills.app import ROOT, app_env, run_app
 from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 #: Seconds from the primary's crash to the standby's promotion.
@@ -62,26 +61,11 @@ def replication_state(primary: Cluster, standby: Cluster) -> tuple | None:
     return next((tuple(row[1:]) for row in rows if row[0] == standby.name), None)
 
 
-@pytest.fixture(scope="module")
-def migrated() -> Iterator[Cluster]:
-    """A cluster with the back office's database migrated, once for both cases (migrating
-    is most of a case's time): each case's primary starts as a copy of it."""
-    cluster = Cluster.initdb("migrated", REPLICATION)
-    try:
-        cluster.start()
-        cluster.sql("CREATE DATABASE casino")
-        manage(cluster.dsn("casino"), "migrate", "--no-input")
-        yield cluster
-    finally:
-        cluster.remove()
-
-
-def streaming_pair(clusters, migrated: Cluster, mode: str) -> tuple[Cluster, Cluster]:
-    """A primary (a promoted copy of ``migrated``) and its standby, streaming; synchronously
-    when ``mode`` is ``sync`` (the primary's commit waits until the standby has flushed it)."""
-    primary = clusters(f"primary_{mode}", standby_of=migrated, settings=REPLICATION)
+def streaming_pair(clusters, mode: str) -> tuple[Cluster, Cluster]:
+    """A primary (the back office migrated) and its standby, streaming; synchronously when
+    ``mode`` is ``sync`` (the primary's commit waits until the standby has flushed it)."""
+    primary = clusters(f"primary_{mode}", migrated=True, settings=REPLICATION)
     primary.start()
-    primary.promote()
     standby = clusters(f"standby_{mode}", standby_of=primary, settings=REPLICATION)
     standby.start()
     if mode == "sync":
@@ -148,9 +132,9 @@ class Drill:
     settled_on_new_primary: set[str]
 
 
-def drill(clusters, migrated: Cluster, tmp_path: Path, mode: str) -> Drill:
+def drill(clusters, tmp_path: Path, mode: str) -> Drill:
     """The load on the pair, the primary crashed and the standby promoted under it."""
-    primary, standby = streaming_pair(clusters, migrated, mode)
+    primary, standby = streaming_pair(clusters, mode)
     url = failover_url(primary, standby)
     floor = seed(url)
     if mode == "sync":
@@ -210,8 +194,8 @@ def refusal_seconds(lines: list[dict]) -> float:
 
 
 @pytest.mark.parametrize("mode", ["async", "sync"])
-def test_the_app_reaches_the_promoted_standby_without_a_restart(clusters, migrated, tmp_path, mode):
-    result = drill(clusters, migrated, tmp_path, mode)
+def test_the_app_reaches_the_promoted_standby_without_a_restart(clusters, tmp_path, mode):
+    result = drill(clusters, tmp_path, mode)
     lines = result.lines
     failed = [line for line in lines if not line["ok"]]
     assert failed, "the crash refused no round: the drill did not cut the database"

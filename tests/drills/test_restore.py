@@ -139,6 +139,7 @@ def archiving_primary(clusters, backups: Path) -> Cluster:
     archive_command = f"WAL_ARCHIVE={backups / 'wal'} {backups / 'bin' / 'archive-wal.sh'} %p %f"
     primary = clusters(
         "primary",
+        migrated=True,
         settings=[
             "wal_level = replica",
             "archive_mode = on",
@@ -147,8 +148,6 @@ def archiving_primary(clusters, backups: Path) -> Cluster:
         ],
     )
     primary.start()
-    primary.sql("CREATE DATABASE casino")
-    manage(primary.dsn("casino"), "migrate", "--no-input")
     return primary
 
 
