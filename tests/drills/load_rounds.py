@@ -1,8 +1,9 @@
 """A dealer at full speed, as a process of its own: Niu Niu rounds dealt and settled through
 the services, one after another, through whatever the database does meanwhile.
 
-``seed`` makes a floor (a venue, a Niu Niu table, its dealer and supervisor) and opens a
-session at the table; it prints ``{"session": id, "dealer": id}``. ``run`` deals and settles
+``seed`` makes a floor (a venue, ``--venue``, a Niu Niu table, its dealer and supervisor,
+with ``--member`` a member too) and opens a session at the table; it prints ``{"session":
+id, "dealer": id}``. ``run`` deals and settles
 rounds in that session until ``--seconds`` have passed or ``--stop-file`` exists, and writes
 one JSON line per round to ``--out``: when (``at``, the epoch's seconds), ``ok`` or the
 database error's class (``error``), the round's ``create_key`` and id, and how long its
@@ -45,8 +46,10 @@ from django.db import DatabaseError, close_old_connections, connection  # noqa: 
 from casino.floor.models import TableSession  # noqa: E402
 from casino.floor.services.rounds import round_create_written  # noqa: E402
 from casino.floor.services.settlement import round_settle_written  # noqa: E402
+from casino.players.services import player_create  # noqa: E402
+from casino.staff.roles import MANAGER  # noqa: E402
 from niuniu.demo import table_stream  # noqa: E402
-from tests.factories import macau_session  # noqa: E402
+from tests.factories import macau_session, staff  # noqa: E402
 
 #: Player boxes a round has: the largest Niu Niu round, as bench/settle.py times it.
 BOXES = 5
@@ -54,9 +57,14 @@ BOXES = 5
 COMMITS = ("local", "on")
 
 
-def seed() -> dict[str, int]:
-    """A floor with one Niu Niu table open: its session and dealer."""
-    session, dealer = macau_session("drill", "Failover drill")
+def seed(venue: str = "drill", member: str = "") -> dict[str, int]:
+    """A floor (venue ``venue``) with one Niu Niu table open: its session and dealer; with
+    ``member``, a member of that name registered by the venue's manager too."""
+    session, dealer = macau_session(venue, f"Drill {venue}")
+    if member:
+        table_venue = session.table.venue
+        manager = staff(f"{venue}-manager", MANAGER, table_venue)
+        player_create(venue=table_venue, user=manager, membership_number="M-1", name=member)
     return {"session": session.pk, "dealer": dealer.pk}
 
 
@@ -114,7 +122,9 @@ def run(options: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("seed", help="make the floor and open the table")
+    seeder = commands.add_parser("seed", help="make the floor and open the table")
+    seeder.add_argument("--venue", default="drill", help="the venue's code")
+    seeder.add_argument("--member", default="", help="a member's name, registered too")
     runner = commands.add_parser("run", help="deal and settle rounds")
     runner.add_argument("--session", type=int, required=True)
     runner.add_argument("--dealer", type=int, required=True)
@@ -131,7 +141,7 @@ def main() -> None:
     runner.add_argument("--seed", type=int, default=1, help="the cards' random seed")
     options = parser.parse_args()
     if options.command == "seed":
-        print(json.dumps(seed()), flush=True)
+        print(json.dumps(seed(options.venue, options.member)), flush=True)
     else:
         run(options)
 

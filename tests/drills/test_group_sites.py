@@ -1,0 +1,154 @@
+"""A group of sites (docs/OPERATIONS.md, "A group of sites"): two sites and the group's
+reporting database, each a PostgreSQL cluster of its own on a free port. Each site is set up
+(``manage.py site_setup``: its keys in its own range, its publication), deals and settles
+Niu Niu rounds through the services, and the group subscribes to both (``manage.py
+group_setup``). Then the group's database goes down, as a link does: both sites go on
+settling, every round; when it is back, the group catches up with nothing lost or doubled
+(per venue: the rounds, bets, ledger entries and their sums by account, the audit events
+and the members, equal on both sides) and no member's name has left its site.
+
+The seconds the group took to catch up after its return are printed as a JSON figure line
+(``pytest -s``); docs/OPERATIONS.md quotes them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from tests.drills.app import manage, run_app
+from tests.drills.clusters import Cluster, wait_for
+
+#: A site's settings: its changes decoded for the group (a slot per subscription, and the
+#: table copies' own while a subscription starts).
+LOGICAL = ["wal_level = logical", "max_replication_slots = 10", "max_wal_senders = 10"]
+#: Rounds each site settles before the group subscribes, and while the group is down.
+ROUNDS_BEFORE = 12
+ROUNDS_WHILE_DOWN = 20
+#: The most the group may take to catch up before the drill fails.
+CATCH_UP_LIMIT = 90.0
+
+#: Per venue (by code), what must be equal on the site and at the group: the rounds, bets,
+#: ledger entries and their sum per account, the audit events and the members.
+FIGURES = """
+SELECT v.code,
+  (SELECT count(*) FROM casino_round r JOIN casino_tablesession s ON s.id = r.session_id
+     JOIN casino_table t ON t.id = s.table_id WHERE t.venue_id = v.id),
+  (SELECT count(*) FROM casino_bet b JOIN casino_box x ON x.id = b.box_id
+     JOIN casino_round r ON r.id = x.round_id JOIN casino_tablesession s ON s.id = r.session_id
+     JOIN casino_table t ON t.id = s.table_id WHERE t.venue_id = v.id),
+  (SELECT count(*) FROM casino_ledgerentry e WHERE e.venue_id = v.id),
+  (SELECT coalesce(sum(amount), 0)::text FROM casino_ledgerentry e
+     WHERE e.venue_id = v.id AND e.account = 'house'),
+  (SELECT coalesce(sum(amount), 0)::text FROM casino_ledgerentry e
+     WHERE e.venue_id = v.id AND e.account = 'player'),
+  (SELECT count(*) FROM casino_auditevent a WHERE a.venue_id = v.id),
+  (SELECT count(*) FROM casino_player p WHERE p.venue_id = v.id)
+FROM casino_venue v ORDER BY v.code
+"""
+
+
+def figures(cluster: Cluster) -> list[tuple]:
+    return cluster.sql(FIGURES, "casino")
+
+
+def load(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tests.drills.load_rounds", *args]
+
+
+def site(clusters, name: str, number: int, venue: str, member: str) -> tuple[Cluster, dict]:
+    """A site: its cluster (the back office migrated) started and set up as site
+    ``number``, with a venue ``venue`` whose table is open and a member ``member``."""
+    cluster = clusters(name, migrated=True, settings=LOGICAL)
+    cluster.start()
+    manage(cluster.dsn("casino"), "site_setup", "--site", str(number))
+    output = run_app(
+        load("seed", "--venue", venue, "--member", member), cluster.dsn("casino"), seconds=120
+    )
+    return cluster, json.loads(output.splitlines()[-1])
+
+
+def play(cluster: Cluster, floor: dict, rounds: int, out: Path) -> list[dict]:
+    """``rounds`` rounds dealt and settled at the site: the load's lines."""
+    run_app(
+        load(
+            *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
+            *("--out", str(out), "--rounds", str(rounds), "--pause", "0"),
+        ),
+        cluster.dsn("casino"),
+        seconds=180,
+    )
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(clusters, tmp_path):
+    hanoi, hanoi_floor = site(clusters, "site_vn", 1, "vn-hanoi", "Nguyễn Văn An")
+    seoul, seoul_floor = site(clusters, "site_kr", 2, "kr-seoul", "김민준")
+    group = clusters("group", migrated=True, settings=LOGICAL)
+    group.start()
+    # Each site's keys are its own: the same table's next key differs by a site's range.
+    keys = [c.sql("SELECT max(id) FROM casino_round", "casino")[0][0] for c in (hanoi, seoul)]
+    assert keys == [None, None]
+    for cluster, floor in ((hanoi, hanoi_floor), (seoul, seoul_floor)):
+        lines = play(cluster, floor, ROUNDS_BEFORE, tmp_path / f"{cluster.name}-before.jsonl")
+        assert [line["ok"] for line in lines] == [True] * ROUNDS_BEFORE
+    assert hanoi.sql("SELECT min(id) FROM casino_round", "casino")[0][0] == 10**12
+    assert seoul.sql("SELECT min(id) FROM casino_round", "casino")[0][0] == 2 * 10**12
+
+    for name, cluster in (("vn", hanoi), ("kr", seoul)):
+        manage(
+            group.dsn("casino"), "group_setup", "--site", name, "--conninfo", cluster.dsn("casino")
+        )
+    sites = figures(hanoi) + figures(seoul)
+    assert [row[1] for row in sites] == [ROUNDS_BEFORE, ROUNDS_BEFORE]
+    assert wait_for(lambda: figures(group) == sorted(sites), seconds=CATCH_UP_LIMIT), (
+        figures(group),
+        sites,
+    )
+
+    # The link down: the group's database stops; the sites deal and settle on.
+    group.stop()
+    for cluster, floor in ((hanoi, hanoi_floor), (seoul, seoul_floor)):
+        lines = play(cluster, floor, ROUNDS_WHILE_DOWN, tmp_path / f"{cluster.name}-down.jsonl")
+        assert [line["ok"] for line in lines] == [True] * ROUNDS_WHILE_DOWN
+    slots = hanoi.sql(
+        "SELECT slot_name, active FROM pg_replication_slots WHERE slot_type = 'logical'"
+    )
+    assert slots == [("casino_site_vn", False)]  # the site keeps the group's changes
+    kept = json.loads(manage(hanoi.dsn("casino"), "replication_status").splitlines()[0])
+    assert kept["slot"] == "casino_site_vn" and kept["connected"] is False
+    assert kept["wal_kept_bytes"] > 0
+
+    # The link back: the group catches up, nothing lost, nothing twice.
+    sites = sorted(figures(hanoi) + figures(seoul))
+    assert [row[1] for row in sites] == [ROUNDS_BEFORE + ROUNDS_WHILE_DOWN] * 2
+    back = time.monotonic()
+    group.start()
+    assert wait_for(lambda: figures(group) == sites, seconds=CATCH_UP_LIMIT), (
+        figures(group),
+        sites,
+    )
+    caught_up = time.monotonic() - back
+    print(json.dumps({"figure": "group_catch_up_s", "value": round(caught_up, 2), "unit": "s"}))
+    for name in ("vn", "kr"):
+        status = json.loads(
+            next(
+                line
+                for line in manage(group.dsn("casino"), "replication_status").splitlines()
+                if f"casino_site_{name}" in line
+            )
+        )
+        assert status["running"] is True, status
+
+    # A member's details stay at the site: the group has the member, not the name.
+    assert hanoi.sql("SELECT name FROM casino_player", "casino") == [("Nguyễn Văn An",)]
+    assert group.sql(
+        "SELECT v.code, p.membership_number, p.name FROM casino_player p "
+        "JOIN casino_venue v ON v.id = p.venue_id ORDER BY v.code",
+        "casino",
+    ) == [("kr-seoul", "M-1", ""), ("vn-hanoi", "M-1", "")]
+    assert group.sql("SELECT count(*) FROM casino_auditevent WHERE summary <> ''", "casino") == [
+        (0,)
+    ]
