@@ -27,6 +27,9 @@ PG_CTL_SECONDS = 60
 
 #: A primary's settings that let a streaming standby follow it, and the standby serve reads.
 REPLICATION = ["wal_level = replica", "max_wal_senders = 5", "hot_standby = on"]
+#: A site's settings in a group (docs/OPERATIONS.md "A group of sites"): its changes decoded
+#: for the group's subscription (a slot for it, and the table copies' own while it starts).
+LOGICAL = ["wal_level = logical", "max_replication_slots = 10", "max_wal_senders = 10"]
 
 
 def wait_for(predicate: Callable[[], bool], seconds: float = 30, every: float = 0.1) -> bool:

@@ -19,11 +19,8 @@ import time
 from pathlib import Path
 
 from tests.drills.app import manage, run_app
-from tests.drills.clusters import Cluster, wait_for
+from tests.drills.clusters import LOGICAL, Cluster, wait_for
 
-#: A site's settings: its changes decoded for the group (a slot per subscription, and the
-#: table copies' own while a subscription starts).
-LOGICAL = ["wal_level = logical", "max_replication_slots = 10", "max_wal_senders = 10"]
 #: Rounds each site settles before the group subscribes, and while the group is down.
 ROUNDS_BEFORE = 12
 ROUNDS_WHILE_DOWN = 20
