@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal as D
 
@@ -62,6 +63,9 @@ def test_the_search_marks_a_barred_player(client, night):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("reports:players"), {"venue": night.venue.code}).content.decode()
     assert page.count("data-barred") == 1 and "M1" in page and "M2" in page
+    # The page's title is its name only, and the duplicate search stands once, in its content.
+    assert re.search(r"<title>\s*Players\b[^<]*</title>", page), page[:400]
+    assert page.count('id="dup-title"') == 1
 
 
 def test_a_game_rated_by_hand_adds_its_ratings(night, monkeypatch):
