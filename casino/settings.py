@@ -225,6 +225,10 @@ CONSOLE_IDLE_MINUTES = float(os.environ.get("CONSOLE_IDLE_MINUTES", "5"))
 # A fluctuation investigation is due this many days after the report that flagged it opens
 # it (casino/integrity/investigations.py); past it, the dashboard lists it as overdue.
 INVESTIGATION_DAYS = int(os.environ.get("INVESTIGATION_DAYS", "7"))
+# The group's secret for a member's group key (casino.players.names.group_key): the same at
+# every site of a group, so that one identity document gives one key at all of them; empty:
+# no group keys (docs/OPERATIONS.md "A group of sites").
+GROUP_PSEUDONYM_KEY = os.environ.get("GROUP_PSEUDONYM_KEY", "")
 # The floor view (casino/floor/console/floor.py) flags an open table with no round for
 # FLOOR_IDLE_MINUTES and a fill or credit waiting for the cage for FLOOR_SLIP_WAIT_MINUTES.
 FLOOR_IDLE_MINUTES = float(os.environ.get("FLOOR_IDLE_MINUTES", "10"))

@@ -20,6 +20,12 @@ records through PostgreSQL's logical replication (docs/OPERATIONS.md, "A group o
   the site's rows, then follows its changes. A site whose link is down keeps its changes in
   its replication slot and sends them when the link is back; nothing arrives twice (the
   keys are the sites' own).
+- **Barrings travel back**: each barring a site sends (of a member with a group key: their
+  identity document hashed with the group's secret, ``casino.players.names.group_key``)
+  becomes a ``GroupBarring`` in the group's database (a trigger, ``BARRING_TRIGGER``, that
+  fires for the rows replication writes too), which the group publishes (``BARRINGS``) and
+  every site subscribes to (``subscribe_barrings``); a site's eligibility question reads it
+  (``casino.players.eligibility``). Only the group writes it: no row goes round in a loop.
 
 The commands ``site_setup``, ``group_setup`` and ``replication_status`` run these on the
 database they are given.
@@ -38,6 +44,8 @@ from casino.kernel.errors import InvalidInput
 
 #: The publication every site has and the group subscribes to.
 PUBLICATION = "casino_group"
+#: The group's publication of the barrings of every site, and each site's subscription to it.
+BARRINGS = "casino_group_barrings"
 #: Where each site's range of keys starts: site ``n`` at ``n`` times this, per key type.
 RANGE = {"bigint": 10**12, "integer": 10**6}
 #: The highest site number the smaller (integer) range allows.
@@ -70,10 +78,12 @@ SENT: dict[str, tuple[str, ...] | None] = {
         "gaming_date", "recorded_by_id", "recorded_at", "voided_by_id", "voided_at",
         "void_reason", "key", "threshold",
     ),
-    "players.Player": ("id", "venue_id", "membership_number", "status", "created_at"),
+    "players.Player": (
+        "id", "venue_id", "membership_number", "status", "created_at", "group_key",
+    ),
     "players.PlayerBarring": (
-        "id", "player_id", "starts_on", "ends_on", "barred_by_id", "barred_at", "lifted_by_id",
-        "lifted_at",
+        "id", "player_id", "kind", "starts_on", "ends_on", "barred_by_id", "barred_at",
+        "lifted_by_id", "lifted_at",
     ),
     "audit.AuditEvent": (
         "id", "at", "user_id", "venue_id", "action", "object_type", "object_id",
@@ -186,15 +196,60 @@ _EMPTY = {
 }
 
 
+#: At the group: each barring a site sends, of a member with a group key, as a
+#: ``GroupBarring`` (made, or its end, lifting and kind brought up to date). ``ENABLE ALWAYS``:
+#: it fires for the rows the subscriptions write too (a trigger does not, by default);
+#: ``search_path FROM CURRENT``: a subscription's worker runs with an empty one.
+BARRING_TRIGGER = """
+CREATE OR REPLACE FUNCTION casino_group_barring() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+  INSERT INTO casino_groupbarring
+    (barring_id, group_key, kind, venue_code, venue_name, starts_on, ends_on, lifted_at)
+  SELECT NEW.id, p.group_key, NEW.kind, v.code, v.name, NEW.starts_on, NEW.ends_on,
+         NEW.lifted_at
+  FROM casino_player p JOIN casino_venue v ON v.id = p.venue_id
+  WHERE p.id = NEW.player_id AND p.group_key <> ''
+  ON CONFLICT (barring_id) DO UPDATE SET kind = EXCLUDED.kind, ends_on = EXCLUDED.ends_on,
+    lifted_at = EXCLUDED.lifted_at;
+  RETURN NEW;
+END $$;
+DROP TRIGGER IF EXISTS casino_group_barring ON casino_playerbarring;
+CREATE TRIGGER casino_group_barring AFTER INSERT OR UPDATE ON casino_playerbarring
+  FOR EACH ROW EXECUTE FUNCTION casino_group_barring();
+ALTER TABLE casino_playerbarring ENABLE ALWAYS TRIGGER casino_group_barring;
+"""
+
+
 def group_prepare(*, using: str = "default") -> list[str]:
     """The group's database made ready to receive: every column a site does not send that a
-    row must have (not null, no default) given an empty default. Run after each migrate of
-    the group's database; nothing changes when it is ready."""
+    row must have (not null, no default) given an empty default, and every check on such a
+    column dropped (the site keeps it); the trigger that makes the
+    sites' barrings group barrings (``BARRING_TRIGGER``), and their publication. Run after
+    each migrate of the group's database; nothing changes when it is ready."""
     done = []
     with connections[using].cursor() as cursor:
+        cursor.execute(BARRING_TRIGGER)
+        cursor.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", [BARRINGS])
+        if not cursor.fetchone():
+            cursor.execute(f"CREATE PUBLICATION {BARRINGS} FOR TABLE casino_groupbarring")
+            done.append(f"publication {BARRINGS}: made")
         for table in sent_tables():
             if table.columns is None:
                 continue
+            # A check on a column the group does not receive is the site's to keep: here it
+            # would refuse every row (a barring's reason is not empty, at its site).
+            cursor.execute(
+                "SELECT c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
+                "WHERE t.relname = %s AND t.relnamespace = current_schema()::regnamespace "
+                "AND c.contype = 'c' AND EXISTS (SELECT 1 FROM unnest(c.conkey) k JOIN "
+                "pg_attribute a ON a.attrelid = t.oid AND a.attnum = k "
+                "WHERE NOT a.attname = ANY(%s))",
+                [table.table, list(table.columns)],
+            )
+            for (constraint,) in cursor.fetchall():
+                cursor.execute(f'ALTER TABLE "{table.table}" DROP CONSTRAINT "{constraint}"')
+                done.append(f"{table.table}: check {constraint} left to the sites")
             cursor.execute(
                 "SELECT column_name, data_type FROM information_schema.columns WHERE "
                 "table_schema = current_schema() AND table_name = %s AND is_nullable = 'NO' "
@@ -229,7 +284,10 @@ def subscribe(site: str, conninfo: str, *, using: str = "default") -> str:
     """The group's subscription to ``site`` at ``conninfo`` (libpq's ``host=... port=...
     dbname=... user=...``): made, copying the site's rows, then following its changes; if
     it exists, its tables refreshed (after the site's publication changed)."""
-    name = subscription_name(site)
+    return _subscription(subscription_name(site), PUBLICATION, conninfo, using=using)
+
+
+def _subscription(name: str, publication: str, conninfo: str, *, using: str) -> str:
     with connections[using].cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_subscription WHERE subname = %s", [name])
         if cursor.fetchone():
@@ -238,10 +296,17 @@ def subscribe(site: str, conninfo: str, *, using: str = "default") -> str:
         cursor.execute("SELECT quote_literal(%s)", [conninfo])
         (literal,) = cursor.fetchone()
         cursor.execute(
-            f"CREATE SUBSCRIPTION {name} CONNECTION {literal} PUBLICATION {PUBLICATION} "
+            f"CREATE SUBSCRIPTION {name} CONNECTION {literal} PUBLICATION {publication} "
             "WITH (copy_data = true)"
         )
         return f"subscription {name}: made"
+
+
+def subscribe_barrings(site: int, conninfo: str, *, using: str = "default") -> str:
+    """Site ``site``'s subscription to the group's barrings (the group's database at
+    ``conninfo``), named for the site (its slot at the group is: one a site): made, or
+    refreshed if it exists."""
+    return _subscription(f"{BARRINGS}_{site}", BARRINGS, conninfo, using=using)
 
 
 def replication_status(*, using: str = "default") -> list[dict[str, object]]:

@@ -20,7 +20,12 @@ The answer is read from:
   status) of a membership linked to the player (the same ``Person``) at another venue of the
   area bars them here too, from its first day read on this venue's date. The refusal names
   the venue that recorded it and its kind; its dates and reason only where the area shares
-  details (``ExclusionArea.shares_details``). A venue outside the area reads nothing of it.
+  details (``ExclusionArea.shares_details``). A venue outside the area reads nothing of it;
+- **the barrings at the group's other sites** (a site of a group with its own database,
+  docs/OPERATIONS.md "A group of sites"): a barring recorded at another site of a member
+  with the same group key (their identity document, hashed with the group's secret), as the
+  group sent it (``GroupBarring``), bars them here too; the refusal names that venue and the
+  kind, never the details.
 
 What a barred player may still do (``player_barred`` otherwise):
 
@@ -44,13 +49,14 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from casino.kernel.errors import Conflict, InvalidInput, ServiceError
 from casino.kernel.timezones import venue_today, venue_zone
 from casino.players.areas import area_of, area_venue_ids
-from casino.players.models import Player, PlayerBarring
+from casino.players.models import GroupBarring, Player, PlayerBarring
 from casino.players.selectors import barrings_on
 from casino.venues.models import Venue
 
@@ -265,6 +271,38 @@ def barred_elsewhere(
     return {pk: by_person[person] for pk, person in linked.items() if person in by_person}
 
 
+def barred_at_other_sites(players: list[Player], venue: Venue, on: date) -> dict[int, Elsewhere]:
+    """Player id -> a barring of the same person recorded at another site of the group and
+    in force on ``on``, as the group sent it (``GroupBarring``, found by the member's group
+    key; docs/OPERATIONS.md "A group of sites"). A barring made at this site is read where
+    it was made (the venue's own, or its area's: ``barred_elsewhere``). One query, for the
+    members with a group key only. The venue and the kind are named, never the details:
+    the barring there is not a row of this database (``Elsewhere`` holds it as the group
+    sent it)."""
+    keyed: dict[str, list[int]] = {}
+    for player in players:
+        if player.group_key and player.venue_id == venue.pk:
+            keyed.setdefault(player.group_key, []).append(player.pk)
+    if not keyed:
+        return {}
+    rows = (
+        GroupBarring.objects.filter(group_key__in=list(keyed), starts_on__lte=on)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on), lifted_at__isnull=True)
+        .exclude(barring_id__in=PlayerBarring.objects.values("pk"))
+        .order_by("group_key", "-starts_on", "-barring_id")
+    )
+    found: dict[int, Elsewhere] = {}
+    for row in rows:
+        there = Elsewhere(
+            Player(venue=Venue(code=row.venue_code, name=row.venue_name), membership_number=""),
+            PlayerBarring(kind=row.kind, starts_on=row.starts_on, ends_on=row.ends_on),
+            shares_details=False,
+        )
+        for pk in keyed[row.group_key]:
+            found.setdefault(pk, there)
+    return found
+
+
 def _answer(
     player: Player,
     venue: Venue,
@@ -334,7 +372,10 @@ def players_eligibility(
         if player.venue_id == venue.pk and (at is not None or getattr(player, "barred_today", True))
     ]
     barrings = barrings_in_force(unsure, on) if unsure else {}
-    elsewhere = barred_elsewhere(players, venue, on, at)
+    elsewhere = {
+        **barred_at_other_sites(players, venue, on),
+        **barred_elsewhere(players, venue, on, at),
+    }
     return {
         player.pk: _answer(
             player, venue, activity, barrings.get(player.pk), elsewhere.get(player.pk)

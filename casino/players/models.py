@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.fields import money_field
 from casino.players.membership import STORED_FORM, MembershipNumberField
-from casino.players.names import document_key, name_key
+from casino.players.names import document_key, group_key, name_key
 from casino.venues.models import Venue
 
 
@@ -117,6 +117,17 @@ class Player(models.Model):
         verbose_name=_("ID document as searched"),
     )
 
+    #: The document's key hashed with the group's secret (``names.group_key``): one person's
+    #: key at every site of a group, sent to the group in place of the document.
+    group_key = models.CharField(
+        max_length=64,
+        blank=True,
+        db_default="",
+        db_index=True,
+        editable=False,
+        verbose_name=_("group key"),
+    )
+
     class Meta:
         db_table = "casino_player"
         verbose_name = _("player")
@@ -159,9 +170,10 @@ class Player(models.Model):
         self.document_key = document_key(
             text("id_document_type"), text("id_document_number"), text("id_document_country")
         )
+        self.group_key = group_key(self.document_key, settings.GROUP_PSEUDONYM_KEY)
         fields = kwargs.get("update_fields")
         if fields is not None and self.KEYED & set(fields):
-            kwargs["update_fields"] = {*fields, "name_key", "document_key"}
+            kwargs["update_fields"] = {*fields, "name_key", "document_key", "group_key"}
         super().save(*args, **kwargs)
 
 
@@ -205,6 +217,32 @@ class PlayerBarring(models.Model):
 
     def __str__(self) -> str:
         return f"barring of player {self.player_id} from {self.starts_on}"
+
+
+class GroupBarring(models.Model):
+    """A barring or self-exclusion recorded at a site of the group, as the group sends it to
+    every site (docs/OPERATIONS.md "A group of sites"): the member's group key, not the
+    member, and the venue's code and name. Written in the group's database only, from the
+    barrings the sites send it (``casino.ops.sites.group_prepare`` installs the trigger); a
+    site reads it (``casino.players.eligibility``), never writes it."""
+
+    #: The barring's key at its site (each site's keys are its own: one the group over).
+    barring_id = models.BigIntegerField(unique=True)
+    group_key = models.CharField(max_length=64, db_index=True)
+    kind = models.CharField(max_length=16, choices=PlayerBarring.Kind.choices)
+    venue_code = models.CharField(max_length=32)
+    venue_name = models.CharField(max_length=120)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "casino_groupbarring"
+        verbose_name = _("barring at another site")
+        verbose_name_plural = _("barrings at other sites")
+
+    def __str__(self) -> str:
+        return f"group barring {self.barring_id} at {self.venue_code}"
 
 
 class CompPolicy(models.Model):

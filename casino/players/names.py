@@ -10,11 +10,16 @@ anything but letters and digits as a space, then the words sorted, so ``Nguyễn
 and Han characters are kept as they are (recomposed after the decomposition).
 
 A document's key: its type as a name's key, its number in capitals without spaces, ``-``,
-``.`` or ``/``, its issuing country in capitals; none without a number.
+``.`` or ``/``, its issuing country in capitals; none without a number. A member's group key
+(``Player.group_key``): the document's key hashed with the group's secret, the one thing a
+site sends the group that tells one person's memberships at two sites apart
+(docs/OPERATIONS.md "A group of sites").
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import unicodedata
 
 #: Letters the decomposition keeps whole but a search types without their stroke.
@@ -38,6 +43,21 @@ def name_key(name: str | None) -> str:
     'dang hong thi'
     """
     return " ".join(sorted(_words(name)))[:120]
+
+
+def group_key(document: str, secret: str) -> str:
+    """A member's key across the sites of a group: a keyed hash (HMAC-SHA256) of their
+    document's key (:func:`document_key`) with the group's secret, so that one document gives
+    one key at every site and the key gives back no document; empty without either.
+
+    >>> group_key("passport|B12345678|VN", "s3cret") == group_key("passport|B12345678|VN", "s3cret")
+    True
+    >>> group_key("", "s3cret"), group_key("passport|B12345678|VN", "")
+    ('', '')
+    """
+    if not document or not secret:
+        return ""
+    return hmac.new(secret.encode(), document.encode(), hashlib.sha256).hexdigest()
 
 
 def document_key(kind: str | None, number: str | None, country: str | None) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -24,6 +25,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.players.areas import areas_in_force
 from casino.players.membership import NotAMembershipNumber, membership_number
 from casino.players.models import ExclusionArea, Person, Player, PlayerBarring
+from casino.players.names import group_key
 from casino.staff.policy import approval_refusal
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Venue
@@ -303,6 +305,21 @@ def player_bar(
 
 
 @transaction.atomic
+def group_keys_written() -> int:
+    """Every member's group key as the group's secret now gives it (``Player.save`` writes
+    it; this is for the members saved before the secret was set, or after it changed): the
+    members whose key changed. A key is derived from the member's document, not a record of
+    its own: no audit event."""
+    changed = 0
+    secret = settings.GROUP_PSEUDONYM_KEY
+    for pk, document, key in Player.objects.values_list("pk", "document_key", "group_key"):
+        wanted = group_key(document, secret)
+        if wanted != key:
+            Player.objects.filter(pk=pk).update(group_key=wanted)
+            changed += 1
+    return changed
+
+
 def player_unbar(*, barring: PlayerBarring, user: Any, reason: str) -> PlayerBarring:
     """Lift a barring (kept, with who lifted it and why): a manager's job."""
     barring = PlayerBarring.objects.select_for_update().select_related("player").get(pk=barring.pk)

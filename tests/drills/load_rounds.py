@@ -2,8 +2,10 @@
 the services, one after another, through whatever the database does meanwhile.
 
 ``seed`` makes a floor (a venue, ``--venue``, a Niu Niu table, its dealer and supervisor,
-with ``--member`` a member too) and opens a session at the table; it prints ``{"session":
-id, "dealer": id}``. ``run`` deals and settles
+with ``--member`` a member ``M-1`` too, with ``--passport`` their passport) and opens a
+session at the table; it prints ``{"session": id, "dealer": id}``. ``self-exclude`` records
+member ``M-1``'s self-exclusion; ``member-round`` deals one round with them in box 1 and
+prints whether it was dealt or refused, and why (the group drill's). ``run`` deals and settles
 rounds in that session until ``--seconds`` have passed or ``--stop-file`` exists, and writes
 one JSON line per round to ``--out``: when (``at``, the epoch's seconds), ``ok`` or the
 database error's class (``error``), the round's ``create_key`` and id, and how long its
@@ -29,6 +31,7 @@ import os
 import random
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -42,30 +45,84 @@ django.setup()
 
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
+from django.utils import translation  # noqa: E402
 
 from casino.floor.models import TableSession  # noqa: E402
 from casino.floor.services.rounds import round_create_written  # noqa: E402
 from casino.floor.services.settlement import round_settle_written  # noqa: E402
-from casino.players.services import player_create  # noqa: E402
+from casino.games import BoxInput  # noqa: E402
+from casino.kernel.errors import ServiceError  # noqa: E402
+from casino.kernel.timezones import venue_today  # noqa: E402
+from casino.players.models import Player, PlayerBarring  # noqa: E402
+from casino.players.services import (  # noqa: E402
+    player_bar,
+    player_create,
+    player_identity_update,
+)
 from casino.staff.roles import MANAGER  # noqa: E402
 from niuniu.demo import table_stream  # noqa: E402
 from tests.factories import macau_session, staff  # noqa: E402
 
+#: The member's stake in ``member-round``.
+STAKE = Decimal(100)
 #: Player boxes a round has: the largest Niu Niu round, as bench/settle.py times it.
 BOXES = 5
 #: ``synchronous_commit`` of the rounds in turn, with ``--alternate-commit``.
 COMMITS = ("local", "on")
 
 
-def seed(venue: str = "drill", member: str = "") -> dict[str, int]:
+def seed(venue: str = "drill", member: str = "", passport: str = "") -> dict[str, int]:
     """A floor (venue ``venue``) with one Niu Niu table open: its session and dealer; with
-    ``member``, a member of that name registered by the venue's manager too."""
+    ``member``, a member of that name (``M-1``, with a Vietnamese ``passport`` if given)
+    registered by the venue's manager too."""
     session, dealer = macau_session(venue, f"Drill {venue}")
     if member:
         table_venue = session.table.venue
         manager = staff(f"{venue}-manager", MANAGER, table_venue)
-        player_create(venue=table_venue, user=manager, membership_number="M-1", name=member)
+        player = player_create(
+            venue=table_venue, user=manager, membership_number="M-1", name=member
+        )
+        if passport:
+            player_identity_update(
+                player=player,
+                user=manager,
+                id_document_type="Passport",
+                id_document_number=passport,
+                id_document_country="VN",
+            )
     return {"session": session.pk, "dealer": dealer.pk}
+
+
+def self_exclude(venue: str) -> dict[str, int]:
+    """Member ``M-1`` of ``venue`` self-excluded from today, by the venue's manager."""
+    player = Player.objects.select_related("venue").get(venue__code=venue, membership_number="M-1")
+    barring = player_bar(
+        player=player,
+        user=User.objects.get(username=f"{venue}-manager"),
+        reason="asked at the cage",
+        starts_on=venue_today(player.venue),
+        kind=PlayerBarring.Kind.SELF_EXCLUSION,
+    )
+    return {"barring": barring.pk}
+
+
+def member_round(session_id: int, dealer_id: int) -> dict[str, Any]:
+    """One round dealt at the session with member ``M-1`` of its venue in box 1: dealt, or
+    the refusal (``reason``, ``message`` in English)."""
+    session = TableSession.objects.select_related("table").get(pk=session_id)
+    member = Player.objects.get(venue_id=session.table.venue_id, membership_number="M-1")
+    try:
+        with translation.override("en"):
+            dealt = round_create_written(
+                session=session,
+                user=User.objects.get(pk=dealer_id),
+                dealer_cards="JS QH JD AC 7H",
+                boxes=[BoxInput(1, "KS QS 5H 4H TC", {"single": STAKE}, player_id=member.pk)],
+                create_key=f"member-{os.getpid()}",
+            )
+    except ServiceError as error:
+        return {"ok": False, "reason": error.reason, "message": str(error.message)}
+    return {"ok": True, "round": dealt.round.pk}
 
 
 def play_round(
@@ -125,6 +182,12 @@ def main() -> None:
     seeder = commands.add_parser("seed", help="make the floor and open the table")
     seeder.add_argument("--venue", default="drill", help="the venue's code")
     seeder.add_argument("--member", default="", help="a member's name, registered too")
+    seeder.add_argument("--passport", default="", help="the member's passport number")
+    excluder = commands.add_parser("self-exclude", help="member M-1 self-excluded from today")
+    excluder.add_argument("--venue", required=True, help="the venue's code")
+    member = commands.add_parser("member-round", help="a round with member M-1 in box 1")
+    member.add_argument("--session", type=int, required=True)
+    member.add_argument("--dealer", type=int, required=True)
     runner = commands.add_parser("run", help="deal and settle rounds")
     runner.add_argument("--session", type=int, required=True)
     runner.add_argument("--dealer", type=int, required=True)
@@ -141,7 +204,11 @@ def main() -> None:
     runner.add_argument("--seed", type=int, default=1, help="the cards' random seed")
     options = parser.parse_args()
     if options.command == "seed":
-        print(json.dumps(seed(options.venue, options.member)), flush=True)
+        print(json.dumps(seed(options.venue, options.member, options.passport)), flush=True)
+    elif options.command == "self-exclude":
+        print(json.dumps(self_exclude(options.venue)), flush=True)
+    elif options.command == "member-round":
+        print(json.dumps(member_round(options.session, options.dealer)), flush=True)
     else:
         run(options)
 

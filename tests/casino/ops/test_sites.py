@@ -37,11 +37,13 @@ def test_every_table_sent_exists_with_its_key_and_no_personal_column():
     assert PERSONAL.keys() <= sites.SENT.keys()
 
 
-def test_a_member_goes_as_venue_and_number_only():
+def test_a_member_goes_as_venue_number_and_group_key_only():
     player = next(t for t in sites.sent_tables() if t.table == "casino_player")
-    assert player.columns == ("id", "venue_id", "membership_number", "status", "created_at")
+    columns = ("id", "venue_id", "membership_number", "status", "created_at", "group_key")
+    assert player.columns == columns
     assert player.published(lambda name: f'"{name}"') == (
-        '"casino_player" ("id", "venue_id", "membership_number", "status", "created_at")'
+        '"casino_player" ("id", "venue_id", "membership_number", "status", "created_at", '
+        '"group_key")'
     )
 
 
