@@ -51,6 +51,10 @@ class OperatingGroup(models.Model):
         default=Grouping.COMMA.value,
     )
     timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    #: What its files speak unless the reader picks another (``casino.export_views``).
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
     venues = models.ManyToManyField(
         Venue, through="GroupVenue", related_name="+", verbose_name=_("venues")
     )

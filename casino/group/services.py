@@ -26,7 +26,9 @@ from casino.venues.models import Venue
 
 
 def _superuser_only(user: Any) -> None:
-    if not getattr(user, "is_superuser", False):
+    """A superuser sets the group up; ``None`` is a command run on the server by its
+    operator (``manage.py demo``), audited as the system's."""
+    if user is not None and not getattr(user, "is_superuser", False):
         raise Forbidden(gettext("only a superuser sets up the operating group and its roles"))
 
 

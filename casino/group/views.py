@@ -229,7 +229,7 @@ def dashboard_csv(request: HttpRequest) -> HttpResponse:
         _groups, group = _group_asked(request)
     except Refused as refused:
         return _refused(request, str(refused))
-    language = export_views.file_language(request, export_views.reader_language(request))
+    language = export_views.file_language(request, group.language)
     asked = _period_asked(request, group)
     figures = _figures(request, group, asked)
     period = figures.period

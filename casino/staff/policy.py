@@ -125,7 +125,8 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.READ_INTEGRITY: frozenset({MANAGER, AUDITOR}),
     # The admin shows the audit trail to whoever may view it there; the API asks the same.
     Capability.READ_AUDIT: _holders("audit", "view_auditevent"),
-    Capability.READ_GROUP: GROUP_READ,
+    # The group's roles read every venue of the group; a venue's readers, its lines only.
+    Capability.READ_GROUP: GROUP_READ | {SUPERVISOR, MANAGER, AUDITOR},
     Capability.GROUP_RATES: GROUP_RATES,
 }
 
@@ -162,7 +163,8 @@ DOES: dict[Capability, str] = {
     Capability.READ_INTEGRITY: "read the game integrity tests",
     Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
     Capability.READ_GROUP: (
-        "read every venue's figures of the group in its reporting currency, and their rates"
+        "read the group's figures in its reporting currency and their rates (a venue's "
+        "supervisors, managers and auditors: that venue's lines only)"
     ),
     Capability.GROUP_RATES: "propose and approve the group's exchange rates",
 }
@@ -210,8 +212,8 @@ def holds_anywhere(user: Any, capability: Capability) -> bool:
         return True
     if capability == Capability.SIGNED_IN:
         return bool(getattr(user, "is_authenticated", False))
-    if capability in GROUP_CAPABILITIES:
-        return bool(groups_allowing(user, capability))
+    if capability in GROUP_CAPABILITIES and groups_allowing(user, capability):
+        return True
     return roles.has_role(user, capability.roles)
 
 
