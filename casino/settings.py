@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "casino.count",
     "casino.integrity",
     "casino.ops",
+    "casino.group",
     "niuniu",
     "maubinh",
     "baccarat",

@@ -27,6 +27,7 @@ urlpatterns = [
     path("favicon.ico", public(favicon), name="favicon"),
     path("console/", include("casino.console_urls")),
     path("reports/", include("casino.reports.urls")),
+    path("group/", include("casino.group.urls")),
     path("i18n/setlang/", public(set_language), name="set_language"),
     path(
         "accounts/login/",

@@ -49,6 +49,12 @@ class AuditAction(models.TextChoices):
     DROP_RECORD = "drop.record"
     DROP_REVERSE = "drop.reverse"
 
+    GROUP_CREATE = "group.create"
+    GROUP_RATE_APPROVE = "group.rate_approve"
+    GROUP_RATE_PROPOSE = "group.rate_propose"
+    GROUP_ROLE_GRANT = "group.role_grant"
+    GROUP_VENUE_ADD = "group.venue_add"
+
     INTEGRITY_REQUEST = "integrity.request"
     INTEGRITY_RUN = "integrity.run"
 

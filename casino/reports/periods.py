@@ -24,6 +24,10 @@ The previous period of each kind:
 - year to date: the same span last year (29 February clamped to the 28th);
 - a range of gaming dates: the range of equal length just before it.
 
+An operating group converts each venue's figures gaming day by gaming day, at that day's
+rate (``casino.group``): ``daily_lines`` gives the same sums per gaming date (the tallies'
+lines and the count's, by the same functions), never summed a second way.
+
 The roll-up (summing, rating, a line beside the previous one) is
 ``casino.reports.period_sums``'; the monthly trend, ``casino.reports.trends``.
 
@@ -46,7 +50,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, Value, When
 from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -338,6 +342,56 @@ def accounting_figures(
     return lines, total
 
 
+def daily_lines(
+    *, venue: Venue, start: date, end: date, dimension: str = "venue"
+) -> list[dict[str, Any]]:
+    """The venue's lines per gaming date from ``start`` to ``end`` and per ``dimension``
+    (venue, pit or game): each a line of ``period_figures`` (its handle and house win,
+    summed and rated the same way) and of ``accounting_figures`` (the accounting-only
+    tables' drop and win by count) for one gaming date, keyed ``gaming_date``, ``key``
+    and ``label``; a key with only one of the two has the other's figures at zero."""
+    dim = DIMENSIONS[dimension]
+    count_key = COUNT_KEYS.get(dimension, lambda day: ())
+    with replica_reads():
+        rows = grouped(tallies_in(venue, [(start, end)]), F("shift__gaming_date"), dim.columns)
+        rater = Rater(rows)
+        sums: dict[tuple[date, tuple], dict[str, Any]] = {}
+        for row in rows:
+            key = tuple(row[column] for column in dim.columns)
+            rater.add(sums.setdefault((row["bucket"], key), empty_sums()), row)
+        days = by_count.table_days(venue=venue, ranges=[(start, end)], games=accounting_games())
+        per_date: dict[date, list[by_count.TableDay]] = {}
+        for day in days:
+            per_date.setdefault(day.gaming_date, []).append(day)
+        counted = {
+            (gaming_date, key): line
+            for gaming_date, found in per_date.items()
+            for key, line in by_count.lines_by(found, count_key).items()
+        }
+        keys = sorted({key for _date, key in sums.keys() | counted.keys()}, key=_sortable)
+        described = dim.describe(venue, keys)
+    empty_count = by_count.summed([])
+    lines = []
+    for gaming_date, key in sorted(
+        sums.keys() | counted.keys(), key=lambda k: (k[0], _sortable(k[1]))
+    ):
+        bets = line_of(sums.get((gaming_date, key)) or empty_sums())
+        count = counted.get((gaming_date, key), empty_count)
+        shown, label = described[key]
+        lines.append(
+            {
+                "gaming_date": gaming_date,
+                "key": shown,
+                "label": label,
+                "handle": bets["handle"],
+                "house_win": bets["house_win"],
+                "drop": count["drop"],
+                "win_by_count": count["win_by_count"],
+            }
+        )
+    return lines
+
+
 def _sortable(key: tuple) -> tuple:
     return tuple((value is None, "" if value is None else str(value)) for value in key)
 
@@ -348,6 +402,7 @@ __all__ = [
     "Period",
     "PeriodFigures",
     "accounting_figures",
+    "daily_lines",
     "period_figures",
     "period_of",
 ]

@@ -17,7 +17,12 @@ API and the commands refuse alike, with the same reason (``UNLESS`` names each):
   table (or a supervisor covering it), the supervisor's line by a supervisor who is not
   that dealer, the cage's by a cashier; nobody signs two of its lines;
 - ``approves_own`` (with the role, ``approval_refusal``): four eyes, whoever proposed or
-  edited a thing does not approve it.
+  edited a thing does not approve it; ``group_rate_refusal``, the same for an operating
+  group's exchange rates.
+
+The operating group's capabilities (``GROUP_CAPABILITIES``) are held by the group's roles at
+a group (``allows_group``), never at a venue; a venue's reader reads only their venues'
+lines of the group's figures (``casino.group.selectors.readable_venues``).
 
 ``docs/OPERATIONS.md``'s "Who may do what" table is ``who_may_do_what()``, rendered by
 ``manage.py policy_table`` (a test fails when the two differ).
@@ -43,6 +48,9 @@ from casino.staff.roles import (
     CASHIER,
     COUNT_FIGURES,
     COUNT_TEAM,
+    GROUP_RATES,
+    GROUP_READ,
+    GROUP_ROLES,
     MANAGE,
     MANAGER,
     PLAY,
@@ -79,6 +87,10 @@ class Capability(StrEnum):
     READ_REPORTS = "read-reports"
     READ_INTEGRITY = "read-integrity"
     READ_AUDIT = "read-audit"
+    #: The operating group's consolidated figures (a venue's readers: their venues' lines).
+    READ_GROUP = "read-group"
+    #: Propose and approve the operating group's exchange rates.
+    GROUP_RATES = "group-rates"
 
     @property
     def roles(self) -> frozenset[str]:
@@ -113,7 +125,13 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.READ_INTEGRITY: frozenset({MANAGER, AUDITOR}),
     # The admin shows the audit trail to whoever may view it there; the API asks the same.
     Capability.READ_AUDIT: _holders("audit", "view_auditevent"),
+    # The group's roles read every venue of the group; a venue's readers, its lines only.
+    Capability.READ_GROUP: GROUP_READ | {SUPERVISOR, MANAGER, AUDITOR},
+    Capability.GROUP_RATES: GROUP_RATES,
 }
+
+#: The capabilities held at an operating group by its roles, not at a venue.
+GROUP_CAPABILITIES = frozenset({Capability.READ_GROUP, Capability.GROUP_RATES})
 
 #: What each capability lets one do (the docs' table says it).
 DOES: dict[Capability, str] = {
@@ -144,6 +162,11 @@ DOES: dict[Capability, str] = {
     Capability.READ_REPORTS: "read shift and period reports, players, comps, investigations",
     Capability.READ_INTEGRITY: "read the game integrity tests",
     Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
+    Capability.READ_GROUP: (
+        "read the group's figures in its reporting currency and their rates (a venue's "
+        "supervisors, managers and auditors: that venue's lines only)"
+    ),
+    Capability.GROUP_RATES: "propose and approve the group's exchange rates",
 }
 
 #: Who of those roles is still refused (segregation of duties), and the function saying so.
@@ -157,6 +180,7 @@ UNLESS: dict[Capability, str] = {
         "(`slip_line_refusal`)"
     ),
     Capability.APPROVE: "never what one proposed or edited oneself (`approves_own`)",
+    Capability.GROUP_RATES: "never approves a rate one proposed (`group_rate_refusal`)",
     Capability.VOID_SLIP: "an issued fill only by a cashier, an issued credit only by a supervisor",
     Capability.CAGE: (
         "a credit is received by none of its signers at the table (`slip_line_refusal`)"
@@ -176,6 +200,8 @@ def allows(user: Any, capability: Capability, venue_id: int) -> bool:
         return True
     if capability == Capability.SIGNED_IN:
         return bool(getattr(user, "is_authenticated", False))
+    if capability in GROUP_CAPABILITIES:
+        return False  # held at a group (``allows_group``), never at a venue
     return roles.can(user, capability.roles, venue_id)
 
 
@@ -186,7 +212,21 @@ def holds_anywhere(user: Any, capability: Capability) -> bool:
         return True
     if capability == Capability.SIGNED_IN:
         return bool(getattr(user, "is_authenticated", False))
+    if capability in GROUP_CAPABILITIES and groups_allowing(user, capability):
+        return True
     return roles.has_role(user, capability.roles)
+
+
+def allows_group(user: Any, capability: Capability, group_id: int) -> bool:
+    """Whether the user holds a group role with ``capability`` at the operating group."""
+    return group_id in groups_allowing(user, capability)
+
+
+def groups_allowing(user: Any, capability: Capability) -> frozenset[int]:
+    """The operating groups at which the user has ``capability`` (a group capability)."""
+    if capability not in GROUP_CAPABILITIES:
+        return frozenset()
+    return roles.groups_where(user, capability.roles)
 
 
 def venues_allowing(user: Any, capability: Capability) -> frozenset[int]:
@@ -401,12 +441,36 @@ def may_approve(*, user: Any, venue_id: int, made_by: Iterable[int | None]) -> b
     return approval_refusal(user=user, venue_id=venue_id, made_by=made_by) is None
 
 
+def group_rate_refusal(
+    *, user: Any, group_id: int, made_by: Iterable[int | None] = ()
+) -> Forbidden | None:
+    """Why ``user`` may not propose (``made_by`` empty) or approve (``made_by``: who
+    proposed it) an exchange rate of the operating group, or None: a group manager, and
+    for an approval not the one who proposed it. A group auditor changes nothing."""
+    if not allows_group(user, Capability.GROUP_RATES, group_id):
+        return Forbidden(
+            _(
+                "only a group manager proposes and approves the group's exchange rates; "
+                "ask one of them"
+            ),
+            reason="not_group_manager",
+        )
+    if approves_own(user=user, made_by=made_by):
+        return Forbidden(
+            _("you proposed this rate yourself; a second group manager approves it"),
+            reason="four_eyes",
+        )
+    return None
+
+
 # The second factor
 
 #: The roles that log in with a code after the password: those who approve money rules and
 #: handle money or its records (managers approve, the cage and the count hold chips and
 #: cash, auditors read everything). Dealers and supervisors keep password + PIN at the table.
 SECOND_FACTOR_ROLES = MANAGE | Capability.APPROVE.roles | CASHIER | COUNT_TEAM | {AUDITOR}
+#: The group's roles read every venue's figures and approve its rates: a code too.
+SECOND_FACTOR_GROUP_ROLES = GROUP_READ
 
 
 def needs_second_factor(user: Any) -> bool:
@@ -416,7 +480,11 @@ def needs_second_factor(user: Any) -> bool:
     middleware) and the API's token login (``casino/api/auth.py``)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_superuser) or roles.has_role(user, SECOND_FACTOR_ROLES)
+    return (
+        bool(user.is_superuser)
+        or roles.has_role(user, SECOND_FACTOR_ROLES)
+        or bool(roles.groups_where(user, SECOND_FACTOR_GROUP_ROLES))
+    )
 
 
 def may_reset_second_factor(user: Any) -> bool:
@@ -441,7 +509,7 @@ def who_may_do_what() -> str:
         elif capability == Capability.SIGNED_IN:
             who = "any account"
         else:
-            who = ", ".join(role for role in ROLES if role in capability.roles)
+            who = ", ".join(role for role in (*ROLES, *GROUP_ROLES) if role in capability.roles)
         unless = UNLESS.get(capability, "")
         lines.append(f"| `{capability}` | {who} | {DOES[capability]} | {unless} |")
     return "\n".join(lines) + "\n"

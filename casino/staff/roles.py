@@ -16,6 +16,13 @@ What each role may do on the floor, cumulatively:
 What each act needs, and who of those roles is still refused it (segregation of duties), is
 said in ``casino.staff.policy``, on top of these roles.
 
+The group's roles are held at an operating group (``casino.group``), above its venues: a
+group manager reads every venue's figures of the group and proposes and approves its
+exchange rates; a group auditor reads them and changes nothing. They are not venue roles:
+they give nothing at a venue's floor, and a venue's role gives nothing of the group but that
+venue's own lines (``casino.staff.policy``). The group app answers which it holds
+(``held_group_roles``, a hook: the staff sit below every app that knows a group).
+
 Each role's Django group carries the admin's model permissions: a member is in the group of
 every role they hold somewhere (``sync_groups``), and the admin keeps each permission to the
 venues where a role having it is held (``venues_permitted``).
@@ -32,6 +39,7 @@ from django.db import connection
 from django.db.models import Q
 
 from casino.kernel import registry
+from casino.kernel.hooks import Hook
 
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
 CAGE, COUNT = "cage", "count"
@@ -48,6 +56,18 @@ COUNT_TEAM = frozenset({COUNT})
 #: watch the tables' results.
 COUNT_FIGURES = frozenset({SUPERVISOR, MANAGER, AUDITOR, COUNT})
 READ = frozenset(ROLES)
+
+#: The operating group's roles (held per group, never at a venue).
+GROUP_MANAGER, GROUP_AUDITOR = "group manager", "group auditor"
+GROUP_ROLES = (GROUP_MANAGER, GROUP_AUDITOR)
+#: Who reads the group's consolidated figures, and who proposes and approves its rates.
+GROUP_READ = frozenset(GROUP_ROLES)
+GROUP_RATES = frozenset({GROUP_MANAGER})
+
+#: The user's group roles by group id, answered by ``casino.group``.
+held_group_roles: Hook[[Any], dict[int, frozenset[str]]] = Hook(
+    "held_group_roles", answered_by="casino.group"
+)
 
 _RULESET_ADMIN = [
     ("venues", "view_venue"),
@@ -269,6 +289,20 @@ def venues_permitted(user: Any, app_label: str, codename: str) -> frozenset[int]
     return venues_where(user, roles)
 
 
+def group_roles(user: Any) -> dict[int, frozenset[str]]:
+    """The user's roles by operating group (read once per request, kept on the user)."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    if getattr(user, "_casino_group_roles", None) is None:
+        user._casino_group_roles = held_group_roles(user)
+    return user._casino_group_roles
+
+
+def groups_where(user: Any, capability: frozenset[str]) -> frozenset[int]:
+    """The operating groups at which the user holds a group role with ``capability``."""
+    return frozenset(group for group, held in group_roles(user).items() if held & capability)
+
+
 def grant(member: Any, venue: Any, role: str) -> None:
     """Give ``member`` ``role`` at ``venue`` (and a place on its staff), and keep their
     groups, which carry the admin's model permissions, in step. The staff service checks
@@ -302,3 +336,4 @@ def forget(user: Any) -> None:
     user.__dict__.pop("_casino_roles", None)
     user.__dict__.pop("_casino_venue_roles", None)
     user.__dict__.pop("_casino_venue_ids", None)
+    user.__dict__.pop("_casino_group_roles", None)

@@ -75,6 +75,7 @@ from casino.staff.roles import (
     COUNT_FIGURES,
     COUNT_TEAM,
     DEALER,
+    GROUP_MANAGER,
     MANAGE,
     MANAGER,
     PLAY,
@@ -257,6 +258,18 @@ def reports(ok: Outcome | None = 200, capability: frozenset[str] = REPORT_READ) 
     return rule
 
 
+def group_page(ok: Outcome = 200) -> Rule:
+    """casino/group/views.py: login, then a reader of a venue of the group (403 to anyone
+    else, a superuser with no group role too)."""
+
+    def rule(role: str, venue: str) -> Outcome:
+        if role == ANONYMOUS:
+            return LOGIN
+        return ok if role in REPORT_READ or role == BOTH else 403
+
+    return rule
+
+
 def api(ok: Outcome | None = 200, capability: frozenset[str] = READ, listing=False) -> Rule:
     """casino/api/permissions.py: the role before any lookup, then the venue."""
 
@@ -354,6 +367,10 @@ class World:
     both: Any
     group: Group
     beat: dict[str, int]
+    #: The two venues as one operating group, a group manager's proposed rate, the group's
+    #: records (``casino.group``).
+    operating: Any = None
+    rate: Any = None
     #: A logged-in session per caller, made once: a cell's client only sets the cookie.
     session_keys: dict[str, str] = field(default_factory=dict)
     traces: dict[str, list[str]] = field(default_factory=dict)
@@ -603,6 +620,29 @@ def previewed(side: Side) -> None:
         setattr(side, attribute, {**data, "digest": digest})
 
 
+def build_group(world: World) -> None:
+    """The own and the other venue in one operating group, its group manager (no venue role)
+    and a rate they proposed (a second group manager would approve it)."""
+    from casino.group.services import group_create, group_role_grant, group_venue_add, rate_propose
+
+    group = group_create(
+        user=world.superuser, code="antipodes", name="Antipodes group", reporting_currency="USD"
+    )
+    for side, country in ((world.own, "AU"), (world.other, "NZ")):
+        group_venue_add(user=world.superuser, group=group, venue=side.venue, country=country)
+    proposer = UserFactory(username="group-proposer")
+    group_role_grant(user=world.superuser, group=group, member=proposer, role=GROUP_MANAGER)
+    world.operating = group
+    world.rate = rate_propose(
+        group=group,
+        user=proposer,
+        day=world.own.shift.gaming_date,
+        from_currency=world.own.venue.currency,
+        rate="0.00004",
+        source="a bank's fixing",
+    )
+
+
 def build_world() -> World:
     real_pdf, outputs.render_pdf = outputs.render_pdf, lambda figures, svgs: b"%PDF-1.7 stub"
     try:
@@ -630,6 +670,7 @@ def build_world() -> World:
         },
     )
     grant(world.both, other.venue, DEALER)
+    build_group(world)
     for role in (*CALLERS, BOTH):
         if role != ANONYMOUS:
             client = Client()
@@ -995,6 +1036,38 @@ REPORT_ROUTES = {
         ),
         signed_in(405, anonymous=LOGIN),
         post=reports(None, capability=MANAGE),
+    ),
+    # The group's figures (casino/group/views.py): a venue's readers read their venue's lines;
+    # anyone else is told who reads them (403); only a group manager writes a rate.
+    "group:dashboard": Route(
+        lambda world, side: f"{reverse('group:dashboard')}?group={world.operating.code}",
+        group_page(),
+        venue_bound=False,
+    ),
+    "group:dashboard_csv": Route(
+        lambda world, side: f"{reverse('group:dashboard_csv')}?group={world.operating.code}",
+        group_page(),
+        venue_bound=False,
+    ),
+    "group:rate_propose": Route(
+        lambda world, side: reverse("group:rate_propose"),
+        signed_in(405, anonymous=LOGIN),
+        venue_bound=False,
+        post=signed_in(403, anonymous=LOGIN),
+        body=lambda world, side: {
+            "group": world.operating.code,
+            "day": "2026-12-03",
+            "from_currency": side.venue.currency,
+            "rate": "0.00004",
+            "source": "a bank's fixing",
+        },
+    ),
+    "group:rate_approve": Route(
+        lambda world, side: reverse("group:rate_approve", args=[world.rate.pk]),
+        signed_in(405, anonymous=LOGIN),
+        venue_bound=False,
+        post=signed_in(403, anonymous=LOGIN),
+        body=lambda world, side: {"group": world.operating.code},
     ),
     "reports:periods": Route(
         lambda world, side: f"{reverse('reports:periods')}?venue={side.venue.code}",
@@ -1655,6 +1728,23 @@ ADMIN_MODELS = {
     # Written by the console's services only (a new shoe, a collection from the box).
     "baccarat.shoe": _read_only(lambda world, side: side.bac_shoe.pk),
     "baccarat.commissioncollection": _read_only(lambda world, side: side.bac_collection.pk),
+    # Set up by a superuser through casino.group.services; rates written on the group's page.
+    **{
+        f"group.{model}": AdminModel(
+            get_id,
+            scoped=False,
+            venue_bound=False,
+            add=False,
+            change=False,
+            delete=False,
+        )
+        for model, get_id in (
+            ("operatinggroup", lambda world, side: world.operating.pk),
+            ("groupvenue", lambda world, side: world.operating.memberships.first().pk),
+            ("grouprole", lambda world, side: world.operating.roles.first().pk),
+            ("exchangerate", lambda world, side: world.rate.pk),
+        )
+    },
 }
 
 

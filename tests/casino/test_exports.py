@@ -233,8 +233,30 @@ def _reports(name: str, **query: str) -> Url:
     return urls
 
 
+def _group(world: World) -> list[str]:
+    """The venue as the one venue of an operating group speaking its language, and the
+    group's figures of the day (its manager reads the venue's lines)."""
+    from casino.group.models import OperatingGroup
+    from casino.group.services import group_create, group_venue_add
+
+    group = OperatingGroup.objects.filter(code="export-group").first()
+    if group is None:
+        group = group_create(
+            user=None, code="export-group", name="Export group", reporting_currency="USD"
+        )
+        group_venue_add(user=None, group=group, venue=world.venue, country="VN")
+    language = Venue.objects.get(pk=world.venue.pk).language
+    OperatingGroup.objects.filter(pk=group.pk).update(language=language)
+    asked = {"group": group.code, "kind": "day", "date": world.day}
+    return [
+        f"{reverse('group:dashboard_csv')}?{urlencode({**asked, 'dimension': dimension})}"
+        for dimension in ("venue", "country", "game", "pit")
+    ]
+
+
 #: Every export route: the URLs that ask it for each of its files.
 EXPORTS: dict[str, Url] = {
+    "group:dashboard_csv": _group,
     "console:slip-report-csv": lambda world: [
         reverse("console:slip-report-csv", args=[world.venue.pk]) + f"?day={world.day}"
     ],

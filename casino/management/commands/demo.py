@@ -27,6 +27,15 @@ from casino.floor.services.rotation import dealer_relieve
 from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import shift_current
 from casino.floor.services.settlement import round_settle_written
+from casino.group.models import GroupVenue, OperatingGroup
+from casino.group.selectors import rate_in_force
+from casino.group.services import (
+    group_create,
+    group_role_grant,
+    group_venue_add,
+    rate_approve,
+    rate_propose,
+)
 from casino.integrity.models import FluctuationInvestigation
 from casino.kernel.timezones import venue_time, venue_zone
 from casino.players.models import Player
@@ -39,7 +48,17 @@ from casino.reports.comps import (
 )
 from casino.reports.services import report_build, report_request
 from casino.simulation import chips_for
-from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, SUPERVISOR, grant
+from casino.staff.roles import (
+    AUDITOR,
+    CAGE,
+    COUNT,
+    DEALER,
+    GROUP_AUDITOR,
+    GROUP_MANAGER,
+    MANAGER,
+    SUPERVISOR,
+    grant,
+)
 from casino.venues.models import DealerSpell, Table, TableLimit, Venue
 from casino.venues.services.gaming_days import gaming_day_set
 from casino.venues.services.pits import pit_create
@@ -103,6 +122,21 @@ PLAYER_NAMES = [
 ]
 
 ROUNDS_PER_VENUE = 100
+
+#: The venues' operating group: its figures in US dollars, each venue in its country.
+GROUP = ("lotus-group", "Lotus Asia Group", "USD", "Asia/Macau")
+COUNTRIES = {"hanoi": "VN", "seoul": "KR", "macau": "MO"}
+#: Each currency's rate into the group's (one unit in USD) and its source: before and from
+#: three gaming days ago, so a month to date crosses a change of rate.
+GROUP_RATES = {
+    "VND": (Decimal("0.0000395"), Decimal("0.0000393"), "Vietcombank 16:00 fixing"),
+    "KRW": (Decimal("0.00073"), Decimal("0.00072"), "Bank of Korea reference rate"),
+    "MOP": (Decimal("0.1240"), Decimal("0.1238"), "BNU fixing"),
+}
+#: The gaming dates the demo gives rates for: its rounds are of the last few days.
+GROUP_RATE_DAYS = 10
+#: Who holds the group's roles (at every demo venue they are managers and the auditor).
+GROUP_STAFF = {"manager": GROUP_MANAGER, "approver": GROUP_MANAGER, "auditor": GROUP_AUDITOR}
 
 
 #: The address a game's demo lines name (the command writes the port it was given).
@@ -191,6 +225,42 @@ class Command(BaseCommand):
             self.stdout.write(f"venue {venue.code}: {venue.name}, {currency}")
             if created:
                 self._set_up_floor(venue, users, rounds)
+        for line in self._group(users):
+            self.stdout.write(line)
+
+    def _group(self, users: dict) -> list[str]:
+        """The three venues as one operating group reporting in USD, its managers and
+        auditor, and the rates of the last gaming days (the manager proposes, the approver
+        approves) so the group's page converts every figure."""
+        code, name, currency, zone = GROUP
+        group = OperatingGroup.objects.filter(code=code).first() or group_create(
+            user=None, code=code, name=name, reporting_currency=currency, timezone_name=zone
+        )
+        for venue in Venue.objects.filter(code__in=COUNTRIES).order_by("code"):
+            if not GroupVenue.objects.filter(venue=venue).exists():
+                group_venue_add(user=None, group=group, venue=venue, country=COUNTRIES[venue.code])
+        for username, role in GROUP_STAFF.items():
+            group_role_grant(user=None, group=group, member=users[username], role=role)
+        today = timezone.localdate()
+        for back in range(-1, GROUP_RATE_DAYS):
+            day = today - timedelta(days=back)
+            for from_currency, (before, after, source) in GROUP_RATES.items():
+                if rate_in_force(group=group, currency=from_currency, day=day) is not None:
+                    continue
+                proposed = rate_propose(
+                    group=group,
+                    user=users["manager"],
+                    day=day,
+                    from_currency=from_currency,
+                    rate=after if back < 3 else before,
+                    source=source,
+                )
+                rate_approve(rate=proposed, user=users["approver"])
+        return [
+            f"group {group.code}: {group.name}, figures in {currency}, rates of the last "
+            f"{GROUP_RATE_DAYS} gaming days: {self.site}/group/ (manager and approver are its "
+            "group managers, auditor its group auditor)"
+        ]
 
     def _set_up_floor(self, venue: Venue, users: dict, rounds: int) -> None:
         """The venue's shifts and players, then each game's demo there."""

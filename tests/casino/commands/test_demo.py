@@ -225,3 +225,15 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     stored = set(AuditEvent.objects.values_list("action", flat=True).distinct())
     assert len(stored) > 20
     assert stored <= registered, stored - registered
+    # the three venues are one group reporting in USD, every figure of the month converted
+    from casino.group.consolidation import consolidated
+    from casino.group.models import OperatingGroup
+    from casino.reports.periods import period_of
+
+    group = OperatingGroup.objects.get()
+    assert (group.reporting_currency, group.memberships.count()) == ("USD", 3)
+    last_day = max(Shift.objects.values_list("gaming_date", flat=True))
+    figures = consolidated(group=group, period=period_of("mtd", last_day))
+    assert figures.missing == [] and figures.total is not None
+    assert {line.venue.code for line in figures.lines} == set(venues)
+    assert figures.total["handle"] > 0
