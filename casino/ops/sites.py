@@ -49,7 +49,10 @@ BARRINGS = "casino_group_barrings"
 #: Where each site's range of keys starts: site ``n`` at ``n`` times this, per key type.
 RANGE = {"bigint": 10**12, "integer": 10**6}
 #: The highest site number the smaller (integer) range allows.
-MOST_SITES = 2000
+MOST_SITES = 1999
+#: The range of the group's own database (its operating group, rates, staff and audit
+#: trail): one no site has.
+GROUP_KEYS = MOST_SITES + 1
 
 #: The models whose rows a site sends, and the columns sent where not all of them are
 #: (``None``: every column).
@@ -132,13 +135,16 @@ def site_range(site: int, key_type: str) -> tuple[int, int]:
     return site * size, (site + 1) * size
 
 
-def site_init(site: int, *, using: str = "default") -> list[str]:
+def site_init(site: int, *, using: str = "default", group: bool = False) -> list[str]:
     """Every sequence of the database ``using`` (bigint and integer ones) moved into site
     ``site``'s range, where it is not there yet: what was moved, one line a sequence. Rows
     written before keep their keys (below every site's range: one site of a group may have
     them, the installation it grew from). A sequence in another site's range is refused:
-    a site keeps its number. Run again, nothing changes."""
-    if not 1 <= site <= MOST_SITES:
+    a site keeps its number. Run again, nothing changes. ``group``: the group's own database,
+    in its range (``GROUP_KEYS``; ``site`` is not read)."""
+    if group:
+        site = GROUP_KEYS
+    elif not 1 <= site <= MOST_SITES:
         raise InvalidInput(f"a site's number is 1 to {MOST_SITES}, got {site}", field="site")
     moved = []
     with connections[using].cursor() as cursor:
@@ -222,12 +228,14 @@ ALTER TABLE casino_playerbarring ENABLE ALWAYS TRIGGER casino_group_barring;
 
 
 def group_prepare(*, using: str = "default") -> list[str]:
-    """The group's database made ready to receive: every column a site does not send that a
+    """The group's database made ready to receive: its own keys in a range no site has
+    (``GROUP_KEYS``: what the group writes itself, its rates and audit trail, never meets a
+    site's row), every column a site does not send that a
     row must have (not null, no default) given an empty default, and every check on such a
     column dropped (the site keeps it); the trigger that makes the
     sites' barrings group barrings (``BARRING_TRIGGER``), and their publication. Run after
     each migrate of the group's database; nothing changes when it is ready."""
-    done = []
+    done = [f"the group's own keys: {len(site_init(0, using=using, group=True))} moved"]
     with connections[using].cursor() as cursor:
         cursor.execute(BARRING_TRIGGER)
         cursor.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", [BARRINGS])

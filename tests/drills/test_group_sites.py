@@ -8,6 +8,9 @@ settling, every round; when it is back, the group catches up with nothing lost o
 and the members, equal on both sides) and no member's name has left its site. Last, a
 member's self-exclusion at one site travels to the group and from it to the other site,
 where the member with the same passport (the same group key) is refused their next round.
+Between the two, the group's reports run on the group's database (tests/drills/
+group_report.py): each venue's figures of the day equal the site's own, converted at the
+rate the group approved.
 
 The seconds the group took to catch up after its return are printed as a JSON figure line
 (``pytest -s``); docs/OPERATIONS.md quotes them.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from tests.drills.app import manage, run_app
@@ -60,6 +64,8 @@ def load(*args: str) -> list[str]:
 #: The group's secret, the same at every site: one passport, one group key.
 SECRET = {"GROUP_PSEUDONYM_KEY": "the group's secret"}
 PASSPORT = "B1234567"
+#: One pataca in US dollars, as the group approves it for the drill's day.
+RATE = Decimal("0.125")
 
 
 def site(
@@ -161,6 +167,22 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
         (0,)
     ]
 
+    # The group's reports read the group's database: each venue's figures of the day there
+    # are the site's own, converted at the rate the group approved.
+    own = {**report(hanoi, "site"), **report(seoul, "site")}
+    grouped = report(group, "group", "--rate", str(RATE))
+    assert sorted(grouped) == sorted(own) == ["kr-seoul", "vn-hanoi"]
+    for code, line in grouped.items():
+        handle = Decimal(own[code]["handle"])
+        assert handle > 0
+        assert (Decimal(line["handle"]), Decimal(line["house_win"])) == (
+            handle,
+            Decimal(own[code]["house_win"]),
+        )
+        in_usd = (handle * RATE).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        assert Decimal(line["reporting"]) == in_usd, line
+        assert "0.125 (drill)" in line["rates"], line
+
     # A self-exclusion at Hà Nội travels: to the group, then from the group to Seoul, where
     # the same passport's member is refused their next round.
     seoul_url = seoul.dsn("casino")
@@ -190,6 +212,12 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
     }
     # Hà Nội's own member is refused there by its own barring, not the group's copy.
     assert hanoi.sql(travelled, "casino") == [("Drill vn-hanoi", "self_exclusion")]
+
+
+def report(cluster: Cluster, *args: str) -> dict:
+    """tests/drills/group_report.py's answer on ``cluster``'s database."""
+    command = [sys.executable, "-m", "tests.drills.group_report", *args]
+    return json.loads(run_app(command, cluster.dsn("casino"), seconds=120).splitlines()[-1])
 
 
 def floor_args(floor: dict) -> tuple[str, ...]:
