@@ -1,6 +1,7 @@
 """Demo data: three venues with staff of every role and players, and at each the games'
 own demos (``GameDemo.set_up_venue``: rulesets, tables and rounds played through the real
-services)."""
+services); then Hà Nội and Seoul share barrings in one exclusion area, where a person
+self-excluded at Hà Nội is refused in Seoul."""
 
 from __future__ import annotations
 
@@ -28,9 +29,15 @@ from casino.floor.services.rounds import round_create_written
 from casino.floor.services.sessions import shift_current
 from casino.floor.services.settlement import round_settle_written
 from casino.integrity.models import FluctuationInvestigation
-from casino.kernel.timezones import venue_time, venue_zone
-from casino.players.models import Player
-from casino.players.services import player_create
+from casino.kernel.timezones import venue_time, venue_today, venue_zone
+from casino.players.models import ExclusionArea, Player, PlayerBarring
+from casino.players.services import (
+    exclusion_area_approve,
+    exclusion_area_propose,
+    player_bar,
+    player_create,
+    player_link,
+)
 from casino.reports.comps import (
     comp_earned,
     comp_issue,
@@ -103,6 +110,10 @@ PLAYER_NAMES = [
 ]
 
 ROUNDS_PER_VENUE = 100
+
+#: The demo's exclusion area (code, name, venues) and the person it shows: the first
+#: player's memberships at those venues, linked, self-excluded at the first venue.
+AREA = ("vn-kr", "Vietnam-Korea", ("hanoi", "seoul"))
 
 
 #: The address a game's demo lines name (the command writes the port it was given).
@@ -191,6 +202,8 @@ class Command(BaseCommand):
             self.stdout.write(f"venue {venue.code}: {venue.name}, {currency}")
             if created:
                 self._set_up_floor(venue, users, rounds)
+        for line in self._exclusion_area(users):
+            self.stdout.write(line)
 
     def _set_up_floor(self, venue: Venue, users: dict, rounds: int) -> None:
         """The venue's shifts and players, then each game's demo there."""
@@ -224,6 +237,44 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._integrity(venue, users):
             self.stdout.write(line)
+
+    def _exclusion_area(self, users: dict) -> list[str]:
+        """Hà Nội and Seoul share barrings (their details stay at the venue that recorded
+        them; cash is not added up, as their currencies differ): the area proposed by the
+        manager and approved by the approver; one person's memberships at both linked, and
+        that person self-excluded at Hà Nội, so Seoul refuses them too. Once only."""
+        code, name, codes = AREA
+        if ExclusionArea.objects.filter(code=code).exists():
+            return []
+        venues = [Venue.objects.get(code=venue_code) for venue_code in codes]
+        proposed = exclusion_area_propose(
+            user=users["manager"], code=code, name=name, venues=venues
+        )
+        exclusion_area_approve(area=proposed, user=users["approver"])
+        first, *others = [
+            Player.objects.filter(venue=venue).order_by("pk").first() for venue in venues
+        ]
+        for other in others:
+            player_link(
+                player=first,
+                other=other,
+                user=users["manager"],
+                reason="one person: the same passport seen at both cages",
+            )
+        player_bar(
+            player=first,
+            user=users["manager"],
+            reason="asked for it at the cage, form signed",
+            starts_on=venue_today(venues[0]),
+            kind=PlayerBarring.Kind.SELF_EXCLUSION,
+        )
+        lines = [
+            f"exclusion area {code} ({', '.join(codes)}): {first.membership_number} "
+            f"self-excluded at {venues[0].name}, refused at "
+            + ", ".join(f"{self.site}/reports/players/{other.pk}/" for other in others),
+            f"  the areas: {self.site}/reports/players/areas/",
+        ]
+        return lines
 
     def _integrity(self, venue: Venue, users: dict) -> list[str]:
         """The integrity tests of the gaming dates the demo dealt (a game's demo may deal
