@@ -111,9 +111,10 @@ PLAYER_NAMES = [
 
 ROUNDS_PER_VENUE = 100
 
-#: The demo's exclusion area (code, name, venues) and the person it shows: the first
-#: player's memberships at those venues, linked, self-excluded at the first venue.
+#: The demo's exclusion area (code, name, venues) and the person it shows: their
+#: memberships at those venues, linked, self-excluded at the first venue.
 AREA = ("vn-kr", "Vietnam-Korea", ("hanoi", "seoul"))
+AREA_PERSON = "Trần Thị Bình"
 
 
 #: The address a game's demo lines name (the command writes the port it was given).
@@ -251,9 +252,14 @@ class Command(BaseCommand):
             user=users["manager"], code=code, name=name, venues=venues
         )
         exclusion_area_approve(area=proposed, user=users["approver"])
-        first, *others = [
-            Player.objects.filter(venue=venue).order_by("pk").first() for venue in venues
+        memberships = [
+            Player.objects.filter(venue=venue, name=AREA_PERSON).order_by("pk").first()
+            for venue in venues
         ]
+        lines = [f"exclusion area {code} ({', '.join(codes)}): {self.site}/reports/players/areas/"]
+        if None in memberships:  # a venue set up without the demo's players
+            return lines
+        first, *others = memberships
         for other in others:
             player_link(
                 player=first,
@@ -268,13 +274,11 @@ class Command(BaseCommand):
             starts_on=venue_today(venues[0]),
             kind=PlayerBarring.Kind.SELF_EXCLUSION,
         )
-        lines = [
-            f"exclusion area {code} ({', '.join(codes)}): {first.membership_number} "
-            f"self-excluded at {venues[0].name}, refused at "
-            + ", ".join(f"{self.site}/reports/players/{other.pk}/" for other in others),
-            f"  the areas: {self.site}/reports/players/areas/",
+        refused = ", ".join(f"{self.site}/reports/players/{other.pk}/" for other in others)
+        return [
+            *lines,
+            f"  {first.membership_number} self-excluded at {venues[0].name}, refused at {refused}",
         ]
-        return lines
 
     def _integrity(self, venue: Venue, users: dict) -> list[str]:
         """The integrity tests of the gaming dates the demo dealt (a game's demo may deal

@@ -208,8 +208,8 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
     assert (area.code, sorted(v.code for v in area.venues.all())) == ("vn-kr", ["hanoi", "seoul"])
     assert (area.proposed_by.username, area.approved_by.username) == ("manager", "approver")
     assert (area.shares_details, area.aggregates_cash) == (False, False)
-    at_hanoi = Player.objects.get(venue=hanoi, membership_number="HANOI-0001")
-    at_seoul = Player.objects.get(venue=venues["seoul"], membership_number="SEOUL-0001")
+    at_hanoi = Player.objects.get(venue=hanoi, membership_number="HANOI-0004")
+    at_seoul = Player.objects.get(venue=venues["seoul"], membership_number="SEOUL-0004")
     assert at_hanoi.person_id is not None and at_hanoi.person_id == at_seoul.person_id
     (self_exclusion,) = at_hanoi.barrings.all()
     assert self_exclusion.kind == "self_exclusion"
@@ -219,14 +219,15 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("reports:player", args=[at_seoul.pk])).content.decode()
     assert (
-        "player SEOUL-0001 is barred at Hà Nội Pearl Casino (self-exclusion) and cannot play"
+        "player SEOUL-0004 is barred at Hà Nội Pearl Casino (self-exclusion) and cannot play"
         in page
     )
     areas = client.get(reverse("reports:exclusion_areas"), {"venue": "seoul"}).content.decode()
     assert "Vietnam-Korea" in areas and "Hà Nội Pearl Casino, Seoul Riverside Casino" in areas
     assert not Player.objects.filter(venue=venues["macau"], person__isnull=False).exists()
     text = out.getvalue()
-    assert "exclusion area vn-kr (hanoi, seoul): HANOI-0001 self-excluded" in text
+    assert "exclusion area vn-kr (hanoi, seoul): http" in text
+    assert "HANOI-0004 self-excluded at Hà Nội Pearl Casino, refused at http" in text
     # the demo's output ends with the table of logins
     logins = text[text.index("Demo ready") :].splitlines()
     assert logins[1].split() == ["login", "password", "role"]
