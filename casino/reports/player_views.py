@@ -1,11 +1,12 @@
 """The player pages: the search, a player's page (identity, barring, rated play, comps,
-buy-ins and cash-outs), the comps report and the venue's comp policy.
+buy-ins and cash-outs), the comps report, the venue's comp policy and the group's exclusion
+areas.
 
 Whoever reads a venue's reports (its supervisors, managers and auditors) reads its players;
 another venue's player is "not found". Each change is a POST to one service, which decides
 who may make it (a manager bars and edits identity, a supervisor or manager issues comps,
-two managers make a comp policy); a refused change shows the page again with the service's
-message and its status, never a 500.
+two managers make a comp policy or an exclusion area); a refused change shows the page
+again with the service's message and its status, never a 500.
 """
 
 from __future__ import annotations
@@ -32,13 +33,18 @@ from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_today, venue_zone
 from casino.players import selectors as player_selectors
 from casino.players import services as player_services
-from casino.players.areas import linked_memberships
+from casino.players.areas import area_venue_ids, areas_in_force, linked_memberships
 from casino.players.eligibility import Activity, player_eligibility, players_eligibility
 from casino.players.membership import membership_key
-from casino.players.models import Comp, CompPolicy, Player, PlayerBarring
+from casino.players.models import Comp, CompPolicy, ExclusionArea, Player, PlayerBarring
 from casino.reports import comps as comp_services
 from casino.reports.ratings import player_history
-from casino.staff.policy import Capability, declare, venues_allowing
+from casino.staff.policy import (
+    Capability,
+    declare,
+    may_see_exclusion_area,
+    venues_allowing,
+)
 from casino.staff.roles import MANAGE, SUPERVISE, can
 from casino.venues.models import Venue
 from casino.venues.selectors import report_venues
@@ -48,6 +54,7 @@ HISTORY_DAYS = 90
 COMPS_DAYS = 30
 PLAYER_STEPS = ("bar", "unbar", "identity", "comp", "link", "unlink")
 POLICY_STEPS = ("propose", "approve")
+AREA_STEPS = ("propose", "approve")
 MAX_FOUND = 100
 
 
@@ -463,3 +470,129 @@ def comp_policy_step(request: HttpRequest, venue_id: int, step: str) -> HttpResp
         venues = list(report_venues(user=request.user))
         return _policy_page(request, venues, venue, error=error, step=step)
     return redirect(f"{reverse('reports:comp_policy')}?venue={venue.code}&done={step}")
+
+
+# The exclusion areas
+
+
+def _area_row(area: ExclusionArea, approvers: frozenset[int]) -> dict[str, Any]:
+    return {
+        "area": area,
+        "venues": sorted(area.venues.all(), key=lambda v: v.name),
+        # Offered to a manager of one of its venues; the service decides (four eyes, a
+        # manager of each venue of the version and of the one it replaces).
+        "approvable": area.status == ExclusionArea.Status.PROPOSED
+        and not approvers.isdisjoint(area_venue_ids(area)),
+    }
+
+
+def _areas_page(
+    request: HttpRequest,
+    venues: list[Venue],
+    venue: Venue,
+    *,
+    error: ServiceError | None = None,
+    step: str = "",
+) -> HttpResponse:
+    """The areas in force and the versions waiting for a second manager that the user sees
+    (``may_see_exclusion_area``), in the page's venue's time zone, and the form to propose
+    a version with the venues where the user may propose one."""
+    user = request.user
+    approvers = venues_allowing(user, Capability.APPROVE)
+    with replica_reads():
+        in_force = [
+            _area_row(area, approvers)
+            for area in areas_in_force()
+            if may_see_exclusion_area(user=user, venue_ids=area_venue_ids(area))
+        ]
+        waiting = ExclusionArea.objects.filter(status=ExclusionArea.Status.PROPOSED)
+        proposed = [
+            _area_row(area, approvers)
+            for area in waiting.select_related("proposed_by").prefetch_related("venues")
+            if may_see_exclusion_area(user=user, venue_ids=area_venue_ids(area))
+        ]
+        proposable = list(
+            Venue.objects.filter(pk__in=venues_allowing(user, Capability.MANAGE_VENUE)).order_by(
+                "name"
+            )
+        )
+    posted = request.POST if error is not None else {}
+    chosen = {int(pk) for pk in posted.getlist("venues") if pk.isdigit()} if posted else set()
+    context = {
+        "venues": venues,
+        "venue": venue,
+        "in_force": in_force,
+        "proposed": proposed,
+        "proposable": proposable,
+        "fields": {
+            name: ExclusionArea._meta.get_field(name)
+            for name in ("shares_details", "aggregates_cash")
+        },
+        "error": error,
+        "error_step": step,
+        "done": request.GET.get("done", "") if error is None else "",
+        "posted": posted,
+        "chosen": chosen,
+    }
+    status = error.status if error is not None else 200
+    with timezone.override(venue_zone(venue)):
+        return render(request, "players/exclusion_areas.html", context, status=status)
+
+
+@declare(Capability.READ_REPORTS)
+@login_required
+@require_GET
+def exclusion_areas(request: HttpRequest) -> HttpResponse:
+    """The group's exclusion areas, read in the language and time zone of ``?venue=``."""
+    venues, venue = venue_asked(request, required=True)
+    return _areas_page(request, venues, venue)
+
+
+def _chosen_venues(user: Any, asked: list[str]) -> list[Venue]:
+    """The venues ticked on the form, among those whose reports the user reads (the
+    service then refuses a venue where they may not propose, naming it)."""
+    ids = {int(pk) for pk in asked if pk.isdigit()}
+    found = list(Venue.objects.filter(pk__in=ids & venues_allowing(user, Capability.READ_REPORTS)))
+    if {v.pk for v in found} != ids or not all(pk.isdigit() for pk in asked):
+        raise InvalidInput(
+            gettext("Choose the area's venues among those on the form."), field="venues"
+        )
+    return found
+
+
+@declare(Capability.MANAGE_VENUE)
+@login_required
+@require_POST
+def exclusion_area_step(request: HttpRequest, venue_id: int, step: str) -> HttpResponse:
+    """Propose a version of an area, or approve one (a second manager); ``venue_id`` is the
+    page's venue (its language and time zone), the services decide who may."""
+    if step not in AREA_STEPS:
+        raise Http404("no such step")
+    venue = Venue.objects.filter(pk=venue_id).first()
+    if venue is None:
+        raise Http404("no such venue")
+    reader_check(request.user, venue.pk)
+    use_venue_language(request, venue.language)
+    user, data = request.user, request.POST
+    try:
+        if step == "propose":
+            player_services.exclusion_area_propose(
+                user=user,
+                code=data.get("code", ""),
+                name=data.get("name", ""),
+                venues=_chosen_venues(user, data.getlist("venues")),
+                shares_details=bool(data.get("shares_details")),
+                aggregates_cash=bool(data.get("aggregates_cash")),
+            )
+        else:
+            asked = data.get("area", "")
+            area = ExclusionArea.objects.filter(pk=int(asked) if asked.isdigit() else 0).first()
+            if area is None or not may_see_exclusion_area(
+                user=user, venue_ids=area_venue_ids(area)
+            ):
+                raise InvalidInput(gettext("Choose the exclusion area to approve."), field="area")
+            player_services.exclusion_area_approve(area=area, user=user)
+    except ServiceError as error:
+        venues = list(report_venues(user=request.user))
+        return _areas_page(request, venues, venue, error=error, step=step)
+    return redirect(f"{reverse('reports:exclusion_areas')}?venue={venue.code}&done={step}")

@@ -66,6 +66,12 @@ urlpatterns = [
         name="integrity_rounds",
     ),
     path("players/", player_views.player_list, name="players"),
+    path("players/areas/", player_views.exclusion_areas, name="exclusion_areas"),
+    path(
+        "players/areas/<int:venue_id>/<str:step>/",
+        player_views.exclusion_area_step,
+        name="exclusion_area_step",
+    ),
     path("players/<int:pk>/", player_views.player_detail, name="player"),
     path("players/<int:pk>/<str:step>/", player_views.player_step, name="player_step"),
     path("comps/", player_views.comp_report, name="comps"),

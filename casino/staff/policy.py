@@ -150,16 +150,20 @@ DOES: dict[Capability, str] = {
         "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, ratings"
     ),
     Capability.MANAGE_VENUE: (
-        "tables, players, rulesets, the gaming day, thresholds, comps, report rebuilds, "
-        "integrity runs"
+        "tables, players, rulesets, the gaming day, thresholds, comps, exclusion areas, "
+        "report rebuilds, integrity runs"
     ),
-    Capability.APPROVE: "approve a ruleset, a table's ruleset change, thresholds, a comp policy",
+    Capability.APPROVE: (
+        "approve a ruleset, a table's ruleset change, thresholds, a comp policy, an exclusion area"
+    ),
     Capability.VOID_SLIP: "void a slip not yet posted",
     Capability.CAGE: "issue slips and receive credits at the cage",
     Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
     Capability.READ_COUNT_FIGURES: "read the count and the win per table",
     Capability.READ_SLIP_REPORT: "read the day's slip report",
-    Capability.READ_REPORTS: "read shift and period reports, players, comps, investigations",
+    Capability.READ_REPORTS: (
+        "read shift and period reports, players, comps, exclusion areas, investigations"
+    ),
     Capability.READ_INTEGRITY: "read the game integrity tests",
     Capability.READ_AUDIT: "read the audit trail (the admin and the API)",
     Capability.READ_GROUP: (
@@ -461,6 +465,13 @@ def group_rate_refusal(
             reason="four_eyes",
         )
     return None
+
+
+def may_see_exclusion_area(*, user: Any, venue_ids: Iterable[int]) -> bool:
+    """Whether ``user`` sees an exclusion area (a version) holding ``venue_ids``: one who
+    reads the reports of one of its venues, whose players its barrings reach. Who proposes
+    and approves it is its services' to say (``casino.players.services``)."""
+    return not venues_allowing(user, Capability.READ_REPORTS).isdisjoint(venue_ids)
 
 
 # The second factor

@@ -43,7 +43,7 @@ from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.management.commands import demo
 from casino.management.commands.demo import password_of
 from casino.players.models import Player
-from casino.players.services import player_bar
+from casino.players.services import exclusion_area_propose, player_bar
 from casino.reports.comps import comp_policy_propose
 from casino.reports.models import ShiftReport
 from casino.rulesets.services import version_approve, version_clone, version_content_hash
@@ -60,6 +60,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLET = {"width": 768, "height": 1024}
 DESK = {"width": 1366, "height": 768}
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
+#: The reason of the barring the walk records (the demo records a self-exclusion too).
+WALK_BARRING = "Asked to be barred for a year"
 
 #: What is laid out on a page: controls, their labels, headings, badges.
 LAID_OUT = (
@@ -208,7 +210,8 @@ def pages_of_the_world() -> tuple[dict[str, list[str | Step]], dict[str, str]]:
     investigations = FluctuationInvestigation.objects.order_by("pk")[:3]
     player = Player.objects.filter(venue=hanoi).first()
     comped = Player.objects.filter(venue=hanoi, comps__isnull=False).first() or player
-    barred = Player.objects.filter(venue=hanoi, barrings__isnull=False).get()
+    # the player this walk bars (the demo's own self-excluded member is barred too)
+    barred = Player.objects.filter(venue=hanoi, barrings__reason=WALK_BARRING).get()
     version_models = [game.version_model for game in games.all_games()]
     # each game's latest two versions: the one in force and a draft where there is one
     versions = [
@@ -277,6 +280,15 @@ def pages_of_the_world() -> tuple[dict[str, list[str | Step]], dict[str, str]]:
             "/reports/comps/?venue=hanoi",
             "/reports/comps/policy/",
             "/reports/comps/policy/?venue=hanoi",
+            "/reports/players/areas/?venue=hanoi",
+            # a version the walking manager proposes without its venues: the service's
+            # refusal beside the form
+            Step(
+                "/reports/players/areas/?venue=hanoi",
+                "propose",
+                {"code": "hanoi-only", "name": "Hà Nội"},
+                "#step-error",
+            ),
             "/admin/",
             admin_url(hanoi),
             admin_url(session.table),
@@ -389,12 +401,21 @@ def what_the_demo_leaves_empty() -> None:
         supervisor_limit=table.venue.rounding_unit * 2000,
         manager_limit=table.venue.rounding_unit * 8000,
     )
+    # a version of the demo's exclusion area proposed by another manager: the walking
+    # manager is offered its Approve
+    exclusion_area_propose(
+        user=users["approver"],
+        code="vn-kr",
+        name="Vietnam-Korea",
+        venues=Venue.objects.filter(code__in=["hanoi", "seoul"]),
+        shares_details=True,
+    )
     # a barred player: the player's page says so and offers the barring's Lift
     barred = Player.objects.filter(venue=table.venue).exclude(comps__isnull=False).last()
     player_bar(
         player=barred,
         user=users["manager"],
-        reason="Asked to be barred for a year",
+        reason=WALK_BARRING,
         starts_on=timezone.localdate(),
     )
     # an investigation at each of its steps: findings to write, to sign off, to close (of

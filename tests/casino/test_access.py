@@ -1176,6 +1176,21 @@ REPORT_ROUTES = {
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"reason": "cheating", "starts_on": "2026-01-01"},
     ),
+    "reports:exclusion_areas": Route(
+        lambda world, side: f"{reverse('reports:exclusion_areas')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:exclusion_area_step": Route(
+        lambda world, side: reverse("reports:exclusion_area_step", args=[side.venue.pk, "propose"]),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {
+            "code": f"area-{side.venue.code}",
+            "name": f"Area of {side.venue.name}",
+            "venues": str(side.venue.pk),
+        },
+    ),
     "reports:comps": Route(
         lambda world, side: f"{reverse('reports:comps')}?venue={side.venue.code}",
         reports(),

@@ -1,6 +1,7 @@
 """Demo data: three venues with staff of every role and players, and at each the games'
 own demos (``GameDemo.set_up_venue``: rulesets, tables and rounds played through the real
-services)."""
+services); then Hà Nội and Seoul share barrings in one exclusion area, where a person
+self-excluded at Hà Nội is refused in Seoul."""
 
 from __future__ import annotations
 
@@ -37,9 +38,15 @@ from casino.group.services import (
     rate_propose,
 )
 from casino.integrity.models import FluctuationInvestigation
-from casino.kernel.timezones import venue_time, venue_zone
-from casino.players.models import Player
-from casino.players.services import player_create
+from casino.kernel.timezones import venue_time, venue_today, venue_zone
+from casino.players.models import ExclusionArea, Player, PlayerBarring
+from casino.players.services import (
+    exclusion_area_approve,
+    exclusion_area_propose,
+    player_bar,
+    player_create,
+    player_link,
+)
 from casino.reports.comps import (
     comp_earned,
     comp_issue,
@@ -137,6 +144,10 @@ GROUP_RATES = {
 GROUP_RATE_DAYS = 10
 #: Who holds the group's roles (at every demo venue they are managers and the auditor).
 GROUP_STAFF = {"manager": GROUP_MANAGER, "approver": GROUP_MANAGER, "auditor": GROUP_AUDITOR}
+#: The demo's exclusion area (code, name, venues) and the person it shows: their
+#: memberships at those venues, linked, self-excluded at the first venue.
+AREA = ("vn-kr", "Vietnam-Korea", ("hanoi", "seoul"))
+AREA_PERSON = "Trần Thị Bình"
 
 
 #: The address a game's demo lines name (the command writes the port it was given).
@@ -227,6 +238,8 @@ class Command(BaseCommand):
                 self._set_up_floor(venue, users, rounds)
         for line in self._group(users):
             self.stdout.write(line)
+        for line in self._exclusion_area(users):
+            self.stdout.write(line)
 
     def _group(self, users: dict) -> list[str]:
         """The three venues as one operating group reporting in USD, its managers and
@@ -294,6 +307,47 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._integrity(venue, users):
             self.stdout.write(line)
+
+    def _exclusion_area(self, users: dict) -> list[str]:
+        """Hà Nội and Seoul share barrings (their details stay at the venue that recorded
+        them; cash is not added up, as their currencies differ): the area proposed by the
+        manager and approved by the approver; one person's memberships at both linked, and
+        that person self-excluded at Hà Nội, so Seoul refuses them too. Once only."""
+        code, name, codes = AREA
+        if ExclusionArea.objects.filter(code=code).exists():
+            return []
+        venues = [Venue.objects.get(code=venue_code) for venue_code in codes]
+        proposed = exclusion_area_propose(
+            user=users["manager"], code=code, name=name, venues=venues
+        )
+        exclusion_area_approve(area=proposed, user=users["approver"])
+        memberships = [
+            Player.objects.filter(venue=venue, name=AREA_PERSON).order_by("pk").first()
+            for venue in venues
+        ]
+        lines = [f"exclusion area {code} ({', '.join(codes)}): {self.site}/reports/players/areas/"]
+        if None in memberships:  # a venue set up without the demo's players
+            return lines
+        first, *others = memberships
+        for other in others:
+            player_link(
+                player=first,
+                other=other,
+                user=users["manager"],
+                reason="one person: the same passport seen at both cages",
+            )
+        player_bar(
+            player=first,
+            user=users["manager"],
+            reason="asked for it at the cage, form signed",
+            starts_on=venue_today(venues[0]),
+            kind=PlayerBarring.Kind.SELF_EXCLUSION,
+        )
+        refused = ", ".join(f"{self.site}/reports/players/{other.pk}/" for other in others)
+        return [
+            *lines,
+            f"  {first.membership_number} self-excluded at {venues[0].name}, refused at {refused}",
+        ]
 
     def _integrity(self, venue: Venue, users: dict) -> list[str]:
         """The integrity tests of the gaming dates the demo dealt (a game's demo may deal

@@ -7,8 +7,10 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
+from django.urls import reverse
 
 from casino.audit.models import AuditEvent, audit_action_choices
 from casino.cage.models import Slip
@@ -19,6 +21,8 @@ from casino.floor.models.tallies import BetTally
 from casino.floor.services.tallies import tally_differences
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.ledger.models import Drop, LedgerEntry
+from casino.players.areas import areas_in_force
+from casino.players.eligibility import Activity, player_eligibility
 from casino.players.models import Comp, CompPolicy, Player
 from casino.reports.reconciliation import reconciliation
 from casino.reports.reconciliation_surfaces import surface_lines
@@ -53,7 +57,7 @@ def test_the_demo_keeps_the_services_logs_back_and_names_its_port(caplog):
     assert caplog.records[-1].getMessage() == "after the demo"
 
 
-def test_demo_builds_a_floor_that_reconciles(settings):
+def test_demo_builds_a_floor_that_reconciles(settings, client):
     settings.MAUBINH_HOUSE_TAKE_DEALS = 3
     altered_bets = []
     out = io.StringIO()
@@ -198,7 +202,32 @@ def test_demo_builds_a_floor_that_reconciles(settings):
     # each venue's comp policy is approved by a second manager; a rated player has a comp
     assert {p.approved_by.username for p in CompPolicy.objects.all()} == {"approver"}
     assert Comp.objects.filter(venue=hanoi, issued_by__username="supervisor").exists()
+    # Hà Nội and Seoul share barrings in an area approved by a second manager; one person's
+    # memberships there are linked, self-excluded at Hà Nội, and Seoul refuses them too
+    (area,) = areas_in_force()
+    assert (area.code, sorted(v.code for v in area.venues.all())) == ("vn-kr", ["hanoi", "seoul"])
+    assert (area.proposed_by.username, area.approved_by.username) == ("manager", "approver")
+    assert (area.shares_details, area.aggregates_cash) == (False, False)
+    at_hanoi = Player.objects.get(venue=hanoi, membership_number="HANOI-0004")
+    at_seoul = Player.objects.get(venue=venues["seoul"], membership_number="SEOUL-0004")
+    assert at_hanoi.person_id is not None and at_hanoi.person_id == at_seoul.person_id
+    (self_exclusion,) = at_hanoi.barrings.all()
+    assert self_exclusion.kind == "self_exclusion"
+    answer = player_eligibility(player=at_seoul, venue=venues["seoul"], activity=Activity.PLAY)
+    assert answer.barred
+    client.force_login(User.objects.get(username="supervisor"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("reports:player", args=[at_seoul.pk])).content.decode()
+    assert (
+        "player SEOUL-0004 is barred at Hà Nội Pearl Casino (self-exclusion) and cannot play"
+        in page
+    )
+    areas = client.get(reverse("reports:exclusion_areas"), {"venue": "seoul"}).content.decode()
+    assert "Vietnam-Korea" in areas and "Hà Nội Pearl Casino, Seoul Riverside Casino" in areas
+    assert not Player.objects.filter(venue=venues["macau"], person__isnull=False).exists()
     text = out.getvalue()
+    assert "exclusion area vn-kr (hanoi, seoul): http" in text
+    assert "HANOI-0004 self-excluded at Hà Nội Pearl Casino, refused at http" in text
     # the demo's output ends with the table of logins
     logins = text[text.index("Demo ready") :].splitlines()
     assert logins[1].split() == ["login", "password", "role"]
