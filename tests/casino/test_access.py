@@ -1406,6 +1406,27 @@ API_ROUTES = {
         api(capability=REPORT_READ),
         shows=mark,
     ),
+    # Possible duplicates across the venues the caller reads the players of (not a venue's).
+    "api:player-duplicates": Route(
+        lambda world, side: reverse("api:player-duplicates") + "?name=Nobody",
+        api(capability=REPORT_READ),
+        venue_bound=False,
+    ),
+    # A membership linked to another venue's, or taken out of its person: a manager's.
+    "api:player-link": Route(
+        _api("player-link", lambda side: side.player.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"other": side.player.pk, "reason": "passport seen"},
+    ),
+    "api:player-unlink": Route(
+        _api("player-unlink", lambda side: side.player.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"reason": "not the same person"},
+    ),
     "api:ruleset-list": _api_list(
         "ruleset-list", "venue={side.venue.pk}", lambda side: side.table.ruleset_id
     ),
