@@ -159,7 +159,11 @@ def consolidated(
     """The group's lines for the period (its ``start`` to ``end``) by ``dimension``
     (venue, country, game or pit) for ``members`` (the venues read: by default every venue
     of the group), their subtotals and total in the reporting currency, the rates missing
-    and the rates used (module docstring)."""
+    and the rates used (module docstring).
+
+    Long because the lines, their subtotals and the total are summed in this one pass, so
+    that a figure and the sums it is in cannot disagree (a missing line makes its sums
+    missing here, not in a second place)."""
     dim = DIMENSIONS[dimension]
     if members is None:
         members = list(

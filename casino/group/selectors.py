@@ -7,8 +7,11 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
+from django.db.models import Q
+
 from casino.group.models import ExchangeRate, GroupRole, GroupVenue, OperatingGroup
 from casino.staff.policy import Capability, allows_group, groups_allowing, venues_allowing
+from casino.staff.roles import GROUP_ROLES
 from casino.venues.models import Venue
 
 
@@ -29,6 +32,20 @@ def readable_groups(user: Any) -> list[OperatingGroup]:
         GroupVenue.objects.filter(venue_id__in=venue_ids).values_list("group_id", flat=True)
     )
     return list(OperatingGroup.objects.filter(pk__in=group_ids).order_by("code"))
+
+
+def reads_a_group(user: Any) -> bool:
+    """Whether ``readable_groups(user)`` has a group, in one query (the navigation asks on
+    every page): a group role that reads the figures, or a venue of a group whose reports
+    the user reads."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    venue_ids = venues_allowing(user, Capability.READ_REPORTS)  # the request's roles: no query
+    reading = Capability.READ_GROUP.roles & set(GROUP_ROLES)  # the group's roles of it
+    return OperatingGroup.objects.filter(
+        Q(pk__in=GroupRole.objects.filter(user=user, role__in=reading).values("group_id"))
+        | Q(pk__in=GroupVenue.objects.filter(venue_id__in=venue_ids).values("group_id"))
+    ).exists()
 
 
 def readable_venues(user: Any, group: OperatingGroup) -> list[GroupVenue]:

@@ -224,7 +224,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @require_GET
 @export_view
 def dashboard_csv(request: HttpRequest) -> HttpResponse:
-    """The page's figures as CSV (``casino.exports``), each line with the rates it used."""
+    """The page's figures as CSV (``casino.exports``), each line with the rates it used.
+
+    Long because the file is the page in rows, column by column in the export's layout (the
+    lines, the subtotals, the total, then the rates used and those missing): written in one
+    function, its columns cannot drift from one another."""
     try:
         _groups, group = _group_asked(request)
     except Refused as refused:

@@ -4,6 +4,10 @@ Locking: an edit locks the player row; a membership number is unique per venue (
 database's constraint settles two registrations of one number at the same time).
 A number is put in its one stored form (``casino.players.membership.membership_number``)
 before it is checked or saved, so ``hanoi-0001`` is ``HANOI-0001`` and ``MB-ß1`` is refused.
+
+Long because it is the players app's one door for writes: members, their identity, barrings,
+links across venues and exclusion areas, each with its checks and audit event, sharing the
+same refusals and locks.
 """
 
 from __future__ import annotations

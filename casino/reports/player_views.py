@@ -7,6 +7,9 @@ another venue's player is "not found". Each change is a POST to one service, whi
 who may make it (a manager bars and edits identity, a supervisor or manager issues comps,
 two managers make a comp policy or an exclusion area); a refused change shows the page
 again with the service's message and its status, never a 500.
+
+Long because the players' screens (the list, a player's page and its steps, the comp policy,
+the exclusion areas) share their readers, forms and refusal pages.
 """
 
 from __future__ import annotations

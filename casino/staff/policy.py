@@ -26,6 +26,9 @@ lines of the group's figures (``casino.group.selectors.readable_venues``).
 
 ``docs/OPERATIONS.md``'s "Who may do what" table is ``who_may_do_what()``, rendered by
 ``manage.py policy_table`` (a test fails when the two differ).
+
+Long because it is the whole of who may do what, the venues' capabilities and the group's,
+read in one place (the table in docs/OPERATIONS.md is printed from it).
 """
 
 from __future__ import annotations

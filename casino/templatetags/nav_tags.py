@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from casino.floor.console.terminal import is_console_only
-from casino.group.selectors import readable_groups
+from casino.group.selectors import reads_a_group
 from casino.staff.roles import COUNT_FIGURES, can, roles_of, venue_ids
 from casino.venues.selectors import report_venues
 
@@ -27,6 +27,6 @@ def nav_access(context: Any) -> dict[str, bool]:
         "console": bool(roles_of(user) and venue_ids(user)),
         "count": any(can(user, COUNT_FIGURES, venue_id) for venue_id in venue_ids(user)),
         "reports": whole and report_venues(user=user).exists(),
-        "group": whole and bool(readable_groups(user)),
+        "group": whole and reads_a_group(user),
         "admin": whole and bool(user.is_active and user.is_staff),
     }

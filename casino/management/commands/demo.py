@@ -1,7 +1,12 @@
 """Demo data: three venues with staff of every role and players, and at each the games'
 own demos (``GameDemo.set_up_venue``: rulesets, tables and rounds played through the real
 services); then Hà Nội and Seoul share barrings in one exclusion area, where a person
-self-excluded at Hà Nội is refused in Seoul."""
+self-excluded at Hà Nội is refused in Seoul.
+
+Long because the demo is one command that sets up every part the README walks through: the
+venues and their staff, each game's floor, the comps, the group and its rates, an exclusion
+area; split, a part would run in an order the command no longer shows.
+"""
 
 from __future__ import annotations
 

@@ -106,13 +106,16 @@ class Endpoint:
     #: The roles the service lets do it (the same, except approving a void).
     allowed: frozenset[str] | None = None
     is_list: bool = False
+    #: Whether the call names a venue's object (the other venue's: not found); a search
+    #: across the venues the caller reads names none.
+    venue_bound: bool = True
 
     def expected(self, role: str, venue: str) -> int:
         if role == ANONYMOUS:
             return 401
         if role not in self.gate:
             return 403
-        if venue == OTHER and not self.is_list:
+        if venue == OTHER and not self.is_list and self.venue_bound:
             return 404
         if role not in (self.allowed or self.gate):
             return 403
@@ -120,6 +123,12 @@ class Endpoint:
 
 
 # The things each call needs, made through the services at the side's venue.
+
+
+def _link_to_itself(player: Any) -> Call:
+    return Call(
+        f"/api/v1/players/{player.pk}/link/", {"other": player.pk, "reason": "passport seen"}
+    )
 
 
 def _session(side: Side) -> TableSession:
@@ -311,6 +320,30 @@ ENDPOINTS = [
         "GET",
         lambda s: Call(f"/api/v1/players/{_player(s).pk}/history/"),
         gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
+    # Possible duplicates across the venues whose players the caller reads: not a venue's.
+    Endpoint(
+        "player duplicates",
+        "GET",
+        lambda s: Call("/api/v1/players/duplicates/?name=Nobody"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+        venue_bound=False,
+    ),
+    # Linking a membership to another venue's (here to itself: refused by the service) and
+    # taking one out of its person (here one in none: refused too): managers.
+    Endpoint(
+        "link player",
+        "POST",
+        lambda s: _link_to_itself(_player(s)),
+        gate=MANAGE,
+        ok=400,
+    ),
+    Endpoint(
+        "unlink player",
+        "POST",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/unlink/", {"reason": "not the same"}),
+        gate=MANAGE,
+        ok=409,
     ),
     Endpoint("rulesets list", "GET", _listed("/api/v1/rulesets/", _ruleset_id), is_list=True),
     Endpoint("ruleset", "GET", lambda s: Call(f"/api/v1/rulesets/{_ruleset_id(s)}/")),

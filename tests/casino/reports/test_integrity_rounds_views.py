@@ -182,9 +182,9 @@ def test_the_page_costs_the_same_few_queries_however_many_rounds_it_lists(
         url = reverse("reports:integrity_rounds", args=[result.pk])
         # The login, its second factor's device and its roles, the result, then the rounds'
         # count, the rounds with their tables and dealers, their boxes with their players,
-        # the boxes' bets.
+        # the boxes' bets; the navigation's one question whether the user reads a group.
         with (
-            django_assert_max_num_queries(10),
+            django_assert_max_num_queries(11),
             CaptureQueriesContext(connection) as queries,
         ):
             assert client.get(url).status_code == 200
