@@ -4,8 +4,9 @@ records through PostgreSQL's logical replication (docs/OPERATIONS.md, "A group o
 
 - **Keys of the site's own.** Every sequence of a site's database starts in the site's range
   (``site_range``: site ``n`` from ``n`` times 10**12 for a bigint key, 10**6 for an integer
-  one), set once by ``manage.py site_init --site n`` on the empty database: the rows of every
-  site meet in the group's database, table by table, without two sharing a key.
+  one), set once by ``manage.py site_setup --site n`` on the empty database: the rows of every
+  site meet in the group's database, table by table, without two sharing a key (the
+  group's own writes are in a range of their own, ``GROUP_KEYS``).
 - **What a site sends** (``SENT``): the records the group reports on (venues, tables, days,
   sessions, rounds, boxes, bets, tallies, the ledger, the drops, the cash records, the audit
   trail, the members and their barrings), in one publication (``PUBLICATION``). A person's
