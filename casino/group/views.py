@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import export_views
 from casino.export_views import export_view
 from casino.exports import Column, Export, Kind, Sheet, csv_response
+from casino.floor.console.readers import date_asked
 from casino.group import selectors
 from casino.group.consolidation import DIMENSIONS, FIGURES, Consolidation, consolidated
 from casino.group.models import ExchangeRate, OperatingGroup
@@ -97,22 +98,11 @@ def _period_asked(request: HttpRequest, group: OperatingGroup) -> dict[str, Any]
         dimension = "venue"
     today = _today(group)
 
-    def asked_date(name: str, default: date) -> date:
-        text = (request.GET.get(name) or "").strip()
-        if not text:
-            return default
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            errors.append(
-                gettext("%(text)s is not a date (write it YYYY-MM-DD): %(default)s is shown.")
-                % {"text": text, "default": default.isoformat()}
-            )
-            return default
-
-    day = asked_date("date", today)
+    day = date_asked(request, "date", today, errors)
     if kind == periods.RANGE:
-        period = periods.period_of(kind, asked_date("from", day), asked_date("to", day))
+        period = periods.period_of(
+            kind, date_asked(request, "from", day, errors), date_asked(request, "to", day, errors)
+        )
         if period.days > periods.MAX_DAYS:
             start = period.end - timedelta(days=periods.MAX_DAYS - 1)
             errors.append(

@@ -6,7 +6,7 @@ the other report pages' rules (``casino.reports.views``).
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -23,7 +23,7 @@ from django_htmx.http import push_url
 from casino import export_views
 from casino.export_views import export_view
 from casino.exports import Column, Export, Kind, Sheet, csv_response
-from casino.floor.console.readers import venue_asked
+from casino.floor.console.readers import date_asked, venue_asked
 from casino.kernel.money import currency_places, grouped, venue_money
 from casino.kernel.timezones import venue_zone
 from casino.reports import periods, trends
@@ -99,22 +99,9 @@ def _period_asked(request: HttpRequest, venue: Venue) -> dict[str, Any]:
         errors.append(_("Unknown dimension %(dimension)s: by table.") % {"dimension": dimension})
         dimension = "table"
 
-    def asked_date(name: str, default: date) -> date:
-        text = (request.GET.get(name) or "").strip()
-        if not text:
-            return default
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            errors.append(
-                _("%(text)s is not a date (write it YYYY-MM-DD): %(default)s is shown.")
-                % {"text": text, "default": default.isoformat()}
-            )
-            return default
-
-    day = asked_date("date", today)
-    date_from = asked_date("from", day)
-    date_to = asked_date("to", day)
+    day = date_asked(request, "date", today, errors)
+    date_from = date_asked(request, "from", day, errors)
+    date_to = date_asked(request, "to", day, errors)
     if kind == periods.RANGE:
         period = periods.period_of(kind, date_from, date_to)
         if period.days > periods.MAX_DAYS:

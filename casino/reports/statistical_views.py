@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from casino import export_views, exports
 from casino.exports import Column, Export, Kind, Sheet
-from casino.floor.console.readers import venue_asked
+from casino.floor.console.readers import date_asked, venue_asked
 from casino.kernel.timezones import venue_zone
 from casino.reports.period_views import period_text
 from casino.reports.statistical import StatisticalReport, statistical_report
@@ -49,16 +49,8 @@ FILES = exports.REPORT_FILES
 def _asked(request: HttpRequest) -> tuple[list[Venue], Venue, date, list[str]]:
     venues, venue = venue_asked(request)
     today = gaming_date_of(venue, timezone.now())
-    text = (request.GET.get("date") or "").strip()
-    errors = []
-    try:
-        day = date.fromisoformat(text) if text else today
-    except ValueError:
-        errors.append(
-            str(_("%(text)s is not a date (write it YYYY-MM-DD): %(default)s is shown."))
-            % {"text": text, "default": today.isoformat()}
-        )
-        day = today
+    errors: list[str] = []
+    day = date_asked(request, "date", today, errors)
     return venues, venue, day, errors
 
 

@@ -68,6 +68,23 @@ def dates_asked(
     return max(date_from, date_to - timedelta(days=longest - 1)), date_to
 
 
+def date_asked(request: HttpRequest, name: str, default: date, errors: list[str]) -> date:
+    """``?<name>=`` as a date (``YYYY-MM-DD``); empty: ``default``; anything else:
+    ``default`` too, with what was wrong and what is shown added to ``errors`` for the page
+    to say."""
+    text = (request.GET.get(name) or "").strip()
+    if not text:
+        return default
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        errors.append(
+            gettext("%(text)s is not a date (write it YYYY-MM-DD): %(default)s is shown.")
+            % {"text": text, "default": default.isoformat()}
+        )
+        return default
+
+
 def venue_asked(
     request: HttpRequest, *, required: bool = True, asked: QueryDict | None = None
 ) -> tuple[list[Venue], Venue | None]:
