@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import emitter  # noqa: E402 (after the path)
-from tests.drills.app import app_env, manage, run_app  # noqa: E402
+from tests.drills.app import app_env, drill_program, manage, run_app  # noqa: E402
 from tests.drills.clusters import LOGICAL, Cluster, wait_for  # noqa: E402
 from tests.drills.template import migrated_cluster  # noqa: E402
 
@@ -37,10 +37,6 @@ DEALERS = int(os.environ.get("BENCH_DEALERS", "2"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "30"))
 TARGET_S = 5.0
 NEWEST = "SELECT coalesce(max(id), 0) FROM casino_round WHERE status = 'settled'"
-
-
-def load(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tests.drills.load_rounds", *args]
 
 
 def newest(cluster: Cluster) -> int:
@@ -75,7 +71,9 @@ def main() -> None:
         floors = [
             json.loads(
                 run_app(
-                    load("seed", "--venue", f"bench-{n}"), site.dsn("casino"), seconds=120
+                    drill_program("load_rounds", "seed", "--venue", f"bench-{n}"),
+                    site.dsn("casino"),
+                    seconds=120,
                 ).splitlines()[-1]
             )
             for n in range(DEALERS)
@@ -86,7 +84,8 @@ def main() -> None:
         out = Path(tempfile.mkdtemp(prefix="group-lag-"))
         dealers = [
             subprocess.Popen(  # noqa: S603 (our own load process)
-                load(
+                drill_program(
+                    "load_rounds",
                     *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
                     *("--out", str(out / f"dealer-{n}.jsonl"), "--seconds", str(SECONDS)),
                     *("--pause", "0", "--seed", str(n + 1)),

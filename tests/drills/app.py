@@ -31,6 +31,13 @@ def app_env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+def drill_program(name: str, *args: str) -> list[str]:
+    """The command running the drills' program ``name`` (``tests/drills/<name>.py``: the
+    dealer's load, the group's reports) with ``args``, for ``run_app`` or a process of its
+    own."""
+    return [sys.executable, "-m", f"tests.drills.{name}", *args]
+
+
 def run_app(command: list[str], database_url: str, *, seconds: float, **extra: str) -> str:
     """``command`` (a Python program of the back office's) run in an app process on
     ``database_url``; its output (a failure raises, with it)."""

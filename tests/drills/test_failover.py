@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import statistics
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.drills.app import ROOT, app_env, run_app
+from tests.drills.app import ROOT, app_env, drill_program, run_app
 from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 #: Seconds from the primary's crash to the standby's promotion.
@@ -79,12 +78,8 @@ def streaming_pair(clusters, mode: str) -> tuple[Cluster, Cluster]:
     return primary, standby
 
 
-def load_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tests.drills.load_rounds", *args]
-
-
 def seed(url: str) -> dict[str, int]:
-    output = run_app(load_command("seed"), url, seconds=120)
+    output = run_app(drill_program("load_rounds", "seed"), url, seconds=120)
     return json.loads(output.splitlines()[-1])
 
 
@@ -93,7 +88,8 @@ def settle_medians(url: str, floor: dict[str, int], out: Path) -> dict[str, floa
     synchronous standby) and ``local`` (not), the rounds taking turns in one process so that
     the machine's noise falls on both alike."""
     run_app(
-        load_command(
+        drill_program(
+            "load_rounds",
             *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
             *("--out", str(out), "--rounds", str(COST_ROUNDS), "--alternate-commit"),
         ),
@@ -145,7 +141,8 @@ def drill(clusters, tmp_path: Path, mode: str) -> Drill:
     out, stop, log = tmp_path / f"{mode}.jsonl", tmp_path / f"{mode}.stop", tmp_path / f"{mode}.log"
     with open(log, "w") as log_file:
         load = subprocess.Popen(
-            load_command(
+            drill_program(
+                "load_rounds",
                 "run",
                 "--session",
                 str(floor["session"]),

@@ -19,12 +19,11 @@ The seconds the group took to catch up after its return are printed as a JSON fi
 from __future__ import annotations
 
 import json
-import sys
 import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from tests.drills.app import manage, run_app
+from tests.drills.app import drill_program, manage, run_app
 from tests.drills.clusters import LOGICAL, Cluster, wait_for
 
 #: Rounds each site settles before the group subscribes, and while the group is down.
@@ -57,10 +56,6 @@ def figures(cluster: Cluster) -> list[tuple]:
     return cluster.sql(FIGURES, "casino")
 
 
-def load(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tests.drills.load_rounds", *args]
-
-
 #: The group's secret, the same at every site: one passport, one group key.
 SECRET = {"GROUP_PSEUDONYM_KEY": "the group's secret"}
 PASSPORT = "B1234567"
@@ -79,14 +74,15 @@ def site(
     url = cluster.dsn("casino")
     manage(url, "site_setup", "--site", str(number), "--group-conninfo", group.dsn("casino"))
     seeding = ("seed", "--venue", venue, "--member", member, "--passport", PASSPORT)
-    output = run_app(load(*seeding), url, seconds=120, **SECRET)
+    output = run_app(drill_program("load_rounds", *seeding), url, seconds=120, **SECRET)
     return cluster, json.loads(output.splitlines()[-1])
 
 
 def play(cluster: Cluster, floor: dict, rounds: int, out: Path) -> list[dict]:
     """``rounds`` rounds dealt and settled at the site: the load's lines."""
     run_app(
-        load(
+        drill_program(
+            "load_rounds",
             *("run", "--session", str(floor["session"]), "--dealer", str(floor["dealer"])),
             *("--out", str(out), "--rounds", str(rounds), "--pause", "0"),
         ),
@@ -187,10 +183,18 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
     # the same passport's member is refused their next round.
     seoul_url = seoul.dsn("casino")
     dealt = json.loads(
-        run_app(load("member-round", *floor_args(seoul_floor)), seoul_url, seconds=120)
+        run_app(
+            drill_program("load_rounds", "member-round", *floor_args(seoul_floor)),
+            seoul_url,
+            seconds=120,
+        )
     )
     assert dealt["ok"] is True  # not barred anywhere yet
-    run_app(load("self-exclude", "--venue", "vn-hanoi"), hanoi.dsn("casino"), seconds=120)
+    run_app(
+        drill_program("load_rounds", "self-exclude", "--venue", "vn-hanoi"),
+        hanoi.dsn("casino"),
+        seconds=120,
+    )
     travelled = "SELECT venue_name, kind FROM casino_groupbarring"
     assert wait_for(lambda: seoul.sql(travelled, "casino"), seconds=CATCH_UP_LIMIT), (
         group.sql("SELECT id, player_id, kind FROM casino_playerbarring", "casino"),
@@ -203,7 +207,11 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
     )
     assert group.sql(travelled, "casino") == [("Drill vn-hanoi", "self_exclusion")]
     refused = json.loads(
-        run_app(load("member-round", *floor_args(seoul_floor)), seoul_url, seconds=120)
+        run_app(
+            drill_program("load_rounds", "member-round", *floor_args(seoul_floor)),
+            seoul_url,
+            seconds=120,
+        )
     )
     assert refused == {
         "ok": False,
@@ -216,8 +224,8 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
 
 def report(cluster: Cluster, *args: str) -> dict:
     """tests/drills/group_report.py's answer on ``cluster``'s database."""
-    command = [sys.executable, "-m", "tests.drills.group_report", *args]
-    return json.loads(run_app(command, cluster.dsn("casino"), seconds=120).splitlines()[-1])
+    output = run_app(drill_program("group_report", *args), cluster.dsn("casino"), seconds=120)
+    return json.loads(output.splitlines()[-1])
 
 
 def floor_args(floor: dict) -> tuple[str, ...]:
