@@ -314,14 +314,14 @@ def group_keys_written() -> int:
     it; this is for the members saved before the secret was set, or after it changed): the
     members whose key changed. A key is derived from the member's document, not a record of
     its own: no audit event."""
-    changed = 0
     secret = settings.GROUP_PSEUDONYM_KEY
-    for pk, document, key in Player.objects.values_list("pk", "document_key", "group_key"):
-        wanted = group_key(document, secret)
-        if wanted != key:
-            Player.objects.filter(pk=pk).update(group_key=wanted)
-            changed += 1
-    return changed
+    changed = [
+        Player(pk=pk, group_key=wanted)
+        for pk, document, key in Player.objects.values_list("pk", "document_key", "group_key")
+        if (wanted := group_key(document, secret)) != key
+    ]
+    Player.objects.bulk_update(changed, ["group_key"], batch_size=1000)
+    return len(changed)
 
 
 def player_unbar(*, barring: PlayerBarring, user: Any, reason: str) -> PlayerBarring:
