@@ -388,15 +388,19 @@
   document.addEventListener("htmx:beforeSwap", confirmAnswered);
   document.addEventListener("htmx:afterRequest", confirmAnswered);
 
+  /* A round was just settled: the next round starts where the deal starts. On the swap,
+     not the settle: htmx settles 20 ms after it ends the request, and a focus moved then
+     would take a dealer's first keys of the next round into another field. */
+  document.addEventListener("htmx:afterSwap", () => {
+    if (!justSettled) return;
+    justSettled = false;
+    roundUntouched = true;
+    focusOn(firstField());
+  });
+
   document.addEventListener("htmx:afterSettle", () => {
     // A form swapped back with what was typed (a refused close) shows its totals again.
     document.querySelectorAll("[data-chip-total]").forEach(chipTotals);
-    if (justSettled) {
-      // A round was just settled: the next round starts where the deal starts.
-      justSettled = false;
-      roundUntouched = true;
-      focusOn(firstField());
-    }
     const input = focusedCards();
     if (input) input.classList.add("focused");
     syncPicker();

@@ -51,12 +51,15 @@
     else waiting = input.id;  // the tableau decides: wait for the live partial
   });
 
+  /* The next round (same seats and stakes, a new deal) starts at the first card, as soon as
+     its form is in: on the swap, before htmx ends the request, not on the settle after. */
+  document.addEventListener("htmx:afterSwap", () => {
+    if (!settled) return;
+    settled = false;
+    focusOn(field(ORDER[0]));
+  });
+
   document.addEventListener("htmx:afterSettle", () => {
-    if (settled) {
-      settled = false;
-      focusOn(field(ORDER[0]));  // the next round: same seats and stakes, a new deal
-      return;
-    }
     if (!waiting) return;
     /* Only the answer to the deal as it is typed now: an earlier one may settle after. */
     const deal = document.getElementById("bac-deal");
