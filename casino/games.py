@@ -15,11 +15,12 @@ types and the adapter with every hook's default), read in one place the way Sale
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from django.utils.translation import gettext as _
 
@@ -61,14 +62,23 @@ class RoundInputError(InvalidInput):
     """Bad input for a round; ``field`` names the input (``boxes[2].cards``) it concerns."""
 
 
-@dataclass(frozen=True)
-class BoxInput:
+#: No deposits shown: the default of a ``BoxInput``'s, read-only as the tuple holding it.
+NO_DEPOSITS: Mapping[str, Decimal] = MappingProxyType({})
+
+
+# The round's input and result types are named tuples, not frozen dataclasses: as immutable,
+# and a re-settlement makes about a dozen of them a round for every round of a day, where a
+# frozen dataclass's ``__init__`` (each field set through ``object.__setattr__``) cost three
+# times a tuple's making (docs/BENCHMARKS.md, "resettle"). A changed copy is ``_replace``.
+
+
+class BoxInput(NamedTuple):
     """One box of a round as the dealer enters it."""
 
     position: int
     cards: str
     stakes: Mapping[str, Decimal]
-    deposits: Mapping[str, Decimal] = field(default_factory=dict)
+    deposits: Mapping[str, Decimal] = NO_DEPOSITS
     player_id: int | None = None
     #: The player quit the round in progress (a game with a quit penalty charges it; a game
     #: without one ignores it).
@@ -78,8 +88,7 @@ class BoxInput:
     declared: bool | None = None
 
 
-@dataclass(frozen=True)
-class BetResult:
+class BetResult(NamedTuple):
     """A bet settled (or to be settled, in a preview): the one settled-bet type every
     screen, answer and posting reads."""
 
@@ -100,8 +109,7 @@ class BetResult:
         return max(-self.net - self.stake, Decimal(0))
 
 
-@dataclass(frozen=True)
-class BoxResult:
+class BoxResult(NamedTuple):
     position: int
     cards: str  # canonical text
     evaluation: dict[str, Any]
@@ -112,8 +120,7 @@ class BoxResult:
         return sum([bet.net for bet in self.bets], _ZERO)
 
 
-@dataclass(frozen=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """A round evaluated and settled by the engine (a preview until it is posted)."""
 
     dealer_cards: str

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -209,7 +208,7 @@ class NiuNiuDemo:
             _cards, boxes = next(stream)
             dealt = rng.sample(deck, 5 * (len(boxes) + 1))
             boxes = [
-                replace(box, cards=format_cards(dealt[5 * i + 5 : 5 * i + 10]))
+                box._replace(cards=format_cards(dealt[5 * i + 5 : 5 * i + 10]))
                 for i, box in enumerate(boxes)
             ]
             if n + 1 == REPEATED_DEAL:

@@ -3,8 +3,8 @@
 The services are found by introspection: every public function of ``casino.floor.services.*``,
 the console's services and each registered game's ``services`` module that has a parameter
 named ``player`` or ``player_id``, or typed with ``Player`` or with an entry carrying a
-player (a dataclass with a ``player_id`` field, as a round's ``BoxInput``). Each is either
-called below with a barred member, under a spy on ``players_eligibility`` (which
+player (a dataclass or named tuple with a ``player_id`` field, as a round's ``BoxInput``).
+Each is either called below with a barred member, under a spy on ``players_eligibility`` (which
 ``player_eligibility`` and ``check_player_may`` answer through), or listed as exempt with
 the reason. A new service taking a player fails here until it asks, or says why it need not.
 """
@@ -90,6 +90,8 @@ def _carries_a_player(annotation: Any) -> bool:
             return True
         if dataclasses.is_dataclass(annotation):
             return any(f.name in ("player", "player_id") for f in dataclasses.fields(annotation))
+        if issubclass(annotation, tuple) and hasattr(annotation, "_fields"):  # a named tuple
+            return any(name in ("player", "player_id") for name in annotation._fields)
     return any(_carries_a_player(arg) for arg in typing.get_args(annotation))
 
 

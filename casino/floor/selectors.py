@@ -9,7 +9,7 @@ for one that does not exist: callers answer both with "not found".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -203,7 +203,7 @@ def round_view_of(
                 quit=box.quit,
                 evaluation=box_result.evaluation,
                 bets=tuple(
-                    replace(bet, deposit_shown=shown.get(bet.bet_type)) for bet in box_result.bets
+                    bet._replace(deposit_shown=shown.get(bet.bet_type)) for bet in box_result.bets
                 ),
                 net=box_result.net,
             )
