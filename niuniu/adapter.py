@@ -243,17 +243,19 @@ class NiuNiuAdapter(GameAdapter):
                     position=box.position,
                     cards=format_cards(cards),
                     evaluation=hand_evaluation(settled.player),
+                    # Positional, in the fields' order (half a keyword call's cost, and a
+                    # day's re-settlement makes one a bet): each argument names its field.
                     bets=tuple(
                         [
                             BetResult(
-                                bet_type=_BET_NAMES[line.bet_type],
-                                stake=line.stake,
-                                deposit_required=line.deposit_required,
-                                outcome=line.outcome,
-                                odds=line.odds,
-                                gross=line.gross,
-                                commission=line.commission,
-                                net=line.net,
+                                _BET_NAMES[line.bet_type],
+                                line.stake,
+                                line.deposit_required,
+                                line.outcome,
+                                line.odds,
+                                line.gross,
+                                line.commission,
+                                line.net,
                             )
                             for line in settled.lines
                         ]

@@ -519,15 +519,15 @@ def compare_round(
         return Difference(row[0], row[1], row[2], row[4], row[5], *figures)
 
     declares = _declares(adapter)
-    inputs = [
+    inputs = [  # positional, in the fields' order: a keyword call costs twice as much
         BoxInput(
-            position=position,
-            cards=cards,
-            stakes={bet[0]: bet[1] for bet in bets},
-            deposits={bet[0]: bet[2] for bet in bets if bet[2] is not None},
-            player_id=player_id,
-            quit=quit_,
-            declared=adapter.declared_of(evaluation) if declares else None,
+            position,
+            cards,
+            {bet[0]: bet[1] for bet in bets},  # stakes
+            {bet[0]: bet[2] for bet in bets if bet[2] is not None},  # deposits
+            player_id,
+            quit_,
+            adapter.declared_of(evaluation) if declares else None,  # declared
         )
         for position, player_id, cards, quit_, evaluation, bets in boxes
     ]
