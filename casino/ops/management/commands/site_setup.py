@@ -1,9 +1,10 @@
 """Set up a site's database to send the group its records (docs/OPERATIONS.md, "A group of
 sites"): its keys moved into the site's range (once, on the empty database, before its
 first venue), its members' group keys written (``GROUP_PSEUDONYM_KEY``), its publication
-made or brought up to date (after every migrate) and, with ``--group-conninfo``, its
-subscription to the barrings of the group's other sites. Run again, it changes nothing that
-is already so."""
+made or brought up to date (after every migrate, and after a venue's members' data sent to
+the group changed: ``Venue.group_player_data``; refused while its venues disagree) and,
+with ``--group-conninfo``, its subscription to the barrings of the group's other sites. Run
+again, it changes nothing that is already so."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ class Command(BaseCommand):
             raise CommandError(str(error.message)) from None
         self.stdout.write(f"site {options['site']}: {len(moved)} sequences moved into its range")
         self.stdout.write(f"members' group keys written: {group_keys_written()}")
-        self.stdout.write(site_publish())
+        try:
+            self.stdout.write(site_publish())
+        except InvalidInput as error:  # its venues disagree on their members' data
+            raise CommandError(str(error.message)) from None
         if options["group_conninfo"]:
             self.stdout.write(subscribe_barrings(options["site"], options["group_conninfo"]))
