@@ -11,7 +11,13 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from casino.kernel.errors import InvalidInput
-from casino.ops.sites import MOST_SITES, site_init, site_publish, subscribe_barrings
+from casino.ops.sites import (
+    MOST_SITES,
+    site_init,
+    site_player_columns,
+    site_publish,
+    subscribe_barrings,
+)
 from casino.players.services import group_keys_written
 
 
@@ -31,14 +37,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         try:
+            site_player_columns()  # its venues agree, before anything changes
             moved = site_init(options["site"])
         except InvalidInput as error:
             raise CommandError(str(error.message)) from None
         self.stdout.write(f"site {options['site']}: {len(moved)} sequences moved into its range")
         self.stdout.write(f"members' group keys written: {group_keys_written()}")
-        try:
-            self.stdout.write(site_publish())
-        except InvalidInput as error:  # its venues disagree on their members' data
-            raise CommandError(str(error.message)) from None
+        self.stdout.write(site_publish())
         if options["group_conninfo"]:
             self.stdout.write(subscribe_barrings(options["site"], options["group_conninfo"]))
