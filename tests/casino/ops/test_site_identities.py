@@ -19,6 +19,7 @@ from casino.players.services import player_create, player_identity_update
 from casino.staff.roles import MANAGER
 from casino.venues.models import Venue
 from casino.venues.services.venues import venue_update
+from tests.casino.api import client_for
 from tests.factories import staff
 
 PSEUDONYMISED = ("id", "venue_id", "membership_number", "status", "created_at", "group_key")
@@ -161,3 +162,10 @@ def test_the_manager_sees_it_on_the_venues_page_and_cannot_change_it(client, flo
     assert "data sent to the group" in text
     assert 'name="group_player_data"' not in text  # read-only for a manager
     assert "Pseudonymised: the group key only" in text
+
+
+@pytest.mark.django_db
+def test_the_manager_reads_it_through_the_api_too(floor):
+    answer = client_for(floor.manager).get(f"/api/v1/venues/{floor.venue.pk}/")
+    assert answer.status_code == 200
+    assert answer.json()["group_player_data"] == "pseudonymised"
