@@ -9,6 +9,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import slug_re
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -23,6 +25,10 @@ from casino.kernel.money import plain
 from casino.staff.policy import group_rate_refusal
 from casino.staff.roles import GROUP_ROLES, forget
 from casino.venues.models import Venue
+from casino.venues.models.venues import validate_time_zone
+
+#: The longest code a group has (``OperatingGroup.code``).
+CODE_LENGTH = OperatingGroup._meta.get_field("code").max_length
 
 
 def _superuser_only(user: Any) -> None:
@@ -38,11 +44,32 @@ def group_create(
 ) -> OperatingGroup:
     """A new operating group with its reporting currency."""
     _superuser_only(user)
+    code, name = (code or "").strip(), (name or "").strip()
+    if not slug_re.fullmatch(code) or len(code) > CODE_LENGTH:
+        raise InvalidInput(
+            gettext(
+                "Write the group's code in letters, digits, - and _ (at most %(most)d), "
+                "e.g. asia-pacific."
+            )
+            % {"most": CODE_LENGTH},
+            field="code",
+        )
+    if OperatingGroup.objects.filter(code=code).exists():
+        raise InvalidInput(
+            gettext("There is already an operating group with the code %(code)s.") % {"code": code},
+            field="code",
+        )
+    if not name:
+        raise InvalidInput(gettext("Give the group's name."), field="name")
     if not CURRENCY.regex.fullmatch(reporting_currency or ""):
         raise InvalidInput(
             gettext("Write the reporting currency as its three-letter ISO code, e.g. USD."),
             field="reporting_currency",
         )
+    try:
+        validate_time_zone(timezone_name)  # a venue's rule: an IANA zone the database knows
+    except ValidationError as error:
+        raise InvalidInput(error.messages[0], field="timezone") from None
     group = OperatingGroup.objects.create(
         code=code, name=name, reporting_currency=reporting_currency, timezone=timezone_name
     )

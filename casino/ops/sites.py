@@ -14,7 +14,11 @@ records through PostgreSQL's logical replication (docs/OPERATIONS.md, "A group o
   document, a cash record without the document or the description of an unknown patron, a
   barring without its reasons, an audit event without its summary and the values it
   recorded. The columns sent are named (an allow-list): a column added later stays at the
-  site until it is named here.
+  site until it is named here. One exception, a venue's to set (``Venue.group_player_data``)
+  where the group's jurisdiction allows it: an identified venue's members go with their
+  name, birth date and document too (``IDENTITY``). A publication has one column list a
+  table, for every row, and PostgreSQL refuses a subscription two lists of one table: every
+  venue of a site says the same, or the site is not published (``player_columns``).
 - **What the group does** (``group_prepare``, ``subscribe``): its database is migrated like a
   site's, each column a site does not send and that a row must have gets an empty default
   (a row arrives without it), and one subscription per site (``casino_site_<name>``) copies
@@ -94,6 +98,13 @@ SENT: dict[str, tuple[str, ...] | None] = {
     ),
 }  # fmt: skip
 
+#: What else an identified venue's members go with (``Venue.group_player_data``): who they
+#: are, by name, birth date and identity document.
+IDENTITY = (
+    "name", "date_of_birth", "id_document_type", "id_document_number", "id_document_country",
+)  # fmt: skip
+PLAYERS = "players.Player"
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
 
@@ -112,11 +123,40 @@ class SentTable:
         return f"{quote(self.table)} ({', '.join(quote(column) for column in self.columns)})"
 
 
-def sent_tables() -> list[SentTable]:
-    """``SENT`` as tables, each column named checked against its model (a renamed column
+def player_columns(venues: dict[str, str]) -> tuple[str, ...]:
+    """The members' columns a site sends, from what each of its venues (code: its
+    ``group_player_data``) says: ``SENT``'s when all are pseudonymised (or there is no venue
+    yet), with ``IDENTITY`` when all are identified. Venues that disagree are refused, by
+    name: a publication has one column list for every row of a table."""
+    identified = sorted(code for code, said in venues.items() if said == "identified")
+    pseudonymised = sorted(set(venues) - set(identified))
+    if identified and pseudonymised:
+        raise InvalidInput(
+            f"the venues of this site disagree on what of their members leaves it for the "
+            f"group: identified {', '.join(identified)}; pseudonymised "
+            f"{', '.join(pseudonymised)}. A site sends one set of a member's columns for all "
+            "of its venues: set every venue's \"members' data sent to the group\" alike (a "
+            "superuser, on the venue's page), then run site_setup again",
+            field="group_player_data",
+        )
+    columns = SENT[PLAYERS] or ()
+    return (*columns, *IDENTITY) if identified else columns
+
+
+def site_player_columns(*, using: str = "default") -> tuple[str, ...]:
+    """``player_columns`` of the venues of the database ``using``."""
+    venues = apps.get_model("venues.Venue").objects.using(using)
+    return player_columns(dict(venues.values_list("code", "group_player_data")))
+
+
+def sent_tables(players: tuple[str, ...] | None = None) -> list[SentTable]:
+    """``SENT`` as tables (the members' columns ``players`` where given:
+    ``player_columns``), each column named checked against its model (a renamed column
     fails here, not in PostgreSQL at a site)."""
     tables = []
     for label, columns in SENT.items():
+        if label == PLAYERS and players is not None:
+            columns = players
         meta = apps.get_model(label)._meta
         if columns is not None:
             known = {field.column for field in meta.concrete_fields}
@@ -174,24 +214,41 @@ def site_init(site: int, *, using: str = "default", group: bool = False) -> list
     return moved
 
 
-def publication_sql(quote: Callable[[str], str]) -> str:
+def publication_sql(quote: Callable[[str], str], players: tuple[str, ...] | None = None) -> str:
     """The tables of a site's publication, as ``CREATE`` and ``ALTER PUBLICATION`` name
-    them."""
-    return ", ".join(table.published(quote) for table in sent_tables())
+    them (the members' columns ``players`` where given)."""
+    return ", ".join(table.published(quote) for table in sent_tables(players))
 
 
 def site_publish(*, using: str = "default") -> str:
-    """The site's publication made, or its tables set to ``SENT`` if it exists: what was
-    done."""
+    """The site's publication made, or its tables set to ``SENT`` if it exists, the members'
+    columns as its venues say (``site_player_columns``: refused when they disagree): what
+    was done. When the members' columns grow (the venues now identified), every member's
+    row is sent again, so that the group has the identities of the members registered
+    before too (replication sends a row when it is written, not when its publication
+    changes; the rows are written unchanged)."""
     connection = connections[using]
-    tables = publication_sql(connection.ops.quote_name)
+    players = site_player_columns(using=using)
+    tables = publication_sql(connection.ops.quote_name, players)
+    player_table = apps.get_model(PLAYERS)._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", [PUBLICATION])
-        if cursor.fetchone():
-            cursor.execute(f"ALTER PUBLICATION {PUBLICATION} SET TABLE {tables}")
-            return f"publication {PUBLICATION}: tables set ({len(SENT)})"
-        cursor.execute(f"CREATE PUBLICATION {PUBLICATION} FOR TABLE {tables}")
-        return f"publication {PUBLICATION}: made ({len(SENT)} tables)"
+        if not cursor.fetchone():
+            cursor.execute(f"CREATE PUBLICATION {PUBLICATION} FOR TABLE {tables}")
+            return f"publication {PUBLICATION}: made ({len(SENT)} tables)"
+        cursor.execute(
+            "SELECT attnames FROM pg_publication_tables WHERE pubname = %s "
+            "AND schemaname = current_schema() AND tablename = %s",
+            [PUBLICATION, player_table],
+        )
+        row = cursor.fetchone()
+        before = set(row[0] or []) if row else set()
+        cursor.execute(f"ALTER PUBLICATION {PUBLICATION} SET TABLE {tables}")
+        done = f"publication {PUBLICATION}: tables set ({len(SENT)})"
+        if row and set(players) - before:
+            cursor.execute(f'UPDATE "{player_table}" SET "group_key" = "group_key"')  # noqa: S608
+            done += f"; {cursor.rowcount} members sent again with {', '.join(IDENTITY)}"
+        return done
 
 
 #: A default for a column a site does not send, by its type (a row arrives without it).
@@ -228,17 +285,34 @@ ALTER TABLE casino_playerbarring ENABLE ALWAYS TRIGGER casino_group_barring;
 """
 
 
+#: At the group: the identities of the members of a venue that is no longer identified
+#: emptied (a site sends its members without them from its next publication, but what it
+#: sent before stays until written over: a column no longer sent is not).
+FORGET_IDENTITIES = """
+UPDATE casino_player p SET name = '', date_of_birth = NULL, id_document_type = '',
+  id_document_number = '', id_document_country = ''
+FROM casino_venue v
+WHERE v.id = p.venue_id AND v.group_player_data <> 'identified'
+  AND (p.name <> '' OR p.date_of_birth IS NOT NULL OR p.id_document_type <> ''
+       OR p.id_document_number <> '' OR p.id_document_country <> '')
+"""
+
+
 def group_prepare(*, using: str = "default") -> list[str]:
     """The group's database made ready to receive: its own keys in a range no site has
     (``GROUP_KEYS``: what the group writes itself, its rates and audit trail, never meets a
     site's row), every column a site does not send that a
     row must have (not null, no default) given an empty default, and every check on such a
-    column dropped (the site keeps it); the trigger that makes the
+    column dropped (the site keeps it); the identities of the members of venues not
+    identified (any more) emptied (``FORGET_IDENTITIES``); the trigger that makes the
     sites' barrings group barrings (``BARRING_TRIGGER``), and their publication. Run after
     each migrate of the group's database; nothing changes when it is ready."""
     done = [f"the group's own keys: {len(site_init(0, using=using, group=True))} moved"]
     with connections[using].cursor() as cursor:
         cursor.execute(BARRING_TRIGGER)
+        cursor.execute(FORGET_IDENTITIES)
+        if cursor.rowcount:
+            done.append(f"identities of members of pseudonymised venues: {cursor.rowcount} gone")
         cursor.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", [BARRINGS])
         if not cursor.fetchone():
             cursor.execute(f"CREATE PUBLICATION {BARRINGS} FOR TABLE casino_groupbarring")

@@ -1764,21 +1764,22 @@ ADMIN_MODELS = {
     # Written by the console's services only (a new shoe, a collection from the box).
     "baccarat.shoe": _read_only(lambda world, side: side.bac_shoe.pk),
     "baccarat.commissioncollection": _read_only(lambda world, side: side.bac_collection.pk),
-    # Set up by a superuser through casino.group.services; rates written on the group's page.
+    # Set up by a superuser in the admin, through casino.group.services (added, never changed
+    # or deleted there); rates written on the group's page.
     **{
         f"group.{model}": AdminModel(
             get_id,
             scoped=False,
             venue_bound=False,
-            add=False,
+            add=added,
             change=False,
             delete=False,
         )
-        for model, get_id in (
-            ("operatinggroup", lambda world, side: world.operating.pk),
-            ("groupvenue", lambda world, side: world.operating.memberships.first().pk),
-            ("grouprole", lambda world, side: world.operating.roles.first().pk),
-            ("exchangerate", lambda world, side: world.rate.pk),
+        for model, get_id, added in (
+            ("operatinggroup", lambda world, side: world.operating.pk, True),
+            ("groupvenue", lambda world, side: world.operating.memberships.first().pk, True),
+            ("grouprole", lambda world, side: world.operating.roles.first().pk, True),
+            ("exchangerate", lambda world, side: world.rate.pk, False),
         )
     },
 }

@@ -5,7 +5,8 @@ the services, one after another, through whatever the database does meanwhile.
 with ``--member`` a member ``M-1`` too, with ``--passport`` their passport) and opens a
 session at the table; it prints ``{"session": id, "dealer": id}``. ``self-exclude`` records
 member ``M-1``'s self-exclusion; ``member-round`` deals one round with them in box 1 and
-prints whether it was dealt or refused, and why (the group drill's). ``run`` deals and settles
+prints whether it was dealt or refused, and why; ``group-data`` sets what a venue sends the
+group of its members, as a superuser (the group drill's). ``run`` deals and settles
 rounds in that session until ``--seconds`` have passed or ``--stop-file`` exists, and writes
 one JSON line per round to ``--out``: when (``at``, the epoch's seconds), ``ok`` or the
 database error's class (``error``), the round's ``create_key`` and id, and how long its
@@ -60,6 +61,8 @@ from casino.players.services import (  # noqa: E402
     player_identity_update,
 )
 from casino.staff.roles import MANAGER  # noqa: E402
+from casino.venues.models import Venue  # noqa: E402
+from casino.venues.services.venues import venue_update  # noqa: E402
 from niuniu.demo import table_stream  # noqa: E402
 from tests.factories import macau_session, staff  # noqa: E402
 
@@ -104,6 +107,16 @@ def self_exclude(venue: str) -> dict[str, int]:
         kind=PlayerBarring.Kind.SELF_EXCLUSION,
     )
     return {"barring": barring.pk}
+
+
+def group_data(venue: str, kind: str) -> dict[str, str]:
+    """What venue ``venue`` sends the group of its members set to ``kind``, by a superuser
+    (``venue_update``, audited)."""
+    root = User.objects.filter(username="drill-root").first() or User.objects.create_superuser(
+        "drill-root", password="drill-root-password"
+    )
+    done = venue_update(venue=Venue.objects.get(code=venue), user=root, group_player_data=kind)
+    return {"venue": done.code, "group_player_data": done.group_player_data}
 
 
 def member_round(session_id: int, dealer_id: int) -> dict[str, Any]:
@@ -185,6 +198,9 @@ def main() -> None:
     seeder.add_argument("--passport", default="", help="the member's passport number")
     excluder = commands.add_parser("self-exclude", help="member M-1 self-excluded from today")
     excluder.add_argument("--venue", required=True, help="the venue's code")
+    data = commands.add_parser("group-data", help="what a venue sends the group of its members")
+    data.add_argument("--venue", required=True, help="the venue's code")
+    data.add_argument("--as", dest="kind", required=True, choices=["pseudonymised", "identified"])
     member = commands.add_parser("member-round", help="a round with member M-1 in box 1")
     member.add_argument("--session", type=int, required=True)
     member.add_argument("--dealer", type=int, required=True)
@@ -207,6 +223,8 @@ def main() -> None:
         print(json.dumps(seed(options.venue, options.member, options.passport)), flush=True)
     elif options.command == "self-exclude":
         print(json.dumps(self_exclude(options.venue)), flush=True)
+    elif options.command == "group-data":
+        print(json.dumps(group_data(options.venue, options.kind)), flush=True)
     elif options.command == "member-round":
         print(json.dumps(member_round(options.session, options.dealer)), flush=True)
     else:

@@ -5,9 +5,12 @@ Niu Niu rounds through the services, and the group subscribes to both (``manage.
 group_setup``). Then the group's database goes down, as a link does: both sites go on
 settling, every round; when it is back, the group catches up with nothing lost or doubled
 (per venue: the rounds, bets, ledger entries and their sums by account, the audit events
-and the members, equal on both sides) and no member's name has left its site. Last, a
+and the members, equal on both sides) and no member's name has left its site. Then a
 member's self-exclusion at one site travels to the group and from it to the other site,
 where the member with the same passport (the same group key) is refused their next round.
+Last, one site's venue is identified (``Venue.group_player_data``): its member's name and
+passport arrive at the group once the site is published again, the other site's still do
+not; set back to pseudonymised, the group forgets them.
 Between the two, the group's reports run on the group's database (tests/drills/
 group_report.py): each venue's figures of the day equal the site's own, converted at the
 rate the group approved.
@@ -220,6 +223,34 @@ def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(cluster
     }
     # Hà Nội's own member is refused there by its own barring, not the group's copy.
     assert hanoi.sql(travelled, "casino") == [("Drill vn-hanoi", "self_exclusion")]
+
+    # Seoul's venue identified (its group's jurisdiction allows it): once the site is
+    # published again, its member's name and passport arrive, the one registered before
+    # too; Hà Nội's, pseudonymised, still do not. Back to pseudonymised: the group forgets.
+    members = (
+        "SELECT v.code, p.name, p.id_document_number FROM casino_player p "
+        "JOIN casino_venue v ON v.id = p.venue_id ORDER BY v.code"
+    )
+    named = [("kr-seoul", "Nguyen Van An", PASSPORT), ("vn-hanoi", "", "")]
+    group_data(seoul, "kr-seoul", "identified")
+    assert "1 members sent again" in manage(seoul_url, "site_setup", "--site", "2", **SECRET)
+    assert wait_for(lambda: group.sql(members, "casino") == named, seconds=CATCH_UP_LIMIT), (
+        group.sql(members, "casino")
+    )
+    group_data(seoul, "kr-seoul", "pseudonymised")
+    manage(seoul_url, "site_setup", "--site", "2", **SECRET)
+    seoul_said = "SELECT group_player_data FROM casino_venue WHERE code = 'kr-seoul'"
+    assert wait_for(  # the venue's row arrived: the group knows Seoul is pseudonymised again
+        lambda: group.sql(seoul_said, "casino") == [("pseudonymised",)], seconds=CATCH_UP_LIMIT
+    )
+    assert "1 gone" in manage(group.dsn("casino"), "group_setup")
+    assert group.sql(members, "casino") == [("kr-seoul", "", ""), ("vn-hanoi", "", "")]
+
+
+def group_data(cluster: Cluster, venue: str, kind: str) -> None:
+    """What ``venue`` at ``cluster`` sends the group of its members set to ``kind``."""
+    args = ("group-data", "--venue", venue, "--as", kind)
+    run_app(drill_program("load_rounds", *args), cluster.dsn("casino"), seconds=120)
 
 
 def report(cluster: Cluster, *args: str) -> dict:

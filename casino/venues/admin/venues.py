@@ -72,8 +72,8 @@ class VenueForm(ParseOnlyModelForm):
 class VenueAdmin(ServiceWrites, VenueScopedAdmin):
     """Set up by a superuser (``venue_create``), changed by its managers (``venue_update``:
     its currency, time zone and rounding unit only while all of its tables are closed; its
-    gaming day and shifts by ``gaming_day_set``); who works there is set by a superuser
-    (``venue_staff_set``)."""
+    gaming day and shifts by ``gaming_day_set``); who works there, and what it sends the
+    group of its members, are set by a superuser (``venue_staff_set``, ``venue_update``)."""
 
     form = VenueForm
     venue_path = "pk"
@@ -104,11 +104,13 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # Who works at a venue is given by a superuser: the choices would list every
-        # account of every venue, and a manager could take on anyone's.
+        # account of every venue, and a manager could take on anyone's. What the venue sends
+        # the group of its members too: the group's jurisdiction decides, not one venue's
+        # manager (``venue_update``); the manager sees it.
         fields = super().get_readonly_fields(request, obj)
         if request.user.is_superuser:
             return fields
-        return [*fields, "staff"]
+        return [*fields, "staff", "group_player_data"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a venue keeps its tables, players and history

@@ -39,6 +39,11 @@ class VenueSerializer(serializers.Serializer):
     note_denominations = serializers.ListField(
         child=serializers.CharField(), help_text="The bank notes the count counts by."
     )
+    group_player_data = serializers.ChoiceField(
+        choices=["pseudonymised", "identified"],
+        help_text="What of the venue's members its site sends the group: the group key only "
+        "(pseudonymised), or their name, date of birth and document too (identified).",
+    )
 
 
 # A venue's gaming day and shifts

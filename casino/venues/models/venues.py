@@ -53,6 +53,12 @@ def validate_time_zone(value: str) -> None:
 
 
 class Venue(models.Model):
+    class GroupPlayerData(models.TextChoices):
+        """What of its members a venue's site sends the group (casino.ops.sites)."""
+
+        PSEUDONYMISED = "pseudonymised", _("Pseudonymised: the group key only")
+        IDENTIFIED = "identified", _("Identified: name, date of birth and document too")
+
     code = models.SlugField(max_length=32, unique=True, verbose_name=_("code"))
     name = models.CharField(max_length=120, verbose_name=_("name"))
     currency = models.CharField(
@@ -149,6 +155,20 @@ class Venue(models.Model):
             'shift named "day" for the whole gaming day.'
         ),
     )
+    group_player_data = models.CharField(
+        _("members' data sent to the group"),
+        max_length=16,
+        choices=GroupPlayerData.choices,
+        default=GroupPlayerData.PSEUDONYMISED,
+        db_default=GroupPlayerData.PSEUDONYMISED.value,
+        help_text=_(
+            "What leaves the site for the group's reporting database about this venue's "
+            "members. Pseudonymised: the group key only, no name, date of birth or document. "
+            "Identified: the name, date of birth and identity document too, where the "
+            "group's jurisdiction allows it. Every venue of a site says the same; a change "
+            "applies once the site is published again (manage.py site_setup)."
+        ),
+    )
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -175,6 +195,10 @@ class Venue(models.Model):
             models.CheckConstraint(
                 condition=models.Q(variance_reason_over__gte=0),
                 name="venue_variance_reason_over_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(group_player_data__in=["pseudonymised", "identified"]),
+                name="venue_group_player_data_known",
             ),
         ]
 

@@ -4,7 +4,9 @@ A venue also says how far a table's closing count may be off its ledger without 
 (``variance_reason_over``, 0 or more; 0: every variance needs one), which
 ``session_close`` asks for; whether its tables drop at each close or once a gaming day
 (``drop_each_close``, casino.count.boxes), and the bank notes its count counts by
-(``note_denominations``, casino.count.services).
+(``note_denominations``, casino.count.services); and what of its members leaves the site
+for the group (``group_player_data``: pseudonymised, the default, or identified), which the
+site's publication follows (casino.ops.sites) and only a superuser changes.
 
 A venue's currency, time zone and rounding unit are what its money is counted, dated and
 rounded in: they change only while no session is open at any of its tables, and a new
@@ -57,6 +59,7 @@ EDITABLE = (
     "amount_grouping",
     "drop_each_close",
     "note_denominations",
+    "group_player_data",
 )
 #: The most bank notes a venue counts by.
 MAX_NOTES = 20
@@ -77,6 +80,7 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "amount_grouping": venue.amount_grouping,
         "drop_each_close": str(bool(venue.drop_each_close)).lower(),
         "note_denominations": ", ".join(venue.note_denominations or []),
+        "group_player_data": venue.group_player_data,
     }
 
 
@@ -164,6 +168,20 @@ def _note_denominations(values: Any) -> list[str]:
     return [notes[note] for note in sorted(notes, reverse=True)]
 
 
+def _group_player_data(value: Any) -> str:
+    """What of the venue's members leaves the site for the group, one of its two kinds."""
+    if value not in Venue.GroupPlayerData.values:
+        raise InvalidInput(
+            gettext(
+                "%(value)s is not what a venue sends the group of its members; give "
+                "pseudonymised or identified"
+            )
+            % {"value": value},
+            field="group_player_data",
+        )
+    return str(value)
+
+
 def _taken(venue: Venue) -> InvalidInput:
     return InvalidInput(
         gettext("there is already a venue with the code %(code)s; choose another code")
@@ -206,6 +224,7 @@ def venue_create(
     amount_grouping: str = "comma",
     drop_each_close: bool = False,
     note_denominations: Any = None,
+    group_player_data: str = Venue.GroupPlayerData.PSEUDONYMISED,
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -222,6 +241,7 @@ def venue_create(
         amount_grouping=amount_grouping,
         drop_each_close=bool(drop_each_close),
         note_denominations=_note_denominations(note_denominations),
+        group_player_data=_group_player_data(group_player_data),
     )
     _check(venue)
     _amounts_of(venue, MONEY_FIELDS)
@@ -294,12 +314,23 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
             value = bool(value)
         elif name == "note_denominations":
             value = _note_denominations(value)
+        elif name == "group_player_data":
+            value = _group_player_data(value)
         elif isinstance(value, str):
             value = value.strip()
         setattr(venue, name, value)
     _check(venue)
     _amounts_of(venue, [name for name in MONEY_FIELDS if name in changes])
     after = _as_dict(venue)
+    if before["group_player_data"] != after["group_player_data"] and not getattr(
+        user, "is_superuser", False
+    ):
+        # The site's publication follows it: what the group's jurisdiction allows, decided
+        # for the group, not by one venue (docs/OPERATIONS.md, "A group of sites").
+        raise Forbidden(
+            gettext("only a superuser changes what the venue sends the group of its members"),
+            field="group_player_data",
+        )
     live = [name for name in LIVE_FIELDS if before[name] != after[name]]
     if live:
         open_codes = open_tables(Table.objects.filter(venue=venue))
