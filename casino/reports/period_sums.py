@@ -38,10 +38,17 @@ TALLY_SUMS = {
 def tallies_in(venue: Venue, ranges: Iterable[tuple[date, date]]) -> QuerySet[BetTally]:
     """The venue's tallies with bets left in them, in any of the ranges of gaming dates
     (read through their shift, whose gaming date they carry)."""
+    return venues_tallies_in([venue], ranges)
+
+
+def venues_tallies_in(
+    venues: Iterable[Venue], ranges: Iterable[tuple[date, date]]
+) -> QuerySet[BetTally]:
+    """``tallies_in`` of several venues at once (an operating group's), in one queryset."""
     dates = Q()
     for start, end in ranges:
         dates |= Q(shift__gaming_date__range=(start, end))
-    return BetTally.objects.filter(dates, venue=venue, bets__gt=0)
+    return BetTally.objects.filter(dates, venue__in=list(venues), bets__gt=0)
 
 
 def grouped(tallies: QuerySet, bucket: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
