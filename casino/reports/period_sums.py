@@ -19,6 +19,7 @@ from casino.floor.figures import pct
 from casino.floor.kinds import fee_games
 from casino.floor.lines import ZERO, figure_line
 from casino.floor.models import BetTally
+from casino.kernel.plans import custom_plans
 from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Venue
 
@@ -53,11 +54,11 @@ def venues_tallies_in(
 
 def grouped(tallies: QuerySet, bucket: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
     """The tallies summed per ``bucket`` (a period, a month), ``columns`` and what a group is
-    rated by, in one ``GROUP BY``."""
+    rated by, in one ``GROUP BY``, planned for its own range (``casino.kernel.plans``)."""
     keys = list(dict.fromkeys([*columns, *RATED_BY]))
-    return list(
-        tallies.annotate(bucket=bucket).values("bucket", *keys).annotate(**TALLY_SUMS).order_by()
-    )
+    query = tallies.annotate(bucket=bucket).values("bucket", *keys).annotate(**TALLY_SUMS)
+    with custom_plans(query.db):  # never a prepared statement's generic plan
+        return list(query.order_by())
 
 
 def empty_sums() -> dict[str, Any]:
