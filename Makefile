@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint messages bench bench-large worker beat migrate demo install fonts clean prod-check
+.PHONY: run test lint messages bench bench-large bench-group worker beat migrate demo install fonts clean prod-check
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,12 @@ bench: $(STAMP)
 # 16 minutes on 2 quiet cores; BENCH_REUSE=1 builds again without filling anew.
 bench-large: $(STAMP)
 	BENCH_ROUNDS=1000000 $(PY) bench/reports.py
+
+# The group's month to date over 10 venues of a million rounds a day (<= 5 s, <= 500 MB).
+# The fill (8.6 million tallies, about 4 GB) takes about 15 minutes on 2 busy cores;
+# BENCH_REUSE=1 measures again without filling anew.
+bench-group: $(STAMP)
+	$(PY) bench/group_periods.py
 
 worker: $(STAMP)
 	DEBUG=1 LOG_FORMAT=text $(VENV)/bin/celery -A casino worker --loglevel=info

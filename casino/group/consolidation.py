@@ -1,8 +1,9 @@
 """The group's figures for a period in its reporting currency: the one place they are made.
 
 Each venue's figures are read per gaming date (``casino.reports.periods.daily_lines``: the
-same tallies and count as the venue's own period report, never summed another way), and
-each gaming date is converted at the rate in force for that date of the venue's currency
+same tallies and count as the venue's own period report, never summed another way; every
+venue's at once, ``venues_daily_lines``, in one pass of the tallies), and each gaming date
+is converted at the rate in force for that date of the venue's currency
 (``casino.group.selectors.rates_in_force``; ``casino.group.rates.converted`` rounds). So
 venues in different time zones are aligned by each venue's own gaming day, and a period
 across a change of rate converts each day at its own rate.
@@ -29,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.group.models import ExchangeRate, GroupVenue, OperatingGroup
 from casino.group.rates import converted
 from casino.group.selectors import rates_in_force
-from casino.reports.periods import Period, daily_lines
+from casino.reports.periods import Period, venues_daily_lines
 
 #: The figures a line converts: the settled bets' handle and house win, the accounting-only
 #: tables' drop and win by count.
@@ -179,13 +180,18 @@ def consolidated(
     lines: list[GroupLine] = []
     missing: set[Missing] = set()
     used: dict[int, ExchangeRate] = {}
+    # every venue's tallies in one pass (one GROUP BY), each venue's lines as its own
+    read = venues_daily_lines(
+        venues=[member.venue for member in members],
+        start=period.start,
+        end=period.end,
+        dimension=dim.venue_dimension,
+    )
     for member in members:
         venue = member.venue
         by_key: dict[str, list[dict[str, Any]]] = {}
         labels: dict[str, str] = {}
-        for day_line in daily_lines(
-            venue=venue, start=period.start, end=period.end, dimension=dim.venue_dimension
-        ):
+        for day_line in read[venue.pk]:
             by_key.setdefault(day_line["key"], []).append(day_line)
             labels[day_line["key"]] = day_line["label"]
         for key, days in by_key.items():

@@ -19,6 +19,7 @@ from casino.floor.figures import pct
 from casino.floor.kinds import fee_games
 from casino.floor.lines import ZERO, figure_line
 from casino.floor.models import BetTally
+from casino.kernel.plans import custom_plans
 from casino.rulesets.rates import VersionRates, rates_of
 from casino.venues.models import Venue
 
@@ -38,19 +39,26 @@ TALLY_SUMS = {
 def tallies_in(venue: Venue, ranges: Iterable[tuple[date, date]]) -> QuerySet[BetTally]:
     """The venue's tallies with bets left in them, in any of the ranges of gaming dates
     (read through their shift, whose gaming date they carry)."""
+    return venues_tallies_in([venue], ranges)
+
+
+def venues_tallies_in(
+    venues: Iterable[Venue], ranges: Iterable[tuple[date, date]]
+) -> QuerySet[BetTally]:
+    """``tallies_in`` of several venues at once (an operating group's), in one queryset."""
     dates = Q()
     for start, end in ranges:
         dates |= Q(shift__gaming_date__range=(start, end))
-    return BetTally.objects.filter(dates, venue=venue, bets__gt=0)
+    return BetTally.objects.filter(dates, venue__in=list(venues), bets__gt=0)
 
 
 def grouped(tallies: QuerySet, bucket: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
     """The tallies summed per ``bucket`` (a period, a month), ``columns`` and what a group is
-    rated by, in one ``GROUP BY``."""
+    rated by, in one ``GROUP BY``, planned for its own range (``casino.kernel.plans``)."""
     keys = list(dict.fromkeys([*columns, *RATED_BY]))
-    return list(
-        tallies.annotate(bucket=bucket).values("bucket", *keys).annotate(**TALLY_SUMS).order_by()
-    )
+    query = tallies.annotate(bucket=bucket).values("bucket", *keys).annotate(**TALLY_SUMS)
+    with custom_plans(query.db):  # never a prepared statement's generic plan
+        return list(query.order_by())
 
 
 def empty_sums() -> dict[str, Any]:

@@ -60,7 +60,15 @@ from casino.floor.kinds import accounting_games, bet_type_label, game_label
 from casino.kernel.replicas import replica_reads
 from casino.players.models import Player
 from casino.reports import by_count
-from casino.reports.period_sums import Rater, compared, empty_sums, grouped, line_of, tallies_in
+from casino.reports.period_sums import (
+    Rater,
+    compared,
+    empty_sums,
+    grouped,
+    line_of,
+    tallies_in,
+    venues_tallies_in,
+)
 from casino.venues.models import Pit, Table, Venue
 
 DAY, WEEK, MONTH, YEAR, RANGE = "day", "week", "mtd", "ytd", "range"
@@ -350,26 +358,56 @@ def daily_lines(
     summed and rated the same way) and of ``accounting_figures`` (the accounting-only
     tables' drop and win by count) for one gaming date, keyed ``gaming_date``, ``key``
     and ``label``; a key with only one of the two has the other's figures at zero."""
+    return venues_daily_lines(venues=[venue], start=start, end=end, dimension=dimension)[venue.pk]
+
+
+def venues_daily_lines(
+    *, venues: Sequence[Venue], start: date, end: date, dimension: str = "venue"
+) -> dict[int, list[dict[str, Any]]]:
+    """``daily_lines`` of each of ``venues``, by the venue's id: the tallies of them all
+    summed in one ``GROUP BY`` (per venue, gaming date, dimension and what a group is rated
+    by), so an operating group's venues are read in one pass of the tallies, not one each;
+    the count's table-days and the labels read per venue."""
     dim = DIMENSIONS[dimension]
     count_key = COUNT_KEYS.get(dimension, lambda day: ())
+    answer: dict[int, list[dict[str, Any]]] = {}
     with replica_reads():
-        rows = grouped(tallies_in(venue, [(start, end)]), F("shift__gaming_date"), dim.columns)
+        rows = grouped(
+            venues_tallies_in(venues, [(start, end)]),
+            F("shift__gaming_date"),
+            ("venue_id", *dim.columns),
+        )
         rater = Rater(rows)
-        sums: dict[tuple[date, tuple], dict[str, Any]] = {}
+        sums: dict[int, dict[tuple[date, tuple], dict[str, Any]]] = {v.pk: {} for v in venues}
         for row in rows:
             key = tuple(row[column] for column in dim.columns)
-            rater.add(sums.setdefault((row["bucket"], key), empty_sums()), row)
-        days = by_count.table_days(venue=venue, ranges=[(start, end)], games=accounting_games())
-        per_date: dict[date, list[by_count.TableDay]] = {}
-        for day in days:
-            per_date.setdefault(day.gaming_date, []).append(day)
-        counted = {
-            (gaming_date, key): line
-            for gaming_date, found in per_date.items()
-            for key, line in by_count.lines_by(found, count_key).items()
-        }
-        keys = sorted({key for _date, key in sums.keys() | counted.keys()}, key=_sortable)
-        described = dim.describe(venue, keys)
+            rater.add(sums[row["venue_id"]].setdefault((row["bucket"], key), empty_sums()), row)
+        for venue in venues:
+            answer[venue.pk] = _daily_lines_of(venue, start, end, dim, count_key, sums[venue.pk])
+    return answer
+
+
+def _daily_lines_of(
+    venue: Venue,
+    start: date,
+    end: date,
+    dim: Dimension,
+    count_key: Callable[[by_count.TableDay], tuple],
+    sums: dict[tuple[date, tuple], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """One venue's daily lines: its tallies' ``sums`` per (gaming date, key) beside its
+    count's per gaming date, labelled."""
+    days = by_count.table_days(venue=venue, ranges=[(start, end)], games=accounting_games())
+    per_date: dict[date, list[by_count.TableDay]] = {}
+    for day in days:
+        per_date.setdefault(day.gaming_date, []).append(day)
+    counted = {
+        (gaming_date, key): line
+        for gaming_date, found in per_date.items()
+        for key, line in by_count.lines_by(found, count_key).items()
+    }
+    keys = sorted({key for _date, key in sums.keys() | counted.keys()}, key=_sortable)
+    described = dim.describe(venue, keys)
     empty_count = by_count.summed([])
     lines = []
     for gaming_date, key in sorted(
@@ -405,4 +443,5 @@ __all__ = [
     "daily_lines",
     "period_figures",
     "period_of",
+    "venues_daily_lines",
 ]
