@@ -58,6 +58,7 @@ from bench.common import (  # noqa: E402 (after the path)
     emitter,
     recreate_database,
 )
+from bench.periods import FILL_SQL  # noqa: E402 (each venue filled as the venue's bench)
 
 emit = emitter("group_periods")
 
@@ -114,72 +115,6 @@ def filled() -> bool:
     except psycopg.Error:
         return False
     return bool(row) and row[0] == TALLIES and bool(rates) and rates[0] == DAYS * len(RATES)
-
-
-#: Shifts of every gaming date (06:00 local the day starts), sessions of every table and
-#: shift, then the tallies: every session's 8 hours x 10 players x 3 bet types.
-FILL_SQL = [
-    """
-    INSERT INTO casino_shift (venue_id, gaming_date, name, starts_at, ends_at)
-    SELECT %(venue)s, d::date, s.name,
-           (d::date + time '06:00' + s.starts) AT TIME ZONE %(tz)s,
-           (d::date + time '06:00' + s.starts + interval '8 hours') AT TIME ZONE %(tz)s
-    FROM generate_series(%(first)s::date, %(last)s::date, interval '1 day') d
-    CROSS JOIN (VALUES ('day', interval '0 hours'), ('swing', interval '8 hours'),
-                       ('night', interval '16 hours')) s(name, starts)
-    """,
-    """
-    INSERT INTO casino_tablesession (table_id, shift_id, dealer_id, status, opened_by_id,
-        opening_confirmed_by_id, opened_at, opening_chips, opening_total,
-        opening_discrepancy_reason, closing_counted_by_id, closed_by_id, closed_at,
-        closing_chips, closing_total, next_round_number)
-    SELECT t.id, s.id, dealer.id, 'closed', dealer.id, %(supervisor)s, s.starts_at,
-           '{"1000000": 40}'::jsonb, 40000000, '', dealer.id, %(supervisor)s, s.ends_at,
-           '{"1000000": 40}'::jsonb, 40000000, 1
-    FROM casino_shift s
-    CROSS JOIN casino_table t
-    JOIN LATERAL (
-        SELECT u.id FROM auth_user u WHERE u.username = 'bench-dealer-'
-            || ((t.id + s.id * 7) %% %(dealers)s + 1)
-    ) dealer ON true
-    WHERE s.venue_id = %(venue)s AND t.venue_id = %(venue)s
-      AND s.gaming_date BETWEEN %(first)s AND %(last)s
-    """,
-    """
-    INSERT INTO casino_bettally (venue_id, shift_id, session_id, table_id, dealer_id, hour,
-        player_id, game, ruleset_version_id, bet_type, bets, handle, stake_squared,
-        player_result, commission, volume, max_net)
-    SELECT %(venue)s, x.shift_id, x.session_id, x.table_id, x.dealer_id, x.hour, x.player_id,
-           'niuniu', %(version)s, x.bet_type, x.bets,
-           x.bets * x.stake, x.bets * x.stake * x.stake,
-           round(-x.bets * x.stake * (0.025 + (x.luck - 0.5) * 0.3), %(digits)s),
-           round(x.bets * x.stake * 0.45 * 0.05, %(digits)s),
-           round(x.bets * x.stake * 0.45 * 1.95, %(digits)s),
-           x.stake * x.multiple
-    FROM (
-        -- amounts drawn from a hash of the tally's key: the same on every fill
-        SELECT y.*, y.base * (60 + abs(hashint8(y.key)::bigint) %% 80) / 100 AS bets,
-               (10 + abs(hashint8(y.key + 5)::bigint) %% 40) * %(stake)s AS stake,
-               (abs(hashint8(y.key + 7)::bigint) %% 1000) / 1000.0 AS luck
-        FROM (
-            SELECT s.id AS shift_id, ss.id AS session_id, ss.table_id, ss.dealer_id,
-                   s.starts_at + h * interval '1 hour' AS hour,
-                   CASE WHEN k = %(members)s THEN NULL ELSE %(first_player)s
-                        + (ss.table_id * 37 + s.id * 11 + h * 13 + k) %% %(players)s
-                   END AS player_id,
-                   b.bet_type, b.multiple, b.bets AS base,
-                   ss.id * 1000 + h * 100 + k * 10 + b.n AS key
-            FROM casino_tablesession ss
-            JOIN casino_shift s ON s.id = ss.shift_id
-            CROSS JOIN generate_series(0, 7) h
-            CROSS JOIN generate_series(0, %(members)s) k
-            CROSS JOIN (VALUES (1, 'single', 380, 1), (2, 'double', 100, 2),
-                               (3, 'super', 40, 9)) b(n, bet_type, bets, multiple)
-            WHERE s.venue_id = %(venue)s AND s.gaming_date BETWEEN %(first)s AND %(last)s
-        ) y
-    ) x
-    """,
-]
 
 
 def run(*args: str, root: Path = ROOT) -> str:

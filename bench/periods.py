@@ -82,7 +82,9 @@ def filled() -> bool:
 
 
 #: Shifts of every gaming date (06:00 local the day starts), sessions of every table and
-#: shift, then the tallies: every session's 8 hours x 10 players x 3 bet types.
+#: shift, then the tallies: every session's 8 hours x 10 players x 3 bet types (a stake
+#: ``stake`` times 10 to 49, amounts rounded to ``digits``; ``bench/group_periods.py``
+#: fills each of its venues with these too, in its currency's scale).
 FILL_SQL = [
     """
     INSERT INTO casino_shift (venue_id, gaming_date, name, starts_at, ends_at)
@@ -117,14 +119,14 @@ FILL_SQL = [
     SELECT %(venue)s, x.shift_id, x.session_id, x.table_id, x.dealer_id, x.hour, x.player_id,
            'niuniu', %(version)s, x.bet_type, x.bets,
            x.bets * x.stake, x.bets * x.stake * x.stake,
-           round(-x.bets * x.stake * (0.025 + (x.luck - 0.5) * 0.3), -3),
-           round(x.bets * x.stake * 0.45 * 0.05, -3),
-           round(x.bets * x.stake * 0.45 * 1.95, -3),
+           round(-x.bets * x.stake * (0.025 + (x.luck - 0.5) * 0.3), %(digits)s),
+           round(x.bets * x.stake * 0.45 * 0.05, %(digits)s),
+           round(x.bets * x.stake * 0.45 * 1.95, %(digits)s),
            x.stake * x.multiple
     FROM (
         -- amounts drawn from a hash of the tally's key: the same on every fill
         SELECT y.*, y.base * (60 + abs(hashint8(y.key)::bigint) %% 80) / 100 AS bets,
-               (10 + abs(hashint8(y.key + 5)::bigint) %% 40) * 10000 AS stake,
+               (10 + abs(hashint8(y.key + 5)::bigint) %% 40) * %(stake)s AS stake,
                (abs(hashint8(y.key + 7)::bigint) %% 1000) / 1000.0 AS luck
         FROM (
             SELECT s.id AS shift_id, ss.id AS session_id, ss.table_id, ss.dealer_id,
@@ -210,6 +212,8 @@ def fill_rows() -> None:
             "players": PLAYERS,
             "first_player": min(p.pk for p in players),
             "version": version.pk,
+            "stake": 10000,  # a stake is 10 to 49 of these (VND)
+            "digits": -3,  # amounts rounded to the thousand
         }
         assert max(p.pk for p in players) - params["first_player"] == PLAYERS - 1
         with connection.cursor() as cursor:
