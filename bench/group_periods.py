@@ -58,7 +58,13 @@ from bench.common import (  # noqa: E402 (after the path)
     emitter,
     recreate_database,
 )
-from bench.periods import FILL_SQL  # noqa: E402 (each venue filled as the venue's bench)
+from bench.periods import (  # noqa: E402 (each venue is filled as the venue's own bench)
+    BET_TYPES,
+    DEALERS,
+    MEMBERS_AT_A_TABLE_HOUR,
+    TABLES,
+    fill_floor,
+)
 
 emit = emitter("group_periods")
 
@@ -83,11 +89,6 @@ RATES = {
     "KRW": (Decimal("0.00072"), "Bank of Korea reference rate"),
     "MOP": (Decimal("0.1238"), "BNU fixing"),
 }
-TABLES = 40
-DEALERS = 80
-PLAYERS = 2000
-MEMBERS_AT_A_TABLE_HOUR = 9  # and the anonymous boxes: 10 tallies per bet type
-BET_TYPES = ("single", "double", "super")
 FIRST, LAST = date(2026, 11, 1), date(2026, 11, 30)
 DAYS = (LAST - FIRST).days + 1
 TALLIES = len(VENUES) * DAYS * TABLES * 24 * (MEMBERS_AT_A_TABLE_HOUR + 1) * len(BET_TYPES)
@@ -165,7 +166,6 @@ def fill_rows() -> None:
     from django.core.management import call_command
     from django.db import connection, transaction
 
-    from casino import games
     from casino.group.services import (
         group_create,
         group_role_grant,
@@ -173,9 +173,8 @@ def fill_rows() -> None:
         rate_approve,
         rate_propose,
     )
-    from casino.players.models import Player
     from casino.staff.roles import DEALER, GROUP_MANAGER, grant
-    from casino.venues.models import Table, Venue
+    from casino.venues.models import Venue
 
     call_command("migrate", verbosity=0)
     User = get_user_model()
@@ -210,38 +209,7 @@ def fill_rows() -> None:
         with transaction.atomic():
             for dealer in dealers:
                 grant(dealer, venue, DEALER)
-            players = Player.objects.bulk_create(
-                Player(venue=venue, membership_number=f"B-{n:05d}", name=f"Member {n}")
-                for n in range(1, PLAYERS + 1)
-            )
-            table = Table.objects.filter(venue=venue).first()
-            version = (
-                games.get(table.game)
-                .version_model.objects.filter(ruleset_id=table.ruleset_id)
-                .exclude(figures=None)
-                .order_by("-number")
-                .first()
-            )
-            params = {
-                "venue": venue.pk,
-                "tz": venue.timezone,
-                "first": FIRST,
-                "last": LAST,
-                "supervisor": User.objects.get(username="sim-supervisor").pk,
-                "dealers": DEALERS,
-                "members": MEMBERS_AT_A_TABLE_HOUR,
-                "players": PLAYERS,
-                "first_player": min(p.pk for p in players),
-                "version": version.pk,
-                "stake": stake,
-                "digits": digits,
-            }
-            assert max(p.pk for p in players) - params["first_player"] == PLAYERS - 1
-            with connection.cursor() as cursor:
-                rows = []
-                for statement in FILL_SQL:
-                    cursor.execute(statement, params)
-                    rows.append(f"{cursor.rowcount:,}")
+            rows = [f"{n:,}" for n in fill_floor(venue, FIRST, LAST, stake=stake, digits=digits)]
         print(
             f"  {code} ({currency}, {zone}): {' / '.join(rows)} shifts / sessions / tallies "
             f"in {time.perf_counter() - started:.0f} s",

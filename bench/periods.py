@@ -31,6 +31,7 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -168,6 +169,53 @@ def fill() -> None:
     emit("fill_s", round(seconds, 1), "s")
 
 
+def fill_floor(venue: Any, first: date, last: date, *, stake: int, digits: int) -> list[int]:
+    """A venue's members, then its shifts, sessions and tallies from ``first`` to ``last``
+    (``FILL_SQL``: a stake ``stake`` times 10 to 49, amounts rounded to ``digits``), its
+    dealers already made (``bench-dealer-<n>``); the rows each statement wrote. Called in a
+    transaction, after ``django.setup()``."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from casino import games
+    from casino.players.models import Player
+    from casino.venues.models import Table
+
+    players = Player.objects.bulk_create(
+        Player(venue=venue, membership_number=f"B-{n:05d}", name=f"Member {n}")
+        for n in range(1, PLAYERS + 1)
+    )
+    table = Table.objects.filter(venue=venue).first()
+    version = (
+        games.get(table.game)
+        .version_model.objects.filter(ruleset_id=table.ruleset_id)
+        .exclude(figures=None)
+        .order_by("-number")
+        .first()
+    )
+    params = {
+        "venue": venue.pk,
+        "tz": venue.timezone,
+        "first": first,
+        "last": last,
+        "supervisor": get_user_model().objects.get(username="sim-supervisor").pk,
+        "dealers": DEALERS,
+        "members": MEMBERS_AT_A_TABLE_HOUR,
+        "players": PLAYERS,
+        "first_player": min(p.pk for p in players),
+        "version": version.pk,
+        "stake": stake,
+        "digits": digits,
+    }
+    assert max(p.pk for p in players) - params["first_player"] == PLAYERS - 1
+    rows = []
+    with connection.cursor() as cursor:
+        for statement in FILL_SQL:
+            cursor.execute(statement, params)
+            rows.append(cursor.rowcount)
+    return rows
+
+
 def fill_rows() -> None:
     import django
 
@@ -176,10 +224,8 @@ def fill_rows() -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
 
-    from casino import games
-    from casino.players.models import Player
     from casino.staff.roles import DEALER, grant
-    from casino.venues.models import Table, Venue
+    from casino.venues.models import Venue
 
     venue = Venue.objects.get(code=VENUE)
     User = get_user_model()
@@ -189,37 +235,8 @@ def fill_rows() -> None:
         )
         for dealer in dealers:
             grant(dealer, venue, DEALER)
-        players = Player.objects.bulk_create(
-            Player(venue=venue, membership_number=f"B-{n:05d}", name=f"Member {n}")
-            for n in range(1, PLAYERS + 1)
-        )
-        table = Table.objects.filter(venue=venue).first()
-        version = (
-            games.get(table.game)
-            .version_model.objects.filter(ruleset_id=table.ruleset_id)
-            .exclude(figures=None)
-            .order_by("-number")
-            .first()
-        )
-        params = {
-            "venue": venue.pk,
-            "tz": venue.timezone,
-            "first": FIRST,
-            "last": LAST,
-            "supervisor": User.objects.get(username="sim-supervisor").pk,
-            "dealers": DEALERS,
-            "members": MEMBERS_AT_A_TABLE_HOUR,
-            "players": PLAYERS,
-            "first_player": min(p.pk for p in players),
-            "version": version.pk,
-            "stake": 10000,  # a stake is 10 to 49 of these (VND)
-            "digits": -3,  # amounts rounded to the thousand
-        }
-        assert max(p.pk for p in players) - params["first_player"] == PLAYERS - 1
-        with connection.cursor() as cursor:
-            for statement in FILL_SQL:
-                cursor.execute(statement, params)
-                print(f"  {cursor.rowcount:,} rows")
+        for rows in fill_floor(venue, FIRST, LAST, stake=10000, digits=-3):
+            print(f"  {rows:,} rows")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 
