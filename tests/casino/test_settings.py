@@ -29,7 +29,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
         env={**clean, **env},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # a fresh SQLite database migrates in 1-2.5 minutes on two busy cores
     )
 
 
