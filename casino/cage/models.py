@@ -19,7 +19,8 @@ the cage and the table; verified, it moves the ledger (``casino.cage.services.sl
 
 ``FrontMoney``: a member's safekeeping deposit at the cage, a draw of it for chips at a table
 session, its return at the cage, or the reversal of one of them; signed, the balance is their
-sum (``casino.cage.services.front_money``).
+sum (``casino.cage.services.front_money``). Its own module (``casino.cage.front_money``),
+imported here so that it is the app's model.
 
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
@@ -30,6 +31,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue
@@ -413,84 +415,3 @@ class Slip(models.Model):
 def slip_label(year: int, number: int) -> str:
     """A slip's number as people read it (year, then the number in the venue's year)."""
     return f"{year}-{number:06d}"
-
-
-class FrontMoneyKind(models.TextChoices):
-    DEPOSIT = "deposit", _("Deposit")
-    DRAW = "draw", _("Draw at a table")
-    RETURN = "return", _("Return to the player")
-    REVERSAL = "reversal", _("Reversal")
-
-
-class FrontMoney(models.Model):
-    """One movement of a member's front money (``casino.cage.services.front_money``).
-
-    Signed: a deposit at the cage is more than 0, a draw for chips at a table session or a
-    return to the player at the cage less than 0, a reversal the reversed movement negated
-    (it names it, and a movement is reversed once). The player's balance is the sum of their
-    movements (``casino.cage.selectors.front_money_balance``), never stored; nothing is
-    changed or deleted.
-    """
-
-    venue = models.ForeignKey(
-        Venue, on_delete=models.PROTECT, related_name="front_money", verbose_name=_("venue")
-    )
-    player = models.ForeignKey(
-        "players.Player",
-        on_delete=models.PROTECT,
-        related_name="front_money",
-        verbose_name=_("player"),
-    )
-    kind = models.CharField(_("kind"), max_length=16, choices=FrontMoneyKind.choices)
-    amount = money_field(
-        _("amount"), help_text=_("Signed: + into the player's balance, - out of it.")
-    )
-    session = models.ForeignKey(
-        TableSession,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="front_money",
-        verbose_name=_("session"),
-        help_text=_("The table session a draw was made at."),
-    )
-    reverses = models.OneToOneField(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="reversed_by",
-        verbose_name=_("reverses"),
-    )
-    gaming_date = models.DateField(_("gaming date"))
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("recorded by"),
-    )
-    recorded_at = models.DateTimeField(_("recorded at"))
-    note = models.CharField(_("note"), max_length=255, blank=True)
-
-    class Meta:
-        verbose_name = _("front money movement")
-        verbose_name_plural = _("front money movements")
-        ordering = ["-recorded_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(
-                    kind="deposit", amount__gt=0, reverses__isnull=True, session__isnull=True
-                )
-                | models.Q(kind="draw", amount__lt=0, reverses__isnull=True, session__isnull=False)
-                | models.Q(kind="return", amount__lt=0, reverses__isnull=True, session__isnull=True)
-                | (
-                    models.Q(kind="reversal", reverses__isnull=False, session__isnull=True)
-                    & ~models.Q(amount=0)
-                ),
-                name="front_money_signed_by_kind",
-            ),
-        ]
-        indexes = [models.Index(fields=["player", "-recorded_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount} ({self.player_id})"
