@@ -28,6 +28,10 @@ class AuditAction(models.TextChoices):
     CASH_THRESHOLDS_APPROVE = "cash.thresholds_approve"
     CASH_THRESHOLDS_PROPOSE = "cash.thresholds_propose"
     CASH_VOID = "cash.void"
+    FRONT_MONEY_DEPOSIT = "front_money.deposit"
+    FRONT_MONEY_DRAW = "front_money.draw"
+    FRONT_MONEY_RETURN = "front_money.return"
+    FRONT_MONEY_REVERSE = "front_money.reverse"
 
     COMP_ISSUE = "comp.issue"
 

@@ -17,6 +17,11 @@ day's total reaches the reporting threshold; kept (the cage and the managers see
 ``Slip``: a fill (chips from the cage to a table) or a credit (back to the cage), signed by
 the cage and the table; verified, it moves the ledger (``casino.cage.services.slips``).
 
+``FrontMoney``: a member's safekeeping deposit at the cage, a draw of it for chips at a table
+session, its return at the cage, or the reversal of one of them; signed, the balance is their
+sum (``casino.cage.services.front_money``). Its own module (``casino.cage.front_money``),
+imported here so that it is the app's model.
+
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
 
@@ -26,6 +31,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue

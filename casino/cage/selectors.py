@@ -16,9 +16,16 @@ from datetime import date, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Sum
 from django.utils import timezone
 
-from casino.cage.models import CashAlert, CashInstrument, CashThresholds, CashTransaction
+from casino.cage.models import (
+    CashAlert,
+    CashInstrument,
+    CashThresholds,
+    CashTransaction,
+    FrontMoney,
+)
 from casino.venues.models import Venue
 from casino.venues.plans import parse_time
 from casino.venues.services.gaming_days import local_instant
@@ -189,4 +196,20 @@ def cash_report(*, venue: Venue, date_from: date, date_to: date) -> CashReport:
         log=log,
         candidates=candidates,
         unjudged=sorted(unjudged),
+    )
+
+
+def front_money_balance(player: Any) -> Decimal:
+    """The player's front money: the sum of their movements (the one place it is added up;
+    a deposit adds, a draw or a return takes away, a reversal undoes what it names)."""
+    total = FrontMoney.objects.filter(player=player).aggregate(total=Sum("amount"))["total"]
+    return total if total is not None else Decimal(0)
+
+
+def front_money_movements(player: Any) -> list[Any]:
+    """The player's front money movements, newest first."""
+    return list(
+        FrontMoney.objects.filter(player=player)
+        .select_related("venue", "session__table", "recorded_by", "reverses")
+        .order_by("-recorded_at", "-id")[:LIST_LIMIT]
     )

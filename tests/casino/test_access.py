@@ -43,6 +43,7 @@ from baccarat.services import commission_collect, shoe_start
 from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
+from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
@@ -343,6 +344,8 @@ class Side:
     #: A buy-in recorded in ``session``, and thresholds proposed by a second manager.
     cash_tx: Any = None
     cash_version: Any = None
+    #: A front money deposit of ``player`` at the cage.
+    front_money: Any = None
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
@@ -497,6 +500,9 @@ def build_side(mark: str) -> Side:
         investigation=side.investigation, user=side.manager, text=f"{mark} note"
     )
     side.cash_tx = cash_record(session=session, user=dealer, player=player, amount=D("500000"))
+    side.front_money = front_money_deposit(
+        venue=venue, player=player, user=side.cage, amount=D("1000000")
+    )
     side.cash_version = thresholds_propose(
         venue=venue,
         user=ruleset_change.requested_by,
@@ -1743,6 +1749,7 @@ ADMIN_MODELS = {
     "floor.round": _read_only(lambda world, side: side.round.pk),
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
+    "cage.frontmoney": _read_only(lambda world, side: side.front_money.pk),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
