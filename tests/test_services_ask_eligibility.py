@@ -55,6 +55,9 @@ EXEMPT = {
     "casino.players.services.player_identity_update": "a manager keeps a barred player's "
     "identity too",
     "casino.players.services.player_bar": "barring is what the question reads",
+    "casino.cage.services.front_money.front_money_return": "pays a barred member's own money "
+    "back; it asks (a cash-out, allowed) where a balance covers it, which a barred member here "
+    "has not: tests/casino/services/test_front_money.py pays one back",
     "casino.players.services.player_link": "a manager links a barred player's memberships too",
     "casino.players.services.player_unlink": "a manager unlinks a barred player's membership too",
 }
@@ -198,11 +201,32 @@ def _rating(w: World) -> Any:
     return bj.rate(player=w.barred, started_at=started)
 
 
+def _front_money_deposit(w: World) -> Any:
+    from casino.cage.services.front_money import front_money_deposit
+    from casino.staff.roles import CAGE
+    from tests.factories import staff
+
+    cashier = staff("cashier", CAGE, w.floor.venue)
+    return front_money_deposit(venue=w.floor.venue, player=w.barred, user=cashier, amount="1000")
+
+
+def _front_money_draw(w: World) -> Any:
+    from casino.cage.services.front_money import front_money_draw
+
+    return front_money_draw(session=w.session, player=w.barred, user=w.floor.dealer, amount="1000")
+
+
 #: service -> [(how to call it with a barred member, the activity asked, refused?)]
 CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.cage.services.cash.cash_record": [
         (_cash("buy_in"), Activity.BUY_IN, True),
         (_cash("cash_out"), Activity.CASH_OUT, False),
+    ],
+    "casino.cage.services.front_money.front_money_deposit": [
+        (_front_money_deposit, Activity.BUY_IN, True)
+    ],
+    "casino.cage.services.front_money.front_money_draw": [
+        (_front_money_draw, Activity.BUY_IN, True)
     ],
     "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],

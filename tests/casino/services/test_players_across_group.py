@@ -365,7 +365,8 @@ def test_a_barring_reaches_only_memberships_still_linked_and_from_its_first_day(
     floor, managers, area, an
 ):
     hanoi, seoul, _mo = an
-    tomorrow = venue_today(floor.venue) + timedelta(days=1)
+    # tomorrow at both venues: Seoul's day starts two hours before Hà Nội's
+    tomorrow = max(venue_today(floor.venue), venue_today(floor.other_venue)) + timedelta(days=1)
     player_bar(player=hanoi, user=floor.manager, reason="from tomorrow", starts_on=tomorrow)
     assert player_eligibility(player=seoul, venue=floor.other_venue, activity=Activity.PLAY).allowed
     hanoi.status = Player.Status.BARRED
