@@ -6,7 +6,7 @@ wiring mounts them: the floor's screens do not know the cage's and the count's a
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.cage.views import cage, cash, slips
+from casino.cage.views import cage, cash, front_money, slips
 from casino.count import views as count
 from casino.floor.console import (
     closing,
@@ -57,6 +57,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         cash.cash_void_view,
         name="cash-void",
     ),
+    path(
+        "sessions/<int:session_id>/front-money/", front_money.front_money_table, name="front-money"
+    ),
     path("pits/", floor.pits, name="pits"),
     path("pits/<int:pit_id>/", floor.pit_view, name="pit"),
     path("pits/<int:pit_id>/limits/", floor.limit_schedule, name="limit-schedule"),
@@ -67,6 +70,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         cage.cage_step,
         name="cage-step",
     ),
+    path("cage/<int:venue_id>/front-money/", front_money.front_money_cage, name="cage-front-money"),
     path("slips/<int:slip_id>/pdf/", cage.slip_pdf, name="slip-pdf"),
     path("venues/<int:venue_id>/slip-report/", cage.slip_report, name="slip-report"),
     path("venues/<int:venue_id>/slip-report.csv", cage.slip_report_csv, name="slip-report-csv"),

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
+from casino.cage import front_money_api as front_money
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
@@ -59,6 +60,36 @@ urlpatterns = [
     path("players/<int:pk>/link/", PlayerLinkView.as_view(), name="player-link"),
     path("players/<int:pk>/unlink/", PlayerUnlinkView.as_view(), name="player-unlink"),
     path("players/<int:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
+    path(
+        "players/<int:pk>/front-money/",
+        front_money.PlayerFrontMoneyView.as_view(),
+        name="player-front-money",
+    ),
+    path(
+        "players/<int:pk>/front-money/deposit/",
+        front_money.FrontMoneyDepositView.as_view(),
+        name="front-money-deposit",
+    ),
+    path(
+        "players/<int:pk>/front-money/return/",
+        front_money.FrontMoneyReturnView.as_view(),
+        name="front-money-return",
+    ),
+    path(
+        "sessions/<int:pk>/front-money-draws/",
+        front_money.SessionFrontMoneyDrawView.as_view(),
+        name="front-money-draw",
+    ),
+    path(
+        "front-money/<int:pk>/reverse/",
+        front_money.FrontMoneyReverseView.as_view(),
+        name="front-money-reverse",
+    ),
+    path(
+        "venues/<int:pk>/front-money/",
+        front_money.VenueFrontMoneyView.as_view(),
+        name="venue-front-money",
+    ),
     path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<int:pk>/", rulesets.RulesetDetailView.as_view(), name="ruleset-detail"),
     path(

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from casino.cage.views import front_money
 from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
@@ -39,6 +40,13 @@ urlpatterns = [
         "cash/thresholds/<int:pk>/approve/",
         cash_views.thresholds_approve_view,
         name="cash_thresholds_approve",
+    ),
+    path("front-money/", front_money.front_money_report, name="front_money"),
+    path("front-money/csv/", front_money.front_money_report_csv, name="front_money_csv"),
+    path(
+        "front-money/<int:pk>/reverse/",
+        front_money.front_money_reverse_view,
+        name="front_money_reverse",
     ),
     path("periods/", period_views.period_report, name="periods"),
     path("periods/csv/", period_views.period_report_csv, name="periods_csv"),

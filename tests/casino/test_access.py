@@ -895,6 +895,17 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"amount": "100,000", "key": "c" * 32},
         shows=mark,
     ),
+    # A draw against front money at the table: whoever runs the table.
+    "console:front-money": Route(
+        _console("front-money", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: {
+            "player": side.player.membership_number,
+            "amount": "100,000",
+        },
+        shows=mark,
+    ),
     # Voiding a buy-in is a supervisor's: the dealer's POST is refused by the service (403).
     "console:cash-void": Route(
         _console("cash-void", _session, lambda side: side.cash_tx.pk),
@@ -956,6 +967,17 @@ CONSOLE_ROUTES = {
         everyone(405),
         post=cashier_page(None),
         body=lambda world, side: {"runner": "Lan"},
+    ),
+    "console:cage-front-money": Route(
+        lambda world, side: reverse("console:cage-front-money", args=[side.venue.pk]),
+        cashier_page(),
+        post=cashier_page(None),
+        body=lambda world, side: {
+            "action": "deposit",
+            "player": side.player.membership_number,
+            "amount": "100,000",
+        },
+        shows=mark,
     ),
     # Any role at the slip's venue prints it.
     "console:slip-pdf": Route(
@@ -1028,6 +1050,26 @@ REPORT_ROUTES = {
         lambda world, side: f"{reverse('reports:cash_csv')}?venue={side.venue.code}",
         reports(),
         shows=mark,
+    ),
+    "reports:front_money": Route(
+        lambda world, side: f"{reverse('reports:front_money')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:front_money_csv": Route(
+        lambda world, side: f"{reverse('reports:front_money_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    # A reversal is a manager's: the service refuses the other readers (403).
+    "reports:front_money_reverse": Route(
+        lambda world, side: (
+            reverse("reports:front_money_reverse", args=[side.front_money.pk])
+            + f"?venue={side.venue.code}"
+        ),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"reason": "entered twice"},
     ),
     "reports:cash_thresholds": Route(
         lambda world, side: f"{reverse('reports:cash_thresholds')}?venue={side.venue.code}",
@@ -1518,6 +1560,42 @@ API_ROUTES = {
         json=True,
         body=lambda world, side: {"amount": "100000"},
         headers={"HTTP_IDEMPOTENCY_KEY": "access-cash"},
+    ),
+    "api:player-front-money": Route(
+        _api("player-front-money", lambda side: side.player.pk), api(), shows=mark
+    ),
+    "api:front-money-deposit": Route(
+        _api("front-money-deposit", lambda side: side.player.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"amount": "100000"},
+    ),
+    "api:front-money-return": Route(
+        _api("front-money-return", lambda side: side.player.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"amount": "100000"},
+    ),
+    "api:front-money-draw": Route(
+        _api("front-money-draw", _session),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+        body=lambda world, side: {"player": side.player.pk, "amount": "100000"},
+    ),
+    "api:front-money-reverse": Route(
+        _api("front-money-reverse", lambda side: side.front_money.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"reason": "entered twice"},
+    ),
+    "api:venue-front-money": Route(
+        _api("venue-front-money", lambda side: side.venue.pk),
+        api(capability=REPORT_READ),
+        shows=mark,
     ),
     "api:cash-void": Route(
         _api("cash-void", lambda side: side.cash_tx.pk),

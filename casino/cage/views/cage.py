@@ -61,7 +61,7 @@ def cage_home(request: HttpRequest) -> HttpResponse:
     return render(request, "console/cage_home.html", {"venues": venues})
 
 
-def _cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
+def cage_venue(request: HttpRequest, venue_id: int) -> Venue | HttpResponse:
     venue = slip_selectors.venue_for(user=request.user, pk=venue_id)
     if venue is None:
         raise Http404("no such venue among yours")
@@ -92,7 +92,7 @@ def cage_context(venue: Venue, user: Any, **extra: Any) -> dict[str, Any]:
 @console_login_required
 def cage(request: HttpRequest, venue_id: int) -> HttpResponse:
     """The cashier's screen of the venue (``?list=1``: its lists only, which htmx polls)."""
-    venue = _cage_venue(request, venue_id)
+    venue = cage_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
     partial = "cage-lists" if request.GET.get("list") else "cage"
@@ -114,7 +114,7 @@ def _cage_done(slip: Slip, step: str) -> str:
 def cage_step(request: HttpRequest, venue_id: int, slip_id: int, step: str) -> HttpResponse:
     """Issue (naming the runner), receive a credit, or void (with a reason) a slip of the
     venue as the signed-in cashier; refused (403) with why when the service refuses."""
-    venue = _cage_venue(request, venue_id)
+    venue = cage_venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
     if step not in (ISSUE, RECEIVE, VOID):

@@ -23,8 +23,9 @@ import pytest
 from django.db import transaction
 
 from casino.audit.models import AuditEvent
-from casino.cage.models import CashTransaction, Slip
+from casino.cage.models import CashTransaction, FrontMoney, Slip
 from casino.cage.services.cash import cash_record
+from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -232,6 +233,14 @@ def _event(side: Side) -> AuditEvent:
 
 def _cash(side: Side) -> CashTransaction:
     return cash_record(session=_session(side), user=side.dealer, amount="50000")
+
+
+def _front_money(side: Side) -> FrontMoney:
+    """A deposit of 1,000,000 for a new member of the side's venue, by its cashier."""
+    cashier = side.cashier or staff(f"{side.venue.code}-fm-cashier", CAGE, side.venue)
+    return front_money_deposit(
+        venue=side.venue, player=_player(side), user=cashier, amount="1000000"
+    )
 
 
 def _shift_id(side: Side) -> int:
@@ -625,6 +634,51 @@ ENDPOINTS = [
         "POST",
         lambda s: Call(f"/api/v1/cash-transactions/{_cash(s).pk}/void/", {"reason": "typed twice"}),
         gate=SUPERVISE,
+    ),
+    # Front money (casino/cage/front_money_api.py).
+    Endpoint(
+        "read front money",
+        "GET",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/front-money/"),
+    ),
+    Endpoint(
+        "deposit front money",
+        "POST",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/front-money/deposit/", {"amount": "1000"}),
+        ok=201,
+        gate=CASHIER,
+    ),
+    Endpoint(
+        "return front money",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/players/{_front_money(s).player_id}/front-money/return/", {"amount": "1000"}
+        ),
+        ok=201,
+        gate=CASHIER,
+    ),
+    Endpoint(
+        "draw front money",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/sessions/{_session(s).pk}/front-money-draws/",
+            {"player": _front_money(s).player_id, "amount": "1000"},
+        ),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "reverse front money",
+        "POST",
+        lambda s: Call(f"/api/v1/front-money/{_front_money(s).pk}/reverse/", {"reason": "twice"}),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "front money balances",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/front-money/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
     Endpoint("rate a player", "POST", _rating_call, ok=201, gate=SUPERVISE),
     Endpoint(
