@@ -96,6 +96,11 @@ def _lines(series: list[ManualSeries]) -> list[SeriesLine]:
     return lines
 
 
+def series_line(series: ManualSeries) -> SeriesLine:
+    """One series with its use."""
+    return _lines([series])[0]
+
+
 def series_gaps(series: ManualSeries) -> list[int]:
     """The numbers of ``series`` below the highest used that are neither entered nor spoiled."""
     return _lines([series])[0].gaps
