@@ -1713,6 +1713,53 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "wrong table"},
     ),
     "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
+    # When the system is down: the manual series (casino/cage/manual_api.py), read by the
+    # slip report's readers, issued by a manager or the cage, entered by the pit.
+    "api:manual-series-list": Route(
+        lambda world, side: reverse("api:manual-series-list") + f"?venue={side.venue.pk}",
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+        post=_write(MANAGE | CASHIER),
+        json=True,
+        body=lambda world, side: {
+            "table": side.table.pk,
+            "kind": "fill",
+            "prefix": f"{side.mark}-F-",
+            "first": 1,
+            "last": 5,
+        },
+    ),
+    "api:manual-series": Route(
+        _api("manual-series", lambda side: side.series.pk),
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+        shows=mark,
+    ),
+    "api:manual-paper-slip": Route(
+        _api("manual-paper-slip", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 1, "session": side.session.pk, "chips": {}},
+    ),
+    "api:manual-paper-round": Route(
+        _api("manual-paper-round", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 1, "session": side.session.pk, "boxes": []},
+    ),
+    "api:manual-paper-spoil": Route(
+        _api("manual-paper-spoil", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 2, "reason": "torn"},
+    ),
+    "api:manual-day": Route(
+        lambda world, side: reverse(
+            "api:manual-day", args=[side.venue.pk, side.shift.gaming_date.isoformat()]
+        ),
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+    ),
     "api:audit-list": Route(
         lambda world, side: (
             reverse("api:audit-list") + (f"?venue={side.venue.pk}" if side is world.other else "")
