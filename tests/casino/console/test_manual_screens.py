@@ -101,6 +101,11 @@ def test_a_supervisor_enters_a_round_sheet_and_spoils_a_paper(as_user, floor, se
     assert paper.round.status == "settled" and paper.recorded_by == floor.supervisor
     assert Round.objects.get(pk=paper.round_id).house_net == 100000
 
+    # The table's history flags the round as entered late, with its paper.
+    history = as_user(floor.dealer).get(reverse("console:history", args=[session.pk]))
+    assert 'data-late="R-NN1-0002"' in history.content.decode()
+    assert "Late entry, paper R-NN1-0002" in history.content.decode()
+
     twice = as_user(floor.supervisor).post(enter, body, **HX)
     assert twice.status_code == 409
     assert "R-NN1-0002 is entered already" in twice.content.decode()
