@@ -5,6 +5,8 @@ gaming day's late entries, gaps and paper reconciliation."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from casino.cage.manual import ManualPaper
@@ -68,6 +70,11 @@ def test_a_system_down_period_through_the_api(floor, session, cashier):
         format="json",
     )
     assert slip.status_code == 201, slip.json()
+    # The slip report flags the slip as entered late, with its paper.
+    page = Client()
+    page.force_login(floor.supervisor)
+    report = page.get(reverse("console:slip-report", args=[floor.venue.pk])).content.decode()
+    assert 'data-late="F-0001"' in report
 
     # then a number is used once, and a spoiled paper closes the gap
     again = supervisor.post(f"/api/v1/manual-series/{rounds['id']}/rounds/", sheet, format="json")
