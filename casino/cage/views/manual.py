@@ -40,6 +40,8 @@ from casino.games import BoxInput
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
 from casino.kernel.timezones import venue_zone
+from casino.players.membership import membership_key
+from casino.players.models import Player
 from casino.staff.models import StaffRole
 from casino.staff.policy import Capability, allows, declare
 from casino.staff.roles import CASHIER, PLAY, SUPERVISE
@@ -297,7 +299,24 @@ def _boxes(data: Any, positions: range, venue: Venue) -> tuple[list[BoxInput], d
             errors[f"box-{position}-stake"] = _("Write the stake as on the sheet.")
             continue
         bet_type = data.get(f"box-{position}-bet") or ""
-        boxes.append(BoxInput(position=position, cards=cards, stakes={bet_type: stake}))
+        member = (data.get(f"box-{position}-member") or "").strip()
+        player = None
+        if member:
+            key = membership_key(member)
+            player = Player.objects.filter(venue=venue, membership_number=key).first()
+            if key is None or player is None:
+                errors[f"box-{position}-member"] = _(
+                    "No member %(number)s at this venue; leave it blank for a player not known."
+                ) % {"number": member}
+                continue
+        boxes.append(
+            BoxInput(
+                position=position,
+                cards=cards,
+                stakes={bet_type: stake},
+                player_id=player.pk if player is not None else None,
+            )
+        )
     return boxes, errors
 
 

@@ -18,6 +18,7 @@ from casino.cage.services.manual import manual_series_issue
 from casino.floor.models import Round
 from casino.kernel.timezones import venue_zone
 from tests.casino.api import NIU_8, NIU_9
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +91,9 @@ def test_a_supervisor_enters_a_round_sheet_and_spoils_a_paper(as_user, floor, se
         "box-1-cards": NIU_8,
         "box-1-bet": "single",
         "box-1-stake": "100,000",
+        "box-1-member": "hn-7",
     }
+    member = PlayerFactory(venue=floor.venue, membership_number="HN-7")
     assert as_user(floor.dealer).post(enter, body).status_code == 403
     response = as_user(floor.supervisor).post(enter, body, **HX)
     assert response.status_code == 200, response.content.decode()
@@ -100,6 +103,7 @@ def test_a_supervisor_enters_a_round_sheet_and_spoils_a_paper(as_user, floor, se
     paper = ManualPaper.objects.get()
     assert paper.round.status == "settled" and paper.recorded_by == floor.supervisor
     assert Round.objects.get(pk=paper.round_id).house_net == 100000
+    assert paper.round.boxes.get().player == member  # the member written on the sheet
 
     # The table's history flags the round as entered late, with its paper.
     history = as_user(floor.dealer).get(reverse("console:history", args=[session.pk]))
