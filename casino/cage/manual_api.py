@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -23,7 +24,7 @@ from casino.api.base import ApiView, errors, not_found
 from casino.api.views.common import found, parse
 from casino.cage import manual_selectors, slip_selectors
 from casino.cage import manual_serializers as s
-from casino.cage.manual import ManualSeries
+from casino.cage.manual import ManualPaper, ManualSeries
 from casino.cage.services.manual import (
     manual_paper_spoil,
     manual_round_enter,
@@ -48,7 +49,12 @@ def _series(request: Request, pk: int) -> ManualSeries:
 
 
 def _series_answer(series: ManualSeries, code: int = status.HTTP_200_OK) -> Response:
-    series = ManualSeries.objects.select_related("venue", "table", "issued_by").get(pk=series.pk)
+    papers = ManualPaper.objects.select_related("series", "recorded_by", "slip", "round")
+    series = (
+        ManualSeries.objects.select_related("venue", "table", "issued_by")
+        .prefetch_related(Prefetch("papers", queryset=papers.order_by("number")))
+        .get(pk=series.pk)
+    )
     with timezone.override(venue_zone(series.venue)):
         return Response(
             s.SeriesDetailSerializer(manual_selectors.series_line(series)).data, status=code

@@ -237,9 +237,9 @@ def series_context(series: ManualSeries, user: Any, **extra: Any) -> dict[str, A
         "series": series,
         "venue": venue,
         "line": manual_selectors.series_line(series),
-        "papers": series.papers.select_related(
-            "recorded_by", "slip", "round", "slip__issued_by"
-        ).order_by("number"),
+        "papers": series.papers.select_related("series", "recorded_by", "slip", "round").order_by(
+            "number"
+        ),
         "session": session,
         "may_enter": allows(user, Capability.ENTER_PAPER, venue.pk),
         "denominations": series.table.chip_denominations,
