@@ -77,6 +77,9 @@ LIVE_HOUSE = D("-950000")
 PAPER_HOUSE = D("1100000")
 H = D("150000")
 CLOSER = D("60150000")
+#: The paper reconciliation's reads: the papers, the sessions, their counted drops and boxes,
+#: their wins by ledger.
+QUERIES_RECONCILED = 5
 
 
 def _box(cards, stake):
@@ -318,6 +321,18 @@ def test_the_refusals_say_what_is_wrong(outage):
     assert future.value.reason == "paper_time"
     assert not ManualPaper.objects.exists()
     assert TableSession.objects.get(pk=outage.session.pk).next_round_number == 2
+
+
+def test_the_day_is_read_in_a_fixed_number_of_queries(outage, django_assert_num_queries):
+    _enter_the_paper(outage)
+    venue, on = outage.venue, outage.session.shift.gaming_date
+    with django_assert_num_queries(1):
+        assert len(late_entries(venue=venue, gaming_date=on)) == 4
+    with django_assert_num_queries(2):
+        assert [line.gaps for line in day_gaps(venue=venue, gaming_date=on)] == [[3]]
+    with django_assert_num_queries(QUERIES_RECONCILED):
+        (line,) = paper_reconciliation(venue=venue, gaming_date=on)
+    assert line.late_rounds == 3
 
 
 def test_numbers_are_written_in_runs():
