@@ -6,7 +6,7 @@ wiring mounts them: the floor's screens do not know the cage's and the count's a
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.cage.views import cage, cash, front_money, slips
+from casino.cage.views import cage, cash, front_money, manual, slips
 from casino.count import views as count
 from casino.floor.console import (
     closing,
@@ -74,6 +74,14 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("slips/<int:slip_id>/pdf/", cage.slip_pdf, name="slip-pdf"),
     path("venues/<int:venue_id>/slip-report/", cage.slip_report, name="slip-report"),
     path("venues/<int:venue_id>/slip-report.csv", cage.slip_report_csv, name="slip-report-csv"),
+    # When the system is down: the manual series, their printed forms, the late entries.
+    path("venues/<int:venue_id>/manual/", manual.manual_home, name="manual"),
+    path("venues/<int:venue_id>/manual/issue/", manual.series_issue, name="manual-series-issue"),
+    path("manual/<int:series_id>/", manual.series_page, name="manual-series"),
+    path("manual/<int:series_id>/print/", manual.series_print, name="manual-series-print"),
+    path("manual/<int:series_id>/pdf/", manual.series_pdf, name="manual-series-pdf"),
+    path("manual/<int:series_id>/enter/", manual.paper_enter, name="manual-paper-enter"),
+    path("manual/<int:series_id>/spoil/", manual.paper_spoil, name="manual-paper-spoil"),
     path("sessions/<int:session_id>/close/", closing.close, name="close"),
     path(
         "sessions/<int:session_id>/drops/<int:drop_id>/reverse/",

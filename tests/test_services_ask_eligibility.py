@@ -216,6 +216,23 @@ def _front_money_draw(w: World) -> Any:
     return front_money_draw(session=w.session, player=w.barred, user=w.floor.dealer, amount="1000")
 
 
+def _paper_round(w: World) -> Any:
+    from casino.cage.services.manual import manual_round_enter, manual_series_issue
+
+    series = manual_series_issue(
+        table=w.floor.table, user=w.floor.manager, kind="round", prefix="R-", first=1, last=9
+    )
+    return manual_round_enter(
+        series=series,
+        user=w.floor.supervisor,
+        number=1,
+        session=w.session,
+        dealer_cards=NIU_8,
+        boxes=w.boxes(),
+        written_at=timezone.now(),
+    )
+
+
 #: service -> [(how to call it with a barred member, the activity asked, refused?)]
 CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.cage.services.cash.cash_record": [
@@ -228,6 +245,9 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.cage.services.front_money.front_money_draw": [
         (_front_money_draw, Activity.BUY_IN, True)
     ],
+    # A round sheet entered late is dealt by round_create_written: a barred member's box is
+    # refused as it is live (the supervisor enters it as written, and the refusal says why).
+    "casino.cage.services.manual.manual_round_enter": [(_paper_round, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],

@@ -6,6 +6,7 @@ from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
 from casino.cage import front_money_api as front_money
+from casino.cage import manual_api as manual
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
@@ -132,6 +133,25 @@ urlpatterns = [
     path("slips/<int:pk>/receive/", cash.SlipReceiveView.as_view(), name="slip-receive"),
     path("slips/<int:pk>/void/", cash.SlipVoidView.as_view(), name="slip-void"),
     path("slips/<int:pk>/ledger/", cash.SlipLedgerView.as_view(), name="slip-ledger"),
+    # When the system is down: a table's manual series and its papers entered afterwards.
+    path("manual-series/", manual.SeriesListView.as_view(), name="manual-series-list"),
+    path("manual-series/<int:pk>/", manual.SeriesDetailView.as_view(), name="manual-series"),
+    path("manual-series/<int:pk>/slips/", manual.PaperSlipView.as_view(), name="manual-paper-slip"),
+    path(
+        "manual-series/<int:pk>/rounds/",
+        manual.PaperRoundView.as_view(),
+        name="manual-paper-round",
+    ),
+    path(
+        "manual-series/<int:pk>/spoiled/",
+        manual.PaperSpoilView.as_view(),
+        name="manual-paper-spoil",
+    ),
+    path(
+        "venues/<int:pk>/manual/<str:gaming_date>/",
+        manual.ManualDayView.as_view(),
+        name="manual-day",
+    ),
     path(
         "venues/<int:pk>/count/<str:gaming_date>/",
         count.CountDayView.as_view(),

@@ -70,6 +70,11 @@ class AuditAction(models.TextChoices):
     INVESTIGATION_REASSIGN = "investigation.reassign"
     INVESTIGATION_SIGN_OFF = "investigation.sign_off"
 
+    MANUAL_PAPER_SPOIL = "manual.paper_spoil"
+    MANUAL_ROUND_ENTER = "manual.round_enter"
+    MANUAL_SERIES_ISSUE = "manual.series_issue"
+    MANUAL_SLIP_ENTER = "manual.slip_enter"
+
     PIN_SET = "pin.set"
 
     PIT_CREATE = "pit.create"

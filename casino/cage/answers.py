@@ -13,6 +13,7 @@ from casino.cage.models import (
     CashKind,
     CashLevel,
     CashTransaction,
+    ManualPaper,
     Slip,
     SlipStatus,
     slip_label,
@@ -106,3 +107,10 @@ def cash_reported_by_session(session_ids: Iterable[int]) -> dict[int, int]:
 def crossings(session: TableSession) -> list[CashTransaction]:
     """The session's cash transactions that reached a threshold, newest first."""
     return session_crossings(session=session)
+
+
+def late_rounds(session: TableSession) -> dict[int, str]:
+    """The session's rounds entered late from a round sheet: round id -> the paper's number
+    (``casino.cage.manual``)."""
+    papers = ManualPaper.objects.filter(round__session=session).select_related("series")
+    return {paper.round_id: paper.label for paper in papers}

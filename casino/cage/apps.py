@@ -18,3 +18,4 @@ class CageConfig(AppConfig):
         asked.slips_waiting_by_session.register(answers.slips_waiting_by_session)
         asked.cash_reported_by_session.register(answers.cash_reported_by_session)
         asked.crossings.register(answers.crossings)
+        asked.late_rounds.register(answers.late_rounds)

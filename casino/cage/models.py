@@ -22,6 +22,10 @@ session, its return at the cage, or the reversal of one of them; signed, the bal
 sum (``casino.cage.services.front_money``). Its own module (``casino.cage.front_money``),
 imported here so that it is the app's model.
 
+``ManualSeries`` and ``ManualPaper``: a table's pre-numbered paper forms for when the system
+is down, and each number used (entered late or spoiled); their own module
+(``casino.cage.manual``), imported here.
+
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
 
@@ -32,6 +36,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
+from casino.cage.manual import (  # noqa: F401  (the app's models)
+    ManualKind,
+    ManualPaper,
+    ManualSeries,
+    PaperStatus,
+)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue

@@ -36,8 +36,14 @@ _SLIP_PEOPLE = (
 
 def _slips() -> QuerySet[Slip]:
     # The session's dealer: who may sign a slip's dealer line, named when another may not.
+    # Its paper, when it was entered late from a manual slip (``casino.cage.manual``).
     return Slip.objects.select_related(
-        "venue", "session__table", "session__shift", "session__dealer", *_SLIP_PEOPLE
+        "venue",
+        "session__table",
+        "session__shift",
+        "session__dealer",
+        "paper__series",
+        *_SLIP_PEOPLE,
     )
 
 

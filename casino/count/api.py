@@ -107,7 +107,8 @@ class CountCloseView(ApiView):
         tags=["count"],
         summary="Close the gaming day's count (the count team)",
         description="Once the gaming day has ended, no table of the day is still open and "
-        "every box of the day is counted (409 otherwise, saying when or naming them); a "
+        "every box of the day is counted, and no manual series of the day's tables has a gap "
+        "(409 otherwise, saying when or naming them); a "
         "second member of the count team confirms it (403 if they are the caller or not of "
         "the count team); a closed count takes no more counts.",
         parameters=[DATE],

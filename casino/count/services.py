@@ -23,6 +23,11 @@ the gaming day's count is closed.
   cannot open in a day whose count is closed (``dropbox_attach``), and a box stranded by
   a count closed under the old rule is counted after a manager reopens the day's count
   with a reason (``casino.count.reopening.count_reopen``, audited).
+- Nor while a manual series of one of the day's tables has a gap (a number below the
+  highest used that is neither entered nor recorded as spoiled,
+  ``casino.cage.manual_selectors.day_gaps``): the paper of a system-down period is all
+  entered, or accounted for, before the count that it adds to closes (N.J.A.C.
+  13:69D-1.22(c)).
 
 Locking: a count locks the day's ``CountDay`` row, then the ``DropBox`` row; attaching a
 session locks its table (``session_open`` does), then the box. Nothing here locks in the
@@ -42,6 +47,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
+from casino.cage.manual_selectors import day_gaps
 from casino.count.contents import count_differences, read_notes, read_others
 from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
@@ -313,6 +319,7 @@ def count_close(*, venue: Venue, gaming_date: date, user: Any, confirmed_by: Any
             reason="count_closed",
         )
     boxes = _day_done(venue, gaming_date)
+    _papers_complete(venue, gaming_date)
     day.status = CountDay.Status.CLOSED
     day.closed_by = user
     day.closed_at = timezone.now()
@@ -401,3 +408,28 @@ def _day_done(venue: Venue, gaming_date: date) -> list[DropBox]:
             reason="boxes_not_counted",
         )
     return boxes
+
+
+def _papers_complete(venue: Venue, gaming_date: date) -> None:
+    """Refuse the close while a manual series of the day's tables has a gap, naming each
+    series, its table and the numbers missing, and how to account for them."""
+    gaps = day_gaps(venue=venue, gaming_date=gaming_date)
+    if gaps:
+        missing = "; ".join(
+            _("series %(series)s of table %(table)s: %(numbers)s")
+            % {
+                "series": line.series.label,
+                "table": line.series.table.code,
+                "numbers": line.gaps_written,
+            }
+            for line in gaps
+        )
+        raise Conflict(
+            _(
+                "manual papers are missing on %(date)s: %(missing)s. A supervisor enters each "
+                "paper as written, or records it as spoiled with the reason, then close the "
+                "count again"
+            )
+            % {"date": gaming_date.isoformat(), "missing": missing},
+            reason="manual_series_gap",
+        )

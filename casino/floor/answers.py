@@ -10,7 +10,7 @@ error, never an empty figure.
   verified refuse its close and are named on the close screen; its verified fills and
   credits and the chips sold and bought back at the table are in its figures and tray
   (``casino.floor.figures.session_sums``); the floor's screens show the slips waiting and
-  the cash that reached a threshold.
+  the cash that reached a threshold, and which rounds were entered late from paper.
 
 What the floor tells them as it writes is sent as a signal instead (``casino.floor.signals``).
 """
@@ -65,3 +65,6 @@ cash_reported_by_session: Hook[[Iterable[int]], dict[int, int]] = Hook(
 )
 #: The session's cash transactions that reached a threshold, newest first.
 crossings: Hook[[TableSession], list[Any]] = Hook("crossings", answered_by="casino.cage")
+#: The session's rounds entered late from a round sheet (the system was down): round id ->
+#: the paper's number, for the history to flag them.
+late_rounds: Hook[[TableSession], dict[int, str]] = Hook("late_rounds", answered_by="casino.cage")

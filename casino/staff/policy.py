@@ -85,6 +85,9 @@ class Capability(StrEnum):
     VOID_SLIP = "void-slip"
     CAGE = "cage"
     COUNT_BOX = "count-box"
+    #: A table's manual series of paper forms for when the system is down.
+    MANUAL_SERIES = "manual-series"
+    ENTER_PAPER = "enter-paper"
     READ_COUNT_FIGURES = "read-count-figures"
     READ_SLIP_REPORT = "read-slip-report"
     READ_REPORTS = "read-reports"
@@ -122,6 +125,8 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.VOID_SLIP: CASHIER | SUPERVISE,
     Capability.CAGE: CASHIER,
     Capability.COUNT_BOX: COUNT_TEAM,
+    Capability.MANUAL_SERIES: MANAGE | CASHIER,
+    Capability.ENTER_PAPER: SUPERVISE,
     Capability.READ_COUNT_FIGURES: COUNT_FIGURES,
     Capability.READ_SLIP_REPORT: CASHIER | SUPERVISE | {AUDITOR},
     Capability.READ_REPORTS: frozenset({SUPERVISOR, MANAGER, AUDITOR}),
@@ -162,6 +167,10 @@ DOES: dict[Capability, str] = {
     Capability.VOID_SLIP: "void a slip not yet posted",
     Capability.CAGE: "issue slips and receive credits at the cage",
     Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
+    Capability.MANUAL_SERIES: "issue a table's manual series of paper forms and print it",
+    Capability.ENTER_PAPER: (
+        "enter the paper slips and round sheets of a system-down period, record a spoiled paper"
+    ),
     Capability.READ_COUNT_FIGURES: "read the count and the win per table",
     Capability.READ_SLIP_REPORT: "read the day's slip report",
     Capability.READ_REPORTS: (
@@ -191,6 +200,10 @@ UNLESS: dict[Capability, str] = {
     Capability.VOID_SLIP: "an issued fill only by a cashier, an issued credit only by a supervisor",
     Capability.CAGE: (
         "a credit is received by none of its signers at the table (`slip_line_refusal`)"
+    ),
+    Capability.ENTER_PAPER: (
+        "a paper slip's three signers (cashier, dealer, supervisor) are three people, and "
+        "whoever enters a paper fill is not its cashier (`manual_slip_enter`)"
     ),
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "

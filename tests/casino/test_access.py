@@ -44,6 +44,7 @@ from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
@@ -230,6 +231,19 @@ def pit_runner(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def series_issuer(ok: Outcome | None = 200) -> Rule:
+    """A manual series' issue and print: the venue (404), then its managers and cashiers."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in MANAGE | CASHIER else 403
+
+    return rule
+
+
 def slip_report(ok: Outcome | None = 200) -> Rule:
     """The slip report: the venue (404), then its cashiers, supervisors, managers and
     auditors (403 to anyone else)."""
@@ -359,6 +373,8 @@ class Side:
     #: The venue's pit (``table`` in it, run by ``supervisor``) and a change of limits.
     pit: Pit | None = None
     limit_change: TableLimitChange | None = None
+    #: A manual series of round sheets for ``table`` (the system-down paper).
+    series: Any = None
 
 
 @dataclass
@@ -567,6 +583,9 @@ def build_side(mark: str) -> Side:
         max_stake=D("5000000"),
         effective_at=timezone.now() + timedelta(days=1),
         reason="a high-limit evening",
+    )
+    side.series = manual_series_issue(
+        table=table, user=side.manager, kind="round", prefix=f"{mark}-R-", first=1, last=3
     )
     return side
 
@@ -991,6 +1010,60 @@ CONSOLE_ROUTES = {
     "console:slip-report-csv": Route(
         lambda world, side: reverse("console:slip-report-csv", args=[side.venue.pk]),
         slip_report(),
+    ),
+    # When the system is down: the series and late entries read as the slip report is;
+    # a series issued and printed by a manager or the cage, its papers entered by the pit.
+    "console:manual": Route(
+        lambda world, side: reverse("console:manual", args=[side.venue.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:manual-series-issue": Route(
+        lambda world, side: reverse("console:manual-series-issue", args=[side.venue.pk]),
+        everyone(405),
+        post=series_issuer(None),
+        body=lambda world, side: {
+            "table": side.table.pk,
+            "kind": "fill",
+            "prefix": f"{side.mark}-F-",
+            "first": "1",
+            "last": "5",
+        },
+    ),
+    "console:manual-series": Route(
+        lambda world, side: reverse("console:manual-series", args=[side.series.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:manual-series-print": Route(
+        lambda world, side: reverse("console:manual-series-print", args=[side.series.pk]),
+        series_issuer(),
+        shows=mark,
+    ),
+    "console:manual-series-pdf": Route(
+        lambda world, side: (
+            reverse("console:manual-series-pdf", args=[side.series.pk]) + "?from=1&to=1"
+        ),
+        series_issuer(),
+    ),
+    "console:manual-paper-enter": Route(
+        lambda world, side: reverse("console:manual-paper-enter", args=[side.series.pk]),
+        everyone(405),
+        post=pit_runner(None),
+        body=lambda world, side: {
+            "number": "1",
+            "written_at": timezone.now().isoformat(),
+            "dealer_cards": NIU_9,
+            "box-1-cards": NIU_8,
+            "box-1-bet": "single",
+            "box-1-stake": "100000",
+        },
+    ),
+    "console:manual-paper-spoil": Route(
+        lambda world, side: reverse("console:manual-paper-spoil", args=[side.series.pk]),
+        everyone(405),
+        post=pit_runner(None),
+        body=lambda world, side: {"spoil_number": "2", "reason": "torn"},
     ),
     "console:drop-reverse": Route(
         _console("drop-reverse", _session, lambda side: side.drop.pk),
@@ -1718,6 +1791,53 @@ API_ROUTES = {
         body=lambda world, side: {"reason": "wrong table"},
     ),
     "api:slip-ledger": Route(_api("slip-ledger", lambda side: side.slip.pk), api()),
+    # When the system is down: the manual series (casino/cage/manual_api.py), read by the
+    # slip report's readers, issued by a manager or the cage, entered by the pit.
+    "api:manual-series-list": Route(
+        lambda world, side: reverse("api:manual-series-list") + f"?venue={side.venue.pk}",
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+        post=_write(MANAGE | CASHIER),
+        json=True,
+        body=lambda world, side: {
+            "table": side.table.pk,
+            "kind": "fill",
+            "prefix": f"{side.mark}-F-",
+            "first": 1,
+            "last": 5,
+        },
+    ),
+    "api:manual-series": Route(
+        _api("manual-series", lambda side: side.series.pk),
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+        shows=mark,
+    ),
+    "api:manual-paper-slip": Route(
+        _api("manual-paper-slip", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 1, "session": side.session.pk, "chips": {}},
+    ),
+    "api:manual-paper-round": Route(
+        _api("manual-paper-round", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 1, "session": side.session.pk, "boxes": []},
+    ),
+    "api:manual-paper-spoil": Route(
+        _api("manual-paper-spoil", lambda side: side.series.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"number": 2, "reason": "torn"},
+    ),
+    "api:manual-day": Route(
+        lambda world, side: reverse(
+            "api:manual-day", args=[side.venue.pk, side.shift.gaming_date.isoformat()]
+        ),
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+    ),
     "api:audit-list": Route(
         lambda world, side: (
             reverse("api:audit-list") + (f"?venue={side.venue.pk}" if side is world.other else "")

@@ -26,6 +26,7 @@ def test_the_project_declares_its_questions():
         "slips_waiting_by_session",
         "cash_reported_by_session",
         "crossings",
+        "late_rounds",
         "open_session",
         "ruleset_get",
     }
@@ -41,3 +42,4 @@ def test_the_cage_and_the_count_answer_the_floor():
     assert answers.box_counted.answer is count_selectors.box_counted
     assert answers.pending_slips.answer is cage_answers.pending_slips
     assert answers.crossings.answer is cage_answers.crossings
+    assert answers.late_rounds.answer is cage_answers.late_rounds

@@ -338,7 +338,7 @@ def _table_sign(slip: Slip, user: Any, step: str) -> Slip:
     )
     both = slip.dealer_confirmed_by_id is not None and slip.supervisor_confirmed_by_id is not None
     if both and slip.kind == Slip.Kind.FILL:
-        _post(slip, user)
+        slip_to_ledger(slip, user)
     return slip
 
 
@@ -350,12 +350,14 @@ def slip_receive(*, slip: Slip, user: Any) -> Slip:
     slip.received_by = user
     slip.received_at = timezone.now()
     slip.save(update_fields=["received_by", "received_at"])
-    _post(slip, user)
+    slip_to_ledger(slip, user)
     return slip
 
 
-def _post(slip: Slip, user: Any) -> None:
-    """Post ``slip`` (locked) to the ledger, the cage against the table's tray."""
+def slip_to_ledger(slip: Slip, user: Any) -> None:
+    """Post ``slip`` (locked) to the ledger, the cage against the table's tray: the last
+    step of a slip's own services, and of a paper slip entered late
+    (``casino.cage.services.manual``), in their transaction."""
     venue = _venue(slip)
     try:  # counted since its request; checked again as it reaches the ledger
         check_session_total(

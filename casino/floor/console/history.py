@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import games
+from casino.floor import answers
 from casino.floor.console import forms, selectors
 from casino.floor.console.access import page, session_context, signed_by, with_session
 from casino.floor.models import RoundStatus, TableSession
@@ -40,6 +41,8 @@ def history_context(session: TableSession, **extra: Any) -> dict[str, Any]:
     return {
         **session_context(session, "history"),
         "rounds": selectors.session_rounds(session=session),
+        # Rounds entered afterwards from a round sheet, flagged with the paper's number.
+        "late": answers.late_rounds(session),
         "void_errors": {},
         "opened": None,
         "consoles": consoles,

@@ -21,11 +21,13 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction, FrontMoney, Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -283,6 +285,44 @@ def _rating_call(side: Side) -> Call:
         "ended_at": (opened + timedelta(minutes=30)).isoformat(),
     }
     return Call(f"/api/v1/sessions/{session.pk}/ratings/", body)
+
+
+def _series(side: Side, kind: str = "round") -> Any:
+    """A manual series of the side's table, issued by its cashier."""
+    return manual_series_issue(
+        table=side.table, user=side.cashier, kind=kind, prefix=f"{kind[0]}-", first=1, last=9
+    )
+
+
+def _paper_slip_call(side: Side) -> Call:
+    series, session = _series(side, "fill"), _session(side)
+    body = {
+        "number": 1,
+        "session": session.pk,
+        "written_at": timezone.now().isoformat(),
+        "chips": {"100000": 2},
+        "cashier": side.cashier.username,
+        "dealer": side.dealer.username,
+        "supervisor": side.second.username,
+    }
+    return Call(f"/api/v1/manual-series/{series.pk}/slips/", body)
+
+
+def _paper_round_call(side: Side) -> Call:
+    series, session = _series(side), _session(side)
+    body = {
+        "number": 1,
+        "session": session.pk,
+        "written_at": timezone.now().isoformat(),
+        "dealer_cards": NIU_8,
+        "boxes": [{"position": 1, "cards": NIU_9, "bets": {"single": "100000"}}],
+    }
+    return Call(f"/api/v1/manual-series/{series.pk}/rounds/", body)
+
+
+#: Who reads the manual series (the slip report's readers), who issues one.
+MANUAL_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR, CAGE})
+MANUAL_ISSUE = frozenset({MANAGER, CAGE})
 
 
 def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
@@ -693,6 +733,47 @@ ENDPOINTS = [
         "GET",
         lambda s: Call(f"/api/v1/shift-reports/{_report(s).pk}/"),
         gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
+    # When the system is down: the series read by the slip report's readers, issued by a
+    # manager or the cage, its papers entered afterwards by the pit's supervisors.
+    Endpoint(
+        "manual series list",
+        "GET",
+        lambda s: Call(f"/api/v1/manual-series/?venue={_series(s).venue_id}"),
+        gate=MANUAL_READ,
+    ),
+    Endpoint(
+        "issue manual series",
+        "POST",
+        lambda s: Call(
+            "/api/v1/manual-series/",
+            {"table": s.table.pk, "kind": "fill", "prefix": "F-", "first": 1, "last": 5},
+        ),
+        ok=201,
+        gate=MANUAL_ISSUE,
+    ),
+    Endpoint(
+        "manual series",
+        "GET",
+        lambda s: Call(f"/api/v1/manual-series/{_series(s).pk}/"),
+        gate=MANUAL_READ,
+    ),
+    Endpoint("enter paper slip", "POST", _paper_slip_call, ok=201, gate=SUPERVISE),
+    Endpoint("enter round sheet", "POST", _paper_round_call, ok=201, gate=SUPERVISE),
+    Endpoint(
+        "record paper spoiled",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/manual-series/{_series(s).pk}/spoiled/", {"number": 2, "reason": "torn"}
+        ),
+        ok=201,
+        gate=SUPERVISE,
+    ),
+    Endpoint(
+        "day's manual papers",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/manual/{_gaming_date(s)}/"),
+        gate=MANUAL_READ,
     ),
 ]
 
