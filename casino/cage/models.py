@@ -22,6 +22,10 @@ session, its return at the cage, or the reversal of one of them; signed, the bal
 sum (``casino.cage.services.front_money``). Its own module (``casino.cage.front_money``),
 imported here so that it is the app's model.
 
+``CreditLine``, ``MarkerTerms``, ``Marker``, ``MarkerPayment``: markers (casino credit), a
+member's credit line with the markers signed against it and their payments
+(``casino.cage.services.markers``); their own module (``casino.cage.markers``).
+
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
 
@@ -32,6 +36,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
+from casino.cage.markers import (  # noqa: F401  (the app's models)
+    CreditLine,
+    Marker,
+    MarkerPayment,
+    MarkerTerms,
+    marker_label,
+)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue
