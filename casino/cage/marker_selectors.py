@@ -27,14 +27,12 @@ from typing import Any
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.markers import DEFAULT_CREDIT_DROP, DEFAULT_TERM_DAYS
 from casino.cage.models import CreditLine, Marker, MarkerPayment, MarkerTerms
 from casino.kernel.fields import money_field
 from casino.venues.models import Venue
-from casino.venues.services.gaming_days import gaming_date_of
 
 ZERO = Decimal(0)
 #: The most rows a player's or the cage's list shows.
@@ -57,11 +55,6 @@ def terms_in_force(venue: Venue) -> Terms:
     if latest is None:
         return Terms(term_days=DEFAULT_TERM_DAYS, credit_drop=DEFAULT_CREDIT_DROP)
     return Terms(term_days=latest.term_days, credit_drop=latest.credit_drop, version=latest)
-
-
-def today_of(venue: Venue) -> date:
-    """The venue's gaming date now: what a marker's due date is compared with."""
-    return gaming_date_of(venue, timezone.now())
 
 
 def credit_line_in_force(player: Any) -> CreditLine | None:
@@ -167,9 +160,8 @@ def open_markers(venue: Venue, *, player: Any = None) -> list[Marker]:
     )
 
 
-def overdue_markers(venue: Venue, *, today: date | None = None) -> list[Marker]:
-    """The venue's overdue markers (``is_overdue``), oldest due first."""
-    today = today or today_of(venue)
+def overdue_markers(venue: Venue, *, today: date) -> list[Marker]:
+    """The venue's overdue markers on ``today`` (``is_overdue``), oldest due first."""
     return [m for m in open_markers(venue) if is_overdue(m, today)]
 
 
@@ -201,12 +193,15 @@ def session_markers(session_ids: Iterable[int]) -> dict[int, dict[str, Decimal]]
         .order_by()
         .values("session_id")
         .annotate(
-            in_drop=Sum("amount", filter=Q(in_drop=True)),
-            to_cage=Sum("amount", filter=Q(in_drop=False)),
+            in_drop_sum=Sum("amount", filter=Q(in_drop=True)),
+            to_cage_sum=Sum("amount", filter=Q(in_drop=False)),
         )
     )
     return {
-        row["session_id"]: {"in_drop": row["in_drop"] or ZERO, "to_cage": row["to_cage"] or ZERO}
+        row["session_id"]: {
+            "in_drop": row["in_drop_sum"] or ZERO,
+            "to_cage": row["to_cage_sum"] or ZERO,
+        }
         for row in rows
     }
 
@@ -270,11 +265,10 @@ class Aging:
         return sum(self.totals.values(), ZERO)
 
 
-def marker_aging(*, venue: Venue, as_of: date | None = None) -> Aging:
-    """The venue's outstanding markers per player on ``as_of`` (today's gaming date), each
+def marker_aging(*, venue: Venue, as_of: date) -> Aging:
+    """The venue's outstanding markers per player on the gaming date ``as_of``, each
     balance in the bucket of its days past due; players by membership number. Balances are
     as they are now (the payments recorded so far)."""
-    as_of = as_of or today_of(venue)
     markers = (
         with_balance(Marker.objects.filter(venue=venue, gaming_date__lte=as_of))
         .filter(balance__gt=0)

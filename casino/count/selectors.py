@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Sum
 
+from casino.cage.marker_selectors import session_markers
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor import figures
@@ -188,6 +189,11 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         .annotate(total=Sum("amount"))
         .order_by()
     )
+    # The markers the cage took on a table's account are its credits (docs/MARKERS.md).
+    to_cage: dict[int, Decimal] = defaultdict(Decimal)
+    session_table = {s.pk: s.table_id for s in sessions}
+    for session_id, markers in session_markers(ids).items():
+        to_cage[session_table[session_id]] += markers["to_cage"]
     tallies = {
         row["session__table_id"]: row
         for row in BetTally.objects.filter(session_id__in=ids)
@@ -205,7 +211,7 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
         opener = first.opening_total
         closer = last.closing_total
         fills = slips.get((table.pk, Slip.Kind.FILL), _ZERO)
-        credits = slips.get((table.pk, Slip.Kind.CREDIT), _ZERO)
+        credits = slips.get((table.pk, Slip.Kind.CREDIT), _ZERO) + to_cage[table.pk]
         drop = drops.get(table.pk) or _ZERO
         tally = tallies.get(table.pk, {})
         handle = tally.get("handle") or _ZERO

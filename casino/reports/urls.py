@@ -1,5 +1,6 @@
 from django.urls import path
 
+from casino.cage.views import marker_reports
 from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
@@ -32,6 +33,8 @@ urlpatterns = [
         investigation_views.investigation_step,
         name="investigation_step",
     ),
+    path("markers/aging/", marker_reports.marker_aging_report, name="marker_aging"),
+    path("markers/aging/csv/", marker_reports.marker_aging_csv, name="marker_aging_csv"),
     path("cash/", cash_views.cash_report, name="cash"),
     path("cash/csv/", cash_views.cash_report_csv, name="cash_csv"),
     path("cash/thresholds/", cash_views.thresholds_propose_view, name="cash_thresholds"),

@@ -43,6 +43,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from casino.audit.models import AuditEvent
+from casino.cage.marker_dates import today_of
 from casino.cage.marker_selectors import (
     available_credit,
     credit_limit,
@@ -52,7 +53,6 @@ from casino.cage.marker_selectors import (
     outstanding,
     overdue_markers,
     player_markers,
-    today_of,
 )
 from casino.cage.models import CreditLine, Marker, MarkerPayment
 from casino.cage.services.credit_lines import (
@@ -304,10 +304,10 @@ def test_overdue_and_the_aging(floor, cashier, approver, member):
 
     today = today_of(floor.venue)
     assert m2.due_on == today - timedelta(days=15)
-    overdue = overdue_markers(floor.venue)
+    overdue = overdue_markers(floor.venue, today=today)
     assert [m.number for m in overdue] == [5, 4, 3, 2]  # oldest due first
 
-    aging = marker_aging(venue=floor.venue)
+    aging = marker_aging(venue=floor.venue, as_of=today)
     assert aging.as_of == today
     first, second = aging.lines
     assert first.player == member and second.player == other
