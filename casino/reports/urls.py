@@ -35,6 +35,14 @@ urlpatterns = [
     ),
     path("markers/aging/", marker_reports.marker_aging_report, name="marker_aging"),
     path("markers/aging/csv/", marker_reports.marker_aging_csv, name="marker_aging_csv"),
+    path(
+        "markers/credit-lines/", marker_reports.credit_line_propose_view, name="credit_line_propose"
+    ),
+    path(
+        "markers/credit-lines/<int:pk>/approve/",
+        marker_reports.credit_line_approve_view,
+        name="credit_line_approve",
+    ),
     path("cash/", cash_views.cash_report, name="cash"),
     path("cash/csv/", cash_views.cash_report_csv, name="cash_csv"),
     path("cash/thresholds/", cash_views.thresholds_propose_view, name="cash_thresholds"),

@@ -922,6 +922,13 @@ CONSOLE_ROUTES = {
         body=lambda world, side: {"amount": "100,000", "key": "c" * 32},
         shows=mark,
     ),
+    "console:markers": Route(
+        _console("markers", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: {"player": side.player.membership_number, "amount": "1000"},
+        shows=mark,
+    ),
     # Voiding a buy-in is a supervisor's: the dealer's POST is refused by the service (403).
     "console:cash-void": Route(
         _console("cash-void", _session, lambda side: side.cash_tx.pk),
@@ -975,6 +982,25 @@ CONSOLE_ROUTES = {
         lambda world, side: reverse("console:cage", args=[side.venue.pk]),
         cashier_page(),
         shows=mark,
+    ),
+    "console:cage-markers": Route(
+        lambda world, side: reverse("console:cage-markers", args=[side.venue.pk]),
+        cashier_page(),
+        shows=mark,
+    ),
+    "console:cage-marker-issue": Route(
+        lambda world, side: reverse("console:cage-marker-issue", args=[side.venue.pk]),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"player": side.player.membership_number, "amount": "1000"},
+    ),
+    "console:cage-marker-pay": Route(
+        lambda world, side: reverse(
+            "console:cage-marker-pay", args=[side.venue.pk, side.marker.pk]
+        ),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"amount": "1000", "method": "cash"},
     ),
     "console:cage-step": Route(
         lambda world, side: reverse(
@@ -1060,6 +1086,20 @@ REPORT_ROUTES = {
         lambda world, side: f"{reverse('reports:marker_aging_csv')}?venue={side.venue.code}",
         reports(),
         shows=mark,
+    ),
+    "reports:credit_line_propose": Route(
+        lambda world, side: f"{reverse('reports:credit_line_propose')}?venue={side.venue.code}",
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"player": side.player.membership_number, "limit": "1000000"},
+    ),
+    "reports:credit_line_approve": Route(
+        lambda world, side: (
+            reverse("reports:credit_line_approve", args=[side.credit_line.pk])
+            + f"?venue={side.venue.code}"
+        ),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
     ),
     "reports:cash_csv": Route(
         lambda world, side: f"{reverse('reports:cash_csv')}?venue={side.venue.code}",

@@ -132,3 +132,32 @@ def test_the_aging_page_and_csv(client, floor, cashier, approver):
         403,
         404,
     )
+
+
+def test_managers_propose_and_approve_a_credit_limit_on_the_aging_page(client, floor, approver):
+    from casino.cage.marker_selectors import credit_limit
+    from casino.cage.models import CreditLine
+
+    member = PlayerFactory(venue=floor.venue, membership_number="LIM-1", name="Ha G")
+    query = f"?venue={floor.venue.code}"
+    client.force_login(floor.manager)
+    bad = client.post(reverse("reports:credit_line_propose") + query, {"player": "LIM-1"})
+    assert bad.status_code == 422
+    proposed = client.post(
+        reverse("reports:credit_line_propose") + query,
+        {"player": "LIM-1", "limit": "20000000", "reason": "regular"},
+    )
+    assert proposed.status_code == 302
+    line = CreditLine.objects.get(player=member)
+    page = client.get(reverse("reports:marker_aging") + query).content.decode()
+    assert "LIM-1" in page and "20,000,000" in page
+    own = client.post(reverse("reports:credit_line_approve", args=[line.pk]) + query)
+    assert own.status_code == 403 and credit_limit(member) == 0
+    client.force_login(approver)
+    approved = client.post(reverse("reports:credit_line_approve", args=[line.pk]) + query)
+    assert approved.status_code == 302 and credit_limit(member) == D("20000000")
+    client.force_login(floor.supervisor)
+    refused = client.post(
+        reverse("reports:credit_line_propose") + query, {"player": "LIM-1", "limit": "1000"}
+    )
+    assert refused.status_code == 403
