@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -31,7 +32,7 @@ from casino.floor import selectors
 from casino.floor.api.sessions import co_signer
 from casino.kernel.timezones import venue_zone
 from casino.players.models import Player
-from casino.staff.policy import Capability
+from casino.staff.policy import Capability, allows
 from casino.staff.roles import venue_ids
 from casino.venues.selectors import venue_get
 
@@ -71,7 +72,10 @@ class PlayerCreditView(ApiView):
         responses={200: s.PlayerCreditSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return _credit(_player(request, pk))
+        player = _player(request, pk)
+        if not allows(request.user, Capability.READ_SLIP_REPORT, player.venue_id):
+            raise PermissionDenied("only the venue's cage, supervisors, managers and auditors")
+        return _credit(player)
 
 
 class CreditLineProposeView(ApiView):
@@ -224,5 +228,7 @@ class MarkerAgingView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         venue = found(venue_get(user=request.user, pk=pk), "venue", pk)
+        if not allows(request.user, Capability.READ_REPORTS, venue.pk):
+            raise PermissionDenied("only the venue's supervisors, managers and auditors")
         aging = markers.marker_aging(venue=venue, as_of=today_of(venue))
         return Response(s.AgingSerializer(aging).data)

@@ -279,7 +279,7 @@ EXPORTS: dict[str, Url] = {
     ],
     "reports:cash_csv": _reports("cash_csv"),
     "reports:marker_aging_csv": lambda world: [
-        f"{reverse('reports:marker_aging_csv')}?venue={world.venue.code}"
+        f"{reverse('reports:marker_aging_csv')}?{urlencode({'venue': world.venue.code})}"
     ],
     "reports:comps_csv": _reports("comps_csv"),
     "reports:investigation_log": _reports("investigation_log", format="csv"),
