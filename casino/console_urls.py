@@ -6,7 +6,7 @@ wiring mounts them: the floor's screens do not know the cage's and the count's a
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.cage.views import cage, cash, front_money, manual, slips
+from casino.cage.views import cage, cash, front_money, manual, markers, slips
 from casino.count import views as count
 from casino.floor.console import (
     closing,
@@ -52,6 +52,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="slip-step",
     ),
     path("sessions/<int:session_id>/cash/", cash.cash, name="cash"),
+    path("sessions/<int:session_id>/markers/", markers.session_markers, name="markers"),
     path(
         "sessions/<int:session_id>/cash/<int:tx_id>/void/",
         cash.cash_void_view,
@@ -65,6 +66,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("pits/<int:pit_id>/limits/", floor.limit_schedule, name="limit-schedule"),
     path("cage/", cage.cage_home, name="cage-home"),
     path("cage/<int:venue_id>/", cage.cage, name="cage"),
+    path("cage/<int:venue_id>/markers/", markers.cage_markers, name="cage-markers"),
+    path("cage/<int:venue_id>/markers/issue/", markers.cage_marker_issue, name="cage-marker-issue"),
+    path(
+        "cage/<int:venue_id>/markers/<int:marker_id>/pay/",
+        markers.cage_marker_pay,
+        name="cage-marker-pay",
+    ),
     path(
         "cage/<int:venue_id>/slips/<int:slip_id>/<slug:step>/",
         cage.cage_step,

@@ -233,6 +233,43 @@ def _paper_round(w: World) -> Any:
     )
 
 
+def _credit_line_propose(w: World) -> Any:
+    from casino.cage.services.credit_lines import credit_line_propose
+
+    return credit_line_propose(
+        venue=w.floor.venue, player=w.barred, user=w.floor.manager, limit="1000000"
+    )
+
+
+def _marker_at_table(w: World) -> Any:
+    from casino.cage.services.markers import marker_issue_at_table
+
+    return marker_issue_at_table(
+        session=w.session,
+        player=w.barred,
+        user=w.floor.dealer,
+        supervisor=w.floor.supervisor,
+        amount="1000",
+        player_signed=True,
+    )
+
+
+def _marker_at_cage(w: World) -> Any:
+    from casino.cage.services.markers import marker_issue_at_cage
+    from casino.staff.roles import CAGE
+    from tests.factories import staff
+
+    cashier = staff("cashier", CAGE, w.floor.venue)
+    return marker_issue_at_cage(
+        venue=w.floor.venue,
+        player=w.barred,
+        user=cashier,
+        supervisor=w.floor.supervisor,
+        amount="1000",
+        player_signed=True,
+    )
+
+
 #: service -> [(how to call it with a barred member, the activity asked, refused?)]
 CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.cage.services.cash.cash_record": [
@@ -248,6 +285,13 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     # A round sheet entered late is dealt by round_create_written: a barred member's box is
     # refused as it is live (the supervisor enters it as written, and the refusal says why).
     "casino.cage.services.manual.manual_round_enter": [(_paper_round, Activity.PLAY, True)],
+    "casino.cage.services.credit_lines.credit_line_propose": [
+        (_credit_line_propose, Activity.BUY_IN, True)
+    ],
+    "casino.cage.services.markers.marker_issue_at_table": [
+        (_marker_at_table, Activity.BUY_IN, True)
+    ],
+    "casino.cage.services.markers.marker_issue_at_cage": [(_marker_at_cage, Activity.BUY_IN, True)],
     "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],

@@ -7,6 +7,7 @@ from casino.api import auth, views
 from casino.cage import api as cash
 from casino.cage import front_money_api as front_money
 from casino.cage import manual_api as manual
+from casino.cage import marker_api as markers
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
@@ -117,6 +118,26 @@ urlpatterns = [
     path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="round-settle"),
     path("rounds/<int:pk>/void/", rounds.RoundVoidView.as_view(), name="round-void"),
     path("rounds/<int:pk>/ledger/", rounds.RoundLedgerView.as_view(), name="round-ledger"),
+    path("players/<int:pk>/credit/", markers.PlayerCreditView.as_view(), name="player-credit"),
+    path(
+        "players/<int:pk>/credit-lines/",
+        markers.CreditLineProposeView.as_view(),
+        name="credit-line-propose",
+    ),
+    path(
+        "credit-lines/<int:pk>/approve/",
+        markers.CreditLineApproveView.as_view(),
+        name="credit-line-approve",
+    ),
+    path("sessions/<int:pk>/markers/", markers.SessionMarkerView.as_view(), name="session-marker"),
+    path("venues/<int:pk>/markers/", markers.CageMarkerView.as_view(), name="cage-marker"),
+    path("venues/<int:pk>/marker-aging/", markers.MarkerAgingView.as_view(), name="marker-aging"),
+    path("markers/<int:pk>/payments/", markers.MarkerPaymentView.as_view(), name="marker-pay"),
+    path(
+        "marker-payments/<int:pk>/reverse/",
+        markers.PaymentReverseView.as_view(),
+        name="marker-payment-reverse",
+    ),
     path("slips/", cash.SlipListView.as_view(), name="slip-list"),
     path("slips/<int:pk>/", cash.SlipDetailView.as_view(), name="slip-detail"),
     path("slips/<int:pk>/issue/", cash.SlipIssueView.as_view(), name="slip-issue"),

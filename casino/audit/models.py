@@ -32,6 +32,12 @@ class AuditAction(models.TextChoices):
     FRONT_MONEY_DRAW = "front_money.draw"
     FRONT_MONEY_RETURN = "front_money.return"
     FRONT_MONEY_REVERSE = "front_money.reverse"
+    CREDIT_LINE_APPROVE = "credit_line.approve"
+    CREDIT_LINE_PROPOSE = "credit_line.propose"
+    MARKER_ISSUE = "marker.issue"
+    MARKER_PAY = "marker.pay"
+    MARKER_PAYMENT_REVERSE = "marker.payment_reverse"
+    MARKER_TERMS_SET = "marker.terms_set"
 
     COMP_ISSUE = "comp.issue"
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from django.db.models import Count, IntegerField, Min, OuterRef, Q, Subquery, Sum
 
+from casino.cage.marker_selectors import session_markers
 from casino.cage.models import (
     CashInstrument,
     CashKind,
@@ -37,7 +38,10 @@ def pending_slips(session: TableSession) -> list[str]:
 
 def session_sums(session: TableSession) -> CageSums:
     """Its verified fills and credits, and the chips the table sold and bought back
-    (buy-ins and cash-outs not voided, paid other than in chips)."""
+    (buy-ins and cash-outs not voided, paid other than in chips), with its markers as the
+    venue's terms counted them when each was issued (``session_markers``, docs/MARKERS.md):
+    one whose copy counts in the drop gave chips as a buy-in does (chips sold), one the cage
+    took on the table's account as a credit's chips (credits)."""
     slips = dict(
         Slip.objects.filter(session=session, status=SlipStatus.VERIFIED)
         .values_list("kind")
@@ -52,10 +56,11 @@ def session_sums(session: TableSession) -> CageSums:
             bought=Sum("amount", filter=Q(kind=CashKind.CASH_OUT)),
         )
     )
+    markers = session_markers([session.pk]).get(session.pk, {"in_drop": ZERO, "to_cage": ZERO})
     return {
         "fills": slips.get(Slip.Kind.FILL, ZERO),
-        "credits": slips.get(Slip.Kind.CREDIT, ZERO),
-        "chips_sold": cash["sold"] or ZERO,
+        "credits": slips.get(Slip.Kind.CREDIT, ZERO) + markers["to_cage"],
+        "chips_sold": (cash["sold"] or ZERO) + markers["in_drop"],
         "chips_bought_back": cash["bought"] or ZERO,
     }
 

@@ -25,6 +25,9 @@ imported here so that it is the app's model.
 ``ManualSeries`` and ``ManualPaper``: a table's pre-numbered paper forms for when the system
 is down, and each number used (entered late or spoiled); their own module
 (``casino.cage.manual``), imported here.
+``CreditLine``, ``MarkerTerms``, ``Marker``, ``MarkerPayment``: markers (casino credit), a
+member's credit line with the markers signed against it and their payments
+(``casino.cage.services.markers``); their own module (``casino.cage.markers``).
 
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
@@ -41,6 +44,13 @@ from casino.cage.manual import (  # noqa: F401  (the app's models)
     ManualPaper,
     ManualSeries,
     PaperStatus,
+)
+from casino.cage.markers import (  # noqa: F401  (the app's models)
+    CreditLine,
+    Marker,
+    MarkerPayment,
+    MarkerTerms,
+    marker_label,
 )
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field

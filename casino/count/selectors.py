@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Sum
 
+from casino.cage.marker_selectors import session_markers
 from casino.cage.models import Slip, SlipStatus
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor import figures
@@ -157,6 +158,25 @@ def box_for(*, venue: Venue, gaming_date: date, pk: int) -> DropBox | None:
     )
 
 
+def _slip_totals(sessions: list[TableSession]) -> dict[tuple[int, str], Decimal]:
+    """(table, fill or credit) -> its verified slips' total, the credits with the markers
+    the cage took on the table's account (``casino.cage.marker_selectors.session_markers``,
+    docs/MARKERS.md)."""
+    ids = [s.pk for s in sessions]
+    totals: dict[tuple[int, str], Decimal] = defaultdict(Decimal)
+    for row in (
+        Slip.objects.filter(session_id__in=ids, status=SlipStatus.VERIFIED)
+        .values("session__table_id", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        totals[(row["session__table_id"], row["kind"])] += row["total"]
+    table_of = {s.pk: s.table_id for s in sessions}
+    for session_id, markers in session_markers(ids).items():
+        totals[(table_of[session_id], Slip.Kind.CREDIT)] += markers["to_cage"]
+    return totals
+
+
 def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
     """Opener, closer, fills, credits, drop, win, handle, hold % and win/drop % per table
     for the venue's gaming day, and the venue's totals (sums in the database)."""
@@ -169,13 +189,7 @@ def win_figures(venue: Venue, gaming_date: date) -> dict[str, Any]:
     for session in sessions:
         by_table[session.table_id].append(session)
     ids = [s.pk for s in sessions]
-    slips: dict[tuple[int, str], Decimal] = {
-        (row["session__table_id"], row["kind"]): row["total"]
-        for row in Slip.objects.filter(session_id__in=ids, status=SlipStatus.VERIFIED)
-        .values("session__table_id", "kind")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    }
+    slips = _slip_totals(sessions)
     drops = dict(
         Drop.objects.filter(session_id__in=ids)
         .values_list("session__table_id")

@@ -48,13 +48,14 @@ from django.utils.translation import gettext_lazy as _
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.cage.manual_selectors import day_gaps
+from casino.cage.marker_selectors import markers_in_drop
 from casino.count.contents import count_differences, read_notes, read_others
 from casino.count.duties import box_count_refusal, count_close_refusal
 from casino.count.models import BoxCount, CountDay, DropBox
 from casino.floor.models import TableSession
 from casino.floor.services.sessions import SESSION_TOTAL_LIMIT, chips_total
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, NotFound
-from casino.kernel.money import written
+from casino.kernel.money import plain, written
 from casino.kernel.timezones import venue_time
 from casino.ledger.models import Account, Drop, EntryKind, LedgerEntry
 from casino.ledger.services import ledger_post
@@ -138,7 +139,7 @@ def count_record(
             % {"box": box.label},
             reason="same_counter",
         )
-    counted = _counted(box, notes=notes, chips=chips, others=others)
+    counted = _counted(box, sessions, notes=notes, chips=chips, others=others)
     reason = (reason or "").strip()[:MAX_REASON]
     if first is None:
         return _first_count(box, user=user, counted=counted)
@@ -179,12 +180,16 @@ def _box_to_count(box: DropBox, user: Any) -> tuple[DropBox, list[TableSession]]
 
 def _counted(
     box: DropBox,
+    sessions: Sequence[TableSession],
     *,
     notes: Mapping[str, Any] | None,
     chips: Mapping[str, Any] | None,
     others: Sequence[Mapping[str, Any]] | None,
 ) -> dict[str, Any]:
-    """What the counter typed, cleaned: notes, chips, other instruments and their total."""
+    """What the counter typed, cleaned: notes, chips, other instruments and their total,
+    with the copies of the markers issued at the box's sessions that count in the drop
+    (each an instrument of the box, ``casino.cage.marker_selectors.markers_in_drop``,
+    docs/MARKERS.md), which the counter does not type."""
     venue = box.venue
     clean_notes, notes_total = read_notes(notes, venue.note_denominations, field="notes")
     clean_chips, chips_sum = chips_total(
@@ -192,6 +197,9 @@ def _counted(
     )
     clean_chips = {d: n for d, n in clean_chips.items() if n}
     clean_others, others_total = read_others(others, venue)
+    for marker in markers_in_drop([session.pk for session in sessions]):
+        clean_others.append({"what": f"marker {marker.label}", "amount": plain(marker.amount)})
+        others_total += marker.amount
     total = notes_total + chips_sum + others_total
     if total >= SESSION_TOTAL_LIMIT:
         raise InvalidInput(

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
+from casino.cage.marker_selectors import session_markers
 from casino.cage.models import Slip, SlipStatus
 from casino.floor import figures
 from casino.floor.models import TableSession
@@ -134,6 +135,11 @@ def table_days(
         .annotate(total=Sum("amount"))
         .order_by()
     }
+    # The markers the cage took on a table's account are its credits (docs/MARKERS.md).
+    to_cage: dict[tuple[int, date], Decimal] = defaultdict(Decimal)
+    day_of = {row["pk"]: (row["table_id"], row["shift__gaming_date"]) for row in rows}
+    for session_id, markers in session_markers(ids).items():
+        to_cage[day_of[session_id]] += markers["to_cage"]
     sessions_of: dict[tuple[int, date], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         sessions_of[(row["table_id"], row["shift__gaming_date"])].append(row)
@@ -151,7 +157,8 @@ def table_days(
                 opener=first["opening_total"],
                 closer=last["closing_total"] if closed else None,
                 fills=slips.get((table, gaming_date, Slip.Kind.FILL)) or ZERO,
-                credits=slips.get((table, gaming_date, Slip.Kind.CREDIT)) or ZERO,
+                credits=(slips.get((table, gaming_date, Slip.Kind.CREDIT)) or ZERO)
+                + to_cage[(table, gaming_date)],
                 drop=drops.get((table, gaming_date)) or ZERO,
             )
         )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino.cage.views import front_money
+from casino.cage.views import front_money, marker_reports
 from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
@@ -32,6 +32,16 @@ urlpatterns = [
         "investigations/<int:pk>/<str:step>/",
         investigation_views.investigation_step,
         name="investigation_step",
+    ),
+    path("markers/aging/", marker_reports.marker_aging_report, name="marker_aging"),
+    path("markers/aging/csv/", marker_reports.marker_aging_csv, name="marker_aging_csv"),
+    path(
+        "markers/credit-lines/", marker_reports.credit_line_propose_view, name="credit_line_propose"
+    ),
+    path(
+        "markers/credit-lines/<int:pk>/approve/",
+        marker_reports.credit_line_approve_view,
+        name="credit_line_approve",
     ),
     path("cash/", cash_views.cash_report, name="cash"),
     path("cash/csv/", cash_views.cash_report_csv, name="cash_csv"),

@@ -43,8 +43,10 @@ from baccarat.services import commission_collect, shoe_start
 from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
+from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.manual import manual_series_issue
+from casino.cage.services.markers import marker_issue_at_cage, marker_pay
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
@@ -360,6 +362,11 @@ class Side:
     cash_version: Any = None
     #: A front money deposit of ``player`` at the cage.
     front_money: Any = None
+    #: ``player``'s credit limit proposed (a second one approved before it), a marker of
+    #: theirs issued at the cage and a payment of it.
+    credit_line: Any = None
+    marker: Any = None
+    marker_payment: Any = None
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
@@ -518,6 +525,26 @@ def build_side(mark: str) -> Side:
     side.cash_tx = cash_record(session=session, user=dealer, player=player, amount=D("500000"))
     side.front_money = front_money_deposit(
         venue=venue, player=player, user=side.cage, amount=D("1000000")
+    )
+    credit_line_approve(
+        line=credit_line_propose(
+            venue=venue, player=player, user=ruleset_change.requested_by, limit=D("50000000")
+        ),
+        user=side.manager,
+    )
+    side.credit_line = credit_line_propose(
+        venue=venue, player=player, user=ruleset_change.requested_by, limit=D("60000000")
+    )
+    side.marker = marker_issue_at_cage(
+        venue=venue,
+        player=player,
+        user=side.cage,
+        supervisor=side.supervisor,
+        amount=D("2000000"),
+        player_signed=True,
+    )
+    side.marker_payment = marker_pay(
+        marker=side.marker, user=side.cage, amount=D("1000"), method="cash"
     )
     side.cash_version = thresholds_propose(
         venue=venue,
@@ -925,6 +952,13 @@ CONSOLE_ROUTES = {
         },
         shows=mark,
     ),
+    "console:markers": Route(
+        _console("markers", _session),
+        console(),
+        post=console(None),
+        body=lambda world, side: {"player": side.player.membership_number, "amount": "1000"},
+        shows=mark,
+    ),
     # Voiding a buy-in is a supervisor's: the dealer's POST is refused by the service (403).
     "console:cash-void": Route(
         _console("cash-void", _session, lambda side: side.cash_tx.pk),
@@ -978,6 +1012,25 @@ CONSOLE_ROUTES = {
         lambda world, side: reverse("console:cage", args=[side.venue.pk]),
         cashier_page(),
         shows=mark,
+    ),
+    "console:cage-markers": Route(
+        lambda world, side: reverse("console:cage-markers", args=[side.venue.pk]),
+        cashier_page(),
+        shows=mark,
+    ),
+    "console:cage-marker-issue": Route(
+        lambda world, side: reverse("console:cage-marker-issue", args=[side.venue.pk]),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"player": side.player.membership_number, "amount": "1000"},
+    ),
+    "console:cage-marker-pay": Route(
+        lambda world, side: reverse(
+            "console:cage-marker-pay", args=[side.venue.pk, side.marker.pk]
+        ),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"amount": "1000", "method": "cash"},
     ),
     "console:cage-step": Route(
         lambda world, side: reverse(
@@ -1118,6 +1171,30 @@ REPORT_ROUTES = {
         lambda world, side: f"{reverse('reports:cash')}?venue={side.venue.code}",
         reports(),
         shows=mark,
+    ),
+    "reports:marker_aging": Route(
+        lambda world, side: f"{reverse('reports:marker_aging')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:marker_aging_csv": Route(
+        lambda world, side: f"{reverse('reports:marker_aging_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:credit_line_propose": Route(
+        lambda world, side: f"{reverse('reports:credit_line_propose')}?venue={side.venue.code}",
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"player": side.player.membership_number, "limit": "1000000"},
+    ),
+    "reports:credit_line_approve": Route(
+        lambda world, side: (
+            reverse("reports:credit_line_approve", args=[side.credit_line.pk])
+            + f"?venue={side.venue.code}"
+        ),
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
     ),
     "reports:cash_csv": Route(
         lambda world, side: f"{reverse('reports:cash_csv')}?venue={side.venue.code}",
@@ -1607,6 +1684,54 @@ API_ROUTES = {
         api(capability=REPORT_READ),
         listed=lambda side: side.cash_tx.pk,
         shows=mark,
+    ),
+    "api:player-credit": Route(
+        _api("player-credit", lambda side: side.player.pk),
+        api(capability=CASHIER | SUPERVISE | {AUDITOR}),
+    ),
+    "api:marker-aging": Route(
+        _api("marker-aging", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
+    "api:credit-line-propose": Route(
+        _api("credit-line-propose", lambda side: side.player.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"limit": "1000000"},
+    ),
+    "api:credit-line-approve": Route(
+        _api("credit-line-approve", lambda side: side.credit_line.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+    ),
+    "api:session-marker": Route(
+        _api("session-marker", _session),
+        API_POST_ONLY,
+        post=_write(PLAY),
+        json=True,
+        body=lambda world, side: {"player": side.player.pk, "amount": "1000"},
+    ),
+    "api:cage-marker": Route(
+        _api("cage-marker", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"player": side.player.pk, "amount": "1000"},
+    ),
+    "api:marker-pay": Route(
+        _api("marker-pay", lambda side: side.marker.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"amount": "1000", "method": "cash"},
+    ),
+    "api:marker-payment-reverse": Route(
+        _api("marker-payment-reverse", lambda side: side.marker_payment.pk),
+        API_POST_ONLY,
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"reason": "entered twice"},
     ),
     "api:cash-report": Route(
         _api("cash-report", lambda side: side.venue.pk), api(capability=REPORT_READ)

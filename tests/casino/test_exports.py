@@ -37,6 +37,8 @@ from openpyxl import load_workbook
 from casino import export_views, exports
 from casino.cage.models import Slip, SlipStatus
 from casino.cage.services.cash import cash_record
+from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
+from casino.cage.services.markers import marker_issue_at_cage
 from casino.cage.services.slips import slip_request, slip_void
 from casino.exports import Column, Export, Kind, Sheet
 from casino.floor.services.rounds import round_create
@@ -194,6 +196,17 @@ def build_world() -> World:
     )
     comp_policy_approve(policy=policy, user=staff("xq-manager2", MANAGER, venue))
     comp_issue(player=player, user=supervisor, amount="20000", kind="show", notes="a show")
+    line = credit_line_propose(venue=venue, player=player, user=manager, limit="100000000")
+    credit_line_approve(line=line, user=staff("xq-manager3", MANAGER, venue))
+    marker_issue_at_cage(
+        venue=venue,
+        player=player,
+        user=cashier,
+        supervisor=supervisor,
+        amount="5000000",
+        player_signed=True,
+        note="a marker",
+    )
     spoil()  # before the report is built, so its figures carry the names
     report = report_request(shift_id=session.shift_id, send=False)
     real_pdf, outputs.render_pdf = outputs.render_pdf, lambda figures, svgs: b"%PDF-1.7 stub"
@@ -265,6 +278,9 @@ EXPORTS: dict[str, Url] = {
         for name in (outputs.CSV_NAME, outputs.XLSX_NAME)
     ],
     "reports:cash_csv": _reports("cash_csv"),
+    "reports:marker_aging_csv": lambda world: [
+        f"{reverse('reports:marker_aging_csv')}?{urlencode({'venue': world.venue.code})}"
+    ],
     "reports:comps_csv": _reports("comps_csv"),
     "reports:investigation_log": _reports("investigation_log", format="csv"),
     "reports:statistical_file": lambda world: [

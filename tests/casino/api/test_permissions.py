@@ -26,8 +26,10 @@ from django.utils import timezone
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction, FrontMoney, Slip
 from casino.cage.services.cash import cash_record
+from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.manual import manual_series_issue
+from casino.cage.services.markers import marker_issue_at_cage, marker_pay
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -325,6 +327,54 @@ MANUAL_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR, CAGE})
 MANUAL_ISSUE = frozenset({MANAGER, CAGE})
 
 
+def _credit_player(side: Side) -> Player:
+    """A member of the side's venue with a credit limit of 10,000,000 (two managers)."""
+    player = _player(side)
+    line = credit_line_propose(
+        venue=side.venue,
+        player=player,
+        user=staff(f"{side.venue.code}-credit-proposer", MANAGER, side.venue),
+        limit="10000000",
+    )
+    credit_line_approve(
+        line=line, user=staff(f"{side.venue.code}-credit-approver", MANAGER, side.venue)
+    )
+    return player
+
+
+def _proposed_line(side: Side) -> Any:
+    return credit_line_propose(
+        venue=side.venue,
+        player=_player(side),
+        user=staff(f"{side.venue.code}-credit-proposer", MANAGER, side.venue),
+        limit="10000000",
+    )
+
+
+def _marker_body(side: Side, signer: Any) -> dict[str, Any]:
+    return {
+        "player": _credit_player(side).pk,
+        "amount": "1000000",
+        "player_signed": True,
+        "supervisor": credentials(signer),
+    }
+
+
+def _cage_marker(side: Side) -> Any:
+    return marker_issue_at_cage(
+        venue=side.venue,
+        player=_credit_player(side),
+        user=side.cashier,
+        supervisor=side.supervisor,
+        amount="2000000",
+        player_signed=True,
+    )
+
+
+def _marker_payment(side: Side) -> Any:
+    return marker_pay(marker=_cage_marker(side), user=side.cashier, amount="1000", method="cash")
+
+
 def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
     def call(side: Side) -> Call:
         obj = make(side)
@@ -585,6 +635,66 @@ ENDPOINTS = [
         "POST",
         lambda s: Call(f"/api/v1/slips/{_slip(s).pk}/void/", {"reason": "wrong table"}),
         gate=CASHIER | SUPERVISE,
+    ),
+    # Markers: a member's credit for the cage and the pit, the aging for report readers;
+    # a marker at a table by those who play, at the cage and its payments by the cashier,
+    # credit limits and a payment's reversal by managers.
+    Endpoint(
+        "player credit",
+        "GET",
+        lambda s: Call(f"/api/v1/players/{_credit_player(s).pk}/credit/"),
+        gate=CASHIER | SUPERVISE | {AUDITOR},
+    ),
+    Endpoint(
+        "marker aging",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{_cage_marker(s).venue_id}/marker-aging/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
+    Endpoint(
+        "propose credit limit",
+        "POST",
+        lambda s: Call(f"/api/v1/players/{_player(s).pk}/credit-lines/", {"limit": "5000000"}),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "approve credit limit",
+        "POST",
+        lambda s: Call(f"/api/v1/credit-lines/{_proposed_line(s).pk}/approve/"),
+        gate=MANAGE,
+    ),
+    Endpoint(
+        "marker at a table",
+        "POST",
+        lambda s: Call(f"/api/v1/sessions/{_session(s).pk}/markers/", _marker_body(s, s.second)),
+        ok=201,
+        gate=PLAY,
+    ),
+    Endpoint(
+        "marker at the cage",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/markers/", _marker_body(s, s.supervisor)),
+        ok=201,
+        gate=CASHIER,
+    ),
+    Endpoint(
+        "marker payment",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/markers/{_cage_marker(s).pk}/payments/", {"amount": "5000", "method": "chips"}
+        ),
+        ok=201,
+        gate=CASHIER,
+    ),
+    Endpoint(
+        "reverse marker payment",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/marker-payments/{_marker_payment(s).pk}/reverse/", {"reason": "mistake"}
+        ),
+        ok=201,
+        gate=MANAGE,
     ),
     # Managing: managers.
     Endpoint(

@@ -1,0 +1,138 @@
+"""Markers as the API shows them (``casino.cage.marker_api``): the bodies of the writes (a
+credit limit proposed, a marker issued at a table or at the cage, a payment, a payment
+reversed) and what is read (a player's credit, a marker, the aging)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from casino.api.serializers.fields import MoneyField, person, reason_field
+from casino.cage.models import CreditLine, Marker, MarkerPayment
+from casino.floor.api.session_serializers import CredentialsSerializer
+
+
+class CreditLineInputSerializer(serializers.Serializer):
+    limit = MoneyField(min_value=0, help_text="0 or more, in the venue's rounding unit.")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class MarkerInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, help_text="A player of the venue.")
+    amount = MoneyField(min_value=0, help_text="Above 0, in the venue's rounding unit.")
+    player_signed = serializers.BooleanField(
+        help_text="True once the player has signed the marker; false is refused."
+    )
+    supervisor = CredentialsSerializer(
+        help_text="The supervisor who signs the marker, by their own username and password: "
+        "another person than the caller. A wrong password is refused (400, field "
+        "supervisor) and counts towards the login lockout."
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class PaymentInputSerializer(serializers.Serializer):
+    amount = MoneyField(min_value=0, help_text="Above 0, at most the marker's balance.")
+    method = serializers.ChoiceField(choices=MarkerPayment.Method.values)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class ReverseInputSerializer(serializers.Serializer):
+    reason = reason_field()
+
+
+class CreditLineSerializer(serializers.ModelSerializer):
+    limit = MoneyField()
+    proposed_by = person("proposed_by")
+    approved_by = person("approved_by")
+
+    class Meta:
+        model = CreditLine
+        fields = [
+            "id",
+            "player",
+            "limit",
+            "reason",
+            "status",
+            "proposed_by",
+            "proposed_at",
+            "approved_by",
+            "approved_at",
+        ]
+
+
+class PaymentSerializer(serializers.ModelSerializer):
+    amount = MoneyField()
+    received_by = person("received_by")
+
+    class Meta:
+        model = MarkerPayment
+        fields = [
+            "id",
+            "marker",
+            "kind",
+            "method",
+            "amount",
+            "reverses",
+            "gaming_date",
+            "received_by",
+            "received_at",
+            "note",
+        ]
+
+
+class MarkerSerializer(serializers.ModelSerializer):
+    label = serializers.CharField()
+    amount = MoneyField()
+    balance = MoneyField(help_text="Its amount less its payments.")
+    issued_by = person("issued_by")
+    supervisor = person("supervisor")
+    at_the_cage = serializers.BooleanField()
+
+    class Meta:
+        model = Marker
+        fields = [
+            "id",
+            "label",
+            "player",
+            "amount",
+            "balance",
+            "session",
+            "at_the_cage",
+            "in_drop",
+            "gaming_date",
+            "due_on",
+            "issued_by",
+            "supervisor",
+            "player_signed_at",
+            "issued_at",
+            "note",
+        ]
+
+
+class PlayerCreditSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    limit = MoneyField(help_text="The credit limit in force (0 without one).")
+    outstanding = MoneyField(help_text="The player's markers less their payments.")
+    available = MoneyField(help_text="The limit less the outstanding, never below 0.")
+    credit_lines = CreditLineSerializer(many=True)
+    markers = MarkerSerializer(many=True)
+
+
+class AgingLineSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    membership_number = serializers.CharField(source="player.membership_number")
+    current = MoneyField(source="buckets.current")
+    days_1_30 = MoneyField(source="buckets.days_1_30")
+    days_31_60 = MoneyField(source="buckets.days_31_60")
+    days_61_90 = MoneyField(source="buckets.days_61_90")
+    over_90 = MoneyField(source="buckets.over_90")
+    total = MoneyField()
+    overdue = MoneyField()
+    markers = serializers.IntegerField()
+
+
+class AgingSerializer(serializers.Serializer):
+    as_of = serializers.DateField()
+    lines = AgingLineSerializer(many=True)
+    totals = serializers.DictField(child=MoneyField())
+    total = MoneyField()
