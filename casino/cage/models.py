@@ -22,6 +22,10 @@ session, its return at the cage, or the reversal of one of them; signed, the bal
 sum (``casino.cage.services.front_money``). Its own module (``casino.cage.front_money``),
 imported here so that it is the app's model.
 
+``CageShift``, ``CageCount``, ``CageMovement``, ``CageLine``: the cage's inventory by
+denomination, its shifts and two-signature counts, and the cage book of every movement of its
+notes and chips (``casino.cage.inventory``, written by ``casino.cage.services.inventory``).
+
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
 
@@ -32,6 +36,16 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
+from casino.cage.inventory import (  # noqa: F401  (the app's models)
+    HOUSE_CHIPS,
+    CageAccount,
+    CageCount,
+    CageLine,
+    CageMovement,
+    CageShift,
+    Instrument,
+    MovementKind,
+)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue
