@@ -42,7 +42,7 @@ class CageAccount(models.TextChoices):
 
 
 class Instrument(models.TextChoices):
-    NOTES = "notes", _("Notes")
+    NOTES = "notes", _("Bank notes")
     CHIPS = "chips", _("Chips")
     #: A value with no pieces to count: what a marker or front money held is worth.
     VALUE = "value", _("Value")
@@ -108,8 +108,8 @@ class CageCount(models.Model):
     count waiting for its second signature that is counted again is superseded."""
 
     class Kind(models.TextChoices):
-        OPENING = "opening", _("Opening count")
-        CLOSING = "closing", _("Closing count")
+        OPENING = "opening", _("Cage opening count")
+        CLOSING = "closing", _("Cage closing count")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for the second signature")

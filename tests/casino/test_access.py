@@ -44,6 +44,7 @@ from casino.audit.models import AuditEvent
 from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.inventory import cage_count_record, cage_count_sign
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
 from casino.count.models import DropBox
@@ -346,6 +347,8 @@ class Side:
     cash_version: Any = None
     #: A front money deposit of ``player`` at the cage.
     front_money: Any = None
+    #: A cage shift opened by a count of the cage's cashier, signed by the manager.
+    cage_shift: Any = None
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
@@ -503,6 +506,10 @@ def build_side(mark: str) -> Side:
     side.front_money = front_money_deposit(
         venue=venue, player=player, user=side.cage, amount=D("1000000")
     )
+    opening = cage_count_record(
+        venue=venue, user=side.cage, kind="opening", counted={"chips": {"100000": 10}}
+    )
+    side.cage_shift = cage_count_sign(count=opening, user=side.manager).shift
     side.cash_version = thresholds_propose(
         venue=venue,
         user=ruleset_change.requested_by,
@@ -1034,6 +1041,31 @@ REPORT_ROUTES = {
         signed_in(405, anonymous=LOGIN),
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"logging_threshold": "1000", "reporting_threshold": "2000"},
+    ),
+    "reports:cage_shifts": Route(
+        lambda world, side: f"{reverse('reports:cage_shifts')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:cage_shift": Route(
+        lambda world, side: reverse("reports:cage_shift", args=[side.cage_shift.pk]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:cage_shift_csv": Route(
+        lambda world, side: reverse("reports:cage_shift_csv", args=[side.cage_shift.pk]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:chip_liability": Route(
+        lambda world, side: f"{reverse('reports:chip_liability')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:chip_liability_csv": Route(
+        lambda world, side: f"{reverse('reports:chip_liability_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
     ),
     "reports:cash_thresholds_approve": Route(
         lambda world, side: (

@@ -134,7 +134,7 @@ class Migration(migrations.Migration):
             name='CageCount',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('opening', 'Opening count'), ('closing', 'Closing count')], max_length=8, verbose_name='kind')),
+                ('kind', models.CharField(choices=[('opening', 'Cage opening count'), ('closing', 'Cage closing count')], max_length=8, verbose_name='kind')),
                 ('status', models.CharField(choices=[('pending', 'Waiting for the second signature'), ('signed', 'Signed'), ('superseded', 'Counted again')], max_length=12, verbose_name='status')),
                 ('currency', models.CharField(max_length=3, verbose_name='currency')),
                 ('chip_set', models.CharField(default='house', max_length=16, verbose_name='chip set')),
@@ -165,7 +165,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('account', models.CharField(choices=[('cage', 'Cage'), ('vault', 'Vault'), ('tables', 'Tables'), ('patrons', 'Patrons'), ('front_money', 'Front money held'), ('markers', 'Markers receivable'), ('over_short', 'Over/short'), ('opening', 'Opening balance')], max_length=16, verbose_name='account')),
-                ('instrument', models.CharField(choices=[('notes', 'Notes'), ('chips', 'Chips'), ('value', 'Value')], max_length=8, verbose_name='instrument')),
+                ('instrument', models.CharField(choices=[('notes', 'Bank notes'), ('chips', 'Chips'), ('value', 'Value')], max_length=8, verbose_name='instrument')),
                 ('currency', models.CharField(max_length=3, verbose_name='currency')),
                 ('chip_set', models.CharField(blank=True, max_length=16, verbose_name='chip set')),
                 ('denomination', models.DecimalField(blank=True, decimal_places=2, max_digits=18, null=True, verbose_name='denomination')),

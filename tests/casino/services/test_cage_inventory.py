@@ -35,6 +35,7 @@ from decimal import Decimal as D
 
 import pytest
 from django.db import DatabaseError, connection, transaction
+from django.urls import reverse
 
 from casino.audit.models import AuditAction, AuditEvent
 from casino.cage.inventory_selectors import cage_inventory, cage_shift_report, chip_liability
@@ -359,3 +360,37 @@ def test_the_book_is_append_only_and_balanced_in_the_database(floor, venue, cash
         "denomination, count, value) VALUES (%s, 'cage', 'notes', 'VND', '', 100000, 1, 100000)",
         [line.movement_id],
     )
+
+
+def test_the_shift_report_and_the_chip_liability_as_pages_and_csv(client, floor, venue, cashier):
+    _open_shift(venue, cashier, floor.manager)
+    chip_purchase(venue=venue, user=cashier, chips={"100000": 20}, notes={"500000": 4})
+    closing = cage_count_record(
+        venue=venue,
+        user=cashier,
+        kind="closing",
+        counted={
+            "notes": {"500000": 24, "200000": 10},
+            "chips": {"1000000": 5, "100000": 20, "10000": 49},
+        },
+        reason="a 10k chip missing",
+    )
+    shift = cage_count_sign(count=closing, user=floor.manager).shift
+    client.force_login(floor.auditor)
+    listing = client.get(reverse("reports:cage_shifts") + f"?venue={venue.code}")
+    assert listing.status_code == 200
+    assert reverse("reports:cage_shift", args=[shift.pk]) in listing.content.decode()
+    page = client.get(reverse("reports:cage_shift", args=[shift.pk]))
+    text = page.content.decode()
+    assert page.status_code == 200 and "a 10k chip missing" in text
+    assert "21,500,000" in text and "-10,000" in text
+    csv = client.get(reverse("reports:cage_shift_csv", args=[shift.pk]))
+    lines = csv.content.decode("utf-8-sig").splitlines()
+    assert csv.status_code == 200, lines
+    assert any(line.endswith(",10000,50,0,50,49,-1,-10000") for line in lines)
+    liability = client.get(reverse("reports:chip_liability") + f"?venue={venue.code}")
+    assert liability.status_code == 200 and "2,000,000" in liability.content.decode()
+    csv = client.get(reverse("reports:chip_liability_csv") + f"?venue={venue.code}")
+    assert "100000,20,0,20,2000000" in csv.content.decode("utf-8-sig")
+    client.force_login(floor.dealer)
+    assert client.get(reverse("reports:cage_shift", args=[shift.pk])).status_code == 403
