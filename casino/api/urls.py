@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
+from casino.cage import inventory_api as cage
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
@@ -85,6 +86,30 @@ urlpatterns = [
     path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="round-settle"),
     path("rounds/<int:pk>/void/", rounds.RoundVoidView.as_view(), name="round-void"),
     path("rounds/<int:pk>/ledger/", rounds.RoundLedgerView.as_view(), name="round-ledger"),
+    path("venues/<int:pk>/cage/", cage.CageInventoryView.as_view(), name="cage-inventory"),
+    path(
+        "venues/<int:pk>/cage/movements/",
+        cage.CageMovementListView.as_view(),
+        name="cage-movement-list",
+    ),
+    path("venues/<int:pk>/cage/counts/", cage.CageCountView.as_view(), name="cage-count"),
+    path("cage-counts/<int:pk>/sign/", cage.CageCountSignView.as_view(), name="cage-count-sign"),
+    path("venues/<int:pk>/cage/purchases/", cage.ChipPurchaseView.as_view(), name="chip-purchase"),
+    path(
+        "venues/<int:pk>/cage/redemptions/",
+        cage.ChipRedemptionView.as_view(),
+        name="chip-redemption",
+    ),
+    path(
+        "venues/<int:pk>/cage/vault-transfers/",
+        cage.VaultTransferView.as_view(),
+        name="vault-transfer",
+    ),
+    path(
+        "venues/<int:pk>/cage/chip-liability/",
+        cage.ChipLiabilityView.as_view(),
+        name="chip-liability",
+    ),
     path("slips/", cash.SlipListView.as_view(), name="slip-list"),
     path("slips/<int:pk>/", cash.SlipDetailView.as_view(), name="slip-detail"),
     path("slips/<int:pk>/issue/", cash.SlipIssueView.as_view(), name="slip-issue"),

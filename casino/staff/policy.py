@@ -84,6 +84,10 @@ class Capability(StrEnum):
     APPROVE = "approve"
     VOID_SLIP = "void-slip"
     CAGE = "cage"
+    #: Count the cage at a cage shift's open or close, or sign a count as the second person.
+    COUNT_CAGE = "count-cage"
+    #: Read the cage's inventory, its shifts and the movements of its book.
+    READ_CAGE = "read-cage"
     COUNT_BOX = "count-box"
     READ_COUNT_FIGURES = "read-count-figures"
     READ_SLIP_REPORT = "read-slip-report"
@@ -121,6 +125,8 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     # A requested slip: either side; an issued one: the side its chips came from.
     Capability.VOID_SLIP: CASHIER | SUPERVISE,
     Capability.CAGE: CASHIER,
+    Capability.COUNT_CAGE: CASHIER | MANAGE,
+    Capability.READ_CAGE: CASHIER | SUPERVISE | {AUDITOR},
     Capability.COUNT_BOX: COUNT_TEAM,
     Capability.READ_COUNT_FIGURES: COUNT_FIGURES,
     Capability.READ_SLIP_REPORT: CASHIER | SUPERVISE | {AUDITOR},
@@ -160,7 +166,12 @@ DOES: dict[Capability, str] = {
         "approve a ruleset, a table's ruleset change, thresholds, a comp policy, an exclusion area"
     ),
     Capability.VOID_SLIP: "void a slip not yet posted",
-    Capability.CAGE: "issue slips and receive credits at the cage",
+    Capability.CAGE: (
+        "issue slips and receive credits at the cage; chip purchases, redemptions and vault "
+        "transfers at the cage window"
+    ),
+    Capability.COUNT_CAGE: "count the cage to open or close a cage shift, or sign a count",
+    Capability.READ_CAGE: "read the cage's inventory, its shifts and its book's movements",
     Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
     Capability.READ_COUNT_FIGURES: "read the count and the win per table",
     Capability.READ_SLIP_REPORT: "read the day's slip report",
@@ -192,6 +203,7 @@ UNLESS: dict[Capability, str] = {
     Capability.CAGE: (
         "a credit is received by none of its signers at the table (`slip_line_refusal`)"
     ),
+    Capability.COUNT_CAGE: "a count is signed by a second person, not its counter",
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
         "confirmed a session, or signed a slip at the box's table that gaming day; the "

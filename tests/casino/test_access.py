@@ -1320,6 +1320,18 @@ def _api_list(name: str, query: str, listed: Callable[[Side], int], **post: Any)
     return Route(path, api(listing=True), listed=listed, json=True, **post)
 
 
+#: The cage's inventory: its cashiers, supervisors, managers and auditors.
+CAGE_READ = CASHIER | SUPERVISE | {AUDITOR}
+
+
+def _pending_cage_count(side: Side) -> int:
+    """A closing count of the side's open cage shift, by its manager, waiting for a second
+    signature."""
+    return cage_count_record(
+        venue=side.venue, user=side.manager, kind="closing", counted={"chips": {"100000": 10}}
+    ).pk
+
+
 def _write(gate: frozenset[str]) -> Rule:
     return api(None, capability=gate)
 
@@ -1639,6 +1651,51 @@ API_ROUTES = {
         },
     ),
     "api:slip-detail": Route(_api("slip-detail", lambda side: side.slip.pk), api()),
+    # The cage's inventory (casino/cage/inventory_api.py).
+    "api:cage-inventory": Route(
+        _api("cage-inventory", lambda side: side.venue.pk), api(capability=CAGE_READ)
+    ),
+    "api:cage-movement-list": Route(
+        _api("cage-movement-list", lambda side: side.venue.pk), api(capability=CAGE_READ)
+    ),
+    "api:cage-count": Route(
+        _api("cage-count", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER | MANAGE),
+        json=True,
+        body=lambda world, side: {"kind": "closing", "counted": {"chips": {"100000": 10}}},
+    ),
+    "api:cage-count-sign": Route(
+        _api("cage-count-sign", _pending_cage_count),
+        API_POST_ONLY,
+        post=_write(CASHIER | MANAGE),
+        json=True,
+    ),
+    "api:chip-purchase": Route(
+        _api("chip-purchase", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 1}, "notes": {"100000": 1}},
+    ),
+    "api:chip-redemption": Route(
+        _api("chip-redemption", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 1}, "notes": {"100000": 1}},
+    ),
+    "api:vault-transfer": Route(
+        _api("vault-transfer", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"kind": "to_vault", "moved": {"chips": {"100000": 1}}},
+    ),
+    "api:chip-liability": Route(
+        _api("chip-liability", lambda side: side.venue.pk),
+        api(capability=frozenset({SUPERVISOR, MANAGER, AUDITOR})),
+    ),
     "api:slip-issue": Route(
         _api("slip-issue", lambda side: side.slip.pk),
         API_POST_ONLY,

@@ -71,11 +71,9 @@ from casino.cage.signals import cage_count_imbalance
 from casino.floor.services.inventory import chips_discrepancy
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.staff.roles import CASHIER, MANAGE, can
+from casino.staff.policy import Capability, allows
 from casino.venues.models import Venue
 
-#: Who counts the cage and signs a count: its cashiers and the venue's managers.
-COUNTERS = CASHIER | MANAGE
 _PIECES = PIECES
 
 
@@ -83,7 +81,7 @@ _PIECES = PIECES
 
 
 def _refuse_counter(user: Any, venue: Venue) -> None:
-    if not can(user, COUNTERS, venue.pk):
+    if not allows(user, Capability.COUNT_CAGE, venue.pk):
         raise Forbidden(
             _("Only the cage's cashier or a manager of the venue counts the cage and signs it."),
             reason="not_counter",
@@ -284,7 +282,7 @@ def cage_count_sign(*, count: CageCount, user: Any, at: datetime | None = None) 
 
 
 def _refuse_cashier(user: Any, venue: Venue) -> None:
-    if not can(user, CASHIER, venue.pk):
+    if not allows(user, Capability.CAGE, venue.pk):
         raise Forbidden(_("Only the cage's cashier works the cage window."), reason="not_cashier")
 
 

@@ -23,8 +23,9 @@ import pytest
 from django.db import transaction
 
 from casino.audit.models import AuditEvent
-from casino.cage.models import CashTransaction, Slip
+from casino.cage.models import CageCount, CashTransaction, Slip
 from casino.cage.services.cash import cash_record
+from casino.cage.services.inventory import cage_count_record
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -274,6 +275,26 @@ def _rating_call(side: Side) -> Call:
         "ended_at": (opened + timedelta(minutes=30)).isoformat(),
     }
     return Call(f"/api/v1/sessions/{session.pk}/ratings/", body)
+
+
+READ_CAGE = CASHIER | SUPERVISE | {AUDITOR}
+_EXCHANGE = {"chips": {"100000": 1}, "notes": {"100000": 1}}
+_COUNTERS = iter(range(1, 1_000_000))
+
+
+def _cage_count(side: Side) -> CageCount:
+    """A count of the cage waiting for its second signature, by a counter of its own."""
+    counter = staff(f"{side.venue.code}-counter-{next(_COUNTERS)}", CAGE, side.venue)
+    return cage_count_record(
+        venue=side.venue, user=counter, kind="opening", counted={"chips": {"100000": 10}}
+    )
+
+
+def _with_notes(side: Side) -> int:
+    """The side's venue, its cage counting 100,000 notes."""
+    side.venue.note_denominations = ["100000"]
+    side.venue.save(update_fields=["note_denominations"])
+    return side.venue.pk
 
 
 def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
@@ -627,6 +648,66 @@ ENDPOINTS = [
         gate=SUPERVISE,
     ),
     Endpoint("rate a player", "POST", _rating_call, ok=201, gate=SUPERVISE),
+    # The cage's inventory: read by its cashiers, supervisors, managers and auditors; counted
+    # and signed by a cashier or a manager; the window and the vault are the cashier's.
+    Endpoint(
+        "cage inventory",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/"),
+        gate=READ_CAGE,
+    ),
+    Endpoint(
+        "cage movements",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/movements/"),
+        gate=READ_CAGE,
+    ),
+    Endpoint(
+        "count the cage",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/cage/counts/",
+            {"kind": "opening", "counted": {"chips": {"100000": 10}}},
+        ),
+        gate=CASHIER | MANAGE,
+        ok=201,
+    ),
+    Endpoint(
+        "sign a cage count",
+        "POST",
+        lambda s: Call(f"/api/v1/cage-counts/{_cage_count(s).pk}/sign/"),
+        gate=CASHIER | MANAGE,
+    ),
+    Endpoint(
+        "chip purchase",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{_with_notes(s)}/cage/purchases/", _EXCHANGE),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "chip redemption",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{_with_notes(s)}/cage/redemptions/", _EXCHANGE),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "vault transfer",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/cage/vault-transfers/",
+            {"kind": "to_vault", "moved": {"chips": {"100000": 1}}},
+        ),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "chip liability",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/chip-liability/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
     Endpoint(
         "build shift report",
         "POST",
