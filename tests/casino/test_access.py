@@ -217,6 +217,20 @@ def cashier_page(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def counter_page(ok: Outcome | None = 200) -> Rule:
+    """casino/cage/views/inventory.py: login, the venue (404), then a cashier or a manager
+    (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER | MANAGE else 403
+
+    return rule
+
+
 def pit_runner(ok: Outcome | None = 200) -> Rule:
     """casino/floor/console/floor.py: login, the venue (404), then a supervisor named to the pit
     or a manager of the venue (403)."""
@@ -963,6 +977,32 @@ CONSOLE_ROUTES = {
         everyone(405),
         post=cashier_page(None),
         body=lambda world, side: {"runner": "Lan"},
+    ),
+    # The cage's inventory: its cashiers' and the venue's managers' (casino/cage/views/
+    # inventory.py); the window and the vault are the cashier's, as their services say.
+    "console:cage-inventory": Route(
+        lambda world, side: reverse("console:cage-inventory", args=[side.venue.pk]),
+        counter_page(),
+        shows=mark,
+    ),
+    "console:cage-count": Route(
+        lambda world, side: reverse("console:cage-count", args=[side.venue.pk]),
+        everyone(405),
+        post=counter_page(None),
+        body=lambda world, side: {"kind": "closing", "chips-100000": "10"},
+    ),
+    "console:cage-count-sign": Route(
+        lambda world, side: reverse(
+            "console:cage-count-sign", args=[side.venue.pk, _pending_cage_count(side)]
+        ),
+        everyone(405),
+        post=counter_page(None),
+    ),
+    "console:cage-movement": Route(
+        lambda world, side: reverse("console:cage-movement", args=[side.venue.pk, "to-vault"]),
+        everyone(405),
+        post=counter_page(None),
+        body=lambda world, side: {"chips-100000": "1"},
     ),
     # Any role at the slip's venue prints it.
     "console:slip-pdf": Route(

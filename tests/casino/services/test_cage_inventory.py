@@ -394,3 +394,49 @@ def test_the_shift_report_and_the_chip_liability_as_pages_and_csv(client, floor,
     assert "100000,20,0,20,2000000" in csv.content.decode("utf-8-sig")
     client.force_login(floor.dealer)
     assert client.get(reverse("reports:cage_shift", args=[shift.pk])).status_code == 403
+
+
+def test_the_cage_window_screens(client, floor, venue, cashier):
+    url = reverse("console:cage-inventory", args=[venue.pk])
+    client.force_login(cashier)
+    screen = client.get(url)
+    text = screen.content.decode()
+    assert screen.status_code == 200
+    assert 'aria-label="Number of 500,000 Bank notes"' in text or "count-notes-500000" in text
+    # the cashier counts, the manager signs
+    count = client.post(
+        reverse("console:cage-count", args=[venue.pk]),
+        {"kind": "opening", "notes-500000": "20", "chips-100000": "40"},
+    )
+    assert count.status_code == 200
+    pending = CageCount.objects.get(status=CageCount.Status.PENDING)
+    assert "Sign the count" not in count.content.decode()  # not by its counter
+    client.force_login(floor.manager)
+    signed = client.post(reverse("console:cage-count-sign", args=[venue.pk, pending.pk]))
+    assert signed.status_code == 200 and CageShift.objects.filter(status="open").exists()
+    # the window: a purchase; one that does not add up is shown again with why
+    client.force_login(cashier)
+    bought = client.post(
+        reverse("console:cage-movement", args=[venue.pk, "purchase"]),
+        {"notes-500000": "2", "chips-100000": "10"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert bought.status_code == 200 and 'id="cage-inventory"' in bought.content.decode()
+    unequal = client.post(
+        reverse("console:cage-movement", args=[venue.pk, "redemption"]),
+        {"notes-500000": "1", "chips-100000": "10"},
+    )
+    assert unequal.status_code == 422 and 'role="alert"' in unequal.content.decode()
+    to_vault = client.post(
+        reverse("console:cage-movement", args=[venue.pk, "to-vault"]), {"notes-500000": "5"}
+    )
+    assert to_vault.status_code == 200
+    assert cage_inventory(venue) == {"notes": {"500000": 17}, "chips": {"100000": 30}}
+    # a count off the book without a reason is refused, with the reason asked
+    closing = client.post(
+        reverse("console:cage-count", args=[venue.pk]),
+        {"kind": "closing", "notes-500000": "17", "chips-100000": "29"},
+    )
+    assert closing.status_code == 422
+    client.force_login(floor.dealer)
+    assert client.get(url).status_code == 403
