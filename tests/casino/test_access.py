@@ -1879,6 +1879,10 @@ ADMIN_MODELS = {
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "cage.frontmoney": _read_only(lambda world, side: side.front_money.pk),
+    "cage.cagecount": _read_only(lambda world, side: side.cage_shift.counts.get(kind="opening").pk),
+    "cage.cagemovement": _read_only(
+        lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
+    ),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
