@@ -1001,7 +1001,7 @@ CONSOLE_ROUTES = {
     "console:cage-movement": Route(
         lambda world, side: reverse("console:cage-movement", args=[side.venue.pk, "to-vault"]),
         everyone(405),
-        post=counter_page(None),
+        post=cashier_page(None),
         body=lambda world, side: {"chips-100000": "1"},
     ),
     # Any role at the slip's venue prints it.

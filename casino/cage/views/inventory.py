@@ -197,6 +197,8 @@ def cage_movement(request: HttpRequest, venue_id: int, move: str) -> HttpRespons
     venue = _venue(request, venue_id)
     if isinstance(venue, HttpResponse):
         return venue
+    if not allows(request.user, Capability.CAGE, venue.pk):
+        return refusal(request, 403, _("Only the cage's cashier works the cage window."))
     kind = MOVES.get(move)
     if kind is None:
         raise Http404("no such movement at the cage")

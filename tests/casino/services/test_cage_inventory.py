@@ -440,3 +440,16 @@ def test_the_cage_window_screens(client, floor, venue, cashier):
     assert closing.status_code == 422
     client.force_login(floor.dealer)
     assert client.get(url).status_code == 403
+
+
+def test_the_shift_report_reads_in_a_fixed_number_of_queries(
+    floor, venue, cashier, django_assert_num_queries
+):
+    _open_shift(venue, cashier, floor.manager)
+    for _ in range(5):
+        chip_purchase(venue=venue, user=cashier, chips={"100000": 1}, notes={"100000": 1})
+    shift = CageShift.objects.select_related("venue").get()
+    # the counts, the movements with who recorded them, their lines, the venue's tables
+    with django_assert_num_queries(4):
+        report = cage_shift_report(shift=shift)
+    assert len(report.movements) == 5
