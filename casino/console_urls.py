@@ -7,6 +7,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from casino import games
 from casino.cage.views import cage, cash, front_money, manual, markers, slips
+from casino.cage.views import inventory as cage_inventory
 from casino.count import views as count
 from casino.floor.console import (
     closing,
@@ -72,6 +73,26 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "cage/<int:venue_id>/markers/<int:marker_id>/pay/",
         markers.cage_marker_pay,
         name="cage-marker-pay",
+    ),
+    path(
+        "cage/<int:venue_id>/inventory/",
+        cage_inventory.cage_inventory,
+        name="cage-inventory",
+    ),
+    path(
+        "cage/<int:venue_id>/inventory/count/",
+        cage_inventory.cage_count,
+        name="cage-count",
+    ),
+    path(
+        "cage/<int:venue_id>/inventory/counts/<int:count_id>/sign/",
+        cage_inventory.cage_count_signature,
+        name="cage-count-sign",
+    ),
+    path(
+        "cage/<int:venue_id>/inventory/<slug:move>/",
+        cage_inventory.cage_movement,
+        name="cage-movement",
     ),
     path(
         "cage/<int:venue_id>/slips/<int:slip_id>/<slug:step>/",

@@ -6,6 +6,7 @@ from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
 from casino.cage import front_money_api as front_money
+from casino.cage import inventory_api as cage
 from casino.cage import manual_api as manual
 from casino.cage import marker_api as markers
 from casino.count import api as count
@@ -137,6 +138,30 @@ urlpatterns = [
         "marker-payments/<int:pk>/reverse/",
         markers.PaymentReverseView.as_view(),
         name="marker-payment-reverse",
+    ),
+    path("venues/<int:pk>/cage/", cage.CageInventoryView.as_view(), name="cage-inventory"),
+    path(
+        "venues/<int:pk>/cage/movements/",
+        cage.CageMovementListView.as_view(),
+        name="cage-movement-list",
+    ),
+    path("venues/<int:pk>/cage/counts/", cage.CageCountView.as_view(), name="cage-count"),
+    path("cage-counts/<int:pk>/sign/", cage.CageCountSignView.as_view(), name="cage-count-sign"),
+    path("venues/<int:pk>/cage/purchases/", cage.ChipPurchaseView.as_view(), name="chip-purchase"),
+    path(
+        "venues/<int:pk>/cage/redemptions/",
+        cage.ChipRedemptionView.as_view(),
+        name="chip-redemption",
+    ),
+    path(
+        "venues/<int:pk>/cage/vault-transfers/",
+        cage.VaultTransferView.as_view(),
+        name="vault-transfer",
+    ),
+    path(
+        "venues/<int:pk>/cage/chip-liability/",
+        cage.ChipLiabilityView.as_view(),
+        name="chip-liability",
     ),
     path("slips/", cash.SlipListView.as_view(), name="slip-list"),
     path("slips/<int:pk>/", cash.SlipDetailView.as_view(), name="slip-detail"),

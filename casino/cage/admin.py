@@ -1,12 +1,15 @@
-"""The cage's slips and front money in the admin, read-only: written by their services only
-(``casino.cage.services.slips``, ``casino.cage.services.front_money``)."""
+"""The cage's slips, front money, counts and book in the admin, read-only: written by their
+services only (``casino.cage.services.slips``, ``casino.cage.services.front_money``,
+``casino.cage.services.inventory``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import admin
 
 from casino.admin.base import ReadOnlyAdmin, money_column
-from casino.cage.models import FrontMoney, Slip
+from casino.cage.models import CageCount, CageLine, CageMovement, FrontMoney, Slip
 
 
 @admin.register(Slip)
@@ -56,3 +59,55 @@ class FrontMoneyAdmin(ReadOnlyAdmin):
     list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind"]
     list_select_related = ["venue", "player", "session__table", "recorded_by", "reverses"]
     search_fields = ["player__membership_number"]
+
+
+@admin.register(CageCount)
+class CageCountAdmin(ReadOnlyAdmin):
+    list_display = [
+        "__str__",
+        "venue",
+        "shift",
+        "kind",
+        "status",
+        money_column(CageCount, "difference_value", "venue"),
+        "reason",
+        "counted_by",
+        "counted_at",
+        "signed_by",
+        "signed_at",
+    ]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind", "status"]
+    list_select_related = ["venue", "shift", "counted_by", "signed_by"]
+
+
+class CageLineInline(admin.TabularInline):
+    model = CageLine
+    fields = ["account", "instrument", "currency", "chip_set", "denomination", "count", "value"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(CageMovement)
+class CageMovementAdmin(ReadOnlyAdmin):
+    inlines = [CageLineInline]
+    list_display = [
+        "__str__",
+        "venue",
+        "shift",
+        "kind",
+        "gaming_date",
+        "reference",
+        "recorded_by",
+        "recorded_at",
+        "note",
+    ]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind"]
+    list_select_related = ["venue", "shift", "recorded_by"]
+    search_fields = ["reference"]

@@ -28,6 +28,9 @@ is down, and each number used (entered late or spoiled); their own module
 ``CreditLine``, ``MarkerTerms``, ``Marker``, ``MarkerPayment``: markers (casino credit), a
 member's credit line with the markers signed against it and their payments
 (``casino.cage.services.markers``); their own module (``casino.cage.markers``).
+``CageShift``, ``CageCount``, ``CageMovement``, ``CageLine``: the cage's inventory by
+denomination, its shifts and two-signature counts, and the cage book of every movement of its
+notes and chips (``casino.cage.inventory``, written by ``casino.cage.services.inventory``).
 
 The tables keep the names they had in the ``casino`` app (``Meta.db_table``).
 """
@@ -39,6 +42,16 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.cage.front_money import FrontMoney, FrontMoneyKind  # noqa: F401  (the app's model)
+from casino.cage.inventory import (  # noqa: F401  (the app's models)
+    HOUSE_CHIPS,
+    CageAccount,
+    CageCount,
+    CageLine,
+    CageMovement,
+    CageShift,
+    Instrument,
+    MovementKind,
+)
 from casino.cage.manual import (  # noqa: F401  (the app's models)
     ManualKind,
     ManualPaper,

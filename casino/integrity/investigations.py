@@ -9,6 +9,8 @@
   flag vanished appends a note to the investigation saying so, and one that flags it again
   another.
 - An integrity alert opens one too (``investigation_open_integrity``, from the run).
+- A cage count over or short opens one (``investigation_open_cage``, received from the
+  cage's ``cage_count_imbalance``, in the count's signing transaction).
 - Then the managers work it, step by step (casino.integrity.investigation_steps).
 """
 
@@ -53,7 +55,7 @@ def audited(investigation: FluctuationInvestigation) -> dict[str, Any]:
 
     return {
         "line": investigation.line_label
-        if investigation.integrity_result_id
+        if investigation.integrity_result_id or investigation.cage_count_id
         else (investigation.table.code if investigation.table_id else "total"),
         "status": investigation.status,
         "assigned_to": name(investigation.assigned_to),
@@ -287,6 +289,51 @@ def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None
         summary=(
             f"opened the investigation of the integrity alert {result.test} of "
             f"{result.scope} {result.subject} over {period}, "
+            f"assigned to {assignee.username if assignee else 'nobody'}"
+        ),
+        after=audited(investigation),
+    )
+    return investigation
+
+
+def investigation_open_cage(count: Any) -> FluctuationInvestigation:
+    """Open the investigation of a signed cage count that differs from the cage's book
+    (``CageCount``), in the same workflow as a report's flag: it keeps the count's
+    difference, its value and the counters' reason. One per count (a unique link)."""
+    venue = count.venue
+    now = timezone.now()
+    assignee = _least_busy_manager(count.venue_id)
+    with translation.override(venue.language or settings.LANGUAGE_CODE):
+        label = gettext("Cage %(kind)s of %(date)s") % {
+            "kind": str(count.get_kind_display()).lower(),
+            "date": count.shift.gaming_date.isoformat(),
+        }
+    investigation = FluctuationInvestigation(
+        venue_id=count.venue_id,
+        cage_count=count,
+        handle=Decimal("0"),
+        house_win=Decimal("0"),
+        figures={
+            "label": label,
+            "difference": count.difference,
+            "difference_value": str(count.difference_value),
+            "reason": count.reason,
+            "counted_by": count.counted_by.username,
+            "signed_by": count.signed_by.username,
+        },
+        opened_at=now,
+        due_at=now + timedelta(days=settings.INVESTIGATION_DAYS),
+        assigned_to=assignee,
+    )
+    investigation.save()
+    audit_record(
+        user=None,
+        action=AuditAction.INVESTIGATION_OPEN,
+        obj=investigation,
+        venue=venue,
+        summary=(
+            f"opened the investigation of the cage's {count.kind} count {count.pk}, "
+            f"{venue_money(count.difference_value, venue, signed=True)}, "
             f"assigned to {assignee.username if assignee else 'nobody'}"
         ),
         after=audited(investigation),

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from casino.cage.views import front_money, marker_reports
+from casino.cage.views import inventory_reports as cage_views
 from casino.cage.views import reports as cash_views
 from casino.integrity import investigation_views
 from casino.integrity import rounds_views as integrity_rounds_views
@@ -58,6 +59,11 @@ urlpatterns = [
         front_money.front_money_reverse_view,
         name="front_money_reverse",
     ),
+    path("cage/", cage_views.cage_shifts, name="cage_shifts"),
+    path("cage/shifts/<int:pk>/", cage_views.cage_shift_report, name="cage_shift"),
+    path("cage/shifts/<int:pk>/csv/", cage_views.cage_shift_report_csv, name="cage_shift_csv"),
+    path("cage/chip-liability/", cage_views.chip_liability, name="chip_liability"),
+    path("cage/chip-liability/csv/", cage_views.chip_liability_csv, name="chip_liability_csv"),
     path("periods/", period_views.period_report, name="periods"),
     path("periods/csv/", period_views.period_report_csv, name="periods_csv"),
     path("statistical/", statistical_views.statistical_page, name="statistical"),

@@ -84,6 +84,10 @@ class Capability(StrEnum):
     APPROVE = "approve"
     VOID_SLIP = "void-slip"
     CAGE = "cage"
+    #: Count the cage at a cage shift's open or close, or sign a count as the second person.
+    COUNT_CAGE = "count-cage"
+    #: Read the cage's inventory, its shifts and the movements of its book.
+    READ_CAGE = "read-cage"
     COUNT_BOX = "count-box"
     #: A table's manual series of paper forms for when the system is down.
     MANUAL_SERIES = "manual-series"
@@ -124,6 +128,8 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     # A requested slip: either side; an issued one: the side its chips came from.
     Capability.VOID_SLIP: CASHIER | SUPERVISE,
     Capability.CAGE: CASHIER,
+    Capability.COUNT_CAGE: CASHIER | MANAGE,
+    Capability.READ_CAGE: CASHIER | SUPERVISE | {AUDITOR},
     Capability.COUNT_BOX: COUNT_TEAM,
     Capability.MANUAL_SERIES: MANAGE | CASHIER,
     Capability.ENTER_PAPER: SUPERVISE,
@@ -165,7 +171,12 @@ DOES: dict[Capability, str] = {
         "approve a ruleset, a table's ruleset change, thresholds, a comp policy, an exclusion area"
     ),
     Capability.VOID_SLIP: "void a slip not yet posted",
-    Capability.CAGE: "issue slips and receive credits at the cage",
+    Capability.CAGE: (
+        "issue slips and receive credits at the cage; chip purchases, redemptions and vault "
+        "transfers at the cage window"
+    ),
+    Capability.COUNT_CAGE: "count the cage to open or close a cage shift, or sign a count",
+    Capability.READ_CAGE: "read the cage's inventory, its shifts and its book's movements",
     Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
     Capability.MANUAL_SERIES: "issue a table's manual series of paper forms and print it",
     Capability.ENTER_PAPER: (
@@ -205,6 +216,7 @@ UNLESS: dict[Capability, str] = {
         "a paper slip's three signers (cashier, dealer, supervisor) are three people, and "
         "whoever enters a paper fill is not its cashier (`manual_slip_enter`)"
     ),
+    Capability.COUNT_CAGE: "a count is signed by a second person, not its counter",
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
         "confirmed a session, or signed a slip at the box's table that gaming day; the "

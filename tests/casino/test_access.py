@@ -45,6 +45,7 @@ from casino.cage.models import Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.inventory import cage_count_record, cage_count_sign
 from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.markers import marker_issue_at_cage, marker_pay
 from casino.cage.services.slips import slip_request
@@ -219,6 +220,20 @@ def cashier_page(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def counter_page(ok: Outcome | None = 200) -> Rule:
+    """casino/cage/views/inventory.py: login, the venue (404), then a cashier or a manager
+    (403)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER | MANAGE else 403
+
+    return rule
+
+
 def pit_runner(ok: Outcome | None = 200) -> Rule:
     """casino/floor/console/floor.py: login, the venue (404), then a supervisor named to the pit
     or a manager of the venue (403)."""
@@ -367,6 +382,8 @@ class Side:
     credit_line: Any = None
     marker: Any = None
     marker_payment: Any = None
+    #: A cage shift opened by a count of the cage's cashier, signed by the manager.
+    cage_shift: Any = None
     #: An open session at a rated table game's table, and the version of its ruleset.
     tg_session: TableSession | None = None
     tg_version: TableGameRulesetVersion | None = None
@@ -546,6 +563,10 @@ def build_side(mark: str) -> Side:
     side.marker_payment = marker_pay(
         marker=side.marker, user=side.cage, amount=D("1000"), method="cash"
     )
+    opening = cage_count_record(
+        venue=venue, user=side.cage, kind="opening", counted={"chips": {"100000": 10}}
+    )
+    side.cage_shift = cage_count_sign(count=opening, user=side.manager).shift
     side.cash_version = thresholds_propose(
         venue=venue,
         user=ruleset_change.requested_by,
@@ -1051,6 +1072,32 @@ CONSOLE_ROUTES = {
         },
         shows=mark,
     ),
+    # The cage's inventory: its cashiers' and the venue's managers' (casino/cage/views/
+    # inventory.py); the window and the vault are the cashier's, as their services say.
+    "console:cage-inventory": Route(
+        lambda world, side: reverse("console:cage-inventory", args=[side.venue.pk]),
+        counter_page(),
+        shows=mark,
+    ),
+    "console:cage-count": Route(
+        lambda world, side: reverse("console:cage-count", args=[side.venue.pk]),
+        everyone(405),
+        post=counter_page(None),
+        body=lambda world, side: {"kind": "closing", "chips-100000": "10"},
+    ),
+    "console:cage-count-sign": Route(
+        lambda world, side: reverse(
+            "console:cage-count-sign", args=[side.venue.pk, _pending_cage_count(side)]
+        ),
+        everyone(405),
+        post=counter_page(None),
+    ),
+    "console:cage-movement": Route(
+        lambda world, side: reverse("console:cage-movement", args=[side.venue.pk, "to-vault"]),
+        everyone(405),
+        post=cashier_page(None),
+        body=lambda world, side: {"chips-100000": "1"},
+    ),
     # Any role at the slip's venue prints it.
     "console:slip-pdf": Route(
         lambda world, side: reverse("console:slip-pdf", args=[side.slip.pk]), read_only()
@@ -1226,6 +1273,31 @@ REPORT_ROUTES = {
         signed_in(405, anonymous=LOGIN),
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"logging_threshold": "1000", "reporting_threshold": "2000"},
+    ),
+    "reports:cage_shifts": Route(
+        lambda world, side: f"{reverse('reports:cage_shifts')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:cage_shift": Route(
+        lambda world, side: reverse("reports:cage_shift", args=[side.cage_shift.pk]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:cage_shift_csv": Route(
+        lambda world, side: reverse("reports:cage_shift_csv", args=[side.cage_shift.pk]),
+        reports(),
+        shows=mark,
+    ),
+    "reports:chip_liability": Route(
+        lambda world, side: f"{reverse('reports:chip_liability')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
+    ),
+    "reports:chip_liability_csv": Route(
+        lambda world, side: f"{reverse('reports:chip_liability_csv')}?venue={side.venue.code}",
+        reports(),
+        shows=mark,
     ),
     "reports:cash_thresholds_approve": Route(
         lambda world, side: (
@@ -1478,6 +1550,18 @@ def _api_list(name: str, query: str, listed: Callable[[Side], int], **post: Any)
         return f"{url}?{query.format(side=side)}" if side is world.other else url
 
     return Route(path, api(listing=True), listed=listed, json=True, **post)
+
+
+#: The cage's inventory: its cashiers, supervisors, managers and auditors.
+CAGE_READ = CASHIER | SUPERVISE | {AUDITOR}
+
+
+def _pending_cage_count(side: Side) -> int:
+    """A closing count of the side's open cage shift, by its manager, waiting for a second
+    signature."""
+    return cage_count_record(
+        venue=side.venue, user=side.manager, kind="closing", counted={"chips": {"100000": 10}}
+    ).pk
 
 
 def _write(gate: frozenset[str]) -> Rule:
@@ -1883,6 +1967,51 @@ API_ROUTES = {
         },
     ),
     "api:slip-detail": Route(_api("slip-detail", lambda side: side.slip.pk), api()),
+    # The cage's inventory (casino/cage/inventory_api.py).
+    "api:cage-inventory": Route(
+        _api("cage-inventory", lambda side: side.venue.pk), api(capability=CAGE_READ)
+    ),
+    "api:cage-movement-list": Route(
+        _api("cage-movement-list", lambda side: side.venue.pk), api(capability=CAGE_READ)
+    ),
+    "api:cage-count": Route(
+        _api("cage-count", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER | MANAGE),
+        json=True,
+        body=lambda world, side: {"kind": "closing", "counted": {"chips": {"100000": 10}}},
+    ),
+    "api:cage-count-sign": Route(
+        _api("cage-count-sign", _pending_cage_count),
+        API_POST_ONLY,
+        post=_write(CASHIER | MANAGE),
+        json=True,
+    ),
+    "api:chip-purchase": Route(
+        _api("chip-purchase", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 1}, "notes": {"100000": 1}},
+    ),
+    "api:chip-redemption": Route(
+        _api("chip-redemption", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"chips": {"100000": 1}, "notes": {"100000": 1}},
+    ),
+    "api:vault-transfer": Route(
+        _api("vault-transfer", lambda side: side.venue.pk),
+        API_POST_ONLY,
+        post=_write(CASHIER),
+        json=True,
+        body=lambda world, side: {"kind": "to_vault", "moved": {"chips": {"100000": 1}}},
+    ),
+    "api:chip-liability": Route(
+        _api("chip-liability", lambda side: side.venue.pk),
+        api(capability=frozenset({SUPERVISOR, MANAGER, AUDITOR})),
+    ),
     "api:slip-issue": Route(
         _api("slip-issue", lambda side: side.slip.pk),
         API_POST_ONLY,
@@ -2073,6 +2202,10 @@ ADMIN_MODELS = {
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "cage.frontmoney": _read_only(lambda world, side: side.front_money.pk),
+    "cage.cagecount": _read_only(lambda world, side: side.cage_shift.counts.get(kind="opening").pk),
+    "cage.cagemovement": _read_only(
+        lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
+    ),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),

@@ -49,6 +49,7 @@ from casino.cage.manual import (
     PaperStatus,
 )
 from casino.cage.models import Slip
+from casino.cage.services.inventory import slip_move
 from casino.cage.services.slips import slip_request, slip_to_ledger
 from casino.floor.models import TableSession
 from casino.floor.services.rounds import round_create_written
@@ -280,6 +281,9 @@ def manual_slip_enter(
         slip.received_by, slip.received_at = cashier, written_at
         fields += ["received_by", "received_at"]
     slip.save(update_fields=fields)
+    # The paper's chips moved the cage as a live slip's do (a fill's left it, a credit's came
+    # in), at the time written on the paper.
+    slip_move(slip=slip, user=user, at=written_at)
     slip_to_ledger(slip, user)
     paper = ManualPaper.objects.create(
         series=series,

@@ -18,6 +18,10 @@ the chips always in someone's signed hands:
 4. the runner carries them to the cage, where a cashier (not one of the table's signers)
    counts them in and confirms receipt (``slip_receive``), which posts the credit.
 
+The cage's inventory moves with the chips, in the same transaction (``casino.cage.services.
+inventory.slip_move``, the cage book): a fill's chips leave the cage as the cashier issues it
+(and come back if the issued fill is voided), a credit's arrive as the cashier receives it.
+
 A slip is voided (``slip_void``) at any step before it is posted; it keeps its number,
 with the reason and who voided it. A requested slip is voided by a supervisor at the table
 or a cashier at the cage; once issued, by the side the chips came from: a fill by a cashier
@@ -52,6 +56,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.cage.models import Slip, SlipStatus
+from casino.cage.services.inventory import slip_move
 from casino.floor.models import TableSession
 from casino.floor.services.sessions import check_session_total, chips_total, lock_open_session
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput, ServiceError
@@ -297,6 +302,8 @@ def slip_issue(*, slip: Slip, user: Any, runner: str = "") -> Slip:
     slip.issued_at = timezone.now()
     slip.runner = (runner or "").strip()[:150]
     slip.save(update_fields=["status", "issued_by", "issued_at", "runner"])
+    if slip.kind == Slip.Kind.FILL:  # the chips are counted out of the cage to the runner
+        slip_move(slip=slip, user=user)
     audit_record(
         user=user,
         action=AuditAction.SLIP_ISSUE,
@@ -350,6 +357,7 @@ def slip_receive(*, slip: Slip, user: Any) -> Slip:
     slip.received_by = user
     slip.received_at = timezone.now()
     slip.save(update_fields=["received_by", "received_at"])
+    slip_move(slip=slip, user=user)  # the chips are counted into the cage
     slip_to_ledger(slip, user)
     return slip
 
@@ -408,6 +416,8 @@ def slip_void(*, slip: Slip, user: Any, reason: str) -> Slip:
     if not reason:
         raise InvalidInput(_("say why the slip is voided"), field="reason", reason="reason_missing")
     before = slip.status
+    if before == SlipStatus.ISSUED and slip.kind == Slip.Kind.FILL:
+        slip_move(slip=slip, user=user, back=True)  # the cashier takes the chips back
     slip.status = SlipStatus.VOID
     slip.voided_by = user
     slip.voided_at = timezone.now()

@@ -10,6 +10,10 @@ An integrity alert (``casino.integrity.runs``) opens one too, with no report or 
 links its ``IntegrityResult`` (the observed against expected table) and keeps the test's
 figures in ``figures``.
 
+A cage count that differs from the cage's book opens one too (``investigation_open_cage``,
+received from ``casino.cage.signals.cage_count_imbalance``): it links the ``CageCount`` and
+keeps its difference in ``figures``.
+
 Nothing is deleted: on PostgreSQL triggers refuse DELETE and TRUNCATE of investigations,
 and UPDATE, DELETE and TRUNCATE of their notes (migration 0022). casino.integrity.investigations
 writes both.
@@ -81,6 +85,15 @@ class FluctuationInvestigation(models.Model):
         related_name="investigation",
         verbose_name=_("integrity alert"),
         help_text=_("The integrity test that opened it (empty: a report's flag)."),
+    )
+    cage_count = models.OneToOneField(
+        "cage.CageCount",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="investigation",
+        verbose_name=_("cage count"),
+        help_text=_("The cage count whose difference opened it."),
     )
     # The flagged line's figures when the investigation opened (a rebuild leaves them).
     handle = money_field(_("handle"))
@@ -183,6 +196,8 @@ class FluctuationInvestigation(models.Model):
     def line_label(self) -> str:
         if self.integrity_result_id:
             return self.figures.get("label") or str(_("Integrity alert"))
+        if self.cage_count_id:
+            return self.figures.get("label") or str(_("Cage count"))
         return self.table.code if self.table_id else str(_("Shift total"))
 
 

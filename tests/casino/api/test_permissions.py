@@ -24,10 +24,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.audit.models import AuditEvent
-from casino.cage.models import CashTransaction, FrontMoney, Slip
+from casino.cage.models import CageCount, CashTransaction, FrontMoney, Slip
 from casino.cage.services.cash import cash_record
 from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.inventory import cage_count_record
 from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.markers import marker_issue_at_cage, marker_pay
 from casino.cage.services.slips import (
@@ -373,6 +374,26 @@ def _cage_marker(side: Side) -> Any:
 
 def _marker_payment(side: Side) -> Any:
     return marker_pay(marker=_cage_marker(side), user=side.cashier, amount="1000", method="cash")
+
+
+READ_CAGE = CASHIER | SUPERVISE | {AUDITOR}
+_EXCHANGE = {"chips": {"100000": 1}, "notes": {"100000": 1}}
+_COUNTERS = iter(range(1, 1_000_000))
+
+
+def _cage_count(side: Side) -> CageCount:
+    """A count of the cage waiting for its second signature, by a counter of its own."""
+    counter = staff(f"{side.venue.code}-counter-{next(_COUNTERS)}", CAGE, side.venue)
+    return cage_count_record(
+        venue=side.venue, user=counter, kind="opening", counted={"chips": {"100000": 10}}
+    )
+
+
+def _with_notes(side: Side) -> int:
+    """The side's venue, its cage counting 100,000 notes."""
+    side.venue.note_denominations = ["100000"]
+    side.venue.save(update_fields=["note_denominations"])
+    return side.venue.pk
 
 
 def _listed(path: str, make: Callable[[Side], Any]) -> Callable[[Side], Call]:
@@ -831,6 +852,66 @@ ENDPOINTS = [
         gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
     Endpoint("rate a player", "POST", _rating_call, ok=201, gate=SUPERVISE),
+    # The cage's inventory: read by its cashiers, supervisors, managers and auditors; counted
+    # and signed by a cashier or a manager; the window and the vault are the cashier's.
+    Endpoint(
+        "cage inventory",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/"),
+        gate=READ_CAGE,
+    ),
+    Endpoint(
+        "cage movements",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/movements/"),
+        gate=READ_CAGE,
+    ),
+    Endpoint(
+        "count the cage",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/cage/counts/",
+            {"kind": "opening", "counted": {"chips": {"100000": 10}}},
+        ),
+        gate=CASHIER | MANAGE,
+        ok=201,
+    ),
+    Endpoint(
+        "sign a cage count",
+        "POST",
+        lambda s: Call(f"/api/v1/cage-counts/{_cage_count(s).pk}/sign/"),
+        gate=CASHIER | MANAGE,
+    ),
+    Endpoint(
+        "chip purchase",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{_with_notes(s)}/cage/purchases/", _EXCHANGE),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "chip redemption",
+        "POST",
+        lambda s: Call(f"/api/v1/venues/{_with_notes(s)}/cage/redemptions/", _EXCHANGE),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "vault transfer",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/cage/vault-transfers/",
+            {"kind": "to_vault", "moved": {"chips": {"100000": 1}}},
+        ),
+        gate=CASHIER,
+        ok=201,
+    ),
+    Endpoint(
+        "chip liability",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cage/chip-liability/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
     Endpoint(
         "build shift report",
         "POST",
