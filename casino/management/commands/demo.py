@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import games
+from casino.cage.demo import cage_shift
 from casino.cage.services.cash import cash_record
 from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
 from casino.count.models import DropBox
@@ -303,6 +304,8 @@ class Command(BaseCommand):
         for line in self._count_last_day(venue, users):
             self.stdout.write(line)
         for line in self._cash_records(venue, users):
+            self.stdout.write(line)
+        for line in cage_shift(venue=venue, users=users, site=self.site):
             self.stdout.write(line)
         for line in self._dealer_relief(venue, users):
             self.stdout.write(line)

@@ -266,3 +266,28 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
     assert figures.missing == [] and figures.total is not None
     assert {line.venue.code for line in figures.lines} == set(venues)
     assert figures.total["handle"] > 0
+
+
+def test_the_demo_keeps_a_cage_shift_with_a_marker_and_front_money():
+    """At each venue the cage opened by a count two people signed, then a chip purchase,
+    front money of 10,000 units deposited and 4,000 drawn (6,000 left), a marker of 20,000
+    units at a table under a 50,000 line, 5,000 of it paid at the cage (15,000 outstanding)."""
+    from casino.cage.marker_selectors import outstanding
+    from casino.cage.models import CageCount, CageMovement, CageShift, Marker
+    from casino.cage.selectors import front_money_balance
+
+    out = io.StringIO()
+    call_command("demo", "--rounds", "2", stdout=out)
+    for venue in Venue.objects.all():
+        unit = venue.rounding_unit
+        (shift,) = CageShift.objects.filter(venue=venue)
+        (count,) = CageCount.objects.filter(venue=venue)
+        assert count.signed_by_id and count.signed_by_id != count.counted_by_id
+        assert shift.closed_at is None
+        kinds = set(CageMovement.objects.filter(venue=venue).values_list("kind", flat=True))
+        assert {"opening_balance", "chip_purchase"} <= kinds
+        saver, borrower = Player.objects.filter(venue=venue).order_by("membership_number")[:2]
+        assert front_money_balance(saver) == unit * 6_000
+        (marker,) = Marker.objects.filter(venue=venue)
+        assert marker.player == borrower and outstanding(borrower) == unit * 15_000
+        assert f"marker {marker.label} of {borrower.membership_number}" in out.getvalue()
