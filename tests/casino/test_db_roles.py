@@ -83,6 +83,9 @@ def test_the_app_role_cannot_disable_a_trigger_or_truncate_but_can_append(floor,
         # the append-only tables: read and append, never change or delete
         assert "permission denied" in refused(app, "DELETE FROM casino_auditevent")
         assert "permission denied" in refused(app, "UPDATE casino_ledgerentry SET amount = 1")
+        for table in ("cage_cageline", "cage_frontmoney", "cage_marker", "cage_markerpayment"):
+            assert "permission denied" in refused(app, f"DELETE FROM {table}")  # noqa: S608
+        assert "permission denied" in refused(app, "UPDATE cage_frontmoney SET amount = 1")
         assert app.execute("SELECT count(*) FROM casino_auditevent").fetchone()[0] >= 2
         # and it inserts a balanced entry, as the services do (a drop and its two lines)
         with app.transaction():

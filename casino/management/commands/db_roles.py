@@ -5,7 +5,8 @@ Two roles (docs/OPERATIONS.md, "Database roles"):
 - the **owner** (``MIGRATION_DATABASE_URL``) owns the tables: it runs ``migrate``, which
   creates them and their triggers, and this command;
 - the **app** (``DATABASE_URL`` of gunicorn and Celery) owns nothing: SELECT, INSERT,
-  UPDATE, DELETE on the tables (the ledger and the audit trail: SELECT and INSERT only),
+  UPDATE, DELETE on the tables (the ledger, the audit trail and the cage's book, front money
+  and markers: SELECT and INSERT only),
   USAGE on the sequences. A role that does not own a table cannot ``ALTER TABLE ...
   DISABLE TRIGGER`` nor TRUNCATE it, so the ledger's and the audit trail's triggers hold
   against the application itself.
@@ -27,7 +28,17 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 
 #: Written only by appending: the app role may read and insert, never change or remove.
-APPEND_ONLY_TABLES = ("casino_ledgerentry", "casino_auditevent")
+APPEND_ONLY_TABLES = (
+    "casino_ledgerentry",
+    "casino_auditevent",
+    # The cage's money: its book, front money and markers (each with its own triggers too).
+    "cage_cagemovement",
+    "cage_cageline",
+    "cage_frontmoney",
+    "cage_marker",
+    "cage_markerpayment",
+    "cage_markerterms",
+)
 PASSWORD_VARIABLE = "CASINO_APP_DB_PASSWORD"  # noqa: S105 (the variable's name)
 
 
