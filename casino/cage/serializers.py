@@ -27,7 +27,8 @@ class CashInputSerializer(serializers.Serializer):
     instrument = serializers.ChoiceField(
         choices=CashInstrument.values,
         default=CashInstrument.CASH,
-        help_text="cash, chips, marker or other; only cash counts toward the thresholds.",
+        help_text="cash, chips or other (a marker is issued as a marker: "
+        "/api/v1/sessions/{id}/markers/); only cash counts toward the thresholds.",
     )
     amount = MoneyField(min_value=0, help_text="Above 0, in the venue's rounding unit.")
     player = id_field(

@@ -1,7 +1,8 @@
 """Buy-ins and cash-outs at the tables, and the cash transaction records kept of them.
 
 - ``cash_record``: the dealer (or a supervisor) of an open session records a player's
-  buy-in or cash-out at the table: its kind, instrument (cash, chips, marker, other) and
+  buy-in or cash-out at the table: its kind, instrument (cash, chips, other; a marker is
+  issued as a marker, ``casino.cage.services.markers``, never recorded here) and
   amount (more than 0, in the venue's currency units: no more decimals than the currency
   has). The player is a member of the venue (by membership number) or nobody known: a
   buy-in of an unknown player still counts for the table, but no threshold can follow
@@ -59,6 +60,9 @@ from casino.venues.models import Venue
 
 logger = logging.getLogger("casino.security")
 MAX_REASON = 1000
+#: The instruments a buy-in or cash-out is recorded in: every one but a marker, which is
+#: issued as a marker (earlier markers recorded here stay as they were).
+RECORDABLE = tuple(i for i in CashInstrument.values if i != CashInstrument.MARKER)
 #: What the eligibility question is asked about, by the kind of transaction.
 ACTIVITY = {CashKind.BUY_IN: Activity.BUY_IN, CashKind.CASH_OUT: Activity.CASH_OUT}
 #: What the audit records of a transaction, by its kind.
@@ -192,8 +196,19 @@ def _check_recordable(session: TableSession, *, kind: str, instrument: str) -> N
         )
     if kind not in CashKind.values:
         raise InvalidInput(gettext("Choose a buy-in or a cash-out."), field="kind")
-    if instrument not in CashInstrument.values:
-        raise InvalidInput(gettext("Choose cash, chips, a marker or other."), field="instrument")
+    if instrument == CashInstrument.MARKER:
+        # A marker's chips count in the table's figures once, from the marker itself
+        # (``casino.cage.marker_selectors.session_markers``): recorded here too, they would
+        # count twice.
+        raise InvalidInput(
+            gettext(
+                "A marker is issued on the Markers page, against the member's credit line "
+                "and signed by a supervisor; it is not recorded as a buy-in."
+            ),
+            field="instrument",
+        )
+    if instrument not in RECORDABLE:
+        raise InvalidInput(gettext("Choose cash, chips or other."), field="instrument")
 
 
 def _audit_recorded(tx: CashTransaction, user: Any) -> None:

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashInstrument, CashKind, CashLevel
-from casino.cage.services.cash import cash_record, cash_void, player_of
+from casino.cage.services.cash import RECORDABLE, cash_record, cash_void, player_of
 from casino.cage.services.thresholds import Identification, ThresholdCrossing, threshold_crossing
 from casino.floor.console import forms
 from casino.floor.console.access import closed, page, refusal, session_context, with_session
@@ -42,7 +42,7 @@ def cash_context(session: TableSession, user: Any, **extra: Any) -> dict[str, An
         "can_void": can(user, SUPERVISE, session.table.venue_id),
         "transactions": cash_selectors.session_cash(session=session),
         "kinds": CashKind.choices,
-        "instruments": CashInstrument.choices,
+        "instruments": [(i, CashInstrument(i).label) for i in RECORDABLE],
         "key": forms.new_key(),
         "errors": {},
         "data": {},

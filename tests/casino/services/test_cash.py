@@ -237,3 +237,19 @@ def test_a_supervisor_voids_from_the_console_a_dealer_is_not_offered_it(
     assert client.post(void, {"reason": "typed twice"}).status_code == 200
     tx.refresh_from_db()
     assert (tx.voided_by, tx.void_reason) == (floor.supervisor, "typed twice")
+
+
+def test_a_marker_is_not_recorded_as_a_buy_in(client, floor, session, player):
+    """A marker's chips count in the table's figures from the marker itself: a buy-in
+    recorded with the marker instrument would count them twice, so it is refused, and the
+    console's form does not offer it."""
+    with pytest.raises(InvalidInput) as refused:
+        cash_record(
+            session=session, user=floor.dealer, player=player, amount=D("1000"), instrument="marker"
+        )
+    assert refused.value.field == "instrument"
+    assert "issued on the Markers page" in refused.value.message
+    client.force_login(floor.dealer)
+    page = client.get(reverse("console:cash", args=[session.pk])).content.decode()
+    assert '<option value="chips"' in page and '<option value="marker"' not in page
+    assert not CashTransaction.objects.exists()

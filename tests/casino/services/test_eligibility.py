@@ -150,7 +150,7 @@ def test_players_read_with_their_barred_flag_cost_one_query_for_the_barred(
 
 
 def test_a_barring_in_force_refuses_a_buy_in_whatever_the_instrument(floor, session, barred):
-    for instrument in ("cash", "chips", "marker"):
+    for instrument in ("cash", "chips", "other"):
         with pytest.raises(Conflict) as refused:
             cash_record(
                 session=session,
