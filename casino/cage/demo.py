@@ -6,10 +6,13 @@ partly paid at the cage. Everything goes through the services, as at a real cage
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-from casino.cage.inventory_selectors import chip_denominations, note_denominations
+from casino.cage.inventory_selectors import (
+    chip_denominations,
+    fewest_pieces,
+    note_denominations,
+)
 from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import front_money_deposit, front_money_draw
 from casino.cage.services.inventory import cage_count_record, cage_count_sign, chip_purchase
@@ -17,23 +20,6 @@ from casino.cage.services.markers import marker_issue_at_table, marker_pay
 from casino.floor.models import TableSession
 from casino.players.models import Player
 from casino.venues.models import Venue
-
-
-def in_pieces(amount: Decimal, denominations: list[str]) -> dict[str, int] | None:
-    """``amount`` in as few pieces of ``denominations`` (largest first) as it takes, or
-    None when they cannot make it exactly.
-
-    >>> in_pieces(Decimal("350000"), ["200000", "100000", "50000"])
-    {'200000': 1, '100000': 1, '50000': 1}
-    """
-    pieces: dict[str, int] = {}
-    left = amount
-    for denomination in denominations:
-        count = int(left // Decimal(denomination))
-        if count:
-            pieces[denomination] = count
-            left -= count * Decimal(denomination)
-    return pieces if left == 0 else None
 
 
 def cage_shift(*, venue: Venue, users: dict[str, Any], site: str) -> list[str]:
@@ -55,8 +41,8 @@ def cage_shift(*, venue: Venue, users: dict[str, Any], site: str) -> list[str]:
     )
     cage_count_sign(count=opening, user=users["manager"])
     unit = venue.rounding_unit
-    bought = in_pieces(unit * 3_000, chips)
-    paid = in_pieces(unit * 3_000, notes)
+    bought = fewest_pieces(unit * 3_000, chips)
+    paid = fewest_pieces(unit * 3_000, notes)
     if bought and paid:
         chip_purchase(venue=venue, user=users["cashier"], chips=bought, notes=paid)
     saver, borrower = players

@@ -50,13 +50,21 @@ class FrontMoneySerializer(serializers.Serializer):
     movements = FrontMoneyMovementSerializer(many=True, help_text="Newest first.")
 
 
-class FrontMoneyInputSerializer(serializers.Serializer):
+class FrontMoneyDrawInputSerializer(serializers.Serializer):
     amount = MoneyField(min_value=0, help_text="Above 0, in the venue's rounding unit.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
-
-
-class FrontMoneyDrawInputSerializer(FrontMoneyInputSerializer):
     player = serializers.IntegerField(help_text="A member of the session's venue.")
+
+
+class FrontMoneyInputSerializer(serializers.Serializer):
+    amount = MoneyField(min_value=0, help_text="Above 0, in the venue's rounding unit.")
+    notes = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='The bank notes counted, e.g. {"500000": 20}, worth the amount; without '
+        "them, the amount in the fewest of the venue's notes.",
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
 
 class FrontMoneyReverseInputSerializer(serializers.Serializer):
@@ -113,6 +121,7 @@ class _AtTheCageView(ApiView):
             player=player,
             user=request.user,
             amount=data["amount"],
+            notes=data.get("notes"),
             note=data.get("note", ""),
         )
         return _answer(player, status.HTTP_201_CREATED)

@@ -70,6 +70,25 @@ def denomination_key(value: Decimal, listed: Iterable[str]) -> str:
     return plain(value)
 
 
+def fewest_pieces(amount: Decimal, listed: Iterable[str]) -> dict[str, int] | None:
+    """``amount`` in as few pieces of the ``listed`` denominations (largest first) as it
+    takes, or None when they cannot make it exactly.
+
+    >>> fewest_pieces(Decimal("350000"), ["200000", "100000", "50000"])
+    {'200000': 1, '100000': 1, '50000': 1}
+    >>> fewest_pieces(Decimal("5000"), ["10000"]) is None
+    True
+    """
+    made: dict[str, int] = {}
+    left = amount
+    for denomination in listed:
+        count = int(left // Decimal(denomination))
+        if count:
+            made[denomination] = count
+            left -= count * Decimal(denomination)
+    return made if left == 0 else None
+
+
 def empty_holding() -> Holding:
     return {Instrument.NOTES: {}, Instrument.CHIPS: {}}
 

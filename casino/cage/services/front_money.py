@@ -18,12 +18,16 @@ Who is asked what: a deposit and a draw are money brought to play, so the eligib
 question is a buy-in's (``casino.players.eligibility``: a barred or self-excluded player is
 refused); a return is a cash-out's (a barred player is paid back what is theirs).
 
-Not posted to the ledger (yet): the ledger's entries belong to a round, a slip or a drop of
-a table session, and a deposit at the cage has none. A draw is recorded like a buy-in at
-the table with its instrument: the chips leave the tray, and the table's result is measured
-from the tray with its fills, credits and drop (``casino.cage.services.cash``). Nor is a
-deposit or return a cash transaction for the cash thresholds: that rule is the cash
-transaction's (``threshold_crossing``) and front money is for it to count.
+The cage book (``casino.cage.services.cage_book``): a deposit brings notes into the cage
+against the front money it holds, a return pays them out, and a reversal of either undoes
+its movement; the book's front money account is then what the cage holds for its members.
+The notes are those the cashier counted (``notes``, by denomination), or, when only the
+amount is given, the amount in the fewest of the venue's notes. A venue whose cage counts
+no notes (none listed) keeps its front money off the book. A draw at a table moves nothing
+in the cage: the member's chips leave the tray, recorded at the table like a buy-in.
+
+Not a cash transaction for the cash thresholds: that rule is the cash transaction's
+(``threshold_crossing``) and front money is for it to count.
 
 Every write is audited.
 """
@@ -36,12 +40,22 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.models import FrontMoney, FrontMoneyKind
+from casino.cage.inventory_selectors import fewest_pieces, holding_value, note_denominations
+from casino.cage.models import (
+    HOUSE_CHIPS,
+    CageAccount,
+    CageMovement,
+    FrontMoney,
+    FrontMoneyKind,
+    Instrument,
+    MovementKind,
+)
 from casino.cage.selectors import front_money_balance
+from casino.cage.services.cage_book import Line, cage_move, pieces, read_holding
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -149,6 +163,147 @@ def _write(
     return movement
 
 
+def _cage_notes(venue: Venue, amount: Decimal, notes: Any) -> dict[str, int] | None:
+    """The notes a movement at the cage window brings in or pays out: those the cashier
+    counted (``notes``: denomination -> number, worth ``amount``), or the amount in the
+    fewest of the venue's notes; None at a venue whose cage counts no notes."""
+    listed = note_denominations(venue)
+    if notes is None:
+        if not listed:
+            return None
+        made = fewest_pieces(amount, listed)
+        if made is None:
+            raise InvalidInput(
+                gettext(
+                    "%(amount)s cannot be made of this venue's notes (%(notes)s): give the "
+                    "notes counted."
+                )
+                % {"amount": venue_money(amount, venue), "notes": ", ".join(listed)},
+                field="notes",
+            )
+        return made
+    counted = read_holding(venue, {Instrument.NOTES: notes}, field="notes")
+    if holding_value(counted) != amount:
+        raise InvalidInput(
+            gettext("The notes come to %(notes)s, not %(amount)s: count them again.")
+            % {
+                "notes": venue_money(holding_value(counted), venue),
+                "amount": venue_money(amount, venue),
+            },
+            field="notes",
+        )
+    return counted[Instrument.NOTES]
+
+
+def _reference(movement: FrontMoney) -> str:
+    return f"front money {movement.pk}"
+
+
+def _to_book(movement: FrontMoney, user: Any, notes: dict[str, int] | None) -> None:
+    """A deposit's notes into the cage against the front money it holds (a return's out of
+    it), in the cage book."""
+    if notes is None:
+        return
+    sign = 1 if movement.amount > 0 else -1
+    cage_move(
+        venue=movement.venue,
+        user=user,
+        kind=(MovementKind.FRONT_MONEY_DEPOSIT if sign > 0 else MovementKind.FRONT_MONEY_RETURN),
+        lines=[
+            *pieces(CageAccount.CAGE, {Instrument.NOTES: notes}, sign=sign),
+            Line(
+                account=CageAccount.FRONT_MONEY,
+                instrument=Instrument.VALUE,
+                value=-movement.amount,
+            ),
+        ],
+        reference=_reference(movement),
+        note=movement.note,
+        at=movement.recorded_at,
+    )
+
+
+def _book_undone(original: FrontMoney, reversal: FrontMoney, user: Any) -> None:
+    """The cage book's movement of ``original`` (if it had one), undone by ``reversal``."""
+    posted = (
+        CageMovement.objects.filter(venue=original.venue, reference=_reference(original))
+        .prefetch_related("lines")
+        .first()
+    )
+    if posted is None:
+        return
+    cage_move(
+        venue=original.venue,
+        user=user,
+        kind=posted.kind,
+        lines=[
+            Line(
+                account=line.account,
+                instrument=line.instrument,
+                denomination=None if line.denomination is None else str(line.denomination),
+                count=None if line.count is None else -line.count,
+                value=-line.value if line.instrument == Instrument.VALUE else None,
+                currency=line.currency,
+                chip_set=line.chip_set or HOUSE_CHIPS,
+            )
+            for line in posted.lines.all()
+        ],
+        reference=_reference(reversal),
+        note=reversal.note,
+        at=reversal.recorded_at,
+    )
+
+
+#: The cage window's two movements: who is asked what, and what the cashier is told.
+_WINDOW = {
+    FrontMoneyKind.DEPOSIT: (
+        Activity.BUY_IN,
+        gettext_lazy("Only the cage's cashier takes front money."),
+    ),
+    FrontMoneyKind.RETURN: (
+        Activity.CASH_OUT,
+        gettext_lazy("Only the cage's cashier returns front money."),
+    ),
+}
+
+
+def _at_the_window(
+    *,
+    kind: str,
+    venue: Venue,
+    player: Player,
+    user: Any,
+    amount: Any,
+    notes: Any,
+    note: str,
+    at: datetime | None,
+) -> FrontMoney:
+    """A deposit or a return at the cage window: the cashier's, the amount and its notes
+    read, the member locked and asked, a return covered; one row, and the notes in the
+    cage book."""
+    activity, only_the_cashier = _WINDOW[kind]
+    if not can(user, CASHIER, venue.pk):
+        raise Forbidden(str(only_the_cashier))
+    amount = check_amount(amount, venue, unit=venue.rounding_unit)
+    note = _note(note)
+    counted = _cage_notes(venue, amount, notes)
+    player = _locked(player, venue)
+    check_player_may(player=player, venue=venue, activity=activity, at=at)
+    if kind == FrontMoneyKind.RETURN:
+        _check_covered(player, venue, amount, "amount")
+    movement = _write(
+        venue=venue,
+        player=player,
+        user=user,
+        kind=kind,
+        amount=amount if kind == FrontMoneyKind.DEPOSIT else -amount,
+        at=at,
+        note=note,
+    )
+    _to_book(movement, user, counted)
+    return movement
+
+
 @transaction.atomic
 def front_money_deposit(
     *,
@@ -156,24 +311,21 @@ def front_money_deposit(
     player: Player,
     user: Any,
     amount: Any,
+    notes: Any = None,
     note: str = "",
     at: datetime | None = None,
 ) -> FrontMoney:
-    """The cage's cashier takes ``amount`` of the member's money into safekeeping."""
-    if not can(user, CASHIER, venue.pk):
-        raise Forbidden(gettext("Only the cage's cashier takes front money."))
-    amount = check_amount(amount, venue, unit=venue.rounding_unit)
-    note = _note(note)
-    player = _locked(player, venue)
-    check_player_may(player=player, venue=venue, activity=Activity.BUY_IN, at=at)
-    return _write(
+    """The cage's cashier takes ``amount`` of the member's money into safekeeping (the
+    ``notes`` counted, or the amount in the fewest notes)."""
+    return _at_the_window(
+        kind=FrontMoneyKind.DEPOSIT,
         venue=venue,
         player=player,
         user=user,
-        kind=FrontMoneyKind.DEPOSIT,
         amount=amount,
-        at=at,
+        notes=notes,
         note=note,
+        at=at,
     )
 
 
@@ -226,25 +378,21 @@ def front_money_return(
     player: Player,
     user: Any,
     amount: Any,
+    notes: Any = None,
     note: str = "",
     at: datetime | None = None,
 ) -> FrontMoney:
-    """The cage's cashier pays ``amount`` of the member's front money back to them."""
-    if not can(user, CASHIER, venue.pk):
-        raise Forbidden(gettext("Only the cage's cashier returns front money."))
-    amount = check_amount(amount, venue, unit=venue.rounding_unit)
-    note = _note(note)
-    player = _locked(player, venue)
-    check_player_may(player=player, venue=venue, activity=Activity.CASH_OUT, at=at)
-    _check_covered(player, venue, amount, "amount")
-    return _write(
+    """The cage's cashier pays ``amount`` of the member's front money back to them (the
+    ``notes`` paid out, or the amount in the fewest notes)."""
+    return _at_the_window(
+        kind=FrontMoneyKind.RETURN,
         venue=venue,
         player=player,
         user=user,
-        kind=FrontMoneyKind.RETURN,
-        amount=-amount,
-        at=at,
+        amount=amount,
+        notes=notes,
         note=note,
+        at=at,
     )
 
 
@@ -269,7 +417,7 @@ def front_money_reverse(
         raise Conflict(gettext("This movement is already reversed."))
     if movement.amount > 0:
         _check_covered(player, venue, movement.amount, "movement")
-    return _write(
+    reversal = _write(
         venue=venue,
         player=player,
         user=user,
@@ -279,3 +427,5 @@ def front_money_reverse(
         note=reason,
         reverses=movement,
     )
+    _book_undone(movement, reversal, user)
+    return reversal

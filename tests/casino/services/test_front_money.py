@@ -230,3 +230,70 @@ def test_a_movement_is_never_changed_or_deleted(floor, cashier, member):
         ):
             cursor.execute(sql, [deposit.pk])
     assert front_money_balance(member) == D("1000000")
+
+
+# The cage book (casino.cage.services.cage_book): at a venue whose cage counts notes
+# (500,000, 200,000 and 100,000), a deposit of 10,000,000 in the fewest notes is 20 x
+# 500,000 into the cage, the book's front money account -10,000,000 (held for members);
+# a return of 1,300,000 counted as 2 x 500,000 + 1 x 200,000 + 1 x 100,000 leaves the cage
+# 18 x 500,000 - 1 x 200,000 - 1 x 100,000 (the counts are signed moves: the cage was
+# never counted, so it may go below 0 on one denomination) and the account -8,700,000; the
+# return reversed puts its notes back: 20 x 500,000 and -10,000,000. A draw moves nothing.
+
+
+def _book(venue):
+    from casino.cage.inventory_selectors import cage_inventory
+    from casino.cage.models import CageLine
+
+    held = CageLine.objects.filter(movement__venue=venue, account="front_money")
+    total = sum((line.value for line in held), D(0))
+    return cage_inventory(venue)["notes"], total
+
+
+def test_the_cage_book_holds_the_notes_of_front_money(floor, cashier, member):
+    from casino.cage.models import CageMovement
+
+    venue = floor.venue
+    venue.note_denominations = ["500000", "200000", "100000"]
+    venue.save(update_fields=["note_denominations"])
+    deposit = front_money_deposit(venue=venue, player=member, user=cashier, amount=D("10000000"))
+    assert _book(venue) == ({"500000": 20}, D("-10000000"))
+    with pytest.raises(InvalidInput) as refused:
+        front_money_return(
+            venue=venue, player=member, user=cashier, amount=D("1300000"), notes={"500000": 2}
+        )
+    assert refused.value.field == "notes"
+    assert "The notes come to 1,000,000, not 1,300,000" in refused.value.message
+    paid = front_money_return(
+        venue=venue,
+        player=member,
+        user=cashier,
+        amount=D("1300000"),
+        notes={"500000": 2, "200000": 1, "100000": 1},
+    )
+    assert _book(venue) == (
+        {"500000": 18, "200000": -1, "100000": -1},
+        D("-8700000"),
+    )
+    session = _open(floor, floor.table)
+    front_money_draw(session=session, player=member, user=floor.dealer, amount=D("2000000"))
+    assert _book(venue)[1] == D("-8700000")
+    front_money_reverse(movement=paid, user=floor.manager, reason="paid to the wrong member")
+    assert _book(venue) == ({"500000": 20}, D("-10000000"))
+    kinds = list(CageMovement.objects.order_by("pk").values_list("kind", "reference"))
+    assert kinds == [
+        ("front_money_deposit", f"front money {deposit.pk}"),
+        ("front_money_return", f"front money {paid.pk}"),
+        ("front_money_return", f"front money {paid.reversed_by.pk}"),
+    ]
+    with pytest.raises(InvalidInput) as odd:
+        front_money_deposit(venue=venue, player=member, user=cashier, amount=D("50000"))
+    assert "cannot be made of this venue's notes (500000, 200000, 100000)" in odd.value.message
+
+
+def test_a_venue_whose_cage_counts_no_notes_keeps_front_money_off_the_book(floor, cashier, member):
+    from casino.cage.models import CageMovement
+
+    front_money_deposit(venue=floor.venue, player=member, user=cashier, amount=D("10000000"))
+    assert front_money_balance(member) == D("10000000")
+    assert not CageMovement.objects.exists()
