@@ -97,7 +97,8 @@ def table_days(
     table_id: int | None = None,
 ) -> list[TableDay]:
     """The venue's table-days in any of the ranges of gaming dates (of ``games`` only, or
-    one table), in order of gaming date and table: three queries, sums in the database."""
+    one table), in order of gaming date and table: four queries (the sessions, their slips,
+    drops and markers), sums in the database."""
     ranges = list(ranges)
     sessions = TableSession.objects.filter(_dates(ranges, "shift__gaming_date"), table__venue=venue)
     if games is not None:

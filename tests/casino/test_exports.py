@@ -38,6 +38,8 @@ from casino import export_views, exports
 from casino.cage.models import Slip, SlipStatus
 from casino.cage.services.cash import cash_record
 from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
+from casino.cage.services.front_money import front_money_deposit
+from casino.cage.services.inventory import cage_count_record, cage_count_sign
 from casino.cage.services.markers import marker_issue_at_cage
 from casino.cage.services.slips import slip_request, slip_void
 from casino.exports import Column, Export, Kind, Sheet
@@ -140,6 +142,8 @@ class World:
     manager: Any
     report: ShiftReport
     day: str
+    #: A cage shift opened by a count the cashier took and the manager signed.
+    cage_shift: Any = None
 
 
 def _round(session, dealer, player, stake="5000000"):
@@ -207,6 +211,11 @@ def build_world() -> World:
         player_signed=True,
         note="a marker",
     )
+    front_money_deposit(venue=venue, player=player, user=cashier, amount="1000000", note="safe")
+    opening = cage_count_record(
+        venue=venue, user=cashier, kind="opening", counted={"chips": {"100000": 10}}
+    )
+    cage_shift = cage_count_sign(count=opening, user=manager).shift
     spoil()  # before the report is built, so its figures carry the names
     report = report_request(shift_id=session.shift_id, send=False)
     real_pdf, outputs.render_pdf = outputs.render_pdf, lambda figures, svgs: b"%PDF-1.7 stub"
@@ -222,7 +231,7 @@ def build_world() -> World:
     venue.refresh_from_db()
     report.refresh_from_db()
     assert FluctuationInvestigation.objects.filter(venue=venue).exists()
-    return World(venue, manager, report, session.shift.gaming_date.isoformat())
+    return World(venue, manager, report, session.shift.gaming_date.isoformat(), cage_shift)
 
 
 @pytest.fixture(scope="module")
@@ -280,6 +289,16 @@ EXPORTS: dict[str, Url] = {
     "reports:cash_csv": _reports("cash_csv"),
     "reports:marker_aging_csv": lambda world: [
         f"{reverse('reports:marker_aging_csv')}?{urlencode({'venue': world.venue.code})}"
+    ],
+    "reports:front_money_csv": lambda world: [
+        f"{reverse('reports:front_money_csv')}?{urlencode({'venue': world.venue.code})}"
+    ],
+    "reports:chip_liability_csv": lambda world: [
+        f"{reverse('reports:chip_liability_csv')}?{urlencode({'venue': world.venue.code})}"
+    ],
+    "reports:cage_shift_csv": lambda world: [
+        reverse("reports:cage_shift_csv", args=[world.cage_shift.pk])
+        + f"?{urlencode({'venue': world.venue.code})}"
     ],
     "reports:comps_csv": _reports("comps_csv"),
     "reports:investigation_log": _reports("investigation_log", format="csv"),

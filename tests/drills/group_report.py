@@ -1,6 +1,6 @@
 """The group drill's reports, as a process of its own on one database.
 
-``site`` prints the site's own figures of today's gaming day per venue (the period report's
+``site`` prints the site's own figures of its gaming day now per venue (the period report's
 ``daily_lines``): ``{"<venue code>": {"handle": "...", "house_win": "..."}}``. ``group``, on
 the group's reporting database, makes the operating group of the venues the sites sent (its
 two group managers, the rate of today's gaming day of each currency, proposed by one and
@@ -30,6 +30,7 @@ import django  # noqa: E402 (after the path)
 django.setup()
 
 from django.contrib.auth.models import User  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from casino.group.consolidation import consolidated  # noqa: E402
 from casino.group.services import (  # noqa: E402
@@ -39,17 +40,23 @@ from casino.group.services import (  # noqa: E402
     rate_approve,
     rate_propose,
 )
-from casino.kernel.timezones import venue_today  # noqa: E402
-from casino.reports.periods import DAY, daily_lines, period_of  # noqa: E402
+from casino.reports.periods import RANGE, daily_lines, period_of  # noqa: E402
 from casino.staff.roles import GROUP_MANAGER  # noqa: E402
 from casino.venues.models import Venue  # noqa: E402
+from casino.venues.services.gaming_days import gaming_date_of  # noqa: E402
+
+
+def gaming_today(venue: Venue) -> Any:
+    """The venue's gaming date now: its rounds' (from midnight to its gaming day's start,
+    the calendar date is already the next one)."""
+    return gaming_date_of(venue, timezone.now())
 
 
 def site() -> dict[str, Any]:
     """Each venue's handle and house win of its gaming day today, as the site reports it."""
     figures = {}
     for venue in Venue.objects.order_by("code"):
-        today = venue_today(venue)
+        today = gaming_today(venue)
         lines = daily_lines(venue=venue, start=today, end=today)
         figures[venue.code] = {
             name: str(sum((line[name] for line in lines), 0)) for name in ("handle", "house_win")
@@ -67,13 +74,20 @@ def group(rate: str) -> dict[str, Any]:
     proposer, approver = (User.objects.create_user(name) for name in ("g-prop", "g-appr"))
     for user in (proposer, approver):
         group_role_grant(user=None, group=made, member=user, role=GROUP_MANAGER)
-    today = venue_today(venues[0])
-    for currency in sorted({venue.currency for venue in venues} - {"USD"}):
-        proposed = rate_propose(
-            group=made, user=proposer, day=today, from_currency=currency, rate=rate, source="drill"
-        )
-        rate_approve(rate=proposed, user=approver)
-    report = consolidated(group=made, period=period_of(DAY, today))
+    # Each venue's own gaming date (two zones may be on two dates): the rates of each.
+    days = sorted({gaming_today(venue) for venue in venues})
+    for day in days:
+        for currency in sorted({venue.currency for venue in venues} - {"USD"}):
+            proposed = rate_propose(
+                group=made,
+                user=proposer,
+                day=day,
+                from_currency=currency,
+                rate=rate,
+                source="drill",
+            )
+            rate_approve(rate=proposed, user=approver)
+    report = consolidated(group=made, period=period_of(RANGE, days[0], days[-1]))
     return {
         line.venue.code: {
             "handle": str(line.local["handle"]),

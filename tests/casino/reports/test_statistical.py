@@ -205,8 +205,9 @@ def test_the_day_month_and_year_to_date_beside_last_year_worked_by_hand(world):
     assert games["niuniu"] == (D(800000), D(600000), D("75.00"), D(250000), D(250000), D("100.00"))
 
 
-def test_the_table_days_are_read_in_three_queries(world, django_assert_num_queries):
-    with django_assert_num_queries(3):
+def test_the_table_days_are_read_in_four_queries(world, django_assert_num_queries):
+    # the sessions, their verified slips, their drops and the markers taken on their account
+    with django_assert_num_queries(4):
         days = table_days(venue=world.venue, ranges=[(date(2025, 1, 1), DAY)])
     assert len(days) == 8  # every table-day of the module docstring
 
