@@ -212,7 +212,7 @@ class VenueFrontMoneyView(ApiView):
         lines = cash_selectors.front_money_balances(venue=venue)
         data = {
             "venue": venue.pk,
-            "total": sum((line.balance for line in lines), start=0),
+            "total": cash_selectors.front_money_held(lines),
             "balances": lines,
         }
         return Response(FrontMoneyBalancesSerializer(data).data)

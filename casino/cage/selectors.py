@@ -238,3 +238,9 @@ def front_money_balances(*, venue: Venue) -> list[FrontMoneyLine]:
     sums = {row["player"]: (row["balance"], row["last"]) for row in rows}
     players = Player.objects.filter(pk__in=sums).order_by("membership_number")
     return [FrontMoneyLine(p, sums[p.pk][0], sums[p.pk][1]) for p in players]
+
+
+def front_money_held(lines: list[FrontMoneyLine]) -> Decimal:
+    """What the venue holds for its members: the sum of their balances (the total every
+    surface of the balances shows)."""
+    return sum((line.balance for line in lines), Decimal(0))

@@ -68,6 +68,24 @@ def _holder(venue: Venue, number: str) -> tuple[Player | None, str]:
         return None, error.message
 
 
+def _form_errors(
+    venue: Venue, data: Any, player: Player | None, player_error: str
+) -> tuple[Any, dict[str, str]]:
+    """A movement form's amount (read as the console reads amounts) and what is wrong with
+    the form: no member, or no readable amount."""
+    errors: dict[str, str] = {}
+    if player is None:
+        errors["player"] = player_error or _("Give the member's membership number.")
+    amount = None
+    try:
+        amount = forms.read_amount(data.get("amount", ""), venue, unit=venue.rounding_unit)
+    except ValueError as error:
+        errors["amount"] = str(error)
+    if amount is None and "amount" not in errors:
+        errors["amount"] = _("Give the amount, e.g. 1000000.")
+    return amount, errors
+
+
 def _player_context(player: Player | None) -> dict[str, Any]:
     if player is None:
         return {"player": None, "balance": None, "movements": []}
@@ -110,16 +128,7 @@ def front_money_cage(request: HttpRequest, venue_id: int) -> HttpResponse:
     service = _AT_THE_CAGE.get(data.get("action", ""))
     if service is None:
         raise Http404("no such front money movement at the cage")
-    errors: dict[str, str] = {}
-    if player is None:
-        errors["player"] = player_error or _("Give the member's membership number.")
-    amount = None
-    try:
-        amount = forms.read_amount(data.get("amount", ""), venue, unit=venue.rounding_unit)
-    except ValueError as error:
-        errors["amount"] = str(error)
-    if amount is None and "amount" not in errors:
-        errors["amount"] = _("Give the amount, e.g. 1000000.")
+    amount, errors = _form_errors(venue, data, player, player_error)
     if not errors:
         try:
             movement = service(
@@ -169,16 +178,7 @@ def front_money_table(request: HttpRequest, session: TableSession) -> HttpRespon
         return _draw_render(request, session, player, errors=errors, data=data)
     if session.status != TableSession.Status.OPEN:
         return closed(request, session, "front-money")
-    errors: dict[str, str] = {}
-    if player is None:
-        errors["player"] = player_error or _("Give the member's membership number.")
-    amount = None
-    try:
-        amount = forms.read_amount(data.get("amount", ""), venue, unit=venue.rounding_unit)
-    except ValueError as error:
-        errors["amount"] = str(error)
-    if amount is None and "amount" not in errors:
-        errors["amount"] = _("Give the amount, e.g. 1000000.")
+    amount, errors = _form_errors(venue, data, player, player_error)
     if not errors:
         try:
             movement = front_money_draw(
@@ -210,7 +210,7 @@ def _report_context(
     return {
         "venue": venue,
         "lines": lines,
-        "total": sum((line.balance for line in lines), start=0),
+        "total": cash_selectors.front_money_held(lines),
         "csv_url": reverse("reports:front_money_csv") + f"?venue={venue.code}",
         "can_reverse": can(request.user, MANAGE, venue.pk),
         "errors": {},
