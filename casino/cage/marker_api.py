@@ -62,6 +62,22 @@ def _marker(request: Request, marker: Any) -> Response:
         return Response(s.MarkerSerializer(marker).data, status=status.HTTP_201_CREATED)
 
 
+def _issued(request: Request, issue: Any, **where: Any) -> Response:
+    """A marker issued by ``issue`` (at a table or at the cage, ``where``) from the body:
+    the member, the supervisor who signs with their own password, the amount."""
+    data = parse(s.MarkerInputSerializer, request)
+    marker = issue(
+        **where,
+        player=_player(request, data["player"], field="player"),
+        user=request.user,
+        supervisor=co_signer(request, data["supervisor"], field="supervisor"),
+        amount=data["amount"],
+        player_signed=data["player_signed"],
+        note=data.get("note", ""),
+    )
+    return _marker(request, marker)
+
+
 class PlayerCreditView(ApiView):
     read_capability = Capability.READ_SLIP_REPORT
 
@@ -129,19 +145,7 @@ class SessionMarkerView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = found(selectors.session_get(user=request.user, pk=pk), "session", pk)
-        data = parse(s.MarkerInputSerializer, request)
-        player = _player(request, data["player"], field="player")
-        supervisor = co_signer(request, data["supervisor"], field="supervisor")
-        marker = marker_issue_at_table(
-            session=session,
-            player=player,
-            user=request.user,
-            supervisor=supervisor,
-            amount=data["amount"],
-            player_signed=data["player_signed"],
-            note=data.get("note", ""),
-        )
-        return _marker(request, marker)
+        return _issued(request, marker_issue_at_table, session=session)
 
 
 class CageMarkerView(ApiView):
@@ -156,19 +160,7 @@ class CageMarkerView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         venue = found(venue_get(user=request.user, pk=pk), "venue", pk)
-        data = parse(s.MarkerInputSerializer, request)
-        player = _player(request, data["player"], field="player")
-        supervisor = co_signer(request, data["supervisor"], field="supervisor")
-        marker = marker_issue_at_cage(
-            venue=venue,
-            player=player,
-            user=request.user,
-            supervisor=supervisor,
-            amount=data["amount"],
-            player_signed=data["player_signed"],
-            note=data.get("note", ""),
-        )
-        return _marker(request, marker)
+        return _issued(request, marker_issue_at_cage, venue=venue)
 
 
 class MarkerPaymentView(ApiView):
