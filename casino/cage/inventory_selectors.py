@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, Sum
 
 from casino.cage.models import (
@@ -209,6 +210,15 @@ class ShiftReport:
     totals: dict[str, Decimal] = field(default_factory=dict)
 
 
+def late_paper(movement: CageMovement) -> Any:
+    """The paper form a movement was entered from after a system outage (a fill or credit
+    slip written by hand, ``casino.cage.manual``): a late entry; None for any other."""
+    try:
+        return movement.slip.paper if movement.slip is not None else None
+    except ObjectDoesNotExist:
+        return None
+
+
 def cage_shift(*, venue_ids: Iterable[int], pk: int) -> CageShift | None:
     return CageShift.objects.select_related("venue").filter(venue_id__in=venue_ids, pk=pk).first()
 
@@ -230,7 +240,7 @@ def cage_shift_report(*, shift: CageShift) -> ShiftReport:
     movements = [
         m
         for m in CageMovement.objects.filter(shift=shift)
-        .select_related("recorded_by", "slip")
+        .select_related("recorded_by", "slip__paper__series")
         .prefetch_related("lines")
         .order_by("recorded_at", "id")
         if m.pk != adjustment and (opening is None or m.pk != opening.movement_id)
@@ -331,7 +341,7 @@ def chip_liability(*, venue: Venue) -> ChipLiability:
 
     Two places put chips into patrons' hands and take them back:
     - the cage window: the book's patrons' account of chips (purchases - redemptions, and
-      the markers and front money paid in chips once they post to the book);
+      the chips of a marker issued at the cage, less those a member pays a marker with);
     - the tables: a closed (or reconciled) session gave its players what its tray lost
       that the cage did not take back: opening count + fills - credits - closing count.
     A session still open has not been counted yet: its chips are counted at its close, and

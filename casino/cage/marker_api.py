@@ -66,6 +66,8 @@ def _issued(request: Request, issue: Any, **where: Any) -> Response:
     """A marker issued by ``issue`` (at a table or at the cage, ``where``) from the body:
     the member, the supervisor who signs with their own password, the amount."""
     data = parse(s.MarkerInputSerializer, request)
+    if issue is marker_issue_at_cage:  # the chips the cage counts out
+        where["chips"] = data.get("chips")
     marker = issue(
         **where,
         player=_player(request, data["player"], field="player"),
@@ -181,6 +183,7 @@ class MarkerPaymentView(ApiView):
             user=request.user,
             amount=data["amount"],
             method=data["method"],
+            counted=data.get("counted"),
             note=data.get("note", ""),
         )
         return Response(s.PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)

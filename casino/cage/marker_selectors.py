@@ -209,7 +209,9 @@ def session_markers(session_ids: Iterable[int]) -> dict[int, dict[str, Decimal]]
 def markers_in_drop(session_ids: Iterable[int]) -> list[Marker]:
     """The copies a drop box holds: the markers of its sessions that count in the drop."""
     return list(
-        Marker.objects.filter(session_id__in=list(session_ids), in_drop=True).order_by("number")
+        Marker.objects.filter(session_id__in=list(session_ids), in_drop=True)
+        .select_related("player")
+        .order_by("number")
     )
 
 

@@ -27,12 +27,24 @@ class MarkerInputSerializer(serializers.Serializer):
         "another person than the caller. A wrong password is refused (400, field "
         "supervisor) and counts towards the login lockout."
     )
+    chips = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='At the cage: the chips counted out, e.g. {"100000": 5}, worth the amount; '
+        "without them, the amount in the fewest of the venue's chips. Ignored at a table.",
+    )
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
 
 class PaymentInputSerializer(serializers.Serializer):
     amount = MoneyField(min_value=0, help_text="Above 0, at most the marker's balance.")
     method = serializers.ChoiceField(choices=MarkerPayment.Method.values)
+    counted = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text="The notes (paid in cash) or chips (paid in chips) taken in, e.g. "
+        '{"500000": 2}, worth the amount; without them, the amount in the fewest pieces.',
+    )
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
 

@@ -20,12 +20,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino.cage.marker_selectors import markers_in_drop
 from casino.count import selectors
 from casino.count.contents import MAX_WHAT, count_differences
 from casino.count.duties import may_reopen_count
 from casino.count.models import DropBox
 from casino.count.reopening import count_reopen
-from casino.count.services import MAX_REASON, count_close, count_record, counter_refusal
+from casino.count.services import (
+    MAX_REASON,
+    box_sessions,
+    count_close,
+    count_record,
+    counter_refusal,
+)
 from casino.floor.console.access import (
     console_login_required,
     go,
@@ -265,6 +272,8 @@ def _box_context(venue: Venue, day: date, box: DropBox, user: Any, **extra: Any)
         "note_denominations": venue.note_denominations,
         "chip_denominations": box.table.chip_denominations,
         "other_rows": [str(n) for n in range(1, OTHER_ROWS + 1)],
+        # the copies the count adds to the box itself (casino.count.services._counted)
+        "marker_copies": markers_in_drop(s.pk for s in box_sessions(box)),
         "max_reason": MAX_REASON,
         "data": {},
         "errors": {},

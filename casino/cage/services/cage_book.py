@@ -12,9 +12,10 @@ What an account holds is the sum of its lines: the cage's is the cage's expected
 Every transaction at the cage window posts through ``cage_move``, in its own transaction:
 the fills and credits (``casino.cage.services.slips``), chip purchases and redemptions,
 transfers to and from the vault and the counts' adjustments
-(``casino.cage.services.inventory``), and front money and markers once they are wired to
-it. A caller builds its lines with ``Line`` (``pieces`` and ``between`` make them from a
-count of notes and chips, ``read_holding`` reads one from its user); ``cage_move`` checks
+(``casino.cage.services.inventory``), front money and markers
+(``casino.cage.services.claims_book``). A caller builds its lines with ``Line``
+(``pieces`` and ``between`` make them from a count of notes and chips, ``read_holding``
+reads one from its user); ``cage_move`` checks
 them (known denominations, the cage and the vault hold pieces, a balanced movement) and,
 once the cage has been counted, that the cage never gives out pieces it does not hold. It
 does not ask who the user is: each caller's service has done so (a fill is posted by the

@@ -18,7 +18,7 @@ Who is asked what: a deposit and a draw are money brought to play, so the eligib
 question is a buy-in's (``casino.players.eligibility``: a barred or self-excluded player is
 refused); a return is a cash-out's (a barred player is paid back what is theirs).
 
-The cage book (``casino.cage.services.cage_book``): a deposit brings notes into the cage
+The cage book (``casino.cage.services.claims_book``): a deposit brings notes into the cage
 against the front money it holds, a return pays them out, and a reversal of either undoes
 its movement; the book's front money account is then what the cage holds for its members.
 The notes are those the cashier counted (``notes``, by denomination), or, when only the
@@ -44,18 +44,15 @@ from django.utils.translation import gettext, gettext_lazy
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.inventory_selectors import fewest_pieces, holding_value, note_denominations
-from casino.cage.models import (
-    HOUSE_CHIPS,
-    CageAccount,
-    CageMovement,
-    FrontMoney,
-    FrontMoneyKind,
-    Instrument,
-    MovementKind,
-)
+from casino.cage.models import FrontMoney, FrontMoneyKind, Instrument
 from casino.cage.selectors import front_money_balance
-from casino.cage.services.cage_book import Line, cage_move, pieces, read_holding
+from casino.cage.services.claims_book import (
+    book_kept,
+    counted_pieces,
+    front_money_reference,
+    front_money_to_book,
+    undo_posted,
+)
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -163,97 +160,6 @@ def _write(
     return movement
 
 
-def _cage_notes(venue: Venue, amount: Decimal, notes: Any) -> dict[str, int] | None:
-    """The notes a movement at the cage window brings in or pays out: those the cashier
-    counted (``notes``: denomination -> number, worth ``amount``), or the amount in the
-    fewest of the venue's notes; None at a venue whose cage counts no notes."""
-    listed = note_denominations(venue)
-    if notes is None:
-        if not listed:
-            return None
-        made = fewest_pieces(amount, listed)
-        if made is None:
-            raise InvalidInput(
-                gettext(
-                    "%(amount)s cannot be made of this venue's notes (%(notes)s): give the "
-                    "notes counted."
-                )
-                % {"amount": venue_money(amount, venue), "notes": ", ".join(listed)},
-                field="notes",
-            )
-        return made
-    counted = read_holding(venue, {Instrument.NOTES: notes}, field="notes")
-    if holding_value(counted) != amount:
-        raise InvalidInput(
-            gettext("The notes come to %(notes)s, not %(amount)s: count them again.")
-            % {
-                "notes": venue_money(holding_value(counted), venue),
-                "amount": venue_money(amount, venue),
-            },
-            field="notes",
-        )
-    return counted[Instrument.NOTES]
-
-
-def _reference(movement: FrontMoney) -> str:
-    return f"front money {movement.pk}"
-
-
-def _to_book(movement: FrontMoney, user: Any, notes: dict[str, int] | None) -> None:
-    """A deposit's notes into the cage against the front money it holds (a return's out of
-    it), in the cage book."""
-    if notes is None:
-        return
-    sign = 1 if movement.amount > 0 else -1
-    cage_move(
-        venue=movement.venue,
-        user=user,
-        kind=(MovementKind.FRONT_MONEY_DEPOSIT if sign > 0 else MovementKind.FRONT_MONEY_RETURN),
-        lines=[
-            *pieces(CageAccount.CAGE, {Instrument.NOTES: notes}, sign=sign),
-            Line(
-                account=CageAccount.FRONT_MONEY,
-                instrument=Instrument.VALUE,
-                value=-movement.amount,
-            ),
-        ],
-        reference=_reference(movement),
-        note=movement.note,
-        at=movement.recorded_at,
-    )
-
-
-def _book_undone(original: FrontMoney, reversal: FrontMoney, user: Any) -> None:
-    """The cage book's movement of ``original`` (if it had one), undone by ``reversal``."""
-    posted = (
-        CageMovement.objects.filter(venue=original.venue, reference=_reference(original))
-        .prefetch_related("lines")
-        .first()
-    )
-    if posted is None:
-        return
-    cage_move(
-        venue=original.venue,
-        user=user,
-        kind=posted.kind,
-        lines=[
-            Line(
-                account=line.account,
-                instrument=line.instrument,
-                denomination=None if line.denomination is None else str(line.denomination),
-                count=None if line.count is None else -line.count,
-                value=-line.value if line.instrument == Instrument.VALUE else None,
-                currency=line.currency,
-                chip_set=line.chip_set or HOUSE_CHIPS,
-            )
-            for line in posted.lines.all()
-        ],
-        reference=_reference(reversal),
-        note=reversal.note,
-        at=reversal.recorded_at,
-    )
-
-
 #: The cage window's two movements: who is asked what, and what the cashier is told.
 _WINDOW = {
     FrontMoneyKind.DEPOSIT: (
@@ -286,7 +192,11 @@ def _at_the_window(
         raise Forbidden(str(only_the_cashier))
     amount = check_amount(amount, venue, unit=venue.rounding_unit)
     note = _note(note)
-    counted = _cage_notes(venue, amount, notes)
+    counted = (
+        counted_pieces(venue, amount, notes, instrument=Instrument.NOTES, field="notes")
+        if book_kept(venue)
+        else None
+    )
     player = _locked(player, venue)
     check_player_may(player=player, venue=venue, activity=activity, at=at)
     if kind == FrontMoneyKind.RETURN:
@@ -300,7 +210,7 @@ def _at_the_window(
         at=at,
         note=note,
     )
-    _to_book(movement, user, counted)
+    front_money_to_book(movement, user, counted)
     return movement
 
 
@@ -427,5 +337,12 @@ def front_money_reverse(
         note=reason,
         reverses=movement,
     )
-    _book_undone(movement, reversal, user)
+    undo_posted(
+        venue=venue,
+        reference=front_money_reference(movement),
+        undone_by=front_money_reference(reversal),
+        user=user,
+        note=reversal.note,
+        at=reversal.recorded_at,
+    )
     return reversal

@@ -21,8 +21,9 @@ after the other and the second sees the first's marker), then the venue's row (t
 number). The figures (limit, outstanding, available, balance) are read under the player's
 lock from ``casino.cage.marker_selectors``, where each is added up once.
 
-Every write is audited. Where a marker moves money at the cage (chips given for a marker
-issued there, a payment in cash or chips, a payment reversed) ``_at_the_cage`` is called.
+Every write is audited, and posts to the cage book (``casino.cage.services.claims_book``):
+a marker into markers receivable (issued at the cage, its chips out of the cage), a payment
+out of it (its notes or chips into the cage), a reversal undoing its payment's movement.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ from casino.cage.marker_selectors import (
     terms_in_force,
 )
 from casino.cage.models import Marker, MarkerPayment
+from casino.cage.services.claims_book import (
+    marker_payment_to_book,
+    marker_to_book,
+    payment_reference,
+    undo_posted,
+)
 from casino.cage.services.credit_lines import _locked_player, _text
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
@@ -54,13 +61,6 @@ from casino.players.eligibility import Activity, check_player_may
 from casino.players.models import Player
 from casino.staff.roles import CASHIER, MANAGE, PLAY, SUPERVISE, can
 from casino.venues.models import Venue
-
-
-def _at_the_cage(*, venue: Venue, marker: Marker, what: str, method: str, amount: Decimal) -> None:
-    """The cage's part of a marker: ``what`` is ``"issue"`` (chips out of the cage for a
-    marker issued there), ``"payment"`` (cash or chips in) or ``"reversal"`` (a payment
-    taken back, ``amount`` negative); ``method`` is ``"cash"`` or ``"chips"``."""
-    # the cage's inventory moves here
 
 
 def _money(amount: Decimal, venue: Venue) -> str:
@@ -209,7 +209,7 @@ def marker_issue_at_table(
             % {"table": session.table.code},
             field="session",
         )
-    return _issue(
+    marker = _issue(
         venue=venue,
         player=player,
         user=user,
@@ -220,6 +220,8 @@ def marker_issue_at_table(
         at=at,
         session=session,
     )
+    marker_to_book(marker=marker, user=user)
+    return marker
 
 
 @transaction.atomic
@@ -231,11 +233,12 @@ def marker_issue_at_cage(
     supervisor: Any,
     amount: Any,
     player_signed: bool,
+    chips: Any = None,
     note: str = "",
     at: datetime | None = None,
 ) -> Marker:
-    """The cage's cashier gives the member ``amount`` of chips against a marker they sign,
-    a supervisor signing too."""
+    """The cage's cashier gives the member ``amount`` of chips (``chips`` as counted out, or
+    the fewest) against a marker they sign, a supervisor signing too."""
     if not can(user, CASHIER, venue.pk):
         raise Forbidden(gettext("Only the cage's cashier issues a marker at the cage."))
     marker = _issue(
@@ -248,7 +251,7 @@ def marker_issue_at_cage(
         note=note,
         at=at,
     )
-    _at_the_cage(venue=venue, marker=marker, what="issue", method="chips", amount=marker.amount)
+    marker_to_book(marker=marker, user=user, counted=chips)
     return marker
 
 
@@ -274,11 +277,13 @@ def marker_pay(
     user: Any,
     amount: Any,
     method: str,
+    counted: Any = None,
     note: str = "",
     at: datetime | None = None,
 ) -> MarkerPayment:
     """The cage's cashier takes a payment of ``amount`` of the marker, in cash or chips: at
-    most its balance (a part of it is a partial payment)."""
+    most its balance (a part of it is a partial payment). ``counted``: the notes or chips
+    taken in, by denomination (else the amount in the fewest)."""
     marker = Marker.objects.select_related("venue", "player").get(pk=marker.pk)
     venue = marker.venue
     if not can(user, CASHIER, venue.pk):
@@ -314,7 +319,16 @@ def marker_pay(
         received_at=at,
         note=note,
     )
-    _at_the_cage(venue=venue, marker=marker, what="payment", method=method, amount=amount)
+    marker_payment_to_book(
+        marker=marker,
+        payment_id=payment.pk,
+        user=user,
+        method=method,
+        amount=amount,
+        counted=counted,
+        note=note,
+        at=at,
+    )
     audit_record(
         user=user,
         action=AuditAction.MARKER_PAY,
@@ -362,8 +376,13 @@ def marker_payment_reverse(
         received_at=at,
         note=reason,
     )
-    _at_the_cage(
-        venue=venue, marker=marker, what="reversal", method=payment.method, amount=-payment.amount
+    undo_posted(
+        venue=venue,
+        reference=payment_reference(payment.pk),
+        undone_by=payment_reference(reversal.pk),
+        user=user,
+        note=reason,
+        at=at,
     )
     audit_record(
         user=user,

@@ -338,3 +338,32 @@ def test_the_day_is_read_in_a_fixed_number_of_queries(outage, django_assert_num_
 def test_numbers_are_written_in_runs():
     assert numbers_written([9, 3, 5, 6, 7]) == "3, 5–7, 9"
     assert numbers_written([]) == ""
+
+
+def test_a_late_fill_is_flagged_in_the_cage_shift_report(outage, client):
+    """The fill written on paper moved the cage at the time on the paper; the cage shift's
+    report (page and CSV) says it is a late entry and names its paper."""
+    from django.urls import reverse
+
+    from casino.cage.inventory_selectors import cage_shift_report, late_paper
+    from casino.cage.services.inventory import cage_count_record, cage_count_sign
+
+    opening = cage_count_record(
+        venue=outage.venue,
+        user=outage.cashier,
+        kind="opening",
+        counted={"notes": {}, "chips": {"1000000": 100}},
+    )
+    shift = cage_count_sign(count=opening, user=outage.manager).shift
+    _enter_the_paper(outage)
+    report = cage_shift_report(shift=shift)
+    (fill,) = report.movements
+    assert (fill.kind, getattr(late_paper(fill), "label", None)) == ("fill", "F-NN1-0001")
+    assert [(line.denomination, line.expected) for line in report.lines] == [("1000000", 90)]
+
+    client.force_login(outage.manager)
+    page = client.get(reverse("reports:cage_shift", args=[shift.pk])).content.decode()
+    assert 'data-late="F-NN1-0001"' in page  # the badge, in the venue's language
+    csv = client.get(reverse("reports:cage_shift_csv", args=[shift.pk])).content.decode()
+    (row,) = [line for line in csv.splitlines() if "F-NN1-0001" in line]
+    assert f",{fill.reference},F-NN1-0001,-10000000," in row  # its reference, paper, value

@@ -134,3 +134,18 @@ def test_not_in_the_drop_the_cage_credits_the_table(table):
         D("1000000"),
         0,
     )
+
+
+def test_the_count_screen_lists_the_copies_it_adds(table, client):
+    """The counter sees which marker copies the box holds (and does not type them); a
+    marker not in the drop is not listed."""
+    from django.urls import reverse
+
+    _marker_and_close(table)
+    box = DropBox.objects.get(box_sessions__session=table.session)
+    client.force_login(staff("counter", COUNT, table.venue))
+    url = reverse("console:count-box", args=[table.venue.pk, box.gaming_date.isoformat(), box.pk])
+    page = client.get(url).content.decode()
+    assert "Marker copies in this box" in page
+    assert "M-000001" in page and "1,000,000" in page
+    assert "M-000002" not in page  # issued at the cage: none of the table's
