@@ -133,6 +133,7 @@ urlpatterns = [
     path("sessions/<int:pk>/markers/", markers.SessionMarkerView.as_view(), name="session-marker"),
     path("venues/<int:pk>/markers/", markers.CageMarkerView.as_view(), name="cage-marker"),
     path("venues/<int:pk>/marker-aging/", markers.MarkerAgingView.as_view(), name="marker-aging"),
+    path("venues/<int:pk>/marker-terms/", markers.MarkerTermsView.as_view(), name="marker-terms"),
     path("markers/<int:pk>/payments/", markers.MarkerPaymentView.as_view(), name="marker-pay"),
     path(
         "marker-payments/<int:pk>/reverse/",

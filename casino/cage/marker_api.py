@@ -1,8 +1,8 @@
 """Markers through the API (docs/MARKERS.md): a member's credit (limit, outstanding,
 available, the credit line's versions and the markers), a credit limit proposed and
-approved, a marker issued at a table or at the cage, a payment taken and one reversed, and
-the venue's marker aging. Each write calls the service the cage's and the table's screens
-call (``casino.cage.services.markers``, ``casino.cage.services.credit_lines``)."""
+approved, a marker issued at a table or at the cage, a payment taken and one reversed, the
+venue's marker aging and its marker terms. Each write calls the service the cage's and the
+table's screens call (``casino.cage.services.markers``, ``casino.cage.services.credit_lines``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,11 @@ from casino.cage import marker_selectors as markers
 from casino.cage import marker_serializers as s
 from casino.cage.marker_dates import today_of
 from casino.cage.models import CreditLine, MarkerPayment
-from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
+from casino.cage.services.credit_lines import (
+    credit_line_approve,
+    credit_line_propose,
+    marker_terms_set,
+)
 from casino.cage.services.markers import (
     marker_issue_at_cage,
     marker_issue_at_table,
@@ -227,3 +231,42 @@ class MarkerAgingView(ApiView):
             raise PermissionDenied("only the venue's supervisors, managers and auditors")
         aging = markers.marker_aging(venue=venue, as_of=today_of(venue))
         return Response(s.AgingSerializer(aging).data)
+
+
+class MarkerTermsView(ApiView):
+    read_capability = Capability.READ_REPORTS
+    write_capability = Capability.MANAGE_VENUE
+
+    @extend_schema(
+        tags=["markers"],
+        summary="A venue's marker terms in force: days to pay, and whether a table's marker "
+        "counts in its drop (the defaults while none are set)",
+        responses={200: s.TermsSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        venue = found(venue_get(user=request.user, pk=pk), "venue", pk)
+        if not allows(request.user, Capability.READ_REPORTS, venue.pk):
+            raise PermissionDenied("only the venue's supervisors, managers and auditors")
+        with timezone.override(venue_zone(venue)):
+            return Response(s.TermsSerializer(markers.terms_in_force(venue)).data)
+
+    @extend_schema(
+        tags=["markers"],
+        summary="Set the venue's marker terms (a manager): for the markers issued from now",
+        request=s.TermsInputSerializer,
+        responses={201: s.TermsSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        venue = found(venue_get(user=request.user, pk=pk), "venue", pk)
+        data = parse(s.TermsInputSerializer, request)
+        marker_terms_set(
+            venue=venue,
+            user=request.user,
+            term_days=data["term_days"],
+            credit_drop=data["credit_drop"],
+        )
+        with timezone.override(venue_zone(venue)):
+            return Response(
+                s.TermsSerializer(markers.terms_in_force(venue)).data,
+                status=status.HTTP_201_CREATED,
+            )

@@ -148,3 +148,20 @@ class AgingSerializer(serializers.Serializer):
     lines = AgingLineSerializer(many=True)
     totals = serializers.DictField(child=MoneyField())
     total = MoneyField()
+
+
+class TermsSerializer(serializers.Serializer):
+    term_days = serializers.IntegerField(help_text="Days to pay after the marker's gaming date.")
+    credit_drop = serializers.BooleanField(
+        help_text="True: a marker issued at a table counts in the table's drop (its copy in "
+        "the box); false: it is a credit to the table."
+    )
+    set_by = serializers.CharField(
+        source="version.set_by.get_username", default=None, allow_null=True
+    )
+    set_at = serializers.DateTimeField(source="version.set_at", default=None, allow_null=True)
+
+
+class TermsInputSerializer(serializers.Serializer):
+    term_days = serializers.IntegerField(min_value=1, max_value=365)
+    credit_drop = serializers.BooleanField()

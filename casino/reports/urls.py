@@ -39,6 +39,7 @@ urlpatterns = [
     path(
         "markers/credit-lines/", marker_reports.credit_line_propose_view, name="credit_line_propose"
     ),
+    path("markers/terms/", marker_reports.marker_terms_view, name="marker_terms"),
     path(
         "markers/credit-lines/<int:pk>/approve/",
         marker_reports.credit_line_approve_view,

@@ -1235,6 +1235,12 @@ REPORT_ROUTES = {
         post=reports(None, capability=MANAGE),
         body=lambda world, side: {"player": side.player.membership_number, "limit": "1000000"},
     ),
+    "reports:marker_terms": Route(
+        lambda world, side: f"{reverse('reports:marker_terms')}?venue={side.venue.code}",
+        signed_in(405, anonymous=LOGIN),
+        post=reports(None, capability=MANAGE),
+        body=lambda world, side: {"term_days": "45", "credit_drop": "1"},
+    ),
     "reports:credit_line_approve": Route(
         lambda world, side: (
             reverse("reports:credit_line_approve", args=[side.credit_line.pk])
@@ -1775,6 +1781,13 @@ API_ROUTES = {
     ),
     "api:marker-aging": Route(
         _api("marker-aging", lambda side: side.venue.pk), api(capability=REPORT_READ)
+    ),
+    "api:marker-terms": Route(
+        _api("marker-terms", lambda side: side.venue.pk),
+        api(capability=REPORT_READ),
+        post=_write(MANAGE),
+        json=True,
+        body=lambda world, side: {"term_days": 45, "credit_drop": True},
     ),
     "api:credit-line-propose": Route(
         _api("credit-line-propose", lambda side: side.player.pk),

@@ -1,6 +1,7 @@
 """The marker aging of a venue (docs/MARKERS.md): each member's outstanding markers by days
 past due on today's gaming date, a page under ``/reports/`` and its CSV; on the same page
-its managers propose a member's credit limit and a second manager approves it.
+its managers propose a member's credit limit and a second manager approves it, and set the
+venue's marker terms.
 
 Read by the venue's supervisors, managers and auditors (another venue: 404, another role:
 403, as the other report pages).
@@ -20,10 +21,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage.marker_dates import today_of
-from casino.cage.marker_selectors import BUCKETS, marker_aging, proposed_credit_lines
+from casino.cage.marker_selectors import (
+    BUCKETS,
+    marker_aging,
+    proposed_credit_lines,
+    terms_in_force,
+)
 from casino.cage.models import CreditLine
 from casino.cage.services.cash import player_of
-from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
+from casino.cage.services.credit_lines import (
+    credit_line_approve,
+    credit_line_propose,
+    marker_terms_set,
+)
 from casino.export_views import export_view, file_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response
 from casino.floor.console.readers import venue_asked
@@ -43,6 +53,7 @@ def _render(request: HttpRequest, venue: Venue, status: int = 200, **extra: Any)
         "csv_url": reverse("reports:marker_aging_csv") + f"?venue={venue.code}",
         "can_manage": can(request.user, MANAGE, venue.pk),
         "proposed": proposed_credit_lines(venue),
+        "terms": terms_in_force(venue),
         "errors": {},
         "data": {},
         **extra,
@@ -120,6 +131,26 @@ def credit_line_approve_view(request: HttpRequest, pk: int) -> HttpResponse:
         credit_line_approve(line=line, user=request.user)
     except ServiceError as refused:
         return _render(request, venue, status=refused.status, errors={"approve": refused.message})
+    return _back(venue)
+
+
+@declare(Capability.MANAGE_VENUE)
+@login_required
+@require_POST
+def marker_terms_view(request: HttpRequest) -> HttpResponse:
+    """A manager sets the venue's marker terms: the days to pay and whether a table's
+    marker counts in its drop."""
+    venue = _managed_venue(request)
+    try:
+        marker_terms_set(
+            venue=venue,
+            user=request.user,
+            term_days=request.POST.get("term_days", ""),
+            credit_drop=request.POST.get("credit_drop") == "1",
+        )
+    except ServiceError as refused:
+        errors = {refused.field or "terms": refused.message}
+        return _render(request, venue, status=422, errors=errors, data=request.POST)
     return _back(venue)
 
 

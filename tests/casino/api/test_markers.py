@@ -161,3 +161,40 @@ def test_managers_propose_and_approve_a_credit_limit_on_the_aging_page(client, f
         reverse("reports:credit_line_propose") + query, {"player": "LIM-1", "limit": "1000"}
     )
     assert refused.status_code == 403
+
+
+def test_a_manager_sets_the_marker_terms_on_the_aging_page_and_through_the_api(client, floor):
+    from casino.cage.marker_selectors import terms_in_force
+
+    query = f"?venue={floor.venue.code}"
+    url = f"/api/v1/venues/{floor.venue.pk}/marker-terms/"
+    defaults = client_for(floor.auditor).get(url).json()
+    assert (defaults["term_days"], defaults["credit_drop"], defaults["set_by"]) == (30, True, None)
+
+    client.force_login(floor.manager)
+    bad = client.post(reverse("reports:marker_terms") + query, {"term_days": "0"})
+    assert bad.status_code == 422 and terms_in_force(floor.venue).version is None
+    assert 'id="terms-days-error"' in bad.content.decode()
+    set_ = client.post(reverse("reports:marker_terms") + query, {"term_days": "45"})
+    assert set_.status_code == 302
+    assert (terms_in_force(floor.venue).term_days, terms_in_force(floor.venue).credit_drop) == (
+        45,
+        False,  # the box unticked: a table's marker is a credit to the table
+    )
+    page = client.get(reverse("reports:marker_aging") + query).content.decode()
+    assert 'id="marker-terms-in-force"' in page and "45" in page
+
+    refused = client_for(floor.supervisor).post(
+        url, {"term_days": 20, "credit_drop": True}, format="json"
+    )
+    assert refused.status_code == 403
+    posted = client_for(floor.manager).post(
+        url, {"term_days": 20, "credit_drop": True}, format="json"
+    )
+    assert posted.status_code == 201, posted.json()
+    assert (posted.json()["term_days"], posted.json()["credit_drop"]) == (20, True)
+    assert posted.json()["set_by"] == floor.manager.username
+    client.force_login(floor.supervisor)
+    assert (
+        client.post(reverse("reports:marker_terms") + query, {"term_days": "9"}).status_code == 403
+    )

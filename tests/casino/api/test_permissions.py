@@ -673,6 +673,21 @@ ENDPOINTS = [
         gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
     ),
     Endpoint(
+        "marker terms",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/marker-terms/"),
+        gate=frozenset({SUPERVISOR, MANAGER, AUDITOR}),
+    ),
+    Endpoint(
+        "set marker terms",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/venues/{s.venue.pk}/marker-terms/", {"term_days": 45, "credit_drop": True}
+        ),
+        ok=201,
+        gate=MANAGE,
+    ),
+    Endpoint(
         "propose credit limit",
         "POST",
         lambda s: Call(f"/api/v1/players/{_player(s).pk}/credit-lines/", {"limit": "5000000"}),
