@@ -49,6 +49,7 @@ from casino.cage.models import (
     CashThresholds,
     CashTransaction,
 )
+from casino.cage.services.threshold_presets import check_legal_ceiling, preset_figures
 from casino.kernel import amounts
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.kernel.money import venue_money
@@ -291,11 +292,22 @@ def _threshold(value: Any, venue: Venue, field: str) -> Decimal:
 
 @transaction.atomic
 def thresholds_propose(
-    *, venue: Venue, user: Any, logging_threshold: Any, reporting_threshold: Any
+    *,
+    venue: Venue,
+    user: Any,
+    logging_threshold: Any = None,
+    reporting_threshold: Any = None,
+    from_jurisdiction: bool = False,
 ) -> CashThresholds:
-    """A manager proposes a version of the venue's thresholds; a second one approves it."""
+    """A manager proposes a version of the venue's thresholds; a second one approves it.
+    ``from_jurisdiction``: the venue's law's figures, where not given (``preset_figures``);
+    a reporting threshold above the law's is refused (``check_legal_ceiling``)."""
     if not can(user, MANAGE, venue.pk):
         raise Forbidden(gettext("Only a manager of the venue proposes its cash thresholds."))
+    if from_jurisdiction:
+        logging_threshold, reporting_threshold = preset_figures(
+            venue, logging_threshold, reporting_threshold
+        )
     logging_threshold = _threshold(logging_threshold, venue, "logging_threshold")
     reporting_threshold = _threshold(reporting_threshold, venue, "reporting_threshold")
     if reporting_threshold < logging_threshold:
@@ -303,6 +315,7 @@ def thresholds_propose(
             gettext("The reporting threshold is at least the logging threshold."),
             field="reporting_threshold",
         )
+    check_legal_ceiling(venue, reporting_threshold)
     version = CashThresholds.objects.create(
         venue=venue,
         logging_threshold=logging_threshold,
@@ -318,8 +331,13 @@ def thresholds_propose(
         summary=(
             f"proposed cash thresholds: log at {venue_money(logging_threshold, venue)}, "
             f"report at {venue_money(reporting_threshold, venue)}"
+            + (f" (from the law of {venue.jurisdiction})" if from_jurisdiction else "")
         ),
-        after={"logging": str(logging_threshold), "reporting": str(reporting_threshold)},
+        after={
+            "logging": str(logging_threshold),
+            "reporting": str(reporting_threshold),
+            "jurisdiction": venue.jurisdiction,
+        },
     )
     return version
 
@@ -340,6 +358,7 @@ def thresholds_approve(*, version: CashThresholds, user: Any) -> CashThresholds:
         raise Forbidden(
             gettext("A second manager approves the thresholds, not the one who proposed them.")
         )
+    check_legal_ceiling(version.venue, version.reporting_threshold)
     version.status = CashThresholds.Status.APPROVED
     version.approved_by, version.approved_at = user, timezone.now()
     version.save(update_fields=["status", "approved_by", "approved_at"])

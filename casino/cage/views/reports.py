@@ -22,16 +22,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import CashThresholds
+from casino.cage.services.threshold_presets import comparable_law, preset_figures
 from casino.cage.services.thresholds import gaming_date_at, thresholds_approve, thresholds_propose
 from casino.export_views import export_view, file_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response
 from casino.floor.console.readers import dates_asked, venue_asked
 from casino.kernel.amounts import read_amount
-from casino.kernel.errors import Forbidden, ServiceError
+from casino.kernel.errors import ServiceError
 from casino.kernel.replicas import replica_reads
 from casino.kernel.timezones import venue_zone
 from casino.staff.policy import Capability, declare
 from casino.staff.roles import MANAGE, can
+from casino.venues.jurisdictions import jurisdiction_of
 from casino.venues.models import Venue
 
 
@@ -64,6 +66,10 @@ def _context(request: HttpRequest, venue: Venue, **extra: Any) -> dict[str, Any]
         "csv_url": reverse("reports:cash_csv")
         + f"?venue={venue.code}&from={date_from.isoformat()}&to={date_to.isoformat()}",
         "can_manage": can(request.user, MANAGE, venue.pk),
+        # The law beside the form: its threshold and sources (docs/compliance/), and the
+        # figures proposing from it gives where they apply as they are.
+        "law": jurisdiction_of(venue),
+        "law_figures": preset_figures(venue) if comparable_law(venue) else None,
         "errors": {},
         "data": {},
         **extra,
@@ -182,11 +188,14 @@ def _back(venue: Venue) -> HttpResponse:
 @login_required
 @require_POST
 def thresholds_propose_view(request: HttpRequest) -> HttpResponse:
-    """A manager proposes a version of the venue's thresholds."""
+    """A manager proposes a version of the venue's thresholds: those typed, or the venue's
+    law's figures (``from_jurisdiction``)."""
     venue = _managed_venue(request)
     errors: dict[str, str] = {}
-    values = {}
+    values: dict[str, Any] = {"from_jurisdiction": bool(request.POST.get("from_jurisdiction"))}
     for name in ("logging_threshold", "reporting_threshold"):
+        if values["from_jurisdiction"] and not request.POST.get(name, "").strip():
+            continue
         try:
             values[name] = read_amount(request.POST.get(name, ""), venue)
         except ValueError as error:
@@ -213,7 +222,7 @@ def thresholds_approve_view(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such thresholds at this venue")
     try:
         thresholds_approve(version=version, user=request.user)
-    except Forbidden as refused:
+    except ServiceError as refused:
         context = _context(request, venue, errors={"approve": refused.message})
-        return _render(request, venue, context, status=403)
+        return _render(request, venue, context, status=refused.status)
     return _back(venue)

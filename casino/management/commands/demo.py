@@ -136,7 +136,8 @@ PLAYER_NAMES = [
 
 ROUNDS_PER_VENUE = 100
 
-#: The venues' operating group: its figures in US dollars, each venue in its country.
+#: The venues' operating group: its figures in US dollars, each venue in its country, which is
+#: also the jurisdiction whose anti-money-laundering law it follows (docs/compliance/).
 GROUP = ("lotus-group", "Lotus Asia Group", "USD", "Asia/Macau")
 COUNTRIES = {"hanoi": "VN", "seoul": "KR", "macau": "MO"}
 #: Each currency's rate into the group's (one unit in USD) and its source: before and from
@@ -235,6 +236,8 @@ class Command(BaseCommand):
                     "language": language,
                     "amount_grouping": grouping,
                     "note_denominations": NOTES[code],
+                    # whose anti-money-laundering law it follows (docs/compliance/)
+                    "jurisdiction": COUNTRIES[code],
                 },
             )
             for username, user in users.items():

@@ -22,7 +22,7 @@ from casino.staff.services import venue_staff_set
 from casino.venues.models import Venue
 from casino.venues.services.gaming_days import gaming_day_set
 from casino.venues.services.venues import EDITABLE as VENUE_FIELDS
-from casino.venues.services.venues import venue_create, venue_update
+from casino.venues.services.venues import SUPERUSER_FIELDS, venue_create, venue_update
 
 
 def shifts_written(plan: list[dict[str, str]]) -> str:
@@ -73,7 +73,8 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
     """Set up by a superuser (``venue_create``), changed by its managers (``venue_update``:
     its currency, time zone and rounding unit only while all of its tables are closed; its
     gaming day and shifts by ``gaming_day_set``); who works there, and what it sends the
-    group of its members, are set by a superuser (``venue_staff_set``, ``venue_update``)."""
+    group of its members, and whose law it follows (``jurisdiction``), are set by a superuser
+    (``venue_staff_set``, ``venue_update``); every change is audited by its service."""
 
     form = VenueForm
     venue_path = "pk"
@@ -85,6 +86,7 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
         "timezone",
         "gaming_day_starts",
         "language",
+        "jurisdiction",
     ]
     search_fields = ["code", "name"]
 
@@ -106,11 +108,12 @@ class VenueAdmin(ServiceWrites, VenueScopedAdmin):
         # Who works at a venue is given by a superuser: the choices would list every
         # account of every venue, and a manager could take on anyone's. What the venue sends
         # the group of its members too: the group's jurisdiction decides, not one venue's
-        # manager (``venue_update``); the manager sees it.
+        # manager (``venue_update``); the manager sees it. Whose law the venue follows too:
+        # it caps the cash thresholds the managers propose.
         fields = super().get_readonly_fields(request, obj)
         if request.user.is_superuser:
             return fields
-        return [*fields, "staff", "group_player_data"]
+        return [*fields, "staff", *SUPERUSER_FIELDS]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a venue keeps its tables, players and history

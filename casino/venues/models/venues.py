@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS, Grouping
 from casino.kernel.timezones import database_knows_zone
+from casino.venues.jurisdictions import jurisdiction_choices
 
 #: How long a login lasts, in hours, by venue (``Venue.session_hours``): a shift, not the
 #: two weeks of Django's default, on terminals that dealers share.
@@ -167,6 +168,19 @@ class Venue(models.Model):
             "Identified: the name, date of birth and identity document too, where the "
             "group's jurisdiction allows it. Every venue of a site says the same; a change "
             "applies once the site is published again (manage.py site_setup)."
+        ),
+    )
+    jurisdiction = models.CharField(
+        _("jurisdiction"),
+        max_length=8,
+        choices=jurisdiction_choices,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_(
+            "Whose anti-money-laundering law the venue follows: its cash thresholds are "
+            "proposed from that law's figures, and a reporting threshold above the law's is "
+            "refused (docs/compliance/). Empty: none chosen."
         ),
     )
     staff = models.ManyToManyField(

@@ -6,7 +6,10 @@ A venue also says how far a table's closing count may be off its ledger without 
 (``drop_each_close``, casino.count.boxes), and the bank notes its count counts by
 (``note_denominations``, casino.count.services); and what of its members leaves the site
 for the group (``group_player_data``: pseudonymised, the default, or identified), which the
-site's publication follows (casino.ops.sites) and only a superuser changes.
+site's publication follows (casino.ops.sites) and only a superuser changes; and whose
+anti-money-laundering law it follows (``jurisdiction``, ``casino.venues.jurisdictions``; empty:
+none chosen), which caps the cash thresholds its managers propose, so only a superuser
+changes it too.
 
 A venue's currency, time zone and rounding unit are what its money is counted, dated and
 rounded in: they change only while no session is open at any of its tables, and a new
@@ -39,6 +42,7 @@ from casino.kernel.money import (
 )
 from casino.staff.roles import MANAGE, can
 from casino.venues.hooks import open_tables
+from casino.venues.jurisdictions import JURISDICTIONS
 from casino.venues.models import Table, TableLimit, Venue
 from casino.venues.models.venues import (
     DEFAULT_SESSION_HOURS,
@@ -60,7 +64,11 @@ EDITABLE = (
     "drop_each_close",
     "note_denominations",
     "group_player_data",
+    "jurisdiction",
 )
+#: What only a superuser changes: what the group's jurisdiction allows to leave the site, and
+#: the law that caps the venue's cash thresholds (a manager would lift the cap by clearing it).
+SUPERUSER_FIELDS = ("group_player_data", "jurisdiction")
 #: The most bank notes a venue counts by.
 MAX_NOTES = 20
 #: What cannot change while a session is open at one of the venue's tables.
@@ -81,6 +89,7 @@ def _as_dict(venue: Venue) -> dict[str, str]:
         "drop_each_close": str(bool(venue.drop_each_close)).lower(),
         "note_denominations": ", ".join(venue.note_denominations or []),
         "group_player_data": venue.group_player_data,
+        "jurisdiction": venue.jurisdiction,
     }
 
 
@@ -182,6 +191,20 @@ def _group_player_data(value: Any) -> str:
     return str(value)
 
 
+def _jurisdiction(value: Any) -> str:
+    """A jurisdiction's code (``casino.venues.jurisdictions.JURISDICTIONS``), or empty."""
+    code = (value or "").strip() if isinstance(value, str) else value
+    if code in ("", None):
+        return ""
+    if code not in JURISDICTIONS:
+        raise InvalidInput(
+            gettext("%(value)s is not a jurisdiction; give one of %(codes)s, or none")
+            % {"value": value, "codes": ", ".join(JURISDICTIONS)},
+            field="jurisdiction",
+        )
+    return str(code)
+
+
 def _taken(venue: Venue) -> InvalidInput:
     return InvalidInput(
         gettext("there is already a venue with the code %(code)s; choose another code")
@@ -225,6 +248,7 @@ def venue_create(
     drop_each_close: bool = False,
     note_denominations: Any = None,
     group_player_data: str = Venue.GroupPlayerData.PSEUDONYMISED,
+    jurisdiction: str = "",
 ) -> Venue:
     """Set up a venue. Only a superuser does: a manager works at the venues given to them."""
     if not getattr(user, "is_superuser", False):
@@ -242,6 +266,7 @@ def venue_create(
         drop_each_close=bool(drop_each_close),
         note_denominations=_note_denominations(note_denominations),
         group_player_data=_group_player_data(group_player_data),
+        jurisdiction=_jurisdiction(jurisdiction),
     )
     _check(venue)
     _amounts_of(venue, MONEY_FIELDS)
@@ -316,6 +341,8 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
             value = _note_denominations(value)
         elif name == "group_player_data":
             value = _group_player_data(value)
+        elif name == "jurisdiction":
+            value = _jurisdiction(value)
         elif isinstance(value, str):
             value = value.strip()
         setattr(venue, name, value)
@@ -330,6 +357,12 @@ def venue_update(*, venue: Venue, user: Any, **changes: Any) -> Venue:
         raise Forbidden(
             gettext("only a superuser changes what the venue sends the group of its members"),
             field="group_player_data",
+        )
+    if before["jurisdiction"] != after["jurisdiction"] and not getattr(user, "is_superuser", False):
+        # Its law caps the cash thresholds the venue's managers propose (docs/compliance/).
+        raise Forbidden(
+            gettext("only a superuser changes whose law the venue follows"),
+            field="jurisdiction",
         )
     live = [name for name in LIVE_FIELDS if before[name] != after[name]]
     if live:

@@ -29,6 +29,7 @@ from casino.reports.reconciliation_surfaces import surface_lines
 from casino.rulesets.models import VersionStatus
 from casino.rulesets.selectors import version_in_force
 from casino.staff.roles import ROLES, roles_of
+from casino.venues.jurisdictions import jurisdiction_of
 from casino.venues.models import Shift, Table, Venue
 from niuniu.demo import ALTERED_ROUND
 from niuniu.models import NiuNiuRulesetVersion
@@ -69,6 +70,13 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
         "seoul": "KRW",
         "macau": "MOP",
     }
+    # each in its country's jurisdiction, whose law's currency is the venue's
+    assert {code: v.jurisdiction for code, v in venues.items()} == {
+        "hanoi": "VN",
+        "seoul": "KR",
+        "macau": "MO",
+    }
+    assert all(jurisdiction_of(v).currency == v.currency for v in venues.values())
     for venue in venues.values():
         (ruleset,) = venue.rulesets.filter(game="niuniu")
         version = version_in_force(model=NiuNiuRulesetVersion, ruleset=ruleset)
