@@ -304,8 +304,9 @@ def investigation_open_cage(count: Any) -> FluctuationInvestigation:
     now = timezone.now()
     assignee = _least_busy_manager(count.venue_id)
     with translation.override(venue.language or settings.LANGUAGE_CODE):
-        label = gettext("Cage %(kind)s of %(date)s") % {
-            "kind": str(count.get_kind_display()).lower(),
+        # The count's kind names the cage already ("Cage closing count").
+        label = gettext("%(count)s of %(date)s") % {
+            "count": count.get_kind_display(),
             "date": count.shift.gaming_date.isoformat(),
         }
     investigation = FluctuationInvestigation(
