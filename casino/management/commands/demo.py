@@ -64,6 +64,7 @@ from casino.simulation import chips_for
 from casino.staff.roles import (
     AUDITOR,
     CAGE,
+    COMPLIANCE,
     COUNT,
     DEALER,
     GROUP_AUDITOR,
@@ -119,6 +120,8 @@ STAFF = [
     ("cashier", CAGE, "the cage: issues fill and credit slips, receives credits"),
     ("counter", COUNT, "the count team: counts the drop boxes"),
     ("counter2", COUNT, "the count team's second counter"),
+    ("compliance", COMPLIANCE, "anti-money-laundering: opens and files suspicious-activity cases"),
+    ("compliance2", COMPLIANCE, "the second compliance officer, who decides a case"),
 ]
 
 PLAYER_NAMES = [
@@ -216,7 +219,7 @@ class Command(BaseCommand):
             user, created = User.objects.get_or_create(
                 username=username,
                 defaults={
-                    "is_staff": role in (SUPERVISOR, MANAGER, AUDITOR),
+                    "is_staff": role in (SUPERVISOR, MANAGER, AUDITOR, COMPLIANCE),
                     "email": f"{username}@example.com",
                 },
             )

@@ -86,9 +86,7 @@ def test_a_case_decided_against_filing_is_settled_and_never_filed(floor, desk, c
         case_submit(case=case, user=desk.author)
 
 
-def test_the_system_opens_a_case_from_an_alert_and_whoever_submits_it_is_its_author(
-    floor, desk
-):
+def test_the_system_opens_a_case_from_an_alert_and_whoever_submits_it_is_its_author(floor, desk):
     case = case_open_from_alert(
         venue=floor.venue,
         player=desk.player,
@@ -193,7 +191,11 @@ def test_a_step_is_never_changed_nor_a_case_deleted(floor, desk, case):
         CaseStep.objects.filter(pk=step.pk).update(note="rewritten")
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         CaseStep.objects.filter(pk=step.pk).delete()
-    with pytest.raises(DatabaseError, match="never deleted"), transaction.atomic():
-        with connection.cursor() as cursor:  # below Django's own PROTECT of its steps
-            cursor.execute("DELETE FROM compliance_suspicioncase WHERE id = %s", [case.pk])
+    # below Django's own PROTECT of the case's steps
+    with (
+        pytest.raises(DatabaseError, match="never deleted"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("DELETE FROM compliance_suspicioncase WHERE id = %s", [case.pk])
     assert CaseStep.objects.get(pk=step.pk).note == case.grounds
