@@ -1,6 +1,8 @@
 """Suspicious-activity cases in the admin, read only (the screens' services write them):
-shown to the compliance staff of their venue (the role's model permissions,
-``casino.staff.roles``), each case's page read recorded as its screen's is."""
+shown to the compliance staff of their venue alone (the role's model permissions,
+``casino.staff.roles``, and ``Capability.COMPLIANCE`` at the case's venue: a superuser who is
+not compliance staff there does not read them either), each case's page read recorded as
+its screen's is."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from casino.admin.base import ReadOnlyAdmin
 from casino.compliance.models import CaseStep, SuspicionCase
 from casino.compliance.services import case_viewed
+from casino.staff.policy import Capability, venues_allowing
 
 
 class CaseStepInline(admin.TabularInline):
@@ -34,6 +37,10 @@ class SuspicionCaseAdmin(ReadOnlyAdmin):
     list_filter = ["status", "decision", ("venue", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["venue"]
     inlines = [CaseStepInline]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        venues = venues_allowing(request.user, Capability.COMPLIANCE)
+        return bool(venues) if obj is None else obj.venue_id in venues
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None

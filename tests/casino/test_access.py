@@ -2232,7 +2232,7 @@ ADMIN_MODELS = {
         lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
     ),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
-    # Read there by the venue's compliance staff (none of the callers here) and superusers.
+    # Read there by the venue's compliance staff only (none of the callers here).
     "compliance.suspicioncase": _read_only(lambda world, side: side.case.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
@@ -2275,11 +2275,18 @@ ADMIN_MODELS = {
 }
 
 
+#: Models the admin shows only to a role of the venue, a superuser none of whose included:
+#: suspicious-activity cases are their venue's compliance staff's (casino/compliance/admin.py).
+ROLE_ONLY = frozenset({"compliance.suspicioncase"})
+
+
 def has_perm(role: str, label: str, action: str) -> bool:
-    """The model permission as casino/staff/roles.py grants it (a superuser has every one)."""
+    """The model permission as casino/staff/roles.py grants it (a superuser has every one,
+    but those of ``ROLE_ONLY``)."""
     app_label, model = label.split(".")
     granted = role_permissions(role) if role in ROLE_PERMISSIONS else []
-    return role == SUPERUSER or (app_label, f"{action}_{model}") in granted
+    superuser = role == SUPERUSER and label not in ROLE_ONLY
+    return superuser or (app_label, f"{action}_{model}") in granted
 
 
 def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:

@@ -218,3 +218,24 @@ def test_the_lctr_page_lists_the_candidates_with_the_venues_money(floor, desk):
         reverse("compliance:lctr", args=[floor.venue.pk]), {"from": day, "to": "2000-01-01"}
     )
     assert wrong.status_code == 422
+
+
+def test_the_admin_shows_a_case_to_its_venues_compliance_staff_only(floor, desk, case):
+    from tests.factories import UserFactory
+
+    for user in (desk.author, desk.elsewhere):  # let into the admin, as a superuser does
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    url = reverse("admin:compliance_suspicioncase_change", args=[case.pk])
+    listing = reverse("admin:compliance_suspicioncase_changelist")
+    officer = english(desk.author)
+    assert officer.get(listing).status_code == 200
+    assert officer.get(url).status_code == 200
+    assert _views(case) == ["aml-author"]
+    assert officer.post(url, {"grounds": "rewritten"}).status_code == 403
+    # another venue's officer does not find it; a superuser and a manager are refused
+    assert english(desk.elsewhere).get(url).status_code == 302
+    root = english(UserFactory(username="root", is_staff=True, is_superuser=True))
+    assert root.get(url).status_code == 403 and root.get(listing).status_code == 403
+    assert english(floor.manager).get(url).status_code == 403
+    assert _views(case) == ["aml-author"]
