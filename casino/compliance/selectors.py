@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from casino.audit.models import AuditAction, AuditEvent
@@ -52,6 +52,16 @@ def cases(*, venue: Venue, status: str = "", overdue: bool = False) -> QuerySet[
     if overdue:
         found = found.filter(overdue_filter())
     return found.order_by("-opened_at", "-id")
+
+
+def open_counts(venues: list[Venue]) -> dict[int, tuple[int, int]]:
+    """Per venue: its cases with something left to do, and how many of them are overdue."""
+    rows = (
+        SuspicionCase.objects.filter(_open_filter(), venue__in=venues)
+        .values("venue_id")
+        .annotate(open=Count("id"), overdue=Count("id", filter=Q(deadline__lt=timezone.now())))
+    )
+    return {row["venue_id"]: (row["open"], row["overdue"]) for row in rows}
 
 
 def case_for(*, user: Any, pk: int) -> SuspicionCase | None:

@@ -177,9 +177,13 @@ def case_open_from_alert(
     detected_at: datetime,
     player: Any = None,
     subject_description: str = "",
+    source: str = CaseSource.ALERT,
 ) -> SuspicionCase:
-    """A draft case the system opens from an alert (no person opens it): ``evidence`` names
-    the alert and what it rests on; a compliance officer submits it, becoming its author."""
+    """A draft case the system opens (no person opens it), from what ``source`` says raised
+    it (an alert, by default); ``evidence`` names the alert and what it rests on, as
+    ``clean_evidence`` reads them. A compliance officer submits it, becoming its author."""
+    if source == CaseSource.PERSON or source not in CaseSource.values:
+        raise InvalidInput(_("A case the system opens says what raised it."), field="source")
     return _open(
         venue=venue,
         user=None,
@@ -187,7 +191,7 @@ def case_open_from_alert(
         subject_description=subject_description,
         grounds=grounds,
         evidence=evidence,
-        source=CaseSource.ALERT,
+        source=source,
         detected_at=detected_at,
     )
 

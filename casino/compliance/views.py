@@ -83,7 +83,9 @@ def compliance_home(request: HttpRequest) -> HttpResponse:
         return not_compliance(request)
     if len({venue.language for venue in venues}) == 1:
         use_venue_language(request, venues[0].language)
-    return render(request, "compliance/home.html", {"venues": venues})
+    counts = selectors.open_counts(venues)
+    lines = [(venue, *counts.get(venue.pk, (0, 0))) for venue in venues]
+    return render(request, "compliance/home.html", {"lines": lines})
 
 
 @declare(Capability.COMPLIANCE)

@@ -199,3 +199,15 @@ def test_a_step_is_never_changed_nor_a_case_deleted(floor, desk, case):
     ):
         cursor.execute("DELETE FROM compliance_suspicioncase WHERE id = %s", [case.pk])
     assert CaseStep.objects.get(pk=step.pk).note == case.grounds
+
+
+def test_a_case_the_system_opens_says_what_raised_it(floor, desk):
+    with pytest.raises(InvalidInput):
+        case_open_from_alert(
+            venue=floor.venue,
+            player=desk.player,
+            grounds="x",
+            evidence=[],
+            detected_at=timezone.now(),
+            source="person",
+        )

@@ -239,3 +239,15 @@ def test_the_admin_shows_a_case_to_its_venues_compliance_staff_only(floor, desk,
     assert root.get(url).status_code == 403 and root.get(listing).status_code == 403
     assert english(floor.manager).get(url).status_code == 403
     assert _views(case) == ["aml-author"]
+
+
+def test_the_home_page_counts_each_venues_open_and_overdue_cases(floor, desk, case):
+    page = english(desk.author).get(reverse("compliance:home")).content.decode()
+    assert "1 open" in page and "overdue" not in page
+    SuspicionCase.objects.filter(pk=case.pk).update(deadline="2020-01-01T00:00Z")
+    page = english(desk.author).get(reverse("compliance:home")).content.decode()
+    assert "1 overdue" in page
+    # the console's home links the compliance officer to the cases
+    home = english(desk.author).get(reverse("console:home")).content.decode()
+    assert reverse("compliance:cases", args=[floor.venue.pk]) in home
+    assert reverse("compliance:home") in home  # the navigation bar's link
