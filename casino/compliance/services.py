@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
+from casino.cage.models import CashAlert, CashTransaction
 from casino.compliance.deadlines import case_deadline
 from casino.compliance.models import CaseSource, CaseStatus, CaseStep, Decision, SuspicionCase
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -77,6 +78,16 @@ def clean_evidence(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return cleaned
 
 
+def _check_evidence_at(venue: Venue, lines: list[dict[str, Any]]) -> None:
+    """Every alert and transaction named is the venue's."""
+    for kind, model in (("cash_alert", CashAlert), ("cash_transaction", CashTransaction)):
+        refs = {line["ref"] for line in lines if line["kind"] == kind}
+        if refs and model.objects.filter(venue=venue, pk__in=refs).count() != len(refs):
+            raise InvalidInput(
+                _("An alert or a transaction named is not of this venue."), field="evidence"
+            )
+
+
 def _step(case: SuspicionCase, step: str, user: Any, at: datetime, note: str = "") -> None:
     CaseStep.objects.create(
         case=case,
@@ -117,6 +128,8 @@ def _open(
         )
     if player is not None and player.venue_id != venue.pk:
         raise InvalidInput(_("The member is not of this venue."), field="subject")
+    lines = clean_evidence(evidence)
+    _check_evidence_at(venue, lines)
     now = timezone.now()
     detected = detected_at or now
     case = SuspicionCase.objects.create(
@@ -124,7 +137,7 @@ def _open(
         player=player,
         subject_description=subject_description,
         grounds=grounds,
-        evidence=clean_evidence(evidence),
+        evidence=lines,
         source=source,
         detected_at=detected,
         opened_by=user if getattr(user, "is_authenticated", False) else None,

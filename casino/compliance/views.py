@@ -182,6 +182,7 @@ def case_context(case: SuspicionCase, user: Any, **extra: Any) -> dict[str, Any]
         "errors": {},
         "data": {},
         "notice": "",
+        "message": "",
         **extra,
     }
 
@@ -238,7 +239,11 @@ def case_step(request: HttpRequest, case_id: int, step: str) -> HttpResponse:
     except ServiceError as error:
         case = selectors.case_for(user=request.user, pk=case.pk) or case
         context = case_context(
-            case, request.user, errors={error.field or step: error.message}, data=request.POST
+            case,
+            request.user,
+            errors={error.field or step: error.message},
+            message=error.message,
+            data=request.POST,
         )
         return page(request, "compliance/case.html", "case", context, status=422)
     case_viewed(case=case, user=request.user, where="page")

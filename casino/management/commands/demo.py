@@ -24,8 +24,10 @@ from django.utils import timezone
 
 from casino import games
 from casino.cage.demo import cage_shift
+from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
+from casino.compliance.services import case_open, case_submit
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.floor.models import TableSession
@@ -308,6 +310,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in self._cash_records(venue, users):
             self.stdout.write(line)
+        for line in self._suspicion_case(venue, users):
+            self.stdout.write(line)
         for line in cage_shift(venue=venue, users=users, site=self.site):
             self.stdout.write(line)
         for line in self._dealer_relief(venue, users):
@@ -549,6 +553,27 @@ class Command(BaseCommand):
             f"in cash today (logged at {unit * 30_000}): "
             f"{self.site}/reports/cash/?venue={venue.code}"
         ]
+
+    def _suspicion_case(self, venue: Venue, users: dict) -> list[str]:
+        """A suspicious-activity case about the player whose cash was logged today, opened
+        and submitted by ``compliance``: ``compliance2`` decides it, either files it."""
+        logged = (
+            CashTransaction.objects.filter(venue=venue, instrument="cash", player__isnull=False)
+            .select_related("player")
+            .order_by("pk")
+        )
+        if not logged:
+            return []
+        case = case_open(
+            venue=venue,
+            user=users["compliance"],
+            player=logged[0].player,
+            grounds="Cash buy-ins split across two tables, each under the reporting threshold.",
+            evidence=[{"kind": "cash_transaction", "ref": tx.pk} for tx in logged],
+        )
+        case_submit(case=case, user=users["compliance"])
+        page = f"{self.site}/compliance/cases/{case.pk}/"
+        return [f"  compliance: case {case.label} in review: {page}"]
 
     def _comp_a_rated_player(self, venue: Venue, users: dict) -> list[str]:
         """The venue's comp policy (20% of theoretical win, proposed by the manager and

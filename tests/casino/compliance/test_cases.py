@@ -211,3 +211,23 @@ def test_a_case_the_system_opens_says_what_raised_it(floor, desk):
             detected_at=timezone.now(),
             source="person",
         )
+
+
+def test_evidence_names_only_the_venues_alerts_and_transactions(floor, desk):
+    with pytest.raises(InvalidInput) as foreign:
+        case_open(
+            venue=floor.venue,
+            user=desk.author,
+            player=desk.player,
+            grounds="x",
+            evidence=[{"kind": "cash_alert", "ref": desk.alert.pk + 1000}],
+        )
+    assert foreign.value.field == "evidence"
+    with pytest.raises(InvalidInput):
+        case_open(
+            venue=floor.venue,
+            user=desk.author,
+            player=desk.player,
+            grounds="x",
+            evidence=[{"kind": "rumour", "ref": 1}],
+        )
