@@ -251,3 +251,25 @@ def test_the_home_page_counts_each_venues_open_and_overdue_cases(floor, desk, ca
     home = english(desk.author).get(reverse("console:home")).content.decode()
     assert reverse("compliance:cases", args=[floor.venue.pk]) in home
     assert reverse("compliance:home") in home  # the navigation bar's link
+
+
+def test_htmx_gets_the_case_and_the_list_as_partials(floor, desk, case):
+    client = english(desk.author)
+    step = client.post(
+        reverse("compliance:case-step", args=[case.pk, "submit"]), {}, HTTP_HX_REQUEST="true"
+    )
+    text = step.content.decode().strip()
+    assert step.status_code == 200 and text.startswith('<section id="case"')
+    assert "submitted for review" in text and "<html" not in text
+    rows = client.get(
+        reverse("compliance:cases", args=[floor.venue.pk]),
+        {"status": "in_review"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert rows.content.decode().strip().startswith('<section id="case-rows"')
+    refused = english(desk.author).post(
+        reverse("compliance:case-step", args=[case.pk, "decide"]),
+        {"decision": "file", "reasons": "mine"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert refused.status_code == 403 and "second compliance officer" in refused.content.decode()
