@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "casino.integrity",
     "casino.ops",
     "casino.group",
+    "casino.compliance",
     "niuniu",
     "maubinh",
     "baccarat",

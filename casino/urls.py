@@ -28,6 +28,7 @@ urlpatterns = [
     path("console/", include("casino.console_urls")),
     path("reports/", include("casino.reports.urls")),
     path("group/", include("casino.group.urls")),
+    path("compliance/", include("casino.compliance.urls")),
     path("i18n/setlang/", public(set_language), name="set_language"),
     path(
         "accounts/login/",

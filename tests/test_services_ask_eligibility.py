@@ -60,6 +60,10 @@ EXEMPT = {
     "has not: tests/casino/services/test_front_money.py pays one back",
     "casino.players.services.player_link": "a manager links a barred player's memberships too",
     "casino.players.services.player_unlink": "a manager unlinks a barred player's membership too",
+    "casino.compliance.services.case_open": "a suspicious-activity case is opened about any "
+    "member, a barred one too; it is no play, rating or comp",
+    "casino.compliance.services.case_open_from_alert": "the system's case about any member, a "
+    "barred one too",
 }
 
 

@@ -9,6 +9,7 @@ from casino.cage import front_money_api as front_money
 from casino.cage import inventory_api as cage
 from casino.cage import manual_api as manual
 from casino.cage import marker_api as markers
+from casino.compliance import api as compliance
 from casino.count import api as count
 from casino.floor.api import rounds, sessions
 from casino.ledger import api as audit
@@ -56,6 +57,16 @@ urlpatterns = [
         "table-ruleset-changes/<int:pk>/refuse/",
         venues.TableRulesetChangeRefuseView.as_view(),
         name="table-ruleset-change-refuse",
+    ),
+    path(
+        "venues/<int:pk>/compliance/cases/",
+        compliance.VenueCaseListView.as_view(),
+        name="compliance-case-list",
+    ),
+    path(
+        "compliance/cases/<int:pk>/",
+        compliance.CaseDetailView.as_view(),
+        name="compliance-case-detail",
     ),
     path("players/", PlayerListView.as_view(), name="player-list"),
     path("players/duplicates/", PlayerDuplicatesView.as_view(), name="player-duplicates"),

@@ -47,6 +47,13 @@ class AuditAction(models.TextChoices):
     EXCLUSION_AREA_APPROVE = "exclusion_area.approve"
     EXCLUSION_AREA_PROPOSE = "exclusion_area.propose"
 
+    COMPLIANCE_CASE_DECIDE = "compliance.case.decide"
+    COMPLIANCE_CASE_FILE = "compliance.case.file"
+    COMPLIANCE_CASE_OPEN = "compliance.case.open"
+    COMPLIANCE_CASE_SUBMIT = "compliance.case.submit"
+    COMPLIANCE_CASE_VIEW = "compliance.case.view"
+    COMPLIANCE_LCTR_BUILD = "compliance.lctr.build"
+
     COMP_POLICY_APPROVE = "comp_policy.approve"
     COMP_POLICY_PROPOSE = "comp_policy.propose"
 

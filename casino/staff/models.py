@@ -162,6 +162,7 @@ class StaffRole(models.Model):
         AUDITOR = "auditor", pgettext_lazy("staff role", "Auditor")
         CAGE = "cage", pgettext_lazy("staff role", "Cage cashier")
         COUNT = "count", pgettext_lazy("staff role", "Count team")
+        COMPLIANCE = "compliance", pgettext_lazy("staff role", "Compliance")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -186,7 +187,15 @@ class StaffRole(models.Model):
             models.UniqueConstraint(fields=["user", "venue", "role"], name="staff_role_once"),
             models.CheckConstraint(
                 condition=models.Q(
-                    role__in=["dealer", "supervisor", "manager", "auditor", "cage", "count"]
+                    role__in=[
+                        "dealer",
+                        "supervisor",
+                        "manager",
+                        "auditor",
+                        "cage",
+                        "count",
+                        "compliance",
+                    ]
                 ),
                 name="staff_role_known",
             ),

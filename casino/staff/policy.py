@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 from casino.staff.roles import (
     AUDITOR,
     CASHIER,
+    COMPLIANCE_WORK,
     COUNT_FIGURES,
     COUNT_TEAM,
     GROUP_RATES,
@@ -101,6 +102,9 @@ class Capability(StrEnum):
     READ_GROUP = "read-group"
     #: Propose and approve the operating group's exchange rates.
     GROUP_RATES = "group-rates"
+    #: Suspicious-activity cases (open, submit, review, file) and the large-cash-transaction
+    #: report files: the venue's compliance staff, and no floor role.
+    COMPLIANCE = "compliance"
 
     @property
     def roles(self) -> frozenset[str]:
@@ -142,6 +146,7 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     # The group's roles read every venue of the group; a venue's readers, its lines only.
     Capability.READ_GROUP: GROUP_READ | {SUPERVISOR, MANAGER, AUDITOR},
     Capability.GROUP_RATES: GROUP_RATES,
+    Capability.COMPLIANCE: COMPLIANCE_WORK,
 }
 
 #: The capabilities held at an operating group by its roles, not at a venue.
@@ -194,6 +199,10 @@ DOES: dict[Capability, str] = {
         "supervisors, managers and auditors: that venue's lines only)"
     ),
     Capability.GROUP_RATES: "propose and approve the group's exchange rates",
+    Capability.COMPLIANCE: (
+        "read and work suspicious-activity cases (open, submit, decide, file), see who read "
+        "them, build the large-cash-transaction report files"
+    ),
 }
 
 #: Who of those roles is still refused (segregation of duties), and the function saying so.
@@ -217,6 +226,10 @@ UNLESS: dict[Capability, str] = {
         "whoever enters a paper fill is not its cashier (`manual_slip_enter`)"
     ),
     Capability.COUNT_CAGE: "a count is signed by a second person, not its counter",
+    Capability.COMPLIANCE: (
+        "a case is decided by a compliance officer other than its author "
+        "(`casino.compliance.services.case_decide`)"
+    ),
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
         "confirmed a session, or signed a slip at the box's table that gaming day; the "
@@ -506,8 +519,11 @@ def may_see_exclusion_area(*, user: Any, venue_ids: Iterable[int]) -> bool:
 
 #: The roles that log in with a code after the password: those who approve money rules and
 #: handle money or its records (managers approve, the cage and the count hold chips and
-#: cash, auditors read everything). Dealers and supervisors keep password + PIN at the table.
-SECOND_FACTOR_ROLES = MANAGE | Capability.APPROVE.roles | CASHIER | COUNT_TEAM | {AUDITOR}
+#: cash, auditors read everything, compliance reads the suspicious-activity cases). Dealers
+#: and supervisors keep password + PIN at the table.
+SECOND_FACTOR_ROLES = (
+    MANAGE | Capability.APPROVE.roles | CASHIER | COUNT_TEAM | {AUDITOR} | COMPLIANCE_WORK
+)
 #: The group's roles read every venue's figures and approve its rates: a code too.
 SECOND_FACTOR_GROUP_ROLES = GROUP_READ
 

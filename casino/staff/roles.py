@@ -11,7 +11,11 @@ What each role may do on the floor, cumulatively:
 - manager: + tables, players, rulesets and pits (the floor view of every pit of the venue);
 - auditor: read everything at their venues, write nothing;
 - cage: the cage's cashier: issues fill and credit slips and signs for chips at the cage;
-- count: the count team: counts the drop boxes, independent of the pit.
+- count: the count team: counts the drop boxes, independent of the pit;
+- compliance: anti-money-laundering: suspicious-activity cases, their review by a second
+  compliance officer and their filing, and the large-cash-transaction report files. No
+  other role reads a case: the player's dealer and supervisor never do, nor the venue's
+  managers; auditors read the audit trail of the cases' steps, not the cases.
 
 What each act needs, and who of those roles is still refused it (segregation of duties), is
 said in ``casino.staff.policy``, on top of these roles.
@@ -43,7 +47,10 @@ from casino.kernel.hooks import Hook
 
 DEALER, SUPERVISOR, MANAGER, AUDITOR = "dealer", "supervisor", "manager", "auditor"
 CAGE, COUNT = "cage", "count"
-ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT)
+COMPLIANCE = "compliance"
+#: The roles of the floor, the cage and the count: every role but compliance's.
+FLOOR_ROLES = (DEALER, SUPERVISOR, MANAGER, AUDITOR, CAGE, COUNT)
+ROLES = (*FLOOR_ROLES, COMPLIANCE)
 
 #: Capabilities and the roles that have them.
 PLAY = frozenset({DEALER, SUPERVISOR, MANAGER})
@@ -55,7 +62,10 @@ COUNT_TEAM = frozenset({COUNT})
 #: Who reads the count's figures per table (win, win/drop): the count team and those who
 #: watch the tables' results.
 COUNT_FIGURES = frozenset({SUPERVISOR, MANAGER, AUDITOR, COUNT})
-READ = frozenset(ROLES)
+#: Who reads the venue's floor: the floor's roles; compliance works on its own screens.
+READ = frozenset(FLOOR_ROLES)
+#: Suspicious-activity cases and large-cash-transaction reports: compliance staff only.
+COMPLIANCE_WORK = frozenset({COMPLIANCE})
 
 #: The operating group's roles (held per group, never at a venue).
 GROUP_MANAGER, GROUP_AUDITOR = "group manager", "group auditor"
@@ -139,6 +149,11 @@ ROLE_PERMISSIONS: dict[str, list[tuple[str, str]]] = {
     # The cage and the count team work on their own screens; the admin shows them nothing.
     CAGE: [],
     COUNT: [],
+    # A case is read in the admin by its venue's compliance staff only (never changed there).
+    COMPLIANCE: [
+        ("compliance", "view_suspicioncase"),
+        ("compliance", "view_casestep"),
+    ],
 }
 
 

@@ -50,6 +50,7 @@ from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.markers import marker_issue_at_cage, marker_pay
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
+from casino.compliance.services import case_open
 from casino.count.models import DropBox
 from casino.floor.models import Round, TableSession
 from casino.floor.services.closing import session_close, session_figures
@@ -76,6 +77,8 @@ from casino.staff.roles import (
     AUDITOR,
     CAGE,
     CASHIER,
+    COMPLIANCE,
+    COMPLIANCE_WORK,
     COUNT,
     COUNT_FIGURES,
     COUNT_TEAM,
@@ -261,6 +264,20 @@ def series_issuer(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def compliance_page(ok: Outcome | None = 200) -> Rule:
+    """casino/compliance/views.py: login, then the venue (404), then its compliance staff
+    (403 to every floor role: the player's dealer and supervisor, the managers, everyone)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in COMPLIANCE_WORK else 403
+
+    return rule
+
+
 def slip_report(ok: Outcome | None = 200) -> Rule:
     """The slip report: the venue (404), then its cashiers, supervisors, managers and
     auditors (403 to anyone else)."""
@@ -399,6 +416,8 @@ class Side:
     limit_change: TableLimitChange | None = None
     #: A manual series of round sheets for ``table`` (the system-down paper).
     series: Any = None
+    #: A suspicious-activity case about ``player``, opened by the venue's compliance officer.
+    case: Any = None
 
 
 @dataclass
@@ -634,6 +653,12 @@ def build_side(mark: str) -> Side:
     )
     side.series = manual_series_issue(
         table=table, user=side.manager, kind="round", prefix=f"{mark}-R-", first=1, last=3
+    )
+    side.case = case_open(
+        venue=venue,
+        user=staff(f"{mark}-compliance", COMPLIANCE, venue),
+        player=player,
+        grounds=f"{mark} cash in split across tables",
     )
     return side
 
@@ -2220,6 +2245,8 @@ ADMIN_MODELS = {
         lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
     ),
     "staff.loginattempt": _read_only(lambda world, side: side.login.pk),
+    # Read there by the venue's compliance staff only (none of the callers here).
+    "compliance.suspicioncase": _read_only(lambda world, side: side.case.pk),
     "integrity.fluctuationinvestigation": _read_only(lambda world, side: side.investigation.pk),
     "integrity.investigationnote": _read_only(lambda world, side: side.note.pk),
     # A pit is never deleted; a change of limits is scheduled on the floor view.
@@ -2261,11 +2288,18 @@ ADMIN_MODELS = {
 }
 
 
+#: Models the admin shows only to a role of the venue, a superuser none of whose included:
+#: suspicious-activity cases are their venue's compliance staff's (casino/compliance/admin.py).
+ROLE_ONLY = frozenset({"compliance.suspicioncase"})
+
+
 def has_perm(role: str, label: str, action: str) -> bool:
-    """The model permission as casino/staff/roles.py grants it (a superuser has every one)."""
+    """The model permission as casino/staff/roles.py grants it (a superuser has every one,
+    but those of ``ROLE_ONLY``)."""
     app_label, model = label.split(".")
     granted = role_permissions(role) if role in ROLE_PERMISSIONS else []
-    return role == SUPERUSER or (app_label, f"{action}_{model}") in granted
+    superuser = role == SUPERUSER and label not in ROLE_ONLY
+    return superuser or (app_label, f"{action}_{model}") in granted
 
 
 def admin_routes(label: str, spec: AdminModel) -> dict[str, Route]:
@@ -2520,8 +2554,56 @@ ADMIN_SITE_ROUTES = {
     ),
 }
 
+
+def _compliance(name: str, *ids: Callable[[Side], Any]) -> Callable[[World, Side], str]:
+    return lambda world, side: reverse(f"compliance:{name}", args=[get(side) for get in ids])
+
+
+def _venue_id(side: Side) -> int:
+    return side.venue.pk
+
+
+def _case_id(side: Side) -> int:
+    return side.case.pk
+
+
+COMPLIANCE_ROUTES = {
+    # The venues whose cases one works on: nobody here works on any (403).
+    "compliance:home": Route(
+        lambda world, side: reverse("compliance:home"),
+        signed_in(403, anonymous=LOGIN),
+        venue_bound=False,
+    ),
+    "compliance:cases": Route(_compliance("cases", _venue_id), compliance_page()),
+    "compliance:case-new": Route(
+        _compliance("case-new", _venue_id),
+        compliance_page(),
+        post=compliance_page(None),
+        body=lambda world, side: {"player": side.player.membership_number, "grounds": "x"},
+    ),
+    "compliance:case": Route(_compliance("case", _case_id), compliance_page()),
+    "compliance:case-step": Route(
+        _compliance("case-step", _case_id, lambda side: "submit"),
+        everyone(405),
+        post=compliance_page(None),
+    ),
+    "compliance:lctr": Route(_compliance("lctr", _venue_id), compliance_page()),
+    "compliance:lctr-file": Route(
+        _compliance("lctr-file", _venue_id, lambda side: "csv"), compliance_page()
+    ),
+    "api:compliance-case-list": Route(
+        lambda world, side: reverse("api:compliance-case-list", args=[side.venue.pk]),
+        api(capability=COMPLIANCE_WORK),
+    ),
+    "api:compliance-case-detail": Route(
+        lambda world, side: reverse("api:compliance-case-detail", args=[side.case.pk]),
+        api(capability=COMPLIANCE_WORK),
+    ),
+}
+
 ROUTES: dict[str, Route] = {
     **SITE_ROUTES,
+    **COMPLIANCE_ROUTES,
     **CONSOLE_ROUTES,
     **REPORT_ROUTES,
     **API_ROUTES,

@@ -26,7 +26,7 @@ from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Conflict, ServiceError
 from casino.kernel.logs import log_venue, not_at_venue
 from casino.staff.policy import Capability, declare
-from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can, has_role
+from casino.staff.roles import CASHIER, COMPLIANCE_WORK, PLAY, SUPERVISE, can, has_role
 from casino.venues.models import Table
 
 
@@ -51,6 +51,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "slip_report_venues": selectors.venues_where(
             user=request.user, capability=selectors.SLIP_REPORT
         ),
+        "compliance_venues": selectors.venues_where(user=request.user, capability=COMPLIANCE_WORK),
     }
     return render(request, "console/home.html", context)
 

@@ -24,8 +24,10 @@ from django.utils import timezone
 
 from casino import games
 from casino.cage.demo import cage_shift
+from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
 from casino.cage.services.thresholds import thresholds_approve, thresholds_propose
+from casino.compliance.services import case_open, case_submit
 from casino.count.models import DropBox
 from casino.count.services import box_sessions, count_close, count_record
 from casino.floor.models import TableSession
@@ -64,6 +66,7 @@ from casino.simulation import chips_for
 from casino.staff.roles import (
     AUDITOR,
     CAGE,
+    COMPLIANCE,
     COUNT,
     DEALER,
     GROUP_AUDITOR,
@@ -119,6 +122,8 @@ STAFF = [
     ("cashier", CAGE, "the cage: issues fill and credit slips, receives credits"),
     ("counter", COUNT, "the count team: counts the drop boxes"),
     ("counter2", COUNT, "the count team's second counter"),
+    ("compliance", COMPLIANCE, "anti-money-laundering: opens and files suspicious-activity cases"),
+    ("compliance2", COMPLIANCE, "the second compliance officer, who decides a case"),
 ]
 
 PLAYER_NAMES = [
@@ -217,7 +222,7 @@ class Command(BaseCommand):
             user, created = User.objects.get_or_create(
                 username=username,
                 defaults={
-                    "is_staff": role in (SUPERVISOR, MANAGER, AUDITOR),
+                    "is_staff": role in (SUPERVISOR, MANAGER, AUDITOR, COMPLIANCE),
                     "email": f"{username}@example.com",
                 },
             )
@@ -307,6 +312,8 @@ class Command(BaseCommand):
         for line in self._count_last_day(venue, users):
             self.stdout.write(line)
         for line in self._cash_records(venue, users):
+            self.stdout.write(line)
+        for line in self._suspicion_case(venue, users):
             self.stdout.write(line)
         for line in cage_shift(venue=venue, users=users, site=self.site):
             self.stdout.write(line)
@@ -549,6 +556,27 @@ class Command(BaseCommand):
             f"in cash today (logged at {unit * 30_000}): "
             f"{self.site}/reports/cash/?venue={venue.code}"
         ]
+
+    def _suspicion_case(self, venue: Venue, users: dict) -> list[str]:
+        """A suspicious-activity case about the player whose cash was logged today, opened
+        and submitted by ``compliance``: ``compliance2`` decides it, either files it."""
+        logged = (
+            CashTransaction.objects.filter(venue=venue, instrument="cash", player__isnull=False)
+            .select_related("player")
+            .order_by("pk")
+        )
+        if not logged:
+            return []
+        case = case_open(
+            venue=venue,
+            user=users["compliance"],
+            player=logged[0].player,
+            grounds="Cash buy-ins split across two tables, each under the reporting threshold.",
+            evidence=[{"kind": "cash_transaction", "ref": tx.pk} for tx in logged],
+        )
+        case_submit(case=case, user=users["compliance"])
+        page = f"{self.site}/compliance/cases/{case.pk}/"
+        return [f"  compliance: case {case.label} in review: {page}"]
 
     def _comp_a_rated_player(self, venue: Venue, users: dict) -> list[str]:
         """The venue's comp policy (20% of theoretical win, proposed by the manager and

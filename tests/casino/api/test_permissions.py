@@ -37,6 +37,7 @@ from casino.cage.services.slips import (
     slip_issue,
     slip_request,
 )
+from casino.compliance.services import case_open
 from casino.count.models import DropBox
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.services.closing import session_close
@@ -54,6 +55,8 @@ from casino.staff.roles import (
     AUDITOR,
     CAGE,
     CASHIER,
+    COMPLIANCE,
+    COMPLIANCE_WORK,
     COUNT_FIGURES,
     COUNT_TEAM,
     DEALER,
@@ -325,6 +328,15 @@ def _paper_round_call(side: Side) -> Call:
 
 #: Who reads the manual series (the slip report's readers), who issues one.
 MANUAL_READ = frozenset({SUPERVISOR, MANAGER, AUDITOR, CAGE})
+
+
+def _case_call(side: Side) -> Call:
+    """A suspicious-activity case at the side's venue, opened by its compliance officer."""
+    officer = staff(f"{side.venue.code}-compliance", COMPLIANCE, side.venue)
+    case = case_open(venue=side.venue, user=officer, player=_player(side), grounds="split cash")
+    return Call(f"/api/v1/compliance/cases/{case.pk}/")
+
+
 MANUAL_ISSUE = frozenset({MANAGER, CAGE})
 
 
@@ -981,6 +993,14 @@ ENDPOINTS = [
         lambda s: Call(f"/api/v1/venues/{s.venue.pk}/manual/{_gaming_date(s)}/"),
         gate=MANUAL_READ,
     ),
+    # Suspicious-activity cases: the venue's compliance staff only, no floor role.
+    Endpoint(
+        "venue's suspicious-activity cases",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/compliance/cases/"),
+        gate=COMPLIANCE_WORK,
+    ),
+    Endpoint("suspicious-activity case", "GET", _case_call, gate=COMPLIANCE_WORK),
 ]
 
 _FLOOR_MODELS = (

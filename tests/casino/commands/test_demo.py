@@ -239,7 +239,7 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
     # the demo's output ends with the table of logins
     logins = text[text.index("Demo ready") :].splitlines()
     assert logins[1].split() == ["login", "password", "role"]
-    assert logins[-1].split()[:2] == ["counter2", "demo-counter2"]
+    assert logins[-1].split()[:2] == ["compliance2", "demo-compliance2"]
     for username in (
         "dealer",
         "relief",
@@ -251,12 +251,20 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
         "cashier",
         "counter",
         "counter2",
+        "compliance",
+        "compliance2",
     ):
         assert re.search(rf"^  {username} +demo-{username} ", text, re.MULTILINE)
         user = authenticate(username=username, password=f"demo-{username}")
         assert user is not None
         assert roles_of(user) & set(ROLES)
         assert set(user.venues.values_list("code", flat=True)) == set(venues)
+    # at each venue a suspicious-activity case waits in review for the second officer
+    from casino.compliance.models import SuspicionCase
+
+    cases = SuspicionCase.objects.filter(status="in_review", submitted_by__username="compliance")
+    assert {case.venue.code for case in cases} == set(venues)
+    assert "compliance: case SAR-" in text
     # every action the demo's services recorded is a member of a registered enumeration
     registered = {value for value, _label in audit_action_choices()}
     stored = set(AuditEvent.objects.values_list("action", flat=True).distinct())

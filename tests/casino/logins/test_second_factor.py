@@ -18,7 +18,16 @@ from casino.audit.models import AuditAction, AuditEvent
 from casino.kernel.errors import Forbidden
 from casino.staff.models import ApiToken, LoginAttempt
 from casino.staff.policy import SECOND_FACTOR_ROLES, needs_second_factor
-from casino.staff.roles import AUDITOR, CAGE, COUNT, DEALER, MANAGER, ROLES, SUPERVISOR
+from casino.staff.roles import (
+    AUDITOR,
+    CAGE,
+    COMPLIANCE,
+    COUNT,
+    DEALER,
+    MANAGER,
+    ROLES,
+    SUPERVISOR,
+)
 from casino.staff.second_factor import RECOVERY_CODES, second_factor_reset
 from tests.factories import UserFactory, VenueFactory, staff
 from tests.second_factor import code_from_secret, totp_code, verified_device
@@ -69,7 +78,8 @@ def enrol(client: Client) -> tuple[TOTPDevice, list[str]]:
 
 def test_the_roles_that_approve_or_handle_money_need_a_second_factor(db):
     venue = VenueFactory()
-    assert {MANAGER, AUDITOR, CAGE, COUNT} == SECOND_FACTOR_ROLES
+    # compliance reads the suspicious-activity cases: a code too
+    assert {MANAGER, AUDITOR, CAGE, COUNT, COMPLIANCE} == SECOND_FACTOR_ROLES
     for role in ROLES:
         member = staff(f"member-{role}", role, venue)
         assert needs_second_factor(member) is (role not in (DEALER, SUPERVISOR)), role
