@@ -101,6 +101,9 @@ class Jurisdiction:
     str_deadline_unit: str  # Deadline
     str_authority: Any
     sources: tuple[Source, ...]
+    #: What the report's deadline counts from: the detection of the activity
+    #: (``"detection"``) or the decision that it is suspicious (``"decision"``).
+    str_counted_from: str = "decision"
     #: The fields whose value no source we read confirms (the guide says why).
     unconfirmed: tuple[str, ...] = ()
 
@@ -131,6 +134,7 @@ VIETNAM = Jurisdiction(
     record_years=None,
     str_deadline=3,
     str_deadline_unit=Deadline.WORKING_DAYS,
+    str_counted_from="detection",
     str_authority=_("State Bank of Vietnam, Anti-Money Laundering Department"),
     sources=(
         Source(

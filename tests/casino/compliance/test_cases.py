@@ -137,11 +137,25 @@ def test_compliance_at_another_venue_takes_no_step(floor, desk, case):
 
 
 @pytest.mark.parametrize(
-    ("jurisdiction", "days"), [("VN", 3), ("KR", 3), ("MO", 2), ("", DEFAULT_DAYS), ("ZZ", 30)]
+    ("jurisdiction", "days"),
+    # from Tuesday 1 December: Vietnam's 3 working days and Macau's 2 fall in the week;
+    # Korea's "without delay" is a day; no jurisdiction (or one not kept): 30 days
+    [("VN", 3), ("KR", 1), ("MO", 2), ("", DEFAULT_DAYS), ("ZZ", 30)],
 )
 def test_the_deadline_is_the_jurisdictions(jurisdiction, days):
     venue = SimpleNamespace(jurisdiction=jurisdiction)
     assert filing_deadline(venue, START) == START + timedelta(days=days)
+
+
+def test_working_days_skip_the_weekend_on_the_venues_calendar():
+    # Friday 4 December 16:00 in Hà Nội (09:00 UTC): 3 working days is Wednesday 9 December
+    friday = START + timedelta(days=3)
+    hanoi = SimpleNamespace(jurisdiction="VN", timezone="Asia/Ho_Chi_Minh")
+    assert filing_deadline(hanoi, friday) == friday + timedelta(days=5)
+    # Friday 23:30 UTC is Saturday 07:30 in Macau: 2 working days from it is Tuesday
+    late = datetime(2026, 12, 4, 23, 30, tzinfo=UTC)
+    macau = SimpleNamespace(jurisdiction="MO", timezone="Asia/Macau")
+    assert filing_deadline(macau, late) == late + timedelta(days=3)
 
 
 def test_the_deadline_counts_from_detection_or_decision_as_the_jurisdiction_says():
@@ -150,8 +164,8 @@ def test_the_deadline_counts_from_detection_or_decision_as_the_jurisdiction_says
     # Viet Nam counts from the detection, whenever it is decided
     assert case_deadline(vietnam, detected_at=START, decided_at=decided) == START + timedelta(3)
     # Korea from the decision; before it, from the detection
-    assert case_deadline(korea, detected_at=START, decided_at=None) == START + timedelta(3)
-    assert case_deadline(korea, detected_at=START, decided_at=decided) == decided + timedelta(3)
+    assert case_deadline(korea, detected_at=START, decided_at=None) == START + timedelta(1)
+    assert case_deadline(korea, detected_at=START, decided_at=decided) == decided + timedelta(1)
     # a venue that names no jurisdiction: 30 days from the decision
     none = SimpleNamespace()
     assert case_deadline(none, detected_at=START, decided_at=decided) == decided + timedelta(30)
