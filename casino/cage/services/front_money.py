@@ -56,6 +56,7 @@ from casino.cage.models import (
 )
 from casino.cage.selectors import front_money_balance
 from casino.cage.services.cage_book import Line, cage_move, pieces, read_holding
+from casino.cage.services.patrons import front_money_counted
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -301,6 +302,7 @@ def _at_the_window(
         note=note,
     )
     _to_book(movement, user, counted)
+    front_money_counted(movement)
     return movement
 
 
