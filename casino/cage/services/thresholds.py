@@ -41,6 +41,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -290,16 +291,20 @@ def day_alert(
     thresholds = thresholds_in_force(venue, at)
     if thresholds is None or (player is None and unknown_patron is None):
         return None
-    total = day_total(
-        player=player, unknown_patron=unknown_patron, gaming_date=gaming_date, kind=direction, at=at
-    )
+    people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
+    total = log_total(cash_log(gaming_date=gaming_date, people=people), direction)
     if total < thresholds.reporting_threshold:
         return None
-    whose = {"venue": venue, "player": player, "unknown_patron": unknown_patron}
-    if CashAlert.objects.filter(**whose, gaming_date=gaming_date, direction=direction).exists():
+    # An unknown patron linked to the member is the member: one alert for both.
+    whose = Q(player_id__in=people.player_ids) | Q(unknown_patron_id__in=people.patron_ids)
+    if CashAlert.objects.filter(
+        whose, venue=venue, gaming_date=gaming_date, direction=direction
+    ).exists():
         return None
     alert = CashAlert.objects.create(
-        **whose,
+        venue=venue,
+        player=player,
+        unknown_patron=unknown_patron,
         gaming_date=gaming_date,
         direction=direction,
         total=total,
