@@ -44,6 +44,7 @@ from casino.cage.models import (
 )
 from casino.cage.patrons import CashDirection
 from casino.players.areas import cash_memberships
+from casino.players.membership import membership_key
 from casino.players.models import Player
 from casino.venues.models import Venue
 
@@ -112,6 +113,10 @@ class CashMovement:
     @property
     def kind_label(self) -> str:
         return str(LogKind.LABELS[self.kind])
+
+    @property
+    def instrument_label(self) -> str:
+        return str(CashInstrument(self.instrument).label)
 
     @property
     def direction_label(self) -> str:
@@ -325,3 +330,38 @@ def log_total(rows: Iterable[CashMovement], direction: str) -> Decimal:
     return sum(
         (row.amount for row in rows if row.counts and row.direction == direction), Decimal(0)
     )
+
+
+def person_named(venue: Venue, text: str) -> People | None:
+    """The person a reader names at the venue: an unknown patron's identifier or a
+    membership number (with whoever's cash adds up with theirs); None when nobody is."""
+    text = (text or "").strip()
+    patron = UnknownPatron.objects.filter(venue=venue, code=text.upper()).first()
+    if patron is not None:
+        return cash_people(unknown_patron=patron)
+    key = membership_key(text)
+    player = Player.objects.filter(venue=venue, membership_number=key).first() if key else None
+    return cash_people(player=player) if player is not None else None
+
+
+@dataclass(frozen=True)
+class PersonTotal:
+    """A person's cash of the day in the log: their label and their totals in and out."""
+
+    person: str
+    cash_in: Decimal
+    cash_out: Decimal
+
+
+def person_totals(rows: Iterable[CashMovement]) -> list[PersonTotal]:
+    """Each person's totals in ``rows`` (``log_total``), by label; nobody known left out."""
+    rows = list(rows)
+    people = sorted({row.person for row in rows if row.person})
+    return [
+        PersonTotal(
+            person,
+            log_total((r for r in rows if r.person == person), CashDirection.IN),
+            log_total((r for r in rows if r.person == person), CashDirection.OUT),
+        )
+        for person in people
+    ]

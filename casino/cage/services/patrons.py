@@ -58,6 +58,7 @@ from casino.cage.services.thresholds import (
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.players.eligibility import Activity, check_player_may
+from casino.players.membership import membership_key
 from casino.players.models import Person, Player
 from casino.staff.roles import CASHIER, PLAY, SUPERVISE, can
 from casino.venues.models import Venue
@@ -197,6 +198,28 @@ class WindowPatron:
     player: Player | None = None
     unknown_patron: UnknownPatron | None = None
     description: str = ""
+
+
+def window_patron_named(venue: Venue, person: str, description: str = "") -> WindowPatron:
+    """The patron a cashier names at the window: an unknown patron's identifier or a
+    membership number ("": nobody, described or not); ``InvalidInput`` naming ``player``
+    when it is nobody at the venue."""
+    person = (person or "").strip()
+    patron = UnknownPatron.objects.filter(venue=venue, code=person.upper()).first()
+    if person and patron is None:
+        key = membership_key(person)
+        player = Player.objects.filter(venue=venue, membership_number=key).first() if key else None
+        if player is None:
+            raise InvalidInput(
+                gettext(
+                    "Nobody at this venue is %(person)s: give a membership number or an "
+                    "unknown patron's identifier."
+                )
+                % {"person": person},
+                field="player",
+            )
+        return WindowPatron(player=player)
+    return WindowPatron(unknown_patron=patron, description=description)
 
 
 _ASKED = {CashDirection.IN: Activity.BUY_IN, CashDirection.OUT: Activity.CASH_OUT}
