@@ -147,15 +147,7 @@ def cash_record(
     _check_recordable(session, kind=kind, instrument=instrument)
     amount = check_amount(amount, venue, unit=venue.rounding_unit)
     at = at or timezone.now()
-    asked = None
-    if player is not None and unknown_patron is not None:
-        raise InvalidInput(
-            gettext("Give a membership number or an unknown patron, not both."), field="player"
-        )
-    # Serialises one person's transactions, so two tables do not raise one alert twice.
-    player, unknown_patron = person_locked(player, unknown_patron)
-    if player is not None:
-        asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
+    player, unknown_patron, asked = _person(venue, kind, player, unknown_patron, at)
     crossing = threshold_crossing(
         venue=venue,
         kind=kind,
@@ -202,6 +194,26 @@ def cash_record(
     if instrument == CashInstrument.CASH:
         alert_if_reached(tx, at)
     return tx
+
+
+def _person(
+    venue: Venue,
+    kind: str,
+    player: Player | None,
+    unknown_patron: UnknownPatron | None,
+    at: datetime,
+) -> tuple[Player | None, UnknownPatron | None, Eligibility | None]:
+    """The person of a transaction, locked (which serialises one person's transactions, so
+    two tables do not raise one alert twice), and a member asked the eligibility question."""
+    if player is not None and unknown_patron is not None:
+        raise InvalidInput(
+            gettext("Give a membership number or an unknown patron, not both."), field="player"
+        )
+    player, unknown_patron = person_locked(player, unknown_patron)
+    if player is None:
+        return None, unknown_patron, None
+    asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
+    return player, unknown_patron, asked
 
 
 def _check_recordable(session: TableSession, *, kind: str, instrument: str) -> None:

@@ -96,6 +96,19 @@ def recorded_text(tx: Any) -> str:
     return ""
 
 
+def _named(venue: Venue, text: str, errors: dict[str, str]) -> tuple[Any, Any]:
+    """The member or unknown patron the member's field names: an unknown patron's
+    identifier (U-…), else a membership number (what is wrong with it in ``errors``)."""
+    patron = UnknownPatron.objects.filter(venue=venue, code=text.strip().upper()).first()
+    if patron is not None:
+        return None, patron
+    try:
+        return player_of(venue, text), None
+    except InvalidInput as error:
+        errors["player"] = error.message
+        return None, None
+
+
 @require_http_methods(["GET", "POST"])
 @with_session
 def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
@@ -114,26 +127,14 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         errors["amount"] = str(error)
     if amount is None and "amount" not in errors:
         errors["amount"] = _("Give the amount, e.g. 1000000.")
-    player = None
-    # An unknown patron's identifier (U-…) in the member's field, else a membership number.
-    patron = UnknownPatron.objects.filter(
-        venue=venue, code=data.get("player", "").strip().upper()
-    ).first()
-    try:
-        player = None if patron is not None else player_of(venue, data.get("player", ""))
-    except InvalidInput as error:
-        errors["player"] = error.message
+    player, patron = _named(venue, data.get("player", ""), errors)
+    who = {"player": player, "unknown_patron": patron}
     kind = data.get("kind") or CashKind.BUY_IN
     instrument = data.get("instrument") or CashInstrument.CASH
     crossing = None
     if not errors:
         crossing = threshold_crossing(
-            venue=venue,
-            kind=kind,
-            instrument=instrument,
-            amount=amount,
-            player=player,
-            unknown_patron=patron,
+            venue=venue, kind=kind, instrument=instrument, amount=amount, **who
         )
     shown = {"crossing": crossing, "crossing_text": ""}
     if crossing is not None:
@@ -152,8 +153,7 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
                 amount=amount,
                 kind=kind,
                 instrument=instrument,
-                player=player,
-                unknown_patron=patron,
+                **who,
                 key=forms.read_key(data),
                 id_document_type=data.get("id_document_type", ""),
                 id_document_number=data.get("id_document_number", ""),
