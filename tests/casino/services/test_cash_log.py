@@ -43,6 +43,7 @@ NN2 at the same moment: 110,000,000 and 160,000,000 one after the other, one ale
 from __future__ import annotations
 
 import threading
+import time
 from decimal import Decimal as D
 
 import pytest
@@ -53,6 +54,7 @@ from django.utils import timezone
 from casino.audit.models import AuditAction, AuditEvent
 from casino.cage.cash_log import LogKind, Source, cash_log, cash_people
 from casino.cage.models import CashAlert, UnknownPatron
+from casino.cage.services import cash
 from casino.cage.services.cash import cash_record
 from casino.cage.services.credit_lines import credit_line_approve, credit_line_propose
 from casino.cage.services.front_money import (
@@ -243,7 +245,7 @@ def test_an_unknown_patron_is_linked_once_and_never_deleted(floor, venue, today)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["member", "unknown patron"])
 def test_two_tables_crossing_the_reporting_threshold_at_once_raise_one_alert(
-    floor, venue, thresholds, who
+    floor, venue, thresholds, who, monkeypatch
 ):
     sessions = [_open(floor, floor.table), _open(floor, niuniu_table(venue, code="NN2"))]
     if who == "member":
@@ -252,6 +254,16 @@ def test_two_tables_crossing_the_reporting_threshold_at_once_raise_one_alert(
     else:
         tx = _buy(sessions[0], floor.dealer, 60 * M, patron_description="tall, green scarf")
         person = {"unknown_patron": tx.unknown_patron}
+    real = cash.alert_if_reached
+
+    def slow(tx, at):
+        # Each table dwells between writing its buy-in and asking for the alert: without the
+        # person's lock both would find no alert yet and write one each (the second refused
+        # by the constraint, its buy-in lost with it).
+        time.sleep(0.5)
+        return real(tx, at)
+
+    monkeypatch.setattr(cash, "alert_if_reached", slow)
     start = threading.Barrier(2)
     recorded: list[D] = []
     errors: list[BaseException] = []
