@@ -46,7 +46,7 @@ class CashLogParams(serializers.Serializer):
     )
 
 
-class CashMovementSerializer(serializers.Serializer):
+class CashLogRowSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     gaming_date = serializers.DateField()
     table = serializers.CharField(help_text='The table\'s code; "" at the cage.')
@@ -67,16 +67,16 @@ class CashMovementSerializer(serializers.Serializer):
     source_id = serializers.IntegerField()
 
 
-class PersonTotalSerializer(serializers.Serializer):
+class CashPersonTotalSerializer(serializers.Serializer):
     person = serializers.CharField()
     cash_in = MoneyField()
     cash_out = MoneyField()
 
 
-class CashLogSerializer(serializers.Serializer):
+class CashDayLogSerializer(serializers.Serializer):
     gaming_date = serializers.DateField()
-    rows = CashMovementSerializer(many=True)
-    totals = PersonTotalSerializer(many=True)
+    rows = CashLogRowSerializer(many=True)
+    totals = CashPersonTotalSerializer(many=True)
 
 
 def _venue(request: Request, pk: int, capability: Capability) -> Venue:
@@ -95,7 +95,7 @@ class CashLogView(ApiView):
         tags=["cash"],
         summary="Every cash movement of a gaming day at the tables and the cage",
         parameters=[CashLogParams],
-        responses={200: CashLogSerializer, **errors(400, 401, 403, 404)},
+        responses={200: CashDayLogSerializer, **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         venue = _venue(request, pk, Capability.READ_CAGE)
@@ -113,10 +113,10 @@ class CashLogView(ApiView):
                 "rows": rows,
                 "totals": person_totals(rows),
             }
-            return Response(CashLogSerializer(answer).data)
+            return Response(CashDayLogSerializer(answer).data)
 
 
-class LinkInputSerializer(serializers.Serializer):
+class PatronLinkInputSerializer(serializers.Serializer):
     member = serializers.CharField(max_length=64, help_text="The member's membership number.")
 
 
@@ -135,7 +135,7 @@ class UnknownPatronLinkView(ApiView):
     @extend_schema(
         tags=["cash"],
         summary="Link an unknown patron to the member they are (a supervisor or a manager)",
-        request=LinkInputSerializer,
+        request=PatronLinkInputSerializer,
         responses={200: UnknownPatronSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -146,7 +146,7 @@ class UnknownPatronLinkView(ApiView):
         )
         if patron is None:
             not_found("unknown patron", pk)
-        data = parse(LinkInputSerializer, request)
+        data = parse(PatronLinkInputSerializer, request)
         member = player_of(patron.venue, data["member"])
         if member is None:
             raise InvalidInput("give the member's membership number", field="member")

@@ -34,6 +34,13 @@ class CashInputSerializer(serializers.Serializer):
     player = id_field(
         required=False, allow_null=True, help_text="A player of the venue; null: unknown."
     )
+    unknown_patron = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Instead of a player: an unknown patron's identifier (U-…), whose cash adds "
+        "up like a member's.",
+    )
     id_document_type = serializers.CharField(
         required=False,
         allow_blank=True,
