@@ -64,6 +64,12 @@ EXEMPT = {
     "member, a barred one too; it is no play, rating or comp",
     "casino.compliance.services.case_open_from_alert": "the system's case about any member, a "
     "barred one too",
+    "casino.cage.services.cage_book.cage_move": "posts what its caller asked for: the window's "
+    "chip_purchase and chip_redemption ask",
+    "casino.cage.services.patrons.person_locked": "locks the person's rows; its callers ask",
+    "casino.cage.services.patrons.unknown_patron_link": "a supervisor links a barred member's "
+    "unknown patron too: their cash adds up with the member's",
+    "casino.cage.services.thresholds.day_alert": "raises the alert of cash already recorded",
 }
 
 
@@ -274,6 +280,39 @@ def _marker_at_cage(w: World) -> Any:
     )
 
 
+def _window(kind: str) -> Callable[[World], Any]:
+    def call(w: World) -> Any:
+        from casino.cage.services import inventory
+        from casino.cage.services.patrons import WindowPatron
+        from casino.staff.roles import CAGE
+        from tests.factories import staff
+
+        w.floor.venue.note_denominations = ["100000"]
+        w.floor.venue.save(update_fields=["note_denominations"])
+        return getattr(inventory, kind)(
+            venue=w.floor.venue,
+            user=staff("cashier", CAGE, w.floor.venue),
+            chips={"100000": 1},
+            notes={"100000": 1},
+            patron=WindowPatron(player=w.barred),
+        )
+
+    return call
+
+
+def _window_patron(w: World) -> Any:
+    from casino.cage.services.patrons import WindowPatron, window_patron
+
+    return window_patron(
+        venue=w.floor.venue,
+        user=w.floor.dealer,
+        direction="buy_in",
+        amount=Decimal("1000"),
+        patron=WindowPatron(player=w.barred),
+        at=timezone.now(),
+    )
+
+
 #: service -> [(how to call it with a barred member, the activity asked, refused?)]
 CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
     "casino.cage.services.cash.cash_record": [
@@ -296,6 +335,13 @@ CALLS: dict[str, list[tuple[Callable[[World], Any], Activity, bool]]] = {
         (_marker_at_table, Activity.BUY_IN, True)
     ],
     "casino.cage.services.markers.marker_issue_at_cage": [(_marker_at_cage, Activity.BUY_IN, True)],
+    "casino.cage.services.inventory.chip_purchase": [
+        (_window("chip_purchase"), Activity.BUY_IN, True)
+    ],
+    "casino.cage.services.inventory.chip_redemption": [
+        (_window("chip_redemption"), Activity.CASH_OUT, False)
+    ],
+    "casino.cage.services.patrons.window_patron": [(_window_patron, Activity.BUY_IN, True)],
     "casino.floor.services.rounds.round_preview": [(_preview, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create": [(_create, Activity.PLAY, True)],
     "casino.floor.services.rounds.round_create_written": [(_create_written, Activity.PLAY, True)],

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from casino import games
 from casino.api import auth, views
 from casino.cage import api as cash
+from casino.cage import cash_log_api as cash_log
 from casino.cage import front_money_api as front_money
 from casino.cage import inventory_api as cage
 from casino.cage import manual_api as manual
@@ -174,6 +175,12 @@ urlpatterns = [
         "venues/<int:pk>/cage/chip-liability/",
         cage.ChipLiabilityView.as_view(),
         name="chip-liability",
+    ),
+    path("venues/<int:pk>/cash-log/", cash_log.CashLogView.as_view(), name="cash-log"),
+    path(
+        "unknown-patrons/<int:pk>/link/",
+        cash_log.UnknownPatronLinkView.as_view(),
+        name="unknown-patron-link",
     ),
     path("slips/", cash.SlipListView.as_view(), name="slip-list"),
     path("slips/<int:pk>/", cash.SlipDetailView.as_view(), name="slip-detail"),

@@ -28,6 +28,8 @@ class AuditAction(models.TextChoices):
     CASH_THRESHOLDS_APPROVE = "cash.thresholds_approve"
     CASH_THRESHOLDS_PROPOSE = "cash.thresholds_propose"
     CASH_VOID = "cash.void"
+    CASH_UNKNOWN_PATRON = "cash.unknown_patron"
+    CASH_UNKNOWN_PATRON_LINK = "cash.unknown_patron_link"
     CAGE_COUNT = "cage.count"
     CAGE_COUNT_SIGN = "cage.count_sign"
     CAGE_MOVE = "cage.move"

@@ -27,6 +27,7 @@ from casino.cage.serializers import (
     SlipVoidInputSerializer,
 )
 from casino.cage.services.cash import cash_record, cash_void
+from casino.cage.services.patrons import unknown_patron_of
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -99,6 +100,9 @@ class SessionCashView(ApiView):
             ).first()
             if player is None:
                 not_found("player", data["player"], field="player")
+        patron = None
+        if data.get("unknown_patron"):
+            patron = unknown_patron_of(session.table.venue, data["unknown_patron"])
         tx = cash_record(
             session=session,
             user=request.user,
@@ -106,6 +110,7 @@ class SessionCashView(ApiView):
             kind=data["kind"],
             instrument=data["instrument"],
             player=player,
+            unknown_patron=patron,
             key=_key(request),
             id_document_type=data.get("id_document_type", ""),
             id_document_number=data.get("id_document_number", ""),

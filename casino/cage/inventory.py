@@ -235,6 +235,23 @@ class CageMovement(models.Model):
     )
     reference = models.CharField(_("reference"), max_length=64, blank=True)
     note = models.CharField(_("note"), max_length=255, blank=True)
+    #: Who bought or cashed in chips at the window (``casino.cage.cash_log`` counts it).
+    player = models.ForeignKey(
+        "players.Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cage_movements",
+        verbose_name=_("player"),
+    )
+    unknown_patron = models.ForeignKey(
+        "cage.UnknownPatron",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cage_movements",
+        verbose_name=_("unknown patron"),
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -248,6 +265,12 @@ class CageMovement(models.Model):
         verbose_name_plural = _("cage movements")
         ordering = ["recorded_at", "id"]
         indexes = [models.Index(fields=["venue", "recorded_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=True) | models.Q(unknown_patron__isnull=True),
+                name="cage_movement_member_or_unknown_patron",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.pk}"

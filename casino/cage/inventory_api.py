@@ -41,6 +41,7 @@ from casino.cage.services.inventory import (
     chip_redemption,
     vault_transfer,
 )
+from casino.cage.services.patrons import window_patron_named
 from casino.kernel.timezones import venue_zone
 from casino.staff.policy import Capability, allows
 from casino.staff.roles import venue_ids
@@ -171,12 +172,16 @@ class _ExchangeView(ApiView):
         venue = _venue(request, pk, Capability.CAGE)
         data = parse(s.ChipExchangeInputSerializer, request)
         service = chip_purchase if self.kind == MovementKind.CHIP_PURCHASE else chip_redemption
+        patron = window_patron_named(
+            venue, data.get("player", ""), data.get("patron_description", "")
+        )
         movement = service(
             venue=venue,
             user=request.user,
             chips=data["chips"],
             notes=data["notes"],
             note=data.get("note", ""),
+            patron=patron,
         )
         return _movement(movement, venue)
 

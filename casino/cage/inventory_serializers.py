@@ -41,6 +41,18 @@ class ChipExchangeInputSerializer(serializers.Serializer):
     chips = pieces("The chips the patron buys or cashes in.")
     notes = pieces("The bank notes paid for them: the same value.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=255)
+    player = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The patron: a membership number or an unknown patron's identifier (U-…).",
+    )
+    patron_description = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=255,
+        help_text="A patron nobody knows, described: needed when the cash reaches a threshold.",
+    )
 
 
 class VaultTransferInputSerializer(serializers.Serializer):

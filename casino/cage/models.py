@@ -11,8 +11,10 @@ cash-out paid at the table moves nothing the ledger keeps either. A mistake is v
 ``CashThresholds``: a venue's logging and reporting thresholds, versioned: a manager
 proposes a version, a second manager approves it; the latest approved version is in force.
 
-``CashAlert``: raised once per player, gaming day and direction (cash in, cash out) when the
-day's total reaches the reporting threshold; kept (the cage and the managers see it).
+``UnknownPatron`` and ``CashAlert``: a patron nobody knows, described and followed by a
+temporary identifier until linked to a member, and the alert raised once per person (member
+or unknown patron), gaming day and direction when the day's cash reaches the reporting
+threshold; their own module (``casino.cage.patrons``), imported here.
 
 ``Slip``: a fill (chips from the cage to a table) or a credit (back to the cage), signed by
 the cage and the table; verified, it moves the ledger (``casino.cage.services.slips``).
@@ -65,6 +67,11 @@ from casino.cage.markers import (  # noqa: F401  (the app's models)
     MarkerTerms,
     marker_label,
 )
+from casino.cage.patrons import (  # noqa: F401  (the app's models)
+    CashAlert,
+    CashDirection,
+    UnknownPatron,
+)
 from casino.floor.models.sessions import TableSession
 from casino.kernel.fields import money_field
 from casino.venues.models import Table, Venue
@@ -110,6 +117,14 @@ class CashTransaction(models.Model):
         related_name="cash_transactions",
         verbose_name=_("player"),
         help_text=_("Empty: a player nobody knows (counted for the table only)."),
+    )
+    unknown_patron = models.ForeignKey(
+        "cage.UnknownPatron",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cash_transactions",
+        verbose_name=_("unknown patron"),
     )
     kind = models.CharField(_("kind"), max_length=16, choices=CashKind.choices)
     instrument = models.CharField(_("instrument"), max_length=16, choices=CashInstrument.choices)
@@ -171,6 +186,10 @@ class CashTransaction(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["venue", "key"], condition=~models.Q(key=""), name="cash_key_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=True) | models.Q(unknown_patron__isnull=True),
+                name="cash_member_or_unknown_patron",
             ),
         ]
         indexes = [
@@ -246,43 +265,6 @@ class CashThresholds(models.Model):
 
     def __str__(self) -> str:
         return f"cash thresholds {self.pk} of {self.venue_id} ({self.status})"
-
-
-class CashAlert(models.Model):
-    venue = models.ForeignKey(
-        Venue, on_delete=models.PROTECT, related_name="cash_alerts", verbose_name=_("venue")
-    )
-    player = models.ForeignKey(
-        "players.Player",
-        on_delete=models.PROTECT,
-        related_name="cash_alerts",
-        verbose_name=_("player"),
-    )
-    gaming_date = models.DateField(_("gaming date"))
-    direction = models.CharField(_("direction"), max_length=16, choices=CashKind.choices)
-    total = money_field(_("day's total when raised"))
-    threshold = money_field(_("reporting threshold"))
-    transaction = models.ForeignKey(
-        CashTransaction,
-        on_delete=models.PROTECT,
-        related_name="alerts",
-        verbose_name=_("transaction that reached it"),
-    )
-    raised_at = models.DateTimeField(_("raised at"))
-
-    class Meta:
-        db_table = "casino_cashalert"
-        verbose_name = _("cash alert")
-        verbose_name_plural = _("cash alerts")
-        ordering = ["-raised_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["venue", "player", "gaming_date", "direction"], name="cash_alert_once"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"cash alert {self.pk}: {self.player_id} {self.direction} {self.gaming_date}"
 
 
 class SlipStatus(models.TextChoices):

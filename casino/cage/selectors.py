@@ -50,7 +50,7 @@ def session_cash(*, session: Any) -> list[CashTransaction]:
     """The session's buy-ins and cash-outs, newest first."""
     return list(
         CashTransaction.objects.filter(session=session)
-        .select_related("player", "recorded_by", "voided_by")
+        .select_related("player", "unknown_patron", "recorded_by", "voided_by")
         .order_by("-recorded_at", "-id")[:LIST_LIMIT]
     )
 
@@ -75,7 +75,7 @@ def recent_alerts(*, venue: Venue, days: int = 7) -> list[CashAlert]:
     since = timezone.now() - timedelta(days=days)
     return list(
         CashAlert.objects.filter(venue=venue, raised_at__gte=since)
-        .select_related("player", "transaction__table")
+        .select_related("player", "unknown_patron", "transaction__table")
         .order_by("-raised_at", "-id")[:50]
     )
 

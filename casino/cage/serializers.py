@@ -34,6 +34,13 @@ class CashInputSerializer(serializers.Serializer):
     player = id_field(
         required=False, allow_null=True, help_text="A player of the venue; null: unknown."
     )
+    unknown_patron = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Instead of a player: an unknown patron's identifier (U-…), whose cash adds "
+        "up like a member's.",
+    )
     id_document_type = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -96,13 +103,18 @@ class CashAlertParams(ListParams):
 
 class CashAlertSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    player = serializers.IntegerField(source="player_id")
-    membership_number = serializers.CharField(source="player.membership_number")
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    membership_number = serializers.CharField(source="player.membership_number", allow_null=True)
+    unknown_patron = serializers.CharField(
+        source="unknown_patron.code", allow_null=True, help_text="An unknown patron's identifier."
+    )
     gaming_date = serializers.DateField()
     direction = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
     total = MoneyField(help_text="The player's cash of the day and direction when raised.")
     threshold = MoneyField(help_text="The reporting threshold it reached.")
-    transaction = serializers.IntegerField(source="transaction_id")
+    transaction = serializers.IntegerField(source="transaction_id", allow_null=True)
+    source = serializers.CharField(help_text="The cash log's row that reached it: its source.")
+    source_id = serializers.IntegerField(allow_null=True)
     raised_at = serializers.DateTimeField()
 
 

@@ -48,6 +48,7 @@ from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.inventory import cage_count_record, cage_count_sign
 from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.markers import marker_issue_at_cage, marker_pay
+from casino.cage.services.patrons import unknown_patron_create
 from casino.cage.services.slips import slip_request
 from casino.cage.services.thresholds import thresholds_propose
 from casino.compliance.services import case_open
@@ -399,6 +400,7 @@ class Side:
     credit_line: Any = None
     marker: Any = None
     marker_payment: Any = None
+    unknown_patron: Any = None
     #: A cage shift opened by a count of the cage's cashier, signed by the manager.
     cage_shift: Any = None
     #: An open session at a rated table game's table, and the version of its ruleset.
@@ -581,6 +583,9 @@ def build_side(mark: str) -> Side:
     )
     side.marker_payment = marker_pay(
         marker=side.marker, user=side.cage, amount=D("1000"), method="cash"
+    )
+    side.unknown_patron = unknown_patron_create(
+        venue=venue, user=side.cage, description=f"{side.mark} in a grey jacket"
     )
     opening = cage_count_record(
         venue=venue, user=side.cage, kind="opening", counted={"chips": {"100000": 10}}
@@ -1134,6 +1139,16 @@ CONSOLE_ROUTES = {
     ),
     "console:slip-report-csv": Route(
         lambda world, side: reverse("console:slip-report-csv", args=[side.venue.pk]),
+        slip_report(),
+    ),
+    # The multiple transaction log: read as the slip report is (the cage's readers).
+    "console:cash-log": Route(
+        lambda world, side: reverse("console:cash-log", args=[side.venue.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:cash-log-csv": Route(
+        lambda world, side: reverse("console:cash-log-csv", args=[side.venue.pk]),
         slip_report(),
     ),
     # When the system is down: the series and late entries read as the slip report is;
@@ -2011,6 +2026,14 @@ API_ROUTES = {
     ),
     "api:cage-movement-list": Route(
         _api("cage-movement-list", lambda side: side.venue.pk), api(capability=CAGE_READ)
+    ),
+    "api:cash-log": Route(_api("cash-log", lambda side: side.venue.pk), api(capability=CAGE_READ)),
+    "api:unknown-patron-link": Route(
+        _api("unknown-patron-link", lambda side: side.unknown_patron.pk),
+        API_POST_ONLY,
+        post=_write(SUPERVISE),
+        json=True,
+        body=lambda world, side: {"member": side.player.membership_number},
     ),
     "api:cage-count": Route(
         _api("cage-count", lambda side: side.venue.pk),

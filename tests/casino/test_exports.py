@@ -309,6 +309,9 @@ EXPORTS: dict[str, Url] = {
     "console:slip-report-csv": lambda world: [
         reverse("console:slip-report-csv", args=[world.venue.pk]) + f"?day={world.day}"
     ],
+    "console:cash-log-csv": lambda world: [
+        reverse("console:cash-log-csv", args=[world.venue.pk]) + f"?day={world.day}"
+    ],
     "reports:file": lambda world: [
         reverse("reports:file", args=[world.report.pk, name])
         for name in (outputs.CSV_NAME, outputs.XLSX_NAME)

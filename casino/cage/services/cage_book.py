@@ -308,11 +308,14 @@ def cage_move(
     reference: str = "",
     slip: Slip | None = None,
     at: datetime | None = None,
+    player: Any = None,
+    unknown_patron: Any = None,
 ) -> CageMovement:
     """Post one movement of the cage book: ``lines`` (``Line``, see ``pieces`` and
     ``between`` for the pieces of a holding) summing to zero per currency, of ``kind``
     (``MovementKind``), with a ``reference`` to what it posts (a slip, a marker's number) and
-    a ``note``. It belongs to the cage shift open at the venue, if any.
+    a ``note``, and the ``player`` or ``unknown_patron`` it is of (the window's exchanges). It
+    belongs to the cage shift open at the venue, if any.
 
     Refused (nothing written): an unknown account, instrument or denomination, a value line
     in the cage or the vault, unbalanced lines, and, once the cage has been counted, taking
@@ -337,6 +340,8 @@ def cage_move(
         note=note,
         recorded_by=user,
         recorded_at=at,
+        player=player,
+        unknown_patron=unknown_patron,
     )
     rows = _rows(venue, movement, lines)
     _check_balanced(rows)

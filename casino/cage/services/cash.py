@@ -4,11 +4,13 @@
   buy-in or cash-out at the table: its kind, instrument (cash, chips, other; a marker is
   issued as a marker, ``casino.cage.services.markers``, never recorded here) and
   amount (more than 0, in the venue's currency units: no more decimals than the currency
-  has). The player is a member of the venue (by membership number) or nobody known: a
-  buy-in of an unknown player still counts for the table, but no threshold can follow
-  it. The player is asked the eligibility question (``casino.players.eligibility``): a
-  barred player cannot buy in; their cash-out is recorded, audited
-  (``cash.barred_cash_out``) and logged on ``casino.security``. It counts in the
+  has). The player is a member of the venue (by membership number), an unknown patron (by
+  their temporary identifier, ``casino.cage.services.patrons``), whose cash adds up like a
+  member's, or nobody known: a buy-in of nobody known still counts for the table, but no
+  threshold can follow it; described when it reaches one, they are recorded as an unknown
+  patron from then on. The player is asked the eligibility question
+  (``casino.players.eligibility``): a barred player cannot buy in; their cash-out is
+  recorded, audited (``cash.barred_cash_out``) and logged on ``casino.security``. It counts in the
   gaming day of the venue it is recorded in (``GamingDay``, or the venue's start time
   when no day is made yet), not the calendar day.
 - No ledger entry: chips given for cash leave the tray and the cash goes into the drop
@@ -23,7 +25,7 @@
 - The thresholds, their rule (``threshold_crossing``: what a cash transaction reaches and
   the identification it then asks for) and the alert a player's day raises are
   ``casino.cage.services.thresholds``'s; ``cash_record`` asks the rule again under the
-  player's lock and keeps its answer.
+  person's lock (``casino.cage.services.patrons.person_locked``) and keeps its answer.
 
 Every write is audited.
 """
@@ -40,7 +42,8 @@ from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.models import CashInstrument, CashKind, CashTransaction
+from casino.cage.models import CashInstrument, CashKind, CashTransaction, UnknownPatron
+from casino.cage.services.patrons import person_locked, unknown_patron_create
 from casino.cage.services.thresholds import (
     alert_if_reached,
     check_amount,
@@ -53,7 +56,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.money import venue_money
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
-from casino.players.models import Person, Player
+from casino.players.models import Player
 from casino.players.services import masked
 from casino.staff.roles import PLAY, SUPERVISE, can
 from casino.venues.models import Venue
@@ -90,6 +93,7 @@ def _as_dict(tx: CashTransaction) -> dict[str, Any]:
         "session": tx.session_id,
         "table": tx.table.code,
         "player": tx.player.membership_number if tx.player_id else None,
+        "unknown_patron": tx.unknown_patron.code if tx.unknown_patron_id else None,
         "kind": tx.kind,
         "instrument": tx.instrument,
         "amount": str(tx.amount),
@@ -116,13 +120,15 @@ def cash_record(
     id_document_type: str = "",
     id_document_number: str = "",
     patron_description: str = "",
+    unknown_patron: UnknownPatron | None = None,
 ) -> CashTransaction:
     """Record a buy-in or cash-out at an open session (``at``: now unless given, for the
     demo's past days). The same ``key`` twice records one transaction (it returns it).
 
     A cash transaction that reaches a threshold (``threshold_crossing``) keeps the level
     it reached and needs the identification the crossing asks for: ``patron_description``
-    for a patron nobody knows, ``id_document_type`` and ``id_document_number`` for a
+    for a patron nobody knows (recorded as an unknown patron with it: ``unknown_patron``
+    names one recorded before), ``id_document_type`` and ``id_document_number`` for a
     member reaching the reporting threshold without a document on record (refused,
     naming the field, without it)."""
     session = (
@@ -141,16 +147,15 @@ def cash_record(
     _check_recordable(session, kind=kind, instrument=instrument)
     amount = check_amount(amount, venue, unit=venue.rounding_unit)
     at = at or timezone.now()
-    asked = None
-    if player is not None:
-        # Serialises one player's transactions, so two tables do not raise one alert twice.
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if player.person_id is not None:
-            # And one person's, whose cash an exclusion area may add up across venues.
-            Person.objects.select_for_update().filter(pk=player.person_id).first()
-        asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
+    player, unknown_patron, asked = _person(venue, kind, player, unknown_patron, at)
     crossing = threshold_crossing(
-        venue=venue, kind=kind, instrument=instrument, amount=amount, player=player, at=at
+        venue=venue,
+        kind=kind,
+        instrument=instrument,
+        amount=amount,
+        player=player,
+        unknown_patron=unknown_patron,
+        at=at,
     )
     identification = identification_asked(
         crossing,
@@ -158,11 +163,16 @@ def cash_record(
         id_document_number=id_document_number,
         patron_description=patron_description,
     )
+    if "patron_description" in identification:
+        unknown_patron = unknown_patron_create(
+            venue=venue, user=user, description=identification["patron_description"], at=at
+        )
     tx = CashTransaction(
         venue=venue,
         session=session,
         table=table,
         player=player,
+        unknown_patron=unknown_patron,
         kind=kind,
         instrument=instrument,
         amount=amount,
@@ -181,9 +191,29 @@ def cash_record(
     _audit_recorded(tx, user)
     if asked is not None and asked.barred:
         _barred_cash_out(tx, asked)
-    if player is not None and instrument == CashInstrument.CASH:
+    if instrument == CashInstrument.CASH:
         alert_if_reached(tx, at)
     return tx
+
+
+def _person(
+    venue: Venue,
+    kind: str,
+    player: Player | None,
+    unknown_patron: UnknownPatron | None,
+    at: datetime,
+) -> tuple[Player | None, UnknownPatron | None, Eligibility | None]:
+    """The person of a transaction, locked (which serialises one person's transactions, so
+    two tables do not raise one alert twice), and a member asked the eligibility question."""
+    if player is not None and unknown_patron is not None:
+        raise InvalidInput(
+            gettext("Give a membership number or an unknown patron, not both."), field="player"
+        )
+    player, unknown_patron = person_locked(player, unknown_patron)
+    if player is None:
+        return None, unknown_patron, None
+    asked = check_player_may(player=player, venue=venue, activity=ACTIVITY[kind], at=at)
+    return player, unknown_patron, asked
 
 
 def _check_recordable(session: TableSession, *, kind: str, instrument: str) -> None:
@@ -222,10 +252,16 @@ def _audit_recorded(tx: CashTransaction, user: Any) -> None:
         summary=(
             f"{tx.get_kind_display()} of {venue_money(tx.amount, venue)} ({tx.instrument}) at "
             f"{tx.table.code} by "
-            f"{tx.player.membership_number if tx.player else 'an unknown player'}"
+            f"{_who(tx)}"
         ),
         after=_as_dict(tx),
     )
+
+
+def _who(tx: CashTransaction) -> str:
+    if tx.player_id:
+        return tx.player.membership_number
+    return tx.unknown_patron.code if tx.unknown_patron_id else "an unknown player"
 
 
 def _barred_cash_out(tx: CashTransaction, asked: Eligibility) -> None:

@@ -53,6 +53,7 @@ from casino.cage.services.claims_book import (
     front_money_to_book,
     undo_posted,
 )
+from casino.cage.services.patrons import front_money_counted
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -211,6 +212,7 @@ def _at_the_window(
         note=note,
     )
     front_money_to_book(movement, user, counted)
+    front_money_counted(movement)
     return movement
 
 

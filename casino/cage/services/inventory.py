@@ -12,7 +12,8 @@ window's and the vault's movements, each posted to the cage book
   investigation. The venue's first signed count has nothing to be compared with: it is
   posted against the opening balance and opens nothing.
 - ``chip_purchase`` and ``chip_redemption``: a patron buys chips with notes at the window,
-  or cashes them in; the notes and the chips are worth the same.
+  or cashes them in; the notes and the chips are worth the same, and count in the patron's
+  day's cash (``casino.cage.services.patrons``: a threshold's cash is refused from nobody).
 - ``vault_transfer``: notes and chips carried to the vault, or brought from it.
 - ``slip_move``: a fill's chips leave the cage as the cashier issues it (and come back if
   the issued fill is voided), a credit's arrive as the cashier receives it; called by
@@ -54,6 +55,7 @@ from casino.cage.models import (
     CageCount,
     CageMovement,
     CageShift,
+    CashDirection,
     Instrument,
     MovementKind,
     Slip,
@@ -66,6 +68,7 @@ from casino.cage.services.cage_book import (
     locked_venue,
     read_holding,
 )
+from casino.cage.services.patrons import WindowPatron, window_counted, window_patron
 from casino.cage.services.thresholds import gaming_date_at
 from casino.cage.signals import cage_count_imbalance
 from casino.floor.services.inventory import chips_discrepancy
@@ -286,8 +289,17 @@ def _refuse_cashier(user: Any, venue: Venue) -> None:
         raise Forbidden(_("Only the cage's cashier works the cage window."), reason="not_cashier")
 
 
+@transaction.atomic
 def _exchange(
-    *, venue: Venue, user: Any, kind: str, chips: Any, notes: Any, note: str, at: datetime | None
+    *,
+    venue: Venue,
+    user: Any,
+    kind: str,
+    chips: Any,
+    notes: Any,
+    note: str,
+    at: datetime | None,
+    patron: WindowPatron | None,
 ) -> CageMovement:
     _refuse_cashier(user, venue)
     chips_held = read_holding(venue, {Instrument.CHIPS: chips}, field="chips")
@@ -303,10 +315,15 @@ def _exchange(
             reason="exchange_unequal",
         )
     purchase = kind == MovementKind.CHIP_PURCHASE
+    direction = CashDirection.IN if purchase else CashDirection.OUT
+    at = at or timezone.now()
+    who = window_patron(
+        venue=venue, user=user, direction=direction, amount=notes_value, patron=patron, at=at
+    )
     # A purchase: the chips go to the patron, the notes come into the cage; a redemption
     # the other way round.
     to_patron, to_cage = (chips_held, notes_held) if purchase else (notes_held, chips_held)
-    return cage_move(
+    movement = cage_move(
         venue=venue,
         user=user,
         kind=kind,
@@ -316,7 +333,11 @@ def _exchange(
         ],
         note=note,
         at=at,
+        player=who.player,
+        unknown_patron=who.unknown_patron,
     )
+    window_counted(movement, direction)
+    return movement
 
 
 def chip_purchase(
@@ -327,6 +348,7 @@ def chip_purchase(
     notes: Mapping[str, int],
     note: str = "",
     at: datetime | None = None,
+    patron: WindowPatron | None = None,
 ) -> CageMovement:
     """A patron buys ``chips`` at the cage window with ``notes`` of the same value."""
     return _exchange(
@@ -337,6 +359,7 @@ def chip_purchase(
         notes=notes,
         note=note,
         at=at,
+        patron=patron,
     )
 
 
@@ -348,6 +371,7 @@ def chip_redemption(
     notes: Mapping[str, int],
     note: str = "",
     at: datetime | None = None,
+    patron: WindowPatron | None = None,
 ) -> CageMovement:
     """A patron cashes ``chips`` in at the cage window for ``notes`` of the same value."""
     return _exchange(
@@ -358,6 +382,7 @@ def chip_redemption(
         notes=notes,
         note=note,
         at=at,
+        patron=patron,
     )
 
 

@@ -53,6 +53,7 @@ from casino.cage.services.claims_book import (
     undo_posted,
 )
 from casino.cage.services.credit_lines import _locked_player, _text
+from casino.cage.services.patrons import marker_payment_counted
 from casino.cage.services.thresholds import check_amount, gaming_date_at
 from casino.floor.models import TableSession
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -340,6 +341,7 @@ def marker_pay(
         ),
         after=_payment_as_dict(payment, balance - amount),
     )
+    marker_payment_counted(payment)
     return payment
 
 

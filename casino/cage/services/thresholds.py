@@ -5,20 +5,26 @@ then asks of the table, and the alert a player's day raises (the recording is
 - The thresholds (``CashThresholds``): a manager proposes a logging and a reporting
   threshold (``thresholds_propose``), a second manager approves them
   (``thresholds_approve``); the latest approved version is in force from its approval on.
-- The rule: only the cash instrument counts. Per player and gaming day (``gaming_date_at``),
-  the cash buy-ins (cash in) and the cash cash-outs (cash out) are added up apart, across
-  all tables, voided transactions left out (``day_total``); where the venue's exclusion area
-  adds up cash, across the person's memberships at the area's venues too (each venue's
-  own gaming day of that date, ``casino.players.areas.cash_memberships``). A total at or
-  above the logging threshold puts all of that day's cash transactions of that direction in
-  the log (each further one too); at or above the reporting threshold, an alert is raised
-  once per player, day and direction (``CashAlert``, shown on the cage's screen and the
-  reports' dashboard, and a line on the ``casino.security`` logger), and the day's total
-  is a report candidate.
+- The rule: only cash counts. Per person and gaming day (``gaming_date_at``), the cash in
+  and the cash out are added up apart from every cash movement of the day, at the tables
+  (buy-ins and cash-outs, voids left out) and at the cage (chip purchases and redemptions,
+  front money deposited and returned, markers paid in cash): the multiple transaction log,
+  ``casino.cage.cash_log``, whose rows of the person ``day_total`` adds. A person is a
+  member, with their memberships at the venues of an exclusion area that adds up cash
+  (each venue's own gaming day of that date, ``casino.players.areas.cash_memberships``),
+  or an unknown patron (``UnknownPatron``), whose cash is a member's once linked to them.
+  A total at or above the logging threshold puts all of that day's cash transactions of
+  that direction in the log (each further one too); at or above the reporting threshold,
+  an alert is raised once per person, day and direction (``CashAlert``, shown on the
+  cage's screen and the reports' dashboard, and a line on the ``casino.security`` logger),
+  and the day's total is a report candidate. The writers lock the person's row first
+  (``casino.cage.services.patrons.person_locked``), so two tables crossing it at once raise
+  one alert.
 - At the table, before recording (``threshold_crossing``, the rule's one place, asked by
   the form and by ``cash_record``): a cash transaction whose day total, with it, reaches a
   threshold is said to reach it, and needs identification (``identification_asked``): a
-  patron nobody knows (whose cash no total can follow, so it counts alone) is described; a
+  patron nobody knows and not recorded as an unknown patron (so it counts alone) is
+  described, which records them as one (``casino.cage.services.patrons``); a
   member reaching the reporting threshold shows an identity document unless their record
   holds one. The transaction keeps the threshold it reached and the identification taken,
   which the dealer's list and the pit's view of the table show.
@@ -35,12 +41,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
+from casino.cage.cash_log import Source, cash_log, cash_people, counted_as, log_total
 from casino.cage.models import (
     CashAlert,
     CashInstrument,
@@ -48,12 +55,12 @@ from casino.cage.models import (
     CashLevel,
     CashThresholds,
     CashTransaction,
+    UnknownPatron,
 )
 from casino.cage.services.threshold_presets import check_legal_ceiling, preset_figures
 from casino.kernel import amounts
 from casino.kernel.errors import Forbidden, InvalidInput
 from casino.kernel.money import venue_money
-from casino.players.areas import cash_memberships
 from casino.players.models import Player
 from casino.staff.policy import approves_own
 from casino.staff.roles import MANAGE, can
@@ -99,19 +106,19 @@ def thresholds_in_force(venue: Venue, at: datetime | None = None) -> CashThresho
 
 
 def day_total(
-    *, player: Player, gaming_date: Any, kind: str, at: datetime | None = None
+    *,
+    player: Player | None = None,
+    gaming_date: Any,
+    kind: str,
+    at: datetime | None = None,
+    unknown_patron: UnknownPatron | None = None,
 ) -> Decimal:
-    """The player's cash total of one direction on a gaming day, voids left out: with their
-    linked memberships' at the other venues of their exclusion area where the area adds up
-    cash (as it is at ``at``, now unless given). The one place the total is added up."""
-    total = CashTransaction.objects.filter(
-        player_id__in=cash_memberships(player, at),
-        gaming_date=gaming_date,
-        kind=kind,
-        instrument=CashInstrument.CASH,
-        voided_at__isnull=True,
-    ).aggregate(total=Sum("amount"))["total"]
-    return total or Decimal(0)
+    """The person's cash of one direction (``kind``: a ``CashDirection``) on a gaming day:
+    their rows of the multiple transaction log (``casino.cage.cash_log``), a member's with
+    their linked memberships' where the area adds up cash (as it is at ``at``, now unless
+    given) and the unknown patrons linked to them. The one place the total is added up."""
+    people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
+    return log_total(cash_log(gaming_date=gaming_date, people=people), kind)
 
 
 class Identification:
@@ -130,7 +137,8 @@ class ThresholdCrossing:
 
     level: str  # CashLevel
     threshold: Decimal
-    #: The day's cash of that direction before this one (0 for a patron nobody knows).
+    #: The day's cash of that direction before this one (0 for a patron nobody knows and
+    #: not recorded as an unknown patron).
     earlier: Decimal
     #: With this one.
     total: Decimal
@@ -149,23 +157,32 @@ def threshold_crossing(
     amount: Decimal,
     player: Player | None = None,
     at: datetime | None = None,
+    unknown_patron: UnknownPatron | None = None,
 ) -> ThresholdCrossing | None:
     """Whether recording this transaction reaches a threshold in force, and what it then
     asks of the table; None when it reaches none (or no thresholds are approved).
 
     The rule's one place: the console's form asks it before recording, ``cash_record``
-    asks it again (under the player's lock) and keeps its answer. Only cash counts; a
-    member's earlier cash of that direction and gaming day is added, as the log and the
-    alert add it; a patron nobody knows is judged by this transaction alone."""
+    asks it again (under the person's lock) and keeps its answer, as the cage window does.
+    Only cash counts; a member's or an unknown patron's earlier cash of that direction and
+    gaming day is added, as the log and the alert add it; a patron nobody knows is judged
+    by this transaction alone."""
     if instrument != CashInstrument.CASH or kind not in CashKind.values:
         return None
     at = at or timezone.now()
     thresholds = thresholds_in_force(venue, at)
     if thresholds is None:
         return None
+    player, unknown_patron = counted_as(player, unknown_patron)
     earlier = Decimal(0)
-    if player is not None:
-        earlier = day_total(player=player, gaming_date=gaming_date_at(venue, at), kind=kind, at=at)
+    if player is not None or unknown_patron is not None:
+        earlier = day_total(
+            player=player,
+            unknown_patron=unknown_patron,
+            gaming_date=gaming_date_at(venue, at),
+            kind=kind,
+            at=at,
+        )
     total = earlier + amount
     if total >= thresholds.reporting_threshold:
         level, threshold = CashLevel.REPORTING, thresholds.reporting_threshold
@@ -173,7 +190,9 @@ def threshold_crossing(
         level, threshold = CashLevel.LOGGING, thresholds.logging_threshold
     else:
         return None
-    if player is None:
+    if player is None and unknown_patron is not None:
+        needs = Identification.NONE  # described when recorded as an unknown patron
+    elif player is None:
         needs = Identification.DESCRIPTION
     elif level == CashLevel.REPORTING and not player.id_document_number:
         needs = Identification.DOCUMENT
@@ -238,50 +257,88 @@ def identification_asked(
 
 
 def alert_if_reached(tx: CashTransaction, at: datetime) -> CashAlert | None:
-    """Raise the reporting alert of the member's cash of the day and direction once it
-    reaches the reporting threshold (once per player, day and direction), audited and
-    logged on ``casino.security``; None when it does not, or was raised already."""
-    thresholds = thresholds_in_force(tx.venue, at)
-    if thresholds is None:
+    """The alert a buy-in or cash-out at a table raises (``day_alert``)."""
+    return day_alert(
+        venue=tx.venue,
+        player=tx.player,
+        unknown_patron=tx.unknown_patron,
+        gaming_date=tx.gaming_date,
+        direction=tx.kind,
+        at=at,
+        source=Source.TABLE,
+        source_id=tx.pk,
+        transaction=tx,
+    )
+
+
+def day_alert(
+    *,
+    venue: Venue,
+    gaming_date: Any,
+    direction: str,
+    at: datetime,
+    source: str,
+    source_id: int,
+    player: Player | None = None,
+    unknown_patron: UnknownPatron | None = None,
+    transaction: CashTransaction | None = None,
+) -> CashAlert | None:
+    """Raise the reporting alert of the person's cash of the day and direction once it
+    reaches the reporting threshold (once per person, day and direction: a unique
+    constraint), audited and logged on ``casino.security``; None when it does not, or was
+    raised already. ``source`` and ``source_id`` name the log's row that reached it. The
+    caller holds the person's lock (``casino.cage.services.patrons.person_locked``)."""
+    player, unknown_patron = counted_as(player, unknown_patron)
+    thresholds = thresholds_in_force(venue, at)
+    if thresholds is None or (player is None and unknown_patron is None):
         return None
-    total = day_total(player=tx.player, gaming_date=tx.gaming_date, kind=tx.kind, at=at)
+    people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
+    total = log_total(cash_log(gaming_date=gaming_date, people=people), direction)
     if total < thresholds.reporting_threshold:
         return None
+    # An unknown patron linked to the member is the member: one alert for both.
+    whose = Q(player_id__in=people.player_ids) | Q(unknown_patron_id__in=people.patron_ids)
     if CashAlert.objects.filter(
-        venue=tx.venue, player=tx.player, gaming_date=tx.gaming_date, direction=tx.kind
+        whose, venue=venue, gaming_date=gaming_date, direction=direction
     ).exists():
         return None
     alert = CashAlert.objects.create(
-        venue=tx.venue,
-        player=tx.player,
-        gaming_date=tx.gaming_date,
-        direction=tx.kind,
+        venue=venue,
+        player=player,
+        unknown_patron=unknown_patron,
+        gaming_date=gaming_date,
+        direction=direction,
         total=total,
         threshold=thresholds.reporting_threshold,
-        transaction=tx,
+        transaction=transaction,
+        source=source,
+        source_id=source_id,
         raised_at=at,
     )
+    who = player.membership_number if player is not None else unknown_patron.code
     audit_record(
         user=None,
         action=AuditAction.CASH_ALERT,
         obj=alert,
-        venue=tx.venue,
+        venue=venue,
         summary=(
-            f"{tx.player.membership_number}'s {tx.get_kind_display()} total of gaming day "
-            f"{tx.gaming_date.isoformat()} reached the reporting threshold: "
-            f"{venue_money(total, tx.venue)}"
+            f"{who}'s {alert.get_direction_display()} total of gaming day "
+            f"{gaming_date.isoformat()} reached the reporting threshold: "
+            f"{venue_money(total, venue)}"
         ),
     )
     logger.warning(
         "cash reporting threshold reached venue=%s player=%s gaming_date=%s direction=%s "
-        "total=%s threshold=%s transaction=%s",
-        tx.venue.code,
-        tx.player.membership_number,
-        tx.gaming_date.isoformat(),
-        tx.kind,
+        "total=%s threshold=%s transaction=%s source=%s:%s",
+        venue.code,
+        who,
+        gaming_date.isoformat(),
+        direction,
         total,
         thresholds.reporting_threshold,
-        tx.pk,
+        transaction.pk if transaction is not None else None,
+        source,
+        source_id,
     )
     return alert
 

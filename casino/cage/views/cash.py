@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.cage import selectors as cash_selectors
-from casino.cage.models import CashInstrument, CashKind, CashLevel
+from casino.cage.models import CashInstrument, CashKind, CashLevel, UnknownPatron
 from casino.cage.services.cash import RECORDABLE, cash_record, cash_void, player_of
 from casino.cage.services.thresholds import Identification, ThresholdCrossing, threshold_crossing
 from casino.floor.console import forms
@@ -58,12 +58,17 @@ def cash_context(session: TableSession, user: Any, **extra: Any) -> dict[str, An
 SHOWN = "threshold_shown"
 
 
-def crossing_text(crossing: ThresholdCrossing, player: Player | None, venue: Venue) -> str:
-    """What the table is told before recording a transaction that reaches a threshold."""
+def crossing_text(
+    crossing: ThresholdCrossing, player: Player | None, venue: Venue, patron: Any = None
+) -> str:
+    """What the table is told before recording a transaction that reaches a threshold (of a
+    member, an unknown patron or nobody known)."""
     amounts = {
         "threshold": venue_money(crossing.threshold, venue),
         "total": venue_money(crossing.total, venue),
     }
+    if player is None and patron is not None:
+        player = Player(name=patron.code)
     if player is None:
         return _(
             "This cash of %(total)s reaches the %(level)s of %(threshold)s. The patron is not "
@@ -91,6 +96,19 @@ def recorded_text(tx: Any) -> str:
     return ""
 
 
+def _named(venue: Venue, text: str, errors: dict[str, str]) -> tuple[Any, Any]:
+    """The member or unknown patron the member's field names: an unknown patron's
+    identifier (U-…), else a membership number (what is wrong with it in ``errors``)."""
+    patron = UnknownPatron.objects.filter(venue=venue, code=text.strip().upper()).first()
+    if patron is not None:
+        return None, patron
+    try:
+        return player_of(venue, text), None
+    except InvalidInput as error:
+        errors["player"] = error.message
+        return None, None
+
+
 @require_http_methods(["GET", "POST"])
 @with_session
 def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
@@ -109,21 +127,18 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         errors["amount"] = str(error)
     if amount is None and "amount" not in errors:
         errors["amount"] = _("Give the amount, e.g. 1000000.")
-    player = None
-    try:
-        player = player_of(venue, data.get("player", ""))
-    except InvalidInput as error:
-        errors["player"] = error.message
+    player, patron = _named(venue, data.get("player", ""), errors)
+    who = {"player": player, "unknown_patron": patron}
     kind = data.get("kind") or CashKind.BUY_IN
     instrument = data.get("instrument") or CashInstrument.CASH
     crossing = None
     if not errors:
         crossing = threshold_crossing(
-            venue=venue, kind=kind, instrument=instrument, amount=amount, player=player
+            venue=venue, kind=kind, instrument=instrument, amount=amount, **who
         )
     shown = {"crossing": crossing, "crossing_text": ""}
     if crossing is not None:
-        shown["crossing_text"] = crossing_text(crossing, player, venue)
+        shown["crossing_text"] = crossing_text(crossing, player, venue, patron)
         if data.get(SHOWN) != crossing.level:
             # Said before anything is recorded: the next Enter records it.
             context = cash_context(
@@ -138,7 +153,7 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
                 amount=amount,
                 kind=kind,
                 instrument=instrument,
-                player=player,
+                **who,
                 key=forms.read_key(data),
                 id_document_type=data.get("id_document_type", ""),
                 id_document_number=data.get("id_document_number", ""),
@@ -157,7 +172,9 @@ def cash(request: HttpRequest, session: TableSession) -> HttpResponse:
         "kind": tx.get_kind_display(),
         "amount": venue_money(tx.amount, venue),
         "instrument": tx.get_instrument_display(),
-        "player": tx.player.name if tx.player_id else _("an unknown player"),
+        "player": tx.player.name
+        if tx.player_id
+        else (tx.unknown_patron.code if tx.unknown_patron_id else _("an unknown player")),
     }
     reached = recorded_text(tx)
     if tx.kind == CashKind.CASH_OUT and tx.player_id:

@@ -29,6 +29,7 @@ from casino.cage.services.inventory import (
     chip_redemption,
     vault_transfer,
 )
+from casino.cage.services.patrons import window_patron_named
 from casino.floor.console.access import console_login_required, page, refusal, use_venue_language
 from casino.floor.console.forms import read_chips
 from casino.kernel.errors import Conflict, Forbidden, ServiceError
@@ -212,12 +213,16 @@ def cage_movement(request: HttpRequest, venue_id: int, move: str) -> HttpRespons
         service = chip_purchase if kind == MovementKind.CHIP_PURCHASE else chip_redemption
 
         def work() -> Any:
+            patron = window_patron_named(
+                venue, request.POST.get("player", ""), request.POST.get("patron_description", "")
+            )
             return service(
                 venue=venue,
                 user=user,
                 chips=held[Instrument.CHIPS],
                 notes=held[Instrument.NOTES],
                 note=note,
+                patron=patron,
             )
     else:
 

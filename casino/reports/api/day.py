@@ -117,7 +117,7 @@ class CashAlertListView(ApiView):
         )
         if "player" in filters:
             rows = rows.filter(player_id=filters["player"])
-        rows = rows.select_related("player").order_by("-raised_at", "-id")
+        rows = rows.select_related("player", "unknown_patron").order_by("-raised_at", "-id")
         return _page(request, self, rows, cash_s.CashAlertSerializer, venue)
 
 

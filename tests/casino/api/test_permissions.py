@@ -31,6 +31,7 @@ from casino.cage.services.front_money import front_money_deposit
 from casino.cage.services.inventory import cage_count_record
 from casino.cage.services.manual import manual_series_issue
 from casino.cage.services.markers import marker_issue_at_cage, marker_pay
+from casino.cage.services.patrons import unknown_patron_create
 from casino.cage.services.slips import (
     slip_confirm_dealer,
     slip_confirm_supervisor,
@@ -371,6 +372,10 @@ def _marker_body(side: Side, signer: Any) -> dict[str, Any]:
         "player_signed": True,
         "supervisor": credentials(signer),
     }
+
+
+def _unknown_patron(side: Side) -> Any:
+    return unknown_patron_create(venue=side.venue, user=side.supervisor, description="red hat")
 
 
 def _cage_marker(side: Side) -> Any:
@@ -932,6 +937,22 @@ ENDPOINTS = [
         ),
         gate=CASHIER,
         ok=201,
+    ),
+    # The multiple transaction log: the cage's readers; an unknown patron linked by the pit.
+    Endpoint(
+        "cash log",
+        "GET",
+        lambda s: Call(f"/api/v1/venues/{s.venue.pk}/cash-log/"),
+        gate=READ_CAGE,
+    ),
+    Endpoint(
+        "link an unknown patron",
+        "POST",
+        lambda s: Call(
+            f"/api/v1/unknown-patrons/{_unknown_patron(s).pk}/link/",
+            {"member": _player(s).membership_number},
+        ),
+        gate=SUPERVISE,
     ),
     Endpoint(
         "chip liability",
