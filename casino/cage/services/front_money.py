@@ -26,8 +26,9 @@ amount is given, the amount in the fewest of the venue's notes. A venue whose ca
 no notes (none listed) keeps its front money off the book. A draw at a table moves nothing
 in the cage: the member's chips leave the tray, recorded at the table like a buy-in.
 
-Not a cash transaction for the cash thresholds: that rule is the cash transaction's
-(``threshold_crossing``) and front money is for it to count.
+The cash thresholds count a deposit (cash in) and a return (cash out) as the cash log
+reads them (``casino.cage.cash_log``): ``front_money_counted`` raises the member's alert
+where their day reaches the reporting threshold; a draw at a table moves no cash.
 
 Every write is audited.
 """
