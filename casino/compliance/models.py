@@ -35,6 +35,7 @@ class Decision(models.TextChoices):
 class CaseSource(models.TextChoices):
     PERSON = "person", pgettext_lazy("case source", "Opened by a person")
     ALERT = "alert", pgettext_lazy("case source", "Opened from an alert")
+    PATTERN = "pattern", pgettext_lazy("case source", "Opened from a pattern in the cash log")
 
 
 class SuspicionCase(models.Model):
@@ -64,6 +65,15 @@ class SuspicionCase(models.Model):
     )
     status = models.CharField(
         _("status"), max_length=16, choices=CaseStatus.choices, default=CaseStatus.DRAFT
+    )
+    finding = models.CharField(
+        _("finding"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "The pattern found in the cash log that opened the case "
+            "(casino.compliance.patterns): a case is opened once per finding."
+        ),
     )
     detected_at = models.DateTimeField(_("detected at"))
     opened_by = models.ForeignKey(
@@ -113,6 +123,13 @@ class SuspicionCase(models.Model):
         verbose_name_plural = _("suspicious-activity cases")
         ordering = ["-opened_at", "-id"]
         indexes = [models.Index(fields=["venue", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["venue", "finding"],
+                condition=~models.Q(finding=""),
+                name="suspicion_case_once_per_finding",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.label

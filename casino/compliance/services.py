@@ -117,6 +117,7 @@ def _open(
     evidence: Iterable[dict[str, Any]],
     source: str,
     detected_at: datetime | None,
+    finding: str = "",
 ) -> SuspicionCase:
     grounds = (grounds or "").strip()
     subject_description = (subject_description or "").strip()
@@ -139,6 +140,7 @@ def _open(
         grounds=grounds,
         evidence=lines,
         source=source,
+        finding=finding,
         detected_at=detected,
         opened_by=user if getattr(user, "is_authenticated", False) else None,
         opened_at=now,
@@ -191,6 +193,7 @@ def case_open_from_alert(
     player: Any = None,
     subject_description: str = "",
     source: str = CaseSource.ALERT,
+    finding: str = "",
 ) -> SuspicionCase:
     """A draft case the system opens (no person opens it), from what ``source`` says raised
     it (an alert, by default); ``evidence`` names the alert and what it rests on, as
@@ -206,6 +209,7 @@ def case_open_from_alert(
         evidence=evidence,
         source=source,
         detected_at=detected_at,
+        finding=finding,
     )
 
 
