@@ -5,7 +5,8 @@ tables and at the cage, and the day's totals the cash thresholds read
 The sources, each read once per call (four queries, whatever the number of rows):
 
 - the buy-ins and cash-outs at the tables (``CashTransaction``, voids left out), of every
-  instrument; only cash counts in the totals (``CashMovement.counts``);
+  instrument; only cash counts in the totals, and what else the venue's law counts
+  (``counted_instruments``, ``CashMovement.counts``);
 - the chip purchases and redemptions at the cage window (``CageMovement``): the notes the
   cage took or paid;
 - front money deposited and returned at the cage (``FrontMoney``; a draw at a table moves no
@@ -46,6 +47,8 @@ from casino.cage.patrons import CashDirection
 from casino.players.areas import cash_memberships
 from casino.players.membership import membership_key
 from casino.players.models import Player
+from casino.venues.jurisdictions import Instrument as LawInstrument
+from casino.venues.jurisdictions import jurisdiction_of
 from casino.venues.models import Venue
 
 
@@ -100,11 +103,9 @@ class CashMovement:
     recorded_by: Any
     source: str  # Source
     source_id: int
-
-    @property
-    def counts(self) -> bool:
-        """Whether it counts in the day's totals: cash only."""
-        return self.instrument == CashInstrument.CASH
+    #: Whether it counts in the day's totals: its instrument is one the venue's law counts
+    #: (``counted_instruments``; the cage's rows are all cash).
+    counts: bool = True
 
     @property
     def where(self) -> str:
@@ -171,11 +172,34 @@ def _whose(people: People | None, player: str, patron: str | None) -> Q:
     return found
 
 
+#: The instruments a jurisdiction's law counts (``casino.venues.jurisdictions.Instrument``)
+#: as the tables record them; a cheque has no instrument of its own there.
+_LAW_INSTRUMENTS = {
+    LawInstrument.CASH: CashInstrument.CASH,
+    LawInstrument.CHIPS: CashInstrument.CHIPS,
+    LawInstrument.CREDIT: CashInstrument.MARKER,
+}
+
+
+def counted_instruments(venue: Venue) -> frozenset[str]:
+    """What counts towards the venue's cash thresholds: cash, and what else the law of its
+    jurisdiction counts (Macau's chips and credit); cash only where it names none. The one
+    place it is said: the thresholds, the log's rows and the patterns read it."""
+    preset = jurisdiction_of(venue)
+    named = preset.instruments if preset is not None else ()
+    return frozenset(
+        {
+            CashInstrument.CASH.value,
+            *(_LAW_INSTRUMENTS[i].value for i in named if i in _LAW_INSTRUMENTS),
+        }
+    )
+
+
 def _tables(where: Q, people: People | None) -> Iterable[CashMovement]:
     rows = (
         CashTransaction.objects.filter(where, _whose(people, "player_id", "unknown_patron_id"))
         .filter(voided_at__isnull=True)
-        .select_related("table", "player", "unknown_patron__member", "recorded_by")
+        .select_related("table", "venue", "player", "unknown_patron__member", "recorded_by")
     )
     for tx in rows:
         player, patron = tx.player, tx.unknown_patron
@@ -193,6 +217,7 @@ def _tables(where: Q, people: People | None) -> Iterable[CashMovement]:
             recorded_by=tx.recorded_by,
             source=Source.TABLE,
             source_id=tx.pk,
+            counts=tx.instrument in counted_instruments(tx.venue),
         )
 
 

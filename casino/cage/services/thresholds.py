@@ -5,10 +5,12 @@ then asks of the table, and the alert a player's day raises (the recording is
 - The thresholds (``CashThresholds``): a manager proposes a logging and a reporting
   threshold (``thresholds_propose``), a second manager approves them
   (``thresholds_approve``); the latest approved version is in force from its approval on.
-- The rule: only cash counts. Per person and gaming day (``gaming_date_at``), the cash in
-  and the cash out are added up apart from every cash movement of the day, at the tables
-  (buy-ins and cash-outs, voids left out) and at the cage (chip purchases and redemptions,
-  front money deposited and returned, markers paid in cash): the multiple transaction log,
+- The rule: only cash counts, and what else the venue's law counts (Macau's chips and
+  credit: ``casino.cage.cash_log.counted_instruments``). Per person and gaming day
+  (``gaming_date_at``), the cash in and the cash out are added up apart from every cash
+  movement of the day, at the tables (buy-ins and cash-outs, voids left out) and at the
+  cage (chip purchases and redemptions, front money deposited and returned, markers paid
+  in cash): the multiple transaction log,
   ``casino.cage.cash_log``, whose rows of the person ``day_total`` adds. A person is a
   member, with their memberships at the venues of an exclusion area that adds up cash
   (each venue's own gaming day of that date, ``casino.players.areas.cash_memberships``),
@@ -47,10 +49,16 @@ from django.utils.translation import gettext
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.cash_log import Source, cash_log, cash_people, counted_as, log_total
+from casino.cage.cash_log import (
+    Source,
+    cash_log,
+    cash_people,
+    counted_as,
+    counted_instruments,
+    log_total,
+)
 from casino.cage.models import (
     CashAlert,
-    CashInstrument,
     CashKind,
     CashLevel,
     CashThresholds,
@@ -167,7 +175,7 @@ def threshold_crossing(
     Only cash counts; a member's or an unknown patron's earlier cash of that direction and
     gaming day is added, as the log and the alert add it; a patron nobody knows is judged
     by this transaction alone."""
-    if instrument != CashInstrument.CASH or kind not in CashKind.values:
+    if instrument not in counted_instruments(venue) or kind not in CashKind.values:
         return None
     at = at or timezone.now()
     thresholds = thresholds_in_force(venue, at)

@@ -292,3 +292,22 @@ def test_two_tables_crossing_the_reporting_threshold_at_once_raise_one_alert(
     assert alert.total == 110 * M  # the first to cross; the second saw it and raised none
     today = gaming_date_at(venue, timezone.now())
     assert day_total(gaming_date=today, kind="buy_in", **person) == 160 * M
+
+
+@pytest.mark.parametrize(("jurisdiction", "counted"), [("VN", 50 * M), ("MO", 110 * M)])
+def test_the_venues_law_says_which_instruments_count(
+    floor, venue, tables, today, thresholds, jurisdiction, counted
+):
+    """A member buys in 60,000,000 in chips and 50,000,000 in cash: Vietnam's law counts
+    the cash alone (50,000,000, under the reporting threshold of 100,000,000); Macau's
+    counts chips too (110,000,000: an alert)."""
+    venue.jurisdiction = jurisdiction
+    venue.save(update_fields=["jurisdiction"])
+    nn1, nn2 = tables
+    member = PlayerFactory(venue=venue, membership_number="INS-1", id_document_number="C9")
+    _buy(nn1, floor.dealer, 60 * M, player=member, instrument="chips")
+    _buy(nn2, floor.dealer, 50 * M, player=member)
+    assert day_total(player=member, gaming_date=today, kind="buy_in") == counted
+    rows = cash_log(gaming_date=today, venue=venue)
+    assert [row.counts for row in rows] == [jurisdiction == "MO", True]
+    assert CashAlert.objects.filter(player=member).exists() == (jurisdiction == "MO")
