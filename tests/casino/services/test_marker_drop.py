@@ -144,6 +144,7 @@ def test_the_count_screen_lists_the_copies_it_adds(table, client):
     _marker_and_close(table)
     box = DropBox.objects.get(box_sessions__session=table.session)
     client.force_login(staff("counter", COUNT, table.venue))
+    client.cookies["django_language"] = "en"
     url = reverse("console:count-box", args=[table.venue.pk, box.gaming_date.isoformat(), box.pk])
     page = client.get(url).content.decode()
     assert "Marker copies in this box" in page
