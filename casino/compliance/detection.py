@@ -159,8 +159,12 @@ def patterns_detect(venue: Venue, gaming_date: date) -> list[SuspicionCase]:
         if any(rows[m.reference].gaming_date == gaming_date for m in finding.movements)
     ]
     members = [m for m in today if m.person.startswith("member:")]
-    played = _played(venue, gaming_date, {m.person for m in members})
-    findings += little_play(members, played, least_cash=thresholds.logging_threshold)
+    least = thresholds.logging_threshold
+    # the handle is read (a few queries a member) only of those whose cash could be little
+    # play: as if they had played nothing
+    maybe = {f.person for f in little_play(members, {}, least_cash=least)}
+    played = _played(venue, gaming_date, maybe)
+    findings += little_play([m for m in members if m.person in maybe], played, least_cash=least)
     opened = [_open(venue, finding, rows) for finding in findings]
     return [case for case in opened if case is not None]
 
