@@ -278,3 +278,6 @@ def test_a_day_worked_by_hand(day, floor, cashier):
     assert response.status_code == 200
     lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))[1:]
     assert len(lines) == 4 and {line[5] for line in lines} == {law.currency}
+    by_person = {line[8]: line for line in lines}
+    assert by_person[patron.code][9:11] == ["a man about 50, cap", ""]
+    assert by_person["VIP-1"][15:] == ["", ""]  # reached at the cage window
