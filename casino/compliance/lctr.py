@@ -54,8 +54,27 @@ def _local(value: datetime, venue: Venue) -> str:
     return value.astimezone(venue_zone(venue)).isoformat(timespec="seconds")
 
 
-def _row(alert: CashAlert, venue: Venue) -> list[Any]:
+def _person(alert: CashAlert) -> list[Any]:
+    """The member's fields; an unknown patron's identifier and description, the rest empty."""
     player = alert.player
+    if player is None:
+        patron = alert.unknown_patron
+        return [patron.code, patron.description, "", "", "", "", ""]
+    return [
+        player.membership_number,
+        player.name,
+        player.date_of_birth.isoformat() if player.date_of_birth else "",
+        player.nationality,
+        player.id_document_type,
+        player.id_document_number,
+        player.id_document_country,
+    ]
+
+
+def _row(alert: CashAlert, venue: Venue) -> list[Any]:
+    # An alert raised at the cage (a chip purchase, front money, a marker paid) has no
+    # table transaction: both fields empty.
+    tx = alert.transaction
     return [
         line_id(alert),
         venue.code,
@@ -65,15 +84,9 @@ def _row(alert: CashAlert, venue: Venue) -> list[Any]:
         venue.currency,
         alert.threshold,
         _local(alert.raised_at, venue),
-        player.membership_number,
-        player.name,
-        player.date_of_birth.isoformat() if player.date_of_birth else "",
-        player.nationality,
-        player.id_document_type,
-        player.id_document_number,
-        player.id_document_country,
-        str(alert.transaction_id),
-        alert.transaction.table.code,
+        *_person(alert),
+        str(tx.pk) if tx is not None else "",
+        tx.table.code if tx is not None else "",
     ]
 
 

@@ -146,6 +146,6 @@ def lctr_lines(*, venue: Venue, date_from: date, date_to: date) -> list[CashAler
     day, then time raised."""
     return list(
         CashAlert.objects.filter(venue=venue, gaming_date__gte=date_from, gaming_date__lte=date_to)
-        .select_related("player", "transaction__table")
+        .select_related("player", "unknown_patron", "transaction__table")
         .order_by("gaming_date", "raised_at", "id")
     )
