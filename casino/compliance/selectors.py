@@ -110,7 +110,7 @@ def case_evidence(case: SuspicionCase) -> list[EvidenceLine]:
     alert_ids = [line["ref"] for line in lines if line.get("kind") == "cash_alert"]
     tx_ids = [line["ref"] for line in lines if line.get("kind") == "cash_transaction"]
     alerts = CashAlert.objects.filter(venue=case.venue_id, pk__in=alert_ids).select_related(
-        "player"
+        "player", "unknown_patron"
     )
     txs = CashTransaction.objects.filter(venue=case.venue_id, pk__in=tx_ids).select_related(
         "player", "table"
@@ -135,7 +135,7 @@ def recent_alerts(*, venue: Venue, limit: int = 50) -> list[CashAlert]:
     """The venue's latest cash alerts: what a new case may name as evidence."""
     return list(
         CashAlert.objects.filter(venue=venue)
-        .select_related("player")
+        .select_related("player", "unknown_patron")
         .order_by("-raised_at", "-id")[:limit]
     )
 

@@ -281,3 +281,8 @@ def test_a_day_worked_by_hand(day, floor, cashier):
     by_person = {line[8]: line for line in lines}
     assert by_person[patron.code][9:11] == ["a man about 50, cap", ""]
     assert by_person["VIP-1"][15:] == ["", ""]  # reached at the cage window
+    page = officer.get(
+        reverse("compliance:lctr", args=[venue.pk])
+        + f"?from={today.isoformat()}&to={today.isoformat()}"
+    ).content.decode()
+    assert f"{patron.code}: a man about 50, cap" in page  # the patron, not an empty "()"
