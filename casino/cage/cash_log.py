@@ -81,6 +81,9 @@ class Source:
     WINDOW = "cage_movement"
     FRONT_MONEY = "front_money"
     MARKER_PAYMENT = "marker_payment"
+    #: Not a row: an alert raised when an unknown patron is linked to a member, whose day
+    #: their cash then reaches (``source_id``: the unknown patron).
+    PATRON_LINK = "unknown_patron_link"
 
 
 @dataclass(frozen=True)

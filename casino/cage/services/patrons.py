@@ -143,11 +143,13 @@ def unknown_patron_of(venue: Venue, code: str) -> UnknownPatron | None:
 def unknown_patron_link(
     *, patron: UnknownPatron, member: Player, user: Any, at: datetime | None = None
 ) -> UnknownPatron:
-    """A supervisor or a manager links the unknown patron to the member they are, once."""
+    """A supervisor or a manager links the unknown patron to the member they are, once; the
+    member's day is judged again with the patron's cash in it (an alert where it now
+    reaches the reporting threshold, under the member's lock)."""
     patron = UnknownPatron.objects.select_for_update(of=("self",)).get(pk=patron.pk)
     if not can(user, SUPERVISE, patron.venue_id):
         raise Forbidden(gettext("Only a supervisor or a manager links an unknown patron."))
-    member = Player.objects.select_for_update().get(pk=member.pk)
+    member, _none = person_locked(Player.objects.get(pk=member.pk), None)
     if member.venue_id != patron.venue_id:
         raise InvalidInput(gettext("This player is not a member of this venue."), field="member")
     if patron.member_id == member.pk:
@@ -170,6 +172,16 @@ def unknown_patron_link(
         before=before,
         after=_as_dict(patron),
     )
+    for direction in CashDirection.values:
+        day_alert(
+            venue=patron.venue,
+            gaming_date=patron.gaming_date,
+            direction=direction,
+            at=patron.linked_at,
+            source=Source.PATRON_LINK,
+            source_id=patron.pk,
+            player=member,
+        )
     return patron
 
 

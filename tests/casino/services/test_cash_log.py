@@ -311,3 +311,22 @@ def test_the_venues_law_says_which_instruments_count(
     rows = cash_log(gaming_date=today, venue=venue)
     assert [row.counts for row in rows] == [jurisdiction == "MO", True]
     assert CashAlert.objects.filter(player=member).exists() == (jurisdiction == "MO")
+
+
+def test_linking_an_unknown_patron_judges_the_members_day_again(
+    floor, venue, tables, today, thresholds
+):
+    """The patron bought in 60,000,000 and the member 50,000,000 at the tables, each under
+    the reporting threshold of 100,000,000; linked, the member's day is 110,000,000: the
+    link raises the member's alert (its source: the link), once."""
+    nn1, nn2 = tables
+    patron = _buy(nn1, floor.dealer, 60 * M, patron_description="a man, grey coat").unknown_patron
+    member = PlayerFactory(venue=venue, membership_number="M-10", id_document_number="C78")
+    _buy(nn2, floor.dealer, 50 * M, player=member)
+    assert not CashAlert.objects.exists()
+    unknown_patron_link(patron=patron, member=member, user=floor.supervisor)
+    alert = CashAlert.objects.get()
+    assert (alert.player, alert.total, alert.direction) == (member, 110 * M, "buy_in")
+    assert (alert.source, alert.source_id) == (Source.PATRON_LINK, patron.pk)
+    unknown_patron_link(patron=patron, member=member, user=floor.supervisor)  # again: nothing
+    assert CashAlert.objects.count() == 1
