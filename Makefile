@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(PY) bench/resettle.py
 	$(PY) bench/integrity_stats.py
 	$(PY) bench/group_lag.py
+	$(PY) bench/patterns.py
 
 # A shift of a million rounds and its report (<= 20 s, <= 500 MB). The fill takes about
 # 16 minutes on 2 quiet cores; BENCH_REUSE=1 builds again without filling anew.
