@@ -19,9 +19,11 @@
   ``window_patron`` locks and asks the person before the movement (a purchase is a buy-in's
   eligibility question, a redemption a cash-out's), and refuses cash reaching a threshold
   from nobody (the membership number, the unknown patron's identifier or a description is
-  given); ``window_counted`` raises the day's alert after it. Front money deposited and
-  returned and markers paid in cash raise theirs through ``front_money_counted`` and
-  ``marker_payment_counted``, at the end of their services.
+  given), and a member's reaching the reporting threshold while their record holds no
+  identity document (the table asks for one, ``identification_asked``); ``window_counted``
+  raises the day's alert after it. Front money deposited and returned and markers paid in
+  cash raise theirs through ``front_money_counted`` and ``marker_payment_counted``, at the
+  end of their services.
 
 Every write is audited.
 """
@@ -52,6 +54,7 @@ from casino.cage.models import (
 )
 from casino.cage.services.thresholds import (
     MAX_DESCRIPTION,
+    Identification,
     day_alert,
     gaming_date_at,
     threshold_crossing,
@@ -256,6 +259,19 @@ def window_patron(
         unknown_patron=unknown,
         at=at,
     )
+    if crossing is not None and crossing.identification == Identification.DOCUMENT:
+        # the table's rule (``identification_asked``): a member reaching the reporting
+        # threshold shows an identity document; the window keeps it on their record
+        raise InvalidInput(
+            gettext(
+                "This cash takes %(player)s to the reporting threshold and their record holds "
+                "no identity document: ask for one and record it on the member's record "
+                "first."
+            )
+            % {"player": player.membership_number},
+            field="player",
+            reason="identification_required",
+        )
     if crossing is not None and player is None and unknown is None:
         if not (patron.description or "").strip():
             raise InvalidInput(

@@ -330,3 +330,21 @@ def test_linking_an_unknown_patron_judges_the_members_day_again(
     assert (alert.source, alert.source_id) == (Source.PATRON_LINK, patron.pk)
     unknown_patron_link(patron=patron, member=member, user=floor.supervisor)  # again: nothing
     assert CashAlert.objects.count() == 1
+
+
+def test_the_window_asks_a_member_at_the_reporting_threshold_for_a_document(
+    floor, venue, today, cashier, thresholds
+):
+    """As the table does: 120,000,000 of chips bought by a member whose record holds no
+    identity document reaches the reporting threshold of 100,000,000: refused, saying so;
+    once the document is on their record, recorded, with its alert."""
+    member = PlayerFactory(venue=venue, membership_number="DOC-1", id_document_number="")
+    with pytest.raises(InvalidInput) as refused:
+        _purchase(venue, cashier, 120, patron=WindowPatron(player=member))
+    assert (refused.value.field, refused.value.reason) == ("player", "identification_required")
+    assert "DOC-1" in refused.value.message and not CashAlert.objects.exists()
+    _purchase(venue, cashier, 20, patron=WindowPatron(player=member))  # under it: fine
+    member.id_document_number = "P-123"
+    member.save(update_fields=["id_document_number"])
+    _purchase(venue, cashier, 100, patron=WindowPatron(player=member))
+    assert CashAlert.objects.get().total == 120 * M
