@@ -152,7 +152,7 @@ def patterns_detect(venue: Venue, gaming_date: date) -> list[SuspicionCase]:
     day = cash_log(gaming_date=gaming_date, venue=venue)
     before = cash_log(gaming_date=gaming_date - timedelta(days=1), venue=venue)
     both, rows = _movements(before + day)
-    today, _rows = _movements(day)
+    today = [m for m in both if rows[m.reference].gaming_date == gaming_date]
     findings = [
         finding
         for finding in structuring(both, threshold=thresholds.reporting_threshold)

@@ -71,12 +71,12 @@ def counted_pieces(
         if made is None:
             message = (
                 gettext(
-                    "%(amount)s cannot be made of this venue's notes (%(notes)s): give the "
+                    "%(amount)s cannot be made of this venue's notes (%(pieces)s): give the "
                     "notes counted."
                 )
                 if instrument == Instrument.NOTES
                 else gettext(
-                    "%(amount)s cannot be made of this venue's chips (%(chips)s): give the "
+                    "%(amount)s cannot be made of this venue's chips (%(pieces)s): give the "
                     "chips counted."
                 )
             )
@@ -84,8 +84,7 @@ def counted_pieces(
                 message
                 % {
                     "amount": venue_money(amount, venue),
-                    "notes": ", ".join(listed),
-                    "chips": ", ".join(listed),
+                    "pieces": ", ".join(listed),
                 },
                 field=field,
             )
@@ -93,15 +92,14 @@ def counted_pieces(
     holding = read_holding(venue, {instrument: counted}, field=field)
     if holding_value(holding) != amount:
         message = (
-            gettext("The notes come to %(notes)s, not %(amount)s: count them again.")
+            gettext("The notes come to %(pieces)s, not %(amount)s: count them again.")
             if instrument == Instrument.NOTES
-            else gettext("The chips come to %(chips)s, not %(amount)s: count them again.")
+            else gettext("The chips come to %(pieces)s, not %(amount)s: count them again.")
         )
         raise InvalidInput(
             message
             % {
-                "notes": venue_money(holding_value(holding), venue),
-                "chips": venue_money(holding_value(holding), venue),
+                "pieces": venue_money(holding_value(holding), venue),
                 "amount": venue_money(amount, venue),
             },
             field=field,

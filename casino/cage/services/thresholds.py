@@ -50,6 +50,7 @@ from django.utils.translation import gettext
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.cage.cash_log import (
+    People,
     Source,
     cash_log,
     cash_people,
@@ -120,12 +121,15 @@ def day_total(
     kind: str,
     at: datetime | None = None,
     unknown_patron: UnknownPatron | None = None,
+    people: People | None = None,
 ) -> Decimal:
     """The person's cash of one direction (``kind``: a ``CashDirection``) on a gaming day:
     their rows of the multiple transaction log (``casino.cage.cash_log``), a member's with
     their linked memberships' where the area adds up cash (as it is at ``at``, now unless
-    given) and the unknown patrons linked to them. The one place the total is added up."""
-    people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
+    given) and the unknown patrons linked to them; ``people``, when the caller has asked
+    ``cash_people`` already, instead of the person. The one place the total is added up."""
+    if people is None:
+        people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
     return log_total(cash_log(gaming_date=gaming_date, people=people), kind)
 
 
@@ -301,7 +305,7 @@ def day_alert(
     if thresholds is None or (player is None and unknown_patron is None):
         return None
     people = cash_people(player=player, unknown_patron=unknown_patron, at=at)
-    total = log_total(cash_log(gaming_date=gaming_date, people=people), direction)
+    total = day_total(gaming_date=gaming_date, kind=direction, people=people)
     if total < thresholds.reporting_threshold:
         return None
     # An unknown patron linked to the member is the member: one alert for both.
