@@ -98,10 +98,11 @@ def lctr_file(request: HttpRequest, venue_id: int, layout: str) -> HttpResponse:
         date_to=date_to,
         lines=len(lines),
     )
+    largest = selectors.largest_movements(lines)
     name = f"lctr-{venue.code}-{date_from.isoformat()}-{date_to.isoformat()}.{layout}"
     if layout == "csv":
-        return csv_response(lctr.lctr_export(venue, lines), name, language=language)
+        return csv_response(lctr.lctr_export(venue, lines, largest), name, language=language)
     content = lctr.lctr_xml(
-        venue, lines, date_from=date_from, date_to=date_to, built_at=timezone.now()
+        venue, lines, largest, date_from=date_from, date_to=date_to, built_at=timezone.now()
     )
     return download(content, name, "application/xml; charset=utf-8", language=language)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from casino.audit.models import AuditAction, AuditEvent
+from casino.cage.cash_log import cash_log, cash_people
 from casino.cage.models import CashAlert, CashTransaction
 from casino.compliance.models import CaseStatus, Decision, SuspicionCase
 from casino.staff.policy import Capability, venues_allowing
@@ -138,6 +140,22 @@ def recent_alerts(*, venue: Venue, limit: int = 50) -> list[CashAlert]:
         .select_related("player", "unknown_patron")
         .order_by("-raised_at", "-id")[:limit]
     )
+
+
+def largest_movements(lines: list[CashAlert]) -> dict[int, Decimal]:
+    """Each alert's largest single movement among those its total adds up (the person's rows
+    of the cash log of that day and direction that count), by the alert's id: a reversal is
+    a row of its own, so a movement later reversed is still its own size here."""
+    largest = {}
+    for alert in lines:
+        people = cash_people(player=alert.player, unknown_patron=alert.unknown_patron)
+        amounts = [
+            row.amount
+            for row in cash_log(gaming_date=alert.gaming_date, people=people)
+            if row.counts and row.direction == alert.direction
+        ]
+        largest[alert.pk] = max(amounts, default=alert.total)
+    return largest
 
 
 def lctr_lines(*, venue: Venue, date_from: date, date_to: date) -> list[CashAlert]:

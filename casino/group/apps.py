@@ -8,7 +8,9 @@ class GroupConfig(AppConfig):
     verbose_name = _("Operating group")
 
     def ready(self) -> None:
-        from casino.group.selectors import group_roles_held
+        from casino.group.selectors import group_roles_held, operator_venue_ids
+        from casino.players import hooks as players_hooks
         from casino.staff.roles import held_group_roles
 
         held_group_roles.register(group_roles_held)
+        players_hooks.operator_venue_ids.register(operator_venue_ids)

@@ -23,6 +23,15 @@ def group_roles_held(user: Any) -> dict[int, frozenset[str]]:
     return {group_id: frozenset(roles) for group_id, roles in held.items()}
 
 
+def operator_venue_ids(venue_id: int) -> frozenset[int]:
+    """The venues the operating group of the venue ``venue_id`` runs, itself included; empty
+    when it is in no group (``casino.players.hooks.operator_venue_ids``)."""
+    group = GroupVenue.objects.filter(venue_id=venue_id).values("group_id")
+    return frozenset(
+        GroupVenue.objects.filter(group_id__in=group).values_list("venue_id", flat=True)
+    )
+
+
 def readable_groups(user: Any) -> list[OperatingGroup]:
     """The groups whose figures the user reads: those where they hold a group role, and
     those with a venue whose reports they read (then that venue's lines only)."""

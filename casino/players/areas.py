@@ -11,7 +11,10 @@ from datetime import datetime
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from casino.players.hooks import operator_venue_ids
 from casino.players.models import ExclusionArea, Player
+from casino.venues.jurisdictions import jurisdiction_of
+from casino.venues.models import Venue
 
 
 def areas_in_force(at: datetime | None = None) -> list[ExclusionArea]:
@@ -54,13 +57,30 @@ def linked_memberships(
 
 def cash_memberships(player: Player, at: datetime | None = None) -> list[int]:
     """The memberships whose cash counts with ``player``'s for the cash thresholds: the
-    player's own, and where their venue is in an area in force at ``at`` (now) that adds up
-    cash (``ExclusionArea.aggregates_cash``), their person's memberships at the area's venues.
-    The cash rule's one place to ask it (``casino.cage.services.thresholds.day_total``)."""
+    player's own, and their person's memberships at the venues whose cash adds up with their
+    venue's: those of an area in force at ``at`` (now) that adds up cash
+    (``ExclusionArea.aggregates_cash``), and, where the venue's jurisdiction adds up the
+    operator's other venues (``Jurisdiction.aggregates_operator_venues``), the venues of the
+    same jurisdiction its operating group runs. The cash rule's one place to ask it
+    (``casino.cage.services.thresholds.day_total``)."""
     if player.person_id is None:
         return [player.pk]
-    area = area_of(player.venue_id, at)
-    if area is None or not area.aggregates_cash:
+    venue_ids = cash_venue_ids(player.venue, at)
+    if not venue_ids:
         return [player.pk]
-    others = linked_memberships(player, venue_ids=area_venue_ids(area))
+    others = linked_memberships(player, venue_ids=venue_ids)
     return [player.pk, *others.values_list("pk", flat=True)]
+
+
+def cash_venue_ids(venue: Venue, at: datetime | None = None) -> frozenset[int]:
+    """The venues whose cash adds up with ``venue``'s (see ``cash_memberships``); empty when
+    only its own does."""
+    area = area_of(venue.pk, at)
+    found = area_venue_ids(area) if area is not None and area.aggregates_cash else frozenset()
+    law = jurisdiction_of(venue)
+    if law is not None and law.aggregates_operator_venues:
+        run = operator_venue_ids(venue.pk)
+        found |= frozenset(
+            Venue.objects.filter(pk__in=run, jurisdiction=law.code).values_list("pk", flat=True)
+        )
+    return found

@@ -280,7 +280,11 @@ def test_a_day_worked_by_hand(day, floor, cashier):
     assert len(lines) == 4 and {line[5] for line in lines} == {law.currency}
     by_person = {line[8]: line for line in lines}
     assert by_person[patron.code][9:11] == ["a man about 50, cap", ""]
-    assert by_person["VIP-1"][15:] == ["", ""]  # reached at the cage window
+    assert by_person["VIP-1"][15:17] == ["", ""]  # reached at the cage window
+    # The law's period, and the largest single movement of the total (the cage's 500‰ of R):
+    # under Macau's per-transaction reading, a line the law itself would not ask for.
+    assert by_person["VIP-1"][17] == law.reporting_period
+    assert D(by_person["VIP-1"][18]) == share(500) < r
     page = officer.get(
         reverse("compliance:lctr", args=[venue.pk])
         + f"?from={today.isoformat()}&to={today.isoformat()}"

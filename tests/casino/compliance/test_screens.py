@@ -154,7 +154,7 @@ def test_the_lctr_csv_holds_the_days_candidates_in_the_documented_layout(floor, 
         "line_id", "venue_code", "gaming_date", "direction", "amount", "currency", "threshold",
         "raised_at", "membership_number", "player_name", "date_of_birth", "nationality",
         "id_document_type", "id_document_number", "id_document_country", "transaction_id",
-        "table_code",
+        "table_code", "period", "largest_transaction",
     ]  # fmt: skip
     (line,) = rows[1:]
     record = dict(zip(rows[0], line, strict=True))
@@ -174,6 +174,10 @@ def test_the_lctr_csv_holds_the_days_candidates_in_the_documented_layout(floor, 
         "id_document_number": "B1234567",
         "transaction_id": str(alert.transaction_id),
         "table_code": "NN1",
+        # A venue with no jurisdiction adds the day up; the largest of its two buy-ins (60,000,000
+        # and 45,000,000) is below the threshold: a law counting each one alone asks nothing.
+        "period": "gaming_day",
+        "largest_transaction": "60000000",
     }
     assert record["raised_at"].endswith("+07:00")  # the venue's clocks (Asia/Ho_Chi_Minh)
     built = AuditEvent.objects.get(action=AuditAction.COMPLIANCE_LCTR_BUILD)
@@ -203,6 +207,8 @@ def test_the_lctr_xml_holds_the_same_lines_as_elements(floor, desk):
     assert line.findtext("l:direction", namespaces=ns) == "cash_in"
     assert line.findtext("l:player_name", namespaces=ns) == "Tran Van A"
     assert line.findtext("l:threshold", namespaces=ns) == "100000000"
+    assert line.findtext("l:largest_transaction", namespaces=ns) == "60000000"
+    assert root.get("version") == "2"
     assert AuditEvent.objects.filter(action=AuditAction.COMPLIANCE_LCTR_BUILD).count() == 1
 
 

@@ -14,6 +14,7 @@ from decimal import Decimal as D
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import translation
 
@@ -31,6 +32,7 @@ from casino.floor.models import Round
 from casino.floor.services.rounds import round_create
 from casino.floor.services.sessions import session_open
 from casino.games import BoxInput
+from casino.group.services import group_create, group_venue_add
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.kernel.timezones import venue_today
 from casino.players.eligibility import Activity, player_eligibility
@@ -418,6 +420,47 @@ def test_one_persons_cash_is_added_up_across_an_area_that_says_so(db):
     assert tx.threshold == "reporting"
     alert = tx.alerts.get()
     assert (alert.venue, alert.player, alert.total) == (venues[1], b, D("50000"))
+
+
+def test_one_persons_cash_is_added_up_across_the_operators_venues_where_the_law_says_so(db):
+    """Korea's preset adds up the operator's venues in the jurisdiction (docs/compliance/KR.md):
+    a member's cash at one of the group's Korean venues counts at the other, with no
+    exclusion area; a Korean venue of another operator, and Vietnam's venues, stay apart."""
+    sessions = {code: macau_session(code, code.upper()) for code in ("kr-a", "kr-b", "kr-c")}
+    venues = {code: session.table.venue for code, (session, _dealer) in sessions.items()}
+    for venue in venues.values():
+        venue.jurisdiction = "KR"
+        venue.save(update_fields=["jurisdiction"])
+    root = User.objects.create_superuser("root", "root@example.com", "x")
+    ours = group_create(user=root, code="ours", name="Ours", reporting_currency="USD")
+    theirs = group_create(user=root, code="theirs", name="Theirs", reporting_currency="USD")
+    group_venue_add(user=root, group=ours, venue=venues["kr-a"], country="KR")
+    group_venue_add(user=root, group=ours, venue=venues["kr-b"], country="KR")
+    group_venue_add(user=root, group=theirs, venue=venues["kr-c"], country="KR")
+    manager = staff("kr-m", MANAGER, *venues.values())
+    members = {
+        code: PlayerFactory(
+            venue=venue, membership_number=f"{code.upper()}-1", id_document_number="K1"
+        )
+        for code, venue in venues.items()
+    }
+    player_link(player=members["kr-a"], other=members["kr-b"], user=manager, reason="passport")
+    player_link(player=members["kr-a"], other=members["kr-c"], user=manager, reason="passport")
+    for member in members.values():
+        member.refresh_from_db()
+    session, dealer = sessions["kr-a"]
+    tx = cash_record(session=session, user=dealer, player=members["kr-a"], amount=D("40000"))
+
+    def at(code: str) -> D:
+        return day_total(player=members[code], gaming_date=tx.gaming_date, kind="buy_in")
+
+    assert (at("kr-a"), at("kr-b"), at("kr-c")) == (D("40000"), D("40000"), 0)
+    # Where the law adds up no operator's venues, the group's venues stay apart.
+    for code in ("kr-a", "kr-b"):
+        venues[code].jurisdiction = "VN"
+        venues[code].save(update_fields=["jurisdiction"])
+    members["kr-b"].venue.refresh_from_db()
+    assert at("kr-b") == 0
 
 
 # The player page
