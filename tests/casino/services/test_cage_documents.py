@@ -176,3 +176,27 @@ def test_the_window_api_keeps_the_document_and_the_log_shows_each(floor, cashier
         f"/api/v1/venues/{floor.venue.pk}/cash-log/", {"date": day.isoformat()}
     )
     assert [r["id_document"] for r in logged.json()["rows"]] == ["passport •2468", "ID card ••9135"]
+
+
+def test_the_window_and_the_markers_screens_take_the_document(floor, cashier, marker, client):
+    from casino.cage.models import CageMovement
+
+    client.force_login(cashier)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    window = reverse("console:cage-movement", args=[floor.venue.pk, "purchase"])
+    form = {"chips-1000000": "100", "notes-500000": "200", "player": "DOC-0"}
+    refused = client.post(window, form)
+    assert refused.status_code == 422 and ASKED in refused.content.decode()
+    assert 'id="window-id-type"' in refused.content.decode()
+    seen = {"id_document_type": "passport", "id_document_number": "W2468"}
+    assert client.post(window, {**form, **seen}).status_code == 200
+    bought = CageMovement.objects.get(kind="chip_purchase")
+    assert (bought.id_document_type, bought.id_document_number) == ("passport", "W2468")
+
+    pay = reverse("console:cage-marker-pay", args=[floor.venue.pk, marker.pk])
+    paid = {"amount": "10000000", "method": "cash"}  # the day is 110,000,000 with it
+    refused = client.post(pay, paid)
+    assert refused.status_code == 422 and ASKED in refused.content.decode()
+    assert client.post(pay, {**paid, **seen}).status_code == 200
+    payment = MarkerPayment.objects.get()
+    assert (payment.id_document_type, payment.id_document_number) == ("passport", "W2468")
