@@ -70,6 +70,9 @@ EXEMPT = {
     "casino.cage.services.patrons.unknown_patron_link": "a supervisor links a barred member's "
     "unknown patron too: their cash adds up with the member's",
     "casino.cage.services.thresholds.day_alert": "raises the alert of cash already recorded",
+    "casino.cage.services.cage_identification.member_cash_identification": "asks the "
+    "identification the thresholds ask for and records nothing; front money's deposit and "
+    "return ask the eligibility question before it, a marker's payment settles a debt",
 }
 
 

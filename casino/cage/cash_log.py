@@ -47,6 +47,7 @@ from casino.cage.patrons import CashDirection
 from casino.players.areas import cash_memberships
 from casino.players.membership import membership_key
 from casino.players.models import Player
+from casino.players.services import masked
 from casino.venues.jurisdictions import Instrument as LawInstrument
 from casino.venues.jurisdictions import jurisdiction_of
 from casino.venues.models import Venue
@@ -109,6 +110,13 @@ class CashMovement:
     #: Whether it counts in the day's totals: its instrument is one the venue's law counts
     #: (``counted_instruments``; the cage's rows are all cash).
     counts: bool = True
+    #: The identity document seen when it was recorded, where a threshold asked for one.
+    id_document_type: str = ""
+    id_document_number: str = ""
+
+    @property
+    def id_document(self) -> str:
+        return document_shown(self)
 
     @property
     def where(self) -> str:
@@ -198,6 +206,20 @@ def counted_instruments(venue: Venue) -> frozenset[str]:
     )
 
 
+def document_shown(record: Any) -> str:
+    """The identity document a record kept (a table's transaction, a cage movement, front
+    money, a marker's payment, a row of the log): its type and its number masked, as
+    everyone but a manager reads it; "" when none was asked for."""
+    return f"{record.id_document_type} {masked(record.id_document_number)}".strip()
+
+
+def _document(record: Any) -> dict[str, str]:
+    return {
+        "id_document_type": record.id_document_type,
+        "id_document_number": record.id_document_number,
+    }
+
+
 def _tables(where: Q, people: People | None) -> Iterable[CashMovement]:
     rows = (
         CashTransaction.objects.filter(where, _whose(people, "player_id", "unknown_patron_id"))
@@ -221,6 +243,7 @@ def _tables(where: Q, people: People | None) -> Iterable[CashMovement]:
             source=Source.TABLE,
             source_id=tx.pk,
             counts=tx.instrument in counted_instruments(tx.venue),
+            **_document(tx),
         )
 
 
@@ -255,6 +278,7 @@ def _window(where: Q, people: People | None) -> Iterable[CashMovement]:
             recorded_by=movement.recorded_by,
             source=Source.WINDOW,
             source_id=movement.pk,
+            **_document(movement),
         )
 
 
@@ -292,6 +316,7 @@ def _front_money(on: dict[str, Any], people: People | None) -> Iterable[CashMove
             recorded_by=movement.recorded_by,
             source=Source.FRONT_MONEY,
             source_id=movement.pk,
+            **_document(movement),
         )
 
 
@@ -322,6 +347,7 @@ def _markers(on: dict[str, Any], people: People | None) -> Iterable[CashMovement
             recorded_by=payment.received_by,
             source=Source.MARKER_PAYMENT,
             source_id=payment.pk,
+            **_document(payment),
         )
 
 
@@ -334,10 +360,16 @@ def cash_log(
     gaming_date: date,
     venue: Venue | None = None,
     people: People | None = None,
+    date_to: date | None = None,
 ) -> list[CashMovement]:
     """Every cash movement of a gaming day, oldest first: a venue's (``venue``), or one
-    person's at any venue (``people``, from ``cash_people``), or both."""
-    on: dict[str, Any] = {"gaming_date": gaming_date}
+    person's at any venue (``people``, from ``cash_people``), or both; of the gaming days
+    from ``gaming_date`` to ``date_to`` where given (the same four queries)."""
+    on: dict[str, Any] = (
+        {"gaming_date__gte": gaming_date, "gaming_date__lte": date_to}
+        if date_to is not None
+        else {"gaming_date": gaming_date}
+    )
     marker_on = dict(on)
     if venue is not None:
         on["venue"] = venue
@@ -349,7 +381,7 @@ def cash_log(
         *_front_money(on, people),
         *_markers(marker_on, people),
     ]
-    rows.sort(key=lambda row: (row.at, row.source, row.source_id))
+    rows.sort(key=lambda row: (row.gaming_date, row.at, row.source, row.source_id))
     return rows
 
 
@@ -358,6 +390,13 @@ def log_total(rows: Iterable[CashMovement], direction: str) -> Decimal:
     return sum(
         (row.amount for row in rows if row.counts and row.direction == direction), Decimal(0)
     )
+
+
+def person_name(row: CashMovement) -> str:
+    """The member's name, or the unknown patron's description, of a row."""
+    if row.player is not None:
+        return row.player.name
+    return row.unknown_patron.description if row.unknown_patron is not None else ""
 
 
 def person_named(venue: Venue, text: str) -> People | None:

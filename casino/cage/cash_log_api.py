@@ -60,6 +60,10 @@ class CashLogRowSerializer(serializers.Serializer):
     counts = serializers.BooleanField(help_text="In the day's totals (cash only).")
     membership_number = serializers.CharField(source="player.membership_number", allow_null=True)
     unknown_patron = serializers.CharField(source="unknown_patron.code", allow_null=True)
+    id_document = serializers.CharField(
+        help_text="The identity document seen when it was recorded (its type and number, "
+        'the number masked), where a threshold asked for one; "" otherwise.'
+    )
     recorded_by = serializers.CharField(source="recorded_by.username")
     source = serializers.CharField(
         help_text="cash_transaction, cage_movement, front_money or marker_payment"

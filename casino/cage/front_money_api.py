@@ -17,7 +17,9 @@ from casino.api.base import ApiView, errors
 from casino.api.serializers.fields import MoneyField, person
 from casino.api.views.common import found, parse
 from casino.cage import selectors as cash_selectors
+from casino.cage.cash_log import document_shown
 from casino.cage.models import FrontMoney
+from casino.cage.serializers import IdDocumentInputSerializer
 from casino.cage.services.front_money import (
     front_money_deposit,
     front_money_draw,
@@ -42,6 +44,13 @@ class FrontMoneyMovementSerializer(serializers.Serializer):
     recorded_by = person("recorded_by")
     recorded_at = serializers.DateTimeField()
     note = serializers.CharField()
+    id_document = serializers.SerializerMethodField(
+        help_text="The identity document seen (type and masked number) where the cash "
+        'thresholds asked for one; "" otherwise.'
+    )
+
+    def get_id_document(self, movement: Any) -> str:
+        return document_shown(movement)
 
 
 class FrontMoneySerializer(serializers.Serializer):
@@ -56,7 +65,7 @@ class FrontMoneyDrawInputSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="A member of the session's venue.")
 
 
-class FrontMoneyInputSerializer(serializers.Serializer):
+class FrontMoneyInputSerializer(IdDocumentInputSerializer):
     amount = MoneyField(min_value=0, help_text="Above 0, in the venue's rounding unit.")
     notes = serializers.DictField(
         child=serializers.IntegerField(min_value=0),
@@ -123,6 +132,8 @@ class _AtTheCageView(ApiView):
             amount=data["amount"],
             notes=data.get("notes"),
             note=data.get("note", ""),
+            id_document_type=data.get("id_document_type", ""),
+            id_document_number=data.get("id_document_number", ""),
         )
         return _answer(player, status.HTTP_201_CREATED)
 

@@ -259,6 +259,14 @@ class CageMovement(models.Model):
         verbose_name=_("recorded by"),
     )
     recorded_at = models.DateTimeField(_("recorded at"))
+    #: The identity document seen when the cash reached a threshold that asked for one
+    #: (``casino.cage.services.thresholds.identification_asked``, as a table's transaction).
+    id_document_type = models.CharField(
+        _("identity document type"), max_length=32, blank=True, db_default=""
+    )
+    id_document_number = models.CharField(
+        _("identity document number"), max_length=64, blank=True, db_default=""
+    )
 
     class Meta:
         verbose_name = _("cage movement")

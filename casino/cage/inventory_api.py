@@ -34,6 +34,7 @@ from casino.api.views.common import found, parse
 from casino.cage import inventory_selectors as inventory
 from casino.cage import inventory_serializers as s
 from casino.cage.models import HOUSE_CHIPS, CageCount, CageMovement, MovementKind
+from casino.cage.services.cage_identification import document_posted
 from casino.cage.services.inventory import (
     cage_count_record,
     cage_count_sign,
@@ -173,7 +174,7 @@ class _ExchangeView(ApiView):
         data = parse(s.ChipExchangeInputSerializer, request)
         service = chip_purchase if self.kind == MovementKind.CHIP_PURCHASE else chip_redemption
         patron = window_patron_named(
-            venue, data.get("player", ""), data.get("patron_description", "")
+            venue, data.get("player", ""), data.get("patron_description", ""), document_posted(data)
         )
         movement = service(
             venue=venue,

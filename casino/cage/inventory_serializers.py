@@ -4,10 +4,14 @@ a movement with its lines, the cage's inventory, the chip liability)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from casino.api.serializers.fields import MAX_CHIP_COUNT, MoneyField, person
+from casino.cage.cash_log import document_shown
 from casino.cage.models import CageCount, MovementKind
+from casino.cage.serializers import IdDocumentInputSerializer
 
 
 def pieces(help_text: str, **kwargs: object) -> serializers.DictField:
@@ -37,7 +41,7 @@ class CageCountInputSerializer(serializers.Serializer):
     )
 
 
-class ChipExchangeInputSerializer(serializers.Serializer):
+class ChipExchangeInputSerializer(IdDocumentInputSerializer):
     chips = pieces("The chips the patron buys or cashes in.")
     notes = pieces("The bank notes paid for them: the same value.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=255)
@@ -119,6 +123,13 @@ class CageMovementSerializer(serializers.Serializer):
     recorded_by = person("recorded_by")
     recorded_at = serializers.DateTimeField()
     lines = CageLineSerializer(many=True, source="lines.all")
+    id_document = serializers.SerializerMethodField(
+        help_text="The identity document seen (type and masked number) where the cash "
+        'thresholds asked for one; "" otherwise.'
+    )
+
+    def get_id_document(self, movement: Any) -> str:
+        return document_shown(movement)
 
 
 class CageInventorySerializer(serializers.Serializer):

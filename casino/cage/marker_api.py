@@ -189,6 +189,8 @@ class MarkerPaymentView(ApiView):
             method=data["method"],
             counted=data.get("counted"),
             note=data.get("note", ""),
+            id_document_type=data.get("id_document_type", ""),
+            id_document_number=data.get("id_document_number", ""),
         )
         return Response(s.PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
 

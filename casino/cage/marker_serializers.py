@@ -7,7 +7,9 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from casino.api.serializers.fields import MoneyField, person, reason_field
+from casino.cage.cash_log import document_shown
 from casino.cage.models import CreditLine, Marker, MarkerPayment
+from casino.cage.serializers import IdDocumentInputSerializer
 from casino.floor.api.session_serializers import CredentialsSerializer
 
 
@@ -36,7 +38,7 @@ class MarkerInputSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
 
-class PaymentInputSerializer(serializers.Serializer):
+class PaymentInputSerializer(IdDocumentInputSerializer):
     amount = MoneyField(min_value=0, help_text="Above 0, at most the marker's balance.")
     method = serializers.ChoiceField(choices=MarkerPayment.Method.values)
     counted = serializers.DictField(
@@ -75,6 +77,13 @@ class CreditLineSerializer(serializers.ModelSerializer):
 class PaymentSerializer(serializers.ModelSerializer):
     amount = MoneyField()
     received_by = person("received_by")
+    id_document = serializers.SerializerMethodField(
+        help_text="The identity document seen (type and masked number) where the cash "
+        'thresholds asked for one; "" otherwise.'
+    )
+
+    def get_id_document(self, payment: MarkerPayment) -> str:
+        return document_shown(payment)
 
     class Meta:
         model = MarkerPayment
@@ -89,6 +98,7 @@ class PaymentSerializer(serializers.ModelSerializer):
             "received_by",
             "received_at",
             "note",
+            "id_document",
         ]
 
 

@@ -1,10 +1,12 @@
 """What the screens read of the players' cash: buy-ins and cash-outs at the tables, and the
-cash transaction records (the log and the report candidates) made of them.
+cash transaction records (the log and the report candidates) made of the multiple
+transaction log (``casino.cage.cash_log``).
 
-The rule is ``casino.cage.services.thresholds``': only the cash instrument counts; per player and
-gaming day the cash in (buy-ins) and the cash out (cash-outs) are added up apart, across
-all tables, voids left out. A day is judged by the thresholds in force when it ended (for
-the day under way, those in force now).
+The rule is ``casino.cage.services.thresholds``': what the venue's law counts (cash, and
+Macau's chips and credit); per person (a member or an unknown patron) and gaming day the
+cash in and the cash out are added up apart from every row of the log, at the tables and
+the cage, voids left out and reversals netted. A day is judged by the thresholds in force
+when it ended (for the day under way, those in force now).
 """
 
 from __future__ import annotations
@@ -19,13 +21,15 @@ from typing import Any
 from django.db.models import Max, Sum
 from django.utils import timezone
 
+from casino.cage.cash_log import CashMovement, cash_log, log_total, person_name
 from casino.cage.models import (
     CashAlert,
-    CashInstrument,
     CashThresholds,
     CashTransaction,
     FrontMoney,
+    UnknownPatron,
 )
+from casino.cage.patrons import CashDirection
 from casino.players.models import Player
 from casino.venues.models import Venue
 from casino.venues.plans import parse_time
@@ -105,21 +109,39 @@ def _day_thresholds(venue: Venue, days: list[date]) -> dict[date, CashThresholds
     return found
 
 
+@dataclass(frozen=True)
+class LogLine:
+    """A row of the cash log (``casino.cage.cash_log``) in a person's day of one direction
+    at or above the logging threshold, with the person's day's total with it."""
+
+    row: CashMovement
+    day_total: Decimal
+
+
 @dataclass
 class DayTotal:
-    """One player's cash of one direction on one gaming day."""
+    """One person's cash of one direction on one gaming day (``log_total`` of their rows)."""
 
-    player: Any
+    #: Their label in the log (``CashMovement.person``): a membership number or an unknown
+    #: patron's identifier.
+    person: str
+    player: Player | None
+    unknown_patron: UnknownPatron | None
     gaming_date: date
-    kind: str
+    kind: str  # CashDirection
     total: Decimal
     thresholds: CashThresholds
-    transactions: list[CashTransaction] = field(default_factory=list)
+    rows: list[CashMovement] = field(default_factory=list)
     alert: CashAlert | None = None
 
     @property
     def kind_label(self) -> str:
-        return str(CashTransaction(kind=self.kind).get_kind_display())
+        return str(CashDirection(self.kind).label)
+
+    @property
+    def name(self) -> str:
+        """The member's name, or the unknown patron's description."""
+        return person_name(self.rows[0]) if self.rows else ""
 
 
 @dataclass
@@ -127,69 +149,69 @@ class CashReport:
     venue: Venue
     date_from: date
     date_to: date
-    #: Each transaction of a player's day at or above the logging threshold.
-    log: list[CashTransaction]
-    #: The players' days at or above the reporting threshold.
+    #: Each counted row of a person's day of a direction at or above the logging threshold.
+    log: list[LogLine]
+    #: The people's days at or above the reporting threshold.
     candidates: list[DayTotal]
     #: Days of the range judged without thresholds (none were approved yet).
     unjudged: list[date]
 
 
+def _alert_person(alert: CashAlert) -> str:
+    if alert.player is not None:
+        return alert.player.membership_number
+    return alert.unknown_patron.code if alert.unknown_patron is not None else ""
+
+
 def cash_report(*, venue: Venue, date_from: date, date_to: date) -> CashReport:
-    """The venue's cash log and report candidates of a range of gaming days."""
-    rows = list(
-        CashTransaction.objects.filter(
-            venue=venue,
-            gaming_date__gte=date_from,
-            gaming_date__lte=date_to,
-            instrument=CashInstrument.CASH,
-            player__isnull=False,
-            voided_at__isnull=True,
-        )
-        .select_related("player", "table", "recorded_by")
-        .order_by("gaming_date", "recorded_at", "id")
-    )
-    groups: dict[tuple[int, date, str], list[CashTransaction]] = defaultdict(list)
-    for tx in rows:
-        groups[(tx.player_id, tx.gaming_date, tx.kind)].append(tx)
-    days = sorted({tx.gaming_date for tx in rows})
-    thresholds = _day_thresholds(venue, days)
+    """The venue's cash log and report candidates of a range of gaming days: the rows of
+    the multiple transaction log (``cash_log``, every source, members and unknown patrons,
+    what the venue's law counts), each person's day and direction added up as the log
+    page's totals and ``day_total`` add them (``log_total``)."""
+    rows = [r for r in cash_log(gaming_date=date_from, date_to=date_to, venue=venue) if r.counts]
+    groups: dict[tuple[date, str, str], list[CashMovement]] = defaultdict(list)
+    for row in rows:
+        if row.person:
+            groups[(row.gaming_date, row.person, row.direction)].append(row)
+    thresholds = _day_thresholds(venue, sorted({day for day, _p, _d in groups}))
     alerts = {
-        (a.player_id, a.gaming_date, a.direction): a
+        (a.gaming_date, _alert_person(a), a.direction): a
         for a in CashAlert.objects.filter(
             venue=venue, gaming_date__gte=date_from, gaming_date__lte=date_to
-        )
+        ).select_related("player", "unknown_patron")
     }
-    log: list[CashTransaction] = []
+    log: list[LogLine] = []
     candidates: list[DayTotal] = []
     unjudged: set[date] = set()
-    for (player_id, day, kind), txs in groups.items():
+    for (day, person, direction), found in groups.items():
         version = thresholds[day]
         if version is None:
             unjudged.add(day)
             continue
-        total = sum((tx.amount for tx in txs), Decimal(0))
+        total = log_total(found, direction)
         if total < version.logging_threshold:
             continue
         running = Decimal(0)
-        for tx in txs:
-            running += tx.amount
-            tx.day_total = running
-            log.append(tx)
+        for row in found:
+            running += row.amount
+            log.append(LogLine(row, running))
         if total >= version.reporting_threshold:
+            first = found[0]
             candidates.append(
                 DayTotal(
-                    player=txs[0].player,
+                    person=person,
+                    player=first.player,
+                    unknown_patron=first.unknown_patron if first.player is None else None,
                     gaming_date=day,
-                    kind=kind,
+                    kind=direction,
                     total=total,
                     thresholds=version,
-                    transactions=txs,
-                    alert=alerts.get((player_id, day, kind)),
+                    rows=found,
+                    alert=alerts.get((day, person, direction)),
                 )
             )
-    log.sort(key=lambda tx: (tx.gaming_date, tx.recorded_at, tx.pk))
-    candidates.sort(key=lambda c: (c.gaming_date, c.player.membership_number, c.kind))
+    log.sort(key=lambda line: (line.row.gaming_date, line.row.at, line.row.source_id))
+    candidates.sort(key=lambda c: (c.gaming_date, c.person, c.kind))
     return CashReport(
         venue=venue,
         date_from=date_from,

@@ -57,6 +57,21 @@ class CashInputSerializer(serializers.Serializer):
     )
 
 
+class IdDocumentInputSerializer(serializers.Serializer):
+    """The identity document seen at the cage (checked by the service, as the table's)."""
+
+    id_document_type = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="The identity document seen (e.g. passport): needed when a member whose "
+        "record holds none reaches the reporting threshold.",
+    )
+    id_document_number = serializers.CharField(
+        required=False, allow_blank=True, max_length=1000, help_text="Its number."
+    )
+
+
 class CashVoidInputSerializer(serializers.Serializer):
     reason = serializers.CharField(
         allow_blank=True, max_length=1000, help_text="Why it is voided (required)."
@@ -127,23 +142,72 @@ class CashReportParams(serializers.Serializer):
     )
 
 
-class CashLogSerializer(CashTransactionSerializer):
-    day_total = MoneyField(help_text="The player's cash of the day and direction with it.")
+class CashLogSerializer(serializers.Serializer):
+    """A row of the multiple transaction log (``casino.cage.cash_log.CashMovement``) in a
+    person's day of one direction at the logging threshold."""
+
+    gaming_date = serializers.DateField(source="row.gaming_date")
+    recorded_at = serializers.DateTimeField(source="row.at")
+    source = serializers.CharField(
+        source="row.source",
+        help_text="Where the row comes from: cash_transaction (a table), cage_movement (the "
+        "cage window), front_money or marker_payment.",
+    )
+    source_id = serializers.IntegerField(source="row.source_id", help_text="Its record's id.")
+    table = serializers.CharField(
+        source="row.table", help_text="The table's code; empty: the cage."
+    )
+    kind = serializers.CharField(
+        source="row.kind",
+        help_text="buy_in, cash_out, chip_purchase, chip_redemption, front_money_deposit, "
+        "front_money_return or marker_payment",
+    )
+    direction = serializers.CharField(
+        source="row.direction", help_text="buy_in (cash in) or cash_out (cash out)"
+    )
+    instrument = serializers.CharField(source="row.instrument", help_text="cash, chips or marker")
+    amount = MoneyField(source="row.amount", signed=True, help_text="Less than 0: a reversal.")
+    person = serializers.CharField(
+        source="row.person", help_text="A membership number or an unknown patron's identifier."
+    )
+    player = serializers.IntegerField(
+        source="row.player.pk", allow_null=True, default=None, help_text="The member's id."
+    )
+    unknown_patron = serializers.CharField(
+        source="row.unknown_patron.code",
+        allow_null=True,
+        default=None,
+        help_text="The unknown patron it was recorded as (linked to the member, if any).",
+    )
+    id_document = serializers.CharField(
+        source="row.id_document",
+        help_text="The identity document seen (type and masked number), where asked for.",
+    )
+    recorded_by = serializers.CharField(source="row.recorded_by.username")
+    day_total = MoneyField(help_text="The person's cash of the day and direction with it.")
 
 
 class CashCandidateSerializer(serializers.Serializer):
-    player = serializers.IntegerField(source="player.pk")
-    membership_number = serializers.CharField(source="player.membership_number")
-    name = serializers.CharField(source="player.name")
+    person = serializers.CharField(
+        help_text="A membership number or an unknown patron's identifier."
+    )
+    player = serializers.IntegerField(source="player.pk", allow_null=True, default=None)
+    membership_number = serializers.CharField(
+        source="player.membership_number", allow_null=True, default=None
+    )
+    unknown_patron = serializers.CharField(
+        source="unknown_patron.code", allow_null=True, default=None
+    )
+    name = serializers.CharField(help_text="The member's name or the patron's description.")
     gaming_date = serializers.DateField()
     kind = serializers.CharField(help_text="buy_in (cash in) or cash_out (cash out)")
     total = MoneyField()
-    transactions = serializers.SerializerMethodField()
+    movements = serializers.SerializerMethodField(help_text="The log's rows of the total.")
     reporting_threshold = MoneyField(source="thresholds.reporting_threshold")
     alert_raised_at = serializers.DateTimeField(source="alert.raised_at", default=None)
 
-    def get_transactions(self, candidate: Any) -> int:
-        return len(candidate.transactions)
+    def get_movements(self, candidate: Any) -> int:
+        return len(candidate.rows)
 
 
 class CashReportSerializer(serializers.Serializer):
@@ -151,10 +215,10 @@ class CashReportSerializer(serializers.Serializer):
     date_from = serializers.DateField()
     date_to = serializers.DateField()
     log = CashLogSerializer(
-        many=True, help_text="Each cash transaction of a player's day at the logging threshold."
+        many=True, help_text="Each row of the cash log in a person's day at the logging threshold."
     )
     candidates = CashCandidateSerializer(
-        many=True, help_text="The players' days at the reporting threshold."
+        many=True, help_text="The people's days at the reporting threshold."
     )
     unjudged = serializers.ListField(
         child=serializers.DateField(), help_text="Gaming dates with no thresholds approved yet."

@@ -310,11 +310,14 @@ def cage_move(
     at: datetime | None = None,
     player: Any = None,
     unknown_patron: Any = None,
+    id_document_type: str = "",
+    id_document_number: str = "",
 ) -> CageMovement:
     """Post one movement of the cage book: ``lines`` (``Line``, see ``pieces`` and
     ``between`` for the pieces of a holding) summing to zero per currency, of ``kind``
     (``MovementKind``), with a ``reference`` to what it posts (a slip, a marker's number) and
-    a ``note``, and the ``player`` or ``unknown_patron`` it is of (the window's exchanges). It
+    a ``note``, and the ``player`` or ``unknown_patron`` it is of (the window's exchanges,
+    with the identity document the thresholds asked for: ``identification_asked``). It
     belongs to the cage shift open at the venue, if any.
 
     Refused (nothing written): an unknown account, instrument or denomination, a value line
@@ -342,6 +345,8 @@ def cage_move(
         recorded_at=at,
         player=player,
         unknown_patron=unknown_patron,
+        id_document_type=id_document_type,
+        id_document_number=id_document_number,
     )
     rows = _rows(venue, movement, lines)
     _check_balanced(rows)

@@ -27,8 +27,11 @@ no notes (none listed) keeps its front money off the book. A draw at a table mov
 in the cage: the member's chips leave the tray, recorded at the table like a buy-in.
 
 The cash thresholds count a deposit (cash in) and a return (cash out) as the cash log
-reads them (``casino.cage.cash_log``): ``front_money_counted`` raises the member's alert
-where their day reaches the reporting threshold; a draw at a table moves no cash.
+reads them (``casino.cage.cash_log``): before recording, a deposit or a return asks what
+a table's buy-in asks (``casino.cage.services.cage_identification``: an identity document
+where the member's day reaches the reporting threshold and their record holds none, kept
+on the movement); after it, ``front_money_counted`` raises the member's alert where their
+day reaches the reporting threshold; a draw at a table moves no cash.
 
 Every write is audited.
 """
@@ -45,8 +48,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
-from casino.cage.models import FrontMoney, FrontMoneyKind, Instrument
+from casino.cage.models import CashDirection, FrontMoney, FrontMoneyKind, Instrument
 from casino.cage.selectors import front_money_balance
+from casino.cage.services.cage_identification import member_cash_identification
 from casino.cage.services.claims_book import (
     book_kept,
     counted_pieces,
@@ -134,9 +138,11 @@ def _write(
     note: str,
     session: TableSession | None = None,
     reverses: FrontMoney | None = None,
+    identification: dict[str, str] | None = None,
 ) -> FrontMoney:
     at = at or timezone.now()
     movement = FrontMoney.objects.create(
+        **(identification or {}),
         venue=venue,
         player=player,
         kind=kind,
@@ -185,10 +191,13 @@ def _at_the_window(
     notes: Any,
     note: str,
     at: datetime | None,
+    id_document_type: str = "",
+    id_document_number: str = "",
 ) -> FrontMoney:
     """A deposit or a return at the cage window: the cashier's, the amount and its notes
-    read, the member locked and asked, a return covered; one row, and the notes in the
-    cage book."""
+    read, the member locked and asked, a return covered, the identification the cash
+    thresholds ask for checked and kept (``member_cash_identification``); one row, and the
+    notes in the cage book."""
     activity, only_the_cashier = _WINDOW[kind]
     if not can(user, CASHIER, venue.pk):
         raise Forbidden(str(only_the_cashier))
@@ -200,9 +209,19 @@ def _at_the_window(
         else None
     )
     player = _locked(player, venue)
+    at = at or timezone.now()
     check_player_may(player=player, venue=venue, activity=activity, at=at)
     if kind == FrontMoneyKind.RETURN:
         _check_covered(player, venue, amount, "amount")
+    identification = member_cash_identification(
+        venue=venue,
+        player=player,
+        direction=CashDirection.IN if kind == FrontMoneyKind.DEPOSIT else CashDirection.OUT,
+        amount=amount,
+        at=at,
+        id_document_type=id_document_type,
+        id_document_number=id_document_number,
+    )
     movement = _write(
         venue=venue,
         player=player,
@@ -211,6 +230,7 @@ def _at_the_window(
         amount=amount if kind == FrontMoneyKind.DEPOSIT else -amount,
         at=at,
         note=note,
+        identification=identification,
     )
     front_money_to_book(movement, user, counted)
     front_money_counted(movement)
@@ -227,9 +247,12 @@ def front_money_deposit(
     notes: Any = None,
     note: str = "",
     at: datetime | None = None,
+    id_document_type: str = "",
+    id_document_number: str = "",
 ) -> FrontMoney:
     """The cage's cashier takes ``amount`` of the member's money into safekeeping (the
-    ``notes`` counted, or the amount in the fewest notes)."""
+    ``notes`` counted, or the amount in the fewest notes); ``id_document_type`` and
+    ``id_document_number``: the identity document seen, where the thresholds ask for one."""
     return _at_the_window(
         kind=FrontMoneyKind.DEPOSIT,
         venue=venue,
@@ -239,6 +262,8 @@ def front_money_deposit(
         notes=notes,
         note=note,
         at=at,
+        id_document_type=id_document_type,
+        id_document_number=id_document_number,
     )
 
 
@@ -294,9 +319,12 @@ def front_money_return(
     notes: Any = None,
     note: str = "",
     at: datetime | None = None,
+    id_document_type: str = "",
+    id_document_number: str = "",
 ) -> FrontMoney:
     """The cage's cashier pays ``amount`` of the member's front money back to them (the
-    ``notes`` paid out, or the amount in the fewest notes)."""
+    ``notes`` paid out, or the amount in the fewest notes); the identity document as a
+    deposit's."""
     return _at_the_window(
         kind=FrontMoneyKind.RETURN,
         venue=venue,
@@ -306,6 +334,8 @@ def front_money_return(
         notes=notes,
         note=note,
         at=at,
+        id_document_type=id_document_type,
+        id_document_number=id_document_number,
     )
 
 

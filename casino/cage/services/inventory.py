@@ -333,8 +333,7 @@ def _exchange(
         ],
         note=note,
         at=at,
-        player=who.player,
-        unknown_patron=who.unknown_patron,
+        **who.recorded(),
     )
     window_counted(movement, direction)
     return movement

@@ -45,7 +45,8 @@ from casino.cage.marker_selectors import (
     outstanding,
     terms_in_force,
 )
-from casino.cage.models import Marker, MarkerPayment
+from casino.cage.models import CashDirection, Marker, MarkerPayment
+from casino.cage.services.cage_identification import member_cash_identification
 from casino.cage.services.claims_book import (
     marker_payment_to_book,
     marker_to_book,
@@ -281,10 +282,15 @@ def marker_pay(
     counted: Any = None,
     note: str = "",
     at: datetime | None = None,
+    id_document_type: str = "",
+    id_document_number: str = "",
 ) -> MarkerPayment:
     """The cage's cashier takes a payment of ``amount`` of the marker, in cash or chips: at
     most its balance (a part of it is a partial payment). ``counted``: the notes or chips
-    taken in, by denomination (else the amount in the fewest)."""
+    taken in, by denomination (else the amount in the fewest). A payment in cash asks what
+    a buy-in asks before it is recorded (``member_cash_identification``): the identity
+    document seen (``id_document_type``, ``id_document_number``), where the thresholds ask
+    for one, is kept on the payment."""
     marker = Marker.objects.select_related("venue", "player").get(pk=marker.pk)
     venue = marker.venue
     if not can(user, CASHIER, venue.pk):
@@ -310,7 +316,21 @@ def marker_pay(
             reason="more_than_balance",
         )
     at = at or timezone.now()
+    identification = (
+        member_cash_identification(
+            venue=venue,
+            player=marker.player,
+            direction=CashDirection.IN,
+            amount=amount,
+            at=at,
+            id_document_type=id_document_type,
+            id_document_number=id_document_number,
+        )
+        if method == MarkerPayment.Method.CASH
+        else {}
+    )
     payment = MarkerPayment.objects.create(
+        **identification,
         marker=marker,
         kind=MarkerPayment.Kind.PAYMENT,
         method=method,

@@ -20,10 +20,12 @@
   eligibility question, a redemption a cash-out's), and refuses cash reaching a threshold
   from nobody (the membership number, the unknown patron's identifier or a description is
   given), and a member's reaching the reporting threshold while their record holds no
-  identity document (the table asks for one, ``identification_asked``); ``window_counted``
+  identity document unless the cashier gives the one seen (the table's rule,
+  ``identification_asked``; the movement keeps it); ``window_counted``
   raises the day's alert after it. Front money deposited and returned and markers paid in
-  cash raise theirs through ``front_money_counted`` and ``marker_payment_counted``, at the
-  end of their services.
+  cash ask the same before they record (``casino.cage.services.cage_identification``) and
+  raise their alerts through ``front_money_counted`` and ``marker_payment_counted``, at
+  the end of their services.
 
 Every write is audited.
 """
@@ -54,9 +56,9 @@ from casino.cage.models import (
 )
 from casino.cage.services.thresholds import (
     MAX_DESCRIPTION,
-    Identification,
     day_alert,
     gaming_date_at,
+    identification_asked,
     threshold_crossing,
 )
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -213,12 +215,27 @@ class WindowPatron:
     player: Player | None = None
     unknown_patron: UnknownPatron | None = None
     description: str = ""
+    #: The identity document seen, where the thresholds ask for one (``identification_asked``).
+    id_document_type: str = ""
+    id_document_number: str = ""
+
+    def recorded(self) -> dict[str, Any]:
+        """What the cage movement keeps of them (``cage_move``'s arguments)."""
+        return {
+            "player": self.player,
+            "unknown_patron": self.unknown_patron,
+            "id_document_type": self.id_document_type,
+            "id_document_number": self.id_document_number,
+        }
 
 
-def window_patron_named(venue: Venue, person: str, description: str = "") -> WindowPatron:
+def window_patron_named(
+    venue: Venue, person: str, description: str = "", document: tuple[str, str] = ("", "")
+) -> WindowPatron:
     """The patron a cashier names at the window: an unknown patron's identifier or a
-    membership number ("": nobody, described or not); ``InvalidInput`` naming ``player``
-    when it is nobody at the venue."""
+    membership number ("": nobody, described or not), with the identity document seen
+    (type, number); ``InvalidInput`` naming ``player`` when it is nobody at the venue."""
+    seen = {"id_document_type": document[0], "id_document_number": document[1]}
     person = (person or "").strip()
     patron = UnknownPatron.objects.filter(venue=venue, code=person.upper()).first()
     if person and patron is None:
@@ -233,8 +250,8 @@ def window_patron_named(venue: Venue, person: str, description: str = "") -> Win
                 % {"person": person},
                 field="player",
             )
-        return WindowPatron(player=player)
-    return WindowPatron(unknown_patron=patron, description=description)
+        return WindowPatron(player=player, **seen)
+    return WindowPatron(unknown_patron=patron, description=description, **seen)
 
 
 _ASKED = {CashDirection.IN: Activity.BUY_IN, CashDirection.OUT: Activity.CASH_OUT}
@@ -259,19 +276,14 @@ def window_patron(
         unknown_patron=unknown,
         at=at,
     )
-    if crossing is not None and crossing.identification == Identification.DOCUMENT:
-        # the table's rule (``identification_asked``): a member reaching the reporting
-        # threshold shows an identity document; the window keeps it on their record
-        raise InvalidInput(
-            gettext(
-                "This cash takes %(player)s to the reporting threshold and their record holds "
-                "no identity document: ask for one and record it on the member's record "
-                "first."
-            )
-            % {"player": player.membership_number},
-            field="player",
-            reason="identification_required",
-        )
+    # the table's rule: a member reaching the reporting threshold without a document on
+    # their record shows one, which the movement keeps
+    document = identification_asked(
+        crossing if player is not None else None,
+        id_document_type=patron.id_document_type,
+        id_document_number=patron.id_document_number,
+        patron_description="",
+    )
     if crossing is not None and player is None and unknown is None:
         if not (patron.description or "").strip():
             raise InvalidInput(
@@ -286,7 +298,7 @@ def window_patron(
         unknown = unknown_patron_create(
             venue=venue, user=user, description=patron.description, at=at
         )
-    return WindowPatron(player=player, unknown_patron=unknown)
+    return WindowPatron(player=player, unknown_patron=unknown, **document)
 
 
 def window_counted(movement: CageMovement, direction: str) -> None:

@@ -22,7 +22,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from casino.cage import slip_selectors
-from casino.cage.cash_log import CashMovement, cash_log, person_named, person_totals
+from casino.cage.cash_log import (
+    CashMovement,
+    cash_log,
+    person_name,
+    person_named,
+    person_totals,
+)
 from casino.cage.services.thresholds import gaming_date_at
 from casino.export_views import export_view, file_language
 from casino.exports import Column, Export, Kind, Sheet, csv_response
@@ -95,12 +101,6 @@ def cash_log_page(request: HttpRequest, venue_id: int) -> HttpResponse:
         return render(request, "console/cash_log.html", context)
 
 
-def _person_name(row: CashMovement) -> str:
-    if row.player is not None:
-        return row.player.name
-    return row.unknown_patron.description if row.unknown_patron is not None else ""
-
-
 @declare(Capability.READ_CAGE)
 @require_GET
 @console_login_required
@@ -122,8 +122,9 @@ def cash_log_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
             row.amount,
             _("yes") if row.counts else _("no"),
             row.person,
-            _person_name(row),
+            person_name(row),
             row.unknown_patron.code if row.unknown_patron is not None else "",
+            row.id_document,
             row.recorded_by.get_username(),
             f"{row.source} {row.source_id}",
         ]
@@ -142,6 +143,7 @@ def cash_log_csv(request: HttpRequest, venue_id: int) -> HttpResponse:
             Column(_("Person")),
             Column(_("Name or description")),
             Column(_("Unknown patron")),
+            Column(_("Identity document")),
             Column(_("Recorded by")),
             Column(_("Source")),
         ],

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino.cage import selectors as cash_selectors
 from casino.cage.models import FrontMoney
+from casino.cage.services.cage_identification import document_posted
 from casino.cage.services.cash import player_of
 from casino.cage.services.front_money import (
     front_money_deposit,
@@ -58,6 +59,8 @@ REPORT_TEMPLATE = "reports/front_money.html"
 
 #: The cage's two movements, by the form's action.
 _AT_THE_CAGE = {"deposit": front_money_deposit, "return": front_money_return}
+#: The fields of the cage's form an error is shown beside.
+_FIELDS = ("amount", "note", "id_document_type", "id_document_number")
 
 
 def _holder(venue: Venue, number: str) -> tuple[Player | None, str]:
@@ -131,13 +134,20 @@ def front_money_cage(request: HttpRequest, venue_id: int) -> HttpResponse:
     amount, errors = _form_errors(venue, data, player, player_error)
     if not errors:
         try:
+            id_document_type, id_document_number = document_posted(data)
             movement = service(
-                venue=venue, player=player, user=request.user, amount=amount, note=data.get("note")
+                venue=venue,
+                player=player,
+                user=request.user,
+                amount=amount,
+                note=data.get("note"),
+                id_document_type=id_document_type,
+                id_document_number=id_document_number,
             )
         except Forbidden as refused:
             return refusal(request, 403, refused.message)
         except ServiceError as error:
-            errors[error.field if error.field in ("amount", "note") else "amount"] = error.message
+            errors[error.field if error.field in _FIELDS else "amount"] = error.message
     if errors:
         return _cage_render(request, venue, player, status=422, errors=errors, data=data)
     notice = _("%(kind)s of %(amount)s recorded for %(player)s.") % {

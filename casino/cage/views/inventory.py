@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.cage import inventory_selectors as inventory
 from casino.cage import slip_selectors
 from casino.cage.models import CageCount, Instrument, MovementKind
+from casino.cage.services.cage_identification import document_posted
 from casino.cage.services.inventory import (
     cage_count_record,
     cage_count_sign,
@@ -214,7 +215,10 @@ def cage_movement(request: HttpRequest, venue_id: int, move: str) -> HttpRespons
 
         def work() -> Any:
             patron = window_patron_named(
-                venue, request.POST.get("player", ""), request.POST.get("patron_description", "")
+                venue,
+                request.POST.get("player", ""),
+                request.POST.get("patron_description", ""),
+                document_posted(request.POST),
             )
             return service(
                 venue=venue,

@@ -232,6 +232,8 @@ def cage_marker_pay(request: HttpRequest, venue_id: int, marker_id: int) -> Http
             amount=amount if amount is not None else "",
             method=request.POST.get("method", ""),
             note=request.POST.get("note", ""),
+            id_document_type=request.POST.get("id_document_type", ""),
+            id_document_number=request.POST.get("id_document_number", ""),
         )
     except Forbidden as refused:
         return refusal(request, 403, refused.message)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.cage import selectors as cash_selectors
+from casino.cage.cash_log import person_name
 from casino.cage.models import CashThresholds
 from casino.cage.services.threshold_presets import comparable_law, preset_figures
 from casino.cage.services.thresholds import gaming_date_at, thresholds_approve, thresholds_propose
@@ -114,49 +115,53 @@ def cash_report_csv(request: HttpRequest) -> HttpResponse:
         [
             Column(_("Gaming date")),
             Column(_("Recorded at")),
-            Column(_("Membership number")),
-            Column(_("Player")),
-            Column(_("Table")),
+            Column(_("Person")),
+            Column(_("Name or description")),
+            Column(_("Where")),
             Column(_("Kind")),
+            Column(_("Direction")),
             Column(_("Amount"), Kind.MONEY),
             Column(_("Day's total"), Kind.MONEY),
             Column(_("Recorded by")),
+            Column(_("Source")),
         ],
         [
             [
-                tx.gaming_date,
-                tx.recorded_at,
-                tx.player.membership_number,
-                tx.player.name,
-                tx.table.code,
-                tx.get_kind_display(),
-                tx.amount,
-                tx.day_total,
-                tx.recorded_by.get_username(),
+                line.row.gaming_date,
+                line.row.at,
+                line.row.person,
+                person_name(line.row),
+                line.row.where,
+                line.row.kind_label,
+                line.row.direction_label,
+                line.row.amount,
+                line.day_total,
+                line.row.recorded_by.get_username(),
+                f"{line.row.source} {line.row.source_id}",
             ]
-            for tx in report.log
+            for line in report.log
         ],
     )
     candidates = Sheet(
         _("Report candidates"),
         [
             Column(_("Gaming date")),
-            Column(_("Membership number")),
-            Column(_("Player")),
+            Column(_("Person")),
+            Column(_("Name or description")),
             Column(_("Direction")),
             Column(_("Total"), Kind.MONEY),
-            Column(_("Transactions"), Kind.COUNT),
+            Column(_("Movements"), Kind.COUNT),
             Column(_("Reporting threshold"), Kind.MONEY),
             Column(_("Alert raised at")),
         ],
         [
             [
                 candidate.gaming_date,
-                candidate.player.membership_number,
-                candidate.player.name,
+                candidate.person,
+                candidate.name,
                 candidate.kind_label,
                 candidate.total,
-                len(candidate.transactions),
+                len(candidate.rows),
                 candidate.thresholds.reporting_threshold,
                 candidate.alert.raised_at if candidate.alert else None,
             ]

@@ -127,9 +127,11 @@ class CashReportView(ApiView):
     @extend_schema(
         tags=["cash"],
         summary="A venue's cash transaction records: the log and the report candidates",
-        description="What the cash records page shows (``cash_selectors.cash_report``): "
-        "per player and gaming day, the cash buy-ins and the cash cash-outs added up apart "
-        "(voids left out), judged by the thresholds in force when the day ended. The gaming "
+        description="What the cash records page shows (``cash_selectors.cash_report``), read "
+        "from the multiple transaction log: per person (a member or an unknown patron) and "
+        "gaming day, the cash in and the cash out added up apart from every movement at the "
+        "tables and the cage (voids left out, reversals netted, what the venue's law counts), "
+        "judged by the thresholds in force when the day ended. The gaming "
         f"dates default to the gaming day under way, at most {cash_selectors.MAX_REPORT_DAYS}.",
         parameters=[cash_s.CashReportParams],
         responses={200: cash_s.CashReportSerializer, **errors(400, 401, 403, 404)},

@@ -186,19 +186,24 @@ def test_the_cash_records_are_the_pages(floor, day, django_assert_num_queries):
         reporting_threshold="1000000",
     )
     thresholds_approve(version=version, user=staff("manager2", MANAGER, floor.venue))
-    with django_assert_num_queries(4):
+    # 7, whatever the rows: the venue, the log's four sources, the thresholds, the alerts
+    with django_assert_num_queries(7):
         report = reader.get(path, {"date_from": day["date"], "date_to": day["date"]}).json()
     # A's cash in: 1,000,000 (the 50,000 voided left out), at the reporting threshold; A's
     # cash out of 300,000 is under the logging threshold; the unknown patron is in no total
     (logged,) = report["log"]
-    assert (logged["id"], logged["day_total"]) == (day["buy_in"].pk, "1000000.00")
+    assert (logged["source"], logged["source_id"], logged["day_total"]) == (
+        "cash_transaction",
+        day["buy_in"].pk,
+        "1000000.00",
+    )
     (candidate,) = report["candidates"]
     assert (candidate["membership_number"], candidate["kind"], candidate["total"]) == (
         "A-1",
         "buy_in",
         "1000000.00",
     )
-    assert (candidate["transactions"], candidate["reporting_threshold"]) == (1, "1000000.00")
+    assert (candidate["movements"], candidate["reporting_threshold"]) == (1, "1000000.00")
     local = timezone.localtime(day["alert"].raised_at, venue_zone(floor.venue))
     assert candidate["alert_raised_at"] == local.isoformat()
     assert report["unjudged"] == []

@@ -213,7 +213,7 @@ def cash_records_are_the_days(day, gaming_date: str) -> None:
     assert sold - bought_back == NN1_DROP + BJ1_DROP  # the drop counted
     span = {"date_from": gaming_date, "date_to": gaming_date}
     report = ok(day.auditor.get(day.venue_url("cash-report"), span))
-    assert [row["id"] for row in report["log"]] == [day.ids["lan_in"]["id"]]
+    assert [row["source_id"] for row in report["log"]] == [day.ids["lan_in"]["id"]]
     (candidate,) = report["candidates"]
     assert (candidate["membership_number"], money(candidate["total"])) == ("A-1", 100 * M)
     (alert,) = ok(day.auditor.get(day.venue_url("cash-alerts"), span))["results"]

@@ -13,6 +13,7 @@ from django.db.models import Sum
 from django.urls import reverse
 
 from casino.audit.models import AuditEvent, audit_action_choices
+from casino.cage.cash_log import counted_instruments
 from casino.cage.models import Slip
 from casino.count.models import CountDay
 from casino.count.selectors import win_figures
@@ -116,9 +117,15 @@ def test_demo_builds_a_floor_that_reconciles(settings, client):
         )
         assert niuniu_open.count() == 1
         assert Round.objects.filter(session=closed).count() == 6
-        # a rated player's cash buy-ins today reach the logging threshold, not the reporting
+        # a rated player's cash today, the buy-ins the venue's law counts (Macau's chips too)
+        # and the front money deposited at the cage (the cash log's rows), reaches the logging
+        # threshold, not the reporting
         today = cash_report_today(venue)
-        assert len(today.log) == 2 and today.candidates == []
+        sources = [line.row.source for line in today.log]
+        assert sources.count("cash_transaction") >= 2 and today.candidates == []
+        assert sources[-1] == "front_money"
+        counted = counted_instruments(venue)
+        assert all(line.row.instrument in counted for line in today.log)
         # the played table took a fill through the cage and sold chips for cash ...
         (fill,) = Slip.objects.filter(session=closed)
         assert (fill.status, fill.issued_by.username) == ("verified", "cashier")

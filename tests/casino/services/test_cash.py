@@ -77,14 +77,16 @@ def test_buy_ins_at_two_tables_cross_both_thresholds_in_one_gaming_day(
         buy_in(session, floor.dealer, player, "70000000")  # 105m: reported
         buy_in(second, floor.dealer, player, "5000000")  # further: logged, no second alert
     report = cash_report(venue=floor.venue, date_from=first.gaming_date, date_to=first.gaming_date)
-    assert [tx.amount for tx in report.log] == [
+    assert [line.row.amount for line in report.log] == [
         D("20000000"),
         D("15000000"),
         D("90000000"),  # the cash-out day's total reached the log on its own
         D("70000000"),
         D("5000000"),
     ]
-    assert [tx.day_total for tx in report.log if tx.kind == "buy_in"][-1] == D("110000000")
+    assert [line.day_total for line in report.log if line.row.kind == "buy_in"][-1] == D(
+        "110000000"
+    )
     (alert,) = CashAlert.objects.all()
     assert (alert.player, alert.direction, alert.total) == (player, "buy_in", D("105000000"))
     (candidate,) = report.candidates
@@ -107,7 +109,7 @@ def test_the_same_amounts_across_two_gaming_days_cross_only_what_they_should(
     days = sorted({tx.gaming_date for tx in CashTransaction.objects.all()})
     assert len(days) == 2
     report = cash_report(venue=floor.venue, date_from=days[0], date_to=days[1])
-    assert [(tx.gaming_date, tx.day_total) for tx in report.log] == [
+    assert [(line.row.gaming_date, line.day_total) for line in report.log] == [
         (days[0], D("20000000")),
         (days[0], D("35000000")),
         (days[1], D("70000000")),

@@ -337,14 +337,23 @@ def test_the_window_asks_a_member_at_the_reporting_threshold_for_a_document(
 ):
     """As the table does: 120,000,000 of chips bought by a member whose record holds no
     identity document reaches the reporting threshold of 100,000,000: refused, saying so;
-    once the document is on their record, recorded, with its alert."""
+    with the document seen, recorded, the movement keeping it, with its alert; once the
+    document is on their record, nothing more is asked."""
     member = PlayerFactory(venue=venue, membership_number="DOC-1", id_document_number="")
     with pytest.raises(InvalidInput) as refused:
         _purchase(venue, cashier, 120, patron=WindowPatron(player=member))
-    assert (refused.value.field, refused.value.reason) == ("player", "identification_required")
-    assert "DOC-1" in refused.value.message and not CashAlert.objects.exists()
+    assert (refused.value.field, refused.value.reason) == (
+        "id_document_type",
+        "identification_required",
+    )
+    assert "ask for an identity document" in refused.value.message
+    assert not CashAlert.objects.exists()
     _purchase(venue, cashier, 20, patron=WindowPatron(player=member))  # under it: fine
+    seen = WindowPatron(player=member, id_document_type="passport", id_document_number="P-9")
+    movement = _purchase(venue, cashier, 100, patron=seen)
+    assert (movement.id_document_type, movement.id_document_number) == ("passport", "P-9")
+    assert CashAlert.objects.get().total == 120 * M
     member.id_document_number = "P-123"
     member.save(update_fields=["id_document_number"])
-    _purchase(venue, cashier, 100, patron=WindowPatron(player=member))
-    assert CashAlert.objects.get().total == 120 * M
+    again = _purchase(venue, cashier, 10, patron=WindowPatron(player=member))
+    assert again.id_document_number == ""
