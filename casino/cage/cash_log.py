@@ -47,7 +47,7 @@ from casino.cage.patrons import CashDirection
 from casino.players.areas import cash_memberships
 from casino.players.membership import membership_key
 from casino.players.models import Player
-from casino.players.services import masked
+from casino.players.names import masked
 from casino.venues.jurisdictions import Instrument as LawInstrument
 from casino.venues.jurisdictions import jurisdiction_of
 from casino.venues.models import Venue

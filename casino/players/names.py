@@ -14,6 +14,9 @@ A document's key: its type as a name's key, its number in capitals without space
 (``Player.group_key``): the document's key hashed with the group's secret, the one thing a
 site sends the group that tells one person's memberships at two sites apart
 (docs/OPERATIONS.md "A group of sites").
+
+How a document number is shown to everyone but a manager: ``masked``, read by the players'
+pages and the cage's cash records alike.
 """
 
 from __future__ import annotations
@@ -71,3 +74,15 @@ def document_key(kind: str | None, number: str | None, country: str | None) -> s
         return ""
     issuer = "".join(c for c in (country or "").upper() if c.isalnum())
     return f"{' '.join(_words(kind))}|{digits}|{issuer}"[:200]
+
+
+def masked(number: str) -> str:
+    """A document number as everyone but a manager reads it: its last 4 characters.
+
+    >>> masked("B12345678"), masked("12"), masked("")
+    ('•••••5678', '••', '')
+    """
+    if not number:
+        return ""
+    shown = number[-4:] if len(number) > 4 else ""
+    return "•" * (len(number) - len(shown)) + shown

@@ -29,7 +29,7 @@ from casino.kernel.errors import Conflict, Forbidden, InvalidInput
 from casino.players.areas import areas_in_force
 from casino.players.membership import NotAMembershipNumber, membership_number
 from casino.players.models import ExclusionArea, Person, Player, PlayerBarring
-from casino.players.names import group_key
+from casino.players.names import group_key, masked
 from casino.staff.policy import approval_refusal
 from casino.staff.roles import MANAGE, can
 from casino.venues.models import Venue
@@ -160,18 +160,6 @@ IDENTITY = (
     "id_document_number",
     "id_document_country",
 )
-
-
-def masked(number: str) -> str:
-    """A document number as everyone but a manager reads it: its last 4 characters.
-
-    >>> masked("B12345678"), masked("12"), masked("")
-    ('•••••5678', '••', '')
-    """
-    if not number:
-        return ""
-    shown = number[-4:] if len(number) > 4 else ""
-    return "•" * (len(number) - len(shown)) + shown
 
 
 def identity_of(player: Player, *, full: bool) -> dict[str, str]:

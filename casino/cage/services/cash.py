@@ -57,7 +57,7 @@ from casino.kernel.money import venue_money
 from casino.players.eligibility import Activity, Eligibility, check_player_may
 from casino.players.membership import membership_key
 from casino.players.models import Player
-from casino.players.services import masked
+from casino.players.names import masked
 from casino.staff.roles import PLAY, SUPERVISE, can
 from casino.venues.models import Venue
 
