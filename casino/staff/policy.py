@@ -228,7 +228,9 @@ UNLESS: dict[Capability, str] = {
     Capability.COUNT_CAGE: "a count is signed by a second person, not its counter",
     Capability.COMPLIANCE: (
         "a case is decided by a compliance officer other than its author "
-        "(`casino.compliance.services.case_decide`)"
+        "(`casino.compliance.services.case_decide`); neither decided nor filed by one who "
+        "dealt to its player, supervised their table or recorded their cash on its days "
+        "(`case_conflict_refusal`)"
     ),
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "
