@@ -293,6 +293,20 @@ def slip_report(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def patron_recorder(ok: Outcome | None = 200) -> Rule:
+    """An unknown patron recorded on the cage's screen: the venue (404), then its cashiers
+    and supervisors (403 to anyone else: a dealer records one at the table)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER | SUPERVISE else 403
+
+    return rule
+
+
 def reports(ok: Outcome | None = 200, capability: frozenset[str] = REPORT_READ) -> Rule:
     """casino/reports/views.py: another venue is not found, another role forbidden."""
 
@@ -1150,6 +1164,27 @@ CONSOLE_ROUTES = {
     "console:cash-log-csv": Route(
         lambda world, side: reverse("console:cash-log-csv", args=[side.venue.pk]),
         slip_report(),
+    ),
+    # The day's unknown patrons: read as the cash log is; recorded by the cage and the
+    # supervisors, linked to a member by a supervisor or a manager.
+    "console:cage-unknown-patrons": Route(
+        lambda world, side: reverse("console:cage-unknown-patrons", args=[side.venue.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:cage-unknown-patron-record": Route(
+        lambda world, side: reverse("console:cage-unknown-patron-record", args=[side.venue.pk]),
+        everyone(405),
+        post=patron_recorder(None),
+        body=lambda world, side: {"description": "a woman about 30, red scarf"},
+    ),
+    "console:cage-unknown-patron-link": Route(
+        lambda world, side: reverse(
+            "console:cage-unknown-patron-link", args=[side.venue.pk, side.unknown_patron.pk]
+        ),
+        everyone(405),
+        post=pit_runner(None),
+        body=lambda world, side: {"member": side.player.membership_number},
     ),
     # When the system is down: the series and late entries read as the slip report is;
     # a series issued and printed by a manager or the cage, its papers entered by the pit.
