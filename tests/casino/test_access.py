@@ -2298,6 +2298,8 @@ ADMIN_MODELS = {
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "cage.frontmoney": _read_only(lambda world, side: side.front_money.pk),
+    # Read only; linked to a member by its own view (below).
+    "cage.unknownpatron": _read_only(lambda world, side: side.unknown_patron.pk),
     "cage.cagecount": _read_only(lambda world, side: side.cage_shift.counts.get(kind="opening").pk),
     "cage.cagemovement": _read_only(
         lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
@@ -2545,6 +2547,31 @@ def _autocomplete(role: str, venue: str) -> Outcome:
     return 200 if role == SUPERUSER or venue != OTHER else EMPTY
 
 
+def patron_link_routes() -> dict[str, Route]:
+    """Link an unknown patron to a member on its admin page (casino/cage/admin.py
+    ``UnknownPatronAdmin``): the view permission, then the venue (404), then a supervisor
+    or a manager of the venue (403: an auditor, a superuser with no role there)."""
+    label = "cage.unknownpatron"
+
+    def link(role: str, venue: str) -> Outcome | None:
+        if not has_perm(role, label, "view"):
+            return 403
+        if role != SUPERUSER and venue == OTHER:
+            return 404
+        return None if role in SUPERVISE else 403
+
+    return {
+        "admin:cage_unknownpatron_link": Route(
+            lambda world, side: reverse(
+                "admin:cage_unknownpatron_link", args=[side.unknown_patron.pk]
+            ),
+            admin_site(everyone(405)),
+            post=admin_site(link),
+            body=lambda world, side: {"member": side.player.membership_number},
+        )
+    }
+
+
 ADMIN_SITE_ROUTES = {
     "admin:index": Route(
         lambda world, side: reverse("admin:index"), admin_site(everyone(200)), venue_bound=False
@@ -2676,6 +2703,7 @@ ROUTES: dict[str, Route] = {
     **version_routes("tablegames.tablegamerulesetversion"),
     **version_routes("baccarat.baccaratrulesetversion"),
     **ruleset_change_routes(),
+    **patron_link_routes(),
 }
 
 

@@ -2,7 +2,8 @@
 records one from a description, the list shows each with their cash of the day as the cash
 log counts it, and a supervisor links one to a member by membership number, through the
 link service (audited; the member's day judged again: an alert where the patron's cash
-takes the member over the reporting threshold). Who may not is refused, with why.
+takes the member over the reporting threshold), on the screen and on the patron's admin
+page, which changes nothing else. Who may not is refused, with why.
 
 The day (logging threshold 30,000,000, reporting 100,000,000, tests/casino/services/
 conftest.py): a patron nobody knows buys in 60,000,000 at NN1 and cashes out 5,000,000;
@@ -187,3 +188,40 @@ def test_who_may_not_is_refused_and_nothing_is_written(floor, day, cashier):
     patron.refresh_from_db()
     assert patron.member is None and UnknownPatron.objects.count() == 2
     assert not CashAlert.objects.exists()
+
+
+def test_the_admin_shows_a_patron_and_a_supervisor_links_them_there(floor, day):
+    patron, member = day
+    page_url = reverse("admin:cage_unknownpatron_change", args=[patron.pk])
+    link_url = reverse("admin:cage_unknownpatron_link", args=[patron.pk])
+    supervisor, auditor = _client(floor.supervisor), _client(floor.auditor)
+    page = supervisor.get(page_url).content.decode()
+    assert patron.code in page and link_url in page
+    assert '<label for="unknown-patron-member">Membership number of' in page
+    # read only: no field is editable, nothing is saved by the change form
+    assert 'name="description"' not in page
+    # an auditor reads it, with no link
+    read = auditor.get(page_url)
+    assert read.status_code == 200 and link_url not in read.content.decode()
+    assert auditor.post(link_url, {"member": "M-10"}).status_code == 403
+    nobody = supervisor.post(link_url, {"member": "NOPE-1"}, follow=True)
+    assert "No player with membership number NOPE-1 at this venue." in nobody.content.decode()
+    linked = supervisor.post(link_url, {"member": "M-10"})
+    assert (linked.status_code, linked["Location"]) == (302, page_url)
+    patron.refresh_from_db()
+    assert (patron.member, patron.linked_by) == (member, floor.supervisor)
+    alert = CashAlert.objects.get()
+    assert (alert.player, alert.total, alert.source) == (member, 110 * M, Source.PATRON_LINK)
+    assert link_url not in supervisor.get(page_url).content.decode()
+
+
+def test_the_admin_changes_nothing_but_through_the_link(floor, day):
+    patron, _member = day
+    client = _client(floor.manager)
+    change = reverse("admin:cage_unknownpatron_change", args=[patron.pk])
+    client.post(change, {"description": "edited", "member": ""})
+    assert client.get(reverse("admin:cage_unknownpatron_add")).status_code == 403
+    delete = reverse("admin:cage_unknownpatron_delete", args=[patron.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    patron.refresh_from_db()
+    assert patron.description == "a man, grey coat" and patron.member is None
