@@ -1,7 +1,8 @@
 """A compliance officer too close to a case's player neither decides nor files it
 (casino.compliance.conflicts.case_conflict_refusal, raised by the services): one who dealt
 at the player's table or supervised its session on the case's day is refused, with why;
-one who worked elsewhere decides; the author still never decides their own case."""
+one who worked elsewhere decides; a cashier who recorded the cash of an unknown patron
+linked to the player does not; the author still never decides their own case."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import pytest
 from django.urls import reverse
 
 from casino.cage.services.cash import cash_record
+from casino.cage.services.inventory import chip_purchase
+from casino.cage.services.patrons import WindowPatron, unknown_patron_create, unknown_patron_link
 from casino.compliance.conflicts import case_conflict_refusal, case_days, case_people
 from casino.compliance.models import CaseStatus
 from casino.compliance.services import case_decide, case_file, case_open, case_submit
 from casino.floor.services.sessions import session_open
 from casino.kernel.errors import Forbidden
-from casino.staff.roles import COMPLIANCE, DEALER, grant
+from casino.staff.roles import CAGE, COMPLIANCE, DEALER, grant
 from tests.casino.compliance.conftest import english
 from tests.factories import PlayerFactory, niuniu_table, staff
 
@@ -107,3 +110,28 @@ def test_a_case_about_nobody_known_refuses_nobody(floor, desk):
     case = case_submit(case=case, user=desk.author)
     grant(floor.dealer, floor.venue, COMPLIANCE)
     assert case_conflict_refusal(user=floor.dealer, case=case) is None
+
+
+def test_a_cashier_who_recorded_the_linked_patrons_chips_does_not_decide(floor, desk, in_review):
+    """A chip purchase at the cage window by a patron nobody knows, recorded by a cashier
+    who is also compliance staff: once the patron is linked to the case's player, their
+    cash is the player's, and the cashier is too close to decide."""
+    venue = floor.venue
+    venue.note_denominations = ["500000"]
+    venue.save(update_fields=["note_denominations"])
+    cashier = staff("aml-cashier", CAGE, venue)
+    grant(cashier, venue, COMPLIANCE)
+    patron = unknown_patron_create(venue=venue, user=cashier, description="a man, white cap")
+    chip_purchase(
+        venue=venue,
+        user=cashier,
+        chips={"1000000": 10},
+        notes={"500000": 20},
+        patron=WindowPatron(unknown_patron=patron),
+    )
+    assert case_conflict_refusal(user=cashier, case=in_review) is None
+    unknown_patron_link(patron=patron, member=desk.player, user=floor.supervisor)
+    with pytest.raises(Forbidden) as refused:
+        case_decide(case=in_review, user=cashier, decision="no_filing", reasons="explained")
+    assert refused.value.reason == "recorded_movement"
+    assert "Chip purchase at Cage" in refused.value.message
