@@ -138,7 +138,7 @@ def _recorded_refusal(
 ) -> Forbidden | None:
     for day in days:
         for row in cash_log(gaming_date=day, venue=case.venue, people=people):
-            if row.recorded_by.pk == user.pk:
+            if getattr(row.recorded_by, "pk", None) == user.pk:
                 return Forbidden(
                     _(
                         "You recorded a movement of the case's player (%(kind)s at %(where)s "

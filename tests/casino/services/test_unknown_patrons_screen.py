@@ -17,12 +17,15 @@ from decimal import Decimal as D
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from casino.audit.models import AuditAction, AuditEvent
 from casino.cage.cash_log import Source
 from casino.cage.models import CashAlert, UnknownPatron
+from casino.cage.patron_selectors import patrons_of_day
 from casino.cage.services.cash import cash_record
 from casino.cage.services.patrons import unknown_patron_create
 from casino.floor.services.sessions import session_open
@@ -225,3 +228,16 @@ def test_the_admin_changes_nothing_but_through_the_link(floor, day):
     assert client.post(delete, {"post": "yes"}).status_code == 403
     patron.refresh_from_db()
     assert patron.description == "a man, grey coat" and patron.member is None
+
+
+def test_the_list_reads_the_log_once_however_many_patrons(floor, day, cashier):
+    patron, _member = day
+    with CaptureQueriesContext(connection) as one:
+        assert len(patrons_of_day(venue=floor.venue, gaming_date=patron.gaming_date)) == 1
+    for n in range(3):
+        unknown_patron_create(venue=floor.venue, user=cashier, description=f"patron {n}")
+    with CaptureQueriesContext(connection) as four:
+        rows = patrons_of_day(venue=floor.venue, gaming_date=patron.gaming_date)
+    assert [row.patron.number for row in rows] == [1, 2, 3, 4]
+    assert [row.cash_in for row in rows] == [60 * M, 0, 0, 0]
+    assert len(four.captured_queries) == len(one.captured_queries)
