@@ -6,7 +6,7 @@ wiring mounts them: the floor's screens do not know the cage's and the count's a
 from django.urls import URLPattern, URLResolver, path
 
 from casino import games
-from casino.cage.views import cage, cash, cash_log, front_money, manual, markers, slips
+from casino.cage.views import cage, cash, cash_log, front_money, manual, markers, patrons, slips
 from casino.cage.views import inventory as cage_inventory
 from casino.count import views as count
 from casino.floor.console import (
@@ -102,6 +102,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("cage/<int:venue_id>/front-money/", front_money.front_money_cage, name="cage-front-money"),
     path("cage/<int:venue_id>/cash-log/", cash_log.cash_log_page, name="cash-log"),
     path("cage/<int:venue_id>/cash-log.csv", cash_log.cash_log_csv, name="cash-log-csv"),
+    path(
+        "cage/<int:venue_id>/unknown-patrons/",
+        patrons.unknown_patrons,
+        name="cage-unknown-patrons",
+    ),
+    path(
+        "cage/<int:venue_id>/unknown-patrons/record/",
+        patrons.unknown_patron_record,
+        name="cage-unknown-patron-record",
+    ),
+    path(
+        "cage/<int:venue_id>/unknown-patrons/<int:patron_id>/link/",
+        patrons.unknown_patron_link_page,
+        name="cage-unknown-patron-link",
+    ),
     path("slips/<int:slip_id>/pdf/", cage.slip_pdf, name="slip-pdf"),
     path("venues/<int:venue_id>/slip-report/", cage.slip_report, name="slip-report"),
     path("venues/<int:venue_id>/slip-report.csv", cage.slip_report_csv, name="slip-report-csv"),

@@ -1,15 +1,28 @@
 """The cage's slips, front money, counts and book in the admin, read-only: written by their
 services only (``casino.cage.services.slips``, ``casino.cage.services.front_money``,
-``casino.cage.services.inventory``)."""
+``casino.cage.services.inventory``). The unknown patrons too, whose page takes one action:
+a supervisor or a manager links the patron to a member, through the link service
+(``casino.cage.services.patrons.unknown_patron_link``), as the cage's screen does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
 
 from casino.admin.base import ReadOnlyAdmin, money_column
-from casino.cage.models import CageCount, CageLine, CageMovement, FrontMoney, Slip
+from casino.cage.models import CageCount, CageLine, CageMovement, FrontMoney, Slip, UnknownPatron
+from casino.cage.services.cash import player_of
+from casino.cage.services.patrons import unknown_patron_link
+from casino.kernel.errors import InvalidInput, ServiceError
+from casino.staff.policy import Capability, allows
 
 
 @admin.register(Slip)
@@ -111,3 +124,68 @@ class CageMovementAdmin(ReadOnlyAdmin):
     list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "kind"]
     list_select_related = ["venue", "shift", "recorded_by"]
     search_fields = ["reference"]
+
+
+@admin.register(UnknownPatron)
+class UnknownPatronAdmin(ReadOnlyAdmin):
+    """Read only; a patron not yet linked is linked on its page by a supervisor or a
+    manager of its venue (``link_view``), by the member's membership number."""
+
+    change_form_template = "admin/cage/unknownpatron/change_form.html"
+    list_display = [
+        "code",
+        "venue",
+        "description",
+        "gaming_date",
+        "created_by",
+        "created_at",
+        "member",
+        "linked_by",
+        "linked_at",
+    ]
+    list_filter = [("venue", admin.RelatedOnlyFieldListFilter), "gaming_date"]
+    list_select_related = ["venue", "created_by", "member", "linked_by"]
+    search_fields = ["code", "description", "member__membership_number"]
+
+    def _link_url(self, patron: UnknownPatron) -> str:
+        return reverse("admin:cage_unknownpatron_link", args=[patron.pk])
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> Any:
+        context = dict(extra_context or {})
+        patron = self.get_object(request, unquote(object_id))
+        if (
+            patron is not None
+            and patron.member_id is None
+            and allows(request.user, Capability.SUPERVISE_TABLES, patron.venue_id)
+        ):
+            context["link_url"] = self._link_url(patron)
+        return super().change_view(request, object_id, form_url, context)
+
+    def get_urls(self) -> list[Any]:
+        link = self.admin_site.admin_view(require_POST(self.link_view))
+        return [path("<int:pk>/link/", link, name="cage_unknownpatron_link"), *super().get_urls()]
+
+    def link_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        """Link the patron to the member the form names; back to the patron's page, saying
+        what was done or why not."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        patron = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not allows(request.user, Capability.SUPERVISE_TABLES, patron.venue_id):
+            raise PermissionDenied
+        try:
+            member = player_of(patron.venue, request.POST.get("member", ""))
+            if member is None:
+                raise InvalidInput(gettext("Give the member's membership number."), "member")
+            patron = unknown_patron_link(patron=patron, member=member, user=request.user)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+        else:
+            done = gettext(
+                "%(code)s is member %(member)s: their cash of the day counts with the member's."
+            )
+            what = {"code": patron.code, "member": member.membership_number}
+            self.message_user(request, done % what, messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:cage_unknownpatron_change", args=[patron.pk]))

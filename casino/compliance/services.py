@@ -11,6 +11,9 @@
   runs from the decision;
 - ``case_file``: a case decided to be filed is filed with the authority's reference, by any
   compliance officer of the venue (the author or the reviewer too);
+- neither is done by an officer too close to the case's player: one who dealt to them,
+  supervised their table or recorded their cash on the case's days
+  (``casino.compliance.conflicts.case_conflict_refusal``);
 - ``case_viewed``: every reading of a case (its page, the API) is an audit event, so the
   case shows who read it; ``lctr_built``: every large-cash-transaction report file built.
 
@@ -31,6 +34,7 @@ from django.utils.translation import gettext as _
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.cage.models import CashAlert, CashTransaction
+from casino.compliance.conflicts import case_conflict_refusal
 from casino.compliance.deadlines import case_deadline
 from casino.compliance.models import CaseSource, CaseStatus, CaseStep, Decision, SuspicionCase
 from casino.kernel.errors import Conflict, Forbidden, InvalidInput
@@ -213,6 +217,12 @@ def case_open_from_alert(
     )
 
 
+def _check_not_close(user: Any, case: SuspicionCase) -> None:
+    refused = case_conflict_refusal(user=user, case=case)
+    if refused is not None:
+        raise refused
+
+
 def _locked(case: SuspicionCase) -> SuspicionCase:
     return SuspicionCase.objects.select_for_update().select_related("venue").get(pk=case.pk)
 
@@ -260,6 +270,7 @@ def case_decide(*, case: SuspicionCase, user: Any, decision: str, reasons: str) 
             _("You opened or submitted this case; a second compliance officer decides it."),
             reason="four_eyes",
         )
+    _check_not_close(user, case)
     if decision not in Decision.values:
         raise InvalidInput(_("Decide to file a report or not to."), field="decision")
     reasons = (reasons or "").strip()
@@ -291,6 +302,7 @@ def case_file(*, case: SuspicionCase, user: Any, reference: str) -> SuspicionCas
     _check(user, case.venue_id)
     if case.status != CaseStatus.DECIDED or case.decision != Decision.FILE:
         raise Conflict(_("Only a case decided to be filed is filed."), reason="not_to_be_filed")
+    _check_not_close(user, case)
     reference = (reference or "").strip()
     if not reference:
         raise InvalidInput(_("Give the filing reference the authority gave."), field="reference")

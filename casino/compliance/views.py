@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino.cage.services.cash import player_of
 from casino.compliance import selectors
+from casino.compliance.conflicts import case_conflict_refusal
 from casino.compliance.models import CaseStatus, Decision, SuspicionCase
 from casino.compliance.services import (
     case_decide,
@@ -168,6 +169,13 @@ def case_new(request: HttpRequest, venue_id: int) -> HttpResponse:
 
 def case_context(case: SuspicionCase, user: Any, **extra: Any) -> dict[str, Any]:
     author = {case.opened_by_id, case.submitted_by_id} - {None}
+    to_file = case.status == CaseStatus.DECIDED and case.decision == Decision.FILE
+    # the services' own rule, asked before a form is offered
+    too_close = (
+        case_conflict_refusal(user=user, case=case)
+        if case.status == CaseStatus.IN_REVIEW or to_file
+        else None
+    )
     return {
         "venue": case.venue,
         "case": case,
@@ -176,8 +184,11 @@ def case_context(case: SuspicionCase, user: Any, **extra: Any) -> dict[str, Any]
         "evidence": selectors.case_evidence(case),
         "readers": selectors.case_readers(case),
         "may_submit": case.status == CaseStatus.DRAFT and case.opened_by_id in (None, user.pk),
-        "may_decide": case.status == CaseStatus.IN_REVIEW and user.pk not in author,
-        "may_file": case.status == CaseStatus.DECIDED and case.decision == Decision.FILE,
+        "may_decide": case.status == CaseStatus.IN_REVIEW
+        and user.pk not in author
+        and too_close is None,
+        "may_file": to_file and too_close is None,
+        "too_close": too_close.message if too_close is not None else "",
         "decisions": Decision.choices,
         "errors": {},
         "data": {},

@@ -89,6 +89,9 @@ class Capability(StrEnum):
     COUNT_CAGE = "count-cage"
     #: Read the cage's inventory, its shifts and the movements of its book.
     READ_CAGE = "read-cage"
+    #: Record a patron nobody knows on the cage's screen of unknown patrons (the tables
+    #: record theirs with the buy-in, ``PLAY_ROUND``).
+    RECORD_PATRON = "record-patron"
     COUNT_BOX = "count-box"
     #: A table's manual series of paper forms for when the system is down.
     MANUAL_SERIES = "manual-series"
@@ -134,6 +137,9 @@ ROLES_WITH: dict[Capability, frozenset[str]] = {
     Capability.CAGE: CASHIER,
     Capability.COUNT_CAGE: CASHIER | MANAGE,
     Capability.READ_CAGE: CASHIER | SUPERVISE | {AUDITOR},
+    # The cage and the pit's supervisors, who take cash at the tables; a dealer records an
+    # unknown patron at the table, with the buy-in.
+    Capability.RECORD_PATRON: CASHIER | SUPERVISE,
     Capability.COUNT_BOX: COUNT_TEAM,
     Capability.MANUAL_SERIES: MANAGE | CASHIER,
     Capability.ENTER_PAPER: SUPERVISE,
@@ -166,7 +172,8 @@ DOES: dict[Capability, str] = {
     Capability.SIGN_SLIP_DEALER_LINE: "sign a slip's dealer line at the table",
     Capability.SIGN_SLIP_SUPERVISOR_LINE: "sign a slip's supervisor line at the table",
     Capability.SUPERVISE_TABLES: (
-        "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, ratings"
+        "close and reconcile sessions, drops, reliefs, voids, the floor view, limits, "
+        "ratings, link an unknown patron to a member"
     ),
     Capability.MANAGE_VENUE: (
         "tables, players, rulesets, the gaming day, thresholds, comps, exclusion areas, "
@@ -181,7 +188,12 @@ DOES: dict[Capability, str] = {
         "transfers at the cage window"
     ),
     Capability.COUNT_CAGE: "count the cage to open or close a cage shift, or sign a count",
-    Capability.READ_CAGE: "read the cage's inventory, its shifts and its book's movements",
+    Capability.READ_CAGE: (
+        "read the cage's inventory, its shifts and its book's movements, the day's unknown patrons"
+    ),
+    Capability.RECORD_PATRON: (
+        "record an unknown patron on the cage's screen (linking one to a member: supervise-tables)"
+    ),
     Capability.COUNT_BOX: "count the drop boxes and close a gaming day's count",
     Capability.MANUAL_SERIES: "issue a table's manual series of paper forms and print it",
     Capability.ENTER_PAPER: (
@@ -228,7 +240,9 @@ UNLESS: dict[Capability, str] = {
     Capability.COUNT_CAGE: "a count is signed by a second person, not its counter",
     Capability.COMPLIANCE: (
         "a case is decided by a compliance officer other than its author "
-        "(`casino.compliance.services.case_decide`)"
+        "(`casino.compliance.services.case_decide`); neither decided nor filed by one who "
+        "dealt to its player, supervised their table or recorded their cash on its days "
+        "(`case_conflict_refusal`)"
     ),
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "

@@ -99,6 +99,8 @@ _FLOOR_RECORDS = [
     ("venues", "view_shift"),
     ("ledger", "view_ledgerentry"),
     ("cage", "view_slip"),
+    # Read; a supervisor or a manager links one to a member on its page (casino/cage/admin.py).
+    ("cage", "view_unknownpatron"),
     ("integrity", "view_fluctuationinvestigation"),
     ("integrity", "view_investigationnote"),
 ]

@@ -293,6 +293,20 @@ def slip_report(ok: Outcome | None = 200) -> Rule:
     return rule
 
 
+def patron_recorder(ok: Outcome | None = 200) -> Rule:
+    """An unknown patron recorded on the cage's screen: the venue (404), then its cashiers
+    and supervisors (403 to anyone else: a dealer records one at the table)."""
+
+    def rule(role: str, venue: str) -> Outcome | None:
+        if role == ANONYMOUS:
+            return LOGIN
+        if not works_at(role, venue):
+            return 404
+        return ok if role in CASHIER | SUPERVISE else 403
+
+    return rule
+
+
 def reports(ok: Outcome | None = 200, capability: frozenset[str] = REPORT_READ) -> Rule:
     """casino/reports/views.py: another venue is not found, another role forbidden."""
 
@@ -1150,6 +1164,27 @@ CONSOLE_ROUTES = {
     "console:cash-log-csv": Route(
         lambda world, side: reverse("console:cash-log-csv", args=[side.venue.pk]),
         slip_report(),
+    ),
+    # The day's unknown patrons: read as the cash log is; recorded by the cage and the
+    # supervisors, linked to a member by a supervisor or a manager.
+    "console:cage-unknown-patrons": Route(
+        lambda world, side: reverse("console:cage-unknown-patrons", args=[side.venue.pk]),
+        slip_report(),
+        shows=mark,
+    ),
+    "console:cage-unknown-patron-record": Route(
+        lambda world, side: reverse("console:cage-unknown-patron-record", args=[side.venue.pk]),
+        everyone(405),
+        post=patron_recorder(None),
+        body=lambda world, side: {"description": "a woman about 30, red scarf"},
+    ),
+    "console:cage-unknown-patron-link": Route(
+        lambda world, side: reverse(
+            "console:cage-unknown-patron-link", args=[side.venue.pk, side.unknown_patron.pk]
+        ),
+        everyone(405),
+        post=pit_runner(None),
+        body=lambda world, side: {"member": side.player.membership_number},
     ),
     # When the system is down: the series and late entries read as the slip report is;
     # a series issued and printed by a manager or the cage, its papers entered by the pit.
@@ -2263,6 +2298,8 @@ ADMIN_MODELS = {
     "ledger.ledgerentry": _read_only(lambda world, side: side.entry.pk),
     "cage.slip": _read_only(lambda world, side: side.slip.pk),
     "cage.frontmoney": _read_only(lambda world, side: side.front_money.pk),
+    # Read only; linked to a member by its own view (below).
+    "cage.unknownpatron": _read_only(lambda world, side: side.unknown_patron.pk),
     "cage.cagecount": _read_only(lambda world, side: side.cage_shift.counts.get(kind="opening").pk),
     "cage.cagemovement": _read_only(
         lambda world, side: side.cage_shift.movements.get(kind="opening_balance").pk
@@ -2510,6 +2547,31 @@ def _autocomplete(role: str, venue: str) -> Outcome:
     return 200 if role == SUPERUSER or venue != OTHER else EMPTY
 
 
+def patron_link_routes() -> dict[str, Route]:
+    """Link an unknown patron to a member on its admin page (casino/cage/admin.py
+    ``UnknownPatronAdmin``): the view permission, then the venue (404), then a supervisor
+    or a manager of the venue (403: an auditor, a superuser with no role there)."""
+    label = "cage.unknownpatron"
+
+    def link(role: str, venue: str) -> Outcome | None:
+        if not has_perm(role, label, "view"):
+            return 403
+        if role != SUPERUSER and venue == OTHER:
+            return 404
+        return None if role in SUPERVISE else 403
+
+    return {
+        "admin:cage_unknownpatron_link": Route(
+            lambda world, side: reverse(
+                "admin:cage_unknownpatron_link", args=[side.unknown_patron.pk]
+            ),
+            admin_site(everyone(405)),
+            post=admin_site(link),
+            body=lambda world, side: {"member": side.player.membership_number},
+        )
+    }
+
+
 ADMIN_SITE_ROUTES = {
     "admin:index": Route(
         lambda world, side: reverse("admin:index"), admin_site(everyone(200)), venue_bound=False
@@ -2641,6 +2703,7 @@ ROUTES: dict[str, Route] = {
     **version_routes("tablegames.tablegamerulesetversion"),
     **version_routes("baccarat.baccaratrulesetversion"),
     **ruleset_change_routes(),
+    **patron_link_routes(),
 }
 
 
