@@ -10,8 +10,9 @@ client, its own CPU measured with the rest.
 
 The run steps the number of tables up (``--steps``), ``--duration`` seconds each on one
 server, and stops after the first step that fails. A step is served when every kind of
-request keeps p95 <= 150 ms and p99 <= 400 ms and none fails (no 5xx, no timeout); the
-figure is the largest such step. Prints, per step, each kind's p50/p95/p99 and the CPU per
+request of the console keeps p95 <= 150 ms and p99 <= 400 ms, the manager's reports and
+exports 2 s and 4 s, and none fails (no 5xx, no timeout); the figure is the largest such
+step. Prints, per step, each kind's p50/p95/p99 and the CPU per
 table-minute of the app (gunicorn), the database (this database's PostgreSQL backends),
 the worker (Celery) and the load generator, and the machine's load average.
 
@@ -50,6 +51,10 @@ from loadtest.common import (
 DATABASE = database_name("floorload")
 BROKER = os.environ.get("LOADTEST_BROKER_URL", "redis://127.0.0.1:6379/8")
 P95_MS, P99_MS = 150, 400
+#: A manager's report or export is not the console: a page built from a day's figures (a
+#: chart drawn, a file written), waited for as such; judged against 2 s and 4 s.
+REPORT_KINDS = frozenset({"report", "export", "integrity"})
+REPORT_P95_MS, REPORT_P99_MS = 2000, 4000
 TARGET_TABLES = 1000
 STEPS = "50,100,200,400,700,1000,1300"
 
@@ -102,9 +107,14 @@ async def step(floor: Any, tables: int, seconds: float, url: str, names: Any) ->
 
 
 def served(timings: Timings) -> bool:
+    """Every console kind within 150/400 ms, the manager's reports within 2/4 s, no error."""
+
+    def within(kind: str, values: list[float]) -> bool:
+        p95, p99 = (REPORT_P95_MS, REPORT_P99_MS) if kind in REPORT_KINDS else (P95_MS, P99_MS)
+        return percentile(values, 95) <= p95 and percentile(values, 99) <= p99
+
     return not timings.errors and all(
-        percentile(values, 95) <= P95_MS and percentile(values, 99) <= P99_MS
-        for values in timings.latencies.values()
+        within(kind, values) for kind, values in timings.latencies.items()
     )
 
 
