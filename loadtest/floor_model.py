@@ -264,7 +264,7 @@ def people(floor: BigFloor, tables: int, client: LeanClient, timings: Timings, n
 
     tasks = [dealer(person(desk.cookie), desk, pool, clock) for desk in desks]
     for index in pits:
-        pit_id, _username, cookie = floor.pits[index]
+        pit_id, _supervisor, cookie = floor.pits[index]
         tasks.append(
             every(person(cookie), "floor", f"/console/pits/{pit_id}/", FLOOR_POLL_SECONDS, clock)
         )

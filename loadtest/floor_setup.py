@@ -41,11 +41,12 @@ class Desk:
 class BigFloor:
     venue_id: int
     desks: list[Desk]
-    pits: list[tuple[int, str, str]]  # (pit id, supervisor's username, supervisor's cookie)
+    pits: list[tuple[int, Any, str]]  # (pit id, its supervisor, the supervisor's cookie)
     cashier: str
     counters: list[str]
     manager: str
     venue_code: str
+    pit_size: int
     forms: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -63,11 +64,10 @@ def login_cookie(user: Any, *, verified: bool = False) -> str:
 
 def build_big_floor(*, tables: int, pit_size: int, code: str = "floor") -> BigFloor:
     """The venue, ``tables`` open tables in pits of ``pit_size``, and everyone logged in."""
-    from casino.floor.services.sessions import session_open
     from casino.players.models import Player
-    from casino.staff.roles import CAGE, COUNT, DEALER, MANAGER, SUPERVISOR
-    from casino.venues.models import Pit, Table, Venue
-    from tests.factories import niuniu_table, staff
+    from casino.staff.roles import CAGE, COUNT, MANAGER
+    from casino.venues.models import Venue
+    from tests.factories import staff
 
     venue = Venue.objects.create(
         code=code,
@@ -92,28 +92,40 @@ def build_big_floor(*, tables: int, pit_size: int, code: str = "floor") -> BigFl
         ],
         manager=login_cookie(manager, verified=True),
         venue_code=code,
+        pit_size=pit_size,
     )
-    supervisors = []
-    for n in range((tables + pit_size - 1) // pit_size):
+    tables_added(floor, tables)
+    return floor
+
+
+def tables_added(floor: BigFloor, tables: int) -> None:
+    """More open tables (and pits, each with its supervisor) until the floor has ``tables``:
+    a step of the run builds only what it plays on."""
+    from casino.floor.services.sessions import session_open
+    from casino.staff.roles import DEALER, SUPERVISOR
+    from casino.venues.models import Pit, Table, Venue
+    from tests.factories import niuniu_table, staff
+
+    venue = Venue.objects.get(pk=floor.venue_id)
+    code, size = floor.venue_code, floor.pit_size
+    for n in range(len(floor.pits), (tables + size - 1) // size):
         pit = Pit.objects.create(venue=venue, code=f"p{n + 1}", name=f"Pit {n + 1}")
         supervisor = staff(f"{code}-supervisor-{n + 1}", SUPERVISOR, venue)
         pit.supervisors.add(supervisor)
-        supervisors.append(supervisor)
-        floor.pits.append((pit.pk, supervisor.username, login_cookie(supervisor)))
-    for n in range(tables):
-        pit_index = n // pit_size
+        floor.pits.append((pit.pk, supervisor, login_cookie(supervisor)))
+    for n in range(len(floor.desks), tables):
+        pit_id, supervisor, _cookie = floor.pits[n // size]
         table = niuniu_table(venue, code=f"T{n + 1:04d}")
-        Table.objects.filter(pk=table.pk).update(pit_id=floor.pits[pit_index][0])
+        Table.objects.filter(pk=table.pk).update(pit_id=pit_id)
         dealer = staff(f"{code}-dealer-{n + 1:04d}", DEALER, venue)
         session = session_open(
             table=table,
             counted_by=dealer,
-            confirmed_by=supervisors[pit_index],
+            confirmed_by=supervisor,
             opening_chips={"1000000": 100},
         )
-        cookie, supervisor = login_cookie(dealer), supervisors[pit_index].username
-        floor.desks.append(Desk(table.pk, session.pk, pit_index, cookie, supervisor))
-    return floor
+        desk = Desk(table.pk, session.pk, n // size, login_cookie(dealer), supervisor.username)
+        floor.desks.append(desk)
 
 
 def round_forms(session_id: int, *, count: int, seed: int) -> list[dict[str, str]]:
