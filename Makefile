@@ -115,7 +115,7 @@ clean:
 
 # Load, races, faults, fuzzing (loadtest/, docs/BENCHMARKS.md "Load, races, faults,
 # fuzzing"): gunicorn on 127.0.0.1 against the local PostgreSQL, each in its own database.
-.PHONY: loadtest races faults fuzz
+.PHONY: loadtest loadtest-floor races faults fuzz
 LOADTEST_ENV := DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1
 # Every database these runs make is named $(LOADTEST_DB_PREFIX)_<run>; give each checkout
 # or person its own prefix so two runs on one server never drop each other's database.
@@ -127,6 +127,12 @@ FUZZ_EXAMPLES ?= 50
 # 16 dealers settling 6-hand rounds for 60 s, then 30 s with console partials (~2.5 min).
 loadtest: $(STAMP)
 	$(PY) -m loadtest.load
+
+# The floor: dealers typing at human pace, supervisors' floor views, the cage, the count, a
+# manager and a Celery worker, the tables stepped up until a kind of request is slow
+# (docs/BENCHMARKS.md "floor"; ~10 min). FLOOR_STEPS=50,100 FLOOR_DURATION=30 for less.
+loadtest-floor: $(STAMP)
+	$(PY) -m loadtest.floor
 
 # 1,000 settles for 100 rounds, each round's 10 at once (~1.5 min).
 races: $(STAMP)

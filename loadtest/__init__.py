@@ -1,10 +1,11 @@
 """Load, races, faults and fuzzing against a real server on loopback.
 
-Each check is a module run by the Makefile (``make loadtest``, ``make races``, ``make
-faults``, ``make fuzz``) or as ``.venv/bin/python -m loadtest.<name>``. Each makes its own
-fresh PostgreSQL database, migrates it, sets up a venue with tables and staff, starts
-gunicorn on 127.0.0.1 (a free port) and drives it with a small asyncio + httpx client.
-Every loop is bounded in count and in time. Results are printed for people and, like
+Each check is a module run by the Makefile (``make loadtest``, ``make loadtest-floor``,
+``make races``, ``make faults``, ``make fuzz``) or as ``.venv/bin/python -m
+loadtest.<name>``. Each makes its own fresh PostgreSQL database, migrates it, sets up a
+venue with tables and staff, starts gunicorn on 127.0.0.1 (a free port) and drives it
+with a small asyncio + httpx client. Every loop is bounded in count and in time. Results
+are printed for people and, like
 ``bench/``, one JSON object per figure on its own line.
 
 The parts that fit in a minute run in ``make test`` (``tests/casino/test_hardening.py``).

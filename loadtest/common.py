@@ -357,21 +357,32 @@ class CpuMeter:
     polled every ``interval`` seconds and each one's counter is read while it lives: one
     that started during the phase counts from zero, one that ended loses at most its last
     ``interval``.
+
+    ``groups`` adds more processes by name, each a function giving its PIDs now (the floor
+    run's Celery worker: ``{"worker": worker.pids}``).
     """
 
-    def __init__(self, server: Server, database: str, interval: float = 0.5) -> None:
+    def __init__(
+        self,
+        server: Server,
+        database: str,
+        interval: float = 0.5,
+        groups: dict[str, Any] | None = None,
+    ) -> None:
         import threading
 
         self.server = server
         self.database = database
         self.interval = interval
+        self.groups = groups or {}
         self.first: dict[tuple[str, int], float] = {}
         self.last: dict[tuple[str, int], float] = {}
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _poll(self, initial: bool) -> None:
-        groups = (("app", self.server.worker_pids()), ("db", database_backends(self.database)))
+        groups = [("app", self.server.worker_pids()), ("db", database_backends(self.database))]
+        groups += [(name, pids()) for name, pids in self.groups.items()]
         for group, pids in groups:
             for pid in pids:
                 used = cpu_seconds(pid)
@@ -402,7 +413,7 @@ class CpuMeter:
         own = os.times()
         self.used = {
             group: sum(self.last[k] - self.first[k] for k in self.last if k[0] == group)
-            for group in ("app", "db")
+            for group in ("app", "db", *self.groups)
         }
         self.used["client"] = own.user + own.system - self.client
         self.used["busy"] = busy - self.busy

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from casino.kernel.money import Grouping, format_money
+from casino.kernel.quick_charts import LOSS, WIN, accessible  # noqa: F401 (the pages' name)
 
 # Hour labels ("22:00") look like times to matplotlib, which says so at INFO level.
 logging.getLogger("matplotlib.category").setLevel(logging.WARNING)
@@ -48,8 +49,6 @@ rcParams["svg.fonttype"] = "path"
 rcParams["font.family"] = _installed_fonts()
 rcParams["font.size"] = 9
 
-WIN = "#2f6f4f"
-LOSS = "#b03a2e"
 THEORETICAL = "#8a8f98"
 ACCENT = "#1f4e79"
 #: Inches: three side by side fill a landscape A4 page of the PDF at a legible size.
@@ -308,21 +307,3 @@ def against_theoretical(
     ax.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.02))
     ax.tick_params(axis="x", labelrotation=45 if len(labels) > 6 else 0)
     return _svg(figure)
-
-
-def accessible(svg: str, *, ident: str, title: str, desc: str) -> str:
-    """A chart to put inline in a page: an image (``role="img"``) named by its title and
-    described by its description (what it draws, and where its numbers are), the XML
-    prologue left out.
-    """
-    from django.utils.html import escape
-
-    start = svg.index("<svg")
-    end = svg.index(">", start)
-    return (
-        f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc"'
-        f"{svg[start + 4 : end]}>"
-        f'<title id="{ident}-title">{escape(title)}</title>'
-        f'<desc id="{ident}-desc">{escape(desc)}</desc>'
-        f"{svg[end + 1 :]}"
-    )

@@ -30,7 +30,9 @@ GAME = "niuniu"
 TEMPLATE = "niuniu/console/round.html"
 
 
-this_game = game_only(GAME)
+#: Every view here is a live partial, asked as the dealer types (the hand on every card):
+#: the session is read with its table only.
+this_game = game_only(GAME, live=True)
 
 
 def box_of(request: HttpRequest, positions: tuple[int, ...]) -> int | None:

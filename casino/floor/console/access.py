@@ -17,7 +17,7 @@ mistakes and 409 for a closed session (htmx is configured in ``base.html`` to sw
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 from django.conf import settings
@@ -81,17 +81,21 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     return refusal(request, 403, _("You do not run tables at this venue."))
 
 
-def session_view(view: View, *, capability: Capability, read_only: bool = False) -> View:
+def session_view(
+    view: View, *, capability: Capability, read_only: bool = False, live: bool = False
+) -> View:
     """Resolve ``session_id`` to a session at the user's venues (404 otherwise), speak
     its venue's language and show times in its zone, and require ``capability`` there
     (403 otherwise); a ``read_only`` view refuses anything but a GET (403): nothing is
-    written from it. The view declares ``capability`` (``casino.staff.policy``)."""
+    written from it. The view declares ``capability`` (``casino.staff.policy``). A
+    ``live`` partial reads the session with its table only (``selectors.LIVE_RELATED``)."""
+    related = selectors.LIVE_RELATED if live else selectors.PAGE_RELATED
 
     @declare(capability)
     @console_login_required
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
-        session = selectors.session_for(user=request.user, pk=session_id)
+        session = selectors.session_for(user=request.user, pk=session_id, related=related)
         if session is None:
             not_at_venue(f"session {session_id}", session_id=session_id)
             raise Http404("no such session at your venues")
@@ -109,17 +113,17 @@ def session_view(view: View, *, capability: Capability, read_only: bool = False)
     return wrapper
 
 
-def with_session(view: View) -> View:
+def with_session(view: View, *, live: bool = False) -> View:
     """A session's page for its dealer: the dealer's role at its venue (``session_view``)."""
-    return session_view(view, capability=Capability.PLAY_ROUND)
+    return session_view(view, capability=Capability.PLAY_ROUND, live=live)
 
 
-def game_only(code: str) -> Callable[[View], View]:
+def game_only(code: str, *, live: bool = False) -> Callable[[View], View]:
     """``with_session`` for a page of one game's screen: a session at another game's table
-    has no such page (404)."""
+    has no such page (404). ``live``: a partial asked as the dealer types."""
 
     def decorate(view: View) -> View:
-        @with_session
+        @partial(with_session, live=live)
         @wraps(view)
         def wrapper(request: HttpRequest, session: TableSession, **kwargs: Any) -> HttpResponse:
             if session.table.game != code:

@@ -31,6 +31,7 @@ from casino.floor.console.access import (
     use_venue_language,
 )
 from casino.floor.services.limits import limit_change_schedule
+from casino.kernel import quick_charts
 from casino.kernel.amounts import read_amount
 from casino.kernel.errors import ServiceError
 from casino.kernel.logs import log_venue, not_at_venue
@@ -90,19 +91,18 @@ def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
 
 def _win_chart(pit: Pit, rows: list[Any]) -> str:
     """The win by ledger of each open table that deals rounds, as bars, for the eye; each
-    table's card has the figure."""
-    from casino.kernel import charts  # matplotlib: loaded on the first chart
-
+    table's card has the figure. Drawn by hand (``quick_charts``), not by matplotlib: the
+    view is asked again every ``REFRESH_SECONDS`` by every supervisor's screen."""
     dealt = [row for row in rows if row.is_open and row.deals_rounds]
     venue = pit.venue
-    svg = charts.bars(
+    svg = quick_charts.bars(
         _("Win by ledger per open table"),
         [row.table.code for row in dealt],
         [float(row.win or 0) for row in dealt],  # drawn only
         venue.currency,
         venue.amount_grouping,
     )
-    return charts.accessible(
+    return quick_charts.accessible(
         svg,
         ident="floor-win-chart",
         title=_("Win by ledger per open table"),

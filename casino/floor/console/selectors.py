@@ -154,18 +154,27 @@ def open_session_of(table: Table) -> TableSession | None:
     return TableSession.objects.filter(table=table, status=TableSession.Status.OPEN).first()
 
 
-def session_for(*, user: Any, pk: int) -> TableSession | None:
+#: What a session's page shows of it: its table, venue and ruleset, and its people.
+PAGE_RELATED = (
+    "table__venue",
+    "table__ruleset__venue",
+    "dealer",
+    "opened_by",
+    "opening_confirmed_by",
+    "closing_counted_by",
+    "closed_by",
+)
+#: What a live partial of the round screen reads of it (asked on every card typed): its
+#: table, venue and ruleset. Half the cost of the page's join, mostly Django compiling it.
+LIVE_RELATED = ("table__venue", "table__ruleset")
+
+
+def session_for(
+    *, user: Any, pk: int, related: tuple[str, ...] = PAGE_RELATED
+) -> TableSession | None:
     return (
         TableSession.objects.filter(pk=pk, table__venue_id__in=venue_ids(user))
-        .select_related(
-            "table__venue",
-            "table__ruleset__venue",
-            "dealer",
-            "opened_by",
-            "opening_confirmed_by",
-            "closing_counted_by",
-            "closed_by",
-        )
+        .select_related(*related)
         .first()
     )
 

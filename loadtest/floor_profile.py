@@ -1,0 +1,152 @@
+"""Where a table-minute's CPU goes: the floor run's requests in-process, one at a time.
+
+Builds a pit of ``--tables`` tables (``loadtest.floor_setup``), settles ``--rounds`` rounds
+at each through the console's preview and Confirm, then asks each kind of request the
+floor run makes ``--repeat`` times through Django's test client with the person's session
+cookie (the whole stack: middleware, session, views, templates, ORM), and prints each
+kind's median CPU (this process) and wall time and its statements, then a cProfile of each
+by cumulative time. A table-minute is about 30 hand partials, a preview, a Confirm, half
+a stakes partial and 12/``pit-size`` floor views: the figures say which to cut.
+
+    DJANGO_SETTINGS_MODULE=loadtest.settings .venv/bin/python -m loadtest.floor_profile \\
+        [--tables 20] [--rounds 3] [--repeat 200] [--kinds hand,preview,floor,stakes]
+
+Works on its own fresh database (``casino_floorprofile``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import statistics
+import time
+from typing import Any
+
+from loadtest.common import database_name, emit, fresh_database, use_database
+from loadtest.floor_model import typed
+
+DATABASE = database_name("floorprofile")
+
+
+def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
+    """Each kind: (method, path, data) as the floor run sends it."""
+    desk = floor.desks[0]
+    base = f"/console/sessions/{desk.session_id}"
+    form = floor.forms[0]
+    stakes = {k: v for k, v in form.items() if k.count("-") == 2 and not k.endswith("-cards")}
+    pit_id = floor.pits[desk.pit][0]
+    return {
+        "hand": ("GET", f"{base}/hand/", {**typed(form, 30), "box": "dealer"}),
+        "hand_partial": ("GET", f"{base}/hand/", {**typed(form, 13), "box": "3"}),
+        "preview": ("POST", f"{base}/preview/", {**form, "key": "profile-preview"}),
+        "stakes": ("GET", f"{base}/stakes/", {**stakes, "box": "1"}),
+        "floor": ("GET", f"/console/pits/{pit_id}/", {}),
+        "screen": ("GET", f"{base}/", {}),
+    }
+
+
+def settle_rounds(floor: Any, rounds: int) -> None:
+    """``rounds`` rounds at every table through the preview and the Confirm."""
+    import re
+
+    from django.test import Client
+
+    for n, desk in enumerate(floor.desks):
+        client = client_for(desk.cookie)
+        base = f"/console/sessions/{desk.session_id}"
+        for r in range(rounds):
+            form = {**floor.forms[(n + r) % len(floor.forms)], "key": f"p-{n}-{r}"}
+            preview = client.post(f"{base}/preview/", form, HTTP_HX_REQUEST="true")
+            assert preview.status_code == 200, preview.content[:300]
+            text = preview.content.decode()
+            for name in ("digest", "rules_version", "round_number"):
+                form[name] = re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
+            answer = client.post(f"{base}/confirm/", form, HTTP_HX_REQUEST="true")
+            assert answer.status_code == 200, answer.content[:300]
+    assert isinstance(client, Client)
+
+
+def client_for(cookie: str) -> Any:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    return client
+
+
+def measure(
+    client: Any, method: str, path: str, data: dict[str, str], repeat: int, htmx: bool = True
+) -> Any:
+    from functools import partial
+
+    from django.db import connection
+
+    call = client.get if method == "GET" else client.post
+    if htmx:  # a partial, as htmx asks it; else the whole page
+        call = partial(call, HTTP_HX_REQUEST="true")
+    for _n in range(5):  # warm: imports, the template's first compile
+        answer = call(path, data)
+        assert answer.status_code == 200, (path, answer.status_code, answer.content[:300])
+    cpu, wall = [], []
+    queries: list[str] = []
+
+    def counted(execute: Any, sql: str, *args: Any) -> Any:
+        queries.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(counted):
+        call(path, data)
+    for _n in range(repeat):
+        started, process = time.perf_counter(), time.process_time()
+        call(path, data)
+        cpu.append((time.process_time() - process) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _n in range(max(20, repeat // 4)):
+        call(path, data)
+    profiler.disable()
+    return statistics.median(cpu), statistics.median(wall), len(queries), profiler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--kinds", default="hand,hand_partial,preview,stakes,floor,screen")
+    options = parser.parse_args()
+
+    use_database(DATABASE)
+    fresh_database(DATABASE)
+    from loadtest.floor_setup import build_big_floor, round_forms
+
+    floor = build_big_floor(tables=options.tables, pit_size=options.tables, code="prof")
+    floor.forms = round_forms(floor.desks[0].session_id, count=20, seed=1)
+    settle_rounds(floor, options.rounds)
+    found = requests(floor)
+    profiles = {}
+    print(f"one pit of {options.tables} tables, {options.rounds} rounds each; in-process:")
+    for kind in options.kinds.split(","):
+        method, path, data = found[kind]
+        cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie
+        cpu, wall, queries, profiles[kind] = measure(
+            client_for(cookie), method, path, data, options.repeat, htmx=kind != "screen"
+        )
+        print(f"  {kind:>12}: CPU {cpu:6.2f} ms, wall {wall:6.2f} ms, {queries} statements")
+        emit("floor-profile", f"{kind}_cpu_ms", round(cpu, 2), "ms")
+        emit("floor-profile", f"{kind}_statements", queries, "statements")
+    for kind, profiler in profiles.items():
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("cumulative")
+        stats.print_stats(options.top)
+        print(f"\ncProfile of {kind}, by cumulative time:")
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
