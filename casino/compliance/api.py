@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from casino.api.base import ApiView, errors, not_found, page, paginated
 from casino.api.serializers.fields import person
 from casino.compliance import selectors
+from casino.compliance.conflicts import case_read_refusal, cases_hidden_from
 from casino.compliance.services import case_viewed, compliance_refusal
 from casino.staff.policy import Capability
 
@@ -79,6 +80,7 @@ class VenueCaseListView(ApiView):
             status=request.query_params.get("status", ""),
             overdue=request.query_params.get("overdue") in ("1", "true"),
         )
+        found = found.exclude(pk__in=cases_hidden_from(request.user, venue.pk, found))
         return page(queryset=found, serializer_class=CaseSerializer, request=request, view=self)
 
 
@@ -96,5 +98,8 @@ class CaseDetailView(ApiView):
             not_found("case", pk)
         if compliance_refusal(request.user, case.venue_id) is not None:
             raise PermissionDenied(REFUSED)
+        too_close = case_read_refusal(user=request.user, case=case)
+        if too_close is not None:
+            raise PermissionDenied(too_close.message)
         case_viewed(case=case, user=request.user, where="api")
         return Response(CaseDetailSerializer(case).data)

@@ -3,7 +3,9 @@ case's gaming days, dealt at a table where its player (or the unknown patron it 
 played or bought in, supervised that table's session, or recorded one of the person's cash
 movements (at the cage or at a table). ``case_conflict_refusal`` is the one place it is
 said; ``casino.compliance.services`` raises it where a case is decided or filed, so the
-page, the API and every other caller refuse alike.
+page, the API and every other caller refuse alike. The officer who dealt or supervised does
+not read the case either (``case_read_refusal``, asked by the case's page, its API and the
+admin; the lists leave such cases out, ``cases_hidden_from``).
 
 What it reads:
 - the case's people: its member (with whoever's cash adds up with theirs,
@@ -99,6 +101,52 @@ def case_conflict_refusal(*, user: Any, case: SuspicionCase) -> Forbidden | None
     days, people = case_days(case), case_people(case)
     if not people.player_ids and not people.patron_ids:
         return None
+    return _floor_refusal(user, case, days, people) or _recorded_refusal(user, case, days, people)
+
+
+def case_read_refusal(*, user: Any, case: SuspicionCase) -> Forbidden | None:
+    """Why ``user`` may not read the case although compliance staff of its venue: they dealt
+    to its player or supervised their table on its days (the player's dealer and supervisor
+    never see a case about them); None when they may. Asked by the case's page, its API
+    and the admin, after the role's own check (``services.compliance_refusal``)."""
+    if not worked_the_floor(user, case.venue_id):
+        return None
+    days, people = case_days(case), case_people(case)
+    if not people.player_ids and not people.patron_ids:
+        return None
+    return _floor_refusal(user, case, days, people)
+
+
+def worked_the_floor(user: Any, venue_id: int) -> bool:
+    """Whether ``user`` ever dealt or supervised at the venue's tables: most compliance staff
+    never did, and for them no case is too close to read (two queries, whatever the cases)."""
+    mine = (
+        Q(dealer=user)
+        | Q(opened_by=user)
+        | Q(opening_confirmed_by=user)
+        | Q(closing_counted_by=user)
+        | Q(closed_by=user)
+        | Q(table__pit__supervisors=user)
+        | Exists(DealerSpell.objects.filter(session=OuterRef("pk"), dealer=user))
+    )
+    sessions = TableSession.objects.filter(table__venue_id=venue_id)
+    return (
+        sessions.filter(mine).exists()
+        or Round.objects.filter(session__table__venue_id=venue_id, dealer=user).exists()
+    )
+
+
+def cases_hidden_from(user: Any, venue_id: int, cases: Any) -> set[int]:
+    """The ids among ``cases`` (of the venue) that ``user`` may not read
+    (``case_read_refusal``): none without a floor of theirs at the venue."""
+    if not worked_the_floor(user, venue_id):
+        return set()
+    return {case.pk for case in cases if case_read_refusal(user=user, case=case) is not None}
+
+
+def _floor_refusal(
+    user: Any, case: SuspicionCase, days: list[date], people: People
+) -> Forbidden | None:
     sessions = _sessions(case, days, people).select_related("table", "shift")
     dealt = sessions.filter(
         Q(dealer=user)
@@ -130,7 +178,7 @@ def case_conflict_refusal(*, user: Any, case: SuspicionCase) -> Forbidden | None
             % {"table": supervised.table.code, "date": supervised.shift.gaming_date.isoformat()},
             reason="supervised_player",
         )
-    return _recorded_refusal(user, case, days, people)
+    return None
 
 
 def _recorded_refusal(

@@ -21,7 +21,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino.cage.services.cash import player_of
 from casino.compliance import selectors
-from casino.compliance.conflicts import case_conflict_refusal
+from casino.compliance.conflicts import (
+    case_conflict_refusal,
+    case_read_refusal,
+    cases_hidden_from,
+)
 from casino.compliance.models import CaseStatus, Decision, SuspicionCase
 from casino.compliance.services import (
     case_decide,
@@ -71,6 +75,9 @@ def _case(request: HttpRequest, case_id: int) -> SuspicionCase | HttpResponse:
     use_venue_language(request, case.venue.language)
     if compliance_refusal(request.user, case.venue_id) is not None:
         return not_compliance(request)
+    too_close = case_read_refusal(user=request.user, case=case)
+    if too_close is not None:
+        return refusal(request, 403, too_close.message)
     return case
 
 
@@ -102,6 +109,8 @@ def case_list(request: HttpRequest, venue_id: int) -> HttpResponse:
     found = list(
         selectors.cases(venue=venue, status=status, overdue=overdue)[: selectors.LIST_LIMIT]
     )
+    hidden = cases_hidden_from(request.user, venue.pk, found)
+    found = [case for case in found if case.pk not in hidden]
     context = {
         "venue": venue,
         "cases": [(case, selectors.is_overdue(case)) for case in found],

@@ -242,7 +242,8 @@ UNLESS: dict[Capability, str] = {
         "a case is decided by a compliance officer other than its author "
         "(`casino.compliance.services.case_decide`); neither decided nor filed by one who "
         "dealt to its player, supervised their table or recorded their cash on its days "
-        "(`case_conflict_refusal`)"
+        "(`case_conflict_refusal`); not read by its player's dealer or supervisor "
+        "(`case_read_refusal`)"
     ),
     Capability.COUNT_BOX: (
         "not one who supervises at the venue, nor one who dealt a spell, opened, closed or "

@@ -1,6 +1,7 @@
 """A compliance officer too close to a case's player neither decides nor files it
 (casino.compliance.conflicts.case_conflict_refusal, raised by the services): one who dealt
-at the player's table or supervised its session on the case's day is refused, with why;
+at the player's table or supervised its session on the case's day is refused, with why, and
+does not read the case at all (case_read_refusal);
 one who worked elsewhere decides; a cashier who recorded the cash of an unknown patron
 linked to the player does not; the author still never decides their own case."""
 
@@ -83,21 +84,40 @@ def test_an_officer_who_supervised_the_players_table_does_not_file(floor, desk, 
     assert filed.status == CaseStatus.FILED
 
 
-def test_the_case_page_offers_no_decision_and_refuses_it_with_why(floor, desk, in_review):
+def test_the_players_dealer_does_not_read_the_case_anywhere(floor, desk, in_review):
+    """The player's dealer and supervisor never see a case about them, compliance staff or
+    not: the case's page, its steps, the lists and the API refuse or leave it out, saying
+    why; the other officers read it as before."""
     grant(floor.dealer, floor.venue, COMPLIANCE)
     client = english(floor.dealer)
-    page = client.get(reverse("compliance:case", args=[in_review.pk])).content.decode()
-    assert "Record the decision" not in page
-    assert "You dealt at table NN1" in page
+    page = client.get(reverse("compliance:case", args=[in_review.pk]))
+    assert page.status_code == 403
+    assert "You dealt at table NN1" in page.content.decode()
     refused = client.post(
         reverse("compliance:case-step", args=[in_review.pk, "decide"]),
         {"decision": "file", "reasons": "structuring"},
     )
     assert refused.status_code == 403
     assert "another compliance officer decides and files this case" in refused.content.decode()
+    listing = client.get(reverse("compliance:cases", args=[floor.venue.pk]))
+    assert listing.status_code == 200
+    assert reverse("compliance:case", args=[in_review.pk]) not in listing.content.decode()
+    api = client.get(reverse("api:compliance-case-detail", args=[in_review.pk]))
+    assert api.status_code == 403 and "You dealt at table NN1" in api.json()["detail"]
+    rows = client.get(reverse("api:compliance-case-list", args=[floor.venue.pk])).json()
+    assert in_review.pk not in [row["id"] for row in rows["results"]]
+    floor.dealer.is_staff = True  # let into the admin: the case is not among theirs there
+    floor.dealer.save(update_fields=["is_staff"])
+    admin_page = client.get(reverse("admin:compliance_suspicioncase_change", args=[in_review.pk]))
+    assert (admin_page.status_code, admin_page["Location"]) == (302, reverse("admin:index"))
+    in_review.refresh_from_db()
+    assert in_review.status == CaseStatus.IN_REVIEW
+    # the reviewer, who worked no table, reads it and is offered the decision
     reviewer = english(desk.reviewer)
     page = reviewer.get(reverse("compliance:case", args=[in_review.pk])).content.decode()
     assert "Record the decision" in page
+    rows = reviewer.get(reverse("api:compliance-case-list", args=[floor.venue.pk])).json()
+    assert in_review.pk in [row["id"] for row in rows["results"]]
 
 
 def test_a_case_about_nobody_known_refuses_nobody(floor, desk):
@@ -135,3 +155,9 @@ def test_a_cashier_who_recorded_the_linked_patrons_chips_does_not_decide(floor, 
         case_decide(case=in_review, user=cashier, decision="no_filing", reasons="explained")
     assert refused.value.reason == "recorded_movement"
     assert "Chip purchase at Cage" in refused.value.message
+    # the cashier reads the case (they neither dealt nor supervised), but is offered no
+    # decision, and the page says why
+    page = english(cashier).get(reverse("compliance:case", args=[in_review.pk]))
+    assert page.status_code == 200
+    assert "Record the decision" not in page.content.decode()
+    assert "Chip purchase at Cage" in page.content.decode()
