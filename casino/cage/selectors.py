@@ -18,7 +18,7 @@ from datetime import date, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Max, Sum
+from django.db.models import F, Max, Sum
 from django.utils import timezone
 
 from casino.cage.cash_log import CashMovement, cash_log, log_total, person_name
@@ -158,9 +158,14 @@ class CashReport:
 
 
 def _alert_person(alert: CashAlert) -> str:
+    """Whose day the alert is of, as the log names the person: an unknown patron linked to
+    a member since is that member (``CashMovement.person``)."""
     if alert.player is not None:
         return alert.player.membership_number
-    return alert.unknown_patron.code if alert.unknown_patron is not None else ""
+    patron = alert.unknown_patron
+    if patron is None:
+        return ""
+    return patron.member.membership_number if patron.member is not None else patron.code
 
 
 def cash_report(*, venue: Venue, date_from: date, date_to: date) -> CashReport:
@@ -174,11 +179,14 @@ def cash_report(*, venue: Venue, date_from: date, date_to: date) -> CashReport:
         if row.person:
             groups[(row.gaming_date, row.person, row.direction)].append(row)
     thresholds = _day_thresholds(venue, sorted({day for day, _p, _d in groups}))
+    # a member's own alert before one raised for a patron later linked to them
     alerts = {
         (a.gaming_date, _alert_person(a), a.direction): a
         for a in CashAlert.objects.filter(
             venue=venue, gaming_date__gte=date_from, gaming_date__lte=date_to
-        ).select_related("player", "unknown_patron")
+        )
+        .select_related("player", "unknown_patron__member")
+        .order_by(F("unknown_patron_id").asc(nulls_last=True), "id")
     }
     log: list[LogLine] = []
     candidates: list[DayTotal] = []

@@ -180,3 +180,18 @@ def test_the_page_its_csv_its_api_and_the_cash_log_page_agree(floor, day, client
         for person, cash_in in re.findall(r'data-person="([^"]+)" data-cash-in="([^"]+)"', log_page)
     }
     assert on_log == _expected(day)
+
+
+def test_a_patron_linked_since_shows_their_alert_under_the_member(floor, day):
+    """The patron's 110,000,000 raised its alert as U-…-1; linked to a member since, the
+    records list the rows under the member, with that alert beside them."""
+    from casino.cage.services.patrons import unknown_patron_link
+
+    member = PlayerFactory(venue=floor.venue, membership_number="VIP-6", id_document_number="P6")
+    unknown_patron_link(patron=day["patron"], member=member, user=floor.supervisor)
+    report = cash_report(venue=floor.venue, date_from=day["date"], date_to=day["date"])
+    found = {c.person: (c.total, c.alert) for c in report.candidates}
+    total, alert = found["VIP-6"]
+    assert total == 110 * M and alert is not None
+    assert (alert.unknown_patron, alert.total) == (day["patron"], 110 * M)
+    assert found["VIP-5"][1].player == day["member"]
