@@ -108,17 +108,11 @@ class Floor:
     players: list[int]
 
 
-def build_floor(*, tables: int, code: str = "load") -> Floor:
-    """A venue (VND, rounding to 1,000) with ``tables`` Niu Niu tables, each with its own
-    dealer (an API token each) and an open session, a supervisor and 20 players."""
-    from casino.floor.services.sessions import session_open
-    from casino.players.models import Player
-    from casino.staff.logins import token_issue
-    from casino.staff.roles import DEALER, SUPERVISOR
+def load_venue(code: str) -> Any:
+    """The runs' venue: Vietnamese, in VND rounding to 1,000."""
     from casino.venues.models import Venue
-    from tests.factories import niuniu_table, staff
 
-    venue = Venue.objects.create(
+    return Venue.objects.create(
         code=code,
         name=f"Venue {code}",
         currency="VND",
@@ -126,6 +120,18 @@ def build_floor(*, tables: int, code: str = "load") -> Floor:
         timezone="Asia/Ho_Chi_Minh",
         language="vi",
     )
+
+
+def build_floor(*, tables: int, code: str = "load") -> Floor:
+    """A venue (VND, rounding to 1,000) with ``tables`` Niu Niu tables, each with its own
+    dealer (an API token each) and an open session, a supervisor and 20 players."""
+    from casino.floor.services.sessions import session_open
+    from casino.players.models import Player
+    from casino.staff.logins import token_issue
+    from casino.staff.roles import DEALER, SUPERVISOR
+    from tests.factories import niuniu_table, staff
+
+    venue = load_venue(code)
     players = [
         Player.objects.create(venue=venue, membership_number=f"L{n:04d}", name=f"Player {n}").pk
         for n in range(20)

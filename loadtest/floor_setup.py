@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
+
+from loadtest.common import load_venue
 
 #: The venue's one password for the load's people (``tests.factories.UserFactory``).
 PASSWORD = "pw-for-tests"  # noqa: S105 (a test database's)
@@ -66,17 +67,9 @@ def build_big_floor(*, tables: int, pit_size: int, code: str = "floor") -> BigFl
     """The venue, ``tables`` open tables in pits of ``pit_size``, and everyone logged in."""
     from casino.players.models import Player
     from casino.staff.roles import CAGE, COUNT, MANAGER
-    from casino.venues.models import Venue
     from tests.factories import staff
 
-    venue = Venue.objects.create(
-        code=code,
-        name=f"Venue {code}",
-        currency="VND",
-        rounding_unit=Decimal("1000"),
-        timezone="Asia/Ho_Chi_Minh",
-        language="vi",
-    )
+    venue = load_venue(code)
     Player.objects.bulk_create(
         Player(venue=venue, membership_number=f"F{n:05d}", name=f"Player {n}") for n in range(200)
     )

@@ -111,6 +111,10 @@ def case_read_refusal(*, user: Any, case: SuspicionCase) -> Forbidden | None:
     and the admin, after the role's own check (``services.compliance_refusal``)."""
     if not worked_the_floor(user, case.venue_id):
         return None
+    return _too_close_to_read(user, case)
+
+
+def _too_close_to_read(user: Any, case: SuspicionCase) -> Forbidden | None:
     days, people = case_days(case), case_people(case)
     if not people.player_ids and not people.patron_ids:
         return None
@@ -141,7 +145,7 @@ def cases_hidden_from(user: Any, venue_id: int, cases: Any) -> set[int]:
     (``case_read_refusal``): none without a floor of theirs at the venue."""
     if not worked_the_floor(user, venue_id):
         return set()
-    return {case.pk for case in cases if case_read_refusal(user=user, case=case) is not None}
+    return {case.pk for case in cases if _too_close_to_read(user, case) is not None}
 
 
 def _floor_refusal(

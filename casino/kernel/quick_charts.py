@@ -10,6 +10,7 @@ labels are placed, not measured.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from django.utils.html import escape
 from django.utils.translation import gettext as _
@@ -24,8 +25,6 @@ LEFT, RIGHT, TOP, BOTTOM = 96, 12, 30, 56
 
 
 def _amount(value: float, currency: str, grouping: Grouping | str) -> str:
-    from decimal import Decimal
-
     return format_money(Decimal(str(round(value))), currency, grouping=grouping, computed=True)
 
 
