@@ -398,9 +398,13 @@ LOGIN_CLIENT_IP_HEADER = os.environ.get("LOGIN_CLIENT_IP_HEADER", "")
 if os.environ.get("CACHE_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "casino.kernel.redis_cache.RedisCache",  # Django's, one client a pool
             "LOCATION": os.environ["CACHE_URL"],
             # Several installations (or test runs) may share one Redis database.
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
         }
     }
+    # A login's session is read from the shared cache and written to both (Django's
+    # cached_db): every request of a console reads it, few change it. The database keeps
+    # it, so a restarted Redis signs nobody out. Only Django's session API touches it.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

@@ -63,6 +63,16 @@ def use_database(name: str) -> str:
     return url
 
 
+def use_shared_cache(url: str) -> None:
+    """Run with the shared cache production has (``CACHE_URL``: the login lockout, the
+    sessions, the console's live reads), emptied first: a fresh database numbers its rows
+    from 1 again, so nothing of an earlier run may answer for them. Before ``use_database``."""
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    os.environ["CACHE_URL"] = url
+
+
 def fresh_database(name: str) -> None:
     """Drop and create ``name`` (ending any connection left to it), then migrate it."""
     import psycopg

@@ -19,15 +19,23 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
 import time
 from typing import Any
 
-from loadtest.common import database_name, emit, fresh_database, use_database
+from loadtest.common import (
+    database_name,
+    emit,
+    fresh_database,
+    use_database,
+    use_shared_cache,
+)
 from loadtest.floor_model import typed
 
 DATABASE = database_name("floorprofile")
+CACHE = os.environ.get("LOADTEST_CACHE_URL", "redis://127.0.0.1:6379/10")
 
 
 def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
@@ -121,6 +129,7 @@ def main() -> None:
     parser.add_argument("--kinds", default="hand,hand_partial,preview,stakes,floor,screen")
     options = parser.parse_args()
 
+    use_shared_cache(CACHE)
     use_database(DATABASE)
     fresh_database(DATABASE)
     from loadtest.floor_setup import build_big_floor, round_forms

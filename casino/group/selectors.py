@@ -23,6 +23,14 @@ def group_roles_held(user: Any) -> dict[int, frozenset[str]]:
     return {group_id: frozenset(roles) for group_id, roles in held.items()}
 
 
+def group_roles_select(user: str) -> str:
+    """``group_roles_held`` as one SELECT (``casino.staff.roles.group_roles_select``' answer)."""
+    return (
+        f"SELECT g.group_id || ':' || g.role AS held FROM {GroupRole._meta.db_table} g "  # noqa: S608
+        f"WHERE g.user_id = {user}"
+    )
+
+
 def operator_venue_ids(venue_id: int) -> frozenset[int]:
     """The venues the operating group of the venue ``venue_id`` runs, itself included; empty
     when it is in no group (``casino.players.hooks.operator_venue_ids``)."""

@@ -78,6 +78,9 @@ GROUP_RATES = frozenset({GROUP_MANAGER})
 held_group_roles: Hook[[Any], dict[int, frozenset[str]]] = Hook(
     "held_group_roles", answered_by="casino.group"
 )
+#: The same as a SELECT of one column, ``"<group id>:<role>"``, of the user whose id is the
+#: SQL expression given (``casino.staff.signed_in`` reads it with the user's row).
+group_roles_select: Hook[[str], str] = Hook("group_roles_select", answered_by="casino.group")
 
 _RULESET_ADMIN = [
     ("venues", "view_venue"),
@@ -304,6 +307,15 @@ def venues_permitted(user: Any, app_label: str, codename: str) -> frozenset[int]
     at one venue and a dealer at another changes tables at the first only."""
     roles = _permission_roles().get((app_label, codename), frozenset())
     return venues_where(user, roles)
+
+
+def remember_group_roles(user: Any, held: Iterable[str]) -> None:
+    """Keep the user's group roles (``"<group id>:<role>"``) on the user for the request."""
+    at: dict[int, set[str]] = {}
+    for grant in held:
+        group_id, _colon, role = grant.partition(":")
+        at.setdefault(int(group_id), set()).add(role)
+    user._casino_group_roles = {group_id: frozenset(roles) for group_id, roles in at.items()}
 
 
 def group_roles(user: Any) -> dict[int, frozenset[str]]:

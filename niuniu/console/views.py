@@ -55,7 +55,7 @@ def hand(request: HttpRequest, session: TableSession) -> HttpResponse:
     if not request.htmx:
         return rounds.whole_screen(request, session, request.GET)
     try:
-        rules = selectors.rules_for(session=session)
+        rules = selectors.live_rules_for(session=session)
     except NoRulesInForce:
         return rounds.no_rules(request, session)
     positions = tuple(range(1, min(session.table.seats, rules.max_boxes) + 1))

@@ -88,14 +88,17 @@ def session_view(
     its venue's language and show times in its zone, and require ``capability`` there
     (403 otherwise); a ``read_only`` view refuses anything but a GET (403): nothing is
     written from it. The view declares ``capability`` (``casino.staff.policy``). A
-    ``live`` partial reads the session with its table only (``selectors.LIVE_RELATED``)."""
-    related = selectors.LIVE_RELATED if live else selectors.PAGE_RELATED
+    ``live`` partial asked by htmx reads the session with its table only, kept a few
+    seconds in the cache (``selectors.live_session_for``)."""
 
     @declare(capability)
     @console_login_required
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
-        session = selectors.session_for(user=request.user, pk=session_id, related=related)
+        if live and request.htmx:
+            session = selectors.live_session_for(user=request.user, pk=session_id)
+        else:  # a page: a live partial asked without htmx answers the whole screen
+            session = selectors.session_for(user=request.user, pk=session_id)
         if session is None:
             not_at_venue(f"session {session_id}", session_id=session_id)
             raise Http404("no such session at your venues")

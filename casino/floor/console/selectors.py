@@ -14,6 +14,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import (
     Count,
     Prefetch,
@@ -167,6 +168,10 @@ PAGE_RELATED = (
 #: What a live partial of the round screen reads of it (asked on every card typed): its
 #: table, venue and ruleset. Half the cost of the page's join, mostly Django compiling it.
 LIVE_RELATED = ("table__venue", "table__ruleset")
+#: How long a live partial shows a session's table, venue and rules as they were read
+#: (``live_session_for``, ``live_rules_for``). Pages, the preview and the Confirm read them
+#: afresh; the user's venues and roles are read on every request.
+LIVE_SECONDS = 30
 
 
 def session_for(
@@ -177,6 +182,33 @@ def session_for(
         .select_related(*related)
         .first()
     )
+
+
+def live_session_for(*, user: Any, pk: int) -> TableSession | None:
+    """``session_for`` for a live partial: the session with ``LIVE_RELATED``, kept in the
+    shared cache for ``LIVE_SECONDS`` (a dealer types a card every two seconds or so, and
+    reading it was most of the hand's cost). Whether it is at the user's venues is asked on
+    every call, of the user's venues as this request read them."""
+    key = f"console:live-session:{pk}"
+    session = cache.get(key)
+    if session is None:
+        session = TableSession.objects.filter(pk=pk).select_related(*LIVE_RELATED).first()
+        if session is None:
+            return None
+        cache.set(key, session, LIVE_SECONDS)
+    return session if session.table.venue_id in venue_ids(user) else None
+
+
+def live_rules_for(*, session: TableSession) -> Any:
+    """``rules_for`` for a live partial: the engine's rules of the version in force at the
+    session's table, the version kept in the shared cache for ``LIVE_SECONDS`` by ruleset
+    (the preview and the Confirm settle by the version they read themselves)."""
+    key = f"console:live-rules:{session.table.ruleset_id}"
+    version = cache.get(key)
+    if version is None:
+        version = rules_in_force(session.table).version
+        cache.set(key, version, LIVE_SECONDS)
+    return games.get(session.table.game).snapshot(version)  # kept per version by the game
 
 
 @dataclass(frozen=True)

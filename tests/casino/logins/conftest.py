@@ -35,7 +35,7 @@ def shared_cache(settings, redis_prefix):
     lockout's and the rate limits' counts, this test's own."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "casino.kernel.redis_cache.RedisCache",
             "LOCATION": redis_url(),
             "KEY_PREFIX": redis_prefix,
         }
