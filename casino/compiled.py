@@ -25,10 +25,11 @@ and none that names its database: each call goes where the routers send it then 
 replica inside ``casino.kernel.replicas.replica_reads``, the primary outside it), with the plan
 built for that database.
 
-Kept for the round's hot path only (the session and round locks, the create key, the
-limits, the version in force, the boxes and bets to settle), where it saves 18-20% of a
-round's CPU against the same querysets with prepared statements (``bench/compiled_ab.py``,
-docs/BENCHMARKS.md); every other read is a plain queryset. It reads Django's private
+Kept for the round's hot path (the session and round locks, the create key, the limits,
+the version in force, the boxes and bets to settle), where it saves 18-20% of a round's CPU
+against the same querysets with prepared statements (``bench/compiled_ab.py``,
+docs/BENCHMARKS.md), and for the console's session of a key, which every request of the
+round screen reads (docs/BENCHMARKS.md "floor"); every other read is a plain queryset. It reads Django's private
 internals (the queryset's iterable class, its compiler's ``select`` and ``klass_info``,
 ``get_related_populators``): their shape is pinned by ``tests/casino/test_compiled.py``,
 which fails on a Django release that changes them. ``use_compiled(False)`` runs every read

@@ -55,12 +55,12 @@ def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
     }
 
 
-def settle_rounds(floor: Any, rounds: int) -> None:
-    """``rounds`` rounds at every table through the preview and the Confirm."""
+def settle_rounds(floor: Any, rounds: int) -> list[float]:
+    """``rounds`` rounds at every table through the preview and the Confirm; each Confirm's
+    CPU (ms) but the first table's (its first requests compile the templates)."""
     import re
 
-    from django.test import Client
-
+    confirms: list[float] = []
     for n, desk in enumerate(floor.desks):
         client = client_for(desk.cookie)
         base = f"/console/sessions/{desk.session_id}"
@@ -71,9 +71,12 @@ def settle_rounds(floor: Any, rounds: int) -> None:
             text = preview.content.decode()
             for name in ("digest", "rules_version", "round_number"):
                 form[name] = re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
+            started = time.process_time()
             answer = client.post(f"{base}/confirm/", form, HTTP_HX_REQUEST="true")
+            if n:
+                confirms.append((time.process_time() - started) * 1000)
             assert answer.status_code == 200, answer.content[:300]
-    assert isinstance(client, Client)
+    return confirms
 
 
 def client_for(cookie: str) -> Any:
@@ -136,10 +139,14 @@ def main() -> None:
 
     floor = build_big_floor(tables=options.tables, pit_size=options.tables, code="prof")
     floor.forms = round_forms(floor.desks[0].session_id, count=20, seed=1)
-    settle_rounds(floor, options.rounds)
+    confirms = settle_rounds(floor, options.rounds)
     found = requests(floor)
     profiles = {}
     print(f"one pit of {options.tables} tables, {options.rounds} rounds each; in-process:")
+    if confirms:  # a write: each is a new round, measured as the rounds were settled
+        confirm = statistics.median(confirms)
+        print(f"  {'confirm':>12}: CPU {confirm:6.2f} ms (median of {len(confirms)} rounds)")
+        emit("floor-profile", "confirm_cpu_ms", round(confirm, 2), "ms")
     for kind in options.kinds.split(","):
         method, path, data = found[kind]
         cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie

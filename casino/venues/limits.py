@@ -19,6 +19,7 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from casino.venues.models import TableLimit, TableLimitChange
 
@@ -69,6 +70,22 @@ def limits_in_force(
     for row in rows:
         found[row.table_id][row.bet_type] = in_force(row)
     return dict(found)
+
+
+#: ``limits_in_force`` of one table, the read a round and its screen make, its SQL built
+#: once (``casino.compiled``).
+_TABLE_LIMITS = Compiled(
+    lambda table, at: with_limits_in_force(
+        TableLimit.objects.filter(table_id=table), at
+    ).order_by(),
+    samples=(SAMPLE_KEY, SAMPLE_TIME),
+)
+
+
+def table_limits_in_force(table_id: int, at: datetime | None = None) -> dict[str, Limit]:
+    """The limits in force at ``at`` (now) at one table, by bet type (one query)."""
+    rows = _TABLE_LIMITS(table_id, at or timezone.now())
+    return {row.bet_type: in_force(row) for row in sorted(rows, key=lambda row: row.bet_type)}
 
 
 def upcoming_changes(

@@ -245,12 +245,15 @@ def test_the_compilers_plan_has_the_shape_it_reads(floor):
     assert [type(p) for p in populators] == [query.RelatedPopulator]
 
 
-#: The only modules that use ``casino.compiled``: the reads a round runs.
+#: The only modules that use ``casino.compiled``: the reads a round runs, and the session the
+#: round screen reads on every request.
 HOT_PATH = {
     "casino.floor.services.rounds",
     "casino.floor.services.settlement",
     "casino.floor.services.sessions",
     "casino.rulesets.selectors",  # version_in_force, read at every deal
+    "casino.venues.limits",  # the table's limits, read by every round and its screen
+    "casino.floor.console.selectors",  # the session of a key, on every console request
 }
 
 

@@ -24,6 +24,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from casino import games
+from casino.compiled import SAMPLE_KEY, Compiled
 from casino.floor import answers, figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import rules_in_force
@@ -35,7 +36,7 @@ from casino.players.selectors import barred_on
 from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
-from casino.venues.limits import Limit, limits_in_force, upcoming_changes
+from casino.venues.limits import Limit, table_limits_in_force, upcoming_changes
 from casino.venues.models import Table, TableLimitChange, Venue
 
 
@@ -174,14 +175,18 @@ LIVE_RELATED = ("table__venue", "table__ruleset")
 LIVE_SECONDS = 30
 
 
-def session_for(
-    *, user: Any, pk: int, related: tuple[str, ...] = PAGE_RELATED
-) -> TableSession | None:
-    return (
-        TableSession.objects.filter(pk=pk, table__venue_id__in=venue_ids(user))
-        .select_related(*related)
-        .first()
-    )
+#: The session of a key with its page's related rows, read on every console request: its
+#: SQL built once (``casino.compiled``).
+_SESSION_OF_KEY = Compiled(
+    lambda pk: TableSession.objects.select_related(*PAGE_RELATED).filter(pk=pk).order_by(),
+    samples=(SAMPLE_KEY,),
+)
+
+
+def session_for(*, user: Any, pk: int) -> TableSession | None:
+    """The session ``pk`` with ``PAGE_RELATED``, if it is at one of the user's venues."""
+    session = _SESSION_OF_KEY.first(pk)
+    return session if session is not None and session.table.venue_id in venue_ids(user) else None
 
 
 def live_session_for(*, user: Any, pk: int) -> TableSession | None:
@@ -256,7 +261,7 @@ def screen_for(*, session: TableSession) -> Screen:
     in_force = rules_in_force(table)
     rules = in_force.rules
     bet_types = adapter.offered_bet_types(rules)
-    limits = limits_in_force([table.pk]).get(table.pk, {})
+    limits = table_limits_in_force(table.pk)
     console = adapter.console
     return Screen(
         session=session,

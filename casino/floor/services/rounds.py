@@ -15,7 +15,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import games
@@ -24,7 +23,6 @@ from casino.audit.services import audit_record
 from casino.compiled import (
     SAMPLE_KEY,
     SAMPLE_TEXT,
-    SAMPLE_TIME,
     Compiled,
 )
 from casino.floor.models import Bet, Box, Round, TableSession
@@ -40,7 +38,7 @@ from casino.players.eligibility import Activity, players_eligibility
 from casino.players.models import Player
 from casino.players.selectors import barred_on
 from casino.staff.roles import PLAY, can
-from casino.venues.limits import Limit, in_force, with_limits_in_force
+from casino.venues.limits import Limit, table_limits_in_force
 from casino.venues.models import TableLimit
 
 MAX_KEY_LENGTH = 64
@@ -107,13 +105,6 @@ _ROUND_OF_KEY = Compiled(
     lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
     samples=(SAMPLE_KEY, SAMPLE_TEXT),
 )
-#: The table's limits in force at an instant (``casino.venues.limits``), in one query.
-_LIMITS = Compiled(
-    lambda table, at: with_limits_in_force(
-        TableLimit.objects.filter(table_id=table), at
-    ).order_by(),
-    samples=(SAMPLE_KEY, SAMPLE_TIME),
-)
 
 
 def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
@@ -139,7 +130,7 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     answers = players_eligibility(
         players=players.values(), venue=table.venue, activity=Activity.PLAY
     )
-    limits = {limit.bet_type: in_force(limit) for limit in _LIMITS(table.pk, timezone.now())}
+    limits = table_limits_in_force(table.pk)
     for index, box in enumerate(boxes):
         if not 1 <= box.position <= table.seats:
             raise InvalidInput(
