@@ -22,8 +22,10 @@ generator, and the machine's load average.
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
         [--duration 50] [--warmup 20] [--workers 4] [--pit-size 20] [--keep-going]
 
-Works on its own fresh database (``casino_floorload``) and Redis database 8 as the broker
-(``LOADTEST_BROKER_URL``).
+Works on its own fresh database (``casino_floorload``), Redis database 8 as the broker
+(``LOADTEST_BROKER_URL``) and Redis database 9 as the shared cache production has
+(``CACHE_URL``: sessions, the lockout, the console's live reads; ``LOADTEST_CACHE_URL``),
+both emptied at the start.
 """
 
 from __future__ import annotations

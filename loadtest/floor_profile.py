@@ -11,7 +11,10 @@ a stakes partial and 12/``pit-size`` floor views: the figures say which to cut.
     DJANGO_SETTINGS_MODULE=loadtest.settings .venv/bin/python -m loadtest.floor_profile \\
         [--tables 20] [--rounds 3] [--repeat 200] [--kinds hand,preview,floor,stakes]
 
-Works on its own fresh database (``casino_floorprofile``).
+The Confirms are measured as the rounds are settled (a Confirm is a new round each time):
+their median CPU is printed first. Works on its own fresh database (``casino_floorprofile``)
+and Redis database 10 as the shared cache production has (``LOADTEST_CACHE_URL``), emptied
+first.
 """
 
 from __future__ import annotations
