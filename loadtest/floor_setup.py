@@ -2,13 +2,13 @@
 
 A Niu Niu table per dealer, each with an open session, ``pit_size`` tables to a pit and a
 supervisor per pit; a cashier, two counters and a manager. Everyone's console login is a
-Django session made here, in the database the server reads, as the login page would make
-it: ``force_login`` (the password's check skipped, nothing else), and for the roles that
-give a second factor (the cage, the count, managers) the session marked verified by a
-confirmed TOTP device of theirs, as ``django_otp.login`` marks it after the code
-(``tests.second_factor.force_login_verified``). Dealers and supervisors log in with the
-password alone, as at the table. The password of everyone is ``tests.factories``' one,
-which a supervisor types to approve a void.
+Django session made here, in the database and the shared cache the server reads, as the
+login page would make it: ``force_login`` (the password's check skipped, nothing else),
+and for the roles that give a second factor (the cage, the count, managers) the session
+marked verified by a confirmed TOTP device of theirs, as ``django_otp.login`` marks it
+after the code (``tests.second_factor.force_login_verified``). Dealers and supervisors log
+in with the password alone, as at the table. The password of everyone is
+``tests.factories``' one, which a supervisor types to approve a void.
 
 The rounds the dealers type come from ``niuniu.demo``'s simulated table (the table's limits,
 its rules, 70% of boxes with a member), as the round form holds them
