@@ -4,6 +4,7 @@ real shoe, the tableau deciding the third cards."""
 from __future__ import annotations
 
 import random
+import re
 from decimal import Decimal
 
 import pytest
@@ -41,7 +42,13 @@ def test_macau_gets_a_table_on_each_preset():
     assert variants == {"BAC1": "commission", "BAC2": "no_commission"}
     rounds = Round.objects.filter(session__table__venue=venue)
     assert rounds.count() == 16
-    assert rounds.filter(status="settled").count() >= 14
+    # The demo voids about one round in a hundred, drawn from a seed of the venue's key (so
+    # the run's other venues decide how many): the rounds it says it voided, and only they.
+    said = sum(int(re.search(r"\((\d+) voided\)", line).group(1)) for line in lines)
+    assert rounds.filter(status="voided").count() == said
+    assert rounds.filter(status="settled").count() == 16 - said
+    for table in tables.values():
+        assert rounds.filter(session__table=table, status="settled").exists()
     assert LedgerEntry.objects.aggregate(t=Sum("amount"))["t"] == 0
     assert not TableSession.objects.filter(table__venue=venue, status="open").exists()
     assert DEMO.set_up_venue(venue=venue, users=users, rounds=8) == []  # already there
