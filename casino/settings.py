@@ -178,6 +178,11 @@ if os.environ.get("REPLICA_DATABASE_URL"):
         DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", int(os.environ.get("REPLICA_CONNECT_TIMEOUT", "3"))
         )
+# Django's backend, but a kept connection is checked by asking its socket whether the
+# server closed it, not by a SELECT 1 on every request (casino/kernel/postgresql/base.py).
+for _database in DATABASES.values():
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["ENGINE"] = "casino.kernel.postgresql"
 DATABASE_ROUTERS = ["casino.kernel.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
