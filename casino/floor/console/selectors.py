@@ -27,7 +27,7 @@ from casino import games
 from casino.compiled import SAMPLE_KEY, Compiled
 from casino.floor import answers, figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
-from casino.floor.rules import rules_in_force
+from casino.floor.rules import NoRulesInForce, rules_in_force
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
 from casino.players.membership import membership_key
@@ -190,29 +190,46 @@ def session_for(*, user: Any, pk: int) -> TableSession | None:
 
 
 def live_session_for(*, user: Any, pk: int) -> TableSession | None:
-    """``session_for`` for a live partial: the session with ``LIVE_RELATED``, kept in the
-    shared cache for ``LIVE_SECONDS`` (a dealer types a card every two seconds or so, and
-    reading it was most of the hand's cost). Whether it is at the user's venues is asked on
-    every call, of the user's venues as this request read them."""
-    key = f"console:live-session:{pk}"
-    session = cache.get(key)
-    if session is None:
+    """``session_for`` for a live partial: the session with ``LIVE_RELATED`` and the version
+    of the rules in force at its table, kept together in the shared cache for
+    ``LIVE_SECONDS`` (a dealer types a card every two seconds or so: one cache read a card,
+    see ``live_rules_for``). Whether it is at the user's venues is asked on every call, of
+    the user's venues as this request read them."""
+    key = f"console:live:{pk}"
+    kept = cache.get(key)
+    if kept is None:
         session = TableSession.objects.filter(pk=pk).select_related(*LIVE_RELATED).first()
         if session is None:
             return None
-        cache.set(key, session, LIVE_SECONDS)
-    return session if session.table.venue_id in venue_ids(user) else None
+        kept = (session, _version_in_force(session.table))
+        cache.set(key, kept, LIVE_SECONDS)
+    session, version = kept
+    if session.table.venue_id not in venue_ids(user):
+        return None
+    setattr(session, _LIVE_VERSION, version)
+    return session
+
+
+#: Where a session read by ``live_session_for`` carries the version it was kept with.
+_LIVE_VERSION = "_console_live_rules_version"
+
+
+def _version_in_force(table: Table) -> RulesetVersion | None:
+    try:
+        return rules_in_force(table).version
+    except NoRulesInForce:
+        return None
 
 
 def live_rules_for(*, session: TableSession) -> Any:
     """``rules_for`` for a live partial: the engine's rules of the version in force at the
-    session's table, the version kept in the shared cache for ``LIVE_SECONDS`` by ruleset
-    (the preview and the Confirm settle by the version they read themselves)."""
-    key = f"console:live-rules:{session.table.ruleset_id}"
-    version = cache.get(key)
+    session's table as ``live_session_for`` kept it with the session (the preview and the
+    Confirm settle by the version they read themselves). None was in force: asked afresh,
+    so a version just brought into force is dealt at once (``NoRulesInForce`` if still
+    none)."""
+    version = getattr(session, _LIVE_VERSION, None)
     if version is None:
         version = rules_in_force(session.table).version
-        cache.set(key, version, LIVE_SECONDS)
     return games.get(session.table.game).snapshot(version)  # kept per version by the game
 
 
