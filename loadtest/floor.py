@@ -5,8 +5,8 @@ screen (the hand partial), previews and confirms about a round a minute; supervi
 floor views poll every 5 s, the cashier's and the counters' screens refresh, a manager
 opens reports and exports, and the integrity runs go to a real Celery worker
 (``loadtest.floor_model`` says who does what, how often). gunicorn, PostgreSQL, Redis and
-Celery all run on this machine, and the load generator is one asyncio process on the lean
-client, its own CPU measured with the rest.
+Celery all run on this machine, and the load generator is one asyncio process (on uvloop)
+on the lean client, its own CPU measured with the rest.
 
 The run steps the number of tables up (``--steps``), ``--duration`` seconds each on one
 server, and stops after the first step that fails. A step is served when every kind of
@@ -178,6 +178,7 @@ def main() -> None:
     steps = [int(n) for n in options.steps.split(",")]
 
     from loadtest.floor_setup import build_big_floor, round_forms, tables_added
+    from loadtest.http import run
 
     use_shared_cache(CACHE)
     use_database(DATABASE)
@@ -198,7 +199,7 @@ def main() -> None:
     ):
         print(f"gunicorn: {options.workers} sync workers at {srv.url}; Celery worker", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
-        asyncio.run(step(floor, steps[0], options.warmup, srv.url, names))
+        run(step(floor, steps[0], options.warmup, srv.url, names))
         for tables in steps:
             started = time.perf_counter()
             tables_added(floor, tables)
@@ -208,7 +209,7 @@ def main() -> None:
                 flush=True,
             )
             with CpuMeter(srv, DATABASE, groups={"worker": worker.pids}) as meter:
-                timings = asyncio.run(step(floor, tables, options.duration, srv.url, names))
+                timings = run(step(floor, tables, options.duration, srv.url, names))
             results.append(report(tables, timings, meter))
             if not results[-1]["served"] and not options.keep_going:
                 break

@@ -58,12 +58,21 @@ def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
     }
 
 
-def settle_rounds(floor: Any, rounds: int) -> list[float]:
+def settle_rounds(floor: Any, rounds: int) -> tuple[list[float], list[str]]:
     """``rounds`` rounds at every table through the preview and the Confirm; each Confirm's
-    CPU (ms) but the first table's (its first requests compile the templates)."""
+    CPU (ms) but the first table's (its first requests compile the templates), and the
+    statements of the last Confirm."""
     import re
 
+    from django.db import connection
+
     confirms: list[float] = []
+    statements: list[str] = []
+
+    def counted(execute: Any, sql: str, *args: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *args)
+
     for n, desk in enumerate(floor.desks):
         client = client_for(desk.cookie)
         base = f"/console/sessions/{desk.session_id}"
@@ -74,12 +83,15 @@ def settle_rounds(floor: Any, rounds: int) -> list[float]:
             text = preview.content.decode()
             for name in ("digest", "rules_version", "round_number"):
                 form[name] = re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
-            started = time.process_time()
-            answer = client.post(f"{base}/confirm/", form, HTTP_HX_REQUEST="true")
+            statements.clear()
+            with connection.execute_wrapper(counted):
+                started = time.process_time()
+                answer = client.post(f"{base}/confirm/", form, HTTP_HX_REQUEST="true")
+                cpu = (time.process_time() - started) * 1000
             if n:
-                confirms.append((time.process_time() - started) * 1000)
+                confirms.append(cpu)
             assert answer.status_code == 200, answer.content[:300]
-    return confirms
+    return confirms, statements
 
 
 def client_for(cookie: str) -> Any:
@@ -133,6 +145,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--kinds", default="hand,hand_partial,preview,stakes,floor,screen")
+    parser.add_argument("--statements", action="store_true", help="print the Confirm's SQL")
     options = parser.parse_args()
 
     use_shared_cache(CACHE)
@@ -142,14 +155,20 @@ def main() -> None:
 
     floor = build_big_floor(tables=options.tables, pit_size=options.tables, code="prof")
     floor.forms = round_forms(floor.desks[0].session_id, count=20, seed=1)
-    confirms = settle_rounds(floor, options.rounds)
+    confirms, confirm_statements = settle_rounds(floor, options.rounds)
     found = requests(floor)
     profiles = {}
     print(f"one pit of {options.tables} tables, {options.rounds} rounds each; in-process:")
     if confirms:  # a write: each is a new round, measured as the rounds were settled
         confirm = statistics.median(confirms)
-        print(f"  {'confirm':>12}: CPU {confirm:6.2f} ms (median of {len(confirms)} rounds)")
+        print(
+            f"  {'confirm':>12}: CPU {confirm:6.2f} ms (median of {len(confirms)} rounds), "
+            f"{len(confirm_statements)} statements"
+        )
         emit("floor-profile", "confirm_cpu_ms", round(confirm, 2), "ms")
+        emit("floor-profile", "confirm_statements", len(confirm_statements), "statements")
+        if options.statements:
+            print("\n".join(f"    {sql[:160]}" for sql in confirm_statements))
     for kind in options.kinds.split(","):
         method, path, data = found[kind]
         cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie

@@ -9,14 +9,29 @@ that. Enough for JSON POSTs to gunicorn, which closes each connection after its 
 cookies. ``--http-client httpx`` measures with httpx instead. ``request`` sends any method
 with a body and headers as given (the floor model's console users: form posts, their
 session cookie), and reads a chunked answer too (a streamed export).
+
+``run`` runs the generator's coroutine on uvloop: its sockets cost half the CPU of
+asyncio's own loop a request (0.79 against 0.40 ms a connection and its answer, measured
+against gunicorn on this machine), CPU the server's two cores keep.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
+
+import uvloop
+
+T = TypeVar("T")
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on uvloop's event loop."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
 
 
 class Answer:
