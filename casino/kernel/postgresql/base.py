@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import select
 
+import psycopg
 from django.db.backends.postgresql import base
 from psycopg import pq
 
@@ -33,7 +34,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if connection.info.transaction_status != pq.TransactionStatus.IDLE:
             return super().is_usable()
         try:
-            waiting, _, _ = select.select([connection.fileno()], [], [], 0)
-        except (OSError, ValueError):  # the socket is gone
+            socket = select.poll()  # poll, not select: any descriptor number
+            socket.register(connection.fileno(), select.POLLIN)
+            waiting = socket.poll(0)  # without waiting
+        except (OSError, ValueError, psycopg.Error):  # the socket is gone
             return False
         return not waiting or super().is_usable()
