@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import connection, connections
 from django.db.backends.postgresql import base as django_base
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
