@@ -229,7 +229,7 @@ def live_rules_for(*, session: TableSession) -> Any:
     none)."""
     version = getattr(session, _LIVE_VERSION, None)
     if version is None:
-        version = rules_in_force(session.table).version
+        return rules_in_force(session.table).rules
     return games.get(session.table.game).snapshot(version)  # kept per version by the game
 
 
