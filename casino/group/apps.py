@@ -8,15 +8,9 @@ class GroupConfig(AppConfig):
     verbose_name = _("Operating group")
 
     def ready(self) -> None:
-        from casino.group.selectors import (
-            group_roles_held,
-            group_roles_select,
-            operator_venue_ids,
-        )
+        from casino.group.selectors import group_roles_select, operator_venue_ids
         from casino.players import hooks as players_hooks
         from casino.staff.roles import group_roles_select as group_roles_select_hook
-        from casino.staff.roles import held_group_roles
 
-        held_group_roles.register(group_roles_held)
         group_roles_select_hook.register(group_roles_select)
         players_hooks.operator_venue_ids.register(operator_venue_ids)

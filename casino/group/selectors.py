@@ -15,16 +15,9 @@ from casino.staff.roles import GROUP_ROLES
 from casino.venues.models import Venue
 
 
-def group_roles_held(user: Any) -> dict[int, frozenset[str]]:
-    """The user's roles by group id (``casino.staff.roles.held_group_roles``' answer)."""
-    held: dict[int, set[str]] = {}
-    for group_id, role in GroupRole.objects.filter(user=user).values_list("group_id", "role"):
-        held.setdefault(group_id, set()).add(role)
-    return {group_id: frozenset(roles) for group_id, roles in held.items()}
-
-
 def group_roles_select(user: str) -> str:
-    """``group_roles_held`` as one SELECT (``casino.staff.roles.group_roles_select``' answer)."""
+    """The group roles of the user whose id is the SQL expression ``user``, one
+    ``"<group id>:<role>"`` a row (``casino.staff.roles.group_roles_select``' answer)."""
     return (
         f"SELECT g.group_id || ':' || g.role AS held FROM {GroupRole._meta.db_table} g "  # noqa: S608
         f"WHERE g.user_id = {user}"

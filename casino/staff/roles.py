@@ -25,7 +25,7 @@ group manager reads every venue's figures of the group and proposes and approves
 exchange rates; a group auditor reads them and changes nothing. They are not venue roles:
 they give nothing at a venue's floor, and a venue's role gives nothing of the group but that
 venue's own lines (``casino.staff.policy``). The group app answers which it holds
-(``held_group_roles``, a hook: the staff sit below every app that knows a group).
+(``group_roles_select``, a hook: the staff sit below every app that knows a group).
 
 Each role's Django group carries the admin's model permissions: a member is in the group of
 every role they hold somewhere (``sync_groups``), and the admin keeps each permission to the
@@ -74,12 +74,9 @@ GROUP_ROLES = (GROUP_MANAGER, GROUP_AUDITOR)
 GROUP_READ = frozenset(GROUP_ROLES)
 GROUP_RATES = frozenset({GROUP_MANAGER})
 
-#: The user's group roles by group id, answered by ``casino.group``.
-held_group_roles: Hook[[Any], dict[int, frozenset[str]]] = Hook(
-    "held_group_roles", answered_by="casino.group"
-)
-#: The same as a SELECT of one column, ``"<group id>:<role>"``, of the user whose id is the
-#: SQL expression given (``casino.staff.signed_in`` reads it with the user's row).
+#: The user's group roles as a SELECT of one column, ``"<group id>:<role>"``, of the user
+#: whose id is the SQL expression given, answered by ``casino.group``: read alone by
+#: ``group_roles``, and with the user's row by ``casino.staff.signed_in``.
 group_roles_select: Hook[[str], str] = Hook("group_roles_select", answered_by="casino.group")
 
 _RULESET_ADMIN = [
@@ -323,7 +320,9 @@ def group_roles(user: Any) -> dict[int, frozenset[str]]:
     if not getattr(user, "is_authenticated", False):
         return {}
     if getattr(user, "_casino_group_roles", None) is None:
-        user._casino_group_roles = held_group_roles(user)
+        with connection.cursor() as cursor:
+            cursor.execute(group_roles_select("%s"), [user.pk])
+            remember_group_roles(user, [held for (held,) in cursor.fetchall()])
     return user._casino_group_roles
 
 
