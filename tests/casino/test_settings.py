@@ -53,14 +53,6 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY is not set" in result.stderr
 
 
-def test_the_quick_start_migrates_a_fresh_sqlite_database(tmp_path):
-    # `make run` migrates SQLite: every migration, PostgreSQL-only steps included, must pass it.
-    database = tmp_path / "quick-start.sqlite3"
-    result = manage("migrate", "--noinput", DEBUG="1", DATABASE_URL=f"sqlite:///{database}")
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert database.stat().st_size > 0
-
-
 #: Two transactions on the quick start's database that read, then write, as two Confirms
 #: of one round do (the session row read, then the round written): one holds its write for
 #: a moment while the other reads and writes.
