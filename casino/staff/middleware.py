@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
+from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from casino.staff.policy import needs_second_factor
@@ -62,4 +63,14 @@ class SecondFactorMiddleware:
             return HttpResponseRedirect(
                 f"{reverse(page)}?{urlencode({'next': request.get_full_path()})}"
             )
+        request.user = _unwrapped(user)
         return self.get_response(request)
+
+
+def _unwrapped(user: object) -> object:
+    """The user behind ``request.user``'s lazy wrappers, now that the gate has read it:
+    Django's and django-otp's each add a proxy to every attribute read after it (a few
+    hundred a console request, 5% of a hand partial's CPU; docs/BENCHMARKS.md "floor")."""
+    while isinstance(user, LazyObject) and user._wrapped is not empty:
+        user = user._wrapped
+    return user
