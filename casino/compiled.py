@@ -29,7 +29,8 @@ Kept for the round's hot path (the session and round locks, the create key, the 
 the version in force, the boxes and bets to settle), where it saves 18-20% of a round's CPU
 against the same querysets with prepared statements (``bench/compiled_ab.py``,
 docs/BENCHMARKS.md), and for the console's session of a key, which every request of the
-round screen reads (docs/BENCHMARKS.md "floor"); every other read is a plain queryset. It
+round screen reads, and the players of its boxes, which its preview and Confirm read
+(docs/BENCHMARKS.md "floor"); every other read is a plain queryset. It
 reads Django's private internals (the queryset's iterable class, its compiler's ``select``
 and ``klass_info``, ``get_related_populators``): their shape is pinned by
 ``tests/casino/test_compiled.py``, which fails on a Django release that changes them.
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, models, router
@@ -49,10 +50,11 @@ from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
 
-#: Samples no real call passes: a key (no row has a negative id), a text, an instant.
+#: Samples no real call passes: a key (no row has a negative id), a text, an instant, a date.
 SAMPLE_KEY = -4_000_000_000_000_000_001
 SAMPLE_TEXT = "\x00sample"
 SAMPLE_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+SAMPLE_DATE = date(1900, 1, 1)
 
 _enabled = True
 
@@ -177,10 +179,15 @@ def _planned(queryset: models.QuerySet, samples: tuple[Any, ...]) -> _Plan:
     for index, sample in enumerate(samples):
         adapt = None
         positions = [p for p, value in enumerate(params) if _same(value, sample)]
-        if not positions and isinstance(sample, datetime):
-            # A database without a time type (SQLite) takes an instant as the text its
-            # operations make of it; each call's instant is made into that text likewise.
-            adapt = compiler.connection.ops.adapt_datetimefield_value
+        if not positions and isinstance(sample, date):
+            # A database without a time or date type (SQLite) takes an instant or a date as
+            # the text its operations make of it; each call's is made into that text likewise.
+            ops = compiler.connection.ops
+            adapt = (
+                ops.adapt_datetimefield_value
+                if isinstance(sample, datetime)
+                else ops.adapt_datefield_value
+            )
             positions = [p for p, value in enumerate(params) if _same(value, adapt(sample))]
         if not positions:
             raise ValueError(f"sample {sample!r} is not among the parameters {params!r}")

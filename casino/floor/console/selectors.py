@@ -24,7 +24,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from casino import games
-from casino.compiled import SAMPLE_KEY, Compiled
+from casino.compiled import SAMPLE_DATE, SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.floor import answers, figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
 from casino.floor.rules import NoRulesInForce, rules_in_force
@@ -307,23 +307,41 @@ def settlement_preview(
     return adapter.evaluate_round(rules=screen.rules, dealer_cards=dealer_cards, boxes=boxes)
 
 
+#: The most membership numbers ``players_by_number`` looks up in one statement: the boxes of
+#: the largest table; more are looked up in turns.
+NUMBERS_AT_ONCE = 8
+#: The venue's players of ``NUMBERS_AT_ONCE`` numbers (one repeated where fewer are looked
+#: up) and whether a barring keeps each from play on a date (``barred_today``): read by
+#: every preview and Confirm of the round screen, its SQL built once (``casino.compiled``).
+_PLAYERS_OF_NUMBERS = Compiled(
+    lambda venue_id, on, *numbers: (
+        Player.objects.filter(venue_id=venue_id, membership_number__in=numbers)
+        .annotate(barred_today=barred_on(on))
+        .order_by()
+    ),
+    samples=(SAMPLE_KEY, SAMPLE_DATE, *(f"{SAMPLE_TEXT}{n}" for n in range(NUMBERS_AT_ONCE))),
+)
+
+
 def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
     """Players of the venue by stored membership number (``casino.players.membership``), in
-    one query.
+    one statement (``NUMBERS_AT_ONCE`` numbers a statement).
 
     Look a typed number up with ``membership_key``; one that cannot be a membership number
     (a NUL, ``ß``, another script) finds nobody rather than a look-alike's owner.
     """
-    wanted = {key for key in map(membership_key, numbers) if key}
+    wanted = sorted({key for key in map(membership_key, numbers) if key})
     if not wanted:
         return {}
-    # ``barred_today``: whether a barring keeps them from play on the venue's date.
-    found = Player.objects.filter(venue=venue, membership_number__in=wanted).annotate(
-        barred_today=barred_on(venue_today(venue))
-    )
-    for player in found:
-        player.venue = venue  # the eligibility question reads it: no query for it
-    return {player.membership_number: player for player in found}
+    today = venue_today(venue)
+    found: dict[str, Player] = {}
+    for start in range(0, len(wanted), NUMBERS_AT_ONCE):
+        some = wanted[start : start + NUMBERS_AT_ONCE]
+        some += some[:1] * (NUMBERS_AT_ONCE - len(some))
+        for player in _PLAYERS_OF_NUMBERS(venue.pk, today, *some):
+            player.venue = venue  # the eligibility question reads it: no query for it
+            found[player.membership_number] = player
+    return found
 
 
 def _rounds_with_boxes() -> QuerySet[Round]:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from casino.audit.models import AuditEvent
 from casino.cage.models import CashTransaction
 from casino.cage.services.cash import cash_record
-from casino.floor.console import forms
+from casino.floor.console import forms, selectors
 from casino.floor.console.selectors import players_by_number
 from casino.floor.models import Round
 from casino.floor.services.rounds import round_create
@@ -144,6 +144,25 @@ def test_players_read_with_their_barred_flag_cost_one_query_for_the_barred(
     assert not answers[barred.pk].allowed and answers[other.pk].allowed
     with django_assert_num_queries(0):
         players_eligibility(players=[found["VIP-8"]], venue=floor.venue, activity=Activity.PLAY)
+
+
+def test_a_look_up_of_more_numbers_than_one_statement_takes_finds_each_once(
+    floor, member, barred, django_assert_num_queries
+):
+    """Twelve typed numbers, three of them spellings of one, a number of another venue and
+    one of nobody: each of the venue's players found once, with their barred flag."""
+    numbers = [f"VIP-{n}" for n in range(10, 20)]
+    for number in numbers:
+        PlayerFactory(venue=floor.venue, membership_number=number)
+    PlayerFactory(venue=floor.other_venue, membership_number="VIP-90")
+    typed = [*numbers, "vip-7", " VIP-7", "ｖｉｐ－７", "VIP-90", "VIP-99"]
+    assert len(set(typed)) > selectors.NUMBERS_AT_ONCE
+    with django_assert_num_queries(2):  # 13 numbers, 8 a statement
+        found = players_by_number(venue=floor.venue, numbers=typed)
+    assert sorted(found) == sorted([*numbers, "VIP-7"])
+    assert {number for number, player in found.items() if player.barred_today} == {"VIP-7"}
+    assert all(player.venue is floor.venue for player in found.values())
+    assert players_by_number(venue=floor.venue, numbers=["", "  "]) == {}
 
 
 # Finding: a barring (not the status) let a cash buy-in be recorded.
