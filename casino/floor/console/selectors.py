@@ -324,8 +324,8 @@ _PLAYERS_OF_NUMBERS = Compiled(
 
 
 def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Player]:
-    """Players of the venue by stored membership number (``casino.players.membership``), in
-    one statement (``NUMBERS_AT_ONCE`` numbers a statement).
+    """Players of the venue by stored membership number (``casino.players.membership``), a
+    statement for every ``NUMBERS_AT_ONCE`` numbers (one for a round's boxes).
 
     Look a typed number up with ``membership_key``; one that cannot be a membership number
     (a NUL, ``ß``, another script) finds nobody rather than a look-alike's owner.
