@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 ROUND = """
@@ -52,6 +54,7 @@ NOT_IN_THE_QUICK_START = (
 )
 
 
+@pytest.mark.slow
 def test_a_round_is_dealt_and_settled_on_sqlite(tmp_path):
     database = tmp_path / "quick.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in NOT_IN_THE_QUICK_START}

@@ -91,6 +91,7 @@ def day(floor):
     return floor
 
 
+@pytest.mark.slow
 def test_a_whole_gaming_day_from_the_opener_to_the_count(page, person, day):
     floor = day
     venue = floor.venue

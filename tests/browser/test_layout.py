@@ -487,6 +487,7 @@ def settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
+@pytest.mark.slow
 def test_every_page_lays_out_on_a_tablet_and_a_desk_in_every_language(browser, world):
     url, (pages, docs) = world
     faults: list[str] = []

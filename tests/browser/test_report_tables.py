@@ -124,6 +124,7 @@ def test_the_shift_reports_table_keeps_its_headings_in_view_as_it_scrolls(manage
     assert_headings_in_view(scroll_rows_under_the_headings(manager, section))
 
 
+@pytest.mark.slow
 def test_the_periods_table_keeps_its_headings_in_view_as_it_scrolls(manager):
     manager.goto("/reports/periods/?venue=hanoi&dimension=player")
     lines = manager.get_by_role("region", name="By player, beside the previous period")

@@ -139,6 +139,7 @@ def old_database():
         )
 
 
+@pytest.mark.slow
 def test_the_move_into_apps_keeps_every_row(old_database):
     with psycopg.connect(_dsn(old_database)) as conn:
         columns = _columns(conn)

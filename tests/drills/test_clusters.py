@@ -3,6 +3,8 @@ replicating, promoted and removed; copies of the run's migrated template, each i
 
 from __future__ import annotations
 
+import pytest
+
 from tests.drills.clusters import REPLICATION, Cluster, wait_for
 
 
@@ -33,6 +35,7 @@ def test_a_removed_cluster_leaves_nothing_behind(clusters):
     assert not Cluster("gone", home).running()
 
 
+@pytest.mark.slow
 def test_migrated_clusters_are_copies_of_their_own(clusters):
     first = clusters("first", migrated=True)
     second = clusters("second", migrated=True)

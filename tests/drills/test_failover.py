@@ -190,6 +190,7 @@ def refusal_seconds(lines: list[dict]) -> float:
     return back["at"] - lines[first_failed]["at"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["async", "sync"])
 def test_the_app_reaches_the_promoted_standby_without_a_restart(clusters, tmp_path, mode):
     result = drill(clusters, tmp_path, mode)

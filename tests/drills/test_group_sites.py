@@ -26,6 +26,8 @@ import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+import pytest
+
 from tests.drills.app import drill_program, manage, run_app
 from tests.drills.clusters import LOGICAL, Cluster, wait_for
 
@@ -95,6 +97,7 @@ def play(cluster: Cluster, floor: dict, rounds: int, out: Path) -> list[dict]:
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_a_site_settles_while_the_group_is_down_and_the_group_catches_up(clusters, tmp_path):
     group = clusters("group", migrated=True, settings=LOGICAL)
     group.start()

@@ -219,6 +219,7 @@ def restore_figures(report: str, seconds: float, restored: Cluster, base: Path) 
     )
 
 
+@pytest.mark.slow
 def test_a_point_in_time_restore_brings_back_the_moment_before_a_bad_change(clusters, backups):
     primary = archiving_primary(clusters, backups)
     play(primary, venue="early")

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 from django.db import connection
 
 from .conftest import PgBouncer
@@ -52,6 +53,7 @@ def _drop(name: str) -> None:
         direct.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.slow
 def test_the_races_the_report_build_and_the_replica_reads_pass_through_pgbouncer(
     pgbouncer: PgBouncer,
 ):

@@ -46,6 +46,7 @@ def cash_report_today(venue):
     return cash_report(venue=venue, date_from=day, date_to=day)
 
 
+@pytest.mark.slow
 def test_the_demo_keeps_the_services_logs_back_and_names_its_port(caplog):
     out = io.StringIO()
     with caplog.at_level(logging.INFO):

@@ -174,6 +174,7 @@ def binomial_upper(n: int, p: float, beyond: float) -> int:
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_fair_month_alerts_on_no_more_seeds_than_the_false_discovery_rate_allows(floor):
     # given the month's floor, and the Single's approved figures the member's fair wins give
