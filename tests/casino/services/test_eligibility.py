@@ -149,8 +149,8 @@ def test_players_read_with_their_barred_flag_cost_one_query_for_the_barred(
 def test_a_look_up_of_more_numbers_than_one_statement_takes_finds_each_once(
     floor, member, barred, django_assert_num_queries
 ):
-    """Twelve typed numbers, three of them spellings of one, a number of another venue and
-    one of nobody: each of the venue's players found once, with their barred flag."""
+    """Fifteen typed numbers (ten members, three spellings of a barred one, another venue's
+    and nobody's): each of the venue's players found once, with their barred flag."""
     numbers = [f"VIP-{n}" for n in range(10, 20)]
     for number in numbers:
         PlayerFactory(venue=floor.venue, membership_number=number)
