@@ -54,6 +54,9 @@ class Workers:
         environment = {
             **os.environ,
             "DATABASE_URL": _database_url(),
+            # Its report reads on the test database too (the suite's replica is its mirror),
+            # not on the database the test run's own URL names.
+            "REPLICA_DATABASE_URL": _database_url(),
             "CELERY_BROKER_URL": BROKER,
             "REPORTS_TEST_QUEUE": self.queue,
             "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
