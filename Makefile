@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint messages bench bench-large bench-group worker beat migrate demo install fonts clean prod-check
+.PHONY: run test schema lint messages bench bench-large bench-group worker beat migrate demo install fonts clean prod-check
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,12 @@ test: $(STAMP)
 	$(VENV)/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder -q
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+
+# After adding or changing a migration: tests/fixtures/schema.sql.gz made again from a scratch
+# database migrated on the test server (tests/schema.py; `make test` says when it is due).
+schema: $(STAMP)
+	DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1 DATABASE_URL=$(TEST_DATABASE_URL) \
+	$(PY) -m tests.schema
 
 # The back office as deploy/ installs it (nginx over HTTPS, gunicorn, Celery worker and beat,
 # the app's database role), then a smoke journey through nginx (deploy/prod-check.sh; ~1 min).

@@ -15,6 +15,7 @@ from casino.kernel import replicas
 from casino.staff.roles import AUDITOR, CAGE, DEALER, MANAGER, SUPERVISOR
 from tests.drills.template import name_the_run, remove_run_dir
 from tests.factories import VenueFactory, niuniu_table, staff
+from tests.schema import template_database
 from tests.second_factor import force_login_verified
 
 _replica_configured = replicas.replica_configured
@@ -37,6 +38,15 @@ def pytest_collection_modifyitems(config, items):
 def pytest_unconfigure(config):
     """The drills' template removed once the run is over, every worker's drills done."""
     remove_run_dir(config)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Each worker's test database made as a copy of the migrated schema's template
+    (tests/schema.py), not migrated afresh."""
+    default = settings.DATABASES["default"]
+    if "postgresql" in default["ENGINE"]:
+        default.setdefault("TEST", {})["TEMPLATE"] = template_database(default)
 
 
 @pytest.fixture(autouse=True, scope="session")
