@@ -252,6 +252,35 @@ def test_confirm_without_htmx_redirects_to_the_next_round_prefilled(dealer, floo
     assert "Last round 1: Settled" in page
 
 
+def test_the_confirms_answer_is_the_round_written_not_read_back(dealer, floor, session):
+    """The next round's form comes from the boxes and bets the services wrote, and is the
+    one the whole screen draws from the round read back."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    Player.objects.create(venue=floor.venue, membership_number="HN-1", name="An")
+    data = round_data(
+        box1=(NIU_9, {"single": "100,000", "double": "100,000"}, "HN-1"),
+        box3=(NO_NIU, {"single": "50,000", "super": "20,000"}),
+    )
+    previewed = dealer.post(url("preview", session), data, **HX)
+    confirmed = {**data, "digest": digest_of(previewed)}
+    with CaptureQueriesContext(connection) as queries:
+        answer = dealer.post(url("confirm", session), confirmed, **HX)
+    assert answer.status_code == 200, answer.content.decode()[:2000]
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if re.search(r'FROM "casino_(box|bet)"', sql)], reads
+
+    def fields(html):
+        return sorted(re.findall(r'<input[^>]* name="(box-[^"]+)" value="([^"]*)"', html))
+
+    page = dealer.get(url("round", session)).content.decode()
+    assert fields(answer.content.decode()) == fields(page)
+    assert {("box-1-member", "HN-1"), ("box-1-double", "100,000"), ("box-3-super", "20,000")} <= (
+        set(fields(page))
+    )
+
+
 def test_a_closed_session_takes_no_round(dealer, floor, session):
     session_close(
         session=session,

@@ -13,7 +13,8 @@ rounds: the table says which game's screen reads the entry.
 - the Confirm (POST): the entry read once, without evaluating a hand; refused when it is
   not what the preview showed (its digest) or the rules in force are no longer the
   version it was previewed under, else ``services.round_confirm`` deals and settles it
-  once per the form's idempotency key, under that version; then the next round's form.
+  once per the form's idempotency key, under that version; then the next round's form,
+  drawn from the round the service wrote (not read back).
   The preview carries the number the round takes (``ROUND_PREVIEWED``, the table's state
   it was made in): when another terminal recorded a round at the table since, the
   services refuse the Confirm with the reason and the dealer previews again.
@@ -303,7 +304,7 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
     dealer_cards, boxes = entry.round_input()
     number = request.POST.get(ROUND_PREVIEWED, "")
     try:
-        settled, _result = round_confirm(
+        written = round_confirm(
             session=session,
             user=request.user,
             dealer_cards=dealer_cards,
@@ -318,7 +319,10 @@ def confirm(request: HttpRequest, session: TableSession) -> HttpResponse:
         return page(request, console.template, "round", context, status=422)
     if not request.htmx:
         return HttpResponseRedirect(reverse("console:round", args=[session.pk]), status=303)
-    last = selectors.last_round(session=session)
+    settled = written.round
+    last = selectors.round_in_hand(
+        session=session, round_=settled, boxes=written.boxes, bets=written.bets
+    )
     following = console.read_entry(console.data_from_round(last, screen), screen)
     context: dict[str, Any] = {
         **console.context(screen, following, settled=settled, last=last),

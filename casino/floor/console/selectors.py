@@ -358,6 +358,39 @@ def last_round(*, session: TableSession) -> Round | None:
     return _rounds_with_boxes().filter(session=session).order_by("-number").first()
 
 
+def round_in_hand(
+    *,
+    session: TableSession,
+    round_: Round,
+    boxes: Sequence[Box] | None,
+    bets: Sequence[Bet] | None,
+) -> Round | None:
+    """A round a service has just written, as ``last_round`` reads it (its boxes by
+    position, each with its player and its bets in order), from the ``boxes`` and ``bets``
+    the service answered (``RoundWritten``): the Confirm's answer reads nothing back. Read
+    when the service answered without them (a repeated key answers what is recorded)."""
+    if boxes is None or bets is None:
+        return round_for(session=session, pk=round_.pk)
+    bets_of: dict[int, list[Bet]] = {box.pk: [] for box in boxes}
+    for bet in sorted(bets, key=lambda bet: bet.pk):
+        bets_of[bet.box_id].append(bet)
+    in_order = sorted(boxes, key=lambda box: box.position)
+    for box in in_order:
+        _hold(box, "bets", bets_of[box.pk])
+    _hold(round_, "boxes", in_order)
+    return round_
+
+
+def _hold(instance: Any, name: str, objects: list[Any]) -> None:
+    """``instance.<name>.all()`` answers ``objects`` without a query, as after
+    ``prefetch_related``: Django's ``prefetch_one_level`` leaves a queryset with its results
+    in hand in the instance's ``_prefetched_objects_cache``, and so does this."""
+    queryset = getattr(instance, name).get_queryset()
+    queryset._result_cache = objects
+    queryset._prefetch_done = True
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+
+
 def session_rounds(*, session: TableSession) -> list[Round]:
     """Every round of the session, newest first, with boxes, players and bets (3 queries)."""
     return list(_rounds_with_boxes().filter(session=session).order_by("-number"))

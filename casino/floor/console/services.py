@@ -18,10 +18,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from casino.floor.models import Round, TableSession
-from casino.floor.services.rounds import round_create_written
+from casino.floor.models import TableSession
+from casino.floor.services.rounds import RoundWritten, round_create_written
 from casino.floor.services.settlement import round_settle_written
-from casino.games import BoxInput, RoundResult
+from casino.games import BoxInput
 from casino.kernel.errors import Conflict
 
 
@@ -35,7 +35,7 @@ def round_confirm(
     key: str,
     version_id: int | None = None,
     expected_number: int | None = None,
-) -> tuple[Round, RoundResult]:
+) -> RoundWritten:
     """Record and settle a round once per ``key`` (the create key and the settle key).
 
     ``version_id`` is the ruleset version the dealer's preview was evaluated under: a round
@@ -59,5 +59,4 @@ def round_confirm(
             ),
             reason="rules_changed",
         )
-    settled = round_settle_written(round_=dealt.round, user=user, key=key, dealt=dealt)
-    return settled.round, settled.result
+    return round_settle_written(round_=dealt.round, user=user, key=key, dealt=dealt)

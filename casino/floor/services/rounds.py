@@ -21,6 +21,7 @@ from casino import games
 from casino.audit.models import AuditAction
 from casino.audit.services import audit_record
 from casino.compiled import (
+    SAMPLE_DATE,
     SAMPLE_KEY,
     SAMPLE_TEXT,
     Compiled,
@@ -105,6 +106,31 @@ _ROUND_OF_KEY = Compiled(
     lambda session, key: Round.objects.filter(session_id=session, create_key=key).order_by()[:1],
     samples=(SAMPLE_KEY, SAMPLE_TEXT),
 )
+#: Players a round's boxes name, looked up this many at a time (the boxes of the largest
+#: table; one repeated where fewer are asked, more in turns).
+PLAYERS_AT_ONCE = 8
+#: The venue's players of ``PLAYERS_AT_ONCE`` ids and whether a barring keeps each from
+#: play on a date (``barred_today``).
+_PLAYERS_TO_CHECK = Compiled(
+    lambda venue_id, on, *ids: (
+        Player.objects.filter(pk__in=ids, venue_id=venue_id)
+        .annotate(barred_today=barred_on(on))
+        .order_by()
+    ),
+    samples=(SAMPLE_KEY, SAMPLE_DATE, *(SAMPLE_KEY - 1 - n for n in range(PLAYERS_AT_ONCE))),
+)
+
+
+def _players_to_check(venue_id: int, on: Any, ids: set[int]) -> dict[int, Player]:
+    """The venue's players of ``ids`` by id, each with ``barred_today`` on the date ``on``
+    (unordered: the models' default orders join the venue only to sort)."""
+    wanted = sorted(ids)
+    found: dict[int, Player] = {}
+    for start in range(0, len(wanted), PLAYERS_AT_ONCE):
+        some = wanted[start : start + PLAYERS_AT_ONCE]
+        some += some[:1] * (PLAYERS_AT_ONCE - len(some))
+        found.update((player.pk, player) for player in _PLAYERS_TO_CHECK(venue_id, on, *some))
+    return found
 
 
 def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
@@ -112,19 +138,10 @@ def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, 
     table = session.table
     positions: set[int] = set()
     player_ids = {box.player_id for box in boxes if box.player_id is not None}
-    # Unordered: the models' default orders join the venue (and table) only to sort. The
-    # same query says who is barred on the venue's date (a barring keeps them from rounds).
+    # The same query says who is barred on the venue's date (a barring keeps them from
+    # rounds).
     today = venue_today(table.venue) if player_ids else None
-    players = (
-        {
-            p.pk: p
-            for p in Player.objects.filter(pk__in=player_ids, venue_id=table.venue_id)
-            .annotate(barred_today=barred_on(today))
-            .order_by()
-        }
-        if player_ids
-        else {}
-    )
+    players = _players_to_check(table.venue_id, today, player_ids) if player_ids else {}
     # The eligibility question, answered from that annotation: a query of its own only to
     # read the barrings of the barred.
     answers = players_eligibility(

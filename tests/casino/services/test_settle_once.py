@@ -73,9 +73,9 @@ def test_the_bets_carry_their_outcome_from_the_deal_and_the_ledger_posts_it(floo
 
 def test_a_confirm_deals_and_settles_without_reading_the_round_back(floor, session, evaluations):
     with CaptureQueriesContext(connection) as queries:
-        round_, _result = round_confirm(
+        round_ = round_confirm(
             session=session, user=floor.dealer, dealer_cards=NIU_8, boxes=boxes(3), key="c-1"
-        )
+        ).round
     assert round_.status == RoundStatus.SETTLED
     assert evaluations.call_count == 1
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
