@@ -58,10 +58,13 @@ def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
     }
 
 
-def settle_rounds(floor: Any, rounds: int) -> tuple[list[float], list[str]]:
+def settle_rounds(
+    floor: Any, rounds: int, profiler: cProfile.Profile | None = None
+) -> tuple[list[float], list[str]]:
     """``rounds`` rounds at every table through the preview and the Confirm; each Confirm's
     CPU (ms) but the first table's (its first requests compile the templates), and the
-    statements of the last Confirm."""
+    statements of the last Confirm. ``profiler`` profiles those Confirms (a second round of
+    them, not timed: cProfile's cost would be in the figures)."""
     import re
 
     from django.db import connection
@@ -78,7 +81,7 @@ def settle_rounds(floor: Any, rounds: int) -> tuple[list[float], list[str]]:
         base = f"/console/sessions/{desk.session_id}"
         for r in range(rounds):
             form = {**floor.forms[(n + r) % len(floor.forms)], "key": f"p-{n}-{r}"}
-            preview = client.post(f"{base}/preview/", form, HTTP_HX_REQUEST="true")
+            preview = post_form(client, f"{base}/preview/", form)
             assert preview.status_code == 200, preview.content[:300]
             text = preview.content.decode()
             for name in ("digest", "rules_version", "round_number"):
@@ -86,12 +89,35 @@ def settle_rounds(floor: Any, rounds: int) -> tuple[list[float], list[str]]:
             statements.clear()
             with connection.execute_wrapper(counted):
                 started = time.process_time()
-                answer = client.post(f"{base}/confirm/", form, HTTP_HX_REQUEST="true")
+                answer = post_form(client, f"{base}/confirm/", form)
                 cpu = (time.process_time() - started) * 1000
             if n:
                 confirms.append(cpu)
             assert answer.status_code == 200, answer.content[:300]
+            if profiler is not None and n:  # the next round, profiled
+                form = {**floor.forms[(n + r + 1) % len(floor.forms)], "key": f"q-{n}-{r}"}
+                preview = post_form(client, f"{base}/preview/", form)
+                text = preview.content.decode()
+                for name in ("digest", "rules_version", "round_number"):
+                    form[name] = re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
+                profiler.enable()
+                answer = post_form(client, f"{base}/confirm/", form)
+                profiler.disable()
+                assert answer.status_code == 200, answer.content[:300]
     return confirms, statements
+
+
+def post_form(client: Any, path: str, form: dict[str, str], **headers: str) -> Any:
+    """A form posted as the browser posts the round screen's (urlencoded, as htmx sends
+    it; the test client's default, multipart, costs the server more to read)."""
+    from urllib.parse import urlencode
+
+    return client.post(
+        path,
+        urlencode(form),
+        content_type="application/x-www-form-urlencoded",
+        **{"HTTP_HX_REQUEST": "true", **headers},
+    )
 
 
 def client_for(cookie: str) -> Any:
@@ -110,7 +136,7 @@ def measure(
 
     from django.db import connection
 
-    call = client.get if method == "GET" else client.post
+    call = client.get if method == "GET" else partial(post_form, client)
     if htmx:  # a partial, as htmx asks it; else the whole page
         call = partial(call, HTTP_HX_REQUEST="true")
     for _n in range(5):  # warm: imports, the template's first compile
@@ -155,9 +181,11 @@ def main() -> None:
 
     floor = build_big_floor(tables=options.tables, pit_size=options.tables, code="prof")
     floor.forms = round_forms(floor.desks[0].session_id, count=20, seed=1)
-    confirms, confirm_statements = settle_rounds(floor, options.rounds)
+    profiles: dict[str, cProfile.Profile] = {}
+    if options.top:
+        profiles["confirm"] = cProfile.Profile()
+    confirms, confirm_statements = settle_rounds(floor, options.rounds, profiles.get("confirm"))
     found = requests(floor)
-    profiles = {}
     print(f"one pit of {options.tables} tables, {options.rounds} rounds each; in-process:")
     if confirms:  # a write: each is a new round, measured as the rounds were settled
         confirm = statistics.median(confirms)
@@ -169,7 +197,7 @@ def main() -> None:
         emit("floor-profile", "confirm_statements", len(confirm_statements), "statements")
         if options.statements:
             print("\n".join(f"    {sql[:160]}" for sql in confirm_statements))
-    for kind in options.kinds.split(","):
+    for kind in filter(None, options.kinds.split(",")):
         method, path, data = found[kind]
         cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie
         cpu, wall, queries, profiles[kind] = measure(
