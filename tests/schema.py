@@ -2,11 +2,11 @@
 not by running every migration again in every pytest-xdist worker.
 
 Why not Django's way: ``migrate`` on an empty database costs a minute and a half of CPU here
-(Django renders the models' state again after each of some 1,800 operations), and each worker
-paid it before its first test. The file is what ``migrate`` leaves in an empty database
-(pg_dump's plain SQL: the tables, the triggers and functions the migrations install, and the
-rows they write: content types, permissions, the beat's schedule), made by ``make schema``,
-its first line the digest of the migrations it was made from. A run loads it once into a
+(Django renders the models' state again after the operations of some 160 migrations), and
+each worker paid it before its first test. The file is what ``migrate`` leaves in an empty
+database (pg_dump's plain SQL: the tables, the triggers and functions the migrations install,
+and the rows they write: content types, permissions, the beat's schedule), made by ``make
+schema``, its first line the digest of the migrations it was made from. A run loads it once into a
 template database named by that digest (kept between runs, under an advisory lock so that
 workers and runs do not build it twice); Django makes each worker's test database as a copy
 of it (``TEST["TEMPLATE"]``) and its own ``migrate`` then has nothing to apply. Rails loads
