@@ -31,10 +31,11 @@ FRAMEWORK_ATTRIBUTES = {
 
 
 #: Private attributes set on another object in Django's own ways: a model instance's
-#: ``_state`` (made the saved row's), the prefetch cache ``casino.floor.outcomes.with_bets`` fills
-#: as ``prefetch_related`` does, and a user's roles and venues kept for the request as
-#: Django's ``ModelBackend`` keeps its permissions (``casino.staff.roles.remember_access``,
-#: and the user's operating-group roles, ``casino.staff.roles.group_roles``).
+#: ``_state`` (made the saved row's), the prefetch caches ``casino.floor.outcomes.with_bets``
+#: and ``with_boxes`` fill as ``prefetch_related`` does, and a user's roles and venues kept
+#: for the request as Django's ``ModelBackend`` keeps its permissions
+#: (``casino.staff.roles.remember_access``, and the user's operating-group roles,
+#: ``casino.staff.roles.group_roles``).
 DJANGO_WAYS = {
     "_state",
     "_result_cache",

@@ -32,6 +32,15 @@ def with_bets(boxes: Sequence[Box], bets: Sequence[Bet]) -> None:
         box._prefetched_objects_cache = {"bets": found}
 
 
+def with_boxes(round_: Round, boxes: Sequence[Box]) -> None:
+    """Give the round its ``boxes`` (in their order) as ``round_.boxes.all()``, as
+    ``prefetch_related("boxes")`` does."""
+    found = round_.boxes.all()
+    found._result_cache = list(boxes)
+    found._prefetch_done = True
+    round_._prefetched_objects_cache = {"boxes": found}
+
+
 def inputs_of(boxes: Sequence[Box]) -> list[BoxInput]:
     return [
         BoxInput(

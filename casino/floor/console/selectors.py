@@ -27,6 +27,7 @@ from casino import games
 from casino.compiled import SAMPLE_DATE, SAMPLE_KEY, SAMPLE_TEXT, Compiled
 from casino.floor import answers, figures
 from casino.floor.models import Bet, Box, Round, RoundStatus, TableSession
+from casino.floor.outcomes import with_bets, with_boxes
 from casino.floor.rules import NoRulesInForce, rules_in_force
 from casino.games import BoxInput, RoundResult
 from casino.kernel.timezones import venue_today
@@ -371,24 +372,10 @@ def round_in_hand(
     when the service answered without them (a repeated key answers what is recorded)."""
     if boxes is None or bets is None:
         return round_for(session=session, pk=round_.pk)
-    bets_of: dict[int, list[Bet]] = {box.pk: [] for box in boxes}
-    for bet in sorted(bets, key=lambda bet: bet.pk):
-        bets_of[bet.box_id].append(bet)
     in_order = sorted(boxes, key=lambda box: box.position)
-    for box in in_order:
-        _hold(box, "bets", bets_of[box.pk])
-    _hold(round_, "boxes", in_order)
+    with_bets(in_order, sorted(bets, key=lambda bet: bet.pk))
+    with_boxes(round_, in_order)
     return round_
-
-
-def _hold(instance: Any, name: str, objects: list[Any]) -> None:
-    """``instance.<name>.all()`` answers ``objects`` without a query, as after
-    ``prefetch_related``: Django's ``prefetch_one_level`` leaves a queryset with its results
-    in hand in the instance's ``_prefetched_objects_cache``, and so does this."""
-    queryset = getattr(instance, name).get_queryset()
-    queryset._result_cache = objects
-    queryset._prefetch_done = True
-    instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
 
 
 def session_rounds(*, session: TableSession) -> list[Round]:
