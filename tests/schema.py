@@ -152,8 +152,8 @@ def template_database(params: dict) -> str:
         server.execute("SELECT pg_advisory_lock(%s)", [BUILD_LOCK])
         try:
             made = server.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE %s",
-                [f"{TEMPLATE_PREFIX}%"],
+                "SELECT datname FROM pg_database WHERE starts_with(datname, %s)",
+                [TEMPLATE_PREFIX],
             ).fetchall()
             if (name,) in made:
                 return name
@@ -203,7 +203,7 @@ def dump_schema(params: dict, database: str, *, schema_only: bool = False) -> st
 
 def write_schema_file(params: dict) -> Path:
     """``make schema``: a scratch database migrated, dumped into the schema file."""
-    scratch = f"{TEMPLATE_PREFIX}scratch_{os.getpid()}"
+    scratch = f"casino_scratch_schema_{os.getpid()}"  # not a template's name: none drops it
     with _server(params) as server:
         server.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(scratch)))
         server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(scratch)))
