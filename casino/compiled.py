@@ -147,6 +147,18 @@ class Compiled(Generic[M]):
             plan = self._plans[alias] = _planned(queryset, self._samples)
         return plan
 
+    def in_turns(self, leading: Sequence[Any], keys: Sequence[Any]) -> list[M]:
+        """The rows of ``keys``, for a read whose last places take keys (``field__in``): as
+        many keys a statement as it has places, the first repeated where fewer are left, in
+        turns where more; ``leading`` are the arguments before them."""
+        at_once = len(self._samples) - len(leading)
+        found: list[M] = []
+        for start in range(0, len(keys), at_once):
+            some = list(keys[start : start + at_once])
+            some += some[:1] * (at_once - len(some))
+            found += self(*leading, *some)
+        return found
+
     def first(self, *arguments: Any) -> M | None:
         """The first row's object, or None (the queryset should ask for one row)."""
         found = self(*arguments)

@@ -132,6 +132,29 @@ def test_arguments_are_counted():
         Compiled(lambda a, b: Box.objects.filter(pk=a), samples=(SAMPLE_KEY, SAMPLE_KEY))
 
 
+def test_keys_are_read_in_turns_of_the_reads_places(floor, django_assert_num_queries):
+    session = session_open(
+        table=floor.table,
+        counted_by=floor.dealer,
+        confirmed_by=floor.supervisor,
+        opening_chips={"100000": 50},
+    )
+    rounds = [deal(floor, session).pk for _ in range(3)]
+    of_rounds = Compiled(
+        lambda venue, *rounds: Round.objects.filter(
+            session__table__venue_id=venue, pk__in=rounds
+        ).order_by(),
+        samples=(SAMPLE_KEY, SAMPLE_KEY - 1, SAMPLE_KEY - 2),
+    )
+    venue = floor.table.venue_id
+    with django_assert_num_queries(1):  # one key: repeated in the second place
+        assert [r.pk for r in of_rounds.in_turns((venue,), rounds[:1])] == rounds[:1]
+    with django_assert_num_queries(2):  # three keys: two, then one repeated
+        assert sorted(r.pk for r in of_rounds.in_turns((venue,), rounds)) == rounds
+    with django_assert_num_queries(0):
+        assert of_rounds.in_turns((venue,), []) == []
+
+
 def test_switched_off_a_read_runs_its_queryset_and_gives_the_same(floor):
     session = session_open(
         table=floor.table,

@@ -334,14 +334,10 @@ def players_by_number(*, venue: Venue, numbers: Iterable[str]) -> dict[str, Play
     wanted = sorted({key for key in map(membership_key, numbers) if key})
     if not wanted:
         return {}
-    today = venue_today(venue)
     found: dict[str, Player] = {}
-    for start in range(0, len(wanted), NUMBERS_AT_ONCE):
-        some = wanted[start : start + NUMBERS_AT_ONCE]
-        some += some[:1] * (NUMBERS_AT_ONCE - len(some))
-        for player in _PLAYERS_OF_NUMBERS(venue.pk, today, *some):
-            player.venue = venue  # the eligibility question reads it: no query for it
-            found[player.membership_number] = player
+    for player in _PLAYERS_OF_NUMBERS.in_turns((venue.pk, venue_today(venue)), wanted):
+        player.venue = venue  # the eligibility question reads it: no query for it
+        found[player.membership_number] = player
     return found
 
 

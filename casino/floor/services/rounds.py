@@ -121,27 +121,18 @@ _PLAYERS_TO_CHECK = Compiled(
 )
 
 
-def _players_to_check(venue_id: int, on: Any, ids: set[int]) -> dict[int, Player]:
-    """The venue's players of ``ids`` by id, each with ``barred_today`` on the date ``on``
-    (unordered: the models' default orders join the venue only to sort)."""
-    wanted = sorted(ids)
-    found: dict[int, Player] = {}
-    for start in range(0, len(wanted), PLAYERS_AT_ONCE):
-        some = wanted[start : start + PLAYERS_AT_ONCE]
-        some += some[:1] * (PLAYERS_AT_ONCE - len(some))
-        found.update((player.pk, player) for player in _PLAYERS_TO_CHECK(venue_id, on, *some))
-    return found
-
-
 def _check_boxes(session: TableSession, boxes: Sequence[BoxInput]) -> dict[int, Player]:
     """Positions, players and table limits: what the floor checks before the game does."""
     table = session.table
     positions: set[int] = set()
     player_ids = {box.player_id for box in boxes if box.player_id is not None}
-    # The same query says who is barred on the venue's date (a barring keeps them from
-    # rounds).
+    # Unordered (the models' default orders join the venue only to sort); the same query
+    # says who is barred on the venue's date (a barring keeps them from rounds).
     today = venue_today(table.venue) if player_ids else None
-    players = _players_to_check(table.venue_id, today, player_ids) if player_ids else {}
+    players = {
+        player.pk: player
+        for player in _PLAYERS_TO_CHECK.in_turns((table.venue_id, today), sorted(player_ids))
+    }
     # The eligibility question, answered from that annotation: a query of its own only to
     # read the barrings of the barred.
     answers = players_eligibility(
