@@ -132,13 +132,7 @@ def test_arguments_are_counted():
         Compiled(lambda a, b: Box.objects.filter(pk=a), samples=(SAMPLE_KEY, SAMPLE_KEY))
 
 
-def test_keys_are_read_in_turns_of_the_reads_places(floor, django_assert_num_queries):
-    session = session_open(
-        table=floor.table,
-        counted_by=floor.dealer,
-        confirmed_by=floor.supervisor,
-        opening_chips={"100000": 50},
-    )
+def test_keys_are_read_in_turns_of_the_reads_places(floor, session, django_assert_num_queries):
     rounds = [deal(floor, session).pk for _ in range(3)]
     of_rounds = Compiled(
         lambda venue, *rounds: Round.objects.filter(
