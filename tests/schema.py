@@ -33,6 +33,8 @@ import django
 import psycopg
 from psycopg import sql
 
+from tests.drills.app import manage
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "tests" / "fixtures" / "schema.sql.gz"
 #: The file's first line: this, then the digest.
@@ -102,25 +104,9 @@ def _server(params: dict):
 
 
 def _migrate(params: dict, database: str) -> None:
-    """``manage.py migrate`` into ``database``, as an operator runs it."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"REPLICA_DATABASE_URL", "CACHE_URL"}
-    }
-    env.update(
-        DEBUG="0",
-        TESTING="1",
-        ALLOW_INSECURE_SECRET_KEY="1",
-        DATABASE_URL=_url(params, database),
-        LOG_LEVEL="WARNING",
-    )
-    subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "migrate", "--no-input", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    """``manage.py migrate`` into ``database``, as an operator runs it (the drills' app
+    process: production settings, no replica)."""
+    manage(_url(params, database), "migrate", "--no-input", "-v0", seconds=1800)
 
 
 def load_schema_file(params: dict, database: str) -> None:
