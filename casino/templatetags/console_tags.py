@@ -143,20 +143,29 @@ def card_faces(cards: Any, high_card: str = "") -> SafeString:
 
 
 @register.simple_tag
-def picker_card(card: Card, used: Any) -> SafeString:
-    """A button of the 52-card picker; cards already in a hand are greyed out.
+def card_picker(rows: Any, used: Any) -> SafeString:
+    """The 52-card picker, a row of buttons a suit; cards already in a hand are greyed out.
 
     A greyed card stays clickable: clicked while its own hand has the focus, it is taken
-    back out of that hand (console.js).
+    back out of that hand (console.js). One tag for the 52 buttons, each drawn once per
+    process (used or not): the round screen and every Confirm's answer draw the picker.
     """
-    is_used = str(card) in used
+    return format_html_join(
+        "",
+        '<div class="pick-row">{}</div>',
+        ((SafeString("".join(_pick(card, str(card) in used) for card in row)),) for row in rows),
+    )
+
+
+@lru_cache(maxsize=128)
+def _pick(card: Card, used: bool) -> SafeString:
     return format_html(
         '<button type="button" class="pick{}" data-pick="{}" title="{}" tabindex="-1" '
         'aria-pressed="{}">{}</button>',
-        " used" if is_used else "",
+        " used" if used else "",
         str(card),
         card.symbol_text,
-        "true" if is_used else "false",
+        "true" if used else "false",
         _face(card),
     )
 

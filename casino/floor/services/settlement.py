@@ -32,7 +32,8 @@ from casino.ledger.services import ledger_post
 from casino.staff.roles import PLAY, can, venue_ids
 
 #: What the posting and the answer need, and no more.
-_LOCK_ROUND_TO_SETTLE = lock_by_key(Round, "session__table__venue", "ruleset")
+#: The session's shift with it: the integrity tallies key their rows by its gaming date.
+_LOCK_ROUND_TO_SETTLE = lock_by_key(Round, "session__table__venue", "session__shift", "ruleset")
 _BOXES = Compiled(
     lambda round_: Box.objects.filter(round_id=round_).select_related("player").order_by("pk"),
     samples=(SAMPLE_KEY,),
