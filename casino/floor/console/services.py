@@ -42,7 +42,10 @@ def round_confirm(
     dealt under another one (activated meanwhile) is refused and nothing is written, so what
     is paid is what was previewed. ``expected_number`` is the round's number when it was
     previewed: a table that recorded another round since (another terminal) refuses it
-    (``round_create``), so two previews of one deal record one round."""
+    (``round_create``), so two previews of one deal record one round.
+
+    One transaction without a savepoint of either service's: any refusal leaves this
+    function by its exception and rolls the deal and the settle back together."""
     dealt = round_create_written(
         session=session,
         user=user,
@@ -50,6 +53,7 @@ def round_confirm(
         boxes=boxes,
         create_key=key,
         expected_number=expected_number,
+        savepoint=False,
     )
     if version_id is not None and dealt.round.ruleset_version_id != version_id:
         raise Conflict(
@@ -59,4 +63,6 @@ def round_confirm(
             ),
             reason="rules_changed",
         )
-    return round_settle_written(round_=dealt.round, user=user, key=key, dealt=dealt)
+    return round_settle_written(
+        round_=dealt.round, user=user, key=key, dealt=dealt, savepoint=False
+    )

@@ -238,7 +238,6 @@ def round_create(
     return written.round, written.result
 
 
-@transaction.atomic
 def round_create_written(
     *,
     session: TableSession,
@@ -247,6 +246,7 @@ def round_create_written(
     boxes: Sequence[BoxInput],
     create_key: str | None = None,
     expected_number: int | None = None,
+    savepoint: bool = True,
 ) -> RoundWritten:
     """Record a dealt round: its bets and cards, checked together, under the rules in force.
 
@@ -259,34 +259,39 @@ def round_create_written(
     since (a second terminal, a client of the API), the round is refused (``Conflict``,
     ``table_moved_on``) and nothing is written: the preview spoke of a table that has moved
     on. The same ``create_key`` again still answers the round it recorded.
+
+    ``savepoint`` False: inside a caller's transaction, no savepoint of its own. Only for
+    a caller that lets every refusal leave its transaction (``round_confirm``), which then
+    rolls back whole: a refusal caught inside the transaction needs the savepoint.
     """
-    create_key = check_key(create_key, "create_key")
-    session = lock_open_session(session.pk, seen_by=user)
-    if not can(user, PLAY, session.table.venue_id):
-        raise Forbidden("you do not deal at this venue")
-    check_may_deal(user=user, session=session)
-    if create_key:
-        # After the lock, in a statement of its own: a query that waited for the lock sees
-        # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
-        # a Confirm sent twice finds the round the first one dealt.
-        existing = _ROUND_OF_KEY.first(session.pk, create_key)
-        if existing is not None:
-            return RoundWritten(round=existing, result=round_result(existing))
-    if expected_number is not None and expected_number != session.next_round_number:
-        raise table_moved_on(session, expected_number)
-    players = _check_boxes(session, boxes)
-    adapter, version, rules = _rules_in_force(session)
-    result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
-    round_ = _round_written(session, user, adapter, version, result, create_key)
-    created, bets = _boxes_written(round_, result, boxes, players)
-    audit_record(
-        user=user,
-        action=AuditAction.ROUND_CREATE,
-        obj=round_,
-        venue=session.table.venue,
-        summary=f"dealt round {round_.number} at {session.table}",
-    )
-    return RoundWritten(round=round_, result=result, boxes=created, bets=bets)
+    with transaction.atomic(savepoint=savepoint):
+        create_key = check_key(create_key, "create_key")
+        session = lock_open_session(session.pk, seen_by=user)
+        if not can(user, PLAY, session.table.venue_id):
+            raise Forbidden("you do not deal at this venue")
+        check_may_deal(user=user, session=session)
+        if create_key:
+            # After the lock, in a statement of its own: a query that waited for the lock sees
+            # the rows committed meanwhile only from its next statement on (READ COMMITTED), so
+            # a Confirm sent twice finds the round the first one dealt.
+            existing = _ROUND_OF_KEY.first(session.pk, create_key)
+            if existing is not None:
+                return RoundWritten(round=existing, result=round_result(existing))
+        if expected_number is not None and expected_number != session.next_round_number:
+            raise table_moved_on(session, expected_number)
+        players = _check_boxes(session, boxes)
+        adapter, version, rules = _rules_in_force(session)
+        result = adapter.evaluate_round(rules=rules, dealer_cards=dealer_cards, boxes=boxes)
+        round_ = _round_written(session, user, adapter, version, result, create_key)
+        created, bets = _boxes_written(round_, result, boxes, players)
+        audit_record(
+            user=user,
+            action=AuditAction.ROUND_CREATE,
+            obj=round_,
+            venue=session.table.venue,
+            summary=f"dealt round {round_.number} at {session.table}",
+        )
+        return RoundWritten(round=round_, result=result, boxes=created, bets=bets)
 
 
 def _round_written(

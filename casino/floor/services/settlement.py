@@ -87,9 +87,13 @@ def round_settle(*, round_: Round, user: Any, key: str) -> tuple[Round, RoundRes
 
 
 @timed(SETTLE_SECONDS)  # outside the transaction: its commit is part of the wait
-@transaction.atomic
 def round_settle_written(
-    *, round_: Round, user: Any, key: str, dealt: RoundWritten | None = None
+    *,
+    round_: Round,
+    user: Any,
+    key: str,
+    dealt: RoundWritten | None = None,
+    savepoint: bool = True,
 ) -> RoundWritten:
     """Settle a dealt round once: post the outcome it was dealt with, in one transaction.
 
@@ -101,76 +105,85 @@ def round_settle_written(
     or voided, is a conflict. ``round_`` needs only its key: a round at none of the user's
     venues is not found. ``dealt`` is what :func:`round_create_written` answered for it in
     this transaction, if anything: its boxes and bets are posted without reading them back.
-    """
-    key = check_key(key, "Idempotency-Key")
-    if key is None:
-        raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
-    if dealt is not None and dealt.round.pk != round_.pk:
-        raise ValueError(f"round {round_.pk} was given what round {dealt.round.pk} was dealt with")
-    locked = _LOCK_ROUND_TO_SETTLE.first(round_.pk)
-    if locked is None or locked.session.table.venue_id not in venue_ids(user):
-        raise NotFound(f"there is no round {round_.pk} at your venues")
-    round_ = locked
-    if round_.created_by_id == user.pk:
-        round_.created_by = user
-    if round_.dealer_id == user.pk:
-        round_.dealer = user
-    venue = round_.session.table.venue
-    if not can(user, PLAY, venue.pk):
-        raise Forbidden("you do not settle rounds at this venue")
-    if round_.status == RoundStatus.SETTLED:
-        if round_.settle_key == key:
-            return RoundWritten(round=round_, result=round_result(round_))
-        raise Conflict(f"round {round_.number} is already settled")
-    if round_.status == RoundStatus.VOIDED:
-        raise Conflict(f"round {round_.number} is voided and cannot be settled")
 
-    adapter = games.get(round_.game)
-    result, boxes, bets = outcomes_of(round_, adapter, dealt)
-    _check_outcome(round_, result, bets)
-    box_by_position = {box.position: box for box in boxes}
-    position_of = {box.pk: box.position for box in boxes}
-    by_key = {(position_of[bet.box_id], bet.bet_type): bet for bet in bets}
-    ledger_post(
-        LedgerEntry(
-            venue=venue,
-            session_id=round_.session_id,
-            round=round_,
-            box=box_by_position.get(line.position) if line.position else None,
-            bet=by_key.get((line.position, line.bet_type)),
-            player_id=box_by_position[line.position].player_id if line.position else None,
-            account=line.account,
-            kind=line.kind,
-            amount=line.amount,
-            created_by=user,
+    ``savepoint`` False: inside a caller's transaction, no savepoint of its own. Only for
+    a caller that lets every refusal leave its transaction (``round_confirm``), which then
+    rolls back whole: a refusal caught inside the transaction needs the savepoint.
+    """
+    with transaction.atomic(savepoint=savepoint):
+        key = check_key(key, "Idempotency-Key")
+        if key is None:
+            raise InvalidInput("send an Idempotency-Key to settle a round", field="Idempotency-Key")
+        if dealt is not None and dealt.round.pk != round_.pk:
+            raise ValueError(
+                f"round {round_.pk} was given what round {dealt.round.pk} was dealt with"
+            )
+        locked = _LOCK_ROUND_TO_SETTLE.first(round_.pk)
+        if locked is None or locked.session.table.venue_id not in venue_ids(user):
+            raise NotFound(f"there is no round {round_.pk} at your venues")
+        round_ = locked
+        if round_.created_by_id == user.pk:
+            round_.created_by = user
+        if round_.dealer_id == user.pk:
+            round_.dealer = user
+        venue = round_.session.table.venue
+        if not can(user, PLAY, venue.pk):
+            raise Forbidden("you do not settle rounds at this venue")
+        if round_.status == RoundStatus.SETTLED:
+            if round_.settle_key == key:
+                return RoundWritten(round=round_, result=round_result(round_))
+            raise Conflict(f"round {round_.number} is already settled")
+        if round_.status == RoundStatus.VOIDED:
+            raise Conflict(f"round {round_.number} is voided and cannot be settled")
+
+        adapter = games.get(round_.game)
+        result, boxes, bets = outcomes_of(round_, adapter, dealt)
+        _check_outcome(round_, result, bets)
+        box_by_position = {box.position: box for box in boxes}
+        position_of = {box.pk: box.position for box in boxes}
+        by_key = {(position_of[bet.box_id], bet.bet_type): bet for bet in bets}
+        ledger_post(
+            LedgerEntry(
+                venue=venue,
+                session_id=round_.session_id,
+                round=round_,
+                box=box_by_position.get(line.position) if line.position else None,
+                bet=by_key.get((line.position, line.bet_type)),
+                player_id=box_by_position[line.position].player_id if line.position else None,
+                account=line.account,
+                kind=line.kind,
+                amount=line.amount,
+                created_by=user,
+            )
+            for line in adapter.ledger_lines(result)
         )
-        for line in adapter.ledger_lines(result)
-    )
-    round_.status = RoundStatus.SETTLED
-    round_.settle_key = key
-    round_.settled_by = user
-    round_.settled_at = timezone.now()
-    round_.house_net = result.house_net
-    try:
-        # No savepoint of its own: a refusal here leaves this service's transaction (or
-        # savepoint) by the exception, which rolls back the ledger entries with it.
-        round_.save(update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"])
-    except IntegrityError:
-        # Keys are unique per session (another venue's keys are theirs, never a conflict).
-        raise Conflict(
-            "this Idempotency-Key was already used to settle another round of this session; "
-            "send a new key for each round"
-        ) from None
-    tally_settled([round_.pk])
-    round_tallied.send(sender=Round, round_=round_, result=result, boxes=boxes, sign=1)
-    audit_record(
-        user=user,
-        action=AuditAction.ROUND_SETTLE,
-        obj=round_,
-        venue=venue,
-        summary=f"settled round {round_.number}: house {result.house_net}",
-    )
-    return RoundWritten(round=round_, result=result, boxes=boxes, bets=bets)
+        round_.status = RoundStatus.SETTLED
+        round_.settle_key = key
+        round_.settled_by = user
+        round_.settled_at = timezone.now()
+        round_.house_net = result.house_net
+        try:
+            # No savepoint of its own: a refusal here leaves this service's transaction (or
+            # savepoint) by the exception, which rolls back the ledger entries with it.
+            round_.save(
+                update_fields=["status", "settle_key", "settled_by", "settled_at", "house_net"]
+            )
+        except IntegrityError:
+            # Keys are unique per session (another venue's keys are theirs, never a conflict).
+            raise Conflict(
+                "this Idempotency-Key was already used to settle another round of this session; "
+                "send a new key for each round"
+            ) from None
+        tally_settled([round_.pk])
+        round_tallied.send(sender=Round, round_=round_, result=result, boxes=boxes, sign=1)
+        audit_record(
+            user=user,
+            action=AuditAction.ROUND_SETTLE,
+            obj=round_,
+            venue=venue,
+            summary=f"settled round {round_.number}: house {result.house_net}",
+        )
+        return RoundWritten(round=round_, result=result, boxes=boxes, bets=bets)
 
 
 def _record_outcomes(bets: list[Bet]) -> None:

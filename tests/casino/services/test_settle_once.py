@@ -83,6 +83,32 @@ def test_a_confirm_deals_and_settles_without_reading_the_round_back(floor, sessi
     assert not [sql for sql in reads if 'FROM "casino_box"' in sql], reads
 
 
+def test_a_confirm_is_one_transaction_and_a_refusal_after_its_deal_writes_nothing(
+    floor, session
+):
+    """The deal and the settle take no savepoint of their own inside the Confirm's one
+    transaction (a savepoint here is the Confirm's own, the test being a transaction), so
+    a refusal after the deal (the rules moved since the preview) rolls the deal back too."""
+    with CaptureQueriesContext(connection) as queries:
+        first = round_confirm(
+            session=session, user=floor.dealer, dealer_cards=NIU_8, boxes=boxes(2), key="c-2"
+        ).round
+    savepoints = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SAVEPOINT")]
+    assert len(savepoints) == 1, savepoints
+    with pytest.raises(Conflict, match="rules changed"):
+        round_confirm(
+            session=session,
+            user=floor.dealer,
+            dealer_cards=NIU_8,
+            boxes=boxes(2),
+            key="c-3",
+            version_id=first.ruleset_version_id + 1,
+        )
+    assert list(Round.objects.values_list("settle_key", flat=True)) == ["c-2"]
+    session.refresh_from_db()
+    assert session.next_round_number == first.number + 1
+
+
 def test_settling_queries_stay_flat_in_the_number_of_boxes(floor, session):
     counts = []
     for count in (1, 5):
