@@ -83,9 +83,7 @@ def test_a_confirm_deals_and_settles_without_reading_the_round_back(floor, sessi
     assert not [sql for sql in reads if 'FROM "casino_box"' in sql], reads
 
 
-def test_a_confirm_is_one_transaction_and_a_refusal_after_its_deal_writes_nothing(
-    floor, session
-):
+def test_a_confirm_is_one_transaction_and_a_refusal_after_its_deal_writes_nothing(floor, session):
     """The deal and the settle take no savepoint of their own inside the Confirm's one
     transaction (a savepoint here is the Confirm's own, the test being a transaction), so
     a refusal after the deal (the rules moved since the preview) rolls the deal back too."""
