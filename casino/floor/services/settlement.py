@@ -139,24 +139,7 @@ def round_settle_written(
         adapter = games.get(round_.game)
         result, boxes, bets = outcomes_of(round_, adapter, dealt)
         _check_outcome(round_, result, bets)
-        box_by_position = {box.position: box for box in boxes}
-        position_of = {box.pk: box.position for box in boxes}
-        by_key = {(position_of[bet.box_id], bet.bet_type): bet for bet in bets}
-        ledger_post(
-            LedgerEntry(
-                venue=venue,
-                session_id=round_.session_id,
-                round=round_,
-                box=box_by_position.get(line.position) if line.position else None,
-                bet=by_key.get((line.position, line.bet_type)),
-                player_id=box_by_position[line.position].player_id if line.position else None,
-                account=line.account,
-                kind=line.kind,
-                amount=line.amount,
-                created_by=user,
-            )
-            for line in adapter.ledger_lines(result)
-        )
+        _post_outcome(round_, adapter, result, boxes, bets, venue=venue, user=user)
         round_.status = RoundStatus.SETTLED
         round_.settle_key = key
         round_.settled_by = user
@@ -184,6 +167,38 @@ def round_settle_written(
             summary=f"settled round {round_.number}: house {result.house_net}",
         )
         return RoundWritten(round=round_, result=result, boxes=boxes, bets=bets)
+
+
+def _post_outcome(
+    round_: Round,
+    adapter: games.GameAdapter,
+    result: RoundResult,
+    boxes: Sequence[Box],
+    bets: Sequence[Bet],
+    *,
+    venue: Any,
+    user: Any,
+) -> None:
+    """The round's outcome posted to the ledger as the game says (``ledger_lines``), each
+    line with its box, bet and player."""
+    box_by_position = {box.position: box for box in boxes}
+    position_of = {box.pk: box.position for box in boxes}
+    by_key = {(position_of[bet.box_id], bet.bet_type): bet for bet in bets}
+    ledger_post(
+        LedgerEntry(
+            venue=venue,
+            session_id=round_.session_id,
+            round=round_,
+            box=box_by_position.get(line.position) if line.position else None,
+            bet=by_key.get((line.position, line.bet_type)),
+            player_id=box_by_position[line.position].player_id if line.position else None,
+            account=line.account,
+            kind=line.kind,
+            amount=line.amount,
+            created_by=user,
+        )
+        for line in adapter.ledger_lines(result)
+    )
 
 
 def _record_outcomes(bets: list[Bet]) -> None:
