@@ -57,7 +57,7 @@ test: $(STAMP)
 	DEBUG=0 TESTING=1 ALLOW_INSECURE_SECRET_KEY=1 \
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	REPLICA_DATABASE_URL=$(TEST_DATABASE_URL) \
-	$(VENV)/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder -q
+	$(VENV)/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder -q --durations=20
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 
