@@ -20,7 +20,7 @@ database (this database's PostgreSQL backends), the worker (Celery) and the load
 generator, and the machine's load average.
 
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
-        [--duration 50] [--warmup 20] [--workers 4] [--pit-size 20] [--keep-going]
+        [--duration 50] [--warmup 20] [--workers 4] [--threads 1] [--pit-size 20] [--keep-going]
 
 Works on its own fresh database (``casino_floorload``), Redis database 8 as the broker
 (``LOADTEST_BROKER_URL``) and Redis database 9 as the shared cache production has
@@ -171,6 +171,9 @@ def main() -> None:
     )
     parser.add_argument("--warmup", type=float, default=20, help="seconds, not measured")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a worker (more than 1: gthread workers)"
+    )
     parser.add_argument("--pit-size", type=int, default=20)
     parser.add_argument("--rounds-pool", type=int, default=60)
     parser.add_argument("--keep-going", action="store_true", help="run every step")
@@ -194,10 +197,17 @@ def main() -> None:
     env = {"CELERY_BROKER_URL": BROKER}
     results = []
     with (
-        Server(workers=options.workers, settings_module="loadtest.settings", extra_env=env) as srv,
+        Server(
+            workers=options.workers,
+            worker_class="gthread" if options.threads > 1 else "sync",
+            threads=options.threads,
+            settings_module="loadtest.settings",
+            extra_env=env,
+        ) as srv,
         Worker({**srv.env}) as worker,
     ):
-        print(f"gunicorn: {options.workers} sync workers at {srv.url}; Celery worker", flush=True)
+        kind = f"gthread ({options.threads} threads each)" if options.threads > 1 else "sync"
+        print(f"gunicorn: {options.workers} {kind} workers at {srv.url}; Celery worker", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
         run(step(floor, steps[0], options.warmup, srv.url, names))
         for tables in steps:
