@@ -4,7 +4,8 @@ The machine is shared, so a figure measured alone says little: this runs the sam
 measurement (a module of ``loadtest``, with its arguments) in the checkout ``--old`` (an
 earlier commit unpacked with this checkout's ``.venv`` linked and these measurement
 modules copied in) and in this checkout, alternately ``--turns`` times, each in its own
-database prefix, and prints each JSON figure's median per checkout and their ratio.
+database prefix, and prints each JSON figure's median per checkout and their ratio, then
+each turn's (before / after).
 
     git archive <commit> | tar -x -C /tmp/floor-old && ln -s $PWD/.venv /tmp/floor-old/
     cp loadtest/{common,http,floor,floor_setup,floor_model,floor_profile}.py \\
@@ -70,7 +71,10 @@ def main() -> None:
         old = statistics.median(found["old"].get(name, [0.0]))
         new = statistics.median(found["new"][name])
         ratio = old / new if new else 0.0
-        print(f"  {name:48s} before {old:9.2f}  after {new:9.2f}  ({ratio:.1f}x)")
+        turns = " / ".join(
+            f"{found[label].get(name, [0.0])}".replace(" ", "") for label in ("old", "new")
+        )
+        print(f"  {name:48s} before {old:9.2f}  after {new:9.2f}  ({ratio:.1f}x)  {turns}")
         emit("floor-compare", f"{name}_before", old, "")
         emit("floor-compare", f"{name}_after", new, "")
 
