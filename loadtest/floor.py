@@ -21,6 +21,12 @@ generator, and the machine's load average.
 
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
         [--duration 50] [--warmup 20] [--workers 4] [--threads 1] [--pit-size 20] [--keep-going]
+        [--shift-rounds 0]
+
+A step starts with young sessions, a few rounds old; ``--shift-rounds N`` opens every table
+with N rounds already settled (written in bulk, ``loadtest.floor_setup.aged``), as a floor
+N minutes into its shift: the floor view's poll sums every round and entry of its pit's
+open sessions, so it costs more as the shift grows.
 
 Works on its own fresh database (``casino_floorload``), Redis database 8 as the broker
 (``LOADTEST_BROKER_URL``) and Redis database 9 as the shared cache production has
@@ -177,6 +183,12 @@ def main() -> None:
     parser.add_argument("--pit-size", type=int, default=20)
     parser.add_argument("--rounds-pool", type=int, default=60)
     parser.add_argument("--keep-going", action="store_true", help="run every step")
+    parser.add_argument(
+        "--shift-rounds",
+        type=int,
+        default=0,
+        help="rounds settled at each table before it plays (a shift that many minutes old)",
+    )
     options = parser.parse_args()
     steps = [int(n) for n in options.steps.split(",")]
 
@@ -187,9 +199,15 @@ def main() -> None:
     use_database(DATABASE)
     started = time.perf_counter()
     fresh_database(DATABASE)
-    floor = build_big_floor(tables=steps[0], pit_size=options.pit_size)
+    floor = build_big_floor(
+        tables=steps[0], pit_size=options.pit_size, shift_rounds=options.shift_rounds
+    )
     floor.forms = round_forms(floor.desks[0].session_id, count=options.rounds_pool, seed=1)
-    print(f"set up {DATABASE} in {time.perf_counter() - started:.0f} s", flush=True)
+    print(
+        f"set up {DATABASE} in {time.perf_counter() - started:.0f} s "
+        f"({options.shift_rounds} rounds settled at each table before it plays)",
+        flush=True,
+    )
     from django.conf import settings
 
     names = SimpleNamespace(session=settings.SESSION_COOKIE_NAME, csrf=settings.CSRF_COOKIE_NAME)

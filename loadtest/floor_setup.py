@@ -49,6 +49,8 @@ class BigFloor:
     venue_code: str
     pit_size: int
     forms: list[dict[str, str]] = field(default_factory=list)
+    #: Rounds already settled at each table when it opens (a shift some hours old).
+    shift_rounds: int = 0
 
 
 def login_cookie(user: Any, *, verified: bool = False) -> str:
@@ -63,8 +65,11 @@ def login_cookie(user: Any, *, verified: bool = False) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def build_big_floor(*, tables: int, pit_size: int, code: str = "floor") -> BigFloor:
-    """The venue, ``tables`` open tables in pits of ``pit_size``, and everyone logged in."""
+def build_big_floor(
+    *, tables: int, pit_size: int, code: str = "floor", shift_rounds: int = 0
+) -> BigFloor:
+    """The venue, ``tables`` open tables in pits of ``pit_size``, and everyone logged in;
+    each table's session ``shift_rounds`` rounds old (``aged``)."""
     from casino.players.models import Player
     from casino.staff.roles import CAGE, COUNT, MANAGER
     from tests.factories import staff
@@ -86,6 +91,7 @@ def build_big_floor(*, tables: int, pit_size: int, code: str = "floor") -> BigFl
         manager=login_cookie(manager, verified=True),
         venue_code=code,
         pit_size=pit_size,
+        shift_rounds=shift_rounds,
     )
     tables_added(floor, tables)
     return floor
@@ -117,8 +123,22 @@ def tables_added(floor: BigFloor, tables: int) -> None:
             confirmed_by=supervisor,
             opening_chips={"1000000": 100},
         )
+        aged(session, floor.shift_rounds, dealer=dealer, supervisor=supervisor, seed=n)
         desk = Desk(table.pk, session.pk, n // size, login_cookie(dealer), supervisor.username)
         floor.desks.append(desk)
+
+
+def aged(session: Any, rounds: int, *, dealer: Any, supervisor: Any, seed: int) -> None:
+    """``rounds`` rounds settled at the session as a shift of that many minutes would have
+    left them (a void in a hundred), written in bulk (``casino.simulation.bulk``: the
+    engine settles them, COPY writes rounds, bets, ledger and tallies): a floor view late
+    in a shift sums them all on every poll."""
+    if not rounds:
+        return
+    from casino.simulation.bulk import BulkWriter
+
+    writer = BulkWriter(session, session.shift, dealer=dealer, supervisor=supervisor, batch=500)
+    writer.write(rounds, seed=seed, void_rate=0.01)
 
 
 def round_forms(session_id: int, *, count: int, seed: int) -> list[dict[str, str]]:
