@@ -129,10 +129,10 @@ def tables_added(floor: BigFloor, tables: int) -> None:
 
 
 def aged(session: Any, rounds: int, *, dealer: Any, supervisor: Any, seed: int) -> None:
-    """``rounds`` rounds settled at the session as a shift of that many minutes would have
-    left them (a void in a hundred), written in bulk (``casino.simulation.bulk``: the
-    engine settles them, COPY writes rounds, bets, ledger and tallies): a floor view late
-    in a shift sums them all on every poll."""
+    """``rounds`` rounds settled at the session, a void in a hundred, written in bulk
+    (``casino.simulation.bulk``: the engine settles them, COPY writes rounds, bets, ledger
+    and tallies; their times spread over the session's shift, as the writer spreads them):
+    a floor view late in a shift sums them all on every poll."""
     if not rounds:
         return
     from casino.simulation.bulk import BulkWriter
