@@ -129,16 +129,21 @@ def tables_added(floor: BigFloor, tables: int) -> None:
 
 
 def aged(session: Any, rounds: int, *, dealer: Any, supervisor: Any, seed: int) -> None:
-    """``rounds`` rounds settled at the session, a void in a hundred, written in bulk
-    (``casino.simulation.bulk``: the engine settles them, COPY writes rounds, bets, ledger
-    and tallies; their times spread over the session's shift, as the writer spreads them):
-    a floor view late in a shift sums them all on every poll."""
+    """``rounds`` rounds settled at the session, voided at the model's rate, written in bulk
+    as ``manage.py simulate --via bulk`` writes them (``casino.simulation.bulk``: the engine
+    settles them, COPY writes rounds, bets, ledger and tallies; their times spread over the
+    session's shift, as the writer spreads them): a floor view late in a shift sums them all
+    on every poll."""
     if not rounds:
         return
+    from casino.management.commands.simulate import BATCH_ROUNDS
     from casino.simulation.bulk import BulkWriter
+    from loadtest.floor_model import VOID_RATE  # floor_model imports this module
 
-    writer = BulkWriter(session, session.shift, dealer=dealer, supervisor=supervisor, batch=500)
-    writer.write(rounds, seed=seed, void_rate=0.01)
+    writer = BulkWriter(
+        session, session.shift, dealer=dealer, supervisor=supervisor, batch=BATCH_ROUNDS
+    )
+    writer.write(rounds, seed=seed, void_rate=VOID_RATE)
 
 
 def round_forms(session_id: int, *, count: int, seed: int) -> list[dict[str, str]]:
