@@ -87,8 +87,9 @@ MIDDLEWARE = [
     # Every request counted and timed for /metrics (casino/ops/middleware.py), the 503s of a
     # lost database included; not the redirects to HTTPS.
     "casino.ops.middleware.RequestMetricsMiddleware",
-    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
-    "csp.middleware.CSPMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below): django-csp's,
+    # the settings' header built once a process (casino/kernel/csp.py).
+    "casino.kernel.csp.CSPMiddleware",
     # A lost database answers 503 + Retry-After (retry), not a 500 page (a bug); outside
     # the session middleware so a failure reading the session is answered too.
     "casino.api.unavailable.DatabaseUnavailableMiddleware",
