@@ -227,7 +227,8 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn on 127.0.0.1 (a free port) with this process's database and settings.
+    """gunicorn on 127.0.0.1 (a free port) with this process's database and settings,
+    serving the app (or ``app``, a WSGI app's ``module:name``).
 
     ``with Server(workers=4) as server: server.url``; stopped (TERM, then KILL after
     10 s) on leaving the block, whatever happened.
@@ -242,8 +243,10 @@ class Server:
         settings_module: str | None = None,
         extra_env: dict[str, str] | None = None,
         log_path: Path | None = None,
+        app: str = "casino.wsgi:application",
     ) -> None:
         self.port = free_port()
+        self.app = app
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self.worker_class = worker_class
@@ -257,7 +260,7 @@ class Server:
     def __enter__(self) -> Server:
         command = [
             str(VENV_BIN / "gunicorn"),
-            "casino.wsgi:application",
+            self.app,
             "--bind",
             f"127.0.0.1:{self.port}",
             "--workers",
