@@ -7,8 +7,9 @@ worker and reads the worker's CPU from /proc before and after each batch: the re
 whole cost as served (gunicorn reading it, WSGI, the connection the sync worker closes
 after each answer), without the floor's concurrency or the generator in the figure. Beside
 it the same worker serves a bare WSGI app (no Django; every path answered 404): the
-server's own share of a request. Sequential and of one process, the figure moves far less
-from turn to turn than the floor run's, so it can tell two servers or worker classes apart.
+server's own share of a request. The host's speed moves these figures as it moves every
+other (by up to 2x between runs minutes apart on a shared machine): compare two servers or
+worker classes only over many turns (``loadtest.floor_compare`` runs it in turns).
 
     DJANGO_SETTINGS_MODULE=loadtest.settings .venv/bin/python -m loadtest.floor_served \\
         [--kinds hand,stakes,floor] [--repeat 400] [--batches 5] [--threads 1]
