@@ -21,7 +21,11 @@ generator, and the machine's load average.
 
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
         [--duration 50] [--warmup 20] [--workers 4] [--threads 1] [--pit-size 20] [--keep-going]
-        [--shift-rounds 0]
+        [--shift-rounds 0] [--hand-every 1]
+
+``--hand-every 5`` has the dealers ask the hand partial only as each hand is whole, six
+times a round instead of thirty: not what the round screen does (it asks on every card),
+a variant to measure what that would change.
 
 A step starts with young sessions, a few rounds old; ``--shift-rounds N`` opens every table
 with N rounds already settled (written in bulk, ``loadtest.floor_setup.aged``), as a floor
@@ -108,12 +112,15 @@ def purge_broker() -> None:
     redis.Redis.from_url(BROKER).flushdb()
 
 
-async def step(floor: Any, tables: int, seconds: float, url: str, names: Any) -> Timings:
+async def step(
+    floor: Any, tables: int, seconds: float, url: str, names: Any, hand_every: int = 1
+) -> Timings:
     from loadtest.floor_model import people
     from loadtest.http import LeanClient
 
     timings = Timings()
-    tasks, clock = people(floor, tables, LeanClient(url, timeout=30), timings, names)
+    client = LeanClient(url, timeout=30)
+    tasks, clock = people(floor, tables, client, timings, names, hand_every)
     clock.started, clock.seconds = time.monotonic(), seconds
     await asyncio.gather(*tasks)
     return timings
@@ -189,6 +196,13 @@ def main() -> None:
         default=0,
         help="rounds settled at each table before it plays (a shift that many minutes old)",
     )
+    parser.add_argument(
+        "--hand-every",
+        type=int,
+        default=1,
+        help="ask the hand partial at every Nth card typed (1: every card, as the screen "
+        "does; 5: once each hand is whole, a variant of the screen to measure)",
+    )
     options = parser.parse_args()
     steps = [int(n) for n in options.steps.split(",")]
 
@@ -226,6 +240,8 @@ def main() -> None:
     ):
         kind = f"gthread ({options.threads} threads each)" if options.threads > 1 else "sync"
         print(f"gunicorn: {options.workers} {kind} workers at {srv.url}; Celery worker", flush=True)
+        if options.hand_every != 1:
+            print(f"the hand partial asked at every {options.hand_every}th card", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
         run(step(floor, steps[0], options.warmup, srv.url, names))
         for tables in steps:
@@ -237,7 +253,9 @@ def main() -> None:
                 flush=True,
             )
             with CpuMeter(srv, DATABASE, groups={"worker": worker.pids}) as meter:
-                timings = run(step(floor, tables, options.duration, srv.url, names))
+                timings = run(
+                    step(floor, tables, options.duration, srv.url, names, options.hand_every)
+                )
             results.append(report(tables, timings, meter))
             if not results[-1]["served"] and not options.keep_going:
                 break

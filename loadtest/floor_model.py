@@ -9,7 +9,8 @@ sends it (``HX-Request``), and is timed under its kind.
 - a dealer (``dealer``): a round about every minute. The round screen's form keeps the
   last round's players and stakes, so the dealer types the 30 cards of the six hands,
   one about every 1.2 s (each card typed asks the ``hand`` partial, as the field's
-  ``hx-trigger`` does, with every hand's cards so far), changes a stake on half the rounds
+  ``hx-trigger`` does, with every hand's cards so far; ``hand_every`` 5 asks it only as
+  each hand is whole, a variant the screen does not have), changes a stake on half the rounds
   (``stakes``), types a member on one in five (``player``), previews (``preview``) and
   confirms (``confirm``) with the preview's digest. One round in ten starts with the whole
   screen (``screen``: a reload, a break). One round in a hundred is voided (the history,
@@ -135,14 +136,16 @@ def field(answer: Answer | None, name: str) -> str:
     return found.group(1) if found else ""
 
 
-async def dealer(person: Person, desk: Desk, pool: list[dict[str, str]], clock: Clock) -> None:
+async def dealer(
+    person: Person, desk: Desk, pool: list[dict[str, str]], clock: Clock, hand_every: int = 1
+) -> None:
     """Rounds about every minute from a random phase, until the step ends."""
     rng = random.Random(desk.session_id)
     period = ROUND_SECONDS * rng.uniform(0.9, 1.1)
     start = -rng.uniform(0, period)
     while start < clock.seconds:
         form = {**rng.choice(pool), "key": f"{desk.session_id}-{rng.getrandbits(64):x}"}
-        if not await round_played(person, desk, form, start, rng, clock):
+        if not await round_played(person, desk, form, start, rng, clock, hand_every):
             return
         start += period
 
@@ -154,8 +157,10 @@ async def round_played(
     start: float,
     rng: random.Random,
     clock: Clock,
+    hand_every: int = 1,
 ) -> bool:
-    """One round from ``start`` (seconds into the step); False once the step has ended."""
+    """One round from ``start`` (seconds into the step); False once the step has ended.
+    The ``hand`` partial is asked at every ``hand_every``-th card typed."""
     base = f"/console/sessions/{desk.session_id}"
     stakes = {k: v for k, v in form.items() if k.count("-") == 2 and not k.endswith("-cards")}
     if rng.random() < SCREEN_RATE and start >= 0:
@@ -173,7 +178,7 @@ async def round_played(
         await person.call("player", f"{base}/player/", query={"box-2-member": member, "box": "2"})
     for card in range(1, 31):
         at = start + 2 + card * CARD_SECONDS
-        if at < 0:
+        if at < 0 or card % hand_every:
             continue
         if not await clock.until(at):
             return False
@@ -252,8 +257,16 @@ async def manager(person: Person, floor: BigFloor, clock: Clock) -> None:
         at += REPORT_SECONDS
 
 
-def people(floor: BigFloor, tables: int, client: LeanClient, timings: Timings, names: Any):
-    """Everyone's coroutine for a step with the first ``tables`` tables, and the clock."""
+def people(
+    floor: BigFloor,
+    tables: int,
+    client: LeanClient,
+    timings: Timings,
+    names: Any,
+    hand_every: int = 1,
+):
+    """Everyone's coroutine for a step with the first ``tables`` tables, and the clock
+    (the dealers ask the ``hand`` partial at every ``hand_every``-th card)."""
     pool = floor.forms
     desks = floor.desks[:tables]
     pits = sorted({desk.pit for desk in desks})
@@ -262,7 +275,7 @@ def people(floor: BigFloor, tables: int, client: LeanClient, timings: Timings, n
     def person(cookie: str) -> Person:
         return Person(client, cookie, timings, names)
 
-    tasks = [dealer(person(desk.cookie), desk, pool, clock) for desk in desks]
+    tasks = [dealer(person(desk.cookie), desk, pool, clock, hand_every) for desk in desks]
     for index in pits:
         pit_id, _supervisor, cookie = floor.pits[index]
         tasks.append(
