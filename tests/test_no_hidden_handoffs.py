@@ -20,13 +20,16 @@ PACKAGES = ("casino", "niuniu", "maubinh", "baccarat", "tablegames")
 #: What the frameworks' own contracts set on a request: ``user`` and ``auser`` (Django's
 #: authentication middleware; the console's terminal signs a request out the same way),
 #: ``LANGUAGE_CODE`` (Django's locale middleware; an export's language is applied as it
-#: does), ``accepted_renderer`` and ``accepted_media_type`` (DRF's content negotiation).
+#: does), ``accepted_renderer`` and ``accepted_media_type`` (DRF's content negotiation),
+#: ``csp_nonce`` (django-csp's middleware, which ``casino.kernel.csp`` extends: once the
+#: header is written, a nonce asked for is an error).
 FRAMEWORK_ATTRIBUTES = {
     "user",
     "auser",
     "LANGUAGE_CODE",
     "accepted_renderer",
     "accepted_media_type",
+    "csp_nonce",
 }
 
 
