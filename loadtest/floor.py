@@ -241,7 +241,7 @@ def main() -> None:
         kind = f"gthread ({options.threads} threads each)" if options.threads > 1 else "sync"
         print(f"gunicorn: {options.workers} {kind} workers at {srv.url}; Celery worker", flush=True)
         if options.hand_every != 1:
-            print(f"the hand partial asked at every {options.hand_every}th card", flush=True)
+            print(f"the hand partial asked once every {options.hand_every} cards", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
         run(step(floor, steps[0], options.warmup, srv.url, names))
         for tables in steps:
