@@ -17,7 +17,7 @@ import statistics
 import time
 
 from loadtest.common import database_name, emit, fresh_database, use_database, use_shared_cache
-from loadtest.floor_profile import CACHE, client_for, requests
+from loadtest.floor_profile import CACHE, client_for, cookie_of, requests
 
 DATABASE = database_name("floormiddleware")
 #: What a console view cannot go without.
@@ -60,7 +60,7 @@ def main() -> None:
     floor = build_big_floor(tables=2, pit_size=2, code="mw")
     floor.forms = round_forms(floor.desks[0].session_id, count=2, seed=1)
     method, path, data = requests(floor)[options.kind]
-    cookie = floor.pits[0][2] if options.kind == "floor" else floor.desks[0].cookie
+    cookie = cookie_of(floor, options.kind)
     clients = {}
     for name, stack in variants(list(settings.MIDDLEWARE)).items():
         with override_settings(MIDDLEWARE=stack):

@@ -58,6 +58,12 @@ def requests(floor: Any) -> dict[str, tuple[str, str, dict[str, str]]]:
     }
 
 
+def cookie_of(floor: Any, kind: str) -> str:
+    """The login that asks ``kind``: the pit's supervisor the floor view, the first table's
+    dealer every other kind."""
+    return floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie
+
+
 def settle_rounds(
     floor: Any, rounds: int, profiler: cProfile.Profile | None = None
 ) -> tuple[list[float], list[str]]:
@@ -199,9 +205,13 @@ def main() -> None:
             print("\n".join(f"    {sql[:160]}" for sql in confirm_statements))
     for kind in filter(None, options.kinds.split(",")):
         method, path, data = found[kind]
-        cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie
         cpu, wall, queries, profiles[kind] = measure(
-            client_for(cookie), method, path, data, options.repeat, htmx=kind != "screen"
+            client_for(cookie_of(floor, kind)),
+            method,
+            path,
+            data,
+            options.repeat,
+            htmx=kind != "screen",
         )
         print(f"  {kind:>12}: CPU {cpu:6.2f} ms, wall {wall:6.2f} ms, {queries} statements")
         emit("floor-profile", f"{kind}_cpu_ms", round(cpu, 2), "ms")

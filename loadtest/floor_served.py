@@ -17,13 +17,12 @@ worker classes only over many turns (``loadtest.floor_compare`` runs it in turns
 Prints each kind's median over the batches of the worker's CPU per request (and the wall
 time, the generator's share in it). The GETs only: a preview or a Confirm served needs
 the form's CSRF token, and ``floor_profile`` measures them. Works on its own fresh
-database (``casino_floorserved``) and Redis database 10 (``LOADTEST_CACHE_URL``).
+database (``casino_floorserved``) and ``floor_profile``'s shared cache (Redis database 10).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -38,9 +37,9 @@ from loadtest.common import (
     use_database,
     use_shared_cache,
 )
+from loadtest.floor_profile import CACHE, cookie_of, requests, settle_rounds
 
 DATABASE = database_name("floorserved")
-CACHE = os.environ.get("LOADTEST_CACHE_URL", "redis://127.0.0.1:6379/10")
 GETS = ("hand", "hand_partial", "stakes", "floor", "screen")
 BARE = "loadtest.floor_served:bare"
 
@@ -101,7 +100,6 @@ def main() -> None:
     use_shared_cache(CACHE)
     use_database(DATABASE)
     fresh_database(DATABASE)
-    from loadtest.floor_profile import requests, settle_rounds
     from loadtest.floor_setup import build_big_floor, round_forms
 
     floor = build_big_floor(tables=options.tables, pit_size=options.tables, code="srv")
@@ -119,8 +117,7 @@ def main() -> None:
     with Server(workers=1, **worker) as server:
         for kind in kinds:
             _method, path, params = found[kind]
-            cookie = floor.pits[0][2] if kind == "floor" else floor.desks[0].cookie
-            htmx = kind != "screen"
+            cookie, htmx = cookie_of(floor, kind), kind != "screen"
             cpu, wall = served(server, path, params=params, cookie=cookie, htmx=htmx, **each)
             print(f"  {kind:>12}: worker CPU {cpu:6.3f} ms a request, wall {wall:6.3f} ms")
             emit("floor-served", f"{kind}_cpu_ms", round(cpu, 3), "ms")
