@@ -26,7 +26,7 @@ from django.http import HttpRequest, HttpResponseBase
 _PER_ANSWER = tuple(
     f"_csp_{what}{ro}" for what in ("config", "update", "replace", "exempt") for ro in ("", "_ro")
 )
-_SETTINGS = ("CONTENT_SECURITY_POLICY", "CONTENT_SECURITY_POLICY_REPORT_ONLY", "DEBUG")
+_SETTINGS = ("CONTENT_SECURITY_POLICY", "CONTENT_SECURITY_POLICY_REPORT_ONLY")
 
 _built: list[tuple[str, str]] | None = None
 
