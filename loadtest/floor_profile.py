@@ -203,7 +203,10 @@ def main() -> None:
         emit("floor-profile", "confirm_statements", len(confirm_statements), "statements")
         if options.statements:
             print("\n".join(f"    {sql[:160]}" for sql in confirm_statements))
-    for kind in filter(None, options.kinds.split(",")):
+    kinds = list(filter(None, options.kinds.split(",")))
+    if unknown := [kind for kind in kinds if kind not in found]:  # the Confirm is measured above
+        parser.error(f"--kinds: no {', '.join(unknown)}; one of {', '.join(found)}")
+    for kind in kinds:
         method, path, data = found[kind]
         cpu, wall, queries, profiles[kind] = measure(
             client_for(cookie_of(floor, kind)),

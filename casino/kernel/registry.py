@@ -48,3 +48,11 @@ def round_games() -> tuple[GameAdapter, ...]:
 def game_choices() -> list[tuple[str, str]]:
     """The installed games as model field choices (``Table.game``, ``Ruleset.game``)."""
     return [(game.code, game.name) for game in _REGISTRY.values()]
+
+
+def game_name(code: str) -> str:
+    """A game's name as its choices show it (``table.get_game_display``), in the active
+    language; the code of a game no longer installed. Without building the choices each
+    time, as Django's ``get_FOO_display`` does: the floor view names every table's game."""
+    game = _REGISTRY.get(code)
+    return code if game is None else str(game.name)

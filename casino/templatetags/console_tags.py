@@ -14,8 +14,10 @@ from typing import Any
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from casino.floor.console import labels
+from casino.kernel import registry
 from casino.kernel.cards import Card, parse_card
 from casino.kernel.money import format_money, plain, venue_chips, venue_money
 from casino.staff.roles import SUPERVISE, can
@@ -72,6 +74,12 @@ def computed_money(amount: Decimal | None, venue: Any) -> str:
 def odds(value: Decimal | None) -> str:
     """Odds and multiples without trailing zeros: ``2``, ``0.5``."""
     return plain(value) if value is not None else ""
+
+
+@register.filter
+def game_name(code: str) -> str:
+    """``{{ table.game|game_name }}``: the game's name (``casino.kernel.registry.game_name``)."""
+    return registry.game_name(code)
 
 
 @register.filter
@@ -188,5 +196,28 @@ def table_limit(screen: Any, bet_type: str) -> str:
     limit = screen.limits.get(bet_type)
     if limit is None:
         return ""
-    venue = screen.venue
+    return _limit_range(limit, screen.venue)
+
+
+@register.simple_tag
+def floor_limits(limits: Any, venue: Any) -> SafeString | str:
+    """A table's limits on the floor view, a bet type each (``single 10.000–500.000; ...``),
+    or "none set". One tag, not a loop of the template's: the floor view draws some 80 of
+    them on every poll of a pit (docs/BENCHMARKS.md "floor")."""
+    if not limits:
+        return gettext("none set")
+    return SafeString(
+        "; ".join(
+            format_html(
+                '<span class="floor-limit">{} {}</span>',
+                limit.bet_type,
+                _limit_range(limit, venue),
+            )
+            for limit in limits
+        )
+    )
+
+
+def _limit_range(limit: Any, venue: Any) -> str:
+    """A limit's stakes as the venue writes them: ``10.000–500.000``."""
     return f"{venue_money(limit.min_stake, venue)}–{venue_money(limit.max_stake, venue)}"

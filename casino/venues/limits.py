@@ -88,15 +88,31 @@ def table_limits_in_force(table_id: int, at: datetime | None = None) -> dict[str
     return {row.bet_type: in_force(row) for row in sorted(rows, key=lambda row: row.bet_type)}
 
 
+def _upcoming(tables: QuerySet[TableLimitChange], at: datetime) -> QuerySet[TableLimitChange]:
+    return tables.filter(effective_at__gt=at).order_by("effective_at", "bet_type", "pk")
+
+
 def upcoming_changes(
     table_ids: Iterable[int], at: datetime | None = None
 ) -> dict[int, list[TableLimitChange]]:
     """The changes not yet in force at ``at`` (now) per table, soonest first, in one query."""
-    at = at or timezone.now()
     found: dict[int, list[TableLimitChange]] = defaultdict(list)
-    changes = TableLimitChange.objects.filter(
-        table_id__in=list(table_ids), effective_at__gt=at
-    ).order_by("effective_at", "bet_type", "pk")
+    changes = _upcoming(
+        TableLimitChange.objects.filter(table_id__in=list(table_ids)), at or timezone.now()
+    )
     for change in changes:
         found[change.table_id].append(change)
     return dict(found)
+
+
+#: ``upcoming_changes`` of one table, the read the round screen's head makes (its whole
+#: screen and every Confirm's answer), its SQL built once (``casino.compiled``).
+_TABLE_UPCOMING = Compiled(
+    lambda table, at: _upcoming(TableLimitChange.objects.filter(table_id=table), at),
+    samples=(SAMPLE_KEY, SAMPLE_TIME),
+)
+
+
+def table_upcoming_changes(table_id: int, at: datetime | None = None) -> list[TableLimitChange]:
+    """``upcoming_changes`` of one table: its changes not yet in force, soonest first."""
+    return _TABLE_UPCOMING(table_id, at or timezone.now())

@@ -37,7 +37,7 @@ from casino.players.selectors import barred_on
 from casino.rulesets.models import RulesetVersion
 from casino.staff.policy import Capability
 from casino.staff.roles import AUDITOR, PLAY, SUPERVISE, can, venue_ids
-from casino.venues.limits import Limit, table_limits_in_force, upcoming_changes
+from casino.venues.limits import Limit, table_limits_in_force, table_upcoming_changes
 from casino.venues.models import Table, TableLimitChange, Venue
 
 
@@ -252,7 +252,7 @@ class Screen:
     def upcoming_limits(self) -> tuple[TableLimitChange, ...]:
         """The table's scheduled changes of limits not yet in force, soonest first: read
         when the round screen's head shows them, not by the partials a dealer waits for."""
-        return tuple(upcoming_changes([self.table.pk]).get(self.table.pk, ()))
+        return tuple(table_upcoming_changes(self.table.pk))
 
     @property
     def table(self) -> Table:

@@ -12,9 +12,10 @@ from decimal import Decimal as D
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from casino.audit.models import AuditEvent
@@ -25,8 +26,14 @@ from casino.floor.services.limits import limit_change_schedule
 from casino.floor.services.settlement import round_settle
 from casino.floor.services.voids import round_void_request
 from casino.kernel.errors import InvalidInput
+from casino.kernel.registry import game_name
 from casino.kernel.timezones import venue_zone
-from casino.venues.limits import limits_in_force
+from casino.venues.limits import (
+    Limit,
+    limits_in_force,
+    table_upcoming_changes,
+    upcoming_changes,
+)
 from casino.venues.models import Table, TableLimit
 from casino.venues.services.pits import pit_create
 from tests.casino.charts import chart_of
@@ -205,6 +212,11 @@ def test_a_change_of_limits_is_in_force_from_its_time_and_needs_notice(floor, pi
     assert answer["limits"]["double"]["max_stake"] == "5000000.00"
     assert answer["limits_in_force"]["double"]["max_stake"] == "6000000.00"
     assert answer["limits_in_force"]["single"]["max_stake"] == "10000000.00"  # not yet
+    # the round screen's one-table read of what is scheduled gives what the floor's gives
+    for at in (now - timedelta(hours=2), now, from_, from_ + timedelta(seconds=1)):
+        kept = upcoming_changes([table.pk], at).get(table.pk, [])
+        assert [c.pk for c in table_upcoming_changes(table.pk, at)] == [c.pk for c in kept]
+    assert [c.effective_at for c in table_upcoming_changes(table.pk, now)] == [from_]
 
 
 def test_the_round_screen_and_the_floor_show_the_upcoming_change(client, floor, pit, session):
@@ -273,3 +285,36 @@ def test_a_manager_sets_a_pit_up_in_the_admin(client, floor):
         {"name": "High limit", "supervisors": [floor.dealer.pk], "tables": [floor.table.pk]},
     )
     assert answer.status_code == 200 and not pit.supervisors.filter(pk=floor.dealer.pk).exists()
+
+
+#: The floor view's limits as its template wrote them before ``floor_limits`` drew them.
+LIMITS_LOOP = (
+    "{% load i18n console_tags %}{% for limit in limits %}"
+    '<span class="floor-limit">{{ limit.bet_type }} {{ limit.min_stake|money:venue }}–'
+    "{{ limit.max_stake|money:venue }}</span>{% if not forloop.last %}; {% endif %}"
+    '{% empty %}{% translate "none set" %}{% endfor %}'
+)
+
+
+@pytest.mark.parametrize("grouping", ["dot", "comma"])
+@pytest.mark.parametrize("language", ["en", "vi", "ko", "pt"])
+def test_the_floor_writes_a_tables_limits_and_game_as_the_template_did(floor, grouping, language):
+    """``floor_limits`` and ``game_name`` draw in one call what the template's loop and
+    ``get_game_display`` drew: the same markup, amounts and words, in every language."""
+    floor.venue.amount_grouping = grouping
+    sets = [
+        [],
+        [Limit("single", D(10000), D(1000000))],
+        [Limit("double", D("2500.5"), D(5000000)), Limit("<b>", D(0), D("12.25"))],
+    ]
+    with translation.override(language):
+        for limits in sets:
+            context = {"limits": limits, "venue": floor.venue}
+            drawn = Template("{% load console_tags %}{% floor_limits limits venue %}")
+            assert drawn.render(Context(context)) == Template(LIMITS_LOOP).render(Context(context))
+        for game in ("niuniu", "maubinh", "baccarat", "blackjack", "roulette", "gone"):
+            table = Table(game=game)
+            assert game_name(table.game) == str(table.get_game_display())
+    assert "&lt;b&gt;" in Template("{% load console_tags %}{% floor_limits limits venue %}").render(
+        Context({"limits": sets[2], "venue": floor.venue})
+    )
