@@ -1,4 +1,5 @@
-"""Template tags of Niu Niu's round screen: hand and bet names, a hand laid out on the felt."""
+"""Template tags of Niu Niu's round screen: hand and bet names, a hand laid out on the felt,
+a stake's field."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
+from casino.floor.console.labels import box_label
 from casino.kernel.cards import parse_card
 from casino.templatetags.console_tags import face
 from casino.templatetags.console_tags import faces as _faces
@@ -25,6 +27,30 @@ def hand_label(category: str | None) -> str:
 @register.filter
 def bet_label(bet_type: str) -> str:
     return labels.bet_label(bet_type)
+
+
+@register.simple_tag
+def stake_input(stake: Any, stakes_url: str) -> SafeString:
+    """A box's field for one bet's stake, which asks ``stakes_url`` (the stakes partial)
+    as the dealer types. One tag, not a dozen template nodes: the round screen and every
+    Confirm's answer draw one for each bet of each box (docs/BENCHMARKS.md "floor")."""
+    position = stake.position
+    return format_html(
+        '<input id="{name}" name="{name}" value="{text}" inputmode="decimal" '
+        'aria-label="{box}: {label}" placeholder="{label}" aria-describedby="limit-{bet_type}" '
+        'data-field data-stake data-box="{position}" '
+        'hx-get="{url}" hx-vals=\'{{"box": "{position}"}}\' '
+        'hx-include="[data-stake]" hx-trigger="input changed delay:200ms" '
+        'hx-target="#stakes-{position}" hx-sync="#box-{position}:queue last"{invalid}>',
+        name=stake.name,
+        text=stake.text,
+        box=box_label(position),
+        label=stake.label,
+        bet_type=stake.bet_type,
+        position=position,
+        url=stakes_url,
+        invalid=SafeString(' aria-invalid="true"') if stake.error else "",
+    )
 
 
 @register.simple_tag

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from django.template import Context, Template
 from django.utils import translation
 
 from casino.floor.console.selectors import screen_for
@@ -134,3 +135,36 @@ def test_hand_names_follow_the_language():
             "Niu 9",
             "Carta Mais Alta",
         ]
+
+
+#: A box's stake field as the round screen's template wrote it before ``stake_input``.
+STAKE_FIELD = """{% load console_tags %}
+<input id="{{ stake.name }}" name="{{ stake.name }}" value="{{ stake.text }}" inputmode="decimal"
+       aria-label="{{ box.position|box_label }}: {{ stake.label }}" placeholder="{{ stake.label }}"
+       aria-describedby="limit-{{ stake.bet_type }}"
+       data-field data-stake data-box="{{ box.position }}"
+       hx-get="{{ stakes_url }}" hx-vals='{"box": "{{ box.position }}"}'
+       hx-include="[data-stake]" hx-trigger="input changed delay:200ms"
+       hx-target="#stakes-{{ box.position }}" hx-sync="#box-{{ box.position }}:queue last"
+       {% if stake.error %}aria-invalid="true"{% endif %}>"""
+
+
+def attributes(html: str) -> str:
+    """An element's markup with the spaces between its attributes made one."""
+    return " ".join(html.split()).replace(" >", ">")
+
+
+@pytest.mark.parametrize("language", ["en", "vi", "ko", "pt"])
+def test_a_stake_field_is_drawn_as_the_template_drew_it(screen, language):
+    """``stake_input`` draws in one call the field the template's dozen nodes drew: the same
+    attributes, names and words in every language, a typed text escaped, a mistake marked."""
+    stakes_url = "/console/sessions/7/stakes/"
+    typed = [("single", "100.000"), ("double", '1"><b>'), ("super", ""), ("bonus", "x")]
+    with translation.override(language):
+        for bet_type, text in typed:
+            stake = forms.read_stake(3, bet_type, text, screen)
+            context = {"stake": stake, "box": stake, "stakes_url": stakes_url}
+            before = Template(STAKE_FIELD).render(Context(context))
+            drawn = Template("{% load niuniu_console %}{% stake_input stake stakes_url %}")
+            assert attributes(drawn.render(Context(context))) == attributes(before)
+    assert forms.read_stake(3, "bonus", "x", screen).error  # the mistake marked above
