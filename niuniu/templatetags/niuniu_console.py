@@ -1,5 +1,5 @@
 """Template tags of Niu Niu's round screen: hand and bet names, a hand laid out on the felt,
-a stake's field."""
+the round form's fields (a box's member, stakes and cards, the dealer's cards)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def bet_label(bet_type: str) -> str:
 @register.simple_tag
 def stake_input(stake: Any, stakes_url: str) -> SafeString:
     """A box's field for one bet's stake, which asks ``stakes_url`` (the stakes partial)
-    as the dealer types. One tag, not a dozen template nodes: the round screen and every
-    Confirm's answer draw one for each bet of each box (docs/BENCHMARKS.md "floor")."""
+    as the dealer types. A tag, not a dozen template nodes, as the member's and the cards'
+    fields are: the round screen and every Confirm's answer draw one for each bet of each
+    box, 37 fields in all for six boxes (docs/BENCHMARKS.md "floor")."""
     position = stake.position
     return format_html(
         '<input id="{name}" name="{name}" value="{text}" inputmode="decimal" '
@@ -49,8 +50,54 @@ def stake_input(stake: Any, stakes_url: str) -> SafeString:
         bet_type=stake.bet_type,
         position=position,
         url=stakes_url,
-        invalid=SafeString(' aria-invalid="true"') if stake.error else "",
+        invalid=_INVALID if stake.error else "",
     )
+
+
+@register.simple_tag
+def member_input(box: Any, player_url: str) -> SafeString:
+    """A box's field for the player's membership number, which asks ``player_url`` (the
+    player partial) as the dealer types."""
+    position = box.position
+    return format_html(
+        '<input id="{name}" name="{name}" value="{member}" placeholder="{placeholder}" '
+        'aria-label="{box}: {label}" data-field hx-get="{url}" '
+        'hx-vals=\'{{"box": "{position}"}}\' hx-trigger="input changed delay:250ms" '
+        'hx-target="#player-{position}" hx-sync="this:queue last"{invalid}>',
+        name=box.member_name,
+        member=box.member,
+        placeholder=gettext("member no."),
+        box=box_label(position),
+        label=gettext("membership number"),
+        url=player_url,
+        position=position,
+        invalid=_INVALID if box.player_error else "",
+    )
+
+
+@register.simple_tag
+def cards_input(hand: Any, hand_url: str) -> SafeString:
+    """A hand's field for its cards, a box's or the dealer's (``hand.position`` None, the
+    last field of the round), which asks ``hand_url`` (the hand partial) as cards are typed."""
+    box = "dealer" if hand.position is None else hand.position
+    return format_html(
+        '<input id="{name}" name="{name}" value="{text}" placeholder="ks qh 10d 3c 7s" '
+        'aria-label="{label}: {cards}" data-field data-cards data-box="{box}"{last} '
+        'hx-get="{url}" hx-vals=\'{{"box": "{box}"}}\' '
+        'hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards" '
+        'hx-swap="none" hx-sync="this:queue last"{invalid}>',
+        name=hand.name,
+        text=hand.text,
+        label=box_label(hand.position),
+        cards=gettext("cards"),
+        box=box,
+        last=SafeString(" data-last") if hand.position is None else "",
+        url=hand_url,
+        invalid=_INVALID if hand.error else "",
+    )
+
+
+_INVALID = SafeString(' aria-invalid="true"')
 
 
 @register.simple_tag

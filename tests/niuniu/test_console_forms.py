@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal as D
+from types import SimpleNamespace
 
 import pytest
 from django.template import Context, Template
@@ -137,7 +138,7 @@ def test_hand_names_follow_the_language():
         ]
 
 
-#: A box's stake field as the round screen's template wrote it before ``stake_input``.
+#: The round form's fields as the round screen's template wrote them before the tags.
 STAKE_FIELD = """{% load console_tags %}
 <input id="{{ stake.name }}" name="{{ stake.name }}" value="{{ stake.text }}" inputmode="decimal"
        aria-label="{{ box.position|box_label }}: {{ stake.label }}" placeholder="{{ stake.label }}"
@@ -147,6 +148,28 @@ STAKE_FIELD = """{% load console_tags %}
        hx-include="[data-stake]" hx-trigger="input changed delay:200ms"
        hx-target="#stakes-{{ box.position }}" hx-sync="#box-{{ box.position }}:queue last"
        {% if stake.error %}aria-invalid="true"{% endif %}>"""
+MEMBER_FIELD = """{% load i18n console_tags %}
+<input id="{{ box.member_name }}" name="{{ box.member_name }}" value="{{ box.member }}"
+       placeholder="{% translate 'member no.' %}" aria-label="{{ box.position|box_label }}: {% translate 'membership number' %}"
+       data-field hx-get="{{ player_url }}" hx-vals='{"box": "{{ box.position }}"}'
+       hx-trigger="input changed delay:250ms" hx-target="#player-{{ box.position }}" hx-sync="this:queue last"
+       {% if box.player_error %}aria-invalid="true"{% endif %}>"""  # noqa: E501
+BOX_CARDS_FIELD = """{% load i18n console_tags %}
+<input id="{{ box.hand.name }}" name="{{ box.hand.name }}" value="{{ box.hand.text }}"
+       placeholder="ks qh 10d 3c 7s" aria-label="{{ box.position|box_label }}: {% translate 'cards' %}"
+       data-field data-cards data-box="{{ box.position }}"
+       hx-get="{{ hand_url }}" hx-vals='{"box": "{{ box.position }}"}'
+       hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards"
+       hx-swap="none" hx-sync="this:queue last"
+       {% if box.hand.error %}aria-invalid="true"{% endif %}>"""  # noqa: E501
+DEALER_CARDS_FIELD = """{% load i18n %}
+<input id="dealer-cards" name="dealer-cards" value="{{ entry.dealer.text }}"
+       placeholder="ks qh 10d 3c 7s" aria-label="{% translate 'Dealer' %}: {% translate 'cards' %}"
+       data-field data-cards data-box="dealer" data-last
+       hx-get="{{ hand_url }}" hx-vals='{"box": "dealer"}'
+       hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards"
+       hx-swap="none" hx-sync="this:queue last"
+       {% if entry.dealer.error %}aria-invalid="true"{% endif %}>"""
 
 
 def attributes(html: str) -> str:
@@ -154,17 +177,46 @@ def attributes(html: str) -> str:
     return " ".join(html.split()).replace(" >", ">")
 
 
+def drawn(tag: str, context: dict) -> str:
+    return attributes(Template("{% load niuniu_console %}" + tag).render(Context(context)))
+
+
+def as_before(template: str, context: dict) -> str:
+    return attributes(Template(template).render(Context(context)))
+
+
 @pytest.mark.parametrize("language", ["en", "vi", "ko", "pt"])
-def test_a_stake_field_is_drawn_as_the_template_drew_it(screen, language):
-    """``stake_input`` draws in one call the field the template's dozen nodes drew: the same
-    attributes, names and words in every language, a typed text escaped, a mistake marked."""
-    stakes_url = "/console/sessions/7/stakes/"
+def test_the_round_forms_fields_are_drawn_as_the_template_drew_them(screen, language):
+    """The round form's tags draw in one call each field the template's dozen nodes drew:
+    the same attributes, names and words in every language, a typed text escaped, a
+    mistake marked."""
+    urls = {"stakes_url": "/s/7/stakes/", "player_url": "/s/7/player/", "hand_url": "/s/7/hand/"}
     typed = [("single", "100.000"), ("double", '1"><b>'), ("super", ""), ("bonus", "x")]
+    hands = ["", "ks qh", "KS QS 5H 4H TC", "zz", '"><i>']
     with translation.override(language):
         for bet_type, text in typed:
             stake = forms.read_stake(3, bet_type, text, screen)
-            context = {"stake": stake, "box": stake, "stakes_url": stakes_url}
-            before = Template(STAKE_FIELD).render(Context(context))
-            drawn = Template("{% load niuniu_console %}{% stake_input stake stakes_url %}")
-            assert attributes(drawn.render(Context(context))) == attributes(before)
-    assert forms.read_stake(3, "bonus", "x", screen).error  # the mistake marked above
+            context = {"stake": stake, "box": stake, **urls}
+            assert drawn("{% stake_input stake stakes_url %}", context) == as_before(
+                STAKE_FIELD, context
+            )
+        for member, error in (("", ""), ("M-1", ""), ('"><b>', "no such member")):
+            box = forms.BoxEntry(position=2, member=member, stakes=[], hand=forms.read_hand(2, ""))
+            box.player_error = error
+            context = {"box": box, **urls}
+            assert drawn("{% member_input box player_url %}", context) == as_before(
+                MEMBER_FIELD, context
+            )
+        for text in hands:
+            box = forms.BoxEntry(position=4, member="", stakes=[], hand=forms.read_hand(4, text))
+            context = {"box": box, **urls}
+            assert drawn("{% cards_input box.hand hand_url %}", context) == as_before(
+                BOX_CARDS_FIELD, context
+            )
+            entry = SimpleNamespace(dealer=forms.read_hand(None, text))
+            context = {"entry": entry, **urls}
+            assert drawn("{% cards_input entry.dealer hand_url %}", context) == as_before(
+                DEALER_CARDS_FIELD, context
+            )
+    # the mistakes above were marked
+    assert forms.read_stake(3, "bonus", "x", screen).error and forms.read_hand(None, "zz").error
