@@ -15,6 +15,7 @@ from casino.kernel.cards import parse_card
 from casino.templatetags.console_tags import face
 from casino.templatetags.console_tags import faces as _faces
 from niuniu.console import labels
+from niuniu.console.forms import HAND_SIZE
 
 register = template.Library()
 
@@ -78,19 +79,27 @@ def member_input(box: Any, player_url: str) -> SafeString:
 @register.simple_tag
 def cards_input(hand: Any, hand_url: str) -> SafeString:
     """A hand's field for its cards, a box's or the dealer's (``hand.position`` None, the
-    last field of the round), which asks ``hand_url`` (the hand partial) as cards are typed."""
+    last field of the round), which asks ``hand_url`` (the hand partial) as cards are typed.
+
+    ``data-hand`` names where the hand is drawn and ``data-hand-size`` how many cards make
+    it whole: a hand still short of them, every card readable and none in another hand, is
+    drawn by the browser as the hand partial would draw it (``static/js/console.js``,
+    ``shortHand``), and the partial is asked only for the rest."""
     box = "dealer" if hand.position is None else hand.position
     return format_html(
         '<input id="{name}" name="{name}" value="{text}" placeholder="ks qh 10d 3c 7s" '
         'aria-label="{label}: {cards}" data-field data-cards data-box="{box}"{last} '
+        'data-hand="{hand}" data-hand-size="{size}" '
         'hx-get="{url}" hx-vals=\'{{"box": "{box}"}}\' '
-        'hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards" '
+        'hx-include="[data-cards]" hx-trigger="input changed delay:120ms" '
         'hx-swap="none" hx-sync="this:queue last"{invalid}>',
         name=hand.name,
         text=hand.text,
         label=box_label(hand.position),
         cards=gettext("cards"),
         box=box,
+        hand=hand.dom_id,
+        size=HAND_SIZE,
         last=SafeString(" data-last") if hand.position is None else "",
         url=hand_url,
         invalid=_INVALID if hand.error else "",

@@ -117,6 +117,76 @@
     });
   }
 
+  /* A hand still short of its cards (one to four of Niu Niu's five) is drawn here, as the
+     server's hand partial draws it: the faces, copied from the card picker's, and "3 of 5"
+     in the page's language (the round form's data-msg-count). Only when the server would
+     read the field the same: every token a card, none twice, none in another hand, every
+     field in plain characters. A whole hand, an unreadable token or a card twice is the
+     server's to read and to say (the field's hx-get), and it stays the judge of every card
+     when the round is previewed. The floor asks the server six times a round instead of
+     thirty (docs/BENCHMARKS.md "floor"); tests/browser/test_hand_drawn_here.py holds the
+     two drawings equal. */
+  const PLAIN = /^[A-Za-z0-9 \t,;\uFE0F♠♤♥♡♣♧♦♢]*$/;
+
+  function shortHand(input) {
+    const size = Number(input.dataset.handSize);
+    const region = input.dataset.hand ? document.getElementById(input.dataset.hand) : null;
+    const words = input.form ? input.form.dataset.msgCount : "";
+    if (!size || !region || !words) return null;
+    const fields = cardInputs();
+    if (!fields.every((field) => PLAIN.test(field.value))) return null;
+    const cards = tokens(input).map(canonical);
+    if (cards.length >= size || cards.some((card) => !card)) return null;
+    if (new Set(cards).size < cards.length) return null;
+    const elsewhere = new Set(fields.filter((field) => field !== input).flatMap(cardsOf));
+    if (cards.some((card) => elsewhere.has(card))) return null;
+    const faces = cards.map((card) => document.querySelector(`[data-pick="${card}"] .card`));
+    if (faces.some((face) => !face)) return null;
+    return { region, cards, faces, words };
+  }
+
+  function drawShortHand(hand) {
+    const region = hand.region;
+    const shown = Array.from(region.querySelectorAll(".five > [data-card]"), (f) => f.dataset.card);
+    const drawnSo = region.className === "hand" && !region.querySelector(".split, .error")
+      && (hand.cards.length ? region.querySelector(".count") !== null : !region.children.length);
+    if (drawnSo && shown.join(" ") === hand.cards.join(" ")) return;
+    region.className = "hand";
+    if (!hand.cards.length) {
+      region.replaceChildren();
+      return;
+    }
+    const five = document.createElement("div");
+    five.className = "five";
+    hand.faces.forEach((face) => five.append(face.cloneNode(true)));
+    const felt = document.createElement("div");
+    felt.className = "felt";
+    felt.append(five);
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = hand.words.replace("%(count)s", String(hand.cards.length));
+    region.replaceChildren(felt, " ", count);
+  }
+
+  /* Typed: drawn now if it is short, and an answer still on its way for the field (of
+     what it held before) is dropped, so it cannot draw over this. */
+  function drawnHere(input) {
+    const hand = shortHand(input);
+    if (!hand) return false;
+    input.dispatchEvent(new CustomEvent("htmx:abort", { bubbles: true, detail: { elt: input } }));
+    drawShortHand(hand);
+    return true;
+  }
+
+  /* Every short hand as its field holds it, after an answer that redrew hands (a preview
+     sent before the last card was typed). */
+  function drawShortHands() {
+    cardInputs().forEach((input) => {
+      const hand = shortHand(input);
+      if (hand) drawShortHand(hand);
+    });
+  }
+
   function changed(input) {
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
@@ -262,7 +332,10 @@
         preview.classList.add("stale");
         confirm.disabled = true;
       }
-      if (event.target.matches("input[data-cards]")) syncPicker();
+      if (event.target.matches("input[data-cards]")) {
+        syncPicker();
+        drawnHere(event.target);
+      }
       const row = event.target.closest(".box-row");
       if (row && row.id !== "box-dealer") {
         const filled = Array.from(row.querySelectorAll("input[data-stake], input[data-cards]"));
@@ -378,6 +451,17 @@
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt && event.detail.elt.id === "confirm") confirming = true;
   });
+
+  /* A card field's hand partial is not asked for a hand drawn here (shortHand): the field's
+     hx-trigger fires 120 ms after the last key, and the field is read as it is then. */
+  document.addEventListener("htmx:confirm", (event) => {
+    const input = event.detail.elt;
+    if (!input || !input.matches || !input.matches("input[data-cards]")) return;
+    const hand = shortHand(input);
+    if (!hand) return;
+    event.preventDefault();
+    drawShortHand(hand);
+  });
   /* The answer to a Confirm replaces the button, whose own events no longer reach the
      document: its answer is seen where it is swapped in. */
   function confirmAnswered(event) {
@@ -404,6 +488,7 @@
     const input = focusedCards();
     if (input) input.classList.add("focused");
     syncPicker();
+    drawShortHands();
   });
 
   /* A preview just answered to the round's form, on a screen too short for the boxes and

@@ -135,6 +135,31 @@ def test_a_hand_in_the_venues_language_unless_the_user_chose_one(client, floor, 
     assert again["Content-Language"] == "vi"
 
 
+@pytest.mark.parametrize("language", ["en", "vi", "ko", "pt"])
+def test_the_screen_holds_what_the_browser_needs_to_draw_a_short_hand_as_the_partial_does(
+    client, floor, session, language
+):
+    """A hand short of five cards is drawn by the browser (static/js/console.js) from the
+    round form's count words and the picker's faces: both are what the hand partial draws,
+    in every language."""
+    client.force_login(floor.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    screen = client.get(url("round", session)).content.decode()
+    words = re.search(r'id="round-form"[^>]*data-msg-count="([^"]*)"', screen).group(1)
+    face = r'data-pick="(\w\w)"[^>]*>(<span class="card .*?</svg></span>)'
+    picked = dict(re.findall(face, screen))
+    partial = client.get(url("hand", session), {"box": "2", "box-2-cards": "10d q♥ 3c"}, **HX)
+    drawn = partial.content.decode()
+    count = re.search(r'<span class="count">(.*?)</span>', drawn).group(1)
+    assert "%(count)s" in words and words.replace("%(count)s", "3") == count
+    assert count == {"en": "3 of 5", "vi": "3/5", "ko": "3/5", "pt": "3 de 5"}[language]
+    faces = re.search(r'<div class="five">(.*?)</div></div>', drawn).group(1)
+    assert faces == picked["TD"] + picked["QH"] + picked["3C"]
+    for box in ("1", "2", "3", "4", "5", "dealer"):
+        assert f'data-hand="hand-{box}" data-hand-size="5"' in screen
+        assert f'id="hand-{box}"' in screen
+
+
 def test_stakes_show_the_deposit_the_limits_and_the_deal_order(dealer, session):
     params = {
         "box": "1",

@@ -138,7 +138,8 @@ def test_hand_names_follow_the_language():
         ]
 
 
-#: The round form's fields as the round screen's template wrote them before the tags.
+#: The round form's fields as the round screen's template wrote them before the tags (with
+#: the cards' ``data-hand`` and ``data-hand-size`` since added).
 STAKE_FIELD = """{% load console_tags %}
 <input id="{{ stake.name }}" name="{{ stake.name }}" value="{{ stake.text }}" inputmode="decimal"
        aria-label="{{ box.position|box_label }}: {{ stake.label }}" placeholder="{{ stake.label }}"
@@ -158,16 +159,18 @@ BOX_CARDS_FIELD = """{% load i18n console_tags %}
 <input id="{{ box.hand.name }}" name="{{ box.hand.name }}" value="{{ box.hand.text }}"
        placeholder="ks qh 10d 3c 7s" aria-label="{{ box.position|box_label }}: {% translate 'cards' %}"
        data-field data-cards data-box="{{ box.position }}"
+       data-hand="hand-{{ box.position }}" data-hand-size="5"
        hx-get="{{ hand_url }}" hx-vals='{"box": "{{ box.position }}"}'
-       hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards"
+       hx-include="[data-cards]" hx-trigger="input changed delay:120ms"
        hx-swap="none" hx-sync="this:queue last"
        {% if box.hand.error %}aria-invalid="true"{% endif %}>"""  # noqa: E501
 DEALER_CARDS_FIELD = """{% load i18n %}
 <input id="dealer-cards" name="dealer-cards" value="{{ entry.dealer.text }}"
        placeholder="ks qh 10d 3c 7s" aria-label="{% translate 'Dealer' %}: {% translate 'cards' %}"
        data-field data-cards data-box="dealer" data-last
+       data-hand="hand-dealer" data-hand-size="5"
        hx-get="{{ hand_url }}" hx-vals='{"box": "dealer"}'
-       hx-include="[data-cards]" hx-trigger="input changed delay:120ms, console:cards"
+       hx-include="[data-cards]" hx-trigger="input changed delay:120ms"
        hx-swap="none" hx-sync="this:queue last"
        {% if entry.dealer.error %}aria-invalid="true"{% endif %}>"""
 
