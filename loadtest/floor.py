@@ -1,7 +1,8 @@
 """The floor: how many tables two cores serve with a responsive console.
 
 A floor's traffic, not the API's: every table's dealer types each card into the round
-screen (the hand partial), previews and confirms about a round a minute; supervisors'
+screen (the hand partial once each hand is whole), previews and confirms about a round a
+minute; supervisors'
 floor views poll every 5 s, the cashier's and the counters' screens refresh, a manager
 opens reports and exports, and the integrity runs go to a real Celery worker
 (``loadtest.floor_model`` says who does what, how often). gunicorn, PostgreSQL, Redis and
@@ -21,11 +22,12 @@ generator, and the machine's load average.
 
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
         [--duration 50] [--warmup 20] [--workers 4] [--threads 1] [--pit-size 20] [--keep-going]
-        [--shift-rounds 0] [--hand-every 1]
+        [--shift-rounds 0] [--hand-every 5]
 
-``--hand-every 5`` has the dealers ask the hand partial only as each hand is whole, six
-times a round instead of thirty: not what the round screen does (it asks on every card),
-a variant to measure what that would change.
+The round screen draws a hand still short of five cards in the browser and asks the hand
+partial once the hand is whole (``static/js/console.js``): six times a round. ``--hand-every
+1`` has the dealers ask it on every card typed, thirty times a round, as the screen did
+before (to measure a commit of then side by side with the same model).
 
 A step starts with young sessions, a few rounds old; ``--shift-rounds N`` opens every table
 with N rounds already settled (written in bulk, ``loadtest.floor_setup.aged``), as a floor
@@ -113,7 +115,7 @@ def purge_broker() -> None:
 
 
 async def step(
-    floor: Any, tables: int, seconds: float, url: str, names: Any, hand_every: int = 1
+    floor: Any, tables: int, seconds: float, url: str, names: Any, hand_every: int = 5
 ) -> Timings:
     from loadtest.floor_model import people
     from loadtest.http import LeanClient
@@ -199,9 +201,9 @@ def main() -> None:
     parser.add_argument(
         "--hand-every",
         type=int,
-        default=1,
-        help="ask the hand partial at every Nth card typed (1: every card, as the screen "
-        "does; 5: once each hand is whole, a variant of the screen to measure)",
+        default=5,
+        help="ask the hand partial at every Nth card typed (5: once each hand is whole, as "
+        "the screen does; 1: every card, as the screen did before it drew short hands)",
     )
     options = parser.parse_args()
     steps = [int(n) for n in options.steps.split(",")]
@@ -240,10 +242,9 @@ def main() -> None:
     ):
         kind = f"gthread ({options.threads} threads each)" if options.threads > 1 else "sync"
         print(f"gunicorn: {options.workers} {kind} workers at {srv.url}; Celery worker", flush=True)
-        if options.hand_every != 1:
-            print(f"the hand partial asked once every {options.hand_every} cards", flush=True)
+        print(f"the hand partial asked once every {options.hand_every} cards typed", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
-        run(step(floor, steps[0], options.warmup, srv.url, names))
+        run(step(floor, steps[0], options.warmup, srv.url, names, options.hand_every))
         for tables in steps:
             started = time.perf_counter()
             tables_added(floor, tables)

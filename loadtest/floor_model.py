@@ -8,9 +8,10 @@ sends it (``HX-Request``), and is timed under its kind.
 
 - a dealer (``dealer``): a round about every minute. The round screen's form keeps the
   last round's players and stakes, so the dealer types the 30 cards of the six hands,
-  one about every 1.2 s (each card typed asks the ``hand`` partial, as the field's
-  ``hx-trigger`` does, with every hand's cards so far; ``hand_every`` 5 asks it only as
-  each hand is whole, a variant the screen does not have), changes a stake on half the rounds
+  one about every 1.2 s. The browser draws a hand still short of five cards itself, and
+  the fifth card asks the ``hand`` partial (with every hand's cards so far), as the round
+  screen does (``hand_every`` 5; 1 asks it on every card, as the screen did before). The
+  dealer types no card wrong. The dealer changes a stake on half the rounds
   (``stakes``), types a member on one in five (``player``), previews (``preview``) and
   confirms (``confirm``) with the preview's digest. One round in ten starts with the whole
   screen (``screen``: a reload, a break). One round in a hundred is voided (the history,
@@ -137,7 +138,7 @@ def field(answer: Answer | None, name: str) -> str:
 
 
 async def dealer(
-    person: Person, desk: Desk, pool: list[dict[str, str]], clock: Clock, hand_every: int = 1
+    person: Person, desk: Desk, pool: list[dict[str, str]], clock: Clock, hand_every: int = 5
 ) -> None:
     """Rounds about every minute from a random phase, until the step ends."""
     rng = random.Random(desk.session_id)
@@ -157,7 +158,7 @@ async def round_played(
     start: float,
     rng: random.Random,
     clock: Clock,
-    hand_every: int = 1,
+    hand_every: int = 5,
 ) -> bool:
     """One round from ``start`` (seconds into the step); False once the step has ended.
     The ``hand`` partial is asked at every ``hand_every``-th card typed."""
@@ -263,7 +264,7 @@ def people(
     client: LeanClient,
     timings: Timings,
     names: Any,
-    hand_every: int = 1,
+    hand_every: int = 5,
 ):
     """Everyone's coroutine for a step with the first ``tables`` tables, and the clock
     (the dealers ask the ``hand`` partial at every ``hand_every``-th card)."""
