@@ -2,9 +2,8 @@
 
 A floor's traffic, not the API's: every table's dealer types each card into the round
 screen (the hand partial once each hand is whole), previews and confirms about a round a
-minute; supervisors'
-floor views poll every 5 s, the cashier's and the counters' screens refresh, a manager
-opens reports and exports, and the integrity runs go to a real Celery worker
+minute; supervisors' floor views poll every 5 s, the cashier's and the counters' screens
+refresh, a manager opens reports and exports, and the integrity runs go to a real Celery worker
 (``loadtest.floor_model`` says who does what, how often). gunicorn, PostgreSQL, Redis and
 Celery all run on this machine, and the load generator is one asyncio process (on uvloop)
 on the lean client, its own CPU measured with the rest.

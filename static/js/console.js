@@ -1,7 +1,8 @@
 /* The dealer's console in the browser: the card picker, the keyboard, small live totals.
  *
  * Everything that decides money happens on the server; this file only moves the focus,
- * types cards into the focused field and greys out the cards already in a hand.
+ * types cards into the focused field, greys out the cards already in a hand and draws a
+ * hand still short of its cards as the server would (shortHand).
  * Listeners are delegated on the document, so they survive htmx swapping parts of the page.
  */
 (function () {
@@ -172,10 +173,9 @@
      what it held before) is dropped, so it cannot draw over this. */
   function drawnHere(input) {
     const hand = shortHand(input);
-    if (!hand) return false;
+    if (!hand) return;
     input.dispatchEvent(new CustomEvent("htmx:abort", { bubbles: true, detail: { elt: input } }));
     drawShortHand(hand);
-    return true;
   }
 
   /* Every short hand as its field holds it, after an answer that redrew hands (a preview
