@@ -64,6 +64,7 @@ from loadtest.common import (
     use_database,
     use_shared_cache,
 )
+from loadtest.floor_model import WHOLE_HAND
 
 DATABASE = database_name("floorload")
 BROKER = os.environ.get("LOADTEST_BROKER_URL", "redis://127.0.0.1:6379/8")
@@ -114,7 +115,7 @@ def purge_broker() -> None:
 
 
 async def step(
-    floor: Any, tables: int, seconds: float, url: str, names: Any, hand_every: int = 5
+    floor: Any, tables: int, seconds: float, url: str, names: Any, hand_every: int = WHOLE_HAND
 ) -> Timings:
     from loadtest.floor_model import people
     from loadtest.http import LeanClient
@@ -200,7 +201,7 @@ def main() -> None:
     parser.add_argument(
         "--hand-every",
         type=int,
-        default=5,
+        default=WHOLE_HAND,
         help="ask the hand partial at every Nth card typed (5: once each hand is whole, as "
         "the screen does; 1: every card, as the screen did before it drew short hands)",
     )

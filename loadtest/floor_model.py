@@ -10,8 +10,8 @@ sends it (``HX-Request``), and is timed under its kind.
   last round's players and stakes, so the dealer types the 30 cards of the six hands,
   one about every 1.2 s. The browser draws a hand still short of five cards itself, and
   the fifth card asks the ``hand`` partial (with every hand's cards so far), as the round
-  screen does (``hand_every`` 5; 1 asks it on every card, as the screen did before). The
-  dealer types no card wrong. The dealer changes a stake on half the rounds
+  screen does (``hand_every`` ``WHOLE_HAND``; 1 asks it on every card, as the screen did
+  before). The dealer types no card wrong. The dealer changes a stake on half the rounds
   (``stakes``), types a member on one in five (``player``), previews (``preview``) and
   confirms (``confirm``) with the preview's digest. One round in ten starts with the whole
   screen (``screen``: a reload, a break). One round in a hundred is voided (the history,
@@ -53,6 +53,8 @@ INTEGRITY_SECONDS = 120
 VOID_RATE = 1 / 100
 SLIP_RATE = 1 / 120
 STAKE_RATE, PLAYER_RATE, SCREEN_RATE = 0.5, 0.2, 0.1
+#: The round screen asks the hand partial at every fifth card typed: once a hand is whole.
+WHOLE_HAND = 5
 #: The fixed CSRF pair every person sends (a cookie Django accepts and the same header).
 CSRF = "floorload" * 3 + "abcde"
 POSITIONS = ("1", "2", "3", "4", "5", "dealer")
@@ -138,7 +140,11 @@ def field(answer: Answer | None, name: str) -> str:
 
 
 async def dealer(
-    person: Person, desk: Desk, pool: list[dict[str, str]], clock: Clock, hand_every: int = 5
+    person: Person,
+    desk: Desk,
+    pool: list[dict[str, str]],
+    clock: Clock,
+    hand_every: int = WHOLE_HAND,
 ) -> None:
     """Rounds about every minute from a random phase, until the step ends."""
     rng = random.Random(desk.session_id)
@@ -158,7 +164,7 @@ async def round_played(
     start: float,
     rng: random.Random,
     clock: Clock,
-    hand_every: int = 5,
+    hand_every: int = WHOLE_HAND,
 ) -> bool:
     """One round from ``start`` (seconds into the step); False once the step has ended.
     The ``hand`` partial is asked at every ``hand_every``-th card typed."""
@@ -264,7 +270,7 @@ def people(
     client: LeanClient,
     timings: Timings,
     names: Any,
-    hand_every: int = 5,
+    hand_every: int = WHOLE_HAND,
 ):
     """Everyone's coroutine for a step with the first ``tables`` tables, and the clock
     (the dealers ask the ``hand`` partial at every ``hand_every``-th card)."""

@@ -169,22 +169,11 @@
     region.replaceChildren(felt, " ", count);
   }
 
-  /* Typed: drawn now if it is short, and an answer still on its way for the field (of
-     what it held before) is dropped, so it cannot draw over this. */
+  /* The field's hand drawn here if it is short (shortHand); false when it is the server's. */
   function drawnHere(input) {
     const hand = shortHand(input);
-    if (!hand) return;
-    input.dispatchEvent(new CustomEvent("htmx:abort", { bubbles: true, detail: { elt: input } }));
-    drawShortHand(hand);
-  }
-
-  /* Every short hand as its field holds it, after an answer that redrew hands (a preview
-     sent before the last card was typed). */
-  function drawShortHands() {
-    cardInputs().forEach((input) => {
-      const hand = shortHand(input);
-      if (hand) drawShortHand(hand);
-    });
+    if (hand) drawShortHand(hand);
+    return Boolean(hand);
   }
 
   function changed(input) {
@@ -334,7 +323,12 @@
       }
       if (event.target.matches("input[data-cards]")) {
         syncPicker();
-        drawnHere(event.target);
+        /* Drawn now; an answer still on its way for what the field held before is dropped,
+           so it cannot draw over this. */
+        if (drawnHere(event.target)) {
+          const abort = { bubbles: true, detail: { elt: event.target } };
+          event.target.dispatchEvent(new CustomEvent("htmx:abort", abort));
+        }
       }
       const row = event.target.closest(".box-row");
       if (row && row.id !== "box-dealer") {
@@ -457,10 +451,7 @@
   document.addEventListener("htmx:confirm", (event) => {
     const input = event.detail.elt;
     if (!input || !input.matches || !input.matches("input[data-cards]")) return;
-    const hand = shortHand(input);
-    if (!hand) return;
-    event.preventDefault();
-    drawShortHand(hand);
+    if (drawnHere(input)) event.preventDefault();
   });
   /* The answer to a Confirm replaces the button, whose own events no longer reach the
      document: its answer is seen where it is swapped in. */
@@ -488,7 +479,8 @@
     const input = focusedCards();
     if (input) input.classList.add("focused");
     syncPicker();
-    drawShortHands();
+    // Hands a preview sent before the last card was typed redrew as they were.
+    cardInputs().forEach(drawnHere);
   });
 
   /* A preview just answered to the round's form, on a screen too short for the boxes and

@@ -23,7 +23,6 @@ SERVER_AND_PAGE = """async (box) => {
     const fields = Array.from(document.querySelectorAll('input[data-cards]'));
     const query = new URLSearchParams(fields.map((f) => [f.name, f.value]));
     query.set('box', box);
-    const form = document.getElementById('round-form');
     const url = document.getElementById(box === 'dealer' ? 'dealer-cards' : `box-${box}-cards`)
         .getAttribute('hx-get');
     const answer = await fetch(`${url}?${query}`, {headers: {'HX-Request': 'true'}});
