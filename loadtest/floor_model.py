@@ -146,12 +146,16 @@ async def dealer(
     clock: Clock,
     hand_every: int = WHOLE_HAND,
 ) -> None:
-    """Rounds about every minute from a random phase, until the step ends."""
+    """Rounds about every minute from a random phase, until the step ends. Each step plays
+    the same rounds at a table (its random numbers seeded by the session), under keys of
+    its own: a key of an earlier step (or of the warm-up) would be a Confirm sent again,
+    answered with the round it recorded, not a round dealt."""
     rng = random.Random(desk.session_id)
     period = ROUND_SECONDS * rng.uniform(0.9, 1.1)
     start = -rng.uniform(0, period)
+    step = f"{desk.session_id}-{time.monotonic_ns():x}"
     while start < clock.seconds:
-        form = {**rng.choice(pool), "key": f"{desk.session_id}-{rng.getrandbits(64):x}"}
+        form = {**rng.choice(pool), "key": f"{step}-{rng.getrandbits(64):x}"}
         if not await round_played(person, desk, form, start, rng, clock, hand_every):
             return
         start += period

@@ -1,0 +1,53 @@
+"""The floor load model (``loadtest.floor_model``) plays what it says it plays."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+from typing import Any
+
+from casino.floor.services.rounds import MAX_KEY_LENGTH
+from loadtest.floor_model import Clock, dealer
+from loadtest.floor_setup import Desk
+
+PREVIEW = SimpleNamespace(
+    text='name="digest" value="d" name="rules_version" value="1" name="round_number" value="2"'
+)
+
+
+class Recorder:
+    """A dealer's person answering every request at once, the Confirms' forms kept."""
+
+    def __init__(self) -> None:
+        self.confirmed: list[dict[str, str]] = []
+
+    async def call(self, kind: str, path: str, **request: Any) -> Any:
+        if kind == "confirm":
+            self.confirmed.append(request["form"])
+        return PREVIEW if kind == "preview" else SimpleNamespace(text="")
+
+
+def a_step(desk: Desk, pool: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The Confirms a dealer sends in a step of 10 minutes, played at once."""
+    person = Recorder()
+    clock = Clock(started=time.monotonic() - 3600, seconds=600)
+    asyncio.run(dealer(person, desk, pool, clock))  # type: ignore[arg-type]
+    return person.confirmed
+
+
+def unkeyed(forms: list[dict[str, str]]) -> list[dict[str, str]]:
+    return [{name: value for name, value in form.items() if name != "key"} for form in forms]
+
+
+def test_each_step_deals_the_same_rounds_under_keys_of_its_own():
+    """A key sent in an earlier step (or the warm-up) would be answered with the round it
+    recorded, a repeat, not a round dealt: every step's keys are new."""
+    desk = Desk(table_id=1, session_id=7, pit=1, cookie="c", supervisor="s")
+    pool = [{"box-1-cards": f"AS 2S 3S 4S {n}S", "box-1-single": "100000"} for n in range(5, 9)]
+    first, second = a_step(desk, pool), a_step(desk, pool)
+    assert len(first) == len(second) >= 9  # a round about every minute
+    assert unkeyed(first) == unkeyed(second)  # the same rounds, cards and stakes
+    keys = [form["key"] for form in first + second]
+    assert len(set(keys)) == len(keys)
+    assert all(0 < len(key) <= MAX_KEY_LENGTH for key in keys)
