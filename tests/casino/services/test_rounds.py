@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Sum
 
 from casino.floor.models import Bet, RoundStatus
@@ -283,3 +283,35 @@ def test_a_stake_is_refused_with_the_rule_that_refuses_it(floor, stake, unit, re
     with pytest.raises(InvalidInput) as error:
         check_stake(stake=Decimal(stake), limit=limit, unit=unit and Decimal(unit))
     assert error.value.reason == reason
+
+
+def ledger_rows_scanned() -> int:
+    """The ledger's rows read by sequential scans in this transaction so far."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = %s",
+            [LedgerEntry._meta.db_table],
+        )
+        return cursor.fetchone()[0]
+
+
+def test_the_balance_check_reads_only_the_rounds_entries_of_a_large_ledger(floor, session):
+    """The database's balance check of a posting sums the entries of each round it posted
+    to by their index: settling a round reads its own entries, not the whole ledger, even
+    where the ledger's statistics are not kept (no ANALYZE since it grew: a fresh database,
+    or autovacuum off), where a join to the posted rows was planned as a scan of it all."""
+    round_, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k")
+    with connection.cursor() as cursor:  # a shift's worth of entries, balanced, not counted
+        cursor.execute(
+            f"INSERT INTO {LedgerEntry._meta.db_table} "  # noqa: S608 (a model's table)
+            "(venue_id, session_id, round_id, account, kind, amount, created_at) "
+            "SELECT %s, %s, %s, 'house', 'result', CASE WHEN n %% 2 = 0 THEN 1 ELSE -1 END, "
+            "now() FROM generate_series(1, 20000) n",
+            [floor.venue.pk, session.pk, round_.pk],
+        )
+    before = ledger_rows_scanned()
+    later, _ = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=later, user=floor.dealer, key="k2")
+    assert LedgerEntry.objects.filter(round=later).exists()
+    assert ledger_rows_scanned() - before < 100
