@@ -30,8 +30,10 @@ the version in force, the boxes and bets to settle), where it saves 18-20% of a 
 against the same querysets with prepared statements (``bench/compiled_ab.py``,
 docs/BENCHMARKS.md), and for the console's session of a key, which every request of the
 round screen reads, the players of its boxes, which its preview and Confirm read, and the
-table's scheduled changes of limits, which its head shows after every Confirm
-(docs/BENCHMARKS.md "floor"); every other read is a plain queryset. It
+table's scheduled changes of limits, which its head shows after every Confirm, and the
+floor view's pit (its tables, their open sessions, limits and scheduled changes), which
+every supervisor's screen polls (docs/BENCHMARKS.md "floor"); every other read is a plain
+queryset. It
 reads Django's private internals (the queryset's iterable class, its compiler's ``select``
 and ``klass_info``, ``get_related_populators``): their shape is pinned by
 ``tests/casino/test_compiled.py``, which fails on a Django release that changes them.

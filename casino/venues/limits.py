@@ -57,17 +57,30 @@ def in_force(limit: TableLimit) -> Limit:
     return Limit(limit.bet_type, limit.in_force_min, limit.in_force_max)
 
 
+#: The tables one statement of ``limits_in_force`` or ``upcoming_changes`` reads: a whole
+#: pit's (a large one has 30), as the floor view asks every few seconds; more are read in
+#: turns. Fewer are made up to as many by repeating the first.
+TABLES_AT_ONCE = 128
+#: The samples of those tables' keys (``casino.compiled``).
+TABLE_SAMPLES = tuple(SAMPLE_KEY - 1 - n for n in range(TABLES_AT_ONCE))
+
+#: ``limits_in_force`` of up to ``TABLES_AT_ONCE`` tables, its SQL built once.
+_LIMITS_OF_TABLES = Compiled(
+    lambda at, *tables: with_limits_in_force(
+        TableLimit.objects.filter(table_id__in=tables), at
+    ).order_by(),
+    samples=(SAMPLE_TIME, *TABLE_SAMPLES),
+)
+
+
 def limits_in_force(
     table_ids: Iterable[int], at: datetime | None = None
 ) -> dict[int, dict[str, Limit]]:
-    """The limits in force at ``at`` (now) per table and bet type, in one query."""
-    at = at or timezone.now()
+    """The limits in force at ``at`` (now) per table and bet type, in one query (one each
+    ``TABLES_AT_ONCE`` tables)."""
+    rows = _LIMITS_OF_TABLES.in_turns((at or timezone.now(),), sorted(set(table_ids)))
     found: dict[int, dict[str, Limit]] = defaultdict(dict)
-    rows = with_limits_in_force(
-        TableLimit.objects.filter(table_id__in=list(table_ids)).order_by("table_id", "bet_type"),
-        at,
-    )
-    for row in rows:
+    for row in sorted(rows, key=lambda row: (row.table_id, row.bet_type)):
         found[row.table_id][row.bet_type] = in_force(row)
     return dict(found)
 
@@ -92,15 +105,20 @@ def _upcoming(tables: QuerySet[TableLimitChange], at: datetime) -> QuerySet[Tabl
     return tables.filter(effective_at__gt=at).order_by("effective_at", "bet_type", "pk")
 
 
+#: ``upcoming_changes`` of up to ``TABLES_AT_ONCE`` tables, its SQL built once.
+_UPCOMING_OF_TABLES = Compiled(
+    lambda at, *tables: _upcoming(TableLimitChange.objects.filter(table_id__in=tables), at),
+    samples=(SAMPLE_TIME, *TABLE_SAMPLES),
+)
+
+
 def upcoming_changes(
     table_ids: Iterable[int], at: datetime | None = None
 ) -> dict[int, list[TableLimitChange]]:
-    """The changes not yet in force at ``at`` (now) per table, soonest first, in one query."""
+    """The changes not yet in force at ``at`` (now) per table, soonest first, in one query
+    (one each ``TABLES_AT_ONCE`` tables: each table's changes in one of them)."""
     found: dict[int, list[TableLimitChange]] = defaultdict(list)
-    changes = _upcoming(
-        TableLimitChange.objects.filter(table_id__in=list(table_ids)), at or timezone.now()
-    )
-    for change in changes:
+    for change in _UPCOMING_OF_TABLES.in_turns((at or timezone.now(),), sorted(set(table_ids))):
         found[change.table_id].append(change)
     return dict(found)
 

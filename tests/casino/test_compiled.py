@@ -262,8 +262,8 @@ def test_the_compilers_plan_has_the_shape_it_reads(floor):
     assert [type(p) for p in populators] == [query.RelatedPopulator]
 
 
-#: The only modules that use ``casino.compiled``: the reads a round runs, and the session the
-#: round screen reads on every request.
+#: The only modules that use ``casino.compiled``: the reads a round runs, the session the
+#: round screen reads on every request, and the pit the floor view polls.
 HOT_PATH = {
     "casino.floor.services.rounds",
     "casino.floor.services.settlement",
@@ -271,6 +271,7 @@ HOT_PATH = {
     "casino.rulesets.selectors",  # version_in_force, read at every deal
     "casino.venues.limits",  # the table's limits, read by every round and its screen
     "casino.floor.console.selectors",  # the session of a key, on every console request
+    "casino.floor.console.floor_selectors",  # a pit's tables and sessions, every 5 s a pit
 }
 
 

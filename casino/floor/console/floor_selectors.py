@@ -20,14 +20,20 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from casino import games
+from casino.compiled import SAMPLE_KEY, Compiled
 from casino.floor import answers, figures
 from casino.floor.models import Round, RoundStatus, TableSession
 from casino.staff.roles import MANAGE, SUPERVISE, can, venue_ids
-from casino.venues.limits import Limit, limits_in_force, upcoming_changes
+from casino.venues.limits import (
+    TABLE_SAMPLES,
+    Limit,
+    limits_in_force,
+    upcoming_changes,
+)
 from casino.venues.models import Pit, Table, TableLimitChange
 
 IDLE, VOID_PENDING, SLIP_WAITING, OPENING_DISCREPANCY, CASH_REPORTED = (
@@ -115,18 +121,32 @@ class Floor:
     slip_wait_minutes: float
 
 
+#: A pit's tables by code, and the open sessions of up to ``TABLES_AT_ONCE`` tables with
+#: their dealers: the floor view's first reads, asked every few seconds by every
+#: supervisor's screen, their SQL built once (``casino.compiled``).
+_TABLES_OF_PIT = Compiled(
+    lambda pit: Table.objects.filter(pit_id=pit).order_by("code"), samples=(SAMPLE_KEY,)
+)
+_OPEN_SESSIONS_OF_TABLES = Compiled(
+    lambda *tables: (
+        TableSession.objects.filter(status=TableSession.Status.OPEN, table_id__in=tables)
+        .select_related("dealer")
+        .order_by()
+    ),
+    samples=TABLE_SAMPLES,
+)
+
+
 def pit_floor(*, pit: Pit, now: datetime | None = None) -> Floor:
-    """Every table of ``pit`` live, with its alerts (``alerts_of``), in eight queries."""
+    """Every table of ``pit`` live, with its alerts (``alerts_of``), in eight queries (a
+    pit of more than ``TABLES_AT_ONCE`` tables reads their sessions and limits in turns)."""
     now = now or timezone.now()
-    open_sessions = TableSession.objects.filter(status=TableSession.Status.OPEN).select_related(
-        "dealer"
-    )
-    tables = list(
-        Table.objects.filter(pit=pit)
-        .prefetch_related(Prefetch("sessions", queryset=open_sessions, to_attr="open_sessions"))
-        .order_by("code")
-    )
-    sessions = {t.pk: t.open_sessions[0] for t in tables if t.open_sessions}
+    tables = _TABLES_OF_PIT(pit.pk)
+    by_id = {table.pk: table for table in tables}
+    sessions = {}
+    for session in _OPEN_SESSIONS_OF_TABLES.in_turns((), sorted(by_id)):
+        session.table = by_id[session.table_id]
+        sessions[session.table_id] = session
     sums = _sums_of(tables, sessions)
     table_ids = [t.pk for t in tables]
     limits = limits_in_force(table_ids, now)

@@ -167,7 +167,7 @@ PAGE_RELATED = (
     "closing_counted_by",
     "closed_by",
 )
-#: What a live partial of the round screen reads of it (asked on every card typed): its
+#: What a live partial of the round screen reads of it (asked as the dealer deals): its
 #: table, venue and ruleset. Half the cost of the page's join, mostly Django compiling it.
 LIVE_RELATED = ("table__venue", "table__ruleset")
 #: How long a live partial shows a session's table, venue and rules as they were read
@@ -190,16 +190,24 @@ def session_for(*, user: Any, pk: int) -> TableSession | None:
     return session if session is not None and session.table.venue_id in venue_ids(user) else None
 
 
+#: The session of a key with ``LIVE_RELATED``, read when the cache has it no more (a few
+#: times a round: a hand is asked once it is whole, some seconds apart): its SQL built once.
+_LIVE_SESSION_OF_KEY = Compiled(
+    lambda pk: TableSession.objects.select_related(*LIVE_RELATED).filter(pk=pk).order_by(),
+    samples=(SAMPLE_KEY,),
+)
+
+
 def live_session_for(*, user: Any, pk: int) -> TableSession | None:
     """``session_for`` for a live partial: the session with ``LIVE_RELATED`` and the version
     of the rules in force at its table, kept together in the shared cache for
-    ``LIVE_SECONDS`` (a dealer types a card every two seconds or so: one cache read a card,
-    see ``live_rules_for``). Whether it is at the user's venues is asked on every call, of
+    ``LIVE_SECONDS`` (a round's partials come some seconds apart: one cache read each, see
+    ``live_rules_for``). Whether it is at the user's venues is asked on every call, of
     the user's venues as this request read them."""
     key = f"console:live:{pk}"
     kept = cache.get(key)
     if kept is None:
-        session = TableSession.objects.filter(pk=pk).select_related(*LIVE_RELATED).first()
+        session = _LIVE_SESSION_OF_KEY.first(pk)
         if session is None:
             return None
         kept = (session, _version_in_force(session.table))
