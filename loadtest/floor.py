@@ -133,8 +133,9 @@ async def step(
 def analyzed() -> None:
     """The run's tables counted (``ANALYZE``), as autovacuum keeps them counted in
     production: a PostgreSQL run without it (this machine's tests run so) plans on no
-    statistics at all, and the database's CPU would be that of plans no venue runs (a scan
-    of every bet and ledger entry at each Confirm). Before each step, outside its figures."""
+    statistics at all, and the database's CPU would be that of plans no venue runs (the
+    ledger and the bets read whole, round after round). Before each step, outside its
+    figures."""
     from django.db import connection
 
     with connection.cursor() as cursor:

@@ -102,14 +102,14 @@ def settle_rounds(
                 form[name] = re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
             statements.clear()
             with connection.execute_wrapper(counted):
-                served = cpu_seconds(backend)
+                backend_started = cpu_seconds(backend)
                 started = time.process_time()
                 answer = post_form(client, f"{base}/confirm/", form)
                 cpu = (time.process_time() - started) * 1000
-                served = (cpu_seconds(backend) - served) * 1000
+                backend_cpu = (cpu_seconds(backend) - backend_started) * 1000
             if n:
                 confirms.append(cpu)
-                database.append(served)
+                database.append(backend_cpu)
             assert answer.status_code == 200, answer.content[:300]
             if profiler is not None and n:  # the next round, profiled
                 form = {**floor.forms[(n + r + 1) % len(floor.forms)], "key": f"q-{n}-{r}"}
@@ -207,15 +207,15 @@ def main() -> None:
     found = requests(floor)
     print(f"one pit of {options.tables} tables, {options.rounds} rounds each; in-process:")
     if confirms:  # a write: each is a new round, measured as the rounds were settled
-        confirm, served = statistics.median(confirms), statistics.mean(database)
+        confirm, in_database = statistics.median(confirms), statistics.mean(database)
         print(
             f"  {'confirm':>12}: CPU {confirm:6.2f} ms (median of {len(confirms)} rounds), "
-            f"database {served:6.2f} ms (mean), {len(confirm_statements)} statements"
+            f"database {in_database:6.2f} ms (mean), {len(confirm_statements)} statements"
         )
         emit("floor-profile", "confirm_cpu_ms", round(confirm, 2), "ms")
         # PostgreSQL's CPU for the Confirm (its backend's, read from /proc in ticks of 10 ms:
         # a mean of the rounds, not a median).
-        emit("floor-profile", "confirm_database_cpu_ms", round(served, 2), "ms")
+        emit("floor-profile", "confirm_database_cpu_ms", round(in_database, 2), "ms")
         emit("floor-profile", "confirm_statements", len(confirm_statements), "statements")
         if options.statements:
             print("\n".join(f"    {sql[:160]}" for sql in confirm_statements))

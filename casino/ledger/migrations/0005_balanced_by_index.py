@@ -6,7 +6,7 @@ inserted)``. The statement's table of inserted rows has no statistics, and Postg
 planned that as a hash join over a scan of the whole ledger: every settlement read every
 entry of the database, so a Confirm cost more with every round dealt before it (the
 floor's load run: 41 million entries read by 7,100 scans for 2,400 rounds, the round
-index used 37 times; docs/BENCHMARKS.md "The ledger's balance check"). Each owner is now
+index used 37 times; docs/BENCHMARKS.md "Every round a round dealt"). Each owner is now
 summed in a LATERAL subquery of its own, an aggregate the planner cannot flatten into a
 join: one indexed look-up per owner, whatever the ledger holds. What is refused is the
 same: the first owner whose entries do not sum to zero, in the same words; so going back
