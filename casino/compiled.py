@@ -59,6 +59,13 @@ SAMPLE_TEXT = "\x00sample"
 SAMPLE_TIME = datetime(1900, 1, 1, tzinfo=UTC)
 SAMPLE_DATE = date(1900, 1, 1)
 
+
+def key_samples(count: int) -> tuple[int, ...]:
+    """``count`` keys for a read's ``field__in`` places (read with ``Compiled.in_turns``):
+    each a key no row has, none of them ``SAMPLE_KEY``, which the read may take too."""
+    return tuple(SAMPLE_KEY - 1 - n for n in range(count))
+
+
 _enabled = True
 
 

@@ -81,7 +81,6 @@ def settle_rounds(
     confirms: list[float] = []
     statements: list[str] = []
     database: list[float] = []
-    connection.ensure_connection()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (backend,) = cursor.fetchone()

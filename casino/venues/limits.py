@@ -19,7 +19,7 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled
+from casino.compiled import SAMPLE_KEY, SAMPLE_TIME, Compiled, key_samples
 from casino.kernel.money import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from casino.venues.models import TableLimit, TableLimitChange
 
@@ -62,13 +62,13 @@ def in_force(limit: TableLimit) -> Limit:
 #: turns. Fewer are made up to as many by repeating the first.
 TABLES_AT_ONCE = 128
 #: The samples of those tables' keys (``casino.compiled``).
-TABLE_SAMPLES = tuple(SAMPLE_KEY - 1 - n for n in range(TABLES_AT_ONCE))
+TABLE_SAMPLES = key_samples(TABLES_AT_ONCE)
 
 #: ``limits_in_force`` of up to ``TABLES_AT_ONCE`` tables, its SQL built once.
 _LIMITS_OF_TABLES = Compiled(
     lambda at, *tables: with_limits_in_force(
-        TableLimit.objects.filter(table_id__in=tables), at
-    ).order_by(),
+        TableLimit.objects.filter(table_id__in=tables).order_by("table_id", "bet_type"), at
+    ),
     samples=(SAMPLE_TIME, *TABLE_SAMPLES),
 )
 
@@ -80,7 +80,7 @@ def limits_in_force(
     ``TABLES_AT_ONCE`` tables)."""
     rows = _LIMITS_OF_TABLES.in_turns((at or timezone.now(),), sorted(set(table_ids)))
     found: dict[int, dict[str, Limit]] = defaultdict(dict)
-    for row in sorted(rows, key=lambda row: (row.table_id, row.bet_type)):
+    for row in rows:  # by table and bet type: each table's in one statement, in key order
         found[row.table_id][row.bet_type] = in_force(row)
     return dict(found)
 

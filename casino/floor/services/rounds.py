@@ -25,6 +25,7 @@ from casino.compiled import (
     SAMPLE_KEY,
     SAMPLE_TEXT,
     Compiled,
+    key_samples,
 )
 from casino.floor.models import Bet, Box, Round, TableSession
 from casino.floor.outcomes import round_result
@@ -117,7 +118,7 @@ _PLAYERS_TO_CHECK = Compiled(
         .annotate(barred_today=barred_on(on))
         .order_by()
     ),
-    samples=(SAMPLE_KEY, SAMPLE_DATE, *(SAMPLE_KEY - 1 - n for n in range(PLAYERS_AT_ONCE))),
+    samples=(SAMPLE_KEY, SAMPLE_DATE, *key_samples(PLAYERS_AT_ONCE)),
 )
 
 
