@@ -21,7 +21,11 @@ generator, and the machine's load average.
 
     .venv/bin/python -m loadtest.floor [--steps 50,100,200,400,700,1000,1300]
         [--duration 50] [--warmup 20] [--workers 4] [--threads 1] [--pit-size 20] [--keep-going]
-        [--shift-rounds 0] [--hand-every 5]
+        [--shift-rounds 0] [--hand-every 5] [--worker-nice N]
+
+The Celery worker runs at the niceness of production's unit (``Nice=`` in
+``deploy/casino-worker.service``), so an integrity run yields the CPU to the console as it
+does there; ``--worker-nice 0`` runs it as the web tier's equal.
 
 The round screen draws a hand still short of five cards in the browser and asks the hand
 partial once the hand is whole (``static/js/console.js``): six times a round. ``--hand-every
@@ -80,16 +84,36 @@ TARGET_TABLES = 1000
 STEPS = "50,100,200,400,700,1000,1300"
 
 
-class Worker:
-    """A Celery worker (prefork, one process) on the run's database and broker."""
+WORKER_UNIT = ROOT / "deploy" / "casino-worker.service"
 
-    def __init__(self, env: dict[str, str]) -> None:
+
+def unit_nice(unit: Path = WORKER_UNIT) -> int:
+    """The ``Nice=`` production's worker runs at (its systemd unit; 0 when it sets none)."""
+    for line in unit.read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name.strip() == "Nice":
+            return int(value)
+    return 0
+
+
+def niced(nice: int) -> list[str]:
+    """The command's prefix that runs it ``nice`` steps below this process's priority."""
+    return ["nice", "-n", str(nice)]
+
+
+class Worker:
+    """A Celery worker (prefork, one process) on the run's database and broker, at the
+    niceness production's unit gives it (``nice``)."""
+
+    def __init__(self, env: dict[str, str], nice: int = 0) -> None:
         self.env = env
+        self.nice = nice
         self.log = Path("/tmp/loadtest-floor-worker.log")  # noqa: S108
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Worker:
-        command = [str(VENV_BIN / "celery"), "-A", "casino", "worker", "-c", "1", "-l", "warning"]
+        celery = [str(VENV_BIN / "celery"), "-A", "casino", "worker", "-c", "1", "-l", "warning"]
+        command = [*niced(self.nice), *celery]
         self.process = subprocess.Popen(  # noqa: S603
             command, env=self.env, cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT
         )
@@ -203,6 +227,12 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=1, help="threads a worker (more than 1: gthread workers)"
     )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=unit_nice(),
+        help="the Celery worker's niceness (default: deploy/casino-worker.service's Nice=)",
+    )
     parser.add_argument("--pit-size", type=int, default=20)
     parser.add_argument("--rounds-pool", type=int, default=60)
     parser.add_argument("--keep-going", action="store_true", help="run every step")
@@ -252,10 +282,14 @@ def main() -> None:
             settings_module="loadtest.settings",
             extra_env=env,
         ) as srv,
-        Worker({**srv.env}) as worker,
+        Worker({**srv.env}, nice=options.worker_nice) as worker,
     ):
         kind = f"gthread ({options.threads} threads each)" if options.threads > 1 else "sync"
-        print(f"gunicorn: {options.workers} {kind} workers at {srv.url}; Celery worker", flush=True)
+        print(
+            f"gunicorn: {options.workers} {kind} workers at {srv.url}; "
+            f"Celery worker at nice {options.worker_nice}",
+            flush=True,
+        )
         print(f"the hand partial asked once every {options.hand_every} cards typed", flush=True)
         # Every worker's first answers compile templates and import what they draw with.
         analyzed()

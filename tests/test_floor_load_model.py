@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from types import SimpleNamespace
 from typing import Any
 
 from casino.floor.services.rounds import MAX_KEY_LENGTH
+from loadtest.floor import niced, unit_nice
 from loadtest.floor_model import Clock, dealer
 from loadtest.floor_setup import Desk
 
@@ -51,3 +55,19 @@ def test_each_step_deals_the_same_rounds_under_keys_of_its_own():
     keys = [form["key"] for form in first + second]
     assert len(set(keys)) == len(keys)
     assert all(0 < len(key) <= MAX_KEY_LENGTH for key in keys)
+
+
+def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> None:
+    """The run's Celery worker yields the CPU to gunicorn as production's does: the
+    niceness is read from deploy/casino-worker.service, and the command's prefix gives it."""
+    assert unit_nice() == 10
+    bare = tmp_path / "bare.service"
+    bare.write_text("[Service]\nExecStart=/bin/true\n")
+    assert unit_nice(bare) == 0
+    shown = subprocess.run(
+        [*niced(unit_nice()), sys.executable, "-c", "import os; print(os.nice(0))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert int(shown.stdout) == min(19, os.nice(0) + 10)
