@@ -58,16 +58,17 @@ def test_each_step_deals_the_same_rounds_under_keys_of_its_own():
 
 
 def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> None:
-    """The run's Celery worker yields the CPU to gunicorn as production's does: the
-    niceness is read from deploy/casino-worker.service, and the command's prefix gives it."""
-    assert unit_nice() == 10
-    bare = tmp_path / "bare.service"
-    bare.write_text("[Service]\nExecStart=/bin/true\n")
-    assert unit_nice(bare) == 0
+    """The run's Celery worker shares the CPU with gunicorn as production's does: the
+    niceness is read from deploy/casino-worker.service (none set: 0), and the command's
+    prefix gives the niceness asked for."""
+    assert unit_nice() == 0
+    unit = tmp_path / "niced.service"
+    unit.write_text("[Service]\nExecStart=/bin/true\nNice=7\n")
+    assert unit_nice(unit) == 7
     shown = subprocess.run(
-        [*niced(unit_nice()), sys.executable, "-c", "import os; print(os.nice(0))"],
+        [*niced(unit_nice(unit)), sys.executable, "-c", "import os; print(os.nice(0))"],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert int(shown.stdout) == min(19, os.nice(0) + 10)
+    assert int(shown.stdout) == min(19, os.nice(0) + 7)
