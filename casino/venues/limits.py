@@ -59,8 +59,11 @@ def in_force(limit: TableLimit) -> Limit:
 
 #: The tables one statement of ``limits_in_force`` or ``upcoming_changes`` reads: a whole
 #: pit's (a large one has 30), as the floor view asks every few seconds; more are read in
-#: turns. Fewer are made up to as many by repeating the first.
-TABLES_AT_ONCE = 128
+#: turns. Fewer are made up to as many by repeating the first. No more than 48: with the
+#: instant read at, a statement then has at most 50 parameters, the most psycopg keeps a
+#: statement's parsing for (its query cache); one of 128 places was parsed again at every
+#: call, a millisecond of each floor view (tests/casino/test_compiled.py).
+TABLES_AT_ONCE = 48
 #: The samples of those tables' keys (``casino.compiled``).
 TABLE_SAMPLES = key_samples(TABLES_AT_ONCE)
 

@@ -288,3 +288,26 @@ def test_compiled_reads_stay_on_the_rounds_hot_path():
         ):
             users.add(".".join(path.relative_to(root).with_suffix("").parts))
     assert users == HOT_PATH
+
+
+def test_every_compiled_read_is_parsed_once_by_psycopg():
+    """psycopg keeps a statement's parsing (``%s`` to ``$n``) only for statements of at most
+    ``MAX_CACHED_STATEMENT_PARAMS`` parameters and ``MAX_CACHED_STATEMENT_LENGTH`` bytes;
+    a longer one is parsed again at every call (a millisecond a floor view when the pit's
+    reads had 128 places). Each module-level read of the hot path stays within both."""
+    import importlib
+
+    from psycopg import _queries
+
+    reads = {
+        f"{module}.{name}": value
+        for module in HOT_PATH
+        for name, value in vars(importlib.import_module(module)).items()
+        if isinstance(value, Compiled)
+    }
+    assert "casino.venues.limits._LIMITS_OF_TABLES" in reads
+    assert "casino.floor.console.floor_selectors._OPEN_SESSIONS_OF_TABLES" in reads
+    for name, read in reads.items():
+        sql, params = read._queryset(*read._samples).query.get_compiler("default").as_sql()
+        assert len(params) <= _queries.MAX_CACHED_STATEMENT_PARAMS, (name, len(params))
+        assert len(sql.encode()) <= _queries.MAX_CACHED_STATEMENT_LENGTH, (name, len(sql))

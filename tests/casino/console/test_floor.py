@@ -29,6 +29,7 @@ from casino.kernel.errors import InvalidInput
 from casino.kernel.registry import game_name
 from casino.kernel.timezones import venue_zone
 from casino.venues.limits import (
+    TABLES_AT_ONCE,
     Limit,
     limits_in_force,
     table_upcoming_changes,
@@ -88,8 +89,9 @@ def test_a_pits_supervisor_and_the_manager_see_it_others_do_not(client, floor, p
     assert client.get(reverse("console:pits")).status_code == 403
 
 
-def _tables(floor, pit, shift, count):
-    """``count`` more open tables in the pit, made as the table the floor has."""
+def _tables(floor, pit, shift, count, start=0):
+    """``count`` more open tables in the pit, made as the table the floor has (codes from
+    ``start`` on)."""
     template = floor.table
     tables = Table.objects.bulk_create(
         Table(
@@ -101,7 +103,7 @@ def _tables(floor, pit, shift, count):
             chip_denominations=template.chip_denominations,
             pit=pit,
         )
-        for n in range(count)
+        for n in range(start, start + count)
     )
     TableLimit.objects.bulk_create(
         TableLimit(table=t, bet_type="single", min_stake=D(10000), max_stake=D(1000000))
@@ -121,7 +123,9 @@ def _tables(floor, pit, shift, count):
     )
 
 
-def test_the_floor_of_100_tables_costs_the_queries_of_one(client, floor, pit, session):
+def test_a_floor_of_a_turn_of_tables_costs_the_queries_of_one(client, floor, pit, session):
+    """A pit of up to ``TABLES_AT_ONCE`` tables costs the statements of one; 100 tables
+    read their sessions, limits and scheduled changes in three turns each."""
     round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
     round_settle(round_=round_, user=floor.dealer, key="k1")
     signed_in(client, floor.supervisor)
@@ -129,14 +133,20 @@ def test_the_floor_of_100_tables_costs_the_queries_of_one(client, floor, pit, se
     client.get(url, **HX)  # the login's own reads
     with CaptureQueriesContext(connection) as one:
         client.get(url, **HX)
-    _tables(floor, pit, session.shift, 99)
+    _tables(floor, pit, session.shift, TABLES_AT_ONCE - 1)
+    with CaptureQueriesContext(connection) as turn:
+        page = client.get(url, **HX).content.decode()
+    assert page.count("<article") == TABLES_AT_ONCE
+    assert len(turn) == len(one), [q["sql"] for q in turn.captured_queries]
+    _tables(floor, pit, session.shift, 100 - TABLES_AT_ONCE, start=TABLES_AT_ONCE)
     started = time.perf_counter()
     with CaptureQueriesContext(connection) as hundred:
         page = client.get(url, **HX).content.decode()
     took = time.perf_counter() - started
     assert page.count("<article") == 100
     assert "1" in re.search(r"data-rounds>(\d+)<", article(page, "NN1")).group(0)
-    assert len(hundred) == len(one), [q["sql"] for q in hundred.captured_queries]
+    turns = -(-100 // TABLES_AT_ONCE)
+    assert len(hundred) == len(one) + 3 * (turns - 1), [q["sql"] for q in hundred.captured_queries]
     print(f"bench floor: 100 tables, {len(hundred)} queries, {took * 1000:.0f} ms")
 
 
