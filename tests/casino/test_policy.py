@@ -80,6 +80,23 @@ def test_every_view_and_endpoint_declares_its_capability():
     assert not missing, f"{HOW}:\n" + "\n".join(missing)
 
 
+def routes(patterns: list, prefix: str = "") -> Iterator[str]:
+    """Every route's whole path pattern, as the resolver tries them."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        else:
+            yield prefix + str(pattern.pattern)
+
+
+def test_no_route_hides_another():
+    """The console tries each game's partials before the shell's routes (casino/console_urls.py):
+    no two routes may be the same path, whichever comes first."""
+    found = list(routes(get_resolver().url_patterns))
+    assert "console/sessions/<int:session_id>/hand/" in found
+    assert len(found) == len(set(found)), sorted({r for r in found if found.count(r) > 1})
+
+
 def test_the_guard_finds_a_view_that_declares_nothing():
     """The walk above fails on each kind of view left undeclared, and passes it declared."""
 
