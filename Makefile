@@ -89,6 +89,7 @@ bench: $(STAMP)
 	$(PY) bench/settle.py
 	$(PY) bench/console.py
 	$(PY) bench/compiled_ab.py
+	$(PY) bench/statement_parsing.py
 	$(PY) bench/reports.py
 	$(PY) bench/periods.py
 	$(PY) bench/baccarat.py
