@@ -10,14 +10,19 @@ venue's pit is 404; a pit the user does not run, or a user without the superviso
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import fields, is_dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.cache.backends.locmem import LocMemCache
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import get_template
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -75,12 +80,67 @@ def _pit(request: HttpRequest, pit_id: int) -> Pit | HttpResponse:
     return pit
 
 
+#: Each table's card as last drawn, by everything it shows (``_card_key``). A supervisor's
+#: screen asks for the pit's cards every ``REFRESH_SECONDS``, and a table that deals a round
+#: a minute changes about one poll in twelve: drawing the cards was half the view's CPU
+#: (docs/BENCHMARKS.md "floor"). Kept in this process's memory (Django's local-memory
+#: cache: bounded, the least recently used dropped first), so a new release starts empty;
+#: the key names every input of the card, so a kept card is never an older state's.
+_CARDS = LocMemCache("casino-floor-cards", {"TIMEOUT": 600, "OPTIONS": {"MAX_ENTRIES": 5000}})
+
+
+def _read_as_shown(value: Any) -> Any:
+    """What a card can show of ``value``: a model's every column, a dataclass's every field,
+    a list's every item, else the value itself."""
+    if isinstance(value, Model):
+        return (
+            type(value).__name__,
+            *(getattr(value, f.attname) for f in value._meta.concrete_fields),
+        )
+    if is_dataclass(value):
+        return tuple(_read_as_shown(getattr(value, f.name)) for f in fields(value))
+    if isinstance(value, list | tuple):
+        return tuple(_read_as_shown(item) for item in value)
+    return value
+
+
+def _card_key(row: floor.FloorTable, shown: floor.Floor, venue: Any) -> str:
+    """The card's inputs, digested: the row and its table, session, dealer, limits and
+    scheduled changes, the venue (its zone, currency and grouping), the alerts' thresholds
+    and the language the card is drawn in."""
+    inputs = (
+        translation.get_language(),
+        _read_as_shown(venue),
+        shown.idle_minutes,
+        shown.slip_wait_minutes,
+        _read_as_shown(row),
+    )
+    return hashlib.blake2b(repr(inputs).encode(), digest_size=16).hexdigest()
+
+
+def cards_drawn(shown: floor.Floor, venue: Any) -> list[str]:
+    """Each table's card of the floor view (the ``floor-card`` part of console/floor.html),
+    drawn again only when something it shows changed."""
+    keys = [_card_key(row, shown, venue) for row in shown.tables]
+    kept = _CARDS.get_many(keys)
+    template = get_template("console/floor.html#floor-card")
+    cards = []
+    for key, row in zip(keys, shown.tables, strict=True):
+        card = kept.get(key)
+        if card is None:
+            card = template.render({"row": row, "venue": venue, "floor": shown})
+            _CARDS.set(key, card)
+        cards.append(card)
+    return cards
+
+
 def _context(pit: Pit, **extra: Any) -> dict[str, Any]:
     shown = floor.pit_floor(pit=pit)
     return {
         "pit": pit,
         "venue": pit.venue,
         "floor": shown,
+        "cards": cards_drawn(shown, pit.venue),
         "bet_types": sorted({limit.bet_type for row in shown.tables for limit in row.limits}),
         "refresh_seconds": REFRESH_SECONDS,
         "notice_minutes": settings.LIMIT_NOTICE_MINUTES,

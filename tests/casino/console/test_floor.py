@@ -8,9 +8,11 @@ import re
 import time
 from datetime import timedelta
 from decimal import Decimal as D
+from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
@@ -20,6 +22,7 @@ from rest_framework.test import APIClient
 
 from casino.audit.models import AuditEvent
 from casino.cage.services.slips import slip_request
+from casino.floor.console import floor as floor_view
 from casino.floor.console.floor_selectors import IDLE, SLIP_WAITING, VOID_PENDING, pit_floor
 from casino.floor.models import TableSession
 from casino.floor.services.limits import limit_change_schedule
@@ -28,6 +31,7 @@ from casino.floor.services.voids import round_void_request
 from casino.kernel.errors import InvalidInput
 from casino.kernel.registry import game_name
 from casino.kernel.timezones import venue_zone
+from casino.staff.roles import DEALER
 from casino.venues.limits import (
     TABLES_AT_ONCE,
     Limit,
@@ -39,6 +43,7 @@ from casino.venues.models import Table, TableLimit
 from casino.venues.services.pits import pit_create
 from tests.casino.charts import chart_of
 from tests.casino.services.test_rounds import NIU_9, box, deal
+from tests.factories import staff
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -328,3 +333,83 @@ def test_the_floor_writes_a_tables_limits_and_game_as_the_template_did(floor, gr
     assert "&lt;b&gt;" in Template("{% load console_tags %}{% floor_limits limits venue %}").render(
         Context({"limits": sets[2], "venue": floor.venue})
     )
+
+
+def cards_of(page: str) -> str:
+    return re.search(r'<div class="floor-tables">.*?</div>\s*<p class="note"', page, re.S).group(0)
+
+
+@pytest.fixture
+def fresh_cards(monkeypatch):
+    """The floor view's kept cards, empty for the test (``floor_view._CARDS``)."""
+    kept = LocMemCache("test-floor-cards", {"OPTIONS": {"MAX_ENTRIES": 1000}})
+    kept.clear()  # a local-memory cache's entries are its name's, in this process
+    monkeypatch.setattr(floor_view, "_CARDS", kept)
+    return kept
+
+
+def test_a_card_kept_is_the_card_drawn_afresh(client, floor, pit, session, fresh_cards):
+    """Every state a card shows (a table open with a round, a pending void and a waiting
+    fill; a closed table; an accounting-only one), drawn from what was kept and drawn anew,
+    is the same markup; the second poll draws none."""
+    round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_, _result = round_settle(round_=round_, user=floor.dealer, key="k1")
+    round_void_request(round_=round_, user=floor.dealer, reason="wrong cards")
+    slip_request(session=session, user=floor.dealer, kind="fill", chips={"100000": 2})
+    _tables(floor, pit, session.shift, 2)
+    Table.objects.filter(code="T001").update(game="tablegames")
+    TableSession.objects.filter(table__code="T000").update(status=TableSession.Status.CLOSED)
+    signed_in(client, floor.supervisor)
+    url = reverse("console:pit", args=[pit.pk])
+    first = cards_of(client.get(url, **HX).content.decode())
+    assert len(fresh_cards._cache) == 3
+    assert "wrong cards" not in first and "data-rounds>1<" in first
+    assert "A void waits for approval" in first and "Closed" in first
+    assert "by count, at the count" in first  # an accounting-only table: its drop, no win
+    drawn = []
+    real_get = floor_view.get_template
+
+    class Counted:
+        def __init__(self, name):
+            self.template = real_get(name)
+
+        def render(self, context):
+            drawn.append(context["row"].table.code)
+            return self.template.render(context)
+
+    with mock.patch.object(floor_view, "get_template", Counted):
+        kept = cards_of(client.get(url, **HX).content.decode())
+        assert drawn == []
+        relief = staff("relief-dealer", DEALER, floor.venue)
+        TableSession.objects.filter(pk=session.pk).update(dealer=relief)
+        assert "relief-dealer" in cards_of(client.get(url, **HX).content.decode())
+        assert drawn == ["NN1"]  # the one card whose dealer changed
+        TableSession.objects.filter(pk=session.pk).update(dealer=floor.dealer)
+    assert kept == first
+    fresh_cards.clear()
+    assert cards_of(client.get(url, **HX).content.decode()) == first
+
+
+def test_a_card_is_drawn_again_when_what_it_shows_changes(client, floor, pit, session, fresh_cards):
+    signed_in(client, floor.supervisor)
+    url = reverse("console:pit", args=[pit.pk])
+    round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_settle(round_=round_, user=floor.dealer, key="k1")
+    assert "data-rounds>1<" in article(client.get(url, **HX).content.decode(), "NN1")
+    round_, _result = deal(session, floor.dealer, box(1, NIU_9, single="100000"))
+    round_, _result = round_settle(round_=round_, user=floor.dealer, key="k2")
+    shown = article(client.get(url, **HX).content.decode(), "NN1")
+    assert "data-rounds>2<" in shown and "A void waits" not in shown
+    round_void_request(round_=round_, user=floor.dealer, reason="wrong cards")
+    assert "A void waits for approval" in article(client.get(url, **HX).content.decode(), "NN1")
+    floor.dealer.username = "dealer-renamed"
+    floor.dealer.save(update_fields=["username"])
+    assert "dealer-renamed" in article(client.get(url, **HX).content.decode(), "NN1")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "vi"
+    floor.venue.language = "vi"
+    floor.venue.save(update_fields=["language"])
+    with translation.override("vi"):
+        dealer_vi = str(translation.pgettext("staff role", "Dealer"))
+    page = client.get(url, **HX).content.decode()
+    assert dealer_vi != "Dealer" and f"<dt>{dealer_vi}</dt>" in page
+    assert len(fresh_cards._cache) == 5  # one card a state shown
