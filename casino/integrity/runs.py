@@ -307,7 +307,9 @@ def _store(run: IntegrityRun, rows: list[dict[str, Any]]) -> None:
         return
     import json
 
-    defaults = {name: IntegrityResult._meta.get_field(name).get_default() for name in _COLUMNS}
+    # A column a row does not name: the run's own, else the model's default.
+    base = {name: IntegrityResult._meta.get_field(name).get_default() for name in _COLUMNS}
+    base.update(run_of)
     table = IntegrityResult._meta.db_table
     with (
         connection.cursor() as cursor,
@@ -316,7 +318,7 @@ def _store(run: IntegrityRun, rows: list[dict[str, Any]]) -> None:
         ) as copy,
     ):
         for row in rows:
-            values = {**defaults, **row, **run_of}
+            values = {**base, **row}
             copy.write_row(
                 [json.dumps(values[name]) if name in _JSON else values[name] for name in _COLUMNS]
             )

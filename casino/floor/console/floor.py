@@ -104,24 +104,27 @@ def _read_as_shown(value: Any) -> Any:
     return value
 
 
-def _card_key(row: floor.FloorTable, shown: floor.Floor, venue: Any) -> str:
+def _card_key(row: floor.FloorTable, drawn_as: str) -> str:
     """The card's inputs, digested: the row and its table, session, dealer, limits and
-    scheduled changes, the venue (its zone, currency and grouping), the alerts' thresholds
-    and the language the card is drawn in."""
-    inputs = (
-        translation.get_language(),
-        _read_as_shown(venue),
-        shown.idle_minutes,
-        shown.slip_wait_minutes,
-        _read_as_shown(row),
-    )
-    return hashlib.blake2b(repr(inputs).encode(), digest_size=16).hexdigest()
+    scheduled changes, and ``drawn_as``, what every card of the view shares (written once)."""
+    inputs = f"{drawn_as}|{_read_as_shown(row)!r}"
+    return hashlib.blake2b(inputs.encode(), digest_size=16).hexdigest()
 
 
 def cards_drawn(shown: floor.Floor, venue: Any) -> list[str]:
     """Each table's card of the floor view (the ``floor-card`` part of console/floor.html),
     drawn again only when something it shows changed."""
-    keys = [_card_key(row, shown, venue) for row in shown.tables]
+    # What every card shares, read once: the language it is drawn in, the venue (its zone,
+    # currency and grouping) and the alerts' thresholds.
+    drawn_as = repr(
+        (
+            translation.get_language(),
+            _read_as_shown(venue),
+            shown.idle_minutes,
+            shown.slip_wait_minutes,
+        )
+    )
+    keys = [_card_key(row, drawn_as) for row in shown.tables]
     kept = _CARDS.get_many(keys)
     template = get_template("console/floor.html#floor-card")
     cards = []
