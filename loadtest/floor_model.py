@@ -8,15 +8,17 @@ sends it (``HX-Request``), and is timed under its kind.
 
 - a dealer (``dealer``): a round about every minute. The round screen's form keeps the
   last round's players and stakes, so the dealer types the 30 cards of the six hands,
-  one about every 1.2 s. The browser draws a hand still short of five cards itself, and
-  the fifth card asks the ``hand`` partial (with every hand's cards so far), as the round
-  screen does (``hand_every`` ``WHOLE_HAND``; 1 asks it on every card, as the screen did
-  before). The dealer types no card wrong. The dealer changes a stake on half the rounds
-  (``stakes``), types a member on one in five (``player``), previews (``preview``) and
-  confirms (``confirm``) with the preview's digest. One round in ten starts with the whole
-  screen (``screen``: a reload, a break). One round in a hundred is voided (the history,
-  then the void with the supervisor's password); a fill about every two hours per table
-  (the slips screen, then the request);
+  one about every 1.2 s (each round's cards dealt afresh from a shuffled deck, its players
+  and stakes one of the run's pool of rounds: a floor deals no round twice, and a deal
+  seen again is one of the integrity run's alerts). The browser draws a hand still short
+  of five cards itself, and the fifth card asks the ``hand`` partial (with every hand's
+  cards so far), as the round screen does (``hand_every`` ``WHOLE_HAND``; 1 asks it on
+  every card, as the screen did before). The dealer types no card wrong. The dealer
+  changes a stake on half the rounds (``stakes``), types a member on one in five
+  (``player``), previews (``preview``) and confirms (``confirm``) with the preview's
+  digest. One round in ten starts with the whole screen (``screen``: a reload, a break).
+  One round in a hundred is voided (the history, then the void with the supervisor's
+  password); a fill about every two hours per table (the slips screen, then the request);
 - a supervisor per pit (``supervisor``): the floor view's poll every 5 s (``floor``);
 - the cashier: the cage's lists every 15 s (``cage``), as the page polls them;
 - two counters: the count's home every 30 s (``count``);
@@ -58,6 +60,9 @@ WHOLE_HAND = 5
 #: The fixed CSRF pair every person sends (a cookie Django accepts and the same header).
 CSRF = "floorload" * 3 + "abcde"
 POSITIONS = ("1", "2", "3", "4", "5", "dealer")
+HAND_FIELDS = tuple("dealer-cards" if p == "dealer" else f"box-{p}-cards" for p in POSITIONS)
+#: The 52 cards as the round form types them.
+DECK = tuple(rank + suit for suit in "SHDC" for rank in "23456789TJQKA")
 
 
 @dataclass
@@ -131,6 +136,14 @@ def typed(form: dict[str, str], cards: int) -> dict[str, str]:
     return fields
 
 
+def dealt_afresh(form: dict[str, str], desk: Desk) -> dict[str, str]:
+    """``form`` with cards of its own: the hands it deals drawn from a shuffled deck, seeded
+    by the table and its rounds so far (the same rounds on every run of the same steps)."""
+    hands = [name for name in HAND_FIELDS if form.get(name)]
+    cards = random.Random(f"{desk.session_id}-{desk.dealt}").sample(DECK, 5 * len(hands))
+    return {**form, **{name: " ".join(cards[5 * n : 5 * n + 5]) for n, name in enumerate(hands)}}
+
+
 def field(answer: Answer | None, name: str) -> str:
     """A hidden field's value in ``answer`` (the preview's digest...), or ''."""
     if answer is None:
@@ -147,15 +160,17 @@ async def dealer(
     hand_every: int = WHOLE_HAND,
 ) -> None:
     """Rounds about every minute from a random phase, until the step ends. Each step plays
-    the same rounds at a table (its random numbers seeded by the session), under keys of
-    its own: a key of an earlier step (or of the warm-up) would be a Confirm sent again,
-    answered with the round it recorded, not a round dealt."""
+    the same players and stakes at a table (its random numbers seeded by the session),
+    each round with cards of its own (``dealt_afresh``) and under a key of its own: a key
+    of an earlier step (or of the warm-up) would be a Confirm sent again, answered with
+    the round it recorded, not a round dealt."""
     rng = random.Random(desk.session_id)
     period = ROUND_SECONDS * rng.uniform(0.9, 1.1)
     start = -rng.uniform(0, period)
     step = f"{desk.session_id}-{time.monotonic_ns():x}"
     while start < clock.seconds:
-        form = {**rng.choice(pool), "key": f"{step}-{rng.getrandbits(64):x}"}
+        desk.dealt += 1
+        form = {**dealt_afresh(rng.choice(pool), desk), "key": f"{step}-{rng.getrandbits(64):x}"}
         if not await round_played(person, desk, form, start, rng, clock, hand_every):
             return
         start += period

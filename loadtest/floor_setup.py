@@ -36,6 +36,7 @@ class Desk:
     pit: int
     cookie: str
     supervisor: str  # the pit's supervisor, who approves a void with their password
+    dealt: int = 0  # the rounds dealt at it so far in the run (their cards' seed)
 
 
 @dataclass

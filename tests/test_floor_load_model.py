@@ -44,17 +44,36 @@ def unkeyed(forms: list[dict[str, str]]) -> list[dict[str, str]]:
     return [{name: value for name, value in form.items() if name != "key"} for form in forms]
 
 
-def test_each_step_deals_the_same_rounds_under_keys_of_its_own():
+def cards_of(form: dict[str, str]) -> tuple[str, ...]:
+    return tuple(form[name] for name in sorted(form) if name.endswith("cards"))
+
+
+def test_each_step_deals_rounds_of_its_own_under_keys_of_its_own():
     """A key sent in an earlier step (or the warm-up) would be answered with the round it
-    recorded, a repeat, not a round dealt: every step's keys are new."""
+    recorded, a repeat, not a round dealt: every step's keys are new. A deal seen again is
+    an integrity alert a floor does not make: every round's cards are its own, five a hand
+    from one deck; the players and stakes are the pool's, the same in every step."""
     desk = Desk(table_id=1, session_id=7, pit=1, cookie="c", supervisor="s")
-    pool = [{"box-1-cards": f"AS 2S 3S 4S {n}S", "box-1-single": "100000"} for n in range(5, 9)]
+    pool = [
+        {"box-1-cards": f"AS 2S 3S 4S {n}S", "box-1-single": f"{n}00000", "dealer-cards": "x"}
+        for n in range(5, 9)
+    ]
     first, second = a_step(desk, pool), a_step(desk, pool)
     assert len(first) == len(second) >= 9  # a round about every minute
-    assert unkeyed(first) == unkeyed(second)  # the same rounds, cards and stakes
+    stakes = [[form["box-1-single"] for form in step] for step in (first, second)]
+    assert stakes[0] == stakes[1]  # the same players and stakes
+    assert len(set(stakes[0])) > 1  # drawn from the pool
+    deals = [cards_of(form) for form in first + second]
+    assert len(set(deals)) == len(deals)  # no deal twice
+    for deal in deals:
+        cards = " ".join(deal).split()
+        assert len(cards) == 10 == len(set(cards))  # two hands of five, one deck
+        assert all(len(card) == 2 and card[1] in "SHDC" for card in cards)
     keys = [form["key"] for form in first + second]
     assert len(set(keys)) == len(keys)
     assert all(0 < len(key) <= MAX_KEY_LENGTH for key in keys)
+    replayed = Desk(table_id=1, session_id=7, pit=1, cookie="c", supervisor="s")
+    assert unkeyed(a_step(replayed, pool)) == unkeyed(first)  # a run's rounds, run again
 
 
 def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> None:
