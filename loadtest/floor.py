@@ -24,9 +24,9 @@ generator, and the machine's load average.
         [--shift-rounds 0] [--hand-every 5] [--worker-nice N]
 
 The Celery worker runs at the niceness of production's unit (``Nice=`` in
-``deploy/casino-worker.service``; none, so 0: the web tier's equal); ``--worker-nice 10``
-runs it below the web tier, to measure what that would change (docs/BENCHMARKS.md, "The
-collector waits": it was tried and not kept).
+``deploy/casino-worker.service``: 10, below the web tier; 0 where it sets none);
+``--worker-nice 0`` runs it as the web tier's equal, to measure what the niceness changes
+(docs/BENCHMARKS.md, "No deal dealt twice").
 
 The round screen draws a hand still short of five cards in the browser and asks the hand
 partial once the hand is whole (``static/js/console.js``): six times a round. ``--hand-every

@@ -78,9 +78,12 @@ def test_each_step_deals_rounds_of_its_own_under_keys_of_its_own():
 
 def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> None:
     """The run's Celery worker shares the CPU with gunicorn as production's does: the
-    niceness is read from deploy/casino-worker.service (none set: 0), and the command's
-    prefix gives the niceness asked for."""
-    assert unit_nice() == 0
+    niceness is read from deploy/casino-worker.service (10: below the web tier), a unit
+    that sets none runs it at 0, and the command's prefix gives the niceness asked for."""
+    assert unit_nice() == 10
+    plain = tmp_path / "plain.service"
+    plain.write_text("[Service]\nExecStart=/bin/true\n")
+    assert unit_nice(plain) == 0
     unit = tmp_path / "niced.service"
     unit.write_text("[Service]\nExecStart=/bin/true\nNice=7\n")
     assert unit_nice(unit) == 7
