@@ -8,7 +8,7 @@
   opens nothing twice (one per report and table, also a unique index); a rebuild whose
   flag vanished appends a note to the investigation saying so, and one that flags it again
   another.
-- An integrity alert opens one too (``investigation_open_integrity``, from the run).
+- An integrity alert opens one too (``investigations_open_integrity``, from the run).
 - A cage count over or short opens one (``investigation_open_cage``, received from the
   cage's ``cage_count_imbalance``, in the count's signing transaction).
 - Then the managers work it, step by step (casino.integrity.investigation_steps).
@@ -235,26 +235,69 @@ def _open(
     return investigation
 
 
-def investigation_open_integrity(result: Any) -> FluctuationInvestigation | None:
-    """Open the investigation of an integrity alert (``IntegrityResult``), in the same
-    workflow as a report's flag; None when one not closed already follows the same test of
-    the same table (and seat), dealer, player or pit over the same dates (a run asked for
-    again)."""
+#: What makes two integrity alerts the same finding: the test, its subject (the table and
+#: seat, dealer, player or pit) and the dates tested.
+_FINDING = (
+    "integrity_result__scope",
+    "integrity_result__test",
+    "integrity_result__table_id",
+    "integrity_result__dealer_id",
+    "integrity_result__player_id",
+    "integrity_result__pit_id",
+    "integrity_result__position",
+    "integrity_result__run__date_from",
+    "integrity_result__run__date_to",
+)
+
+
+def _finding(result: Any) -> tuple[Any, ...]:
+    """``result``'s finding, as :data:`_FINDING` reads it from an investigation."""
+    return (
+        result.scope,
+        result.test,
+        result.table_id,
+        result.dealer_id,
+        result.player_id,
+        result.pit_id,
+        result.position,
+        result.run.date_from,
+        result.run.date_to,
+    )
+
+
+def _followed(venue_id: int, date_from: Any, date_to: Any) -> set[tuple[Any, ...]]:
+    """The findings over these dates that an investigation not closed already follows."""
+    return set(
+        FluctuationInvestigation.objects.filter(
+            venue_id=venue_id,
+            integrity_result__run__date_from=date_from,
+            integrity_result__run__date_to=date_to,
+        )
+        .exclude(status=Status.CLOSED)
+        .values_list(*_FINDING)
+    )
+
+
+def investigations_open_integrity(alerts: list[Any]) -> list[FluctuationInvestigation]:
+    """Open the investigation of each integrity alert of a run (``IntegrityResult`` rows
+    with their run), in the same workflow as a report's flag; none for an alert whose
+    finding (the same test of the same table and seat, dealer, player or pit over the same
+    dates) an investigation not closed already follows, as after a run asked for again.
+    The venue's open investigations are read once for the run, not once an alert."""
+    if not alerts:
+        return []
+    run = alerts[0].run
+    followed = _followed(run.venue_id, run.date_from, run.date_to)
+    opened = []
+    for result in alerts:
+        if (finding := _finding(result)) not in followed:
+            followed.add(finding)
+            opened.append(_investigation_of_alert(result))
+    return opened
+
+
+def _investigation_of_alert(result: Any) -> FluctuationInvestigation:
     run = result.run
-    same = FluctuationInvestigation.objects.filter(
-        venue_id=result.venue_id,
-        integrity_result__scope=result.scope,
-        integrity_result__test=result.test,
-        integrity_result__table_id=result.table_id,
-        integrity_result__dealer_id=result.dealer_id,
-        integrity_result__player_id=result.player_id,
-        integrity_result__pit_id=result.pit_id,
-        integrity_result__position=result.position,
-        integrity_result__run__date_from=run.date_from,
-        integrity_result__run__date_to=run.date_to,
-    ).exclude(status=Status.CLOSED)
-    if same.exists():
-        return None
     now = timezone.now()
     period = (
         run.date_from.isoformat()

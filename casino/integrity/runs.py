@@ -114,7 +114,7 @@ def integrity_run(
     """Test the venue's tallies of the gaming dates ``date_from``..``date_to`` (inclusive),
     store every result and open an investigation per alert."""
     from casino.audit.services import audit_record
-    from casino.integrity.investigations import investigation_open_integrity
+    from casino.integrity.investigations import investigations_open_integrity
 
     started = time.perf_counter()
     if run is None:
@@ -145,8 +145,7 @@ def integrity_run(
         run.finished_at = timezone.now()
         run.seconds = time.perf_counter() - started
         run.save(update_fields=["status", "tests", "alerts", "finished_at", "seconds"])
-        for row in alerts:
-            investigation_open_integrity(row)
+        investigations_open_integrity(alerts)
         audit_record(
             user=user,
             action=AuditAction.INTEGRITY_RUN,

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import pytest
 
+from casino.integrity import investigation_steps as steps
 from casino.integrity import statistics as st
 from casino.integrity.groups import Group, Outcome, Scope
 from casino.integrity.models import FluctuationInvestigation, IntegrityResult
 from casino.integrity.runs import FDR, _discoveries
+from casino.staff.roles import MANAGER
 from tests.casino.integrity.simulated import Manipulation, deal
 from tests.casino.integrity.test_runs import day, open_tables
+from tests.factories import staff
 
 
 def outcomes(scope: str, key: int, p_values: list[float]) -> list[Outcome]:
@@ -71,3 +74,41 @@ def test_a_run_over_the_same_dates_again_gives_the_same_results_and_no_second_in
     opened = FluctuationInvestigation.objects.filter(integrity_result__run__in=[first, again])
     assert opened.count() == first.alerts
     assert set(opened.values_list("integrity_result__run", flat=True)) == {first.pk}
+
+
+@pytest.mark.django_db
+def test_a_finding_whose_investigation_closed_opens_again_and_the_run_reads_them_once(floor):
+    """An alert followed by an investigation not closed opens none; once that one is
+    closed, the same finding found again opens a new one. The venue's open investigations
+    are read once a run, however many alerts it has."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sessions = open_tables(floor, 3)
+    for index, session in enumerate(sessions):
+        deal(session, 40, seed=10 + index, crooked=Manipulation(missing=("AS",)))
+    with CaptureQueriesContext(connection) as queries:
+        first = day(floor, sessions)
+    assert first.alerts >= 3
+    reads = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith("SELECT")
+        and "casino_fluctuationinvestigation" in q["sql"]
+        and "casino_integrityrun" in q["sql"]
+    ]
+    assert len(reads) == 1, reads
+    opened = FluctuationInvestigation.objects.filter(integrity_result__run=first)
+    assert opened.count() == first.alerts
+    closed = opened.first()
+    writer, signer = (staff(f"integrity-manager-{n}", MANAGER, floor.venue) for n in (1, 2))
+    steps.investigation_findings(investigation=closed, user=writer, findings="Shuffler fault.")
+    steps.investigation_sign_off(investigation=closed, user=signer)
+    steps.investigation_close(investigation=closed, user=signer, outcome="variance")
+    again = day(floor, sessions)
+    reopened = FluctuationInvestigation.objects.filter(integrity_result__run=again)
+    assert reopened.count() == 1
+    finding = ("scope", "test", "table_id", "dealer_id", "player_id", "pit_id", "position")
+    assert [getattr(reopened.get().integrity_result, name) for name in finding] == [
+        getattr(closed.integrity_result, name) for name in finding
+    ]
