@@ -21,6 +21,10 @@ sends it (``HX-Request``), and is timed under its kind.
   password); a fill about every two hours per table (the slips screen, then the request);
 - a supervisor per pit (``supervisor``): the floor view's poll every 5 s (``floor``);
 - the cashier: the cage's lists every 15 s (``cage``), as the page polls them;
+- the page's beat (``beat``, ``console:active``): a poll is not use, so the console locks
+  after its idle minutes unless its page reports use; the dealer's page beats as the
+  dealer types (every 30 s of typing), the supervisor's and the cashier's as each touches
+  the screen, about once a minute;
 - two counters: the count's home every 30 s (``count``);
 - a manager: a report or an export every 30 s, in turn (``report``, ``export``), and an
   integrity run of the day asked for every 2 min (``integrity``), which the Celery worker
@@ -52,6 +56,12 @@ CAGE_POLL_SECONDS = 15
 COUNT_POLL_SECONDS = 30
 REPORT_SECONDS = 30
 INTEGRITY_SECONDS = 120
+#: The page reports its use (``console:active``) at most every 30 s while its person works
+#: it (static/js/lock.js); a person watching a polling screen touches it once a minute.
+#: Polls are not use: a screen only polled locks after the console's idle minutes.
+BEAT_SECONDS = 30
+TOUCH_SECONDS = 60
+BEAT_PATH = "/console/active/"
 VOID_RATE = 1 / 100
 SLIP_RATE = 1 / 120
 STAKE_RATE, PLAYER_RATE, SCREEN_RATE = 0.5, 0.2, 0.1
@@ -204,10 +214,15 @@ async def round_played(
         await person.call("player", f"{base}/player/", query={"box-2-member": member, "box": "2"})
     for card in range(1, 31):
         at = start + 2 + card * CARD_SECONDS
-        if at < 0 or card % hand_every:
+        beats = (card - 1) % round(BEAT_SECONDS / CARD_SECONDS) == 0  # the page's beat
+        if at < 0 or (card % hand_every and not beats):
             continue
         if not await clock.until(at):
             return False
+        if beats:
+            await person.call("beat", BEAT_PATH, form={}, ok=(204,))
+        if card % hand_every:
+            continue
         box = POSITIONS[(card - 1) // 5]
         await person.call("hand", f"{base}/hand/", query={**typed(form, card), "box": box})
     at = start + 2 + 31 * CARD_SECONDS + 2
@@ -253,11 +268,23 @@ async def slip_requested(person: Person, base: str) -> None:
 
 
 async def every(
-    person: Person, kind: str, path: str, seconds: float, clock: Clock, **call: Any
+    person: Person,
+    kind: str,
+    path: str,
+    seconds: float,
+    clock: Clock,
+    touched: bool = False,
+    **call: Any,
 ) -> None:
-    """``path`` every ``seconds`` from a random phase (a screen polling, a person looking)."""
+    """``path`` every ``seconds`` from a random phase (a screen polling, a person looking);
+    ``touched``: the person touches the screen about every ``TOUCH_SECONDS`` too, and the
+    page beats."""
     at = random.uniform(0, seconds)
+    touch = random.uniform(0, TOUCH_SECONDS)
     while await clock.until(at):
+        if touched and at >= touch:
+            await person.call("beat", BEAT_PATH, form={}, ok=(204,))
+            touch += TOUCH_SECONDS
         await person.call(kind, path, **call)
         at += seconds
 
@@ -305,11 +332,26 @@ def people(
     for index in pits:
         pit_id, _supervisor, cookie = floor.pits[index]
         tasks.append(
-            every(person(cookie), "floor", f"/console/pits/{pit_id}/", FLOOR_POLL_SECONDS, clock)
+            every(
+                person(cookie),
+                "floor",
+                f"/console/pits/{pit_id}/",
+                FLOOR_POLL_SECONDS,
+                clock,
+                touched=True,
+            )
         )
     cage = f"/console/cage/{floor.venue_id}/"
     tasks.append(
-        every(person(floor.cashier), "cage", cage, CAGE_POLL_SECONDS, clock, query={"list": "1"})
+        every(
+            person(floor.cashier),
+            "cage",
+            cage,
+            CAGE_POLL_SECONDS,
+            clock,
+            touched=True,
+            query={"list": "1"},
+        )
     )
     for cookie in floor.counters:
         tasks.append(

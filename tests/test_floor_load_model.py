@@ -25,8 +25,10 @@ class Recorder:
 
     def __init__(self) -> None:
         self.confirmed: list[dict[str, str]] = []
+        self.kinds: list[str] = []
 
     async def call(self, kind: str, path: str, **request: Any) -> Any:
+        self.kinds.append(kind)
         if kind == "confirm":
             self.confirmed.append(request["form"])
         return PREVIEW if kind == "preview" else SimpleNamespace(text="")
@@ -94,3 +96,17 @@ def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> N
         check=True,
     )
     assert int(shown.stdout) == min(19, os.nice(0) + 7)
+
+
+def test_the_dealers_page_beats_as_the_dealer_types():
+    """A poll is not use and the console locks after its idle minutes: the dealer's page
+    reports use every 30 s of typing (static/js/lock.js), twice in a round's 30 cards."""
+    person = Recorder()
+    clock = Clock(started=time.monotonic() - 3600, seconds=600)
+    desk = Desk(table_id=1, session_id=7, pit=1, cookie="c", supervisor="s")
+    pool = [{"box-1-cards": "AS 2S 3S 4S 5S", "box-1-single": "100000", "dealer-cards": "x"}]
+    asyncio.run(dealer(person, desk, pool, clock))  # type: ignore[arg-type]
+    rounds = person.kinds.count("confirm")
+    assert rounds >= 9
+    assert abs(person.kinds.count("beat") - 2 * rounds) <= 2  # a round cut by the step's ends
+    assert abs(person.kinds.count("hand") - 6 * rounds) <= 6  # one a whole hand
