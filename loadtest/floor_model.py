@@ -70,6 +70,7 @@ WHOLE_HAND = 5
 #: The fixed CSRF pair every person sends (a cookie Django accepts and the same header).
 CSRF = "floorload" * 3 + "abcde"
 POSITIONS = ("1", "2", "3", "4", "5", "dealer")
+#: Each position's cards field on the round form, in the order the dealer types them.
 HAND_FIELDS = tuple("dealer-cards" if p == "dealer" else f"box-{p}-cards" for p in POSITIONS)
 #: The 52 cards as the round form types them.
 DECK = tuple(rank + suit for suit in "SHDC" for rank in "23456789TJQKA")
@@ -139,8 +140,7 @@ class Person:
 def typed(form: dict[str, str], cards: int) -> dict[str, str]:
     """Every hand's cards field once ``cards`` cards of the round are typed (box 1 first)."""
     fields = {}
-    for index, position in enumerate(POSITIONS):
-        name = "dealer-cards" if position == "dealer" else f"box-{position}-cards"
+    for index, name in enumerate(HAND_FIELDS):
         shown = min(5, max(0, cards - 5 * index))
         fields[name] = " ".join(form.get(name, "").split()[:shown])
     return fields

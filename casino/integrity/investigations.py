@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
+from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -251,18 +252,8 @@ _FINDING = (
 
 
 def _finding(result: Any) -> tuple[Any, ...]:
-    """``result``'s finding, as :data:`_FINDING` reads it from an investigation."""
-    return (
-        result.scope,
-        result.test,
-        result.table_id,
-        result.dealer_id,
-        result.player_id,
-        result.pit_id,
-        result.position,
-        result.run.date_from,
-        result.run.date_to,
-    )
+    """``result``'s finding, read by the paths of :data:`_FINDING` from the result on."""
+    return tuple(reduce(getattr, path.split("__")[1:], result) for path in _FINDING)
 
 
 def _followed(venue_id: int, date_from: Any, date_to: Any) -> set[tuple[Any, ...]]:
