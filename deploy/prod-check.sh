@@ -49,8 +49,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
 # A unit's ExecStart line, as systemd would run it here: the app's folder in place of
 # /srv/casino/app, the host's name for %H.
 exec_start() {
@@ -95,10 +93,8 @@ psql_admin "CREATE ROLE $OWNER LOGIN"
 psql_admin "CREATE ROLE $APP LOGIN NOINHERIT"
 psql_admin "CREATE DATABASE $DB OWNER $OWNER ENCODING 'UTF8' TEMPLATE template0"
 psql_admin "ALTER SCHEMA public OWNER TO $OWNER; REVOKE CREATE ON SCHEMA public FROM PUBLIC" "$DB"
-HTTPS_PORT="$(free_port)"
-HTTP_PORT="$(free_port)"
-WEB_PORT="$(free_port)"
-POOL_PORT="$(free_port)"
+# four distinct ports below the kernel's ephemeral range (tests/ports.py says why)
+read -r HTTPS_PORT HTTP_PORT WEB_PORT POOL_PORT <<<"$("$PY" -m tests.ports 4 | tr '\n' ' ')"
 POOL_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
 cat >"$RUN/env" <<ENV
 SECRET_KEY=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(64))')
@@ -227,6 +223,9 @@ for _ in $(seq 1 30); do
     2>/dev/null && break
   sleep 0.5
 done
+kill -0 "${PIDS[-1]}" 2>/dev/null || fail "nginx exited (its log below)"
+curl -fsS -o /dev/null --cacert "$RUN/tls/fullchain.pem" "https://localhost:$HTTPS_PORT/healthz" \
+  || fail "nginx did not answer over HTTPS on $HTTPS_PORT"
 pass "nginx on https://localhost:$HTTPS_PORT (deploy/nginx-casino.conf)"
 
 # 7. the journey

@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ VENV_BIN = ROOT / ".venv" / "bin"
 SERVER_URL = os.environ.get("LOADTEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432")
 
 from bench.common import database_prefix  # noqa: E402 (after the path)
+from tests.ports import free_port  # noqa: E402
 
 
 def database_name(run: str) -> str:
@@ -218,12 +218,6 @@ def console_cookies(user: Any) -> dict[str, str]:
 
 
 # The server
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server:
