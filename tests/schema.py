@@ -152,6 +152,12 @@ def template_database(params: dict) -> str:
                 load_schema_file(params, building)
             else:
                 _migrate(params, building)
+            # A pooler between us and the server (PgBouncer in tests/pgbouncer) keeps its
+            # connection to the new database open; the database is this build's alone.
+            server.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                [building],
+            )
             # Renamed only once complete: a template is there whole, or not at all.
             server.execute(
                 sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
