@@ -95,6 +95,7 @@ psql_admin "CREATE DATABASE $DB OWNER $OWNER ENCODING 'UTF8' TEMPLATE template0"
 psql_admin "ALTER SCHEMA public OWNER TO $OWNER; REVOKE CREATE ON SCHEMA public FROM PUBLIC" "$DB"
 # four distinct ports below the kernel's ephemeral range (tests/ports.py says why)
 read -r HTTPS_PORT HTTP_PORT WEB_PORT POOL_PORT <<<"$("$PY" -m tests.ports 4 | tr '\n' ' ')"
+[ -n "${POOL_PORT:-}" ] || fail "no four free ports below the kernel's ephemeral range"
 POOL_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
 cat >"$RUN/env" <<ENV
 SECRET_KEY=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(64))')

@@ -37,6 +37,7 @@ the start is skipped, so the step measures the floor in its steady state from it
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import re
 import time
@@ -56,12 +57,10 @@ CAGE_POLL_SECONDS = 15
 COUNT_POLL_SECONDS = 30
 REPORT_SECONDS = 30
 INTEGRITY_SECONDS = 120
-#: The page reports its use (``console:active``) at most every 30 s while its person works
-#: it (static/js/lock.js); a person watching a polling screen touches it once a minute.
-#: Polls are not use: a screen only polled locks after the console's idle minutes.
-BEAT_SECONDS = 30
+#: A person watching a polling screen touches it once a minute (the page then beats:
+#: ``page_beat``). Polls are not use: a screen only polled locks after the console's idle
+#: minutes.
 TOUCH_SECONDS = 60
-BEAT_PATH = "/console/active/"
 VOID_RATE = 1 / 100
 SLIP_RATE = 1 / 120
 STAKE_RATE, PLAYER_RATE, SCREEN_RATE = 0.5, 0.2, 0.1
@@ -135,6 +134,18 @@ class Person:
             self.timings.error(f"{kind} {answer.status_code}: {answer.text[:200]}")
             return None
         return answer
+
+
+@functools.cache
+def page_beat() -> tuple[float, str]:
+    """How often the console's page reports its use while its person works it, and where
+    (``console:active``): the server's own figure, which the page reads too
+    (``casino.floor.console.terminal``, static/js/lock.js). Read once Django is set up."""
+    from django.urls import reverse
+
+    from casino.floor.console.terminal import BEAT_SECONDS
+
+    return BEAT_SECONDS, reverse("console:active")
 
 
 def typed(form: dict[str, str], cards: int) -> dict[str, str]:
@@ -212,15 +223,16 @@ async def round_played(
             return False
         member = form.get("box-2-member", "F00001")
         await person.call("player", f"{base}/player/", query={"box-2-member": member, "box": "2"})
+    beat_seconds, beat_path = page_beat()
     for card in range(1, 31):
         at = start + 2 + card * CARD_SECONDS
-        beats = (card - 1) % round(BEAT_SECONDS / CARD_SECONDS) == 0  # the page's beat
+        beats = (card - 1) % round(beat_seconds / CARD_SECONDS) == 0  # the page's beat
         if at < 0 or (card % hand_every and not beats):
             continue
         if not await clock.until(at):
             return False
         if beats:
-            await person.call("beat", BEAT_PATH, form={}, ok=(204,))
+            await person.call("beat", beat_path, form={}, ok=(204,))
         if card % hand_every:
             continue
         box = POSITIONS[(card - 1) // 5]
@@ -281,9 +293,10 @@ async def every(
     page beats."""
     at = random.uniform(0, seconds)
     touch = random.uniform(0, TOUCH_SECONDS)
+    _seconds, beat_path = page_beat()
     while await clock.until(at):
         if touched and at >= touch:
-            await person.call("beat", BEAT_PATH, form={}, ok=(204,))
+            await person.call("beat", beat_path, form={}, ok=(204,))
             touch += TOUCH_SECONDS
         await person.call(kind, path, **call)
         at += seconds

@@ -10,9 +10,12 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+from django.urls import reverse
+
+from casino.floor.console.terminal import BEAT_SECONDS
 from casino.floor.services.rounds import MAX_KEY_LENGTH
 from loadtest.floor import niced, unit_nice
-from loadtest.floor_model import Clock, dealer
+from loadtest.floor_model import Clock, dealer, page_beat
 from loadtest.floor_setup import Desk
 
 PREVIEW = SimpleNamespace(
@@ -26,9 +29,11 @@ class Recorder:
     def __init__(self) -> None:
         self.confirmed: list[dict[str, str]] = []
         self.kinds: list[str] = []
+        self.paths: dict[str, set[str]] = {}
 
     async def call(self, kind: str, path: str, **request: Any) -> Any:
         self.kinds.append(kind)
+        self.paths.setdefault(kind, set()).add(path)
         if kind == "confirm":
             self.confirmed.append(request["form"])
         return PREVIEW if kind == "preview" else SimpleNamespace(text="")
@@ -100,7 +105,8 @@ def test_the_worker_runs_at_the_niceness_of_productions_unit(tmp_path: Any) -> N
 
 def test_the_dealers_page_beats_as_the_dealer_types():
     """A poll is not use and the console locks after its idle minutes: the dealer's page
-    reports use every 30 s of typing (static/js/lock.js), twice in a round's 30 cards."""
+    reports use every ``BEAT_SECONDS`` (30 s) of typing (static/js/lock.js, reading the
+    server's figure, as the model does), twice in a round's 30 cards."""
     person = Recorder()
     clock = Clock(started=time.monotonic() - 3600, seconds=600)
     desk = Desk(table_id=1, session_id=7, pit=1, cookie="c", supervisor="s")
@@ -109,4 +115,6 @@ def test_the_dealers_page_beats_as_the_dealer_types():
     rounds = person.kinds.count("confirm")
     assert rounds >= 9
     assert abs(person.kinds.count("beat") - 2 * rounds) <= 2  # a round cut by the step's ends
+    assert person.paths["beat"] == {reverse("console:active")}
+    assert page_beat()[0] == BEAT_SECONDS
     assert abs(person.kinds.count("hand") - 6 * rounds) <= 6  # one a whole hand
